@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` measures ratios against a baseline taken in the same run."""

@@ -1,0 +1,1 @@
+"""The async API client and everything it speaks: signing, filters, models, errors. No Textual here."""

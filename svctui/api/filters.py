@@ -1,0 +1,468 @@
+"""Filter grammar of the v2 API as data: kinds, predicates, per-endpoint column specs, parse/validate/render.
+
+The same `EndpointSpec` objects are enforced by the demo server, so client and server agree by construction.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    """The five value kinds of the filter grammar (spec 4.4)."""
+
+    INTEGER = "integer"
+    STRING = "string"
+    BOOLEAN = "boolean"
+    UUID = "uuid"
+    TIMESTAMP = "timestamp"
+
+
+ORDERED = ("eq", "neq", "gt", "gte", "lt", "lte")
+PREDICATES: Mapping[Kind, tuple[str, ...]] = {
+    Kind.INTEGER: ORDERED,
+    Kind.STRING: ("eq", "~eq", "neq"),
+    Kind.BOOLEAN: ("eq", "neq"),
+    Kind.UUID: ("eq", "neq"),
+    Kind.TIMESTAMP: ORDERED,
+}
+ALL_PREDICATES = ("eq", "neq", "gt", "gte", "lt", "lte", "~eq")
+
+BOOLEAN_TRUE = ("t", "T", "TRUE", "true", "True")
+BOOLEAN_FALSE = ("f", "F", "FALSE", "false", "False")
+
+VALUE_PATTERNS: Mapping[Kind, re.Pattern[str]] = {
+    Kind.INTEGER: re.compile(r"-?[0-9]+"),
+    Kind.STRING: re.compile(r"[^:]+"),
+    Kind.BOOLEAN: re.compile("|".join(BOOLEAN_TRUE + BOOLEAN_FALSE)),
+    Kind.UUID: re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"),
+    Kind.TIMESTAMP: re.compile(
+        r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})"
+    ),
+}
+ALLOWED_TEXT: Mapping[Kind, str] = {
+    Kind.INTEGER: "an integer such as 42 or -1",
+    Kind.STRING: "text without ':'",
+    Kind.BOOLEAN: "true or false (t, T, TRUE, True, f, F, FALSE, False)",
+    Kind.UUID: "a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+    Kind.TIMESTAMP: "an RFC 3339 time like 2026-01-31T23:00:00Z, or a relative time like -7d, -24h, -30m, now",
+}
+
+# The server's own parse rule (BloodHound model/filters): unanchored, leftmost match, ASCII \w.
+SERVER_FILTER_RE = re.compile(r"([~\w]+):([\w\--_ ]+)", re.ASCII)
+_SAFE_CHAR_RE = re.compile(r"[A-Za-z0-9 \x2d-\x5f]")
+SAFE_CHARS_TEXT = "letters, digits, space and - . / : ; < = > ? @ [ \\ ] ^ _"
+_RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$")
+_RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+class FilterError(ValueError):
+    """A filter the client refuses to send; the message names column, predicate and what is allowed."""
+
+    def __init__(self, message: str, *, column: str = "", op: str = "", allowed: str = "") -> None:
+        super().__init__(message)
+        self.column = column
+        self.op = op
+        self.allowed = allowed
+
+
+@dataclass(frozen=True)
+class Column:
+    """One filterable column: its kind, its predicates, and (for coded columns) labels for the codes."""
+
+    name: str
+    kind: Kind
+    predicates: tuple[str, ...] = ()
+    label: str = ""
+    choices: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.predicates:
+            object.__setattr__(self, "predicates", PREDICATES[self.kind])
+        if not self.label:
+            object.__setattr__(self, "label", self.name.replace("_", " "))
+
+    @property
+    def allowed_text(self) -> str:
+        """What a value for this column may be, in words."""
+        if self.choices:
+            labels = ", ".join(f"{name} ({code})" for name, code in self.choices.items())
+            return f"one of {labels}"
+        return ALLOWED_TEXT[self.kind]
+
+
+@dataclass(frozen=True)
+class EndpointSpec:
+    """Filter columns, sortable columns and paging defaults of one list endpoint."""
+
+    name: str
+    columns: Mapping[str, Column]
+    sortable: tuple[str, ...]
+    default_limit: int | None = None
+    hydration: bool = False
+    limit_all: bool = False
+
+    def column(self, name: str) -> Column:
+        """The column spec for `name`, or FilterError naming the filterable columns."""
+        try:
+            return self.columns[name]
+        except KeyError:
+            known = ", ".join(self.columns) or "none"
+            raise FilterError(
+                f"{name!r} is not a filter column of {self.name}; filter columns: {known}",
+                column=name,
+                allowed=known,
+            ) from None
+
+
+def _columns(*cols: Column) -> dict[str, Column]:
+    return {c.name: c for c in cols}
+
+
+def _flags() -> tuple[Column, ...]:
+    names = (
+        "session_collection",
+        "local_group_collection",
+        "ad_structure_collection",
+        "cert_services_collection",
+        "ca_registry_collection",
+        "dc_registry_collection",
+    )
+    return tuple(Column(n, Kind.BOOLEAN) for n in names)
+
+
+def _shared_times() -> tuple[Column, ...]:
+    return tuple(Column(n, Kind.TIMESTAMP) for n in ("created_at", "updated_at", "deleted_at"))
+
+
+TASK_STATUS_CODES: Mapping[str, int] = {
+    "invalid": -1,
+    "ready": 0,
+    "running": 1,
+    "complete": 2,
+    "canceled": 3,
+    "timed out": 4,
+    "failed": 5,
+    "ingesting": 6,
+    "analyzing": 7,
+    "partially complete": 8,
+}
+
+EVENTS = EndpointSpec(
+    name="events",
+    columns=_columns(
+        Column("id", Kind.INTEGER),
+        Column("rrule", Kind.STRING),
+        Column("next_scheduled_at", Kind.TIMESTAMP),
+        Column("client_id", Kind.UUID),
+        *_flags(),
+        *_shared_times(),
+    ),
+    sortable=("next_scheduled_at", "id", "created_at", "updated_at", "deleted_at"),
+    hydration=True,
+)
+
+COMPLETED_TASKS = EndpointSpec(
+    name="completed tasks",
+    columns=_columns(
+        Column("id", Kind.INTEGER),
+        Column("event_id", Kind.INTEGER),
+        Column("status", Kind.STRING, choices=TASK_STATUS_CODES),
+        Column("log_path", Kind.STRING),
+        Column("domain_controller", Kind.STRING),
+        Column("event_title", Kind.STRING),
+        Column("client_id", Kind.UUID),
+        *_flags(),
+        Column("execution_time", Kind.TIMESTAMP),
+        Column("start_time", Kind.TIMESTAMP),
+        Column("end_time", Kind.TIMESTAMP),
+        Column("last_ingest", Kind.TIMESTAMP),
+        *_shared_times(),
+    ),
+    sortable=(
+        "event_id",
+        "execution_time",
+        "status",
+        "start_time",
+        "end_time",
+        "log_path",
+        "domain_controller",
+        "event_title",
+        "last_ingest",
+        "id",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+    ),
+    hydration=True,
+)
+
+SELECTORS = EndpointSpec(
+    name="selectors",
+    columns=_columns(
+        Column("name", Kind.STRING),
+        Column("description", Kind.STRING),
+        Column("created_at", Kind.TIMESTAMP),
+        Column("updated_at", Kind.TIMESTAMP),
+        Column("disabled_at", Kind.TIMESTAMP),
+        Column("created_by", Kind.STRING, predicates=("eq", "neq")),
+        Column("updated_by", Kind.STRING, predicates=("eq", "neq")),
+        Column("disabled_by", Kind.STRING, predicates=("eq", "neq")),
+        Column("is_default", Kind.BOOLEAN),
+        Column("auto_certify", Kind.INTEGER, predicates=("eq", "neq")),
+    ),
+    sortable=("id", "name", "created_at"),
+    default_limit=50,
+    limit_all=True,
+)
+
+TAGS = EndpointSpec(
+    name="asset group tags",
+    columns=_columns(
+        Column("name", Kind.STRING),
+        Column("description", Kind.STRING),
+        Column("type", Kind.INTEGER, predicates=("eq", "neq")),
+        Column("created_at", Kind.TIMESTAMP),
+        Column("updated_at", Kind.TIMESTAMP),
+    ),
+    sortable=(),
+)
+
+SPECS: Mapping[str, EndpointSpec] = {
+    "events": EVENTS,
+    "completed-tasks": COMPLETED_TASKS,
+    "selectors": SELECTORS,
+    "tags": TAGS,
+}
+
+
+def check_safe(column: str, op: str, value: str) -> None:
+    """Refuse a value the server would silently cut (first character outside its allowed set)."""
+    for index, char in enumerate(value):
+        if not _SAFE_CHAR_RE.fullmatch(char):
+            raise FilterError(
+                f"{column} {op}: the value has {char!r} at position {index + 1}; the server cuts a filter "
+                f"value at the first character outside {SAFE_CHARS_TEXT}, so it cannot be sent",
+                column=column,
+                op=op,
+                allowed=SAFE_CHARS_TEXT,
+            )
+
+
+def parse_timestamp(text: str, now: datetime | None = None) -> str:
+    """Normalise an RFC 3339 or relative time (`-7d`, `now`) to UTC `Z`, keeping up to 9 fraction digits."""
+    text = text.strip()
+    moment = now or datetime.now(UTC)
+    if text.lower() == "now":
+        return _render_utc(moment.astimezone(UTC).replace(microsecond=0), "")
+    relative = _RELATIVE_RE.match(text)
+    if relative:
+        sign, amount, unit = relative.groups()
+        delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount)})
+        shifted = moment + delta if sign == "+" else moment - delta
+        return _render_utc(shifted.astimezone(UTC).replace(microsecond=0), "")
+    match = VALUE_PATTERNS[Kind.TIMESTAMP].fullmatch(text)
+    if not match:
+        raise ValueError(text)
+    year, month, day, hour, minute, second, fraction, offset = match.groups()
+    base = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=UTC)
+    if offset not in ("Z", "z"):
+        sign = 1 if offset[0] == "+" else -1
+        base -= sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6]))
+    return _render_utc(base, fraction or "")
+
+
+def _render_utc(moment: datetime, fraction: str) -> str:
+    stamp = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    return f"{stamp}.{fraction}Z" if fraction else f"{stamp}Z"
+
+
+def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None) -> str:
+    """Validate `raw` for the column's kind and return the value to send; FilterError when it can't be."""
+    value = raw.strip()
+    if not value:
+        raise FilterError(
+            f"{col.name} {op}: the value is empty; allowed: {col.allowed_text}",
+            column=col.name,
+            op=op,
+            allowed=col.allowed_text,
+        )
+
+    def refuse(reason: str) -> FilterError:
+        return FilterError(
+            f"{col.name} {op}: {reason}; allowed: {col.allowed_text}",
+            column=col.name,
+            op=op,
+            allowed=col.allowed_text,
+        )
+
+    if col.choices:
+        by_label = {label.lower(): code for label, code in col.choices.items()}
+        if value.lower() in by_label:
+            return str(by_label[value.lower()])
+        if re.fullmatch(r"-?[0-9]+", value) and int(value) in col.choices.values():
+            return str(int(value))
+        raise refuse(f"{value!r} is not a known value")
+    if col.kind is Kind.TIMESTAMP:
+        try:
+            value = parse_timestamp(value, now)
+        except (ValueError, OverflowError):
+            raise refuse(f"{value!r} is not a valid time") from None
+    elif col.kind is Kind.BOOLEAN:
+        if value in BOOLEAN_TRUE:
+            value = "true"
+        elif value in BOOLEAN_FALSE:
+            value = "false"
+        else:
+            raise refuse(f"{value!r} is not a boolean")
+    elif col.kind is Kind.UUID:
+        if not VALUE_PATTERNS[Kind.UUID].fullmatch(value):
+            raise refuse(f"{value!r} is not a uuid")
+        value = value.lower()
+    elif col.kind is Kind.INTEGER:
+        if not VALUE_PATTERNS[Kind.INTEGER].fullmatch(value):
+            raise refuse(f"{value!r} is not an integer")
+        value = str(int(value))
+    elif ":" in value:
+        raise refuse("the value contains ':', which the filter grammar does not allow in text")
+    check_safe(col.name, op, value)
+    return value
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A validated filter: `column=op:value` on the wire."""
+
+    column: str
+    op: str
+    value: str
+
+    @classmethod
+    def build(cls, spec: EndpointSpec, column: str, op: str, value: str, now: datetime | None = None) -> Filter:
+        """Validate column, predicate and value against `spec`; FilterError names what is wrong."""
+        col = spec.column(column)
+        if op not in col.predicates:
+            allowed = ", ".join(col.predicates)
+            raise FilterError(
+                f"{column}: predicate {op!r} is not allowed for a {col.kind} column; allowed: {allowed}",
+                column=column,
+                op=op,
+                allowed=allowed,
+            )
+        return cls(column, op, normalise_value(col, op, value, now))
+
+    def render(self) -> str:
+        """The query value, `op:value`."""
+        return f"{self.op}:{self.value}"
+
+    def param(self) -> tuple[str, str]:
+        """The query parameter pair."""
+        return (self.column, self.render())
+
+    def __str__(self) -> str:
+        return f"{self.column}={self.render()}"
+
+
+def parse_filter(spec: EndpointSpec, text: str, now: datetime | None = None) -> Filter:
+    """Parse the user form `column=op:value` or `column=value` (eq implied)."""
+    column, sep, rest = text.strip().partition("=")
+    column = column.strip()
+    if not sep or not column:
+        raise FilterError(
+            f"{text.strip()!r} is not a filter; write column=op:value or column=value",
+            column=column,
+            allowed="column=op:value",
+        )
+    op, colon, value = rest.partition(":")
+    if colon and op.strip() in ALL_PREDICATES:
+        return Filter.build(spec, column, op.strip(), value, now)
+    if colon and re.fullmatch(r"~?[A-Za-z]+", op.strip()):
+        col = spec.column(column)
+        allowed = ", ".join(col.predicates)
+        raise FilterError(
+            f"{column}: unknown predicate {op.strip()!r}; allowed: {allowed}",
+            column=column,
+            op=op.strip(),
+            allowed=allowed,
+        )
+    return Filter.build(spec, column, "eq", rest, now)
+
+
+def parse_filters(spec: EndpointSpec, texts: Iterable[str], now: datetime | None = None) -> list[Filter]:
+    """Parse several user filters; the quick-filter line splits on whitespace outside values."""
+    return [parse_filter(spec, text, now) for text in texts if text.strip()]
+
+
+def split_quick_filter(line: str) -> list[str]:
+    """Split a quick-filter line `a=eq:1 b=~eq:some text c=t` into one string per `column=` token."""
+    parts: list[str] = []
+    for token in line.split():
+        if "=" in token.split(":", 1)[0] or not parts:
+            parts.append(token)
+        else:
+            parts[-1] = f"{parts[-1]} {token}"
+    return parts
+
+
+@dataclass(frozen=True)
+class SortKey:
+    """One sort column; `-column` on the wire when descending."""
+
+    column: str
+    descending: bool = False
+
+    @classmethod
+    def parse(cls, spec: EndpointSpec, text: str) -> SortKey:
+        """Parse `[-]column`, checking that the endpoint can sort by it."""
+        text = text.strip()
+        descending = text.startswith("-")
+        column = text.lstrip("-")
+        if column not in spec.sortable:
+            allowed = ", ".join(spec.sortable) or "none"
+            raise FilterError(
+                f"cannot sort {spec.name} by {column!r}; sortable: {allowed}",
+                column=column,
+                allowed=allowed,
+            )
+        return cls(column, descending)
+
+    def render(self) -> str:
+        """The `sort_by` value."""
+        return f"-{self.column}" if self.descending else self.column
+
+
+def query_params(
+    filters: Sequence[Filter] = (),
+    sort: Sequence[SortKey] = (),
+    *,
+    skip: int | None = None,
+    limit: int | None = None,
+    hydrate_domains: bool | None = None,
+    hydrate_ous: bool | None = None,
+) -> list[tuple[str, str]]:
+    """Build the query parameters of a list request: the one place where the wire form is made."""
+    params: list[tuple[str, str]] = [f.param() for f in filters]
+    params.extend(("sort_by", key.render()) for key in sort)
+    if hydrate_domains is not None:
+        params.append(("hydrate_domains", "true" if hydrate_domains else "false"))
+    if hydrate_ous is not None:
+        params.append(("hydrate_ous", "true" if hydrate_ous else "false"))
+    if skip is not None:
+        if skip < 0:
+            raise FilterError(f"skip must be >= 0, got {skip}", column="skip", allowed="an integer >= 0")
+        params.append(("skip", str(skip)))
+    if limit is not None:
+        if limit < -1:
+            raise FilterError(f"limit must be >= 0, got {limit}", column="limit", allowed="an integer >= 0")
+        params.append(("limit", str(limit)))
+    return params
+
+
+def server_reads(raw: str) -> tuple[str, str] | None:
+    """How the real server reads one filter value: (predicate, value) or None when it ignores it."""
+    match = SERVER_FILTER_RE.search(raw)
+    return (match.group(1), match.group(2)) if match else None

@@ -1,0 +1,359 @@
+"""pydantic models of the v2 API: pages, events, completed tasks, domain results, refs, errors, tags, selectors.
+
+Nullable fields accept the four shapes the real server emits: a plain value, null, `{"Time": ..., "Valid": ...}`
+and `{"time"|"int32"|...: ..., "valid": ...}`. `0001-01-01T00:00:00Z` means unset. Unknown fields are kept.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import IntEnum
+from functools import cache
+from typing import Annotated, Any, Generic, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+
+UNSET_TIME_PREFIX = "0001-01-01"
+
+
+def unwrap_nullable(value: Any) -> Any:
+    """Turn a `{X, valid}` / `{X, Valid}` wrapper into its value, or None when not valid."""
+    if isinstance(value, dict):
+        lowered = {str(key).lower(): inner for key, inner in value.items()}
+        if "valid" in lowered:
+            if not lowered["valid"]:
+                return None
+            payload = [inner for key, inner in lowered.items() if key != "valid"]
+            return payload[0] if payload else None
+    return value
+
+
+def unwrap_time(value: Any) -> Any:
+    """Unwrap a nullable time and map the zero time `0001-01-01T00:00:00Z` to None."""
+    value = unwrap_nullable(value)
+    if isinstance(value, str) and (value.startswith(UNSET_TIME_PREFIX) or not value):
+        return None
+    if isinstance(value, datetime) and value.year == 1:
+        return None
+    return value
+
+
+NullableInt = Annotated[int | None, BeforeValidator(unwrap_nullable)]
+NullableStr = Annotated[str | None, BeforeValidator(unwrap_nullable)]
+NullableBool = Annotated[bool | None, BeforeValidator(unwrap_nullable)]
+NullableTime = Annotated[datetime | None, BeforeValidator(unwrap_time)]
+
+
+class TaskStatus(IntEnum):
+    """Completed-task status codes with their labels."""
+
+    INVALID = -1
+    READY = 0
+    RUNNING = 1
+    COMPLETE = 2
+    CANCELED = 3
+    TIMED_OUT = 4
+    FAILED = 5
+    INGESTING = 6
+    ANALYZING = 7
+    PARTIALLY_COMPLETE = 8
+
+    @property
+    def label(self) -> str:
+        """Human label, e.g. `Partially complete`."""
+        return self.name.replace("_", " ").capitalize()
+
+    @property
+    def finished(self) -> bool:
+        """True for the finished states 2..8."""
+        return self.value >= 2
+
+
+def status_label(code: int) -> str:
+    """Label of a status code; unknown codes are shown as `Unknown (N)`."""
+    try:
+        return TaskStatus(code).label
+    except ValueError:
+        return f"Unknown ({code})"
+
+
+class ApiModel(BaseModel):
+    """Base: keep unknown fields, allow population by field name."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class OURef(ApiModel):
+    """An organizational unit targeted by an event or task."""
+
+    objectid: str
+    name: str = ""
+    exists: bool = True
+    distinguishedname: str = ""
+    type: str = ""
+
+
+class DomainRef(ApiModel):
+    """A domain targeted by an event or task."""
+
+    objectid: str
+    name: str = ""
+    exists: bool = True
+    type: str = ""
+
+
+def _ref(value: Any) -> Any:
+    """A bare objectid string (hydration off) becomes a ref with only its objectid."""
+    if isinstance(value, str):
+        return {"objectid": value, "exists": True}
+    return value
+
+
+HydratedOU = Annotated[OURef, BeforeValidator(_ref)]
+HydratedDomain = Annotated[DomainRef, BeforeValidator(_ref)]
+
+
+class CollectionFlags(ApiModel):
+    """The collection-kind flags shared by events and tasks."""
+
+    session_collection: bool = False
+    local_group_collection: bool = False
+    ad_structure_collection: bool = False
+    cert_services_collection: bool = False
+    ca_registry_collection: bool = False
+    dc_registry_collection: bool = False
+    all_trusted_domains: bool = False
+
+
+FLAG_MARKS: tuple[tuple[str, str], ...] = (
+    ("session_collection", "S"),
+    ("local_group_collection", "L"),
+    ("ad_structure_collection", "A"),
+    ("cert_services_collection", "C"),
+    ("ca_registry_collection", "R"),
+    ("dc_registry_collection", "D"),
+    ("all_trusted_domains", "T"),
+)
+
+
+def flag_marks(item: CollectionFlags) -> str:
+    """Compact marks for the enabled collection kinds in a fixed order, `·` where off: `SLA·C··`."""
+    return "".join(mark if getattr(item, name) else "·" for name, mark in FLAG_MARKS)
+
+
+class Event(CollectionFlags):
+    """A collection schedule (spec 2.3)."""
+
+    id: int
+    client_id: str
+    rrule: str = ""
+    ous: list[HydratedOU] = Field(default_factory=list)
+    domains: list[HydratedDomain] = Field(default_factory=list)
+    next_scheduled_at: NullableTime = None
+    created_at: NullableTime = None
+    updated_at: NullableTime = None
+    deleted_at: NullableTime = None
+    client_name: NullableStr = None
+
+
+class DomainResult(ApiModel):
+    """Per-domain outcome of a completed task (spec 2.6)."""
+
+    id: int
+    created_at: NullableTime = None
+    updated_at: NullableTime = None
+    deleted_at: NullableTime = None
+    job_id: int = 0
+    domain_name: str = ""
+    success: bool = False
+    message: str = ""
+    user_count: int = 0
+    group_count: int = 0
+    computer_count: int = 0
+    gpo_count: int = 0
+    ou_count: int = 0
+    container_count: int = 0
+    aiaca_count: int = 0
+    rootca_count: int = 0
+    enterpriseca_count: int = 0
+    ntauthstore_count: int = 0
+    certtemplate_count: int = 0
+    deleted_count: int = 0
+
+
+COUNT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("user_count", "Users"),
+    ("group_count", "Groups"),
+    ("computer_count", "Computers"),
+    ("gpo_count", "GPOs"),
+    ("ou_count", "OUs"),
+    ("container_count", "Containers"),
+    ("aiaca_count", "AIA CAs"),
+    ("rootca_count", "Root CAs"),
+    ("enterpriseca_count", "Enterprise CAs"),
+    ("ntauthstore_count", "NTAuth stores"),
+    ("certtemplate_count", "Cert templates"),
+    ("deleted_count", "Deleted"),
+)
+
+
+class CompletedTask(CollectionFlags):
+    """A completed collection task of a client (spec 2.2)."""
+
+    id: int
+    client_id: str
+    client_name: str = ""
+    event_id: NullableInt = None
+    execution_time: NullableTime = None
+    start_time: NullableTime = None
+    end_time: NullableTime = None
+    status: int = 0
+    status_message: str = ""
+    domain_controller: str = ""
+    log_path: NullableStr = None
+    event_title: NullableStr = None
+    last_ingest: NullableTime = None
+    ous: list[HydratedOU] = Field(default_factory=list)
+    domains: list[HydratedDomain] = Field(default_factory=list)
+    domain_results: list[DomainResult] = Field(default_factory=list)
+    created_at: NullableTime = None
+    updated_at: NullableTime = None
+    deleted_at: NullableTime = None
+
+    @property
+    def status_label(self) -> str:
+        """Label of the status code."""
+        return status_label(self.status)
+
+
+class ErrorDetail(ApiModel):
+    """One entry of the error envelope."""
+
+    context: str = ""
+    message: str = ""
+
+
+class ErrorEnvelope(ApiModel):
+    """The error body of spec 2.7."""
+
+    http_status: int
+    timestamp: str = ""
+    request_id: str = ""
+    errors: list[ErrorDetail] = Field(default_factory=list)
+
+
+class Seed(ApiModel):
+    """A selector seed: type 1 object id, 2 Cypher."""
+
+    type: int
+    value: str
+
+
+class AssetGroupTag(ApiModel):
+    """An asset group tag (tier, label or owned)."""
+
+    id: int
+    type: int = 0
+    kind_id: int = 0
+    name: str = ""
+    description: str = ""
+    created_at: NullableTime = None
+    created_by: NullableStr = None
+    updated_at: NullableTime = None
+    updated_by: NullableStr = None
+    deleted_at: NullableTime = None
+    deleted_by: NullableStr = None
+    position: NullableInt = None
+    require_certify: NullableBool = None
+    analysis_enabled: NullableBool = None
+    glyph: NullableStr = None
+
+    @property
+    def type_label(self) -> str:
+        """`tier`, `label`, `owned` or the raw number."""
+        return {1: "tier", 2: "label", 3: "owned"}.get(self.type, str(self.type))
+
+
+class Selector(ApiModel):
+    """An asset group tag selector."""
+
+    id: int
+    asset_group_tag_id: int
+    name: str = ""
+    description: str = ""
+    created_at: NullableTime = None
+    created_by: NullableStr = None
+    updated_at: NullableTime = None
+    updated_by: NullableStr = None
+    disabled_at: NullableTime = None
+    disabled_by: NullableStr = None
+    auto_certify: NullableInt = None
+    is_default: bool = False
+    allow_disable: bool = True
+    seeds: list[Seed] = Field(default_factory=list)
+
+
+T = TypeVar("T")
+
+
+class Page(ApiModel, Generic[T]):
+    """The paginated envelope (spec 2.1)."""
+
+    count: int = 0
+    skip: int = 0
+    limit: int = 0
+    data: list[T] = Field(default_factory=list)
+
+
+class SelectorsData(ApiModel):
+    """`data` of the selector listing."""
+
+    selectors: list[Selector] = Field(default_factory=list)
+
+
+class SelectorPage(ApiModel):
+    """The selector listing: paginated, with data nested under `selectors`."""
+
+    count: int = 0
+    skip: int = 0
+    limit: int = 0
+    data: SelectorsData = Field(default_factory=SelectorsData)
+
+
+class TagsData(ApiModel):
+    """`data` of the tag listing."""
+
+    tags: list[AssetGroupTag] = Field(default_factory=list)
+
+
+class TagList(ApiModel):
+    """The tag listing (no paging)."""
+
+    data: TagsData = Field(default_factory=TagsData)
+
+
+class SelectorData(ApiModel):
+    """`data` of the single-selector response."""
+
+    selector: Selector
+
+
+class SelectorResponse(ApiModel):
+    """The single-selector response."""
+
+    data: SelectorData
+
+
+M = TypeVar("M")
+
+
+@cache
+def adapter(model: Any) -> TypeAdapter[Any]:
+    """A cached TypeAdapter for `model` (e.g. `Page[Event]`), built once per process."""
+    return TypeAdapter(model)
+
+
+def parse_json(model: type[M], content: bytes) -> M:
+    """Validate response bytes into `model` with a cached adapter."""
+    result: M = adapter(model).validate_json(content)  # type: ignore[arg-type]
+    return result

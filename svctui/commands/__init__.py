@@ -1,0 +1,1 @@
+"""Subcommands of the `svctui` command line, one module per family, loaded lazily."""

@@ -1,0 +1,1 @@
+"""Profiles, secrets and settings on disk. No Textual here."""

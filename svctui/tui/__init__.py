@@ -1,0 +1,1 @@
+"""The Textual dashboard: talks to svctui.api and svctui.store only."""
