@@ -1,0 +1,72 @@
+"""`python -m bench` (make bench): run every benchmark, print ratios, and write BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+from bench.harness import Comparison, human
+
+MODULES = ("bench.bench_parsing", "bench.bench_signing", "bench.bench_startup", "bench.bench_table", "bench.bench_demo")
+
+
+def _collect(selected: list[str]) -> list[Comparison]:
+    results: list[Comparison] = []
+    for name in MODULES:
+        if selected and not any(s in name for s in selected):
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        for result in module.run():
+            subject, baseline = human(result.subject.median), human(result.baseline.median)
+            print(f"  {result.name}: x{result.ratio:.2f}  ({subject} vs {baseline})")
+            results.append(result)
+    return results
+
+
+def _markdown(results: list[Comparison]) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench`. Every row times a subject and a baseline **in the same run on the same machine**;",
+        "the ratio (subject median ÷ baseline median) is what to compare across runs, not the absolute times.",
+        "",
+        f"- Run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}, {platform.python_implementation()} "
+        f"{platform.python_version()}, {os.cpu_count()} cores, textual {version('textual')}, "
+        f"pydantic {version('pydantic')}, httpx {version('httpx')}",
+        "",
+        "| benchmark | what | baseline | subject | baseline median | subject median | ratio |",
+        "|---|---|---|---|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r.name} | {r.what} | {r.baseline.label} | {r.subject.label} | {human(r.baseline.median)} "
+            f"| {human(r.subject.median)} | x{r.ratio:.2f} |"
+        )
+    notes = [f"- **{r.name}**: {r.note}" for r in results if r.note]
+    if notes:
+        lines += ["", "## Notes", "", *notes]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Run the selected benchmarks (all by default) and write BENCHMARKS.md next to the Makefile."""
+    selected = sys.argv[1:]
+    results = _collect(selected)
+    if not selected:
+        Path("BENCHMARKS.md").write_text(_markdown(results), encoding="utf-8")
+        print("wrote BENCHMARKS.md", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
