@@ -41,7 +41,7 @@ VALUE_PATTERNS: Mapping[Kind, re.Pattern[str]] = {
     Kind.BOOLEAN: re.compile("|".join(BOOLEAN_TRUE + BOOLEAN_FALSE)),
     Kind.UUID: re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"),
     Kind.TIMESTAMP: re.compile(
-        r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})"
+        r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
     ),
 }
 ALLOWED_TEXT: Mapping[Kind, str] = {
@@ -56,7 +56,8 @@ ALLOWED_TEXT: Mapping[Kind, str] = {
 SERVER_FILTER_RE = re.compile(r"([~\w]+):([\w\--_ ]+)", re.ASCII)
 _SAFE_CHAR_RE = re.compile(r"[A-Za-z0-9 \x2d-\x5f]")
 SAFE_CHARS_TEXT = "letters, digits, space and - . / : ; < = > ? @ [ \\ ] ^ _"
-_RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$")
+_RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$", re.ASCII)
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -272,6 +273,8 @@ def parse_timestamp(text: str, now: datetime | None = None) -> str:
     base = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=UTC)
     if offset not in ("Z", "z"):
         sign = 1 if offset[0] == "+" else -1
+        if int(offset[1:3]) > 23 or int(offset[4:6]) > 59:
+            raise ValueError(text)
         base -= sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6]))
     return _render_utc(base, fraction or "")
 
@@ -304,7 +307,7 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
         by_label = {label.lower(): code for label, code in col.choices.items()}
         if value.lower() in by_label:
             return str(by_label[value.lower()])
-        if re.fullmatch(r"-?[0-9]+", value) and int(value) in col.choices.values():
+        if re.fullmatch(r"-?[0-9]{1,19}", value) and int(value) in col.choices.values():
             return str(int(value))
         raise refuse(f"{value!r} is not a known value")
     if col.kind is Kind.TIMESTAMP:
@@ -326,6 +329,8 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
     elif col.kind is Kind.INTEGER:
         if not VALUE_PATTERNS[Kind.INTEGER].fullmatch(value):
             raise refuse(f"{value!r} is not an integer")
+        if len(value.lstrip("-").lstrip("0")) > 19 or not INT64_MIN <= int(value) <= INT64_MAX:
+            raise refuse(f"{value!r} is out of range for a 64-bit integer")
         value = str(int(value))
     elif ":" in value:
         raise refuse("the value contains ':', which the filter grammar does not allow in text")
