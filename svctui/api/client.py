@@ -1,0 +1,279 @@
+"""The async API client: typed list/get/delete calls, pagination iterators, retries, and readable errors.
+
+One `httpx.AsyncClient` per profile, `follow_redirects=False` (a signed request must not be redirected),
+`Prefer: wait=N` on every request. GET and DELETE are retried on connection errors, timeouts, 408, 429 and 5xx;
+every retry is a new send, so the auth flow signs it afresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import ssl
+import time
+import warnings
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+import httpx
+from pydantic import ValidationError
+
+from svctui import __version__
+from svctui.api.errors import (
+    ApiConnectionError,
+    ApiError,
+    ApiStatusError,
+    ApiTimeout,
+    EnterpriseOnly,
+    RateLimited,
+    ResponseShapeError,
+    shorten,
+    status_error,
+)
+from svctui.api.models import Event, Page, parse_json
+from svctui.api.resources import EventsResource, SelectorsResource, TagsResource, TasksResource
+
+PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
+RETRY_STATUSES = frozenset({408, 429})
+RETRY_METHODS = frozenset({"GET", "DELETE"})
+MAX_BACKOFF = 8.0
+MAX_RATE_LIMIT_WAIT = 60.0
+MAX_PREFER_WAIT = 86400
+DEFAULT_USER_AGENT = f"svctui/{__version__}"
+
+Sleep = Callable[[float], Awaitable[None]]
+M = TypeVar("M")
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What `probe()` learned: the edition (events exist only on enterprise)."""
+
+    edition: Literal["enterprise", "community"]
+
+
+def prefer_header(wait: int | str) -> str:
+    """The `Prefer` value for `wait` (seconds, -1 = no limit, or the text `wait=N`); ValueError when malformed."""
+    text = wait.strip() if isinstance(wait, str) else str(wait)
+    value = text if text.startswith("wait=") else f"wait={text}"
+    match = PREFER_RE.fullmatch(value)
+    if isinstance(wait, bool) or not match or int(match.group(1)) > MAX_PREFER_WAIT:
+        raise ValueError(
+            f"Prefer wait must be a whole number of seconds from 0 to {MAX_PREFER_WAIT}, or -1 for no limit "
+            f"(sent as wait=N, matching ^wait=(-1|[0-9]+)$); got {wait!r}"
+        )
+    return value
+
+
+def backoff_delay(attempt: int, jitter: float) -> float:
+    """`min(0.5 * 2**n, 8) * (1 - 0.25 * jitter)` for retry number `attempt` (0-based), jitter in [0, 1)."""
+    base: float = min(0.5 * 2.0 ** min(attempt, 16), MAX_BACKOFF)
+    return base * (1 - 0.25 * jitter)
+
+
+def rate_limit_delay(error: RateLimited, now: float) -> float:
+    """Seconds to wait after a 429: until X-RateLimit-Reset, else Retry-After; at least 1 s, at most 60 s."""
+    if error.reset_at is not None:
+        wait = error.reset_at - now
+    elif error.retry_after is not None:
+        wait = error.retry_after
+    elif error.retry_at is not None:
+        wait = error.retry_at - now
+    else:
+        wait = 1.0
+    return min(max(wait, 1.0), MAX_RATE_LIMIT_WAIT)
+
+
+class ApiClient:
+    """Async client of the v2 API; use as `async with ApiClient(...) as client:`."""
+
+    def __init__(
+        self,
+        base_url: str,
+        auth: httpx.Auth | None,
+        *,
+        prefer_wait: int = 30,
+        verify: bool | str = True,
+        max_retries: int = 2,
+        transport: httpx.AsyncBaseTransport | None = None,
+        user_agent: str = DEFAULT_USER_AGENT,
+        timeout: httpx.Timeout | None = None,
+        sleep: Sleep | None = None,
+        clock: Callable[[], float] = time.time,
+        jitter: Callable[[], float] = random.random,
+        on_deprecation: Callable[[str], None] | None = None,
+    ) -> None:
+        url = httpx.URL(base_url.strip())
+        if url.scheme not in ("http", "https") or not url.host:
+            raise ValueError(f"base URL must look like https://host[:port]; got {self._safe_url(url)!r}")
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise ValueError(f"max_retries must be a whole number >= 0; got {max_retries!r}")
+        self.prefer = prefer_header(prefer_wait)
+        wait = int(self.prefer.removeprefix("wait="))
+        self.base_url = self._safe_url(url).rstrip("/")
+        self.max_retries = max_retries
+        self.deprecation_notices: list[str] = []
+        self._auth = auth
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._clock = clock
+        self._jitter = jitter
+        self._on_deprecation = on_deprecation
+        self._http = httpx.AsyncClient(
+            base_url=str(url).rstrip("/"),
+            auth=auth,
+            headers={"Prefer": self.prefer, "User-Agent": user_agent, "Accept": "application/json"},
+            timeout=timeout or httpx.Timeout(10.0, connect=5.0, read=None if wait < 0 else wait + 10.0),
+            verify=_tls_verify(verify),
+            follow_redirects=False,
+            transport=transport,
+        )
+        self.events = EventsResource(self)
+        self.tasks = TasksResource(self)
+        self.tags = TagsResource(self)
+        self.selectors = SelectorsResource(self)
+
+    @staticmethod
+    def _safe_url(url: httpx.URL) -> str:
+        """The URL without user info (which could hold a password)."""
+        return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
+
+    def __repr__(self) -> str:
+        auth = type(self._auth).__name__ if self._auth is not None else None
+        return f"ApiClient(base_url={self.base_url!r}, auth={auth}, prefer={self.prefer!r})"
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def probe(self) -> ServerInfo:
+        """One cheap `GET /api/v2/events?limit=1`: enterprise if it answers, community on the plain-text 404."""
+        try:
+            response = await self.request("GET", "/api/v2/events", params=[("limit", "1")])
+        except EnterpriseOnly:
+            return ServerInfo(edition="community")
+        self.parse(Page[Event], response)
+        return ServerInfo(edition="enterprise")
+
+    def deprecated(self, notice: str) -> None:
+        """Record a deprecation notice once per client: callback if given, else `warnings.warn`."""
+        if notice in self.deprecation_notices:
+            return
+        self.deprecation_notices.append(notice)
+        if self._on_deprecation is not None:
+            self._on_deprecation(notice)
+        else:
+            warnings.warn(notice, DeprecationWarning, stacklevel=4)
+
+    async def request(self, method: str, path: str, params: Sequence[tuple[str, str]] = ()) -> httpx.Response:
+        """Send with retries; a 2xx response, or the ApiError of the last attempt."""
+        attempt = 0
+        while True:
+            error = await self._attempt(method, path, params)
+            if isinstance(error, httpx.Response):
+                return error
+            if not self._retryable(method, error) or attempt >= self.max_retries:
+                raise error
+            if isinstance(error, RateLimited):
+                delay = rate_limit_delay(error, self._clock())
+            else:
+                delay = backoff_delay(attempt, self._jitter())
+            await self._sleep(delay)
+            attempt += 1
+
+    async def _attempt(self, method: str, path: str, params: Sequence[tuple[str, str]]) -> httpx.Response | ApiError:
+        target = f"{self.base_url}{path}"
+        try:
+            response = await self._http.request(method, path, params=list(params))
+        except httpx.TimeoutException as exc:
+            timeout = ApiTimeout(
+                f"{method} {target}: no answer in time ({type(exc).__name__})", method=method, url=target
+            )
+            timeout.__cause__ = exc
+            return timeout
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            failure = ApiConnectionError(f"cannot reach {self.base_url}: {_reason(exc)}", method=method, url=target)
+            failure.__cause__ = exc
+            return failure
+        except httpx.TransportError as exc:
+            raise ApiConnectionError(
+                f"cannot send {method} {target}: {_reason(exc)}", method=method, url=target
+            ) from exc
+        if response.is_success:
+            return response
+        url = self._safe_url(response.request.url)
+        return status_error(
+            response.status_code,
+            response.content,
+            response.headers,
+            method=method,
+            url=url,
+            path=response.request.url.path,
+            reason=response.reason_phrase,
+        )
+
+    @staticmethod
+    def _retryable(method: str, error: ApiError) -> bool:
+        if method not in RETRY_METHODS:
+            return False
+        if isinstance(error, ApiConnectionError):
+            return "CERTIFICATE_VERIFY_FAILED" not in str(error)
+        if isinstance(error, ApiStatusError):
+            return error.status in RETRY_STATUSES or error.status >= 500
+        return False
+
+    def parse(self, model: type[M], response: httpx.Response) -> M:
+        """Validate a success body into `model`; ResponseShapeError with a short excerpt when it does not fit."""
+        try:
+            return parse_json(model, response.content)
+        except (ValidationError, ValueError) as exc:
+            method, url = response.request.method, self._safe_url(response.request.url)
+            excerpt = shorten(response.content[:400].decode("utf-8", "replace"), 120)
+            detail = _shape_detail(exc)
+            raise ResponseShapeError(
+                f"unexpected response to {method} {response.request.url.path} (HTTP {response.status_code}): "
+                f"{detail}; body starts: {excerpt or '(empty)'}",
+                status=response.status_code,
+                excerpt=excerpt,
+                method=method,
+                url=url,
+            ) from None
+
+    async def get(self, model: type[M], path: str, params: Sequence[tuple[str, str]] = ()) -> M:
+        """GET `path` and parse the body into `model`."""
+        return self.parse(model, await self.request("GET", path, params))
+
+
+def _tls_verify(verify: bool | str) -> bool | ssl.SSLContext:
+    """True/False, or an SSL context trusting the CA bundle at the path `verify`."""
+    if not isinstance(verify, str):
+        return verify
+    try:
+        return ssl.create_default_context(cafile=verify)
+    except (OSError, ssl.SSLError) as exc:
+        raise ValueError(f"cannot use {verify!r} as a CA bundle: {exc}") from None
+
+
+def _reason(exc: Exception) -> str:
+    text = str(exc).strip()
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return f"TLS certificate verification failed ({shorten(text, 160)}); set verify to a CA bundle path"
+    return shorten(text, 160) or type(exc).__name__
+
+
+def _shape_detail(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        parts = []
+        for item in exc.errors()[:3]:
+            where = ".".join(str(part) for part in item["loc"]) or "body"
+            parts.append(f"{where}: {item['msg']}")
+        more = f" (+{exc.error_count() - 3} more)" if exc.error_count() > 3 else ""
+        return "; ".join(parts) + more
+    return shorten(str(exc), 160)

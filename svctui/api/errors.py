@@ -1,0 +1,232 @@
+"""Exceptions of the API client, filled from the error envelope, a plain-text body or an HTML page.
+
+Every error has `user_message()`: one or two lines for a person (status, the server's messages, the request id).
+Nothing here ever holds a request header, so the token key and the JWT cannot leak into a message.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
+from http import HTTPStatus
+
+from pydantic import ValidationError
+
+from svctui.api.models import ErrorEnvelope, parse_json
+
+MESSAGE_LIMIT = 300
+BODY_LIMIT = 64 * 1024
+ENTERPRISE_ONLY_MESSAGE = "events are an enterprise feature: this server is the community edition"
+
+_TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_DROP_BLOCKS_RE = re.compile(r"<(script|style|head)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]*>")
+_SPACE_RE = re.compile(r"\s+")
+
+
+def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Collapse whitespace and cut `text` to `limit` characters, marking the cut with `…`."""
+    text = _SPACE_RE.sub(" ", text).strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def html_text(body: str) -> str:
+    """The readable gist of an HTML page: its title, else its first text."""
+    title = _TITLE_RE.search(body)
+    if title and title.group(1).strip():
+        return shorten(html.unescape(_TAG_RE.sub(" ", title.group(1))))
+    text = _TAG_RE.sub(" ", _DROP_BLOCKS_RE.sub(" ", body))
+    return shorten(html.unescape(text))
+
+
+def looks_like_html(body: str, content_type: str = "") -> bool:
+    """True when the body is an HTML page (by content type or by its first character)."""
+    return "html" in content_type.lower() or body.lstrip().startswith("<")
+
+
+def reason_phrase(status: int) -> str:
+    """The standard reason phrase of a status code, or '' for an unknown code."""
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+class ApiError(Exception):
+    """Base of every error the API client raises."""
+
+    def user_message(self) -> str:
+        """One or two lines for a person."""
+        return str(self.args[0]) if self.args else type(self).__name__
+
+
+class ApiStatusError(ApiError):
+    """The server answered with a non-success status."""
+
+    def __init__(
+        self,
+        status: int,
+        messages: list[str],
+        *,
+        request_id: str | None = None,
+        body: str = "",
+        method: str = "",
+        url: str = "",
+        reason: str = "",
+    ) -> None:
+        self.status = status
+        self.messages = messages
+        self.request_id = request_id or None
+        self.body = body
+        self.method = method
+        self.url = url
+        self.reason = reason or reason_phrase(status)
+        super().__init__(self.user_message())
+
+    def user_message(self) -> str:
+        """E.g. `HTTP 401 Unauthorized — <server message> (request id 1b2c...)`."""
+        head = f"HTTP {self.status} {self.reason}".rstrip()
+        text = "; ".join(self.messages)
+        line = f"{head} — {text}" if text else head
+        return f"{line} (request id {self.request_id})" if self.request_id else line
+
+    def __str__(self) -> str:
+        return self.user_message()
+
+
+class BadRequest(ApiStatusError):
+    """400: the request was malformed (bad filter, bad signature header, bad Prefer value)."""
+
+
+class Unauthorized(ApiStatusError):
+    """401: not authenticated, unknown token, clock skew or signature mismatch."""
+
+
+class Forbidden(ApiStatusError):
+    """403: authenticated but not allowed (or a default selector that cannot be deleted)."""
+
+
+class NotFound(ApiStatusError):
+    """404: no such resource (for a repeated delete: already gone)."""
+
+
+class EnterpriseOnly(NotFound):
+    """Plain-text 404 on /api/v2/events: the server is the community edition."""
+
+    def user_message(self) -> str:
+        """The edition message, not the router's `404 page not found`."""
+        return ENTERPRISE_ONLY_MESSAGE
+
+
+class RateLimited(ApiStatusError):
+    """429: over the rate limit; `reset_at` (unix seconds) and `retry_after` (seconds) when the server said."""
+
+    reset_at: float | None = None
+    retry_after: float | None = None
+    retry_at: float | None = None
+
+
+class ServerError(ApiStatusError):
+    """5xx: the server (or a proxy in front of it) failed."""
+
+
+class ApiConnectionError(ApiError):
+    """The request never got an HTTP answer: refused, reset, DNS, TLS."""
+
+    def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
+        super().__init__(message)
+        self.method = method
+        self.url = url
+
+
+class ApiTimeout(ApiConnectionError):
+    """The server did not answer in time."""
+
+
+class ResponseShapeError(ApiError):
+    """A success response whose body is not what the API promises."""
+
+    def __init__(self, message: str, *, status: int = 0, excerpt: str = "", method: str = "", url: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.excerpt = excerpt
+        self.method = method
+        self.url = url
+
+
+_BY_STATUS: Mapping[int, type[ApiStatusError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    429: RateLimited,
+}
+
+
+def _parse_envelope(content: bytes) -> ErrorEnvelope | None:
+    if not content.lstrip().startswith(b"{"):
+        return None
+    try:
+        return parse_json(ErrorEnvelope, content)
+    except (ValidationError, ValueError):
+        return None
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        number = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return number if number is not None and math.isfinite(number) else None
+
+
+def _http_date(value: str | None) -> float | None:
+    try:
+        return parsedate_to_datetime(value).timestamp() if value else None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def status_error(
+    status: int,
+    content: bytes,
+    headers: Mapping[str, str],
+    *,
+    method: str = "",
+    url: str = "",
+    path: str = "",
+    reason: str = "",
+) -> ApiStatusError:
+    """Build the exception for a non-success response; never fails on an odd body.
+
+    `headers` must be case-insensitive (httpx.Headers); `path` is the URL path, used to spot the CE events 404.
+    """
+    body = content[:BODY_LIMIT].decode("utf-8", "replace")
+    header_request_id = headers.get("RequestID") or headers.get("X-Request-Id")
+    envelope = _parse_envelope(content)
+    cls: type[ApiStatusError] = _BY_STATUS.get(status, ServerError if status >= 500 else ApiStatusError)
+    if envelope is not None:
+        messages = [shorten(d.message) for d in envelope.errors if d.message.strip()]
+        request_id = envelope.request_id or header_request_id
+    else:
+        request_id = header_request_id
+        gist = html_text(body) if looks_like_html(body, headers.get("content-type", "")) else shorten(body)
+        messages = [gist] if gist else []
+        if status == 404 and path.rstrip("/").endswith("/api/v2/events"):
+            cls = EnterpriseOnly
+    if 300 <= status < 400:
+        location = headers.get("location", "")
+        messages.append(
+            f"the server redirected to {location or 'another address'}; signed requests are not redirected, "
+            "so check the base URL (http or https, host, path)"
+        )
+    error = cls(status, messages, request_id=request_id, body=body, method=method, url=url, reason=reason)
+    if isinstance(error, RateLimited):
+        error.reset_at = _number(headers.get("X-RateLimit-Reset"))
+        error.retry_after = _number(headers.get("Retry-After"))
+        if error.retry_after is None:
+            error.retry_at = _http_date(headers.get("Retry-After"))
+    return error

@@ -1,0 +1,360 @@
+"""Resource namespaces of the API client: `client.events`, `client.tasks`, `client.tags`, `client.selectors`.
+
+Every list call checks its filters, sort keys, skip and limit against the endpoint's column spec before any
+request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >= count` or an empty page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+
+from svctui.api.errors import ResponseShapeError
+from svctui.api.filters import (
+    COMPLETED_TASKS,
+    EVENTS,
+    SELECTORS,
+    VALUE_PATTERNS,
+    EndpointSpec,
+    Filter,
+    FilterError,
+    Kind,
+    SortKey,
+    query_params,
+)
+from svctui.api.models import (
+    AssetGroupTag,
+    CompletedTask,
+    Event,
+    Page,
+    Selector,
+    SelectorPage,
+    SelectorResponse,
+    TagList,
+)
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+
+MAX_PAGE_SIZE = 1000
+DEFAULT_PAGE_SIZE = 500
+INT32_MAX = 2**31 - 1
+TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
+TASK_ENDPOINTS: tuple[str, ...] = ("completed-tasks", "completed-jobs")
+COMPLETED_TASKS_NOTICE = (
+    "GET /api/v2/clients/{client_id}/completed-tasks is deprecated and will be removed; "
+    'its replacement is /api/v2/clients/{client_id}/completed-jobs (endpoint="completed-jobs")'
+)
+
+
+class Counted(Protocol):
+    """A page: anything with a total `count`."""
+
+    @property
+    def count(self) -> int:
+        """Total number of results on the server."""
+        ...
+
+
+P = TypeVar("P", bound=Counted)
+
+
+def check_id(name: str, value: int) -> int:
+    """An int32 path id >= 0, or ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT32_MAX:
+        raise ValueError(f"{name} must be a whole number from 0 to {INT32_MAX}; got {value!r}")
+    return value
+
+
+def check_client_id(client_id: str) -> str:
+    """A collection client id (uuid), lower-cased, or ValueError."""
+    if not isinstance(client_id, str) or not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
+        raise ValueError(f"client_id must be a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0; got {client_id!r}")
+    return client_id.strip().lower()
+
+
+def check_page_size(page_size: int) -> int:
+    """A page size from 1 to 1000, or ValueError."""
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise ValueError(f"page_size must be a whole number from 1 to {MAX_PAGE_SIZE}; got {page_size!r}")
+    return page_size
+
+
+def list_params(
+    spec: EndpointSpec,
+    filters: Sequence[Filter],
+    sort: Sequence[SortKey],
+    *,
+    skip: int,
+    limit: int | None,
+    hydrate_domains: bool | None = None,
+    hydrate_ous: bool | None = None,
+) -> list[tuple[str, str]]:
+    """Check filters, sort keys, skip and limit against `spec` and build the query (FilterError when wrong)."""
+    checked: list[Filter] = []
+    for item in filters:
+        if not isinstance(item, Filter):
+            raise TypeError(f"filters must be svctui.api.filters.Filter objects; got {item!r}")
+        checked.append(Filter.build(spec, item.column, item.op, item.value))
+    for key in sort:
+        if not isinstance(key, SortKey):
+            raise TypeError(f"sort must be svctui.api.filters.SortKey objects; got {key!r}")
+        SortKey.parse(spec, key.render())
+    if isinstance(skip, bool) or not isinstance(skip, int) or skip < 0:
+        raise FilterError(f"skip must be a whole number >= 0; got {skip!r}", column="skip", allowed="an integer >= 0")
+    lowest = -1 if spec.limit_all else 0
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < lowest):
+        allowed = "an integer >= 0, or -1 for all" if spec.limit_all else "an integer >= 0"
+        raise FilterError(f"limit for {spec.name} must be {allowed}; got {limit!r}", column="limit", allowed=allowed)
+    return query_params(checked, sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous)
+
+
+async def paginate(fetch: Callable[[int], Awaitable[P]], size: Callable[[P], int], skip: int) -> AsyncIterator[P]:
+    """Yield pages from `fetch(skip)` until `skip + len(data) >= count` or an empty page."""
+    while True:
+        page = await fetch(skip)
+        yield page
+        got = size(page)
+        if got == 0 or skip + got >= page.count:
+            return
+        skip += got
+
+
+class EventsResource:
+    """`client.events`: collection schedules (enterprise only)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def list(
+        self,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        limit: int | None = None,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+    ) -> Page[Event]:
+        """One page of `GET /api/v2/events`."""
+        params = list_params(
+            EVENTS, filters, sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
+        )
+        return await self._client.get(Page[Event], "/api/v2/events", params)
+
+    async def pages(
+        self,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+    ) -> AsyncIterator[Page[Event]]:
+        """Every page from `skip` on, `page_size` events at a time."""
+        check_page_size(page_size)
+
+        async def fetch(at: int) -> Page[Event]:
+            return await self.list(
+                filters, sort, skip=at, limit=page_size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
+            )
+
+        async for page in paginate(fetch, lambda page: len(page.data), skip):
+            yield page
+
+    async def iter(
+        self,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+    ) -> AsyncIterator[Event]:
+        """Every event across all pages."""
+        async for page in self.pages(
+            filters, sort, skip=skip, page_size=page_size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
+        ):
+            for event in page.data:
+                yield event
+
+
+class TasksResource:
+    """`client.tasks`: completed collection tasks of a client (`completed-tasks`, deprecated, or `completed-jobs`)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    def _path(self, client_id: str, endpoint: str) -> str:
+        if endpoint not in TASK_ENDPOINTS:
+            raise ValueError(
+                f'endpoint must be "completed-tasks" (deprecated) or "completed-jobs" (with a hyphen); got {endpoint!r}'
+            )
+        checked = check_client_id(client_id)
+        if endpoint == "completed-tasks":
+            self._client.deprecated(COMPLETED_TASKS_NOTICE)
+        return f"/api/v2/clients/{checked}/{endpoint}"
+
+    async def list(
+        self,
+        client_id: str,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        limit: int | None = None,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+        endpoint: TaskEndpoint = "completed-tasks",
+    ) -> Page[CompletedTask]:
+        """One page of a client's completed tasks."""
+        params = list_params(
+            COMPLETED_TASKS,
+            filters,
+            sort,
+            skip=skip,
+            limit=limit,
+            hydrate_domains=hydrate_domains,
+            hydrate_ous=hydrate_ous,
+        )
+        return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
+
+    async def pages(
+        self,
+        client_id: str,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+        endpoint: TaskEndpoint = "completed-tasks",
+    ) -> AsyncIterator[Page[CompletedTask]]:
+        """Every page from `skip` on."""
+        check_page_size(page_size)
+
+        async def fetch(at: int) -> Page[CompletedTask]:
+            return await self.list(
+                client_id,
+                filters,
+                sort,
+                skip=at,
+                limit=page_size,
+                hydrate_domains=hydrate_domains,
+                hydrate_ous=hydrate_ous,
+                endpoint=endpoint,
+            )
+
+        async for page in paginate(fetch, lambda page: len(page.data), skip):
+            yield page
+
+    async def iter(
+        self,
+        client_id: str,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+        hydrate_domains: bool = True,
+        hydrate_ous: bool = True,
+        endpoint: TaskEndpoint = "completed-tasks",
+    ) -> AsyncIterator[CompletedTask]:
+        """Every completed task across all pages."""
+        async for page in self.pages(
+            client_id,
+            filters,
+            sort,
+            skip=skip,
+            page_size=page_size,
+            hydrate_domains=hydrate_domains,
+            hydrate_ous=hydrate_ous,
+            endpoint=endpoint,
+        ):
+            for task in page.data:
+                yield task
+
+
+class TagsResource:
+    """`client.tags`: asset group tags (no paging)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def list(self) -> list[AssetGroupTag]:
+        """All asset group tags."""
+        return (await self._client.get(TagList, "/api/v2/asset-group-tags")).data.tags
+
+
+class SelectorsResource:
+    """`client.selectors`: browse, fetch and delete the selectors of an asset group tag."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def list(
+        self,
+        tag_id: int,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        limit: int | None = None,
+    ) -> SelectorPage:
+        """One page of a tag's selectors (`limit=-1` = all)."""
+        params = list_params(SELECTORS, filters, sort, skip=skip, limit=limit)
+        path = f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors"
+        return await self._client.get(SelectorPage, path, params)
+
+    async def pages(
+        self,
+        tag_id: int,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+    ) -> AsyncIterator[SelectorPage]:
+        """Every page from `skip` on."""
+        check_page_size(page_size)
+
+        async def fetch(at: int) -> SelectorPage:
+            return await self.list(tag_id, filters, sort, skip=at, limit=page_size)
+
+        async for page in paginate(fetch, lambda page: len(page.data.selectors), skip):
+            yield page
+
+    async def iter(
+        self,
+        tag_id: int,
+        filters: Sequence[Filter] = (),
+        sort: Sequence[SortKey] = (),
+        *,
+        skip: int = 0,
+        page_size: int = DEFAULT_PAGE_SIZE,
+    ) -> AsyncIterator[Selector]:
+        """Every selector of the tag across all pages."""
+        async for page in self.pages(tag_id, filters, sort, skip=skip, page_size=page_size):
+            for selector in page.data.selectors:
+                yield selector
+
+    def _path(self, tag_id: int, selector_id: int) -> str:
+        return f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors/{check_id('selector_id', selector_id)}"
+
+    async def get(self, tag_id: int, selector_id: int) -> Selector:
+        """One selector."""
+        return (await self._client.get(SelectorResponse, self._path(tag_id, selector_id))).data.selector
+
+    async def delete(self, tag_id: int, selector_id: int) -> None:
+        """Delete one selector: 204 (or 200 from older servers) is success; a repeat delete is NotFound."""
+        response = await self._client.request("DELETE", self._path(tag_id, selector_id))
+        if response.status_code not in (200, 204):
+            raise ResponseShapeError(
+                f"unexpected status {response.status_code} to DELETE {response.request.url.path}; expected 204 or 200",
+                status=response.status_code,
+                method="DELETE",
+                url=str(response.request.url),
+            )
