@@ -1,0 +1,103 @@
+"""From a profile to a ready ApiClient (auth, Prefer wait, TLS settings), plus hints for failed connections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from svctui.store.errors import StoreError
+from svctui.store.model import Profile
+
+if TYPE_CHECKING:
+    import httpx
+
+    from svctui.api.client import ApiClient
+    from svctui.api.errors import ApiError
+
+CLOCK_HINT = "check this machine's clock (RequestDate must be within 1 hour of the server's time)"
+KEY_HINT = "check the token key (it must be the key shown when token {token_id} was created)"
+UNKNOWN_ID_HINT = "check the token id: the server does not know token {token_id}"
+NETWORK_HINT = "check the URL / network: is {url} right and reachable from here?"
+
+
+def build_auth(profile: Profile) -> httpx.Auth:
+    """SignatureAuth(token_id, token_key, scheme_prefix) or BearerAuth(jwt); StoreError if the secret is missing."""
+    from svctui.api.signing import BearerAuth, SignatureAuth
+
+    secret = profile.secret
+    if secret is None:
+        raise StoreError(f"profile {profile.name!r} has no {profile.secret_kind.replace('_', ' ')} loaded")
+    if profile.auth == "bearer":
+        return BearerAuth(secret.get_secret_value())
+    assert profile.token_id is not None  # the model requires it for signature auth
+    return SignatureAuth(profile.token_id, secret.get_secret_value(), scheme_prefix=profile.scheme_prefix)
+
+
+def tls_verify(profile: Profile) -> bool | str:
+    """What the client verifies TLS against: False, the CA bundle path, or True (system store)."""
+    if not profile.verify_tls:
+        return False
+    if profile.ca_bundle is None:
+        return True
+    bundle = Path(profile.ca_bundle).expanduser()
+    if not bundle.is_file():
+        raise StoreError(f"profile {profile.name!r}: CA bundle '{bundle}' is not a readable file")
+    return str(bundle)
+
+
+def open_client(profile: Profile, *, transport: httpx.AsyncBaseTransport | None = None) -> ApiClient:
+    """An ApiClient for `profile` (use it as `async with open_client(profile) as client:`)."""
+    from svctui.api.client import ApiClient
+
+    return ApiClient(
+        profile.base_url,
+        build_auth(profile),
+        prefer_wait=profile.prefer_wait,
+        verify=tls_verify(profile),
+        transport=transport,
+    )
+
+
+def failure_hint(error: ApiError, profile: Profile) -> str:
+    """What to check after a failed request, from the error kind and the server's message."""
+    from svctui.api.errors import (
+        ApiConnectionError,
+        ApiStatusError,
+        EnterpriseOnly,
+        ResponseShapeError,
+    )
+
+    if isinstance(error, ApiConnectionError):
+        hint = NETWORK_HINT.format(url=profile.base_url)
+        if "certificate" in error.user_message().lower():
+            hint += " For a private CA use --ca-bundle PATH (or --no-verify-tls on a lab server)."
+        return hint
+    if isinstance(error, ResponseShapeError | EnterpriseOnly):
+        return f"check the URL: {profile.base_url} did not answer like the BloodHound v2 API"
+    if not isinstance(error, ApiStatusError):
+        return "check the profile settings"
+    text = " ".join(error.messages).lower()
+    token_id = profile.token_id or "?"
+    if "too far ahead" in text or "too far behind" in text:
+        return CLOCK_HINT
+    if "digest" in text:
+        return KEY_HINT.format(token_id=token_id)
+    if "token id is malformed" in text:
+        return "check the token id: it must be a UUID"
+    if "authorization scheme" in text:
+        return f"check the scheme prefix (now {profile.scheme_prefix!r}; the server expects e.g. 'bhe')"
+    if "resource not found" in text and error.status == 401:
+        return UNKNOWN_ID_HINT.format(token_id=token_id)
+    if "authentication is invalid" in text:
+        return "check the JWT: it may have expired or belong to another server"
+    if "user disabled" in text:
+        return "the token's user is disabled on the server: ask an administrator"
+    if error.status == 403:
+        return "the token's user lacks the permission for this request: ask an administrator"
+    if error.status == 401:
+        return "check the token id and key (or the JWT)"
+    if error.status in (404, 405) or 300 <= error.status < 400:
+        return f"check the URL: {profile.base_url} did not answer like the BloodHound v2 API"
+    if error.status >= 500:
+        return "the server failed; try again later or ask its administrator"
+    return "check the profile settings"

@@ -1,0 +1,136 @@
+"""Private files done carefully: atomic 0600 writes with fsync, ssh-style permission checks, no symlinks."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from svctui.store.errors import StoreError
+from svctui.store.paths import ensure_private_dir
+
+PRIVATE_FILE_MODE = 0o600
+TEMP_MARKER = ".tmp-"
+
+
+def _temp_prefix(path: Path) -> str:
+    return f".{path.name}{TEMP_MARKER}"
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_private(path: Path, data: bytes, mode: int = PRIVATE_FILE_MODE) -> None:
+    """Replace `path` with `data` atomically: temp file (created with `mode`) → fsync → os.replace → fsync dir.
+
+    A reader, or a crash at any instant, sees either the old complete file or the new one, never a mix.
+    """
+    directory = ensure_private_dir(path.parent)
+    temp = directory / f"{_temp_prefix(path)}{secrets.token_hex(6)}"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(temp, flags, mode)
+    try:
+        os.fchmod(fd, mode)  # exact mode whatever the umask; set before any byte is written
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+    os.close(fd)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_dir(directory)
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Delete temp files a killed writer left next to `path`; call only while holding `locked(path)`."""
+    removed = 0
+    prefix = _temp_prefix(path)
+    if not path.parent.is_dir():
+        return 0
+    for entry in path.parent.iterdir():
+        if entry.name.startswith(prefix):
+            with suppress(FileNotFoundError):
+                entry.unlink()
+                removed += 1
+    return removed
+
+
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock (a `.NAME.lock` file beside `path`) for a read-modify-write."""
+    directory = ensure_private_dir(path.parent)
+    lock_path = directory / f".{path.name}.lock"
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _too_open_message(path: Path, mode: int, what: str) -> str:
+    return (
+        f"Permissions {mode:04o} for '{path}' are too open: the {what} must not be accessible by group or others "
+        f"(it may hold secrets), so svctui will not read it. Fix it with: chmod 600 {path}"
+    )
+
+
+def _check_private(path: Path, status: os.stat_result, what: str) -> None:
+    if stat.S_ISLNK(status.st_mode):
+        raise StoreError(
+            f"'{path}' is a symbolic link; svctui does not follow links for its {what}. "
+            f"Replace it with a regular file (mode 0600)."
+        )
+    if not stat.S_ISREG(status.st_mode):
+        raise StoreError(f"'{path}' is not a regular file; the {what} must be a plain file with mode 0600.")
+    if status.st_uid != os.geteuid():
+        raise StoreError(
+            f"'{path}' is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}); svctui will not read a "
+            f"{what} that someone else controls."
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o077:
+        raise StoreError(_too_open_message(path, mode, what))
+
+
+def read_private(path: Path, what: str = "secrets file") -> bytes | None:
+    """Read `path` if it exists (None otherwise), refusing symlinks, other owners and any group/other bit."""
+    try:
+        before = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read '{path}': {exc.strerror}") from None
+    _check_private(path, before, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StoreError(f"'{path}' is a symbolic link; svctui does not follow links for its {what}.") from None
+        raise StoreError(f"cannot read '{path}': {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        opened = os.fstat(handle.fileno())
+        _check_private(path, opened, what)  # what we opened, not what lstat saw a moment ago
+        return handle.read()

@@ -1,0 +1,182 @@
+"""The Profile model and the validators shared by the store, the environment and the command line."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError, field_validator, model_validator
+
+from svctui.store.errors import StoreError
+
+AuthKind = Literal["signature", "bearer"]
+SecretStorage = Literal["file", "keyring", "env", "missing"]
+
+DEFAULT_SCHEME_PREFIX = "bhe"
+DEFAULT_PREFER_WAIT = 30
+MAX_PREFER_WAIT = 3600
+NAME_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
+_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_SCHEME_PREFIX_PATTERN = re.compile(r"[A-Za-z0-9]{0,32}")
+
+
+def check_name(name: str) -> str:
+    """Return a valid profile name or raise ValueError saying what is allowed."""
+    if not _NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"profile name {name!r} is not allowed; use {NAME_RULE}")
+    return name
+
+
+def check_base_url(url: str) -> str:
+    """Return the URL without a trailing slash, or raise ValueError unless it is http(s) with a host."""
+    text = url.strip()
+    allowed = "an http:// or https:// URL with a host, e.g. https://bloodhound.example.com"
+    try:
+        parts = urlsplit(text)
+        port = parts.port  # raises ValueError on a bad port
+    except ValueError:
+        raise ValueError(f"base URL {url!r} is not a valid URL; use {allowed}") from None
+    if parts.scheme.lower() not in {"http", "https"} or not parts.hostname:
+        raise ValueError(f"base URL {url!r} is not allowed; use {allowed}")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError("base URL must not contain a user name or password; put credentials in the profile")
+    if parts.query or parts.fragment or any(ch.isspace() for ch in text):
+        raise ValueError(f"base URL {url!r} must not contain spaces, a query (?) or a fragment (#); use {allowed}")
+    if port == 0:
+        raise ValueError(f"base URL {url!r} has port 0; use {allowed}")
+    return text.rstrip("/")
+
+
+def check_token_id(token_id: str) -> str:
+    """Return the token id in canonical UUID form, or raise ValueError."""
+    try:
+        return str(uuid.UUID(token_id.strip()))
+    except ValueError:
+        raise ValueError(
+            f"token id {token_id!r} is not a UUID; use the token's id, e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+        ) from None
+
+
+def check_secret(secret: str, what: str) -> str:
+    """Return the secret with surrounding whitespace removed, or raise ValueError (never quoting it)."""
+    value = secret.strip()
+    if not value:
+        raise ValueError(f"the {what} is empty; paste the {what} shown when the token was created")
+    if any(ch.isspace() or ord(ch) < 32 for ch in value):
+        raise ValueError(f"the {what} must be a single word without spaces or line breaks")
+    return value
+
+
+def check_prefer_wait(seconds: int) -> int:
+    """Return a Prefer: wait value the server accepts (-1 = no limit, or 1..3600 seconds), or raise ValueError."""
+    if seconds != -1 and not 1 <= seconds <= MAX_PREFER_WAIT:
+        raise ValueError(f"prefer_wait {seconds} is not allowed; use 1..{MAX_PREFER_WAIT} seconds, or -1 for no limit")
+    return seconds
+
+
+def check_scheme_prefix(prefix: str) -> str:
+    """Return the scheme prefix (e.g. `bhe` → `bhesignature`), or raise ValueError."""
+    if not _SCHEME_PREFIX_PATTERN.fullmatch(prefix):
+        raise ValueError(f"scheme prefix {prefix!r} is not allowed; use up to 32 letters or digits, e.g. bhe")
+    return prefix
+
+
+def explain(error: ValidationError, labels: dict[str, str] | None = None) -> str:
+    """One line per problem, `field: message`, without input values (models hide them)."""
+    lines = []
+    for item in error.errors(include_input=False, include_url=False):
+        field = ".".join(str(part) for part in item["loc"])
+        label = (labels or {}).get(field, field)
+        message = str(item["msg"]).removeprefix("Value error, ")
+        lines.append(f"{label}: {message}" if label else message)
+    return "; ".join(lines)
+
+
+class Profile(BaseModel):
+    """A named server plus credentials; token_key and jwt are SecretStr and never shown by repr/str/dumps."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    name: str
+    base_url: str
+    auth: AuthKind = "signature"
+    token_id: str | None = None
+    token_key: SecretStr | None = None
+    jwt: SecretStr | None = None
+    scheme_prefix: str = DEFAULT_SCHEME_PREFIX
+    prefer_wait: int = DEFAULT_PREFER_WAIT
+    verify_tls: bool = True
+    ca_bundle: str | None = None
+    storage: SecretStorage = "missing"  # where the secret lives: file, keyring, env (or missing)
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, value: str) -> str:
+        return check_name(value)
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_url(cls, value: str) -> str:
+        return check_base_url(value)
+
+    @field_validator("scheme_prefix")
+    @classmethod
+    def _check_prefix(cls, value: str) -> str:
+        return check_scheme_prefix(value)
+
+    @field_validator("prefer_wait")
+    @classmethod
+    def _check_wait(cls, value: int) -> int:
+        return check_prefer_wait(value)
+
+    @field_validator("token_id")
+    @classmethod
+    def _check_token_id(cls, value: str | None) -> str | None:
+        return None if value is None else check_token_id(value)
+
+    @field_validator("token_key", "jwt")
+    @classmethod
+    def _check_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        return None if value is None else SecretStr(check_secret(value.get_secret_value(), "secret"))
+
+    @field_validator("ca_bundle")
+    @classmethod
+    def _check_ca_bundle(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            return None
+        return value
+
+    @model_validator(mode="after")
+    def _check_auth(self) -> Profile:
+        if self.auth == "signature" and self.token_id is None:
+            raise ValueError("signature auth needs a token id (--token-id UUID), or use --bearer for a JWT")
+        return self
+
+    @property
+    def secret_kind(self) -> Literal["token_key", "jwt"]:
+        """Which secret this profile's auth kind uses."""
+        return "token_key" if self.auth == "signature" else "jwt"
+
+    @property
+    def secret(self) -> SecretStr | None:
+        """The secret for this profile's auth kind, if loaded."""
+        return self.token_key if self.auth == "signature" else self.jwt
+
+
+def build_profile(labels: dict[str, str] | None = None, **fields: object) -> Profile:
+    """Validate fields into a Profile, turning a ValidationError into a StoreError without any input value."""
+    try:
+        return Profile.model_validate(fields)
+    except ValidationError as exc:
+        raise StoreError(explain(exc, labels)) from None
+
+
+def mask(secret: SecretStr | None) -> str:
+    """Show a secret as asterisks plus at most its last 4 characters (none when it is shorter than 16)."""
+    if secret is None:
+        return "(none)"
+    value = secret.get_secret_value()
+    tail = value[-4:] if len(value) >= 16 else ""
+    return "*" * 8 + tail

@@ -1,0 +1,72 @@
+"""Non-secret settings (theme, keymap, page size, recent clients, drop threshold) in config_dir()/settings.toml."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from svctui.store.atomic import locked, write_private
+from svctui.store.errors import StoreError
+from svctui.store.model import explain
+from svctui.store.paths import settings_path
+
+MAX_RECENT_CLIENTS = 10
+MAX_PAGE_SIZE = 1000
+_HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
+
+
+class Settings(BaseModel):
+    """User preferences; every field has a default so a missing file means defaults."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    theme: str = "textual-dark"
+    keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys, as App.set_keymap takes them
+    page_size: int = Field(default=100, ge=1, le=MAX_PAGE_SIZE)
+    recent_clients: list[str] = Field(default_factory=list)  # most recent first
+    drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
+
+    @field_validator("recent_clients")
+    @classmethod
+    def _cap_recent(cls, clients: list[str]) -> list[str]:
+        return _dedupe(clients)[:MAX_RECENT_CLIENTS]
+
+    def with_recent_client(self, client_id: str) -> Settings:
+        """A copy with `client_id` first in recent_clients (no duplicates, at most 10)."""
+        return self.model_copy(
+            update={"recent_clients": _dedupe([client_id, *self.recent_clients])[:MAX_RECENT_CLIENTS]}
+        )
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings file (defaults when it does not exist); StoreError names the file and the bad key."""
+    target = path if path is not None else settings_path()
+    try:
+        raw = target.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        raise StoreError(f"cannot read '{target}': {exc.strerror}") from None
+    try:
+        document: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise StoreError(f"{target}: not valid TOML ({exc})") from None
+    try:
+        return Settings.model_validate(document)
+    except ValidationError as exc:
+        raise StoreError(f"{target}: {explain(exc)}") from None
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings file atomically."""
+    target = path if path is not None else settings_path()
+    with locked(target):
+        write_private(target, _HEADER + tomli_w.dumps(settings.model_dump()).encode("utf-8"))
