@@ -1,0 +1,171 @@
+"""Compare with the previous run: per-count deltas of a task against the previous task of the same event.
+
+Laid out with the 12 counts as rows and the domains as columns (domains are few, counts are many), plus a
+result row (ok/failed before → after) and a total column; domains added or removed are marked in their header.
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from svctui.triage import (
+    COUNT_LABELS,
+    COUNT_NAMES,
+    DEFAULT_DROP_THRESHOLD,
+    Change,
+    CountDelta,
+    DomainComparison,
+    RunComparison,
+    format_delta,
+)
+from svctui.tui.widgets.status_colors import semantic_style
+from svctui.tui.widgets.task_times import format_local_utc
+
+RESULT_ROW = "__result__"
+
+
+def _success_word(value: bool | None) -> str:
+    return "—" if value is None else ("ok" if value else "failed")
+
+
+class DeltasPane(Vertical):
+    """A header naming both runs, then a counts-by-domains table of deltas (absolute and %)."""
+
+    DEFAULT_CSS = """
+    DeltasPane {
+        height: auto;
+        max-height: 100%;
+    }
+    DeltasPane > #deltas-header {
+        padding: 0 1;
+        background: $boost;
+    }
+    DeltasPane > DataTable {
+        height: auto;
+        max-height: 16;
+    }
+    """
+
+    def __init__(
+        self,
+        *,
+        threshold: float = DEFAULT_DROP_THRESHOLD,
+        zone: tzinfo | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.threshold = threshold
+        self.zone = zone
+        self.comparison: RunComparison | None = None
+        self.note = "select a task to compare it with the previous run of its event"
+
+    def compose(self) -> ComposeResult:
+        """Header and table."""
+        yield Static(self.note, id="deltas-header", markup=False)
+        table: DataTable[str | Text] = DataTable(id="deltas-table", cursor_type="row", zebra_stripes=True)
+        yield table
+
+    def on_mount(self) -> None:
+        """Repaint on theme change."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._render_comparison())
+
+    @property
+    def table(self) -> DataTable[str | Text]:
+        """The deltas table."""
+        table: DataTable[str | Text] = self.query_one("#deltas-table", DataTable)
+        return table
+
+    def show_note(self, note: str) -> None:
+        """Clear the table and show a one-line note (loading, no event, ...)."""
+        self.comparison = None
+        self.note = note
+        self._render_comparison()
+
+    def show_comparison(self, comparison: RunComparison | None) -> None:
+        """Show `comparison` (None clears)."""
+        self.comparison = comparison
+        if comparison is None:
+            self.note = "select a task to compare it with the previous run of its event"
+        self._render_comparison()
+
+    def _render_comparison(self) -> None:
+        header = self.query_one("#deltas-header", Static)
+        table = self.table
+        table.clear(columns=True)
+        comparison = self.comparison
+        if comparison is None:
+            header.update(self.note)
+            return
+        header.update(self._header(comparison))
+        if comparison.previous is None:
+            return
+        table.add_column("Count", key="count")
+        for domain in comparison.domains:
+            table.add_column(self._domain_heading(domain), key=f"domain:{domain.domain_name}")
+        table.add_column("Total", key="total")
+        table.add_row(
+            Text("Result", style="bold"),
+            *[self._result_cell(domain) for domain in comparison.domains],
+            Text(""),
+            key=RESULT_ROW,
+        )
+        totals = {delta.field: delta for delta in comparison.totals}
+        for position, field in enumerate(COUNT_NAMES):
+            table.add_row(
+                Text(COUNT_LABELS[field]),
+                *[self._delta_cell(domain.deltas[position]) for domain in comparison.domains],
+                self._delta_cell(totals[field], bold=True),
+                key=field,
+            )
+
+    def _header(self, comparison: RunComparison) -> Text:
+        task = comparison.task
+        text = Text()
+        if task.event_id is None:
+            text.append(f"Task {task.id} belongs to no event: there is no previous run to compare with")
+            return text
+        previous = comparison.previous
+        if previous is None:
+            text.append(f"Task {task.id} is the first run of event {task.event_id} here: nothing to compare with")
+            return text
+        text.append(f"Task {task.id}", style="bold")
+        text.append(f" vs previous run of event {task.event_id}: ")
+        text.append(f"task {previous.id}", style="bold")
+        text.append(f" ({previous.status_label}, executed {format_local_utc(previous.execution_time, self.zone)})")
+        return text
+
+    def _domain_heading(self, domain: DomainComparison) -> Text:
+        if domain.change is Change.ADDED:
+            return Text(f"{domain.domain_name} (added)", style=semantic_style(self.app, "success"))
+        if domain.change is Change.REMOVED:
+            return Text(f"{domain.domain_name} (removed)", style=semantic_style(self.app, "error"))
+        return Text(domain.domain_name)
+
+    def _result_cell(self, domain: DomainComparison) -> Text:
+        words = f"{_success_word(domain.previous_success)} → {_success_word(domain.current_success)}"
+        if domain.current_success is False:
+            return Text(words, style=semantic_style(self.app, "error", bold=True))
+        if domain.previous_success is False and domain.current_success:
+            return Text(words, style=semantic_style(self.app, "success"))
+        return Text(words, style="dim")
+
+    def _delta_cell(self, delta: CountDelta, *, bold: bool = False) -> Text:
+        style: Style | str = "dim"
+        percent = delta.percent
+        if delta.delta < 0:
+            beyond = percent is not None and -percent > self.threshold * 100
+            style = semantic_style(self.app, "error" if beyond else "warning", bold=beyond)
+        elif delta.delta > 0:
+            style = semantic_style(self.app, "success")
+        text = Text(format_delta(delta), style=style, justify="right")
+        if bold:
+            text.stylize("bold")
+        return text

@@ -1,0 +1,179 @@
+"""The domain-results pane: one row per domain with success, message and the 12 counts, failures highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import tzinfo
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from svctui.api.models import CompletedTask, DomainResult
+from svctui.triage import COUNT_NAMES, count_totals, format_duration, result_summary, task_duration
+from svctui.tui.widgets.status_colors import semantic_style, status_style
+from svctui.tui.widgets.task_times import format_local_utc
+
+SHORT_COUNT_LABELS: dict[str, str] = {
+    "user_count": "Users",
+    "group_count": "Groups",
+    "computer_count": "Comps",
+    "gpo_count": "GPOs",
+    "ou_count": "OUs",
+    "container_count": "Conts",
+    "aiaca_count": "AIA",
+    "rootca_count": "Root",
+    "enterpriseca_count": "Ent CA",
+    "ntauthstore_count": "NTAuth",
+    "certtemplate_count": "Tmpl",
+    "deleted_count": "Del",
+}
+TOTAL_KEY = "__total__"
+MESSAGE_WIDTH = 32
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class DomainResultsPane(Vertical):
+    """Header with the task's times (local and UTC), then a table of its domain results and a totals row."""
+
+    DEFAULT_CSS = """
+    DomainResultsPane {
+        height: auto;
+        max-height: 100%;
+    }
+    DomainResultsPane > #domain-results-header {
+        padding: 0 1;
+        color: $foreground;
+        background: $boost;
+    }
+    DomainResultsPane > #domain-results-message {
+        padding: 0 1;
+        color: $text-error;
+        height: auto;
+    }
+    DomainResultsPane > DataTable {
+        height: auto;
+        max-height: 16;
+    }
+    """
+
+    def __init__(
+        self, *, zone: tzinfo | None = None, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.zone = zone
+        self.shown_task: CompletedTask | None = None
+
+    def compose(self) -> ComposeResult:
+        """Header, table, and the full message of a failed row under the cursor."""
+        yield Static("no task selected", id="domain-results-header", markup=False)
+        table: DataTable[str | Text] = DataTable(id="domain-results-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", id="domain-results-message", markup=False)
+
+    def on_mount(self) -> None:
+        """Set up columns; repaint on theme change (colours come from the theme)."""
+        table = self.table
+        table.add_column("Domain", key="domain")
+        table.add_column("OK", key="ok")
+        table.add_column("Message", key="message")
+        for name in COUNT_NAMES:
+            table.add_column(SHORT_COUNT_LABELS[name], key=name)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task))
+
+    @property
+    def table(self) -> DataTable[str | Text]:
+        """The results table."""
+        table: DataTable[str | Text] = self.query_one("#domain-results-table", DataTable)
+        return table
+
+    def show_task(self, task: CompletedTask | None) -> None:
+        """Show `task`'s domain results (None clears the pane); the cursor stays on the same domain if present."""
+        self.shown_task = task
+        header = self.query_one("#domain-results-header", Static)
+        table = self.table
+        previous_key = self._cursor_key()
+        table.clear()
+        if task is None:
+            header.update("no task selected")
+            self._show_message(None)
+            return
+        header.update(self._header_text(task))
+        for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name)):
+            table.add_row(*self._row(result), key=f"domain:{result.domain_name}")
+        if task.domain_results:
+            table.add_row(*self._totals(task.domain_results), key=TOTAL_KEY)
+        if previous_key is not None and previous_key in table.rows:
+            table.move_cursor(row=table.get_row_index(previous_key))
+        self._show_message(self.selected_result())
+
+    def _cursor_key(self) -> str | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return key
+
+    def selected_result(self) -> DomainResult | None:
+        """The domain result under the cursor (None on the totals row or when empty)."""
+        key = self._cursor_key()
+        if self.shown_task is None or key is None or not key.startswith("domain:"):
+            return None
+        name = key.removeprefix("domain:")
+        return next((result for result in self.shown_task.domain_results if result.domain_name == name), None)
+
+    def _header_text(self, task: CompletedTask) -> Text:
+        summary = result_summary(task)
+        text = Text()
+        text.append(f"Task {task.id}", style="bold")
+        text.append("  ")
+        text.append(task.status_label, style=status_style(self.app, task.status, bold=True))
+        text.append(f"  domains: {summary.text()}")
+        duration = format_duration(task_duration(task))
+        text.append(f"  took {duration}" if duration else "")
+        text.append("\nexecuted ")
+        text.append(format_local_utc(task.execution_time, self.zone))
+        text.append("\nstarted  ")
+        text.append(format_local_utc(task.start_time, self.zone))
+        text.append("  ended ")
+        text.append(format_local_utc(task.end_time, self.zone))
+        if not task.domain_results:
+            text.append("\nthis task has no domain results", style="italic")
+        return text
+
+    def _row(self, result: DomainResult) -> list[str | Text]:
+        failed = semantic_style(self.app, "error", bold=True)
+        ok_style = semantic_style(self.app, "success")
+        name = Text(result.domain_name or "(unnamed)", style=failed if not result.success else "")
+        mark = Text("✓", style=ok_style) if result.success else Text("✗ failed", style=failed)
+        message = Text(_clip(result.message, MESSAGE_WIDTH), style=failed if not result.success else "dim")
+        counts = [Text(f"{int(getattr(result, field)):,}", justify="right") for field in COUNT_NAMES]
+        return [name, mark, message, *counts]
+
+    def _totals(self, results: Sequence[DomainResult]) -> list[str | Text]:
+        totals = count_totals(results)
+        ok = sum(1 for result in results if result.success)
+        return [
+            Text("Total", style="bold"),
+            Text(f"{ok}/{len(results)}", style="bold"),
+            Text(""),
+            *[Text(f"{totals[field]:,}", style="bold", justify="right") for field in COUNT_NAMES],
+        ]
+
+    def _show_message(self, result: DomainResult | None) -> None:
+        message = self.query_one("#domain-results-message", Static)
+        if result is not None and not result.success and result.message:
+            message.update(f"{result.domain_name}: {result.message}")
+            message.display = True
+        else:
+            message.update("")
+            message.display = False
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Show the full message of the failed domain under the cursor."""
+        event.stop()
+        self._show_message(self.selected_result())

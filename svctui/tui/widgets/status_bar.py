@@ -1,0 +1,89 @@
+"""A one-line status breakdown: a proportional coloured bar followed by a legend of labels and counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from svctui.triage import StatusCount
+from svctui.tui.widgets.status_colors import status_style
+
+BAR_CHAR = "█"
+MIN_BAR = 10
+MAX_BAR = 40
+
+
+def bar_widths(counts: Sequence[int], width: int) -> list[int]:
+    """Split `width` cells among `counts` proportionally (largest remainder); every non-zero count gets >= 1."""
+    total = sum(counts)
+    if total <= 0 or width <= 0:
+        return [0 for _ in counts]
+    nonzero = sum(1 for count in counts if count > 0)
+    width = max(width, nonzero)
+    exact = [count * width / total for count in counts]
+    widths = [max(1, int(value)) if count > 0 else 0 for value, count in zip(exact, counts, strict=True)]
+    order = sorted(range(len(counts)), key=lambda index: exact[index] - int(exact[index]), reverse=True)
+    index = 0
+    while sum(widths) < width and order:
+        if counts[order[index % len(order)]] > 0:
+            widths[order[index % len(order)]] += 1
+        index += 1
+    while sum(widths) > width:
+        largest = max(range(len(widths)), key=lambda position: widths[position])
+        widths[largest] -= 1
+    return widths
+
+
+class StatusBar(Widget):
+    """Compact horizontal status breakdown: `███▇▇  Complete 40  Failed 3  Partially complete 2  (of 45)`."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 1;
+        width: 1fr;
+        padding: 0 1;
+    }
+    """
+
+    breakdown: reactive[tuple[StatusCount, ...]] = reactive((), layout=False)
+    scope: reactive[str] = reactive("")
+
+    def __init__(
+        self, *, scope: str = "", name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.scope = scope
+
+    def on_mount(self) -> None:
+        """Repaint when the theme (and so the status colours) changes."""
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.refresh())
+
+    def set_breakdown(self, breakdown: Sequence[StatusCount], scope: str = "") -> None:
+        """Show `breakdown` (from `svctui.triage.status_breakdown`), described by `scope` (e.g. `this page`)."""
+        self.breakdown = tuple(breakdown)
+        self.scope = scope
+
+    def render(self) -> Text:
+        """The bar and its legend, fitted to the widget width."""
+        items = [item for item in self.breakdown if item.count > 0]
+        total = sum(item.count for item in items)
+        if not items:
+            return Text("no tasks to break down", style="italic")
+        legend = Text()
+        for item in items:
+            legend.append("  ")
+            legend.append("■ ", style=status_style(self.app, item.code))
+            legend.append(f"{item.label} {item.count:,}")
+        suffix = f"  ({total:,} {self.scope})" if self.scope else f"  ({total:,})"
+        legend.append(suffix, style="dim")
+        room = self.content_size.width or 80
+        bar_width = max(MIN_BAR, min(MAX_BAR, room - legend.cell_len))
+        bar = Text()
+        for item, cells in zip(items, bar_widths([item.count for item in items], bar_width), strict=True):
+            bar.append(BAR_CHAR * cells, style=status_style(self.app, item.code))
+        line = bar + legend
+        line.truncate(room, overflow="ellipsis")
+        return line

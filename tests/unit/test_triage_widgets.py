@@ -1,0 +1,183 @@
+"""Pilot tests of the triage widgets, each standalone in a tiny App: status bar, domain results, deltas, plot."""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from svctui.triage import compare_with_previous, detect_drops, domain_series, status_breakdown
+from svctui.tui.widgets.count_plot import CountPlot, _nice_top
+from svctui.tui.widgets.deltas import DeltasPane
+from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
+from svctui.tui.widgets.status_bar import StatusBar, bar_widths
+from svctui.tui.widgets.task_times import format_local_utc
+from tests.triage_samples import T0, sample_tasks
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class OneWidget(App[None]):
+    """Hosts a single widget."""
+
+    def __init__(self, widget: Widget) -> None:
+        super().__init__()
+        self.widget = widget
+
+    def compose(self) -> ComposeResult:
+        yield self.widget
+
+
+def cell_text(table: DataTable[str | Text], row: str, column: str) -> str:
+    value = table.get_cell(row, column)
+    return value.plain if isinstance(value, Text) else str(value)
+
+
+def static_text(widget: Static) -> str:
+    return str(widget.render())
+
+
+def test_bar_widths_proportional_and_exact() -> None:
+    assert bar_widths([7, 1, 1, 1], 20) == [14, 2, 2, 2]
+    assert sum(bar_widths([1000, 1], 10)) == 10
+    assert bar_widths([1000, 1], 10)[1] == 1  # a tiny share still shows
+    assert bar_widths([0, 0], 10) == [0, 0]
+    assert bar_widths([3, 0, 2], 0) == [0, 0, 0]
+
+
+def test_nice_top() -> None:
+    assert [_nice_top(value) for value in (0, 35, 1212)] == [4, 40, 1600]
+
+
+def test_format_local_utc() -> None:
+    assert format_local_utc(T0, UTC) == "2026-03-01 02:00:00Z"
+    assert format_local_utc(None) == "—"
+
+
+async def test_status_bar_shows_labels_counts_and_scope() -> None:
+    bar = StatusBar()
+    async with OneWidget(bar).run_test(size=(120, 3)) as pilot:
+        assert "no tasks" in str(bar.render())
+        bar.set_breakdown(status_breakdown(sample_tasks()), "on this page")
+        await pilot.pause()
+        line = str(bar.render())
+        for part in ("Complete 7", "Timed out 1", "Failed 1", "Partially complete 1", "(10 on this page)"):
+            assert part in line
+        assert line.index("Complete 7") < line.index("Failed 1") < line.index("Partially complete 1")
+
+
+async def test_domain_results_rows_totals_and_failed_message() -> None:
+    pane = DomainResultsPane(zone=UTC)
+    tasks = sample_tasks()
+    async with OneWidget(pane).run_test(size=(120, 30)) as pilot:
+        pane.show_task(tasks[6])
+        await pilot.pause()
+        table = pane.table
+        keys = [row.key.value for row in table.ordered_rows]
+        assert keys == [
+            "domain:EU.CORP.EXAMPLE.COM",
+            "domain:CORP.EXAMPLE.COM",
+            "domain:LAB.EXAMPLE.NET",
+            TOTAL_KEY,
+        ]  # failures first
+        assert cell_text(table, "domain:EU.CORP.EXAMPLE.COM", "ok") == "✗ failed"
+        assert cell_text(table, "domain:CORP.EXAMPLE.COM", "ok") == "✓"
+        assert cell_text(table, TOTAL_KEY, "ok") == "2/3"
+        assert cell_text(table, TOTAL_KEY, "user_count") == f"{0 + 1218 + 53:,}"
+        message = pane.query_one("#domain-results-message", Static)
+        assert message.display and "LDAP bind failed: 49 invalid credentials" in static_text(message)
+        header = static_text(pane.query_one("#domain-results-header", Static))
+        assert "Task 206" in header and "Partially complete" in header and "2 ok / 1 failed" in header
+        assert "2026-03-07 02:00:05Z" in header and "took 12m 00s" in header
+        await pilot.press("down")
+        selected = pane.selected_result()
+        assert selected is not None and selected.domain_name == "CORP.EXAMPLE.COM"
+        assert not message.display
+        pane.show_task(tasks[7])  # same domain keeps the cursor
+        await pilot.pause()
+        selected = pane.selected_result()
+        assert selected is not None and selected.domain_name == "CORP.EXAMPLE.COM"
+        pane.show_task(None)
+        await pilot.pause()
+        assert table.row_count == 0 and "no task selected" in static_text(
+            pane.query_one("#domain-results-header", Static)
+        )
+
+
+async def test_domain_results_of_task_without_results() -> None:
+    pane = DomainResultsPane(zone=UTC)
+    async with OneWidget(pane).run_test(size=(120, 20)) as pilot:
+        pane.show_task(sample_tasks()[8])
+        await pilot.pause()
+        assert pane.table.row_count == 0
+        assert "no domain results" in static_text(pane.query_one("#domain-results-header", Static))
+
+
+async def test_deltas_against_previous_run() -> None:
+    pane = DeltasPane(zone=UTC)
+    tasks = sample_tasks()
+    async with OneWidget(pane).run_test(size=(120, 30)) as pilot:
+        pane.show_comparison(compare_with_previous(tasks[5], tasks))
+        await pilot.pause()
+        table = pane.table
+        header = static_text(pane.query_one("#deltas-header", Static))
+        assert "Task 205" in header and "event 4" in header and "task 204" in header
+        assert cell_text(table, "user_count", "domain:CORP.EXAMPLE.COM") == "-572 (-47.2 %)"
+        assert cell_text(table, "group_count", "domain:CORP.EXAMPLE.COM") == "+3 (+0.9 %)"
+        assert cell_text(table, "ou_count", "total") == "0"
+        assert cell_text(table, "__result__", "domain:CORP.EXAMPLE.COM") == "ok → ok"
+        assert table.row_count == 13
+
+        pane.show_comparison(compare_with_previous(tasks[3], tasks))  # LAB.EXAMPLE.NET first appears
+        await pilot.pause()
+        headings = [column.label.plain for column in table.columns.values()]
+        assert "LAB.EXAMPLE.NET (added)" in headings
+        assert cell_text(table, "user_count", "domain:LAB.EXAMPLE.NET") == f"+{35 + 9} (new)"
+
+        pane.show_comparison(compare_with_previous(tasks[7], tasks))  # previous run had a failed EU domain
+        await pilot.pause()
+        assert cell_text(table, "__result__", "domain:EU.CORP.EXAMPLE.COM") == "failed → ok"
+
+        pane.show_comparison(compare_with_previous(tasks[0], tasks))
+        await pilot.pause()
+        assert "first run of event 4" in static_text(pane.query_one("#deltas-header", Static))
+        assert table.row_count == 0
+
+
+async def test_count_plot_marks_drops_and_cycles_fields() -> None:
+    plot = CountPlot(zone=UTC)
+    tasks = sample_tasks()
+    drops = detect_drops(tasks)
+    series = domain_series(tasks)
+    async with OneWidget(plot).run_test(size=(120, 30)) as pilot:
+        assert "select a task" in static_text(plot.query_one("#count-plot-title", Static))
+        plot.show_series("CORP.EXAMPLE.COM", series["CORP.EXAMPLE.COM"], drops)
+        await pilot.pause()
+        assert plot.field == "user_count"
+        title = static_text(plot.query_one("#count-plot-title", Static))
+        assert "CORP.EXAMPLE.COM" in title and "Users over 8 successful runs" in title and "drops > 20 %: 1" in title
+        listing = static_text(plot.query_one("#count-plot-drops", Static))
+        assert "task 205" in listing and "1,212 → 640 (-47.2 %)" in listing and "vs task 204" in listing
+        assert plot.cycle_field() == "group_count"
+        await pilot.pause()
+        assert "no Groups drop beyond 20 %" in static_text(plot.query_one("#count-plot-drops", Static))
+        assert plot.cycle_field(-2) == "deleted_count"
+
+        eu = series["EU.CORP.EXAMPLE.COM"]
+        plot.show_series("EU.CORP.EXAMPLE.COM", eu, drops)
+        await pilot.pause()
+        title = static_text(plot.query_one("#count-plot-title", Static))
+        assert "over 7 successful runs" in title and "drops > 20 %: 0" in title  # the failed run is left out
+
+        plot.show_series("EU.CORP.EXAMPLE.COM", [point for point in eu if not point.success], drops)
+        await pilot.pause()
+        assert "no successful runs" in static_text(plot.query_one("#count-plot-title", Static))
