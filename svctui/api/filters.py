@@ -280,7 +280,7 @@ def parse_timestamp(text: str, now: datetime | None = None) -> str:
 
 
 def _render_utc(moment: datetime, fraction: str) -> str:
-    stamp = moment.strftime("%Y-%m-%dT%H:%M:%S")
+    stamp = f"{moment.year:04d}-" + moment.strftime("%m-%dT%H:%M:%S")  # %Y is not zero-padded before year 1000
     return f"{stamp}.{fraction}Z" if fraction else f"{stamp}Z"
 
 
