@@ -1,0 +1,1 @@
+"""Operations shared by the command line and the dashboard: pure async functions over the API client, no Textual."""

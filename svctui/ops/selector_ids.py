@@ -1,0 +1,65 @@
+"""Parse selector ids typed by a person or read from a file: `12`, ranges `10-20`, comments and blank lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+INT32_MAX = 2**31 - 1
+MAX_IDS = 10_000
+ALLOWED_TEXT = f"a positive integer up to {INT32_MAX} or a range like 10-20"
+
+
+class IdError(ValueError):
+    """An id or range the command refuses; the message says where it came from and what is allowed."""
+
+
+def parse_id(text: str, *, where: str = "") -> int:
+    """Parse one positive int32 id (the API's path parameter type)."""
+    prefix = f"{where}: " if where else ""
+    token = text.strip()
+    if not token.isascii() or not token.isdigit():
+        raise IdError(f"{prefix}{token!r} is not a selector id; allowed: {ALLOWED_TEXT}")
+    value = int(token)
+    if not 1 <= value <= INT32_MAX:
+        raise IdError(f"{prefix}{token!r} is out of range; allowed: {ALLOWED_TEXT}")
+    return value
+
+
+def parse_id_token(text: str, *, where: str = "") -> range:
+    """Parse `12` or `10-20` (inclusive) into a range of ids."""
+    prefix = f"{where}: " if where else ""
+    token = text.strip()
+    start_text, dash, end_text = token.partition("-")
+    if not dash:
+        value = parse_id(token, where=where)
+        return range(value, value + 1)
+    if not start_text or not end_text:
+        raise IdError(f"{prefix}{token!r} is not a selector id or range; allowed: {ALLOWED_TEXT}")
+    start = parse_id(start_text, where=where)
+    end = parse_id(end_text, where=where)
+    if end < start:
+        raise IdError(f"{prefix}range {token!r} runs backwards; write the smaller id first, e.g. {end}-{start}")
+    if end - start + 1 > MAX_IDS:
+        raise IdError(f"{prefix}range {token!r} holds {end - start + 1:,} ids; at most {MAX_IDS:,} per run")
+    return range(start, end + 1)
+
+
+def lines_to_tokens(lines: Iterable[str], source: str) -> list[tuple[str, str]]:
+    """(token, where) for each id line of a file: `#` starts a comment, blank lines are skipped."""
+    tokens: list[tuple[str, str]] = []
+    for number, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if text:
+            tokens.append((text, f"{source} line {number}"))
+    return tokens
+
+
+def collect_ids(tokens: Iterable[tuple[str, str]]) -> list[int]:
+    """Expand ids and ranges, drop repeats (first occurrence wins), and enforce MAX_IDS."""
+    seen: dict[int, None] = {}
+    for token, where in tokens:
+        for value in parse_id_token(token, where=where):
+            seen[value] = None
+            if len(seen) > MAX_IDS:
+                raise IdError(f"more than {MAX_IDS:,} selector ids in one run; split the list")
+    return list(seen)

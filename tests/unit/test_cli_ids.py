@@ -1,0 +1,50 @@
+"""Selector ids and ranges from arguments and files: validated before any request."""
+
+from __future__ import annotations
+
+import pytest
+
+from svctui.ops.selector_ids import INT32_MAX, MAX_IDS, IdError, collect_ids, lines_to_tokens, parse_id_token
+
+
+def test_single_ids_and_inclusive_ranges() -> None:
+    assert list(parse_id_token("7")) == [7]
+    assert list(parse_id_token("10-13")) == [10, 11, 12, 13]
+    assert list(parse_id_token(f"{INT32_MAX}")) == [INT32_MAX]
+
+
+@pytest.mark.parametrize(
+    ("token", "fragment"),
+    [
+        ("0", "out of range"),
+        (str(INT32_MAX + 1), "out of range"),
+        ("-3", "not a selector id or range"),
+        ("abc", "not a selector id"),
+        ("1.5", "not a selector id"),
+        ("٣", "not a selector id"),  # a non-ASCII digit
+        ("20-10", "runs backwards"),
+        ("5-", "not a selector id or range"),
+        (f"1-{MAX_IDS + 1}", "at most"),
+    ],
+)
+def test_bad_tokens_name_what_is_allowed(token: str, fragment: str) -> None:
+    with pytest.raises(IdError, match=fragment) as caught:
+        parse_id_token(token, where="argument")
+    assert str(caught.value).startswith("argument: ")
+
+
+def test_file_lines_skip_comments_and_blanks_and_name_the_line() -> None:
+    lines = ["# selectors to drop\n", "\n", "12\n", "  14-15  # old ones\n", "x\n"]
+    tokens = lines_to_tokens(lines, "ids.txt")
+    assert [token for token, _ in tokens] == ["12", "14-15", "x"]
+    with pytest.raises(IdError, match=r"ids.txt line 5: 'x' is not a selector id"):
+        collect_ids(tokens)
+
+
+def test_collect_drops_repeats_in_order() -> None:
+    assert collect_ids([("3", "a"), ("1-4", "b"), ("3", "c")]) == [3, 1, 2, 4]
+
+
+def test_too_many_ids_in_total() -> None:
+    with pytest.raises(IdError, match="more than"):
+        collect_ids([("1-10000", "a"), ("20001", "b")])

@@ -1,0 +1,197 @@
+"""Output formats of the read commands: table fitting, JSON round trip, JSON lines, CSV flattening."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime
+
+import pytest
+from pydantic import TypeAdapter
+
+from svctui.api.models import AssetGroupTag, CompletedTask, DomainResult, Event, Selector
+from svctui.commands.output import (
+    ELLIPSIS,
+    CsvWriter,
+    Format,
+    JsonArrayWriter,
+    JsonLinesWriter,
+    TableWriter,
+    csv_columns,
+    fit_widths,
+    make_writer,
+    truncate,
+)
+
+
+def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
+    rrule = "DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU" + (";BYHOUR=1" * 30 if long_rrule else "")
+    return Event(
+        id=event_id,
+        client_id="0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+        rrule=rrule,
+        session_collection=True,
+        domains=[
+            {"objectid": f"S-1-5-21-1-2-{n}", "name": f"D{n}.EXAMPLE.COM", "type": "Domain"} for n in range(domains)
+        ],
+        ous=[{"objectid": "6a0c3b52-0000-4000-8000-000000000001", "name": "Servers"}],
+        created_at=datetime(2026, 1, 31, 23, 0, tzinfo=UTC),
+        surprise_field="kept",
+    )
+
+
+def task(task_id: int) -> CompletedTask:
+    results = [
+        DomainResult(id=1, domain_name="CORP.EXAMPLE.COM", success=True, user_count=10),
+        DomainResult(id=2, domain_name="LAB.EXAMPLE.COM", success=False, message="timeout"),
+        DomainResult(id=3, domain_name="DEV.EXAMPLE.COM", success=True),
+    ]
+    return CompletedTask(
+        id=task_id,
+        client_id="0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+        event_id=7,
+        status=8,
+        status_message="partially complete: 1 of 3 domains failed",
+        execution_time=datetime(2026, 2, 1, 3, 0, tzinfo=UTC),
+        domains=[{"objectid": "S-1", "name": "CORP.EXAMPLE.COM"}, "S-2"],
+        domain_results=results,
+    )
+
+
+def test_fit_widths_shrinks_flexible_columns_first() -> None:
+    widths = fit_widths([4, 30, 10, 40], [2, 4, 10, 4], [False, True, False, True], 60)
+    assert sum(widths) + 2 * 3 == 60
+    assert widths[0] == 4 and widths[2] == 10  # fixed columns untouched while flexible ones can give
+    assert widths[1] < 30 and widths[3] < 40
+
+
+def test_fit_widths_leaves_fitting_rows_alone() -> None:
+    assert fit_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
+
+
+def test_truncate_marks_the_cut() -> None:
+    assert truncate("abcdef", 4) == "abc" + ELLIPSIS
+    assert truncate("abc", 4) == "abc"
+    assert truncate("abc", 0) == ""
+
+
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_table_fits_the_width(width: int) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    writer = make_writer(Format.TABLE, Event, out, noun="events", err=err, width=width)
+    writer.write_page([event(1, long_rrule=True), event(22, domains=6)])
+    writer.write_page([event(333)])
+    writer.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("ID  ")
+    assert len(lines) == 4
+    assert all(len(line) <= width for line in lines)
+    assert all("\n" not in line and "\t" not in line for line in lines)
+    if width < 200:
+        assert ELLIPSIS in out.getvalue()
+    assert err.getvalue() == ""
+
+
+def test_table_columns_are_aligned_across_pages() -> None:
+    out = io.StringIO()
+    writer = TableWriter(
+        __import__("svctui.commands.output", fromlist=["TABLE_COLUMNS"]).TABLE_COLUMNS[Selector],
+        out,
+        100,
+        "selectors",
+        io.StringIO(),
+    )
+    writer.write_page([Selector(id=1, asset_group_tag_id=1, name="a", description="first")])
+    writer.write_page([Selector(id=12345, asset_group_tag_id=1, name="much longer name", description="second")])
+    lines = out.getvalue().splitlines()
+    assert lines[1].index("first") == lines[2].index("second")
+
+
+def test_empty_table_says_so_on_stderr() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    writer = make_writer(Format.TABLE, AssetGroupTag, out, noun="tags", err=err, width=80)
+    writer.write_page([])
+    writer.close()
+    assert out.getvalue() == ""
+    assert err.getvalue() == "no tags found\n"
+
+
+def test_json_array_round_trips_through_the_models() -> None:
+    items = [event(1), event(2, domains=0)]
+    out = io.StringIO()
+    writer = JsonArrayWriter(out)
+    writer.write_page(items[:1])
+    writer.write_page(items[1:])
+    writer.close()
+    parsed = TypeAdapter(list[Event]).validate_json(out.getvalue())
+    assert parsed == items
+    assert json.loads(out.getvalue())[0]["surprise_field"] == "kept"
+
+
+def test_json_array_empty_and_unfinished() -> None:
+    out = io.StringIO()
+    JsonArrayWriter(out).close()
+    assert json.loads(out.getvalue()) == []
+    broken = io.StringIO()
+    writer = JsonArrayWriter(broken)
+    writer.write_page([event(1)])
+    writer.close(complete=False)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(broken.getvalue())
+
+
+def test_jsonl_one_object_per_line_round_trips() -> None:
+    items = [task(1), task(2)]
+    out = io.StringIO()
+    writer = JsonLinesWriter(out)
+    writer.write_page(items)
+    writer.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert [CompletedTask.model_validate_json(line) for line in lines] == items
+
+
+def test_csv_flattens_nested_lists() -> None:
+    out = io.StringIO()
+    writer = CsvWriter(CompletedTask, out)
+    writer.write_page([task(5)])
+    writer.close()
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert len(rows) == 1
+    row = rows[0]
+    assert list(row)[:2] == ["id", "client_id"]
+    assert row["id"] == "5"
+    assert row["status"] == "8" and row["status_label"] == "Partially complete"
+    assert row["domains_count"] == "2"
+    assert row["domains"] == "CORP.EXAMPLE.COM;S-2"
+    assert row["domain_results_ok"] == "2" and row["domain_results_failed"] == "1"
+    assert row["failed_domains"] == "LAB.EXAMPLE.COM"
+    assert row["execution_time"] == "2026-02-01T03:00:00Z"
+    assert row["session_collection"] == "false"
+    assert row["log_path"] == ""
+
+
+def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
+    out = io.StringIO()
+    writer = CsvWriter(Event, out)
+    writer.write_page([event(9, domains=2)])
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert rows[0]["rrule"].startswith("DTSTART:") and "\n" in rows[0]["rrule"]
+    assert rows[0]["domains"] == "D0.EXAMPLE.COM;D1.EXAMPLE.COM"
+    assert rows[0]["ous_count"] == "1" and rows[0]["ous"] == "Servers"
+
+
+def test_csv_header_alone_when_empty_and_none_after_failure() -> None:
+    out = io.StringIO()
+    CsvWriter(Selector, out).close()
+    assert out.getvalue().startswith("id,asset_group_tag_id,name")
+    failed = io.StringIO()
+    CsvWriter(Selector, failed).close(complete=False)
+    assert failed.getvalue() == ""
+
+
+def test_every_model_has_table_and_csv_columns() -> None:
+    for model in (Event, CompletedTask, AssetGroupTag, Selector):
+        assert csv_columns(model)[0][0] == "id"
+        make_writer(Format.TABLE, model, io.StringIO(), noun="x", err=io.StringIO(), width=80)
