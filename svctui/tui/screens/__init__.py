@@ -1,0 +1,1 @@
+"""Dashboard screens, one module per screen (see SCREENS in svctui.tui.app)."""

@@ -1,0 +1,108 @@
+"""The detail pane base: a scrollable panel of titled sections of `label  value` lines for one record.
+
+Subclass and implement `sections(item)`:
+
+    class EventDetail(DetailPane[Event]):
+        def sections(self, item: Event) -> list[Section]:
+            return [Section("Event", [("id", str(item.id)), ("client", item.client_id)])]
+
+`pane.show_item(record)` renders it (None shows a hint). Values may be `str` (taken literally, never markup) or
+`Content` (already styled, e.g. `missing(...)`). The screen places the pane right of the table, or below it
+when the terminal is narrow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+T = TypeVar("T")
+Value = str | Content
+LABEL_WIDTH = 14
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled block of `label  value` lines; `lines` are free text lines shown after them."""
+
+    title: str
+    fields: Sequence[tuple[str, Value]] = field(default_factory=tuple)
+    lines: Sequence[Value] = field(default_factory=tuple)
+
+
+def missing(text: str) -> Content:
+    """A value shown as missing / warning (error colour, bold)."""
+    return Content.from_markup("[b $error]$text[/]", text=text)
+
+
+def muted(text: str) -> Content:
+    """A value shown dimmed (e.g. "not hydrated", "—")."""
+    return Content.from_markup("[$text-muted]$text[/]", text=text)
+
+
+def _as_content(value: Value) -> Content:
+    return value if isinstance(value, Content) else Content(value)
+
+
+def render_sections(sections: Sequence[Section], label_width: int = LABEL_WIDTH) -> Content:
+    """All sections as one Content block."""
+    parts: list[Content] = []
+    for index, section in enumerate(sections):
+        if index:
+            parts.append(Content("\n\n"))
+        parts.append(Content.from_markup("[b $primary]$title[/]", title=section.title))
+        for label, value in section.fields:
+            parts.append(Content("\n"))
+            parts.append(Content.from_markup("[$text-muted]$label[/]", label=label.ljust(label_width)))
+            parts.append(_as_content(value))
+        for line in section.lines:
+            parts.append(Content("\n"))
+            parts.append(_as_content(line))
+    return Content("").join(parts) if parts else Content("")
+
+
+class DetailPane(VerticalScroll, Generic[T]):
+    """A scrollable detail view of one record; subclasses say what sections a record has."""
+
+    DEFAULT_CSS = """
+    DetailPane { border-left: tall $panel-lighten-2; padding: 0 1; display: none; }
+    DetailPane.-open { display: block; }
+    DetailPane > #detail-body { width: 1fr; }
+    """
+    EMPTY_HINT = "No row selected."
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, can_focus=True)
+        self.item: T | None = None
+
+    def compose(self) -> ComposeResult:
+        """One Static holds the rendered sections."""
+        yield Static(self.EMPTY_HINT, id="detail-body")
+
+    def sections(self, item: T) -> list[Section]:
+        """The sections describing `item` (override)."""
+        return [Section("Record", [("value", str(item))])]
+
+    def show_item(self, item: T | None) -> None:
+        """Render `item` (or the empty hint) and scroll back to the top when the record changed."""
+        changed = item is not self.item
+        self.item = item
+        body = self.query_one("#detail-body", Static)
+        body.update(render_sections(self.sections(item)) if item is not None else Content(self.EMPTY_HINT))
+        if changed:
+            self.scroll_home(animate=False)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the pane is shown."""
+        return self.has_class("-open")
+
+    def set_open(self, open_: bool) -> None:
+        """Show or hide the pane."""
+        self.set_class(open_, "-open")

@@ -1,0 +1,65 @@
+"""Active filters as removable chips above a table; clicking (or enter on) a chip posts `FilterRemoved`.
+
+chips = FilterChips(id="chips")
+chips.show_filters(filters)          # hidden when there are none
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.containers import HorizontalScroll
+from textual.content import Content
+from textual.widgets import Button, Static
+
+from svctui.api.filters import Filter
+from svctui.tui.messages import FilterRemoved
+
+PREDICATE_SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤", "~eq": "∋"}
+
+
+def chip_text(active: Filter) -> str:
+    """How a filter reads on a chip: `client_id = 0b1c…  ✕`."""
+    symbol = PREDICATE_SYMBOLS.get(active.op, active.op)
+    value = active.value if len(active.value) <= 28 else f"{active.value[:27]}…"
+    return f"{active.column} {symbol} {value} ✕"
+
+
+class FilterChip(Button):
+    """One removable filter."""
+
+    def __init__(self, active: Filter) -> None:
+        super().__init__(Content(chip_text(active)), compact=True, classes="filter-chip", tooltip=str(active))
+        self.active_filter = active
+
+
+class FilterChips(HorizontalScroll):
+    """A one-line strip of removable filter chips; hidden when no filter is active."""
+
+    DEFAULT_CSS = """
+    FilterChips { height: 1; display: none; scrollbar-size: 0 0; }
+    FilterChips.-active { display: block; }
+    FilterChips .filter-chip { margin: 0 1 0 0; background: $primary-muted; color: $text; min-width: 0; }
+    FilterChips .filter-chip:hover, FilterChips .filter-chip:focus { background: $primary; text-style: bold; }
+    FilterChips .chips-hint { width: auto; color: $text-muted; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.filters: tuple[Filter, ...] = ()
+
+    def show_filters(self, filters: Sequence[Filter]) -> None:
+        """Replace the chips with one per filter."""
+        self.filters = tuple(filters)
+        self.remove_children()
+        if self.filters:
+            chips: list[Static | Button] = [FilterChip(active) for active in self.filters]
+            chips.append(Static("x clears all", classes="chips-hint"))
+            self.mount_all(chips)
+        self.set_class(bool(self.filters), "-active")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Remove the pressed chip's filter."""
+        if isinstance(event.button, FilterChip):
+            event.stop()
+            self.post_message(FilterRemoved(event.button.active_filter))

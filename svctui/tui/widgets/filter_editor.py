@@ -1,0 +1,275 @@
+"""The filter editor: a modal, generic over an EndpointSpec, that returns a validated tuple of Filters.
+
+    def applied(result: tuple[Filter, ...] | None) -> None: ...      # None = cancelled
+    app.push_screen(FilterEditor(EVENTS, current_filters, clock=app.clock), applied)
+
+One row per filter column: a predicate choice limited to the column's kind, and a value field checked as you type
+(booleans and coded columns are a choice; integers, uuids and times show an inline error; times accept RFC 3339
+and relative forms like -7d and are sent in UTC Z). A quick-filter line takes `col=op:value ...` with the same
+checks. While anything is invalid, Apply refuses and nothing is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
+
+PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
+PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
+KIND_HINTS = {
+    Kind.INTEGER: "integer",
+    Kind.STRING: "text",
+    Kind.BOOLEAN: "true / false",
+    Kind.UUID: "uuid",
+    Kind.TIMESTAMP: "time: RFC 3339 or -7d",
+}
+Clock = Callable[[], datetime]
+
+
+def show_line(widget: Static, text: str) -> None:
+    """Set a one-line message and hide the widget when it is empty."""
+    widget.update(Content(text))
+    widget.display = bool(text)
+
+
+def _default_predicate(column: Column) -> str:
+    return "~eq" if column.kind is Kind.STRING and not column.choices and "~eq" in column.predicates else "eq"
+
+
+class FilterRow(Vertical):
+    """One filter column: name, predicate, value, kind hint, and an inline error line."""
+
+    def __init__(self, spec: EndpointSpec, column: Column, active: Filter | None) -> None:
+        super().__init__(classes="filter-row", id=f"row-{column.name}")
+        self.spec = spec
+        self.column = column
+        self.initial = active
+
+    def compose(self) -> ComposeResult:
+        """Label, predicate choice, value field (choice for booleans and coded columns) and hint."""
+        column, active = self.column, self.initial
+        with Horizontal(classes="filter-line"):
+            yield Label(column.name, classes="filter-name")
+            predicate = active.op if active is not None else _default_predicate(column)
+            options = [(PREDICATE_LABELS.get(op, op), op) for op in column.predicates]
+            yield Select(options, value=predicate, allow_blank=False, compact=True, classes="filter-op")
+            if column.kind is Kind.BOOLEAN or column.choices:
+                choices = [("true", "true"), ("false", "false")] if column.kind is Kind.BOOLEAN else []
+                choices += [(label, label) for label in column.choices]
+                current = self._initial_choice()
+                yield Select(choices, value=current, prompt="any", compact=True, classes="filter-value")
+            else:
+                value = active.value if active is not None else ""
+                yield Input(value, placeholder="any", compact=True, classes="filter-value")
+            yield Static(column.allowed_text if column.choices else KIND_HINTS[column.kind], classes="filter-hint")
+        yield Static("", classes="filter-error", markup=False)
+
+    def _initial_choice(self) -> str | object:
+        if self.initial is None:
+            return Select.NULL
+        if self.column.choices:
+            by_code = {str(code): label for label, code in self.column.choices.items()}
+            return by_code.get(self.initial.value, Select.NULL)
+        return self.initial.value if self.initial.value in ("true", "false") else Select.NULL
+
+    @property
+    def raw_value(self) -> str:
+        """What the user entered ("" for none)."""
+        widget = self.query_one(".filter-value")
+        if isinstance(widget, Input):
+            return widget.value
+        value = widget.value if isinstance(widget, Select) else Select.NULL
+        return "" if value is Select.NULL else str(value)
+
+    @property
+    def predicate(self) -> str:
+        """The chosen predicate."""
+        value = self.query_one(".filter-op", Select).value
+        return str(value) if value is not Select.NULL else "eq"
+
+    def build(self, now: datetime) -> Filter | None:
+        """The row's Filter, None when empty; FilterError when invalid."""
+        raw = self.raw_value
+        if not raw.strip():
+            return None
+        return Filter.build(self.spec, self.column.name, self.predicate, raw, now)
+
+    def check(self, now: datetime) -> Filter | None:
+        """Validate and show the inline error (or the normalised value); returns the Filter or None."""
+        error = self.query_one(".filter-error", Static)
+        try:
+            built = self.build(now)
+        except FilterError as exc:
+            show_line(error, f"✗ {exc}")
+            self.set_class(True, "-invalid")
+            raise
+        self.set_class(False, "-invalid")
+        if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != self.raw_value.strip():
+            show_line(error, f"→ sent as {built.value}")
+        else:
+            show_line(error, "")
+        return built
+
+    def clear(self) -> None:
+        """Empty the value."""
+        widget = self.query_one(".filter-value")
+        if isinstance(widget, Input):
+            widget.value = ""
+        elif isinstance(widget, Select):
+            widget.clear()
+
+
+class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
+    """Edit the filters of one endpoint; dismisses with the validated filters, or None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="filter.cancel", tooltip="Close without changing the filters"),
+        Binding("ctrl+s", "apply", "Apply", id="filter.apply", tooltip="Apply the filters (one request)"),
+        Binding("ctrl+l", "clear", "Clear all", id="filter.clear", tooltip="Empty every field"),
+    ]
+    DEFAULT_CSS = """
+    FilterEditor { align: center middle; }
+    FilterEditor #filter-dialog {
+        width: 96; max-width: 95%; height: auto; max-height: 92%; border: round $primary; padding: 0 1;
+        background: $surface;
+    }
+    FilterEditor #filter-title { text-style: bold; color: $primary; }
+    FilterEditor #quick-label { color: $text-muted; }
+    FilterEditor #quick { margin: 0 0 0 0; }
+    FilterEditor #rows { height: auto; max-height: 24; margin-top: 1; }
+    FilterEditor .filter-row { height: auto; }
+    FilterEditor .filter-line { height: 1; }
+    FilterEditor .filter-name { width: 26; color: $text; }
+    FilterEditor .filter-op { width: 18; margin-right: 2; }
+    FilterEditor .filter-value { width: 30; }
+    FilterEditor .filter-hint { width: 1fr; color: $text-muted; padding-left: 1; }
+    FilterEditor .filter-error { height: auto; padding-left: 26; color: $text-muted; display: none; }
+    FilterEditor .-invalid .filter-error, FilterEditor #quick-error.-invalid { color: $error; }
+    FilterEditor .-invalid .filter-name { color: $error; text-style: bold; }
+    FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
+    FilterEditor #summary { height: auto; color: $error; display: none; }
+    FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    FilterEditor #buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:
+        super().__init__()
+        self.spec = spec
+        self.clock = clock
+        self.current = tuple(current)
+
+    def _split_current(self) -> tuple[dict[str, Filter], list[Filter]]:
+        per_row: dict[str, Filter] = {}
+        extra: list[Filter] = []
+        for active in self.current:
+            if active.column in self.spec.columns and active.column not in per_row:
+                per_row[active.column] = active
+            else:
+                extra.append(active)
+        return per_row, extra
+
+    def compose(self) -> ComposeResult:
+        """Title, quick-filter line, one row per column, buttons."""
+        per_row, extra = self._split_current()
+        with Vertical(id="filter-dialog"):
+            yield Static(Content(f"Filter {self.spec.name}"), id="filter-title")
+            yield Static("Quick filter  column=op:value …  (e.g. id=gt:10 client_id=eq:<uuid>)", id="quick-label")
+            yield Input(" ".join(str(active) for active in extra), placeholder="column=op:value", id="quick")
+            yield Static("", id="quick-error")
+            with VerticalScroll(id="rows"):
+                for column in self.spec.columns.values():
+                    yield FilterRow(self.spec, column, per_row.get(column.name))
+            yield Static("", id="summary")
+            with Horizontal(id="buttons"):
+                yield Button("Clear", id="clear", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Apply", id="apply", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        """Focus the quick-filter line."""
+        self.query_one("#quick", Input).focus()
+
+    def _quick_filters(self, now: datetime) -> list[Filter]:
+        line = self.query_one("#quick", Input).value
+        error = self.query_one("#quick-error", Static)
+        try:
+            parsed = [parse_filter(self.spec, part, now) for part in split_quick_filter(line)]
+        except FilterError as exc:
+            show_line(error, f"✗ {exc}")
+            error.set_class(True, "-invalid")
+            raise
+        error.set_class(False, "-invalid")
+        show_line(error, "")
+        return parsed
+
+    def collect(self) -> tuple[tuple[Filter, ...], list[str]]:
+        """Validate everything: the filters to send and the list of problems (shown inline)."""
+        now = self.clock()
+        problems: list[str] = []
+        filters: list[Filter] = []
+        try:
+            filters.extend(self._quick_filters(now))
+        except FilterError as exc:
+            problems.append(str(exc))
+        for row in self.query(FilterRow):
+            try:
+                built = row.check(now)
+            except FilterError as exc:
+                problems.append(str(exc))
+                continue
+            if built is not None:
+                filters.append(built)
+        unique = tuple(dict.fromkeys(filters))
+        return unique, problems
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    def _revalidate(self) -> None:
+        if not self.is_mounted:
+            return
+        _, problems = self.collect()
+        if not problems:
+            show_line(self.query_one("#summary", Static), "")
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_apply()
+
+    def action_apply(self) -> None:
+        """Dismiss with the filters, or show why not (no request is made while anything is invalid)."""
+        filters, problems = self.collect()
+        summary = self.query_one("#summary", Static)
+        if problems:
+            count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
+            show_line(summary, f"Not applied ({count}): fix the fields marked ✗ - nothing was sent.")
+            return
+        self.dismiss(filters)
+
+    def action_cancel(self) -> None:
+        """Close without changes."""
+        self.dismiss(None)
+
+    def action_clear(self) -> None:
+        """Empty every field (Apply then removes all filters)."""
+        self.query_one("#quick", Input).value = ""
+        for row in self.query(FilterRow):
+            row.clear()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        actions = {"apply": self.action_apply, "cancel": self.action_cancel, "clear": self.action_clear}
+        action = actions.get(event.button.id or "")
+        if action is not None:
+            action()

@@ -1,0 +1,340 @@
+"""A generic, keyed-diff DataTable for one server-side page of records, with sort keys and row marks.
+
+Use it with a `RowAdapter` that says how to key a record and how to render each column:
+
+    adapter = RowAdapter(key=lambda e: str(e.id), columns=[
+        ColumnDef("id", "id", lambda e: str(e.id), width=6, sort="id"),
+        ColumnDef("client", "client", lambda e: e.client_name or e.client_id, width=22),
+    ])
+    table = PagedTable(adapter, id="events-table")
+    table.show_items(page.data)        # keyed diff: changed cells updated, gone rows removed, new rows added
+
+The table never talks to the network. `s` cycles the sort of the column under the cursor (off -> ascending ->
+descending -> off), `S` reverses it, a header click does what `s` does; each change posts `SortChanged` and the
+screen reloads from the server. Sort priority is shown in the header (`id ▲1`). `space` marks a row, `v` marks
+the range from the last marked row to the cursor; marks and the cursor survive refreshes (they are keyed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, Generic, TypeVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
+from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
+
+from svctui.api.filters import SortKey
+from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
+
+T = TypeVar("T")
+MARK_COLUMN = "_mark"
+MARK_ON = "●"
+ASCENDING = "▲"
+DESCENDING = "▼"
+EN_DASH = "\u2013"
+
+
+@dataclass(frozen=True)
+class ColumnDef(Generic[T]):
+    """One displayed column: key, header label, cell renderer, fixed width, optional server sort column."""
+
+    key: str
+    label: str
+    render: Callable[[T], str | Text]
+    width: int = 10
+    sort: str | None = None
+    copy_text: Callable[[T], str] | None = None
+
+
+@dataclass(frozen=True)
+class RowAdapter(Generic[T]):
+    """How records of type T become table rows: a stable key and the columns."""
+
+    key: Callable[[T], str]
+    columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
+
+    def column(self, key: str) -> ColumnDef[T] | None:
+        """The column definition with this key, or None."""
+        return next((column for column in self.columns if column.key == key), None)
+
+
+@dataclass
+class PageWindow:
+    """Server-side paging state: skip, limit and the total the server reported."""
+
+    skip: int = 0
+    limit: int = 100
+    count: int | None = None
+    shown: int = 0
+
+    def label(self) -> str:
+        """`rows 51-100 of 1,204` (with an en dash), `no rows`, or `rows 1-100` while the total is unknown."""
+        if self.count == 0 or (self.count is None and not self.shown):
+            return "no rows"
+        first, last = self.skip + 1, self.skip + self.shown
+        total = f" of {self.count:,}" if self.count is not None else ""
+        return f"rows {first:,}{EN_DASH}{last:,}{total}" if self.shown else f"rows {first:,}{EN_DASH}…{total}"
+
+    def next_skip(self) -> int | None:
+        """The skip of the next page, or None on the last page."""
+        if self.count is not None and self.skip + self.limit >= self.count:
+            return None
+        if self.count is None and self.shown < self.limit:
+            return None
+        return self.skip + self.limit
+
+    def previous_skip(self) -> int | None:
+        """The skip of the previous page, or None on the first page."""
+        return None if self.skip <= 0 else max(0, self.skip - self.limit)
+
+
+class RowMark(Text):
+    """The mark cell of a row: remembers the row key so server order can be restored by sorting on it."""
+
+    def __init__(self, row_key: str, marked: bool) -> None:
+        super().__init__(MARK_ON if marked else " ", style="bold" if marked else "", end="")
+        self.row_key = row_key
+
+
+def sort_label(label: str, column: str | None, sort: Sequence[SortKey]) -> str:
+    """A header label with the sort arrow and priority, e.g. `id ▲1`."""
+    for priority, key in enumerate(sort, start=1):
+        if column is not None and key.column == column:
+            arrow = DESCENDING if key.descending else ASCENDING
+            return f"{label} {arrow}{priority}" if len(sort) > 1 else f"{label} {arrow}"
+    return label
+
+
+def cycle_sort(sort: Sequence[SortKey], column: str) -> tuple[SortKey, ...]:
+    """`s`: a column not sorted is added ascending (lowest priority); ascending -> descending; descending -> off."""
+    current = next((key for key in sort if key.column == column), None)
+    if current is None:
+        return (*sort, SortKey(column))
+    if not current.descending:
+        return tuple(SortKey(column, True) if key.column == column else key for key in sort)
+    return tuple(key for key in sort if key.column != column)
+
+
+def reverse_sort(sort: Sequence[SortKey], column: str) -> tuple[SortKey, ...]:
+    """`S`: flip the column's direction; a column not sorted is added descending."""
+    if all(key.column != column for key in sort):
+        return (*sort, SortKey(column, True))
+    return tuple(SortKey(key.column, not key.descending) if key.column == column else key for key in sort)
+
+
+class PagedTable(DataTable[Text], Generic[T]):
+    """A DataTable of one page of T records, refreshed by keyed diff, with server sort keys and marks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="table.down", tooltip="Move the cursor down"),
+        Binding("k", "cursor_up", "Up", show=False, id="table.up", tooltip="Move the cursor up"),
+        Binding("g", "first_row", "Top", show=False, id="table.top", tooltip="Go to the first row"),
+        Binding("G", "last_row", "Bottom", show=False, id="table.bottom", tooltip="Go to the last row"),
+        Binding("space", "toggle_mark", "Mark", id="table.mark", tooltip="Mark or unmark the row"),
+        Binding("v", "mark_range", "Range", show=False, id="table.range", tooltip="Mark from the last mark"),
+        Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by this column: ▲, ▼, off"),
+        Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),
+    ]
+
+    def __init__(self, adapter: RowAdapter[T], *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, cursor_type="cell", zebra_stripes=True)
+        self.adapter = adapter
+        self.sort_keys: tuple[SortKey, ...] = ()
+        self._items: dict[str, T] = {}
+        self._marked: set[str] = set()
+        self._anchor: str | None = None
+        self._last_focused: str | None = None
+
+    def on_mount(self) -> None:
+        """Create the mark column and the adapter's columns."""
+        self.add_column("", width=1, key=MARK_COLUMN)
+        for column in self.adapter.columns:
+            width = max(column.width, len(column.label) + (3 if column.sort else 0))
+            self.add_column(column.label, width=width, key=column.key)
+
+    # ----- data -------------------------------------------------------------------------------------------
+    @property
+    def marked(self) -> frozenset[str]:
+        """Keys of the marked rows (they may be on other pages)."""
+        return frozenset(self._marked)
+
+    @property
+    def items(self) -> list[T]:
+        """The records in display (server) order."""
+        return [self._items[row.key.value] for row in self.ordered_rows if row.key.value in self._items]
+
+    def item(self, key: str) -> T | None:
+        """The record with this key on the current page."""
+        return self._items.get(key)
+
+    @property
+    def current_key(self) -> str | None:
+        """The key of the row under the cursor."""
+        if not self.row_count:
+            return None
+        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        return key if key in self._items else None
+
+    @property
+    def current_item(self) -> T | None:
+        """The record under the cursor."""
+        key = self.current_key
+        return self._items.get(key) if key is not None else None
+
+    @property
+    def current_column(self) -> ColumnDef[T] | None:
+        """The column definition under the cursor (None on the mark column)."""
+        if not self.columns:
+            return None
+        key = self.ordered_columns[self.cursor_column].key.value
+        return self.adapter.column(key) if key else None
+
+    def current_cell_text(self) -> str:
+        """The full text of the cell under the cursor (for copying)."""
+        item, column = self.current_item, self.current_column
+        if item is None or column is None:
+            return ""
+        if column.copy_text is not None:
+            return column.copy_text(item)
+        rendered = column.render(item)
+        return rendered.plain if isinstance(rendered, Text) else rendered
+
+    def _cells(self, key: str, item: T) -> list[Text]:
+        cells: list[Text] = [RowMark(key, key in self._marked)]
+        for column in self.adapter.columns:
+            rendered = column.render(item)
+            cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
+        return cells
+
+    def show_items(self, records: Sequence[T]) -> None:
+        """Show exactly `records`, in order, by keyed diff; the cursor stays on its row (or its position)."""
+        wanted = {self.adapter.key(record): record for record in records}
+        order = {key: position for position, key in enumerate(wanted)}
+        cursor_key, cursor = self.current_key, self.cursor_coordinate
+        column_keys = [MARK_COLUMN, *(column.key for column in self.adapter.columns)]
+        with self.app.batch_update():
+            for gone in [key for key in self._items if key not in wanted]:
+                self.remove_row(gone)
+                del self._items[gone]
+            for key, record in wanted.items():
+                cells = self._cells(key, record)
+                if key in self._items:
+                    for column_key, cell in zip(column_keys, cells, strict=True):
+                        if self.get_cell(key, column_key) != cell:
+                            self.update_cell(key, column_key, cell)
+                else:
+                    self.add_row(*cells, key=key)
+                self._items[key] = record
+            current_order = [row.key.value for row in self.ordered_rows]
+            if current_order != list(wanted):
+                self.sort(MARK_COLUMN, key=lambda mark: order[mark.row_key])
+            self._restore_cursor(cursor_key, cursor)
+        self._post_focus()
+
+    def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:
+        if not self.row_count:
+            return
+        row = self.get_row_index(key) if key is not None and key in self._items else min(cursor.row, self.row_count - 1)
+        self.move_cursor(row=row, column=max(cursor.column, 1), animate=False)
+
+    def _post_focus(self) -> None:
+        key = self.current_key
+        if key != self._last_focused:
+            self._last_focused = key
+            self.post_message(RowFocused(key))
+
+    def on_data_table_cell_highlighted(self, _event: DataTable.CellHighlighted) -> None:
+        """Tell the screen when the cursor moved to another row."""
+        self._post_focus()
+
+    # ----- marks ------------------------------------------------------------------------------------------
+    def _set_marked(self, keys: Sequence[str], marked: bool) -> None:
+        for key in keys:
+            if marked:
+                self._marked.add(key)
+            else:
+                self._marked.discard(key)
+            if key in self._items:
+                self.update_cell(key, MARK_COLUMN, RowMark(key, marked))
+        self.post_message(MarksChanged(self.marked))
+
+    def clear_marks(self) -> None:
+        """Unmark every row."""
+        self._set_marked(sorted(self._marked), False)
+        self._anchor = None
+
+    def action_toggle_mark(self) -> None:
+        """Mark or unmark the row under the cursor."""
+        key = self.current_key
+        if key is not None:
+            self._set_marked([key], key not in self._marked)
+            self._anchor = key
+
+    def action_mark_range(self) -> None:
+        """Mark every row between the last marked row (or the top) and the cursor."""
+        key = self.current_key
+        if key is None:
+            return
+        keys = [row.key.value for row in self.ordered_rows if row.key.value is not None]
+        start = keys.index(self._anchor) if self._anchor in keys else 0
+        end = keys.index(key)
+        low, high = sorted((start, end))
+        self._set_marked(keys[low : high + 1], True)
+        self._anchor = key
+
+    # ----- sorting ----------------------------------------------------------------------------------------
+    def set_sort(self, sort: Sequence[SortKey]) -> None:
+        """Show `sort` in the headers (no message; the screen owns the request)."""
+        self.sort_keys = tuple(sort)
+        for column in self.adapter.columns:
+            shown = self.columns.get(ColumnKey(column.key))
+            if shown is not None:
+                shown.label = Text(sort_label(column.label, column.sort, self.sort_keys))
+        self.refresh()
+
+    def _change_sort(
+        self, column: ColumnDef[T] | None, change: Callable[[Sequence[SortKey], str], tuple[SortKey, ...]]
+    ) -> None:
+        if column is None or column.sort is None:
+            sortable = ", ".join(c.label for c in self.adapter.columns if c.sort) or "none"
+            name = column.label if column is not None else "this column"
+            self.notify(f"The server cannot sort by {name}; sortable columns: {sortable}", severity="warning")
+            return
+        new_sort = change(self.sort_keys, column.sort)
+        self.set_sort(new_sort)
+        self.post_message(SortChanged(new_sort))
+
+    def action_cycle_sort(self) -> None:
+        """Cycle the sort of the column under the cursor."""
+        self._change_sort(self.current_column, cycle_sort)
+
+    def action_reverse_sort(self) -> None:
+        """Reverse the sort of the column under the cursor."""
+        self._change_sort(self.current_column, reverse_sort)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        """A header click cycles that column's sort."""
+        event.stop()
+        self._change_sort(self.adapter.column(event.column_key.value or ""), cycle_sort)
+
+    # ----- movement ---------------------------------------------------------------------------------------
+    def action_first_row(self) -> None:
+        """Move to the first row."""
+        self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        """Move to the last row."""
+        self.move_cursor(row=max(0, self.row_count - 1))
+
+    def export_rows(self) -> tuple[list[str], list[list[str]]]:
+        """Column labels and the plain text of every row, in display order (for CSV export)."""
+        headers = [column.label for column in self.adapter.columns]
+        rows = []
+        for record in self.items:
+            cells = [column.render(record) for column in self.adapter.columns]
+            rows.append([cell.plain if isinstance(cell, Text) else cell for cell in cells])
+        return headers, rows

@@ -1,0 +1,62 @@
+"""A modal that shows one record as pretty JSON (`y`); `c` copies it, escape or q closes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from rich.json import JSON
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from svctui.tui.clipboard import copy_text
+
+
+def to_json_text(record: Any) -> str:
+    """A pydantic model (or plain data) as indented JSON, unknown fields included."""
+    dump = getattr(record, "model_dump", None)
+    data = dump(mode="json") if callable(dump) else record
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+
+
+class RawJson(ModalScreen[None]):
+    """The raw JSON of a record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,y", "close", "Close", id="json.close", tooltip="Close the JSON view"),
+        Binding("c", "copy", "Copy", id="json.copy", tooltip="Copy the JSON to the clipboard (OSC 52)"),
+    ]
+    DEFAULT_CSS = """
+    RawJson { align: center middle; }
+    RawJson #json-dialog { width: 100; max-width: 95%; height: 90%; border: round $primary; background: $surface; }
+    RawJson #json-title { text-style: bold; color: $primary; padding: 0 1; }
+    RawJson #json-scroll { height: 1fr; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, record: Any) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = to_json_text(record)
+
+    def compose(self) -> ComposeResult:
+        """Title and the highlighted JSON."""
+        with Vertical(id="json-dialog"):
+            yield Static(Content(f"{self.title_text}  (c copy · esc close)"), id="json-title")
+            with VerticalScroll(id="json-scroll"):
+                yield Static(JSON(self.text), id="json-body")
+
+    def on_mount(self) -> None:
+        """Focus the scroller so arrows scroll."""
+        self.query_one("#json-scroll").focus()
+
+    def action_close(self) -> None:
+        """Close."""
+        self.dismiss(None)
+
+    def action_copy(self) -> None:
+        """Copy the whole JSON."""
+        copy_text(self.app, self.text, "JSON")

@@ -1,0 +1,168 @@
+"""The panel shown instead of a table: loading, empty, error, enterprise-only, authentication failure, idle.
+
+    panel.show_loading("events")                      # "Loading events…"
+    panel.show_empty("No events match these filters", "Press x to clear them, or remove a chip.")
+    panel.show_error(exc, noun="events")              # picks error / enterprise-only / auth failure by type
+    panel.hide()
+
+Errors never show a traceback: a view is built from the error's status, messages and request id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from textual.app import ComposeResult
+from textual.containers import Center, Vertical
+from textual.content import Content
+from textual.widgets import Static
+
+
+class StateKind(StrEnum):
+    """What the panel is showing."""
+
+    HIDDEN = "hidden"
+    LOADING = "loading"
+    EMPTY = "empty"
+    ERROR = "error"
+    ENTERPRISE_ONLY = "enterprise-only"
+    AUTH_FAILURE = "auth-failure"
+    IDLE = "idle"
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    """An error, ready for a person: kind, title, detail lines, status and request id."""
+
+    kind: StateKind
+    title: str
+    lines: tuple[str, ...] = ()
+    status: int | None = None
+    request_id: str | None = None
+    hints: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _class_names(error: BaseException) -> set[str]:
+    return {cls.__name__ for cls in type(error).__mro__}
+
+
+def error_view(error: BaseException, noun: str = "records") -> ErrorView:
+    """Classify an exception (svctui.api.errors or anything else) into what the panel shows."""
+    names = _class_names(error)
+    status = getattr(error, "status", None)
+    status = status if isinstance(status, int) else None
+    request_id = getattr(error, "request_id", None)
+    request_id = request_id if isinstance(request_id, str) and request_id else None
+    messages = getattr(error, "messages", None)
+    lines = tuple(str(m) for m in messages) if isinstance(messages, list) and messages else ()
+    if not lines:
+        user_message = getattr(error, "user_message", None)
+        text = user_message() if callable(user_message) else str(error)
+        lines = tuple(line for line in str(text or type(error).__name__).splitlines() if line.strip())
+    retry = "Press r to retry."
+    if "EnterpriseOnly" in names:
+        return ErrorView(
+            StateKind.ENTERPRISE_ONLY,
+            f"{noun.capitalize()} are an enterprise feature",
+            ("This server is the community edition: it has no such endpoint.",),
+            status,
+            request_id,
+            ("Completed tasks and selectors work on both editions.",),
+        )
+    if "Unauthorized" in names or "Forbidden" in names or status in (401, 403):
+        title = "Authentication failed" if status != 403 else "Not allowed"
+        return ErrorView(
+            StateKind.AUTH_FAILURE,
+            title,
+            lines,
+            status,
+            request_id,
+            ("Switch profile: ctrl+p, then 'Switch profile'.", "Check the token with: svctui profile test", retry),
+        )
+    if "ApiConnectionError" in names:
+        return ErrorView(StateKind.ERROR, "Cannot reach the server", lines, None, None, (retry,))
+    if "ApiError" in names:
+        title = f"The server answered {status}" if status is not None else "The request failed"
+        return ErrorView(StateKind.ERROR, title, lines, status, request_id, (retry,))
+    return ErrorView(StateKind.ERROR, f"Unexpected error ({type(error).__name__})", lines, None, None, (retry,))
+
+
+class StatePanel(Vertical):
+    """A centred message in place of the table; `kind` says which state it shows."""
+
+    DEFAULT_CSS = """
+    StatePanel { height: 1fr; align: center middle; }
+    StatePanel.-hidden { display: none; }
+    StatePanel #state-body { width: auto; max-width: 90; padding: 1 2; border: round $panel-lighten-2; }
+    StatePanel.-error #state-body, StatePanel.-auth-failure #state-body { border: round $error; }
+    StatePanel.-enterprise-only #state-body { border: round $warning; }
+    StatePanel.-loading #state-body { border: none; color: $text-muted; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.kind = StateKind.HIDDEN
+        self.view: ErrorView | None = None
+
+    def compose(self) -> ComposeResult:
+        """A single centred text block."""
+        with Center():
+            yield Static(id="state-body")
+
+    def on_mount(self) -> None:
+        """Start hidden."""
+        self._set_kind(StateKind.HIDDEN)
+
+    def _set_kind(self, kind: StateKind) -> None:
+        for old in StateKind:
+            self.remove_class(f"-{old.value}")
+        self.add_class(f"-{kind.value}")
+        self.kind = kind
+
+    def _show(self, kind: StateKind, content: Content) -> None:
+        self.query_one("#state-body", Static).update(content)
+        self._set_kind(kind)
+
+    def show_loading(self, noun: str, where: str = "") -> None:
+        """`Loading events…` (and from where)."""
+        suffix = Content.from_markup(" from [b]$where[/b]", where=where) if where else Content("")
+        self._show(StateKind.LOADING, Content.from_markup("Loading $noun…", noun=noun) + suffix)
+
+    def show_empty(self, message: str, hint: str = "") -> None:
+        """An empty result with a hint on how to widen it."""
+        content = Content.from_markup("[b]$message[/b]", message=message)
+        if hint:
+            content += Content("\n\n") + Content(hint)
+        self._show(StateKind.EMPTY, content)
+
+    def show_message(self, title: str, *lines: str) -> None:
+        """A neutral message (e.g. what to choose before anything can load)."""
+        content = Content.from_markup("[b]$title[/b]", title=title)
+        for line in lines:
+            content += Content("\n") + Content(line)
+        self._show(StateKind.IDLE, content)
+
+    def show_error(self, error: BaseException, *, noun: str = "records") -> ErrorView:
+        """Show an error as error / enterprise-only / auth-failure; returns the view it built."""
+        view = error_view(error, noun)
+        self.view = view
+        content = Content.from_markup("[b]$title[/b]", title=view.title)
+        if view.status is not None:
+            content += Content.from_markup("  [dim]HTTP $status[/dim]", status=str(view.status))
+        content += Content("\n")
+        for line in view.lines:
+            content += Content("\n") + Content(line)
+        if view.request_id:
+            content += Content.from_markup("\n[dim]request id[/dim] $rid", rid=view.request_id)
+        if view.hints:
+            content += Content("\n")
+        for hint in view.hints:
+            content += Content("\n") + Content(hint)
+        self._show(view.kind, content)
+        return view
+
+    def hide(self) -> None:
+        """Hide the panel (the table shows)."""
+        self.view = None
+        self._set_kind(StateKind.HIDDEN)
