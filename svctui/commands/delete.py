@@ -96,14 +96,22 @@ def exit_code(report: DeleteReport) -> ExitCode:
 
 
 async def tag_label(client: ApiClient, tag_id: int) -> str:
-    """`3 "Tier Zero"`, or `3` when the server cannot list tags; exit 4 when it lists them and 3 is not there."""
-    from svctui.api.errors import EnterpriseOnly, NotFound
+    """`3 'Tier Zero'`, or `3` when the tag list is unavailable; exit 4 when the server lists tags and 3 is not one.
+
+    Authentication failures propagate (exit 3 before any deletion); any other failure to list tags only costs
+    the name (a note on stderr), so deletions still run and report their own outcomes.
+    """
+    from svctui.api.errors import ApiError, NotFound
+    from svctui.ops.selector_delete import is_auth_failure
 
     try:
         known = await client.tags.list()
-    except EnterpriseOnly:
-        return str(tag_id)
     except NotFound:
+        return str(tag_id)
+    except ApiError as exc:
+        if is_auth_failure(exc):
+            raise
+        note(f"note: could not look up the name of tag {tag_id}: {exc.user_message()}")
         return str(tag_id)
     for tag in known:
         if tag.id == tag_id:

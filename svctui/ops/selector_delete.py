@@ -133,7 +133,7 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
         outcome = Outcome.ALREADY_GONE
     elif status == 403 and "default selector" in text:
         outcome = Outcome.REFUSED_DEFAULT
-    elif outcome is Outcome.FAILED:
+    else:
         message = _one_line(exc.user_message())
     return DeleteResult(selector_id, outcome, status, request_id, message)
 
