@@ -1,0 +1,159 @@
+"""The bulk selector delete engine: bounded concurrency, outcome classification, audit per attempt, auth stop."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from svctui.api.errors import ApiConnectionError, Forbidden, NotFound, ServerError, Unauthorized
+from svctui.api.models import Selector
+from svctui.ops.selector_delete import (
+    AuditContext,
+    Outcome,
+    Preview,
+    delete_selectors,
+    preview_selectors,
+)
+from tests.unit.test_layers import BLOCKER
+
+CONTEXT = AuditContext(profile="lab", base_url="https://bh.example.com")
+
+
+class SelectorStore:
+    """An in-memory stand-in for `ApiClient.selectors` that raises the client's real error classes."""
+
+    def __init__(self, tag_id: int, ids: range, *, default: int = 0, other_tag: int = 0) -> None:
+        self.tag_id = tag_id
+        self.live = set(ids)
+        self.default = default
+        self.other_tag = other_tag
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.fail: dict[int, Exception] = {}
+
+    async def get(self, tag_id: int, selector_id: int) -> Selector:
+        if selector_id == self.other_tag:
+            return Selector(id=selector_id, asset_group_tag_id=tag_id + 1, name="elsewhere")
+        if selector_id not in self.live:
+            raise NotFound(404, ["resource not found"], request_id="r-get")
+        return Selector(
+            id=selector_id, asset_group_tag_id=tag_id, name=f"sel {selector_id}", is_default=selector_id == self.default
+        )
+
+    async def delete(self, tag_id: int, selector_id: int) -> None:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
+            if selector_id in self.fail:
+                raise self.fail[selector_id]
+            if selector_id == self.other_tag:
+                raise NotFound(404, ["selector is not part of asset group tag"], request_id="r-other")
+            if selector_id == self.default:
+                raise Forbidden(403, ["cannot delete a default selector"], request_id="r-default")
+            if selector_id not in self.live:
+                raise NotFound(404, ["resource not found"], request_id="r-gone")
+            self.live.discard(selector_id)
+        finally:
+            self.in_flight -= 1
+
+
+class Client:
+    def __init__(self, store: SelectorStore) -> None:
+        self.selectors = store
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("concurrency", [1, 3, 16])
+async def test_concurrency_is_bounded(concurrency: int) -> None:
+    store = SelectorStore(1, range(1, 41))
+    report = await delete_selectors(
+        Client(store), 1, list(range(1, 41)), context=CONTEXT, concurrency=concurrency, audit=lambda record: None
+    )
+    assert store.max_in_flight == concurrency
+    assert report.counts[Outcome.DELETED] == 40
+    assert not store.live
+
+
+@pytest.mark.anyio
+async def test_every_outcome_and_an_audit_line_per_attempt() -> None:
+    store = SelectorStore(3, range(1, 10), default=1, other_tag=50)
+    store.fail[4] = ServerError(500, ["request timed out"], request_id="r-500")
+    store.fail[5] = ApiConnectionError("cannot reach https://bh.example.com: connection refused")
+    store.live.discard(2)
+    audit: list[dict[str, Any]] = []
+    seen: list[int] = []
+    ids = [1, 2, 3, 4, 5, 50]
+    report = await delete_selectors(
+        Client(store), 3, ids, context=CONTEXT, audit=audit.append, on_result=lambda r: seen.append(r.selector_id)
+    )
+    outcomes = {r.selector_id: r.outcome for r in report.results}
+    assert outcomes == {
+        1: Outcome.REFUSED_DEFAULT,
+        2: Outcome.ALREADY_GONE,
+        3: Outcome.DELETED,
+        4: Outcome.FAILED,
+        5: Outcome.FAILED,
+        50: Outcome.NOT_IN_TAG,
+    }
+    assert [r.selector_id for r in report.results] == ids
+    assert sorted(seen) == sorted(ids)
+    assert len(audit) == 6
+    by_selector = {record["selector"]: record for record in audit}
+    assert by_selector[4]["status"] == 500 and by_selector[4]["request_id"] == "r-500"
+    assert "request timed out" in by_selector[4]["message"]
+    assert by_selector[5]["status"] is None and "connection refused" in by_selector[5]["message"]
+    assert by_selector[3] | {"time": "t"} == {
+        "time": "t",
+        "profile": "lab",
+        "base_url": "https://bh.example.com",
+        "tag": 3,
+        "selector": 3,
+        "outcome": "deleted",
+        "status": 204,
+        "request_id": None,
+        "message": "",
+    }
+    assert report.summary() == "1 deleted, 1 already gone, 1 refused: default selector, 1 not part of tag, 2 failed"
+
+
+@pytest.mark.anyio
+async def test_authentication_failure_stops_the_run() -> None:
+    store = SelectorStore(1, range(1, 101))
+    store.fail[3] = Unauthorized(401, ["digest validation failed"], request_id="r-401")
+    audit: list[dict[str, Any]] = []
+    report = await delete_selectors(
+        Client(store), 1, list(range(1, 101)), context=CONTEXT, concurrency=2, audit=audit.append
+    )
+    counts = report.counts
+    assert counts[Outcome.AUTH_FAILED] == 1
+    assert counts[Outcome.SKIPPED] > 90
+    assert len(audit) == 100 - counts[Outcome.SKIPPED]
+    assert all(record["outcome"] != "skipped" for record in audit)
+
+
+@pytest.mark.anyio
+async def test_preview_never_deletes() -> None:
+    store = SelectorStore(2, range(1, 6), default=1, other_tag=9)
+    results = await preview_selectors(Client(store), 2, [1, 2, 9, 77])
+    assert [r.preview for r in results] == [
+        Preview.WOULD_REFUSE,
+        Preview.WOULD_DELETE,
+        Preview.NOT_IN_TAG,
+        Preview.NOT_FOUND,
+    ]
+    assert results[1].selector is not None and results[1].selector.name == "sel 2"
+    assert store.live == set(range(1, 6))
+
+
+def test_ops_import_without_textual() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCKER.replace("{package}", "ops")], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "ok svctui.ops" in result.stdout
