@@ -15,7 +15,7 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import httpx
 from pydantic import ValidationError
@@ -32,7 +32,7 @@ from svctui.api.errors import (
     shorten,
     status_error,
 )
-from svctui.api.models import Event, Page, parse_json
+from svctui.api.models import Page, parse_json
 from svctui.api.resources import EventsResource, SelectorsResource, TagsResource, TasksResource
 
 PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
@@ -159,7 +159,7 @@ class ApiClient:
             response = await self.request("GET", "/api/v2/events", params=[("limit", "1")])
         except EnterpriseOnly:
             return ServerInfo(edition="community")
-        self.parse(Page[Event], response)
+        self.parse(Page[dict[str, Any]], response)  # the envelope only: odd event fields must not fail a probe
         return ServerInfo(edition="enterprise")
 
     def deprecated(self, notice: str) -> None:
@@ -202,7 +202,11 @@ class ApiClient:
             failure = ApiConnectionError(f"cannot reach {self.base_url}: {_reason(exc)}", method=method, url=target)
             failure.__cause__ = exc
             return failure
-        except httpx.TransportError as exc:
+        except httpx.DecodingError as exc:
+            raise ResponseShapeError(
+                f"{method} {target}: the response body could not be decoded ({_reason(exc)})", method=method, url=target
+            ) from exc
+        except httpx.RequestError as exc:
             raise ApiConnectionError(
                 f"cannot send {method} {target}: {_reason(exc)}", method=method, url=target
             ) from exc

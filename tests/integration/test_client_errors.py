@@ -23,6 +23,7 @@ from svctui.api.errors import (
     ResponseShapeError,
     ServerError,
     Unauthorized,
+    status_error,
 )
 from svctui.api.signing import BearerAuth, SignatureAuth
 from tests.integration.recording_server import JWT, TOKEN_KEY, RecordingServer, Reply, SleepRecorder
@@ -243,3 +244,40 @@ async def test_bearer_auth_round_trip(server: RecordingServer) -> None:
         with pytest.raises(Unauthorized) as info:
             await client.tags.list()
     assert info.value.messages == ["authentication is invalid"]
+
+
+async def test_undecodable_body_is_a_response_shape_error(server: RecordingServer) -> None:
+    server.enqueue(Reply(200, b"definitely not gzip", headers={"Content-Encoding": "gzip"}))
+    async with client_for(server) as client:
+        with pytest.raises(ResponseShapeError, match="could not be decoded"):
+            await client.tags.list()
+
+
+async def test_probe_checks_only_the_envelope(server: RecordingServer) -> None:
+    server.enqueue(Reply(200, {"count": 1, "skip": 0, "limit": 1, "data": [{"id": "not-an-int", "new": 1}]}))
+    server.enqueue(Reply(200, "<html><title>Router login</title></html>", content_type="text/html"))
+    async with client_for(server) as client:
+        assert (await client.probe()).edition == "enterprise"
+        with pytest.raises(ResponseShapeError, match="Router login"):
+            await client.probe()
+    assert [r.target for r in server.requests] == ["/api/v2/events?limit=1"] * 2
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "messages"),
+    [
+        (b'{"error": "odd json"}', "application/json", ['{"error": "odd json"}']),
+        (b'{"http_status": 500, "errors": []}', "application/json", []),
+        (b"\xff\xfe broken \x80 utf-8", "text/plain", ["\ufffd\ufffd broken \ufffd utf-8"]),
+        (b"", "text/plain", []),
+        (b"x" * 1000, "text/plain", ["x" * 299 + "…"]),
+        (b"<!DOCTYPE html><html><body><script>var a=1;</script><h1>Oops</h1></body></html>", "", ["Oops"]),
+    ],
+)
+def test_status_error_never_fails_on_odd_bodies(body: bytes, content_type: str, messages: list[str]) -> None:
+    headers = httpx.Headers({"Content-Type": content_type, "RequestID": REQUEST_ID})
+    error = status_error(500, body, headers, method="GET", url="http://h/api/v2/events", path="/api/v2/events")
+    assert isinstance(error, ServerError)
+    assert error.messages == messages
+    assert error.request_id == REQUEST_ID
+    assert error.user_message().startswith("HTTP 500 Internal Server Error")
