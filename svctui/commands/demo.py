@@ -1,0 +1,167 @@
+"""`svctui demo-server`: run the local stand-in for the real API and print a ready-to-use profile."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from svctui.demo.config import (
+    DEFAULT_FAULT_RATE,
+    DEFAULT_RATE_LIMIT,
+    DEFAULT_SEED,
+    EDITIONS,
+    DemoSizes,
+    Faults,
+    default_db_path,
+    parse_faults,
+)
+
+
+def _banner(
+    base_url: str, edition: str, seed: int, db_path: Path, how: str, jwt: str, state_tokens: dict[str, str]
+) -> str:
+    token_id, token_key = state_tokens["id"], state_tokens["key"]
+    quoted_key = shlex.quote(token_key)
+    return "\n".join(
+        [
+            f"svctui demo server ({edition} edition), seed {seed}",
+            f"  data:       {db_path} ({how})",
+            f"  base URL:   {base_url}",
+            f"  token id:   {token_id}",
+            f"  token key:  {token_key}   (a throwaway demo key)",
+            f"  JWT:        {jwt}   (valid 7 days)",
+            f"  read-only token id: {state_tokens['ro_id']}   disabled token id: {state_tokens['disabled_id']}",
+            "",
+            "Add it as a profile:",
+            f"  printf '%s\\n' {quoted_key} | svctui profile add demo --base-url {base_url} "
+            f"--token-id {token_id} --secret-stdin",
+            "",
+            "Try it:  svctui --profile demo",
+            "Press Ctrl-C to stop.",
+        ]
+    )
+
+
+@click.command("demo-server")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", type=int, default=0, show_default=True, help="Port (0 = a free port; fix it for a stable profile)."
+)
+@click.option("--edition", type=click.Choice(EDITIONS), default="enterprise", show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
+@click.option(
+    "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), help="SQLite file (default: user data dir)."
+)
+@click.option("--reset", is_flag=True, help="Regenerate the data even if the database matches.")
+@click.option("--token-id", help="Token id (a UUID) to accept; generated and kept in the database when absent.")
+@click.option("--token-key", help="Token key to accept; generated and kept in the database when absent.")
+@click.option(
+    "--rate-limit",
+    type=int,
+    default=DEFAULT_RATE_LIMIT,
+    show_default=True,
+    help="Requests per second per IP and route (0 = off).",
+)
+@click.option("--clients", type=int, default=DemoSizes.clients, show_default=True)
+@click.option("--events", type=int, default=DemoSizes.events, show_default=True)
+@click.option("--tasks", type=int, default=DemoSizes.tasks, show_default=True)
+@click.option("--tags", type=int, default=DemoSizes.tags, show_default=True)
+@click.option("--selectors", type=int, default=DemoSizes.selectors, show_default=True, help="Selectors in all tags.")
+@click.option("--latency", type=int, default=0, show_default=True, help="Delay every API response by MS milliseconds.")
+@click.option("--error-rate", type=float, default=0.0, show_default=True, help="Share of requests answered with a 500.")
+@click.option(
+    "--faults",
+    "faults_text",
+    default="",
+    help="Faults to inject: html,malformed,truncated,reset,slow (kind or kind:rate).",
+)
+@click.option(
+    "--fault-rate",
+    type=float,
+    default=DEFAULT_FAULT_RATE,
+    show_default=True,
+    help="Rate of a fault given without :rate.",
+)
+@click.option("--access-log", is_flag=True, help="Log every request.")
+def demo_server(
+    host: str,
+    port: int,
+    edition: str,
+    seed: int,
+    db_path: Path | None,
+    reset: bool,
+    token_id: str | None,
+    token_key: str | None,
+    rate_limit: int,
+    clients: int,
+    events: int,
+    tasks: int,
+    tags: int,
+    selectors: int,
+    latency: int,
+    error_rate: float,
+    faults_text: str,
+    fault_rate: float,
+    access_log: bool,
+) -> None:
+    """Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C."""
+    import uuid
+
+    from svctui.demo.auth import mint_jwt
+    from svctui.demo.server import DemoOptions, base_url_of, bind_socket, build_state, serve_forever
+
+    if token_id is not None:
+        try:
+            token_id = str(uuid.UUID(token_id))
+        except ValueError:
+            raise click.BadParameter(f"{token_id!r} is not a UUID", param_hint="--token-id") from None
+    if token_key is not None and not token_key.strip():
+        raise click.BadParameter("the token key must not be empty", param_hint="--token-key")
+    try:
+        kinds = parse_faults(faults_text, fault_rate) if faults_text else {}
+        options = DemoOptions(
+            edition=edition,
+            seed=seed,
+            db_path=db_path or default_db_path(),
+            rate_limit=rate_limit,
+            sizes=DemoSizes(clients=clients, events=events, tasks=tasks, tags=tags, selectors=selectors),
+            faults=Faults(latency_ms=latency, error_rate=error_rate, kinds=kinds),
+            host=host,
+            port=port,
+            reset=reset,
+            token_id=token_id,
+            token_key=token_key,
+        )
+        options.validate()
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        sock = bind_socket(host, port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    try:
+        state, prepared = build_state(options)
+    except (OSError, ValueError) as exc:
+        sock.close()
+        raise click.ClickException(f"cannot prepare the demo database: {exc}") from None
+    how = f"generated in {prepared.seconds:.2f} s" if prepared.generated else "reused; --reset to regenerate"
+    credentials = prepared.credentials
+    tokens = {
+        "id": credentials.admin.id,
+        "key": credentials.admin.key,
+        "ro_id": credentials.read_only.id,
+        "disabled_id": credentials.disabled.id,
+    }
+    jwt = mint_jwt(credentials.jwt_secret, credentials.admin.id)
+    click.echo(_banner(base_url_of(sock, host), edition, seed, prepared.path, how, jwt, tokens))
+    sys.stdout.flush()
+    try:
+        serve_forever(state, sock, access_log=access_log)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    click.echo("demo server stopped")

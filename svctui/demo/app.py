@@ -1,0 +1,244 @@
+"""The demo server's ASGI app: Starlette routes plus the real server's middleware order.
+
+Pre-routing (every request): latency and transport faults, `Prefer` parsing (400 before anything else), request
+id, HSTS and Preference-Applied headers. Routing: unknown paths get Go's plain-text `404 page not found` (so
+`/api/v2/events` on the community edition answers before authentication). Per route: rate limit (plain-text
+429), authentication, permission, random 500s, then the handler in a thread under the `Prefer: wait` timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from svctui.demo import auth, db, handlers
+from svctui.demo.faults import FaultInjector, send_fault
+from svctui.demo.query import Problem, go_atoi
+from svctui.demo.ratelimit import RateLimiter
+from svctui.demo.responses import error_response, json_response, plain_text
+
+HSTS = "max-age=31536000; includeSubDomains; preload"
+Handler = Callable[[Any, handlers.Call], handlers.Result]
+
+
+@dataclass
+class DemoState:
+    """Everything the app needs while serving."""
+
+    db_path: Path
+    edition: str
+    jwt_secret: str
+    limiter: RateLimiter
+    injector: FaultInjector
+
+
+def parse_prefer(value: str) -> int:
+    """The `wait` seconds of a Prefer header as the real server reads it; ValueError with its message."""
+    values: dict[str, str] = {}
+    for part in value.split(","):
+        key, sep, rest = part.strip().partition("=")
+        if key.strip():
+            values[key.strip()] = rest.strip() if sep else ""
+    if "wait" not in values:
+        raise ValueError("leave field empty or specify with : 'wait=x'")
+    wait = go_atoi(values["wait"])
+    if wait < -1:
+        raise ValueError("incorrect bypass limit value")
+    return wait
+
+
+def go_parse_query(raw: bytes) -> list[tuple[str, str]]:
+    """url.ParseQuery: `&`-separated pairs, `+` is a space; pairs with `;` or a bad escape are dropped."""
+    pairs: list[tuple[str, str]] = []
+    for segment in raw.decode("latin-1").split("&"):
+        if ";" in segment or not segment:
+            continue
+        key, _, value = segment.partition("=")
+        try:
+            pairs.append((_unescape(key), _unescape(value)))
+        except ValueError:
+            continue
+    return pairs
+
+
+def _unescape(text: str) -> str:
+    text = text.replace("+", " ")
+    index = text.find("%")
+    while index != -1:
+        digits = text[index + 1 : index + 3]
+        if len(digits) != 2 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+            raise ValueError("invalid URL escape")
+        index = text.find("%", index + 3)
+    return unquote_to_bytes(text).decode("utf-8", "replace")
+
+
+class ContextMiddleware:
+    """Pre-routing middleware: faults, Prefer, request id and the headers every routed response carries."""
+
+    def __init__(self, app: ASGIApp, state: DemoState) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle one ASGI connection scope."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        injector = self.state.injector
+        if injector.faults.latency_ms:
+            await asyncio.sleep(injector.faults.latency_ms / 1000)
+        if scope["path"].startswith("/api/"):
+            kind = injector.transport_fault()
+            if kind:
+                await send_fault(kind, send)
+                return
+        prefer = Headers(scope=scope).get("prefer", "")
+        wait = 0
+        if prefer:
+            try:
+                wait = parse_prefer(prefer)
+            except ValueError as exc:
+                response = error_response(400, f"Prefer header has an invalid value: {exc}", "")
+                await response(scope, receive, send)
+                return
+        request_id = str(uuid.uuid4())
+        scope.setdefault("state", {}).update({"request_id": request_id, "wait": wait})
+        extra = {"RequestID": request_id, "Strict-Transport-Security": HSTS}
+        if wait > 0:
+            extra["Preference-Applied"] = f"wait={wait:.2f}"
+        elif wait == -1:
+            extra["Preference-Applied"] = "wait=-1; bypass=enabled"
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in extra.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def request_target(scope: Scope) -> str:
+    """The request target as received: raw path, and `?` plus the raw query string when there is one."""
+    raw_path: bytes = scope.get("raw_path") or scope["path"].encode("utf-8")
+    query: bytes = scope.get("query_string", b"")
+    target = raw_path.decode("latin-1")
+    return f"{target}?{query.decode('latin-1')}" if query else target
+
+
+def _run(db_path: Path, handler: Handler, call: handlers.Call) -> handlers.Result:
+    conn = db.connect(db_path)
+    try:
+        return handler(conn, call)
+    finally:
+        conn.close()
+
+
+def _find_token(db_path: Path) -> Callable[[str], db.Token | None]:
+    def find(token_id: str) -> db.Token | None:
+        conn = db.connect(db_path)
+        try:
+            return db.find_token(conn, token_id)
+        finally:
+            conn.close()
+
+    return find
+
+
+def guarded(state: DemoState, route: str, handler: Handler, write: bool = False) -> Callable[[Request], Any]:
+    """An endpoint running the per-route chain: rate limit, auth, permission, faults, handler under timeout."""
+
+    async def endpoint(request: Request) -> Response:
+        request_id: str = request.scope.get("state", {}).get("request_id", "")
+        wait: int = request.scope.get("state", {}).get("wait", 0)
+        limit_headers: dict[str, str] = {}
+        if state.limiter.enabled:
+            ip = request.client.host if request.client else ""
+            decision = state.limiter.hit(ip, route)
+            limit_headers = decision.headers()
+            if not decision.allowed:
+                return plain_text(429, "Limit exceeded", limit_headers)
+        body = await request.body()
+        try:
+            principal = auth.authenticate(
+                lambda name: request.headers.get(name, ""),
+                request.method,
+                request_target(request.scope),
+                body,
+                _find_token(state.db_path),
+                state.jwt_secret,
+            )
+            if write and principal.role != "admin":
+                raise Problem(403, "not authorized")
+            if state.injector.server_error():
+                raise Problem(500, handlers.MSG_INTERNAL)
+            call = handlers.Call(dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")))
+            status, payload = await _with_timeout(state, handler, call, wait)
+        except Problem as problem:
+            return error_response(problem.status, problem.message, request_id, limit_headers)
+        except Exception:  # a database error: the real server's generic 500, never a traceback
+            return error_response(500, handlers.MSG_INTERNAL, request_id, limit_headers)
+        return json_response(status, payload, limit_headers)
+
+    return endpoint
+
+
+async def _with_timeout(state: DemoState, handler: Handler, call: handlers.Call, wait: int) -> handlers.Result:
+    async def work() -> handlers.Result:
+        if state.injector.slow():
+            await asyncio.sleep(state.injector.faults.slow_seconds)
+        return await run_in_threadpool(_run, state.db_path, handler, call)
+
+    if wait <= 0:
+        return await work()
+    try:
+        return await asyncio.wait_for(work(), timeout=wait)
+    except TimeoutError:
+        raise Problem(500, "request timed out") from None
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return plain_text(404, "404 page not found")
+
+
+async def _method_not_allowed(request: Request, exc: Exception) -> Response:
+    return Response(status_code=405)
+
+
+def create_app(state: DemoState) -> ASGIApp:
+    """The ASGI app for `state` (edition decides whether /api/v2/events exists)."""
+    tags = "/api/v2/asset-group-tags"
+    routes = [
+        Route("/api/v2/clients/{client_id}/completed-tasks", guarded(state, "completed-tasks", handlers.list_tasks)),
+        Route("/api/v2/clients/{client_id}/completed-jobs", guarded(state, "completed-jobs", handlers.list_tasks)),
+        Route(tags, guarded(state, "tags", handlers.list_tags)),
+        Route(f"{tags}/{{tag_id}}/selectors", guarded(state, "selectors", handlers.list_selectors)),
+        Route(f"{tags}/{{tag_id}}/selectors/{{selector_id}}", guarded(state, "selector", handlers.get_selector)),
+        Route(
+            f"{tags}/{{tag_id}}/selectors/{{selector_id}}",
+            guarded(state, "delete-selector", handlers.delete_selector, write=True),
+            methods=["DELETE"],
+        ),
+    ]
+    if state.edition == "enterprise":
+        routes.insert(0, Route("/api/v2/events", guarded(state, "events", handlers.list_events)))
+    app = Starlette(
+        routes=routes,
+        exception_handlers={404: _not_found, 405: _method_not_allowed},
+    )
+    app.router.redirect_slashes = False
+    return ContextMiddleware(app, state)

@@ -1,0 +1,268 @@
+"""Deterministic demo data: clients, forests (domains with SIDs, OUs with GUIDs and DNs) and scheduled events.
+
+`generate(conn, seed, sizes, anchor)` fills an empty database; the same seed, sizes and anchor give the same rows.
+Tasks and their per-domain results come from `svctui.demo.data_tasks`, tags and selectors from
+`svctui.demo.data_tags`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from dateutil.rrule import rrulestr
+
+from svctui.demo import db, names
+from svctui.demo.config import DemoSizes
+from svctui.demo.timefmt import to_micros
+
+COUNT_SCALE = {  # field -> (low, high) of a domain's base count
+    "user_count": (400, 40_000),
+    "group_count": (150, 9_000),
+    "computer_count": (200, 25_000),
+    "gpo_count": (20, 450),
+    "ou_count": (30, 700),
+    "container_count": (120, 2_500),
+    "aiaca_count": (0, 3),
+    "rootca_count": (0, 2),
+    "enterpriseca_count": (0, 3),
+    "ntauthstore_count": (0, 1),
+    "certtemplate_count": (12, 70),
+    "deleted_count": (0, 400),
+}
+FREQUENCY_SHARE = {"HOURLY": 0.08, "DAILY": 0.6, "WEEKLY": 0.32}
+
+
+@dataclass
+class Domain:
+    """A generated domain: identity, owning client, base counts and slow trend per count."""
+
+    objectid: str
+    name: str
+    client_id: str
+    base: dict[str, int]
+    trend: dict[str, float]
+    ous: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Client:
+    """A generated collector client and its forest."""
+
+    id: str
+    name: str
+    domains: list[Domain] = field(default_factory=list)
+
+
+@dataclass
+class Event:
+    """A generated schedule: flags, targets and the slots (epoch seconds) it would have run at."""
+
+    id: int
+    client: Client
+    title: str
+    frequency: str
+    flags: tuple[int, ...]
+    domains: list[Domain]
+    ou_ids: list[str]
+    first_run: datetime
+    created_at: datetime
+
+
+def new_uuid(rng: random.Random) -> str:
+    """A version-4 UUID drawn from `rng` (deterministic)."""
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def make_clients(rng: random.Random, count: int) -> list[Client]:
+    """Clients with collector names and one forest each (root plus 0-3 child domains)."""
+    clients: list[Client] = []
+    for index in range(count):
+        base_name = names.CLIENT_NAMES[index % len(names.CLIENT_NAMES)]
+        name = base_name if index < len(names.CLIENT_NAMES) else f"{base_name}-{index // len(names.CLIENT_NAMES) + 1}"
+        client = Client(id=new_uuid(rng), name=name)
+        root = names.FOREST_ROOTS[index % len(names.FOREST_ROOTS)]
+        if index >= len(names.FOREST_ROOTS):
+            stem, _, tld = root.partition(".")
+            root = f"{stem}{index // len(names.FOREST_ROOTS) + 1}.{tld}"
+        children = rng.sample(names.CHILD_PREFIXES, rng.randint(0, 3))
+        for domain_name in [root, *(f"{child}.{root}" for child in children)]:
+            client.domains.append(make_domain(rng, domain_name, client.id))
+        clients.append(client)
+    return clients
+
+
+def make_domain(rng: random.Random, name: str, client_id: str) -> Domain:
+    """A domain with a SID, base counts and a slow trend (-10 % .. +15 % over the whole history)."""
+    sid = f"S-1-5-21-{rng.randint(10**9, 4 * 10**9)}-{rng.randint(10**9, 4 * 10**9)}-{rng.randint(10**8, 4 * 10**9)}"
+    size = rng.uniform(0.05, 1.0)
+    base: dict[str, int] = {}
+    for name_of_count, (low, high) in COUNT_SCALE.items():
+        if high <= 5:
+            base[name_of_count] = rng.randint(low, high)
+        else:
+            base[name_of_count] = int(low + (high - low) * size * rng.uniform(0.7, 1.3))
+    trend = {count: rng.uniform(-0.10, 0.15) for count in COUNT_SCALE}
+    return Domain(objectid=sid, name=name, client_id=client_id, base=base, trend=trend)
+
+
+def ou_rows(rng: random.Random, clients: list[Client]) -> list[tuple[str, str, str, int, str, str]]:
+    """3-8 OUs per domain (GUID objectids, BloodHound-style names and real-looking DNs), some no longer present."""
+    rows: list[tuple[str, str, str, int, str, str]] = []
+    for client in clients:
+        for domain in client.domains:
+            dc_part = ",".join(f"DC={label.lower()}" for label in domain.name.split("."))
+            for ou_name in rng.sample(names.OU_NAMES, rng.randint(3, 8)):
+                parent = rng.choice(names.OU_PARENTS)
+                dn = f"OU={ou_name},{f'OU={parent},' if parent else ''}{dc_part}"
+                objectid = new_uuid(rng).upper()
+                present = 0 if rng.random() < 0.1 else 1
+                rows.append((objectid, domain.objectid, f"{ou_name.upper()}@{domain.name}", present, dn, "OU"))
+                domain.ous.append(objectid)
+    return rows
+
+
+def make_events(rng: random.Random, clients: list[Client], count: int, start: datetime) -> list[Event]:
+    """Schedules spread over the clients: hourly, daily and weekly plans scoped to domains, OUs or all trusts."""
+    plans_by_frequency: dict[str, list[tuple[str, str, tuple[int, ...]]]] = {}
+    for plan in names.EVENT_PLANS:
+        plans_by_frequency.setdefault(plan[1], []).append(plan)
+    frequencies = list(FREQUENCY_SHARE)
+    weights = [FREQUENCY_SHARE[name] for name in frequencies]
+    events: list[Event] = []
+    for event_id in range(1, count + 1):
+        client = clients[(event_id - 1) % len(clients)]
+        frequency = rng.choices(frequencies, weights)[0]
+        title_pattern, _, flags = rng.choice(plans_by_frequency[frequency])
+        scope = rng.random()
+        domains: list[Domain] = []
+        ou_ids: list[str] = []
+        all_trusted = 0
+        if scope < 0.1:
+            all_trusted = 1
+            domains = list(client.domains)
+            label = "all trusted domains"
+        elif scope < 0.3:
+            domain = rng.choice(client.domains)
+            ou_ids = rng.sample(domain.ous, min(len(domain.ous), rng.randint(1, 3)))
+            domains = [domain]
+            label = f"{len(ou_ids)} OU{'s' if len(ou_ids) > 1 else ''} in {domain.name}"
+        else:
+            domains = rng.sample(client.domains, rng.randint(1, min(3, len(client.domains))))
+            label = domains[0].name if len(domains) == 1 else f"{domains[0].name} +{len(domains) - 1}"
+        created = start - timedelta(days=rng.randint(1, 90), minutes=rng.randint(0, 1439))
+        created = created.replace(second=0, microsecond=0)
+        first_run = created + timedelta(minutes=rng.randint(1, 600))
+        first_run = first_run.replace(second=0)
+        events.append(
+            Event(
+                id=event_id,
+                client=client,
+                title=title_pattern.format(scope=label),
+                frequency=frequency,
+                flags=(*flags, all_trusted),
+                domains=domains,
+                ou_ids=ou_ids,
+                first_run=first_run,
+                created_at=created,
+            )
+        )
+    return events
+
+
+def event_rrule(rng: random.Random, event: Event) -> tuple[str, datetime]:
+    """The rrule text (DTSTART + RRULE, or RRULE only for ~25 %) and the dtstart it implies."""
+    weekday = names.WEEKDAYS[event.first_run.weekday()]
+    rule = f"RRULE:FREQ={event.frequency};INTERVAL=1"
+    if event.frequency == "WEEKLY":
+        rule += f";BYDAY={weekday}"
+    if rng.random() < 0.25:
+        # An older, RRULE-only schedule: the rule counts from the event's creation time.
+        event.first_run = event.created_at
+        return rule.replace(
+            f";BYDAY={weekday}", f";BYDAY={names.WEEKDAYS[event.created_at.weekday()]}"
+        ), event.created_at
+    return f"DTSTART:{event.first_run.strftime('%Y%m%dT%H%M%SZ')}\n{rule}", event.first_run
+
+
+def event_rows(rng: random.Random, events: list[Event], anchor: datetime) -> list[tuple[object, ...]]:
+    """Rows of the events table, with next_scheduled_at computed by dateutil after the anchor."""
+    rows: list[tuple[object, ...]] = []
+    for event in events:
+        rrule_text, dtstart = event_rrule(rng, event)
+        following = rrulestr(rrule_text, dtstart=dtstart).after(anchor)
+        next_at = to_micros(following) if following is not None else None
+        updated = event.created_at + timedelta(days=rng.randint(0, 30), minutes=rng.randint(0, 600))
+        rows.append(
+            (
+                event.id,
+                event.client.id,
+                event.title,
+                rrule_text,
+                *event.flags,
+                next_at,
+                to_micros(event.created_at),
+                to_micros(min(updated, anchor)),
+                None,
+            )
+        )
+    return rows
+
+
+def insert(conn: sqlite3.Connection, table: str, rows: list[tuple[object, ...]]) -> None:
+    """executemany INSERT of full rows into `table` (a name from this module, never from input)."""
+    if rows:
+        marks = ", ".join("?" * len(rows[0]))
+        conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # noqa: S608 - fixed table names only
+
+
+def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: datetime) -> float:
+    """Fill an empty schema with the data set for `seed` and `sizes`, ending at `anchor`; returns seconds taken."""
+    from svctui.demo import data_tags, data_tasks
+
+    started = time.perf_counter()
+    anchor = anchor.astimezone(UTC).replace(microsecond=0)
+    rng = random.Random(seed)
+    clients = make_clients(rng, sizes.clients)
+    ous = ou_rows(rng, clients)
+    span = data_tasks.history_span(sizes)
+    events = make_events(rng, clients, sizes.events, anchor - span)
+    conn.execute("BEGIN")
+    insert(conn, "clients", [(client.id, client.name) for client in clients])
+    insert(
+        conn,
+        "domains",
+        [
+            (d.objectid, d.client_id, d.name, 1, "Domain", json.dumps({"base": d.base, "trend": d.trend}))
+            for client in clients
+            for d in client.domains
+        ],
+    )
+    insert(conn, "ous", list(ous))
+    insert(conn, "events", event_rows(rng, events, anchor))
+    insert(
+        conn,
+        "event_domains",
+        [(e.id, d.objectid, i) for e in events if not e.ou_ids and not e.flags[6] for i, d in enumerate(e.domains)],
+    )
+    insert(conn, "event_ous", [(e.id, ou, i) for e in events for i, ou in enumerate(e.ou_ids)])
+    data_tasks.generate_tasks(conn, random.Random(seed * 7919 + 1), clients, events, sizes, anchor, span)
+    data_tags.generate_tags(conn, random.Random(seed * 104729 + 2), sizes, anchor)
+    db.write_meta(
+        conn,
+        {
+            "schema_version": db.SCHEMA_VERSION,
+            "seed": str(seed),
+            "sizes": sizes.key(),
+            "anchor": anchor.isoformat(),
+            "complete": "1",
+        },
+    )
+    conn.execute("COMMIT")
+    db.create_indexes(conn)
+    return time.perf_counter() - started

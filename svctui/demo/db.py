@@ -1,0 +1,236 @@
+"""SQLite schema of the demo server, connections, stored metadata and credentials, and `seeded_drops`."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from svctui.demo.config import DemoSizes
+
+SCHEMA_VERSION = "3"
+
+FLAG_COLUMNS = (
+    "session_collection",
+    "local_group_collection",
+    "ad_structure_collection",
+    "cert_services_collection",
+    "ca_registry_collection",
+    "dc_registry_collection",
+    "all_trusted_domains",
+)
+COUNT_COLUMNS = (
+    "user_count",
+    "group_count",
+    "computer_count",
+    "gpo_count",
+    "ou_count",
+    "container_count",
+    "aiaca_count",
+    "rootca_count",
+    "enterpriseca_count",
+    "ntauthstore_count",
+    "certtemplate_count",
+    "deleted_count",
+)
+_FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_COLUMNS)
+_COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_COLUMNS)
+
+SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tokens (id TEXT PRIMARY KEY, key TEXT NOT NULL, role TEXT NOT NULL, disabled INTEGER NOT NULL);
+CREATE TABLE clients (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE domains (
+    objectid TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, present INTEGER NOT NULL,
+    type TEXT NOT NULL, base_json TEXT NOT NULL);
+CREATE TABLE ous (
+    objectid TEXT PRIMARY KEY, domain_objectid TEXT NOT NULL, name TEXT NOT NULL, present INTEGER NOT NULL,
+    distinguishedname TEXT NOT NULL, type TEXT NOT NULL);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY, client_id TEXT NOT NULL, title TEXT NOT NULL, rrule TEXT NOT NULL, {_FLAGS_SQL},
+    next_scheduled_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER);
+CREATE TABLE event_domains (event_id INTEGER NOT NULL, objectid TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE event_ous (event_id INTEGER NOT NULL, objectid TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE tasks (
+    id INTEGER PRIMARY KEY, client_id TEXT NOT NULL, event_id INTEGER, execution_time INTEGER NOT NULL,
+    start_time INTEGER NOT NULL, end_time INTEGER NOT NULL, status INTEGER NOT NULL, status_message TEXT NOT NULL,
+    {_FLAGS_SQL}, domain_controller TEXT NOT NULL, log_path TEXT, event_title TEXT, last_ingest INTEGER NOT NULL,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER);
+CREATE TABLE task_domains (task_id INTEGER NOT NULL, objectid TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE task_ous (task_id INTEGER NOT NULL, objectid TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE domain_results (
+    id INTEGER PRIMARY KEY, job_id INTEGER NOT NULL, domain_name TEXT NOT NULL, success INTEGER NOT NULL,
+    message TEXT NOT NULL, {_COUNTS_SQL}, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE seeded_drops (task_id INTEGER NOT NULL, domain_name TEXT NOT NULL, field TEXT NOT NULL);
+CREATE TABLE tags (
+    id INTEGER PRIMARY KEY, type INTEGER NOT NULL, kind_id INTEGER NOT NULL, name TEXT NOT NULL,
+    description TEXT NOT NULL, created_at INTEGER NOT NULL, created_by TEXT NOT NULL, updated_at INTEGER NOT NULL,
+    updated_by TEXT NOT NULL, deleted_at INTEGER, deleted_by TEXT, position INTEGER, require_certify INTEGER,
+    analysis_enabled INTEGER, glyph TEXT);
+CREATE TABLE selectors (
+    id INTEGER PRIMARY KEY, asset_group_tag_id INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
+    created_at INTEGER NOT NULL, created_by TEXT NOT NULL, updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL,
+    disabled_at INTEGER, disabled_by TEXT, auto_certify INTEGER NOT NULL, is_default INTEGER NOT NULL,
+    allow_disable INTEGER NOT NULL, member_count INTEGER NOT NULL);
+CREATE TABLE selector_seeds (selector_id INTEGER NOT NULL, type INTEGER NOT NULL, value TEXT NOT NULL,
+    position INTEGER NOT NULL);
+"""
+
+INDEXES = """
+CREATE INDEX tasks_client ON tasks (client_id, id);
+CREATE INDEX tasks_client_time ON tasks (client_id, execution_time);
+CREATE INDEX task_domains_task ON task_domains (task_id);
+CREATE INDEX task_ous_task ON task_ous (task_id);
+CREATE INDEX results_job ON domain_results (job_id);
+CREATE INDEX event_domains_event ON event_domains (event_id);
+CREATE INDEX event_ous_event ON event_ous (event_id);
+CREATE INDEX selectors_tag ON selectors (asset_group_tag_id, id);
+CREATE INDEX seeds_selector ON selector_seeds (selector_id);
+"""
+
+
+@dataclass(frozen=True)
+class Token:
+    """An API token of the demo: id (uuid), key (the secret), role (`admin` or `read-only`) and disabled flag."""
+
+    id: str
+    key: str = ""
+    role: str = "admin"
+    disabled: bool = False
+
+    def __repr__(self) -> str:
+        return f"Token(id={self.id!r}, key='**********', role={self.role!r}, disabled={self.disabled})"
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """The tokens a demo database accepts and the secret that signs its JWTs."""
+
+    admin: Token
+    read_only: Token
+    disabled: Token
+    jwt_secret: str
+
+    def __repr__(self) -> str:
+        return f"Credentials(admin={self.admin!r}, read_only={self.read_only!r}, disabled={self.disabled!r})"
+
+
+@dataclass(frozen=True)
+class SeededDrop:
+    """A count deliberately dropped (by 35-60 %) in one domain result: what the triage drop detector must find."""
+
+    task_id: int
+    domain_name: str
+    field: str
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """Open the demo database with rows addressable by column name."""
+    conn = sqlite3.connect(str(path), timeout=30.0, isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = OFF")
+    conn.execute("PRAGMA busy_timeout = 30000")
+    return conn
+
+
+def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
+    """All metadata rows, or {} when the database has no schema yet."""
+    try:
+        return {row["key"]: row["value"] for row in conn.execute("SELECT key, value FROM meta")}
+    except sqlite3.DatabaseError:
+        return {}
+
+
+def write_meta(conn: sqlite3.Connection, values: dict[str, str]) -> None:
+    """Insert or replace metadata rows."""
+    conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", sorted(values.items()))
+
+
+def matches(meta: dict[str, str], seed: int, sizes: DemoSizes) -> bool:
+    """True when a stored database was generated from this seed, these sizes and this schema version."""
+    return (
+        meta.get("schema_version") == SCHEMA_VERSION
+        and meta.get("seed") == str(seed)
+        and meta.get("sizes") == sizes.key()
+        and meta.get("complete") == "1"
+    )
+
+
+def create_schema(conn: sqlite3.Connection) -> None:
+    """Create every table (the database must be empty)."""
+    conn.executescript(SCHEMA)
+
+
+def create_indexes(conn: sqlite3.Connection) -> None:
+    """Create the indexes (after the bulk insert, which is faster)."""
+    conn.executescript(INDEXES)
+
+
+def new_token_key() -> str:
+    """A random token key that looks like the real ones (base64 of 48 random bytes)."""
+    return base64.b64encode(secrets.token_bytes(48)).decode("ascii")
+
+
+def store_credentials(conn: sqlite3.Connection, admin_id: str | None, admin_key: str | None) -> Credentials:
+    """Keep or replace the stored tokens: an explicit id/key wins, else the stored one, else a new random one."""
+    rows = {row["role"]: row for row in conn.execute("SELECT id, key, role, disabled FROM tokens")}
+    stored_admin = rows.get("admin")
+    admin = Token(
+        id=str(uuid.UUID(admin_id)) if admin_id else (stored_admin["id"] if stored_admin else str(uuid.uuid4())),
+        key=admin_key if admin_key else (stored_admin["key"] if stored_admin else new_token_key()),
+    )
+    read_only_row = rows.get("read-only")
+    read_only = Token(
+        id=read_only_row["id"] if read_only_row else str(uuid.uuid4()),
+        key=read_only_row["key"] if read_only_row else new_token_key(),
+        role="read-only",
+    )
+    disabled_row = rows.get("disabled")
+    disabled = Token(
+        id=disabled_row["id"] if disabled_row else str(uuid.uuid4()),
+        key=disabled_row["key"] if disabled_row else new_token_key(),
+        role="disabled",
+        disabled=True,
+    )
+    tokens = [admin, read_only, disabled]
+    if len({token.id for token in tokens}) != len(tokens):
+        raise ValueError("--token-id must differ from the demo's read-only and disabled token ids")
+    conn.execute("DELETE FROM tokens")
+    conn.executemany(
+        "INSERT INTO tokens (id, key, role, disabled) VALUES (?, ?, ?, ?)",
+        [(t.id, t.key, t.role, int(t.disabled)) for t in tokens],
+    )
+    meta = read_meta(conn)
+    jwt_secret = meta.get("jwt_secret") or secrets.token_urlsafe(32)
+    write_meta(conn, {"jwt_secret": jwt_secret})
+    return Credentials(admin=admin, read_only=read_only, disabled=disabled, jwt_secret=jwt_secret)
+
+
+def find_token(conn: sqlite3.Connection, token_id: str) -> Token | None:
+    """The token with this id, or None."""
+    row = conn.execute("SELECT id, key, role, disabled FROM tokens WHERE id = ?", (token_id,)).fetchone()
+    if row is None:
+        return None
+    return Token(id=row["id"], key=row["key"], role=row["role"], disabled=bool(row["disabled"]))
+
+
+def stored_anchor(conn: sqlite3.Connection) -> datetime | None:
+    """The time the stored data was generated to end at."""
+    value = read_meta(conn).get("anchor")
+    return datetime.fromisoformat(value) if value else None
+
+
+def seeded_drops(db_path: Path | str) -> list[SeededDrop]:
+    """The drops deliberately seeded in a demo database, ordered by task id, domain and field."""
+    conn = connect(db_path)
+    try:
+        rows = conn.execute(
+            "SELECT task_id, domain_name, field FROM seeded_drops ORDER BY task_id, domain_name, field"
+        ).fetchall()
+    finally:
+        conn.close()
+    return [SeededDrop(int(row["task_id"]), str(row["domain_name"]), str(row["field"])) for row in rows]

@@ -1,0 +1,147 @@
+"""Endpoint logic of the demo server as plain functions over a SQLite connection: (status, JSON body or None).
+
+Each handler checks its inputs in the real server's order and raises `Problem` with the real status and message.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from svctui.demo import repo
+from svctui.demo.query import (
+    EVENTS_TABLE,
+    SELECTORS_TABLE,
+    TAGS_TABLE,
+    TASKS_TABLE,
+    ListQuery,
+    Problem,
+    build_list_query,
+    go_atoi,
+)
+
+MSG_NOT_FOUND = "resource not found"
+MSG_ID_MALFORMED = "id is malformed."
+MSG_INTERNAL = "an internal error has occurred that is preventing the service from servicing this request"
+SELECTORS_DEFAULT_LIMIT = 50
+Result = tuple[int, Any]
+
+
+@dataclass(frozen=True)
+class Call:
+    """What a handler gets from a request: path parameters and the decoded query pairs in order."""
+
+    path: Mapping[str, str]
+    query: Sequence[tuple[str, str]]
+
+
+def _page(count: int, query: ListQuery, data: Any) -> dict[str, Any]:
+    return {"count": count, "limit": query.limit, "skip": query.skip, "data": data}
+
+
+def _check_values(query: ListQuery) -> None:
+    """A filter value the database could not read: the real server's 500."""
+    if query.deferred_error:
+        raise Problem(500, MSG_INTERNAL)
+
+
+def _parse_id(text: str) -> int:
+    try:
+        return go_atoi(text)
+    except ValueError:
+        raise Problem(404, MSG_ID_MALFORMED) from None
+
+
+def _parse_bool_param(call: Call, name: str, message: str) -> bool:
+    value = next((v for k, v in call.query if k == name), "")
+    if not value or value in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    if value in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    raise Problem(400, message)
+
+
+def list_events(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/events."""
+    query = build_list_query(EVENTS_TABLE, call.query)
+    _check_values(query)
+    count, events = repo.list_events(conn, query)
+    return 200, _page(count, query, events)
+
+
+def list_tasks(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/clients/{client_id}/completed-tasks (and completed-jobs)."""
+    query = build_list_query(TASKS_TABLE, call.query)
+    raw_id = call.path["client_id"]
+    try:
+        client_id = str(uuid.UUID(raw_id))
+    except ValueError:
+        raise Problem(404, MSG_ID_MALFORMED) from None
+    name = repo.client_name(conn, client_id)
+    if name is None:
+        raise Problem(404, MSG_NOT_FOUND)
+    _check_values(query)
+    count, tasks = repo.list_tasks(conn, client_id, name, query)
+    return 200, _page(count, query, tasks)
+
+
+def list_tags(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/asset-group-tags: every tag, no paging."""
+    counts = _parse_bool_param(call, "counts", "Invalid value specified for include counts")
+    query = build_list_query(TAGS_TABLE, call.query, sortable=False, paged=False)
+    _check_values(query)
+    return 200, {"data": {"tags": repo.list_tags(conn, query, counts)}}
+
+
+def list_selectors(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/asset-group-tags/{tag_id}/selectors: paginated, default limit 50, limit=-1 for all."""
+    tag_ids: list[int] = []
+
+    def parse_tag() -> None:
+        tag_ids.append(_parse_id(call.path["tag_id"]))
+
+    query = build_list_query(
+        SELECTORS_TABLE,
+        call.query,
+        default_limit=SELECTORS_DEFAULT_LIMIT,
+        allow_all=True,
+        before_filters=lambda: _parse_bool_param(call, "counts", "Invalid value specified for include counts"),
+        before_sort=parse_tag,
+    )
+    counts = _parse_bool_param(call, "counts", "Invalid value specified for include counts")
+    tag_id = tag_ids[0]
+    if not repo.tag_exists(conn, tag_id):
+        raise Problem(404, MSG_NOT_FOUND)
+    _check_values(query)
+    count, selectors = repo.list_selectors(conn, tag_id, query, counts)
+    return 200, _page(count, query, {"selectors": selectors})
+
+
+def _selector_of_tag(conn: sqlite3.Connection, call: Call) -> dict[str, Any]:
+    tag_id = _parse_id(call.path["tag_id"])
+    if not repo.tag_exists(conn, tag_id):
+        raise Problem(404, MSG_NOT_FOUND)
+    selector_id = _parse_id(call.path["selector_id"])
+    selector = repo.get_selector(conn, selector_id)
+    if selector is None:
+        raise Problem(404, MSG_NOT_FOUND)
+    if selector["asset_group_tag_id"] != tag_id:
+        raise Problem(404, "selector is not part of asset group tag")
+    return selector
+
+
+def get_selector(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}."""
+    return 200, {"data": {"selector": _selector_of_tag(conn, call)}}
+
+
+def delete_selector(conn: sqlite3.Connection, call: Call) -> Result:
+    """DELETE /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}: 204, or the real 403/404s."""
+    selector = _selector_of_tag(conn, call)
+    if selector["is_default"]:
+        raise Problem(403, "cannot delete a default selector")
+    repo.delete_selector(conn, int(selector["id"]))
+    return 204, None

@@ -1,0 +1,338 @@
+"""List query parameters compiled to SQL the way the real server reads them, with bound parameters only.
+
+The column specs come from `svctui.api.filters` (the same objects the client validates against); SQL column
+expressions come only from the fixed `SqlTable` maps below, never from the request. Values are read as Postgres
+would read them: a value that does not fit the column's type is not a 400 but a deferred 500, raised after the
+resource lookups, like the real server's database error.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from svctui.api.filters import ALL_PREDICATES, COMPLETED_TASKS, EVENTS, SELECTORS, SERVER_FILTER_RE, TAGS, EndpointSpec
+from svctui.demo.timefmt import parse_filter_time
+
+MSG_BAD_FILTERS = "there are errors in the query parameter filters specified"
+MSG_NOT_FILTERABLE = "the specified column cannot be filtered"
+MSG_PREDICATE = "the specified filter predicate is not supported for this column"
+MSG_NOT_SORTABLE = "column format does not support sorting"
+PAGINATION_PARAMS = frozenset({"skip", "limit", "sort_by"})
+GO_BOOL_TRUE = ("1", "t", "T", "TRUE", "true", "True")
+GO_BOOL_FALSE = ("0", "f", "F", "FALSE", "false", "False")
+PG_BOOL_TRUE = frozenset({"t", "tr", "tru", "true", "y", "ye", "yes", "on"})
+PG_BOOL_FALSE = frozenset({"f", "fa", "fal", "fals", "false", "n", "no", "of", "off"})
+_GO_INT_RE = re.compile(r"[+-]?[0-9]+")
+_OPERATORS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+class Problem(Exception):
+    """A request the server answers with an error envelope: HTTP status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SqlColumn:
+    """Where a filter/sort column lives in SQL and how its values are stored (int, text, bool, uuid, time)."""
+
+    expr: str
+    storage: str
+
+
+@dataclass(frozen=True)
+class SqlTable:
+    """An endpoint's column spec, its SQL columns, its primary key and the non-filter parameters it knows."""
+
+    spec: EndpointSpec
+    columns: Mapping[str, SqlColumn]
+    key: str
+    known_params: frozenset[str] = frozenset()
+
+
+def _cols(alias: str, **storages: str) -> dict[str, SqlColumn]:
+    return {name: SqlColumn(f"{alias}.{name}", storage) for name, storage in storages.items()}
+
+
+_FLAGS = dict.fromkeys(
+    (
+        "session_collection",
+        "local_group_collection",
+        "ad_structure_collection",
+        "cert_services_collection",
+        "ca_registry_collection",
+        "dc_registry_collection",
+    ),
+    "bool",
+)
+_TIMES = dict.fromkeys(("created_at", "updated_at", "deleted_at"), "time")
+
+EVENTS_TABLE = SqlTable(
+    EVENTS,
+    _cols("e", id="int", rrule="text", next_scheduled_at="time", client_id="uuid", **_FLAGS, **_TIMES),
+    "e.id",
+    frozenset({"hydrate_domains", "hydrate_ous"}),
+)
+TASKS_TABLE = SqlTable(
+    COMPLETED_TASKS,
+    _cols(
+        "t",
+        id="int",
+        event_id="int",
+        status="int",
+        log_path="text",
+        domain_controller="text",
+        event_title="text",
+        client_id="uuid",
+        **_FLAGS,
+        execution_time="time",
+        start_time="time",
+        end_time="time",
+        last_ingest="time",
+        **_TIMES,
+    ),
+    "t.id",
+    frozenset({"hydrate_domains", "hydrate_ous"}),
+)
+SELECTORS_TABLE = SqlTable(
+    SELECTORS,
+    _cols(
+        "s",
+        id="int",
+        name="text",
+        description="text",
+        created_at="time",
+        updated_at="time",
+        disabled_at="time",
+        created_by="text",
+        updated_by="text",
+        disabled_by="text",
+        is_default="bool",
+        auto_certify="int",
+    ),
+    "s.id",
+    frozenset({"counts", "environments"}),
+)
+TAGS_TABLE = SqlTable(
+    TAGS,
+    _cols("g", name="text", description="text", type="int", created_at="time", updated_at="time"),
+    "g.id",
+    frozenset({"counts", "environments"}),
+)
+
+
+@dataclass
+class ListQuery:
+    """A validated list request: WHERE parts with their parameters, ORDER BY, paging and hydration."""
+
+    where: list[str] = field(default_factory=list)
+    params: list[object] = field(default_factory=list)
+    order: str = ""
+    skip: int = 0
+    limit: int = 0
+    hydrate_domains: bool = True
+    hydrate_ous: bool = True
+    deferred_error: str | None = None
+
+    def where_sql(self, base: Sequence[str] = ()) -> str:
+        """` WHERE a AND b` over the base conditions and the filters, or ''."""
+        parts = [*base, *self.where]
+        return f" WHERE {' AND '.join(parts)}" if parts else ""
+
+
+def first_value(pairs: Sequence[tuple[str, str]], name: str) -> str:
+    """The first value of a parameter (Go's url.Values.Get), '' when absent."""
+    return next((value for key, value in pairs if key == name), "")
+
+
+def go_atoi(text: str) -> int:
+    """strconv.Atoi: optional sign and ASCII digits in the int64 range; ValueError with Go's message otherwise."""
+    if not _GO_INT_RE.fullmatch(text):
+        raise ValueError(f'strconv.Atoi: parsing "{text}": invalid syntax')
+    value = int(text)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f'strconv.Atoi: parsing "{text}": value out of range')
+    return value
+
+
+def parse_paging(pairs: Sequence[tuple[str, str]], default_limit: int, allow_all: bool) -> tuple[int, int]:
+    """(skip, limit) with the real messages; limit 0 means no limit, as does -1 where `allow_all`."""
+    skip_text = first_value(pairs, "skip")
+    skip = 0
+    if skip_text:
+        try:
+            skip = go_atoi(skip_text)
+        except ValueError as exc:
+            raise Problem(
+                400, f'query parameter "skip" is malformed: error converting skip value {skip_text} to int: {exc}'
+            ) from None
+        if skip < 0:
+            raise Problem(400, f'query parameter "skip" is malformed: invalid skip: {skip}')
+    limit_text = first_value(pairs, "limit")
+    limit = default_limit
+    if limit_text:
+        try:
+            limit = go_atoi(limit_text)
+        except ValueError as exc:
+            raise Problem(
+                400, f'query parameter "limit" is malformed: error converting limit value {limit_text} to int: {exc}'
+            ) from None
+        if limit == -1 and allow_all:
+            limit = 0
+        elif limit < 0:
+            raise Problem(400, f'query parameter "limit" is malformed: invalid limit: {limit}')
+    return skip, limit
+
+
+def parse_hydration(pairs: Sequence[tuple[str, str]], name: str) -> bool:
+    """A hydrate_* flag read with strconv.ParseBool; absent or empty = true."""
+    text = first_value(pairs, name)
+    if not text or text in GO_BOOL_TRUE:
+        return True
+    if text in GO_BOOL_FALSE:
+        return False
+    raise Problem(400, f'query parameter "{name}" is malformed: strconv.ParseBool: parsing "{text}": invalid syntax')
+
+
+def like_to_glob(value: str) -> str:
+    """A Postgres LIKE '%value%' pattern as a case-sensitive GLOB: `_` any one character, `\\` escapes."""
+    out: list[str] = ["*"]
+    chars = iter(value)
+    for char in chars:
+        if char == "\\":
+            escaped = next(chars, None)
+            if escaped is None:
+                raise ValueError("LIKE pattern must not end with escape character")
+            char = escaped
+        elif char == "_":
+            out.append("?")
+            continue
+        out.append(f"[{char}]" if char in "*?[" else char)
+    out.append("*")
+    return "".join(out)
+
+
+def convert(storage: str, value: str) -> object:
+    """A filter value as a bound parameter for the column's storage; ValueError where Postgres would fail."""
+    if storage == "int":
+        try:
+            return int(value.strip())
+        except ValueError:
+            number = float(value)
+            if math.isnan(number):
+                raise ValueError(f"invalid input syntax for type bigint: {value!r}") from None
+            return number
+    if storage == "bool":
+        if _GO_INT_RE.fullmatch(value):
+            raise ValueError("operator does not exist: boolean = bigint")
+        lowered = value.strip().lower()
+        if value in GO_BOOL_TRUE or lowered in PG_BOOL_TRUE:
+            return 1
+        if value in GO_BOOL_FALSE or lowered in PG_BOOL_FALSE:
+            return 0
+        raise ValueError(f"invalid input syntax for type boolean: {value!r}")
+    if storage == "uuid":
+        if _GO_INT_RE.fullmatch(value):
+            raise ValueError("operator does not exist: uuid = bigint")
+        return str(uuid.UUID(value.strip()))
+    if storage == "time":
+        if _GO_INT_RE.fullmatch(value):
+            raise ValueError("operator does not exist: timestamp with time zone > bigint")
+        return parse_filter_time(value)
+    return value
+
+
+def compile_filter(column: SqlColumn, op: str, value: str) -> tuple[str, list[object]]:
+    """SQL for one filter; the value is always a bound parameter."""
+    if value == "null":
+        if op == "eq":
+            return f"{column.expr} IS NULL", []
+        if op == "neq":
+            return f"{column.expr} IS NOT NULL", []
+        return "0", []
+    if op == "~eq":
+        target = column.expr if column.storage == "text" else f"CAST({column.expr} AS TEXT)"
+        return f"{target} GLOB ?", [like_to_glob(value)]
+    return f"{column.expr} {_OPERATORS[op]} ?", [convert(column.storage, value)]
+
+
+def parse_filters(table: SqlTable, pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """(column, op, value) of every filter, checked like the real server: parse errors, then columns, predicates."""
+    parsed: list[tuple[str, str, str]] = []
+    for name, raw in pairs:
+        if name in PAGINATION_PARAMS or name in table.known_params:
+            continue
+        match = SERVER_FILTER_RE.search(raw)
+        if match is None:
+            continue
+        op, value = match.group(1), match.group(2)
+        if op not in ALL_PREDICATES:
+            raise Problem(400, MSG_BAD_FILTERS)
+        parsed.append((name, op, value))
+    for name, op, _ in parsed:
+        spec_column = table.spec.columns.get(name)
+        if spec_column is None:
+            raise Problem(400, f"{MSG_NOT_FILTERABLE}: {name}")
+        if op not in spec_column.predicates:
+            raise Problem(400, f"{MSG_PREDICATE}: {name} {op}")
+    return parsed
+
+
+def parse_sort(table: SqlTable, pairs: Sequence[tuple[str, str]]) -> str:
+    """ORDER BY for the repeated sort_by values (priority by order, `-` descending), then the primary key."""
+    terms: list[str] = []
+    for name, raw in pairs:
+        if name != "sort_by":
+            continue
+        descending = raw.startswith("-")
+        column = raw[1:] if descending else raw
+        if not raw or column not in table.spec.sortable or column not in table.columns:
+            raise Problem(400, MSG_NOT_SORTABLE)
+        expr = table.columns[column].expr
+        terms.append(f"{expr} DESC NULLS FIRST" if descending else f"{expr} ASC NULLS LAST")
+    terms.append(f"{table.key} ASC")
+    return " ORDER BY " + ", ".join(terms)
+
+
+def build_list_query(
+    table: SqlTable,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    default_limit: int = 0,
+    allow_all: bool = False,
+    sortable: bool = True,
+    paged: bool = True,
+    before_filters: Callable[[], object] | None = None,
+    before_sort: Callable[[], object] | None = None,
+) -> ListQuery:
+    """Validate and compile a list request in the real server's order: paging, hydration, filters, sort.
+
+    `before_filters` and `before_sort` run endpoint checks at the point where the real handler makes them.
+    """
+    query = ListQuery()
+    if paged:
+        query.skip, query.limit = parse_paging(pairs, default_limit, allow_all)
+    if before_filters is not None:
+        before_filters()
+    if table.spec.hydration:
+        query.hydrate_domains = parse_hydration(pairs, "hydrate_domains")
+        query.hydrate_ous = parse_hydration(pairs, "hydrate_ous")
+    for name, op, value in parse_filters(table, pairs):
+        try:
+            sql, params = compile_filter(table.columns[name], op, value)
+        except ValueError as exc:
+            query.deferred_error = query.deferred_error or f"{name}: {exc}"
+            continue
+        query.where.append(sql)
+        query.params.extend(params)
+    if before_sort is not None:
+        before_sort()
+    query.order = parse_sort(table, pairs) if sortable else f" ORDER BY {table.key} ASC"
+    return query

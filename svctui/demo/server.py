@@ -1,0 +1,236 @@
+"""Run the demo server: `DemoServer` (a background thread on a free loopback port, for tests and `svctui --demo`)
+and `serve_forever` (the foreground server of `svctui demo-server`).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+
+import uvicorn
+
+from svctui.demo.app import DemoState, create_app
+from svctui.demo.auth import mint_jwt
+from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, EDITIONS, DemoSizes, Faults, default_db_path
+from svctui.demo.dataset import PreparedDatabase, prepare_database
+from svctui.demo.db import Credentials
+from svctui.demo.faults import FaultInjector
+from svctui.demo.ratelimit import RateLimiter
+
+START_TIMEOUT = 20.0
+
+
+@dataclass
+class DemoOptions:
+    """Everything that decides what a demo server serves and how."""
+
+    edition: str = "enterprise"
+    seed: int = DEFAULT_SEED
+    db_path: Path | None = None
+    rate_limit: int = DEFAULT_RATE_LIMIT
+    sizes: DemoSizes = field(default_factory=DemoSizes)
+    faults: Faults = field(default_factory=Faults)
+    host: str = "127.0.0.1"
+    port: int = 0
+    anchor: datetime | None = None
+    reset: bool = False
+    token_id: str | None = None
+    token_key: str | None = None
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first bad option."""
+        if self.edition not in EDITIONS:
+            raise ValueError(f"--edition must be one of {', '.join(EDITIONS)}, got {self.edition!r}")
+        if self.rate_limit < 0:
+            raise ValueError(f"--rate-limit must be >= 0 (0 = off), got {self.rate_limit}")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"--port must be between 0 and 65535, got {self.port}")
+        self.sizes.validate()
+        self.faults.validate()
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port (port 0 = a free port chosen by the OS)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def base_url_of(sock: socket.socket, host: str) -> str:
+    """http://host:port of a bound socket."""
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+class DemoServer:
+    """The demo server in a background thread: `with DemoServer(...) as demo: demo.base_url, demo.token_id, ...`."""
+
+    def __init__(
+        self,
+        edition: str = "enterprise",
+        seed: int = DEFAULT_SEED,
+        db_path: Path | str | None = None,
+        rate_limit: int = DEFAULT_RATE_LIMIT,
+        sizes: DemoSizes | None = None,
+        faults: Faults | None = None,
+        *,
+        anchor: datetime | None = None,
+        reset: bool = False,
+        token_id: str | None = None,
+        token_key: str | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.options = DemoOptions(
+            edition=edition,
+            seed=seed,
+            db_path=Path(db_path) if db_path is not None else None,
+            rate_limit=rate_limit,
+            sizes=sizes or DemoSizes(),
+            faults=faults or Faults(),
+            host=host,
+            anchor=anchor,
+            reset=reset,
+            token_id=token_id,
+            token_key=token_key,
+        )
+        self.options.validate()
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._injector: FaultInjector | None = None
+        self._socket: socket.socket | None = None
+        self.prepared: PreparedDatabase | None = None
+        self.base_url = ""
+        self.jwt = ""
+
+    def __repr__(self) -> str:
+        return f"DemoServer(base_url={self.base_url!r}, edition={self.options.edition!r})"
+
+    @property
+    def credentials(self) -> Credentials:
+        """The tokens this server accepts (admin, read-only, disabled)."""
+        assert self.prepared is not None, "the demo server is not started"
+        return self.prepared.credentials
+
+    @property
+    def token_id(self) -> str:
+        """The admin token id."""
+        return self.credentials.admin.id
+
+    @property
+    def token_key(self) -> str:
+        """The admin token key (a throwaway demo secret)."""
+        return self.credentials.admin.key
+
+    @property
+    def db_path(self) -> Path:
+        """The SQLite file behind the server."""
+        assert self.prepared is not None, "the demo server is not started"
+        return self.prepared.path
+
+    @property
+    def edition(self) -> str:
+        """`enterprise` or `community`."""
+        return self.options.edition
+
+    @property
+    def faults(self) -> Faults:
+        """The fault configuration in force."""
+        return self._injector.faults if self._injector else self.options.faults
+
+    @faults.setter
+    def faults(self, value: Faults) -> None:
+        if self._injector is not None:
+            self._injector.faults = value
+        self.options.faults = value
+
+    def start(self) -> DemoServer:
+        """Prepare the database, bind a port and serve in a daemon thread; return once it accepts requests."""
+        state = build_state(self.options)
+        self.prepared = state[1]
+        self._injector = state[0].injector
+        self.jwt = mint_jwt(state[0].jwt_secret, self.prepared.credentials.admin.id)
+        sock = bind_socket(self.options.host, self.options.port)
+        self._socket = sock
+        self.base_url = base_url_of(sock, self.options.host)
+        config = uvicorn.Config(
+            create_app(state[0]), log_level="warning", access_log=False, lifespan="off", server_header=False
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [sock]}, name="svctui-demo-server", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the demo server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Ask the server to exit and wait for its thread (forcing it after a few seconds)."""
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            if self._thread.is_alive() and self._server is not None:
+                self._server.force_exit = True
+                self._thread.join(timeout=5)
+        self._server = None
+        self._thread = None
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+
+    def __enter__(self) -> DemoServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
+    """Prepare the database and the serving state for `options`."""
+    options.validate()
+    prepared = prepare_database(
+        options.db_path or default_db_path(),
+        seed=options.seed,
+        sizes=options.sizes,
+        anchor=options.anchor,
+        reset=options.reset,
+        token_id=options.token_id,
+        token_key=options.token_key,
+    )
+    state = DemoState(
+        db_path=prepared.path,
+        edition=options.edition,
+        jwt_secret=prepared.credentials.jwt_secret,
+        limiter=RateLimiter(options.rate_limit),
+        injector=FaultInjector(options.faults, seed=options.seed),
+    )
+    return state, prepared
+
+
+def serve_forever(state: DemoState, sock: socket.socket, access_log: bool = False) -> None:
+    """Serve in the foreground on an already bound socket until Ctrl-C."""
+    config = uvicorn.Config(
+        create_app(state),
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
+        lifespan="off",
+        server_header=False,
+    )
+    uvicorn.Server(config).run(sockets=[sock])
