@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from svctui.demo.server import DemoServer
 
 
 @pytest.fixture(autouse=True)
@@ -20,3 +24,58 @@ def isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         path = root / kind
         monkeypatch.setenv(f"SVCTUI_{kind.upper()}_DIR", str(path))
     yield root
+
+
+# ---------------------------------------------------------------- demo server fixtures (helper "demo")
+
+
+@pytest.fixture(scope="session")
+def demo_template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A demo database generated once per session (seed 1, default sizes, fixed anchor); servers use copies."""
+    from svctui.demo.config import FIXED_ANCHOR, DemoSizes
+    from svctui.demo.dataset import prepare_database
+
+    path = tmp_path_factory.mktemp("demo-template") / "demo.sqlite3"
+    prepare_database(path, seed=1, sizes=DemoSizes(), anchor=FIXED_ANCHOR)
+    return path
+
+
+def _copy_demo_db(template: Path, target_dir: Path) -> Path:
+    import shutil
+
+    target = target_dir / "demo.sqlite3"
+    shutil.copyfile(template, target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def demo_server(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoServer]:
+    """The enterprise demo server for the whole session (read-only use; rate limiting off; fixed anchor)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path_factory.mktemp("demo-enterprise"))
+    with DemoServer(edition="enterprise", db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
+        yield demo
+
+
+@pytest.fixture(scope="session")
+def demo_server_community(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoServer]:
+    """The community-edition demo server for the whole session (no /api/v2/events; rate limiting off)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path_factory.mktemp("demo-community"))
+    with DemoServer(edition="community", db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
+        yield demo
+
+
+@pytest.fixture
+def fresh_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
+    """A demo server of its own for one test (deletes and other changes stay with it; rate limiting off)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path)
+    with DemoServer(edition="enterprise", db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
+        yield demo

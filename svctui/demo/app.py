@@ -43,6 +43,7 @@ class DemoState:
     jwt_secret: str
     limiter: RateLimiter
     injector: FaultInjector
+    request_count: int = 0
 
 
 def parse_prefer(value: str) -> int:
@@ -97,6 +98,7 @@ class ContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        self.state.request_count += 1
         injector = self.state.injector
         if injector.faults.latency_ms:
             await asyncio.sleep(injector.faults.latency_ms / 1000)

@@ -107,6 +107,7 @@ class DemoServer:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._injector: FaultInjector | None = None
+        self._state: DemoState | None = None
         self._socket: socket.socket | None = None
         self.prepared: PreparedDatabase | None = None
         self.base_url = ""
@@ -138,6 +139,11 @@ class DemoServer:
         return self.prepared.path
 
     @property
+    def request_count(self) -> int:
+        """How many HTTP requests the server has received so far."""
+        return self._state.request_count if self._state is not None else 0
+
+    @property
     def edition(self) -> str:
         """`enterprise` or `community`."""
         return self.options.edition
@@ -158,6 +164,7 @@ class DemoServer:
         state = build_state(self.options)
         self.prepared = state[1]
         self._injector = state[0].injector
+        self._state = state[0]
         self.jwt = mint_jwt(state[0].jwt_secret, self.prepared.credentials.admin.id)
         sock = bind_socket(self.options.host, self.options.port)
         self._socket = sock
