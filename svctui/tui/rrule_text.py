@@ -150,7 +150,7 @@ def _time_words(props: Mapping[str, str], start: tuple[datetime, str] | None, fr
         minutes = _int_list(props["BYMINUTE"]) if "BYMINUTE" in props else []
         if freq == "HOURLY" and not minutes and start is not None and start[0].minute:
             minutes = [start[0].minute]
-        return "at minute " + ", ".join(f":{m:02d}" for m in minutes) if freq == "HOURLY" and minutes else ""
+        return "at " + ", ".join(f":{m:02d}" for m in minutes) if freq == "HOURLY" and minutes else ""
     zone = start[1] if start is not None else "UTC"
     hours = _int_list(props["BYHOUR"]) if "BYHOUR" in props else []
     minutes = _int_list(props["BYMINUTE"]) if "BYMINUTE" in props else []

@@ -134,7 +134,7 @@ class PagedTable(DataTable[Text], Generic[T]):
         Binding("k", "cursor_up", "Up", show=False, id="table.up", tooltip="Move the cursor up"),
         Binding("g", "first_row", "Top", show=False, id="table.top", tooltip="Go to the first row"),
         Binding("G", "last_row", "Bottom", show=False, id="table.bottom", tooltip="Go to the last row"),
-        Binding("space", "toggle_mark", "Mark", id="table.mark", tooltip="Mark or unmark the row"),
+        Binding("space", "toggle_mark", "Mark", show=False, id="table.mark", tooltip="Mark or unmark the row"),
         Binding("v", "mark_range", "Range", show=False, id="table.range", tooltip="Mark from the last mark"),
         Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by this column: ▲, ▼, off"),
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),

@@ -1,0 +1,99 @@
+"""Start-up of the dashboard: settings, the profile (or first run), the embedded demo server for `--demo`."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from svctui.store.model import Profile
+    from svctui.store.settings import Settings
+    from svctui.tui.app import SvcTuiApp
+
+
+class DemoHandle(Protocol):
+    """What the dashboard needs from a running DemoServer."""
+
+    @property
+    def base_url(self) -> str:
+        """http://127.0.0.1:PORT."""
+
+    @property
+    def token_id(self) -> str:
+        """The admin token id."""
+
+    @property
+    def token_key(self) -> str:
+        """The admin token key."""
+
+
+def demo_profile(server: DemoHandle) -> Profile:
+    """A throwaway in-memory profile for a running demo server (never written to the profiles file)."""
+    from svctui.store.model import build_profile
+
+    return build_profile(
+        name="demo",
+        base_url=server.base_url,
+        auth="signature",
+        token_id=server.token_id,
+        token_key=server.token_key,
+        storage="env",
+    )
+
+
+def load_settings_or_note() -> tuple[Settings | None, list[str]]:
+    """The settings, or None plus a note for the user when the file is broken."""
+    from svctui.store.errors import StoreError
+    from svctui.store.settings import load_settings
+
+    try:
+        return load_settings(), []
+    except StoreError as exc:
+        return None, [f"Settings not loaded, using defaults: {exc}"]
+
+
+def resolve_profile(profile_name: str | None) -> tuple[Profile | None, str | None]:
+    """(profile, None) to connect; (None, None) for the first-run screen; (None, message) to stop with an error."""
+    from svctui.store.errors import StoreError
+    from svctui.store.profiles import ProfileStore
+
+    store = ProfileStore()
+    try:
+        return store.resolve(profile_name), None
+    except StoreError as exc:
+        if profile_name is not None:
+            return None, str(exc)
+        try:
+            known = store.load().profiles
+        except StoreError as load_error:
+            return None, str(load_error)
+        return (None, None) if not known else (None, str(exc))
+
+
+def _run(app: SvcTuiApp) -> int:
+    result = app.run()
+    return result if isinstance(result, int) else (app.return_code or 0)
+
+
+def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> int:
+    """Run the dashboard; returns the process exit code (2 when the profile cannot be used)."""
+    settings, notes = load_settings_or_note()
+    if demo:
+        from svctui.demo.server import DemoServer
+
+        with DemoServer() as server:
+            return _run(app_class(demo_profile(server), settings=settings, startup_notes=notes))
+    profile, problem = resolve_profile(profile_name)
+    if problem is not None:
+        print(f"svctui: {problem}", file=sys.stderr)
+        return 2
+    with ExitStack() as stack:
+
+        def start_demo() -> Profile:
+            from svctui.demo.server import DemoServer
+
+            return demo_profile(stack.enter_context(DemoServer()))
+
+        app = app_class(profile, settings=settings, startup_notes=notes, demo_profile_factory=start_demo)
+        return _run(app)

@@ -1,0 +1,169 @@
+"""Command-palette commands of the dashboard: switch profile, refresh, hydration, sort, export, screenshot."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from svctui.api.filters import SortKey
+
+if TYPE_CHECKING:
+    from svctui.store.model import Profile
+    from svctui.tui.app import SvcTuiApp
+    from svctui.tui.screens.list_screen import ListScreen
+
+
+def export_dir() -> Path:
+    """Where exports and screenshots go: the current directory when writable, else the state dir."""
+    here = Path.cwd()
+    if os.access(here, os.W_OK):
+        return here
+    from svctui.store.paths import state_dir
+
+    target = state_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+def _stamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None) -> Path:
+    """Write the rows on screen as CSV (the cells shown) or JSON (the full records); returns the path."""
+    target = (directory or export_dir()) / f"svctui-{screen.NOUN.replace(' ', '-')}-{_stamp()}.{fmt}"
+    if fmt == "csv":
+        headers, rows = screen.table.export_rows()
+        with target.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(headers)
+            writer.writerows(rows)
+    else:
+        records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in screen.table.items]
+        target.write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return target
+
+
+class ProfilePicker(ModalScreen["Profile | None"]):
+    """Choose one of the stored profiles (and the demo, when it runs)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="profiles.cancel", tooltip="Keep the current profile")
+    ]
+    DEFAULT_CSS = """
+    ProfilePicker { align: center middle; }
+    ProfilePicker #picker { width: 70; height: auto; max-height: 80%; border: round $primary; background: $surface; }
+    ProfilePicker OptionList { height: auto; max-height: 20; }
+    """
+
+    def __init__(self, names: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        """The list of profiles."""
+        with Vertical(id="picker"):
+            yield Static(" Switch profile  (enter choose · esc cancel)")
+            yield OptionList(*(Option(f"{name}  {url}", id=name) for name, url in self.names))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Resolve the chosen profile (with its secret) and return it."""
+        from svctui.store.errors import StoreError
+        from svctui.store.profiles import ProfileStore
+
+        try:
+            profile = ProfileStore().resolve(event.option.id)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.dismiss(profile)
+
+    def action_cancel(self) -> None:
+        """Close without switching."""
+        self.dismiss(None)
+
+
+def open_profile_picker(app: SvcTuiApp) -> None:
+    """List the stored profiles; switching resets the screens."""
+    from svctui.store.errors import StoreError
+    from svctui.store.profiles import ProfileStore
+
+    try:
+        profiles = ProfileStore().load().profiles
+    except StoreError as exc:
+        app.notify(str(exc), severity="error", markup=False)
+        return
+    if not profiles:
+        app.notify("No stored profiles: add one with `svctui profile add NAME ...`.", markup=False)
+        return
+
+    def chosen(profile: Profile | None) -> None:
+        if profile is not None:
+            app.call_later(app.switch_profile, profile)
+
+    app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()]), chosen)
+
+
+def save_screenshot(app: SvcTuiApp) -> None:
+    """Save an SVG of the screen and say where."""
+    path = app.save_screenshot(path=str(export_dir()), filename=f"svctui-{_stamp()}.svg")
+    app.notify(f"Screenshot saved: {path}", markup=False)
+
+
+def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """The dashboard's palette commands for `screen`."""
+    from svctui.tui.screens.list_screen import ListScreen
+
+    yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
+    yield SystemCommand("Save screenshot", "Save an SVG of this screen (current dir)", lambda: save_screenshot(app))
+    if not isinstance(screen, ListScreen):
+        return
+    list_screen: ListScreen[Any] = screen
+    yield SystemCommand("Refresh", f"Reload this page of {screen.NOUN}", list_screen.action_refresh)
+
+    def export(fmt: str) -> None:
+        try:
+            path = export_view(list_screen, fmt)
+        except OSError as exc:
+            app.notify(f"Export failed: {exc.strerror or exc}", severity="error", markup=False)
+            return
+        app.notify(f"Exported {len(list_screen.table.items)} rows: {path}", markup=False)
+
+    yield SystemCommand("Export view as CSV", "The rows on screen, as shown", lambda: export("csv"))
+    yield SystemCommand("Export view as JSON", "The full records on screen", lambda: export("json"))
+    if screen.SPEC.hydration:
+        yield SystemCommand(
+            "Toggle hydration", "Domains and OUs with names (on) or ids only (off)", list_screen.action_toggle_hydration
+        )
+        yield SystemCommand(
+            "Toggle domain hydration",
+            "Domain names on or off",
+            lambda: list_screen.set_hydration(not list_screen.hydrate_domains, list_screen.hydrate_ous),
+        )
+        yield SystemCommand(
+            "Toggle OU hydration",
+            "OU names on or off",
+            lambda: list_screen.set_hydration(list_screen.hydrate_domains, not list_screen.hydrate_ous),
+        )
+    for column in screen.SPEC.sortable:
+        for descending in (False, True):
+            arrow = "▼ descending" if descending else "▲ ascending"
+            key = SortKey(column, descending)
+            yield SystemCommand(
+                f"Sort by {column} {arrow}",
+                "Replace the sort order with this column",
+                lambda key=key: list_screen.set_sort((key,)),
+                discover=False,
+            )

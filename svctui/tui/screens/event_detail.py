@@ -1,0 +1,165 @@
+"""How an Event reads: table columns (RowAdapter) and the detail pane sections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.content import Content
+
+from svctui.tui.rrule_text import parse_schedule, relative
+from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
+from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+
+if TYPE_CHECKING:
+    from svctui.api.models import DomainRef, Event, OURef
+
+Clock = Callable[[], datetime]
+ColorOf = Callable[[str], str]
+KIND_NAMES = (
+    ("session_collection", "sessions"),
+    ("local_group_collection", "local groups"),
+    ("ad_structure_collection", "AD structure"),
+    ("cert_services_collection", "cert services"),
+    ("ca_registry_collection", "CA registry"),
+    ("dc_registry_collection", "DC registry"),
+    ("all_trusted_domains", "all trusted domains"),
+)
+
+
+def when(moment: datetime | None) -> str:
+    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
+    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
+
+
+def next_run_text(event: Event, now: datetime) -> str:
+    """`2026-11-24 10:00Z  in 1d 22h`; `ended`; `?` when unparseable; a dash when the rule has no DTSTART."""
+    schedule = parse_schedule(event.rrule)
+    if schedule.error is not None:
+        return "?"
+    if not schedule.has_start:
+        return "- (rule has no DTSTART)"
+    upcoming = schedule.next_run(now)
+    return f"{when(upcoming)}  {relative(upcoming, now)}" if upcoming is not None else "ended"
+
+
+def _count_with_missing(refs: list[DomainRef] | list[OURef], color_of: ColorOf) -> Text:
+    gone = sum(1 for ref in refs if not ref.exists)
+    text = Text(str(len(refs)), end="")
+    if gone:
+        text.append(f" ✗{gone}", style=f"bold {color_of('status-missing')}")
+    return text
+
+
+def _client(event: Event) -> str:
+    if event.client_name:
+        return event.client_name if len(event.client_name) <= 16 else f"{event.client_name[:15]}…"
+    return f"{event.client_id[:8]}…"
+
+
+def _kinds(event: Event) -> str:
+    from svctui.api.models import flag_marks
+
+    return flag_marks(event)
+
+
+def event_adapter(clock: Clock, color_of: ColorOf) -> RowAdapter[Event]:
+    """The events table: id, client, schedule in words, next run, kinds, domain and OU counts (✗ = missing)."""
+
+    def schedule_words(event: Event) -> Text:
+        schedule = parse_schedule(event.rrule)
+        return Text(schedule.words, style="italic" if schedule.error else "", end="")
+
+    return RowAdapter(
+        key=lambda event: str(event.id),
+        columns=(
+            ColumnDef("id", "id", lambda event: str(event.id), width=6, sort="id"),
+            ColumnDef("client", "client", _client, width=16, copy_text=lambda event: event.client_id),
+            ColumnDef("schedule", "schedule", schedule_words, width=30, copy_text=lambda event: event.rrule),
+            ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
+            ColumnDef("kinds", "kinds", _kinds, width=7),
+            ColumnDef("domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7),
+            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5),
+        ),
+    )
+
+
+def _exists(exists: bool) -> str | Content:
+    return "yes" if exists else missing("MISSING (no longer in the graph)")
+
+
+def _domain_lines(domains: list[DomainRef]) -> list[str | Content]:
+    lines: list[str | Content] = []
+    for domain in domains:
+        name = domain.name or "(name not hydrated)"
+        head = Content.from_markup("• [b]$name[/b]", name=name)
+        lines.append(head if domain.exists else head + Content("  ") + missing("MISSING"))
+        lines.append(Content.from_markup("  [$text-muted]objectid[/] $oid", oid=domain.objectid))
+        if domain.type:
+            lines.append(Content.from_markup("  [$text-muted]type[/]     $type", type=domain.type))
+    return lines
+
+
+def _ou_lines(ous: list[OURef]) -> list[str | Content]:
+    lines: list[str | Content] = []
+    for ou in ous:
+        name = ou.name or "(name not hydrated)"
+        head = Content.from_markup("• [b]$name[/b]", name=name)
+        lines.append(head if ou.exists else head + Content("  ") + missing("MISSING"))
+        lines.append(Content.from_markup("  [$text-muted]objectid[/] $oid", oid=ou.objectid))
+        if ou.distinguishedname:
+            lines.append(Content.from_markup("  [$text-muted]DN[/]       $dn", dn=ou.distinguishedname))
+    return lines
+
+
+class EventDetail(DetailPane["Event"]):
+    """Every field of an event, its domains and OUs, and its schedule with the next 5 runs."""
+
+    EMPTY_HINT = "No event under the cursor."
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def sections(self, item: Event) -> list[Section]:
+        """Event, schedule, domains, OUs and any extra fields the server sent."""
+        kinds = ", ".join(label for name, label in KIND_NAMES if getattr(item, name)) or "none"
+        fields: list[tuple[str, str | Content]] = [
+            ("id", str(item.id)),
+            ("client", item.client_name or muted("(no name)")),
+            ("client id", item.client_id),
+            ("kinds", f"{_kinds(item)}  {kinds}"),
+        ]
+        for label, value in (
+            ("next (server)", item.next_scheduled_at),
+            ("created", item.created_at),
+            ("updated", item.updated_at),
+            ("deleted", item.deleted_at),
+        ):
+            if value is not None:
+                fields.append((label, when(value)))
+        now = self.clock()
+        schedule = parse_schedule(item.rrule)
+        schedule_fields: list[tuple[str, str | Content]] = [("in words", schedule.words)]
+        schedule_lines: list[str | Content] = [muted("raw rule")]
+        schedule_lines += [Content(f"  {line}") for line in item.rrule.replace("\\n", "\n").splitlines()]
+        if schedule.error is not None:
+            schedule_lines.append(missing(f"Note: {schedule.error}. Shown raw; no runs computed."))
+        else:
+            runs = schedule.next_runs(now, 5)
+            schedule_lines.append(muted("next 5 runs" if runs else "no further runs (the rule has ended)"))
+            schedule_lines += [Content(f"  {when(run)}  {relative(run, now)}") for run in runs]
+            if not schedule.has_start:
+                schedule_lines.append(muted("(no DTSTART: the server picks the start; these are estimates from now)"))
+        sections = [
+            Section("Event", fields),
+            Section("Schedule", schedule_fields, schedule_lines),
+            Section(f"Domains ({len(item.domains)})", (), _domain_lines(item.domains) or [muted("none")]),
+            Section(f"OUs ({len(item.ous)})", (), _ou_lines(item.ous) or [muted("none")]),
+        ]
+        extra = item.model_extra or {}
+        if extra:
+            sections.append(Section("Other fields", [(key, str(value)) for key, value in sorted(extra.items())]))
+        return sections

@@ -1,0 +1,133 @@
+"""First run (no profile yet): add a profile (validated like `svctui profile add`) or start the demo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+FIELD_LABELS = {
+    "name": "name",
+    "base_url": "server URL",
+    "token_id": "token id",
+    "token_key": "token key",
+    "jwt": "JWT",
+}
+
+
+class FirstRunScreen(Screen[None]):
+    """Shown when no profile is configured."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save profile", id="first.save", tooltip="Validate and save the profile"),
+        Binding("ctrl+o", "demo", "Start demo", id="first.demo", tooltip="Open the dashboard on the demo server"),
+    ]
+    DEFAULT_CSS = """
+    FirstRunScreen { align: center middle; }
+    FirstRunScreen #first-dialog { width: 84; max-width: 96%; height: auto; border: round $primary; padding: 1 2; }
+    FirstRunScreen #first-title { text-style: bold; color: $primary; }
+    FirstRunScreen .first-line { height: auto; margin-top: 1; }
+    FirstRunScreen .first-line Label { width: 14; padding-top: 1; }
+    FirstRunScreen .first-line Input, FirstRunScreen .first-line Select { width: 1fr; }
+    FirstRunScreen #first-error { color: $error; height: auto; margin-top: 1; display: none; }
+    FirstRunScreen #first-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    FirstRunScreen #first-buttons Button { margin-left: 2; }
+    """
+
+    def compose(self) -> ComposeResult:
+        """The profile form and the two choices."""
+        with Vertical(id="first-dialog"):
+            yield Static("Welcome to svctui", id="first-title")
+            yield Static("No profile is configured. Add one for your server, or look around with the demo server.")
+            for field, placeholder in (
+                ("name", "default"),
+                ("base_url", "https://bloodhound.example.com"),
+            ):
+                with Horizontal(classes="first-line"):
+                    yield Label(FIELD_LABELS[field])
+                    yield Input(placeholder=placeholder, id=f"first-{field}")
+            with Horizontal(classes="first-line"):
+                yield Label("auth")
+                options = [("signed requests (token id + key)", "signature"), ("bearer JWT", "bearer")]
+                yield Select(options, value="signature", allow_blank=False, id="first-auth")
+            with Horizontal(classes="first-line", id="line-token-id"):
+                yield Label("token id")
+                yield Input(placeholder="3f2504e0-4f89-41d3-9a0c-0305e82c3301", id="first-token_id")
+            with Horizontal(classes="first-line"):
+                yield Label("secret", id="secret-label")
+                yield Input(password=True, placeholder="token key", id="first-secret")
+            yield Static("", id="first-error")
+            with Horizontal(id="first-buttons"):
+                yield Button("Start the demo", id="demo")
+                yield Button("Save profile", id="save", variant="primary")
+        yield Footer()
+
+    @on(Select.Changed, "#first-auth")
+    def _auth_changed(self, event: Select.Changed) -> None:
+        bearer = event.value == "bearer"
+        self.query_one("#line-token-id").display = not bearer
+        self.query_one("#first-secret", Input).placeholder = "JWT" if bearer else "token key"
+
+    def _value(self, field: str) -> str:
+        return self.query_one(f"#first-{field}", Input).value.strip()
+
+    def _error(self, text: str) -> None:
+        error = self.query_one("#first-error", Static)
+        error.update(Content(text))
+        error.display = bool(text)
+
+    def action_save(self) -> None:
+        """Validate with the store's rules, save, and open the dashboard."""
+        from svctui.store.errors import StoreError
+        from svctui.store.model import build_profile
+        from svctui.store.profiles import ProfileStore
+
+        bearer = self.query_one("#first-auth", Select).value == "bearer"
+        fields: dict[str, object] = {
+            "name": self._value("name") or "default",
+            "base_url": self._value("base_url"),
+            "auth": "bearer" if bearer else "signature",
+        }
+        if not bearer:
+            fields["token_id"] = self._value("token_id") or None
+        secret = self.query_one("#first-secret", Input).value
+        fields["jwt" if bearer else "token_key"] = secret or None
+        try:
+            profile = build_profile(FIELD_LABELS, **fields)
+            if profile.secret is None:
+                raise StoreError(f"{'JWT' if bearer else 'token key'}: paste the secret shown when it was created")
+            result = ProfileStore().add(profile, make_default=True)
+        except StoreError as exc:
+            self._error(f"✗ {exc}")
+            return
+        self._error("")
+        for warning in result.warnings:
+            self.notify(warning, severity="warning", markup=False)
+        self.dismiss(None)
+        self.app.call_later(cast("SvcTuiApp", self.app).switch_profile, profile)
+
+    def action_demo(self) -> None:
+        """Start the demo server and open the dashboard against it."""
+        self.dismiss(None)
+        self.app.call_later(cast("SvcTuiApp", self.app).start_demo)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "save":
+            self.action_save()
+        elif event.button.id == "demo":
+            self.action_demo()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_save()

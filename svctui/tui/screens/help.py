@@ -1,0 +1,110 @@
+"""`?`: every key of the current screen (after the user's keymap), grouped by where it acts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+# Keys DataTable binds without our ids; shown with what they do here.
+RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
+HIDDEN_ACTIONS = {"command_palette"}
+GROUP_ORDER = ("table", "screen", "app")
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    """One key of the help table."""
+
+    keys: str
+    description: str
+    tooltip: str
+    group: str
+
+
+def _group(node: Any, screen: Screen[Any]) -> str:
+    if node is screen:
+        return "screen"
+    if isinstance(node, App):
+        return "app"
+    return "table"
+
+
+def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
+    """The active bindings of `screen` (focused widget, screen, app) as help rows, one per action."""
+    rows: dict[tuple[str, str], KeyRow] = {}
+    keys_by_action: dict[tuple[str, str], list[str]] = {}
+    for active in screen.active_bindings.values():
+        binding = active.binding
+        if binding.action in HIDDEN_ACTIONS:
+            continue
+        group = _group(active.node, screen)
+        description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
+        identity = (group, binding.action)
+        keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
+        rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group)
+    rows[("app", "command_palette")] = KeyRow("", "Command palette", "Profile, refresh, export, theme…", "app")
+    keys_by_action[("app", "command_palette")] = [app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, ""))]
+    result = [
+        KeyRow(" ".join(dict.fromkeys(keys_by_action[identity])), row.description, row.tooltip, row.group)
+        for identity, row in rows.items()
+    ]
+    return sorted(result, key=lambda row: GROUP_ORDER.index(row.group))
+
+
+def help_content(rows: Sequence[KeyRow], noun: str) -> Content:
+    """The rows as aligned text, with a heading per group."""
+    titles = {"table": "Table", "screen": f"{noun.capitalize() or 'This screen'}", "app": "Everywhere"}
+    parts: list[Content] = []
+    group = ""
+    for row in rows:
+        if row.group != group:
+            group = row.group
+            parts.append(Content.from_markup("\n[b $primary]$title[/]\n", title=titles[group]))
+        parts.append(
+            Content.from_markup(
+                "[b $accent]$keys[/]$description[$text-muted]$tooltip[/]\n",
+                keys=row.keys.ljust(14),
+                description=row.description.ljust(16),
+                tooltip=row.tooltip,
+            )
+        )
+    return Content("").join(parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of the screen that was active when `?` was pressed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "close", "Close", id="help.close", tooltip="Close help"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen #help-dialog { width: 96; max-width: 95%; height: auto; max-height: 90%; border: round $primary;
+        background: $surface; padding: 0 1; }
+    HelpScreen #help-title { text-style: bold; }
+    HelpScreen #help-scroll { height: auto; max-height: 30; }
+    """
+
+    def __init__(self, rows: Sequence[KeyRow], noun: str = "") -> None:
+        super().__init__()
+        self.rows = tuple(rows)
+        self.noun = noun
+
+    def compose(self) -> ComposeResult:
+        """Title and the key table."""
+        with Vertical(id="help-dialog"):
+            yield Static("Keys  (esc closes; change keys with keymap in settings.toml, by binding id)", id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(help_content(self.rows, self.noun), id="help-body")
+
+    def action_close(self) -> None:
+        """Close."""
+        self.dismiss(None)

@@ -1,0 +1,433 @@
+"""ListScreen: the generic server-paged list screen (filters, chips, sort, paging, detail pane, states).
+
+A concrete screen gives the endpoint spec, a RowAdapter, a DetailPane and how to fetch one page:
+
+    class EventsScreen(ListScreen[Event]):
+        SPEC = EVENTS
+        NOUN = "events"
+        def make_adapter(self) -> RowAdapter[Event]: ...
+        def make_detail(self) -> DetailPane[Event]: ...
+        async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
+            return await client.events.list(query.filters, query.sort, skip=query.skip, limit=query.limit, ...)
+
+All I/O runs in one exclusive worker per screen; every load gets a new sequence number and results carrying an
+older number are dropped, so a slow old response can never overwrite a newer one. The table is refreshed by
+keyed diff, so the cursor and marks stay put.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from svctui.api.filters import EndpointSpec, Filter, SortKey
+from svctui.tui.clipboard import copy_text
+from svctui.tui.messages import FilterRemoved, LoadFailed, MarksChanged, PageLoaded, RowFocused, SortChanged
+from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.filter_chips import FilterChips
+from svctui.tui.widgets.filter_editor import FilterEditor
+from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
+from svctui.tui.widgets.raw_json import RawJson
+from svctui.tui.widgets.state_panel import StateKind, StatePanel
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.tui.app import SvcTuiApp
+
+T = TypeVar("T")
+NARROW_WIDTH = 110
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """Everything one page request depends on."""
+
+    filters: tuple[Filter, ...] = ()
+    sort: tuple[SortKey, ...] = ()
+    skip: int = 0
+    limit: int = 100
+    hydrate_domains: bool = True
+    hydrate_ous: bool = True
+
+
+@dataclass
+class LoadStats:
+    """Counters the tests and the status line read."""
+
+    started: int = 0
+    applied: int = 0
+    dropped_stale: int = 0
+    last_ms: float | None = None
+    history: list[ListQuery] = field(default_factory=list)
+
+
+class ListScreen(Screen[None], Generic[T]):
+    """A screen showing one server-side page of an endpoint with filters, sort, paging and a detail pane."""
+
+    SPEC: ClassVar[EndpointSpec]
+    NOUN: ClassVar[str] = "records"
+    MODE: ClassVar[str] = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "edit_filters", "Filter", id="list.filter", tooltip="Edit filters (one request on apply)"),
+        Binding("x", "clear_filters", "Clear", show=False, id="list.clear", tooltip="Remove every filter"),
+        Binding("left_square_bracket", "previous_page", "Prev", id="list.prev", tooltip="Previous page"),
+        Binding("right_square_bracket", "next_page", "Next", id="list.next", tooltip="Next page"),
+        Binding("r", "refresh", "Refresh", id="list.refresh", tooltip="Reload this page from the server"),
+        Binding("p", "toggle_detail", "Detail", id="list.detail", tooltip="Show or hide the detail pane (or enter)"),
+        Binding("y", "raw_json", "JSON", show=False, id="list.json", tooltip="Raw JSON of the row under the cursor"),
+        Binding(
+            "c", "copy_cell", "Copy", show=False, id="list.copy", tooltip="Copy the cell under the cursor (OSC 52)"
+        ),
+        Binding("H", "toggle_hydration", "Hydrate", show=False, id="list.hydrate", tooltip="Toggle hydration"),
+    ]
+    DEFAULT_CSS = """
+    ListScreen #body { height: 1fr; }
+    ListScreen #body.-narrow { layout: vertical; }
+    ListScreen #main { width: 1fr; height: 1fr; }
+    ListScreen #main PagedTable { height: 1fr; }
+    ListScreen #main.-state PagedTable { display: none; }
+    ListScreen #main StatePanel.-hidden { display: none; }
+    ListScreen DetailPane { width: 48%; height: 1fr; }
+    ListScreen #body.-narrow DetailPane {
+        width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
+    }
+    ListScreen #status-line { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.filters: tuple[Filter, ...] = ()
+        self.sort: tuple[SortKey, ...] = ()
+        self.window = PageWindow()
+        self.hydrate_domains = True
+        self.hydrate_ous = True
+        self.stats = LoadStats()
+        self._seq = 0
+        self._loading = False
+        self._generation = -1
+
+    # ----- what a concrete screen provides ----------------------------------------------------------------
+    def make_adapter(self) -> RowAdapter[T]:
+        """The columns of the table."""
+        raise NotImplementedError
+
+    def make_detail(self) -> DetailPane[T]:
+        """The detail pane for one record."""
+        return DetailPane()
+
+    async def fetch(self, client: ApiClient, query: ListQuery) -> Any:
+        """Fetch one page (a Page[T]) for `query`."""
+        raise NotImplementedError
+
+    def blocked_reason(self) -> tuple[str, ...] | None:
+        """Lines explaining why nothing can load yet (e.g. no client chosen), or None."""
+        return None
+
+    def empty_lines(self) -> tuple[str, str]:
+        """Message and hint for an empty result."""
+        if self.filters:
+            return (f"No {self.NOUN} match these filters", "Press x to clear them all, or click a chip to remove it.")
+        return (f"There are no {self.NOUN} on this server", "Press r to reload.")
+
+    def theme_color(self, name: str) -> str:
+        """The current theme's value of an app variable (e.g. `status-missing`), for Rich cell styles."""
+        return self.app.theme_variables.get(name) or self.app.theme_variables.get("error", "red")
+
+    def record_key(self, record: T) -> str:
+        """The row key of a record."""
+        return self.table.adapter.key(record)
+
+    # ----- layout -----------------------------------------------------------------------------------------
+    @property
+    def dashboard(self) -> SvcTuiApp:
+        """The app, typed."""
+        return cast("SvcTuiApp", self.app)
+
+    @property
+    def table(self) -> PagedTable[T]:
+        """The table widget."""
+        return cast("PagedTable[T]", self.query_one("#table", PagedTable))
+
+    @property
+    def state_panel(self) -> StatePanel:
+        """The state panel."""
+        return self.query_one("#state", StatePanel)
+
+    @property
+    def detail(self) -> DetailPane[T]:
+        """The detail pane."""
+        return cast("DetailPane[T]", self.query_one("#detail", DetailPane))
+
+    def compose(self) -> ComposeResult:
+        """Header, chips, table (or state panel) with the detail pane, status line, footer."""
+        yield AppHeader(id="app-header")
+        yield FilterChips(id="chips")
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                yield StatePanel(id="state")
+                yield PagedTable(self.make_adapter(), id="table")
+            detail = self.make_detail()
+            detail.id = "detail"
+            yield detail
+        yield Static("", id="status-line", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Apply settings, follow the header info, load the first page."""
+        self.window.limit = self.dashboard.page_size
+        self.watch(self.dashboard, "header_info", self._refresh_header)
+        self._apply_width(self.app.size.width)
+        self.table.focus()
+        self.reload_if_stale()
+
+    def on_screen_resume(self) -> None:
+        """Coming back to this screen: reload when the profile changed meanwhile."""
+        self._refresh_header()
+        self.reload_if_stale()
+
+    def reload_if_stale(self) -> None:
+        """Reset and load when the app switched profile since this screen last loaded."""
+        if self._generation != self.dashboard.generation:
+            self._generation = self.dashboard.generation
+            self.filters, self.sort, self.window.skip, self.window.count = (), (), 0, None
+            self.table.set_sort(())
+            self.table.show_items([])
+            self.query_one(FilterChips).show_filters(())
+            self.load()
+
+    def _refresh_header(self, *_: object) -> None:
+        app = self.dashboard
+        self.query_one(AppHeader).show(app.header_info, app.tabs, self.MODE)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Put the detail pane below the table on narrow terminals."""
+        self._apply_width(event.size.width)
+
+    def _apply_width(self, width: int) -> None:
+        self.query_one("#body").set_class(width < NARROW_WIDTH, "-narrow")
+
+    # ----- loading ----------------------------------------------------------------------------------------
+    def current_query(self) -> ListQuery:
+        """The query the screen state describes now."""
+        return ListQuery(
+            self.filters, self.sort, self.window.skip, self.window.limit, self.hydrate_domains, self.hydrate_ous
+        )
+
+    def load(self) -> None:
+        """Start loading the page the state describes (cancels any load in flight)."""
+        blocked = self.blocked_reason()
+        if blocked is not None:
+            self._seq += 1
+            self.state_panel.show_message(*blocked)
+            self.query_one("#main").set_class(True, "-state")
+            self._update_status()
+            return
+        self._seq += 1
+        self._loading = True
+        query = self.current_query()
+        self.stats.started += 1
+        self.stats.history.append(query)
+        if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
+            self.state_panel.show_loading(self.NOUN, self.dashboard.header_info.server)
+            self.query_one("#main").set_class(True, "-state")
+        self._update_status()
+        self._fetch_page(self._seq, query)
+
+    @work(exclusive=True, group="list-page", exit_on_error=False)
+    async def _fetch_page(self, seq: int, query: ListQuery) -> None:
+        started = time.perf_counter()
+        try:
+            client = await self.dashboard.api_client()
+            self.dashboard.request_count += 1
+            page = await self.fetch(client, query)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # every failure becomes a state, never a traceback
+            self.post_message(LoadFailed(exc, seq))
+            return
+        self.post_message(PageLoaded(page, seq, (time.perf_counter() - started) * 1000))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        """Show a page (unless a newer request was made since)."""
+        if message.request_seq != self._seq:
+            self.stats.dropped_stale += 1
+            return
+        page = message.page
+        records: Sequence[T] = page.data
+        if not records and page.count > 0 and self.window.skip > 0:
+            self.window.skip = max(0, (page.count - 1) // self.window.limit * self.window.limit)
+            self.load()
+            return
+        self._loading = False
+        self.stats.applied += 1
+        self.stats.last_ms = message.elapsed_ms
+        self.window.count, self.window.shown = page.count, len(records)
+        self.table.show_items(records)
+        main = self.query_one("#main")
+        if records:
+            self.state_panel.hide()
+            main.set_class(False, "-state")
+        else:
+            self.state_panel.show_empty(*self.empty_lines())
+            main.set_class(True, "-state")
+        self._show_detail()
+        self._update_status()
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """Show the error as a state (the app stays up; `r` retries)."""
+        if message.request_seq != self._seq:
+            self.stats.dropped_stale += 1
+            return
+        self._loading = False
+        self.state_panel.show_error(message.error, noun=self.NOUN)
+        self.query_one("#main").set_class(True, "-state")
+        self._update_status()
+
+    def status_parts(self) -> list[str]:
+        """Pieces of the status line (screens may add their own)."""
+        parts = [self.window.label()]
+        if self.window.count:
+            pages = (self.window.count + self.window.limit - 1) // self.window.limit
+            parts.append(f"page {self.window.skip // self.window.limit + 1}/{pages}")
+        if self.sort:
+            parts.append("sort " + ", ".join(("-" if key.descending else "") + key.column for key in self.sort))
+        if self.filters:
+            parts.append(f"{len(self.filters)} filter" + ("s" if len(self.filters) > 1 else ""))
+        if self.SPEC.hydration and not (self.hydrate_domains and self.hydrate_ous):
+            off = [name for name, on_ in (("domains", self.hydrate_domains), ("OUs", self.hydrate_ous)) if not on_]
+            parts.append("not hydrated: " + ", ".join(off))
+        if self.table.marked:
+            parts.append(f"{len(self.table.marked)} marked")
+        if self._loading:
+            parts.append("loading…")
+        elif self.stats.last_ms is not None and not self.dashboard.frozen:
+            parts.append(f"{self.stats.last_ms:.0f} ms")
+        return parts
+
+    def _update_status(self) -> None:
+        self.query_one("#status-line", Static).update("  ·  ".join(self.status_parts()))
+
+    # ----- user intents -----------------------------------------------------------------------------------
+    def set_filters(self, filters: Sequence[Filter]) -> None:
+        """Replace the filters, go to the first page, load."""
+        self.filters = tuple(filters)
+        self.window.skip = 0
+        self.query_one(FilterChips).show_filters(self.filters)
+        self.load()
+
+    def set_sort(self, sort: Sequence[SortKey]) -> None:
+        """Replace the sort keys, go to the first page, load."""
+        self.sort = tuple(sort)
+        self.table.set_sort(self.sort)
+        self.window.skip = 0
+        self.load()
+
+    def action_edit_filters(self) -> None:
+        """Open the filter editor; applying sends one request."""
+
+        def applied(result: tuple[Filter, ...] | None) -> None:
+            if result is not None and result != self.filters:
+                self.set_filters(result)
+
+        self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.dashboard.clock), applied)
+
+    def action_clear_filters(self) -> None:
+        """Remove every filter."""
+        if not self.filters:
+            self.notify("No filters to clear.")
+            return
+        self.set_filters(())
+
+    @on(FilterRemoved)
+    def _filter_removed(self, message: FilterRemoved) -> None:
+        self.set_filters([active for active in self.filters if active != message.removed])
+
+    @on(SortChanged)
+    def _sort_changed(self, message: SortChanged) -> None:
+        self.sort = message.sort
+        self.window.skip = 0
+        self.load()
+
+    def action_next_page(self) -> None:
+        """Load the next page."""
+        skip = self.window.next_skip()
+        if skip is None:
+            self.notify("This is the last page.")
+            return
+        self.window.skip = skip
+        self.load()
+
+    def action_previous_page(self) -> None:
+        """Load the previous page."""
+        skip = self.window.previous_skip()
+        if skip is None:
+            self.notify("This is the first page.")
+            return
+        self.window.skip = skip
+        self.load()
+
+    def action_refresh(self) -> None:
+        """Reload the current page."""
+        self.load()
+
+    def action_toggle_hydration(self) -> None:
+        """Turn hydration of domains and OUs off or on (fewer server lookups when off)."""
+        if not self.SPEC.hydration:
+            self.notify(f"{self.NOUN.capitalize()} have no hydration setting.")
+            return
+        value = not (self.hydrate_domains and self.hydrate_ous)
+        self.set_hydration(value, value)
+
+    def set_hydration(self, domains: bool, ous: bool) -> None:
+        """Set hydration of domains and OUs and reload."""
+        self.hydrate_domains, self.hydrate_ous = domains, ous
+        state = "on" if domains and ous else "off" if not (domains or ous) else "partly on"
+        self.notify(f"Hydration {state}: domains {'on' if domains else 'off'}, OUs {'on' if ous else 'off'}.")
+        self.load()
+
+    def action_toggle_detail(self) -> None:
+        """Show or hide the detail pane."""
+        self.detail.set_open(not self.detail.is_open)
+        self._show_detail()
+
+    @on(DataTable.CellSelected)
+    def _cell_selected(self, event: DataTable.CellSelected) -> None:
+        event.stop()
+        self.action_toggle_detail()
+
+    @on(MarksChanged)
+    def _marks_changed(self) -> None:
+        self._update_status()
+
+    @on(RowFocused)
+    def _row_focused(self) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        if self.detail.is_open:
+            self.detail.show_item(self.table.current_item)
+        self._update_status()
+
+    def action_raw_json(self) -> None:
+        """Show the raw JSON of the record under the cursor."""
+        record = self.table.current_item
+        if record is None:
+            self.notify("No row under the cursor.", severity="warning")
+            return
+        self.app.push_screen(RawJson(f"{self.NOUN} {self.record_key(record)}", record))
+
+    def action_copy_cell(self) -> None:
+        """Copy the cell under the cursor with OSC 52."""
+        column = self.table.current_column
+        copy_text(self.app, self.table.current_cell_text(), column.label if column else "cell")

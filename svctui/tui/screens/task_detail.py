@@ -1,0 +1,246 @@
+"""How a CompletedTask reads: the tasks table columns, and the detail pane with its four tabs.
+
+Tabs: domain results (R), plot of the selected domain's counts over the client's history (P), compare with the
+previous run of the same event (W), and every field of the task (T). The screen feeds the client's history (all
+tasks loaded for the plot) with `set_history`; everything else is computed here from the task and that history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime, tzinfo
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.content import Content
+from textual.widgets import Static, TabbedContent, TabPane
+
+from svctui.api.models import CompletedTask, flag_marks
+from svctui.triage import (
+    DEFAULT_DROP_THRESHOLD,
+    DomainPoint,
+    Drop,
+    compare_runs,
+    domain_series,
+    format_duration,
+    previous_run,
+    result_summary,
+    task_duration,
+)
+from svctui.tui.widgets.count_plot import CountPlot
+from svctui.tui.widgets.deltas import DeltasPane
+from svctui.tui.widgets.detail_pane import DetailPane, Section, muted, render_sections
+from svctui.tui.widgets.domain_results import DomainResultsPane
+from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+from svctui.tui.widgets.status_colors import semantic_style, status_style
+from svctui.tui.widgets.task_times import format_local_utc
+
+TABS: Mapping[str, str] = {
+    "results": "tab-results",
+    "plot": "tab-plot",
+    "compare": "tab-compare",
+    "fields": "tab-fields",
+}
+DropsOf = Callable[[int], Sequence[Drop]]
+
+
+def utc_minutes(moment: datetime | None) -> str:
+    """`2026-03-01 02:00Z`, empty when unset."""
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}Z" if moment is not None else ""
+
+
+def utc_clock(moment: datetime | None, day: datetime | None) -> str:
+    """`02:12:05`, with `+1d` when it falls on a later UTC day than `day`; empty when unset."""
+    if moment is None:
+        return ""
+    utc = moment.astimezone(UTC)
+    text = f"{utc:%H:%M:%S}"
+    if day is not None and (utc.date() - day.astimezone(UTC).date()).days:
+        text += f" {(utc.date() - day.astimezone(UTC).date()).days:+d}d"
+    return text
+
+
+def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
+    """Tasks table columns (every sortable column is a column): times in UTC, status coloured, results summary."""
+
+    def status(task: CompletedTask) -> Text:
+        return Text(task.status_label, style=status_style(app, task.status, bold=True), end="")
+
+    def results(task: CompletedTask) -> Text:
+        summary = result_summary(task)
+        text = Text(end="")
+        if not summary.total:
+            text.append("—", style="dim")
+        else:
+            text.append(f"{summary.ok} ok", style=semantic_style(app, "success"))
+            if summary.failed:
+                text.append(" / ")
+                text.append(f"{summary.failed} failed", style=semantic_style(app, "error", bold=True))
+        found = len(drops_of(task.id))
+        if found:
+            text.append(f"  ▼{found}", style=semantic_style(app, "error", bold=True))
+        return text
+
+    return RowAdapter(
+        key=lambda task: str(task.id),
+        columns=(
+            ColumnDef("id", "id", lambda task: str(task.id), width=6, sort="id"),
+            ColumnDef(
+                "event", "event", lambda task: "" if task.event_id is None else str(task.event_id), 5, "event_id"
+            ),
+            ColumnDef(
+                "executed", "executed (UTC)", lambda task: utc_minutes(task.execution_time), 17, "execution_time"
+            ),
+            ColumnDef(
+                "started", "start", lambda task: utc_clock(task.start_time, task.execution_time), 8, "start_time"
+            ),
+            ColumnDef("ended", "end", lambda task: utc_clock(task.end_time, task.execution_time), 8, "end_time"),
+            ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
+            ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
+            ColumnDef("results", "results", results, width=16),
+            ColumnDef("message", "message", lambda task: task.status_message, width=22),
+            ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller"),
+            ColumnDef("kinds", "kinds", flag_marks, width=7),
+            ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4),
+            ColumnDef("title", "event title", lambda task: task.event_title or "", 16, "event_title"),
+            ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path"),
+            ColumnDef("ingest", "last ingest", lambda task: utc_minutes(task.last_ingest), 17, "last_ingest"),
+            ColumnDef("created", "created", lambda task: utc_minutes(task.created_at), 17, "created_at"),
+            ColumnDef("updated", "updated", lambda task: utc_minutes(task.updated_at), 17, "updated_at"),
+            ColumnDef("deleted", "deleted", lambda task: utc_minutes(task.deleted_at), 17, "deleted_at"),
+        ),
+    )
+
+
+class TaskDetail(DetailPane[CompletedTask]):
+    """Domain results, the count plot, compare with the previous run, and every field of one task."""
+
+    EMPTY_HINT = "No task under the cursor."
+    DEFAULT_CSS = """
+    TaskDetail { padding: 0; }
+    TaskDetail > TabbedContent { height: 1fr; }
+    TaskDetail TabPane { padding: 0; height: 1fr; }
+    TaskDetail #task-fields { padding: 0 1; }
+    """
+
+    def __init__(self, *, threshold: float = DEFAULT_DROP_THRESHOLD, zone: tzinfo | None = None) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.zone = zone
+        self.history: list[CompletedTask] | None = None
+        self.history_note = "loading the client's task history…"
+        self.series: dict[str, list[DomainPoint]] = {}
+        self.drops: list[Drop] = []
+        self.domain_name: str | None = None
+
+    def compose(self) -> ComposeResult:
+        """The four tabs."""
+        with TabbedContent(initial=TABS["results"]):
+            with TabPane("Domain results [R]", id=TABS["results"]):
+                yield DomainResultsPane(zone=self.zone, id="domain-results")
+            with TabPane("Plot [P]", id=TABS["plot"]):
+                yield CountPlot(threshold=self.threshold, zone=self.zone, id="count-plot")
+            with TabPane("vs previous run [W]", id=TABS["compare"]):
+                yield DeltasPane(threshold=self.threshold, zone=self.zone, id="deltas")
+            with TabPane("Task [T]", id=TABS["fields"]):
+                yield Static(self.EMPTY_HINT, id="task-fields")
+
+    @property
+    def active_tab(self) -> str:
+        """`results`, `plot`, `compare` or `fields`."""
+        active = self.query_one(TabbedContent).active
+        return next((name for name, pane_id in TABS.items() if pane_id == active), "results")
+
+    def show_tab(self, name: str) -> None:
+        """Switch to a tab by name."""
+        self.query_one(TabbedContent).active = TABS[name]
+
+    def set_history(self, history: Sequence[CompletedTask] | None, drops: Sequence[Drop], note: str = "") -> None:
+        """The client's tasks (None while loading or after a failure, with `note` saying which) and their drops."""
+        self.history = list(history) if history is not None else None
+        self.history_note = note
+        self.series = domain_series(self.history) if self.history is not None else {}
+        self.drops = list(drops)
+        self._show_plot()
+        self._show_compare()
+
+    def show_item(self, item: CompletedTask | None) -> None:
+        """Show one task in every tab (None clears them)."""
+        changed = item is not self.item
+        self.item = item
+        results = self.query_one(DomainResultsPane)
+        results.show_task(item)
+        if changed:
+            self.domain_name = self._default_domain(item)
+            if self.domain_name is not None:
+                results.select_domain(self.domain_name)
+        self.query_one("#task-fields", Static).update(
+            render_sections(self.sections(item)) if item is not None else Content(self.EMPTY_HINT)
+        )
+        self._show_plot(keep_field=not changed)
+        self._show_compare()
+
+    def _default_domain(self, task: CompletedTask | None) -> str | None:
+        if task is None or not task.domain_results:
+            return None
+        dropped = [drop.domain_name for drop in self.drops if drop.task_id == task.id]
+        if dropped:
+            return dropped[0]
+        ordered = sorted(task.domain_results, key=lambda result: (result.success, result.domain_name))
+        return ordered[0].domain_name
+
+    @on(DomainResultsPane.DomainHighlighted)
+    def _domain_highlighted(self, message: DomainResultsPane.DomainHighlighted) -> None:
+        message.stop()
+        if message.domain_name is not None and message.domain_name != self.domain_name:
+            self.domain_name = message.domain_name
+            self._show_plot()
+
+    def _show_plot(self, keep_field: bool = False) -> None:
+        plot = self.query_one(CountPlot)
+        if self.item is None:
+            plot.show_note("select a task to plot its domains' counts over time")
+        elif self.history is None:
+            plot.show_note(self.history_note or "the client's task history is not loaded")
+        elif self.domain_name is None:
+            plot.show_note(f"task {self.item.id} has no domain results to plot")
+        else:
+            plot.show_series(self.domain_name, self.series.get(self.domain_name, []), self.drops, keep_field=keep_field)
+
+    def _show_compare(self) -> None:
+        deltas = self.query_one(DeltasPane)
+        task = self.item
+        if task is None:
+            deltas.show_comparison(None)
+        elif self.history is None and task.event_id is not None:
+            deltas.show_note(self.history_note or "the client's task history is not loaded")
+        else:
+            deltas.show_comparison(compare_runs(task, previous_run(task, self.history or [])))
+
+    def sections(self, item: CompletedTask) -> list[Section]:
+        """Every field of the task, its domains and OUs."""
+        fields: list[tuple[str, str | Content]] = [
+            ("id", str(item.id)),
+            ("client", item.client_name or muted("(no name)")),
+            ("client id", item.client_id),
+            ("event", str(item.event_id) if item.event_id is not None else muted("none")),
+            ("event title", item.event_title or muted("—")),
+            ("status", f"{item.status_label} ({item.status})"),
+            ("message", item.status_message or muted("—")),
+            ("executed", format_local_utc(item.execution_time, self.zone)),
+            ("started", format_local_utc(item.start_time, self.zone)),
+            ("ended", format_local_utc(item.end_time, self.zone)),
+            ("took", format_duration(task_duration(item)) or muted("—")),
+            ("last ingest", format_local_utc(item.last_ingest, self.zone)),
+            ("DC", item.domain_controller or muted("—")),
+            ("log path", item.log_path or muted("—")),
+            ("kinds", flag_marks(item)),
+        ]
+        domains = [f"• {ref.name or '(not hydrated)'}  {ref.objectid}" for ref in item.domains]
+        ous = [f"• {ref.name or '(not hydrated)'}  {ref.objectid}" for ref in item.ous]
+        return [
+            Section("Task", fields),
+            Section(f"Domains ({len(item.domains)})", (), domains or [muted("none")]),
+            Section(f"OUs ({len(item.ous)})", (), ous or [muted("none")]),
+        ]
