@@ -11,7 +11,7 @@ from enum import IntEnum
 from functools import cache
 from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
 UNSET_TIME_PREFIX = "0001-01-01"
 
@@ -78,9 +78,22 @@ def status_label(code: int) -> str:
 
 
 class ApiModel(BaseModel):
-    """Base: keep unknown fields, allow population by field name."""
+    """Base: keep unknown fields; a null where the model has a non-null default takes that default."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_takes_default(cls, data: Any) -> Any:
+        """Drop `null` values of optional fields so `""`, `0` or `False` defaults apply instead of failing."""
+        if isinstance(data, dict) and None in data.values():
+            fields = cls.model_fields
+            return {
+                key: value
+                for key, value in data.items()
+                if value is not None or key not in fields or fields[key].is_required()
+            }
+        return data
 
 
 class OURef(ApiModel):

@@ -194,3 +194,22 @@ def test_adapters_are_cached() -> None:
 def test_times_keep_their_instant() -> None:
     parsed = task(execution_time="2026-03-01T10:00:00+09:00")
     assert parsed.execution_time == datetime(2026, 3, 1, 10, tzinfo=timezone(timedelta(hours=9)))
+
+
+def test_null_where_a_plain_value_is_expected_takes_the_default() -> None:
+    """A null text, count or flag (a proxy or a newer server) must not fail the whole page."""
+    body = (
+        b'{"count":1,"skip":0,"limit":0,"data":[{"id":1,"client_id":"c","client_name":null,'
+        b'"status_message":null,"domain_controller":null,"session_collection":null,'
+        b'"domain_results":[{"id":2,"domain_name":null,"user_count":null,"success":null}]}]}'
+    )
+    task = parse_json(Page[CompletedTask], body).data[0]
+    assert (task.client_name, task.status_message, task.domain_controller) == ("", "", "")
+    assert task.session_collection is False
+    result = task.domain_results[0]
+    assert (result.domain_name, result.user_count, result.success) == ("", 0, False)
+
+
+def test_null_in_a_required_field_is_still_an_error() -> None:
+    with pytest.raises(ValidationError):
+        parse_json(Page[CompletedTask], b'{"data":[{"id":null,"client_id":"c"}]}')
