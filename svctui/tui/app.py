@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import import_module
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -44,6 +44,7 @@ class ScreenEntry:
 
 SCREENS: list[ScreenEntry] = [
     ScreenEntry("events", "1", "Events", "svctui.tui.screens.events:EventsScreen"),
+    ScreenEntry("tasks", "2", "Completed tasks", "svctui.tui.screens.tasks:TasksScreen"),
 ]
 
 
@@ -100,6 +101,7 @@ class SvcTuiApp(App[int]):
         clock: Clock | None = None,
         demo_profile_factory: Callable[[], Profile] | None = None,
         startup_notes: Iterable[str] = (),
+        server_label: str | None = None,
     ) -> None:
         super().__init__()
         self.profile = profile
@@ -115,8 +117,9 @@ class SvcTuiApp(App[int]):
         self.startup_ms: float | None = None
         self._client: ApiClient | None = None
         self.page_size = settings.page_size if settings is not None else 100
+        self.server_label = server_label
         if profile is not None:
-            self.header_info = HeaderInfo(profile.name, profile.base_url)
+            self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
     # ----- start-up ---------------------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -213,6 +216,7 @@ class SvcTuiApp(App[int]):
         await self.close_client()
         self.profile = profile
         self.generation += 1
+        self.server_label = None
         self.header_info = HeaderInfo(profile.name, profile.base_url)
         if self.current_mode not in {entry.name for entry in SCREENS}:
             await self.switch_mode(SCREENS[0].name)
@@ -248,7 +252,7 @@ class SvcTuiApp(App[int]):
             return
         self.push_screen(HelpScreen(collect_keys(self, self.screen), getattr(self.screen, "NOUN", "")))
 
-    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands (theme, quit, keys) plus the dashboard's (profile, refresh, export, ...)."""
         from svctui.tui.palette import dashboard_commands
 

@@ -337,7 +337,7 @@ class ListScreen(Screen[None], Generic[T]):
         """Open the filter editor; applying sends one request."""
 
         def applied(result: tuple[Filter, ...] | None) -> None:
-            if result is not None and result != self.filters:
+            if result is not None and set(result) != set(self.filters):
                 self.set_filters(result)
 
         self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.dashboard.clock), applied)

@@ -218,10 +218,6 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         now = self.clock()
         problems: list[str] = []
         filters: list[Filter] = []
-        try:
-            filters.extend(self._quick_filters(now))
-        except FilterError as exc:
-            problems.append(str(exc))
         for row in self.query(FilterRow):
             try:
                 built = row.check(now)
@@ -230,6 +226,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 continue
             if built is not None:
                 filters.append(built)
+        try:
+            filters.extend(self._quick_filters(now))
+        except FilterError as exc:
+            problems.insert(0, str(exc))
         unique = tuple(dict.fromkeys(filters))
         return unique, problems
 

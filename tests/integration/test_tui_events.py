@@ -1,0 +1,217 @@
+"""Pilot tests of the Events screen against the demo server over loopback: load, navigate, page, sort, detail."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from svctui.demo.server import DemoServer
+from svctui.tui.screens.help import HelpScreen
+from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.raw_json import RawJson
+from tests.integration.tui_support import SIZE, events_screen, ids, make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def status_text(app: object) -> str:
+    screen = events_screen(app)  # type: ignore[arg-type]
+    return str(screen.query_one("#status-line", Static).render())
+
+
+async def test_first_page_loads_with_header_and_status(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        assert ids(screen) == list(range(1, 101))
+        assert "rows 1\u2013100 of 200" in status_text(app)
+        assert app.header_info.edition == "enterprise"
+        assert app.header_info.profile == "demo"
+        assert screen.table.has_focus
+
+
+async def test_navigation_keys_move_the_cursor(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = events_screen(app).table
+        await pilot.press("j", "j", "j")
+        assert table.current_key == "4"
+        await pilot.press("k")
+        assert table.current_key == "3"
+        await pilot.press("G")
+        assert table.current_key == "100"
+        await pilot.press("g")
+        assert table.current_key == "1"
+        await pilot.press("1")  # the Events screen key keeps us here
+        assert app.current_mode == "events"
+
+
+async def test_paging_forward_and_back(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert ids(screen) == list(range(101, 201))
+        assert "rows 101\u2013200 of 200" in status_text(app)
+        before = demo_server.request_count
+        await pilot.press("right_square_bracket")  # last page: nothing is sent
+        await settle(pilot)
+        assert demo_server.request_count == before
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert ids(screen)[0] == 1
+
+
+async def test_sort_keys_cycle_and_show_priority(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        table = screen.table
+        await pilot.press("s")  # cursor starts on the id column
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["id"]
+        await pilot.press("s")
+        await settle(pilot)
+        assert ids(screen)[:3] == [200, 199, 198]
+        assert str(table.columns[table.ordered_columns[1].key].label) == "id ▼"
+        await pilot.press("right", "right", "right", "s")  # next run -> next_scheduled_at, second priority
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["-id", "next_scheduled_at"]
+        labels = [str(column.label) for column in table.ordered_columns]
+        assert "id ▼1" in labels and "next run ▲2" in labels
+        await pilot.press("S")
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["-id", "-next_scheduled_at"]
+        before = screen.stats.started
+        await pilot.press("left", "s")  # schedule is not sortable: a message, no request
+        await settle(pilot)
+        assert screen.stats.started == before
+
+
+async def test_header_click_sorts(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.click("#table", offset=(5, 0))  # the id header
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["id"]
+
+
+async def test_server_order_is_kept_after_a_sort(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("j", "j")  # cursor on event 3
+        screen.set_sort([])
+        await settle(pilot)
+        await pilot.press("right", "right", "right", "S")  # next run descending
+        await settle(pilot)
+        order = ids(screen)
+        assert order != list(range(1, 101))
+        assert [row.key.value for row in screen.table.ordered_rows] == [str(event_id) for event_id in order]
+
+
+async def test_marks_survive_a_refresh(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = events_screen(app).table
+        await pilot.press("space", "j", "j", "v")
+        assert table.marked == frozenset({"1", "2", "3"})
+        await pilot.press("r")
+        await settle(pilot)
+        assert table.marked == frozenset({"1", "2", "3"})
+        assert table.current_key == "3"
+        assert "3 marked" in status_text(app)
+
+
+async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("p")
+        detail = screen.query_one("#detail", DetailPane)
+        assert detail.is_open
+        text = str(detail.query_one("#detail-body", Static).render())
+        event = screen.table.current_item
+        assert event is not None
+        for fragment in ("Event", "client id", event.client_id, "Schedule", "in words", "raw rule", "Domains", "OUs"):
+            assert fragment in text
+        assert "next 5 runs" in text or "no DTSTART" in text
+        await pilot.press("j")
+        assert detail.item is screen.table.current_item
+        await pilot.press("enter")
+        assert not detail.is_open
+        await pilot.press("enter")
+        assert detail.is_open
+
+
+async def test_detail_pane_goes_below_on_narrow_terminals(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("p")
+        assert screen.query_one("#body").has_class("-narrow")
+        detail = screen.query_one("#detail")
+        assert detail.region.y > screen.table.region.y
+    app = make_app(demo_server)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("p")
+        assert screen.query_one("#detail").region.x > screen.table.region.x
+
+
+async def test_missing_domains_are_marked(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        gone = next(
+            (e for e in screen.table.items if any(not d.exists for d in e.domains) or any(not o.exists for o in e.ous)),
+            None,
+        )
+        assert gone is not None, "the demo data has events with missing domains or OUs"
+        screen.table.move_cursor(row=screen.table.get_row_index(str(gone.id)))
+        await pilot.press("p")
+        text = str(screen.query_one("#detail-body", Static).render())
+        assert "MISSING" in text
+
+
+async def test_raw_json_and_copy(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("y")
+        assert isinstance(app.screen, RawJson)
+        assert '"rrule"' in app.screen.text and '"id": 1' in app.screen.text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, RawJson)
+        await pilot.press("right", "c")  # the client cell copies the full client id
+        event = screen.table.current_item
+        assert event is not None and app.clipboard == event.client_id
+
+
+async def test_help_lists_the_screen_keys(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        descriptions = {row.description for row in app.screen.rows}
+        for wanted in ("Filter", "Prev", "Next", "Refresh", "Detail", "JSON", "Copy", "Sort", "Mark", "Help", "Quit"):
+            assert wanted in descriptions
+        keys = {row.description: row.keys for row in app.screen.rows}
+        assert keys["Filter"] == "/" and keys["Detail pane"] == "⏎"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)

@@ -1,0 +1,185 @@
+"""Pilot tests of filtering on the Events screen: editor rows, quick filter, chips, invalid input, stale responses."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from textual.widgets import Input, Select, Static
+
+from svctui.api.filters import Filter
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from svctui.tui.messages import PageLoaded
+from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
+from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
+from svctui.tui.widgets.state_panel import StateKind
+from tests.integration.tui_support import NOW, SIZE, events_screen, ids, make_app, settle, state_of
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_quick_filter_sends_one_request_and_shows_a_chip(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("slash")
+        assert isinstance(app.screen, FilterEditor)
+        before = demo_server.request_count
+        await pilot.press(*"id=gt:150", "enter")
+        await settle(pilot)
+        assert demo_server.request_count == before + 1
+        assert screen.filters == (Filter("id", "gt", "150"),)
+        assert ids(screen) == list(range(151, 201))
+        chips = screen.query_one(FilterChips)
+        assert [chip.active_filter for chip in chips.query(FilterChip)] == [Filter("id", "gt", "150")]
+        await pilot.press("x")
+        await settle(pilot)
+        assert list(screen.filters) == [] and len(ids(screen)) == 100
+        assert not chips.query(FilterChip)
+
+
+async def test_invalid_quick_filter_shows_inline_error_and_sends_nothing(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        before_server, before_app = demo_server.request_count, app.request_count
+        await pilot.press(*"id=gt:abc", "enter")
+        await settle(pilot)
+        assert app.screen is editor, "an invalid filter keeps the editor open"
+        error = str(editor.query_one("#quick-error", Static).render())
+        assert "id gt" in error and "is not an integer" in error and "allowed" in error
+        assert "nothing was sent" in str(editor.query_one("#summary", Static).render())
+        for bad in ("client_id=eq:nope", "rrule=gt:x", "colour=eq:red", "created_at=gte:yesterday"):
+            editor.query_one("#quick", Input).value = bad
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.screen is editor
+        assert demo_server.request_count == before_server and app.request_count == before_app
+        assert screen.filters == ()
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_editor_rows_validate_per_kind(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        row = editor.query_one("#row-client_id", FilterRow)
+        row.query_one(Input).value = "not-a-uuid"
+        await pilot.pause()
+        assert row.has_class("-invalid")
+        assert "client_id eq: 'not-a-uuid' is not a uuid" in str(row.query_one(".filter-error", Static).render())
+        before = demo_server.request_count
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is editor and demo_server.request_count == before
+        row.query_one(Input).value = ""
+        created = editor.query_one("#row-created_at", FilterRow)
+        created.query_one(".filter-op", Select).value = "gte"
+        created.query_one(Input).value = "-7d"
+        await pilot.pause()
+        sent = (NOW - timedelta(days=7)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        assert f"sent as {sent}" in str(created.query_one(".filter-error", Static).render())
+        session = editor.query_one("#row-session_collection", FilterRow)
+        session.query_one(".filter-value", Select).value = "true"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert set(screen.filters) == {Filter("created_at", "gte", sent), Filter("session_collection", "eq", "true")}
+        assert all(event.session_collection for event in screen.table.items)
+
+
+async def test_reopening_the_editor_shows_active_filters(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        screen.set_filters([Filter("id", "gt", "10"), Filter("id", "lt", "20")])
+        await settle(pilot)
+        assert ids(screen) == list(range(11, 20))
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        assert editor.query_one("#row-id", FilterRow).query_one(Input).value == "10"
+        assert editor.query_one("#quick", Input).value == "id=lt:20"
+        before = demo_server.request_count
+        await pilot.press("ctrl+s")  # unchanged filters: no request
+        await settle(pilot)
+        assert demo_server.request_count == before
+
+
+async def test_removing_a_chip_reloads(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        screen.set_filters([Filter("id", "gt", "190"), Filter("session_collection", "eq", "true")])
+        await settle(pilot)
+        chip = screen.query(FilterChip).first()
+        await pilot.click(chip)
+        await settle(pilot)
+        assert screen.filters == (Filter("session_collection", "eq", "true"),)
+
+
+async def test_empty_result_says_how_to_clear(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        screen.set_filters([Filter("id", "gt", "100000")])
+        await settle(pilot)
+        assert state_of(app) is StateKind.EMPTY
+        text = str(screen.state_panel.query_one("#state-body", Static).render())
+        assert "No events match these filters" in text and "Press x" in text
+        await pilot.press("x")
+        await settle(pilot)
+        assert state_of(app) is StateKind.HIDDEN and len(ids(screen)) == 100
+
+
+async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: DemoServer) -> None:
+    fresh_demo_server.faults = Faults(latency_ms=150)
+    app = make_app(fresh_demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        old_page = screen.table.items
+        for bound in ("10", "20", "30", "190"):  # typed quickly: each apply replaces the one in flight
+            screen.set_filters([Filter("id", "gt", bound)])
+        await settle(pilot)
+        assert ids(screen) == list(range(191, 201))
+        assert screen.stats.applied == 2  # the first page and the last filter only
+        screen.post_message(PageLoaded(type("P", (), {"data": old_page, "count": 200})(), 1, 1.0))
+        await settle(pilot)
+        assert ids(screen) == list(range(191, 201)), "a response for an old request is dropped"
+        assert screen.stats.dropped_stale >= 1
+
+
+async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer) -> None:
+    settings = Settings(keymap={"list.refresh": "f5", "list.hydrate": "ctrl+h"})
+    app = make_app(demo_server, settings=settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        assert any(domain.name for event in screen.table.items for domain in event.domains)
+        await pilot.press("ctrl+h")
+        await settle(pilot)
+        assert not screen.hydrate_domains and not screen.hydrate_ous
+        assert all(not domain.name for event in screen.table.items for domain in event.domains)
+        assert "not hydrated: domains, OUs" in str(screen.query_one("#status-line", Static).render())
+        started = screen.stats.started
+        await pilot.press("f5")
+        await settle(pilot)
+        assert screen.stats.started == started + 1
+        await pilot.press("r")  # r was remapped to f5
+        await settle(pilot)
+        assert screen.stats.started == started + 1

@@ -1,0 +1,191 @@
+"""Pilot tests of the dashboard's states and shell: community edition, auth failure, network down, first run,
+theme files, export, profile switch and the command palette."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from svctui.demo.server import DemoServer
+from svctui.store.paths import config_dir
+from svctui.store.profiles import ProfileStore
+from svctui.store.settings import Settings
+from svctui.tui.launch import demo_profile
+from svctui.tui.palette import dashboard_commands, export_view
+from svctui.tui.screens.first_run import FirstRunScreen
+from svctui.tui.widgets.state_panel import StateKind
+from tests.integration.tui_support import (
+    SIZE,
+    events_screen,
+    make_app,
+    settle,
+    state_of,
+    unreachable_profile,
+    wrong_key_profile,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def panel_text(app: object) -> str:
+    return str(events_screen(app).state_panel.query_one("#state-body", Static).render())  # type: ignore[arg-type]
+
+
+async def test_community_edition_says_enterprise_feature(demo_server_community: DemoServer) -> None:
+    app = make_app(demo_server_community)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert state_of(app) is StateKind.ENTERPRISE_ONLY
+        assert "Events are an enterprise feature" in panel_text(app)
+        assert app.header_info.edition == "community"
+
+
+async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: DemoServer) -> None:
+    app = make_app(profile=wrong_key_profile(demo_server))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        assert state_of(app) is StateKind.AUTH_FAILURE
+        text = panel_text(app)
+        assert "Authentication failed" in text and "HTTP 401" in text
+        assert "digest validation failed" in text and "request id" in text and "Switch profile" in text
+        assert "not-the-key" not in text
+        assert app.header_info.problem == "auth failed (401)"
+        titles = [command.title for command in dashboard_commands(app, screen)]
+        assert "Switch profile" in titles
+
+
+async def test_network_down_keeps_the_app_up_and_retries(demo_server: DemoServer) -> None:
+    app = make_app(profile=unreachable_profile())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        assert state_of(app) is StateKind.ERROR
+        assert "Cannot reach the server" in panel_text(app) and "Press r to retry" in panel_text(app)
+        sent = app.request_count
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.request_count == sent + 1 and app.is_running
+        await app.switch_profile(demo_profile(demo_server))
+        await settle(pilot)
+        assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
+        assert app.header_info.profile == "demo" and app.header_info.edition == "enterprise"
+
+
+async def test_server_errors_show_status_message_and_request_id(fresh_demo_server: DemoServer) -> None:
+    from svctui.demo.config import Faults
+
+    fresh_demo_server.faults = Faults(error_rate=1.0)
+    app = make_app(fresh_demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert state_of(app) is StateKind.ERROR
+        text = panel_text(app)
+        assert "The server answered 500" in text and "request id" in text and "Press r to retry" in text
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert state_of(app) is StateKind.HIDDEN
+
+
+async def test_first_run_validates_like_the_cli_and_saves(demo_server: DemoServer) -> None:
+    app = make_app(None)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        screen.query_one("#first-base_url", Input).value = "ftp://nope"
+        screen.query_one("#first-token_id", Input).value = demo_server.token_id
+        screen.query_one("#first-secret", Input).value = demo_server.token_key
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(screen.query_one("#first-error", Static).render())
+        assert "server URL" in error and "http:// or https://" in error
+        assert ProfileStore().load().profiles == {}
+        screen.query_one("#first-name", Input).value = "lab"
+        screen.query_one("#first-base_url", Input).value = demo_server.base_url
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert list(ProfileStore().load().profiles) == ["lab"]
+        assert app.current_mode == "events" and len(events_screen(app).table.items) == 100
+
+
+async def test_first_run_can_start_the_demo(demo_server: DemoServer) -> None:
+    app = make_app(None, demo_profile_factory=lambda: demo_profile(demo_server))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, FirstRunScreen)
+        await pilot.click("#demo")
+        await settle(pilot)
+        assert app.profile is not None and app.profile.name == "demo"
+        assert len(events_screen(app).table.items) == 100
+        assert ProfileStore().load().profiles == {}, "the demo profile is never written"
+
+
+async def test_broken_theme_files_in_one_notification_and_fallback(demo_server: DemoServer) -> None:
+    themes = config_dir() / "themes"
+    themes.mkdir(parents=True)
+    (themes / "a.toml").write_text('name = "a"\nprimary = "#zzz"\n')
+    (themes / "b.toml").write_text("not toml at all = = =\n")
+    (themes / "good.toml").write_text('name = "good"\nprimary = "#336699"\n')
+    app = make_app(demo_server, settings=Settings(theme="missing-theme"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        messages = [note.message for note in app._notifications]
+        broken = [message for message in messages if "broken theme files" in message]
+        assert len(broken) == 1 and "a.toml" in broken[0] and "b.toml" in broken[0]
+        assert any("'missing-theme' is not installed" in message for message in messages)
+        assert app.theme == "textual-dark"
+        assert "good" in app.available_themes and "svctui-paper" in app.available_themes
+
+
+async def test_theme_from_settings_and_app_variables(demo_server: DemoServer) -> None:
+    app = make_app(demo_server, settings=Settings(theme="svctui-paper"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.theme == "svctui-paper"
+        assert app.theme_variables["status-failed"].upper() == "#C0283E"
+        assert "status-running" in app.theme_variables
+
+
+async def test_export_view_csv_and_json(demo_server: DemoServer, tmp_path: Path) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        csv_path = export_view(screen, "csv", tmp_path)
+        rows = list(csv.reader(csv_path.open(encoding="utf-8")))
+        assert rows[0] == ["id", "client", "schedule", "next run", "kinds", "domains", "OUs"]
+        assert len(rows) == 101 and rows[1][0] == "1"
+        json_path = export_view(screen, "json", tmp_path)
+        records = json.loads(json_path.read_text(encoding="utf-8"))
+        assert len(records) == 100 and records[0]["id"] == 1 and "rrule" in records[0]
+
+
+async def test_palette_commands(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        commands = {command.title: command for command in app.get_system_commands(screen)}
+        for title in (
+            "Switch profile",
+            "Refresh",
+            "Toggle hydration",
+            "Theme",
+            "Export view as CSV",
+            "Export view as JSON",
+            "Save screenshot",
+            "Sort by deleted_at ▼ descending",
+        ):
+            assert title in commands
+        commands["Sort by created_at ▼ descending"].callback()
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["-created_at"]
+        commands["Toggle OU hydration"].callback()
+        await settle(pilot)
+        assert screen.hydrate_domains and not screen.hydrate_ous

@@ -1,0 +1,77 @@
+"""Helpers for the dashboard's Pilot and snapshot tests: an app bound to a demo server, a frozen clock, settling."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from textual.pilot import Pilot
+
+from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.server import DemoServer
+from svctui.store.model import Profile, build_profile
+from svctui.store.settings import Settings
+from svctui.tui.app import SvcTuiApp
+from svctui.tui.launch import demo_profile
+from svctui.tui.screens.events import EventsScreen
+from svctui.tui.widgets.state_panel import StateKind
+
+NOW = FIXED_ANCHOR
+SIZE = (120, 36)
+
+
+def frozen_clock() -> datetime:
+    """The demo data's anchor: tests and snapshots see the same "now"."""
+    return NOW
+
+
+def make_app(
+    server: DemoServer | None = None, *, profile: Profile | None = None, settings: Settings | None = None, **kwargs: Any
+) -> SvcTuiApp:
+    """A dashboard on `server` (or `profile`) with the frozen clock and a stable server label."""
+    chosen = profile if profile is not None else (demo_profile(server) if server is not None else None)
+    return SvcTuiApp(chosen, settings=settings, clock=frozen_clock, server_label="demo server", **kwargs)
+
+
+def wrong_key_profile(server: DemoServer) -> Profile:
+    """The demo's token id with a wrong key: every request is a 401 digest mismatch."""
+    return build_profile(
+        name="wrongkey", base_url=server.base_url, token_id=server.token_id, token_key="not-the-key", storage="env"
+    )
+
+
+def unreachable_profile() -> Profile:
+    """A profile pointing at a closed loopback port."""
+    return build_profile(
+        name="offline",
+        base_url="http://127.0.0.1:9",
+        token_id="3f2504e0-4f89-41d3-9a0c-0305e82c3301",
+        token_key="k",
+        storage="env",
+    )
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let messages run, wait for every worker, let their messages run."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def events_screen(app: SvcTuiApp) -> EventsScreen:
+    """The events screen (the mode's base screen, even when a modal is on top)."""
+    screen = app.get_screen_stack("events")[0]
+    assert isinstance(screen, EventsScreen)
+    return screen
+
+
+def state_of(app: SvcTuiApp) -> StateKind:
+    """What the events screen's state panel shows (a function, so type checkers do not narrow across awaits)."""
+    return events_screen(app).state_panel.kind
+
+
+def ids(screen: EventsScreen) -> list[int]:
+    """Event ids in table order."""
+    return [event.id for event in screen.table.items]

@@ -1,0 +1,114 @@
+"""Recurrence rules in words and their next occurrences (pure; no Textual)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from svctui.tui.rrule_text import UNPARSEABLE, describe, next_occurrences, parse_schedule, relative
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)  # a Sunday
+
+
+@pytest.mark.parametrize(
+    ("rule", "words"),
+    [
+        ("DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU", "Weekly on Tue at 10:00 UTC"),
+        ("DTSTART:20240909T100000Z\\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU", "Weekly on Tue at 10:00 UTC"),
+        ("RRULE:FREQ=DAILY;INTERVAL=1", "Daily"),
+        ("FREQ=HOURLY;INTERVAL=6", "Every 6 hours"),
+        ("DTSTART:20240909T104000Z\nRRULE:FREQ=HOURLY", "Hourly at :40"),
+        (
+            "DTSTART:20240101T023000Z\nRRULE:FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "Monthly on the 1st Mon, the last Fri at 02:30 UTC",
+        ),
+        (
+            "DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH",
+            "Every 2 weeks on Mon, Thu at 10:00 UTC",
+        ),
+        (
+            "DTSTART:20240909T100000\nRRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=3",
+            "Weekly on weekdays at 10:00 UTC, 3 times",
+        ),
+        (
+            "DTSTART:20240909T000000Z\nRRULE:FREQ=DAILY;BYHOUR=2,14;UNTIL=20270101T000000Z",
+            "Daily at 02:00, 14:00 UTC, until 2027-01-01",
+        ),
+        ("DTSTART;TZID=Europe/Berlin:20240909T100000\nRRULE:FREQ=DAILY", "Daily at 10:00 Europe/Berlin"),
+        ("DTSTART:20240101T000000Z\nRRULE:FREQ=MONTHLY;BYMONTHDAY=1,-1", "Monthly on day 1, the last day at 00:00 UTC"),
+        ("DTSTART:20240101T090000Z\nRRULE:FREQ=YEARLY;BYMONTH=1,7", "Yearly in Jan, Jul at 09:00 UTC"),
+        ("DTSTART:20240101T090000Z\nRRULE:FREQ=MINUTELY;INTERVAL=15", "Every 15 minutes"),
+    ],
+)
+def test_words(rule: str, words: str) -> None:
+    assert describe(rule) == words
+    assert parse_schedule(rule).error is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["garbage", "RRULE:FREQ=FORTNIGHTLY", "RRULE:FREQ=WEEKLY;BYDAY=XX", "RRULE:FREQ=DAILY;INTERVAL=abc", "DTSTART:x"],
+)
+def test_unparseable_rules_never_raise(rule: str) -> None:
+    schedule = parse_schedule(rule)
+    assert schedule.words == UNPARSEABLE
+    assert schedule.error is not None and "does not parse" in schedule.error
+    assert next_occurrences(rule, NOW) == []
+
+
+def test_empty_rule() -> None:
+    schedule = parse_schedule("")
+    assert schedule.words == "no schedule"
+    assert schedule.next_runs(NOW) == []
+
+
+def test_next_five_weekly_runs_are_after_now_in_utc() -> None:
+    runs = next_occurrences("DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU", NOW, 5)
+    assert runs == [datetime(2026, 11, 24, 10, tzinfo=UTC) + timedelta(weeks=week) for week in range(5)]
+    assert all(run.tzinfo is not None and run.utcoffset() == timedelta(0) for run in runs)
+
+
+def test_run_exactly_at_now_is_not_next() -> None:
+    runs = next_occurrences("DTSTART:20240909T120000Z\nRRULE:FREQ=DAILY", NOW, 1)
+    assert runs == [datetime(2026, 11, 23, 12, tzinfo=UTC)]
+
+
+def test_floating_start_is_read_as_utc() -> None:
+    assert next_occurrences("DTSTART:20240909T100000\nRRULE:FREQ=DAILY", NOW, 1) == [
+        datetime(2026, 11, 23, 10, tzinfo=UTC)
+    ]
+
+
+def test_tzid_start_converts_to_utc() -> None:
+    runs = next_occurrences("DTSTART;TZID=Europe/Berlin:20240909T100000\nRRULE:FREQ=DAILY", NOW, 1)
+    assert runs == [datetime(2026, 11, 23, 9, tzinfo=UTC)]  # CET = UTC+1 in November
+
+
+def test_ended_rule_has_no_runs() -> None:
+    schedule = parse_schedule("DTSTART:20240909T100000Z\nRRULE:FREQ=DAILY;COUNT=3")
+    assert schedule.error is None
+    assert schedule.next_runs(NOW) == []
+    assert schedule.next_run(NOW) is None
+
+
+def test_rule_without_start_counts_from_now() -> None:
+    schedule = parse_schedule("RRULE:FREQ=DAILY;INTERVAL=1")
+    assert not schedule.has_start
+    assert schedule.next_runs(NOW, 2) == [NOW + timedelta(days=1), NOW + timedelta(days=2)]
+
+
+@pytest.mark.parametrize(
+    ("delta", "text"),
+    [
+        (timedelta(days=1, hours=22), "in 1d 22h"),
+        (timedelta(days=3), "in 3d"),
+        (timedelta(hours=2, minutes=5), "in 2h 5m"),
+        (timedelta(hours=1), "in 1h"),
+        (timedelta(minutes=35), "in 35m"),
+        (timedelta(seconds=20), "in <1m"),
+        (-timedelta(hours=2), "2h ago"),
+    ],
+)
+def test_relative(delta: timedelta, text: str) -> None:
+    assert relative(NOW + delta, NOW) == text

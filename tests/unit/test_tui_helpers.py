@@ -1,0 +1,132 @@
+"""Pure helpers of the dashboard: sort cycling and labels, page window text, theme files, error views, clock."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from svctui.api.errors import ApiConnectionError, EnterpriseOnly, ServerError, Unauthorized
+from svctui.api.filters import Filter, SortKey
+from svctui.tui.app import make_clock
+from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, repo_themes_dir
+from svctui.tui.widgets.filter_chips import chip_text
+from svctui.tui.widgets.paged_table import PageWindow, cycle_sort, reverse_sort, sort_label
+from svctui.tui.widgets.state_panel import StateKind, error_view
+
+ID, NEXT = SortKey("id"), SortKey("next_scheduled_at")
+
+
+def test_cycle_sort_adds_ascending_then_descending_then_removes() -> None:
+    assert cycle_sort((), "id") == (ID,)
+    assert cycle_sort((ID,), "id") == (SortKey("id", True),)
+    assert cycle_sort((SortKey("id", True),), "id") == ()
+
+
+def test_cycle_sort_keeps_priority_of_other_columns() -> None:
+    assert cycle_sort((NEXT,), "id") == (NEXT, ID)
+    assert cycle_sort((ID, NEXT), "id") == (SortKey("id", True), NEXT)
+
+
+def test_reverse_sort() -> None:
+    assert reverse_sort((), "id") == (SortKey("id", True),)
+    assert reverse_sort((NEXT, ID), "id") == (NEXT, SortKey("id", True))
+
+
+def test_sort_label_shows_priority_only_with_several_keys() -> None:
+    assert sort_label("id", "id", (ID,)) == "id ▲"
+    assert sort_label("id", "id", (NEXT, SortKey("id", True))) == "id ▼2"
+    assert sort_label("client", None, (ID,)) == "client"
+
+
+@pytest.mark.parametrize(
+    ("window", "text"),
+    [
+        (PageWindow(skip=50, limit=50, count=1204, shown=50), "rows 51\u2013100 of 1,204"),
+        (PageWindow(skip=0, limit=100, count=0, shown=0), "no rows"),
+        (PageWindow(skip=1200, limit=100, count=1204, shown=4), "rows 1,201\u20131,204 of 1,204"),
+    ],
+)
+def test_page_window_label(window: PageWindow, text: str) -> None:
+    assert window.label() == text
+
+
+def test_page_window_navigation() -> None:
+    window = PageWindow(skip=0, limit=100, count=250, shown=100)
+    assert window.previous_skip() is None
+    assert window.next_skip() == 100
+    window.skip = 200
+    assert window.next_skip() is None
+    assert window.previous_skip() == 100
+
+
+def test_chip_text_shortens_long_values() -> None:
+    assert chip_text(Filter("id", "gte", "5")) == "id ≥ 5 ✕"
+    assert chip_text(Filter("rrule", "~eq", "x" * 40)).endswith("… ✕")
+
+
+def test_error_views_by_kind() -> None:
+    enterprise = error_view(EnterpriseOnly(404, ["404 page not found"]), "events")
+    assert enterprise.kind is StateKind.ENTERPRISE_ONLY and enterprise.title == "Events are an enterprise feature"
+    auth = error_view(Unauthorized(401, ["digest validation failed"], request_id="r-1"))
+    assert auth.kind is StateKind.AUTH_FAILURE
+    assert auth.lines == ("digest validation failed",) and auth.request_id == "r-1"
+    assert any("Switch profile" in hint for hint in auth.hints)
+    server = error_view(ServerError(500, ["boom"], request_id="r-2"))
+    assert (server.kind, server.status, server.title) == (StateKind.ERROR, 500, "The server answered 500")
+    down = error_view(ApiConnectionError("cannot reach http://x: refused"))
+    assert down.title == "Cannot reach the server" and down.lines == ("cannot reach http://x: refused",)
+    other = error_view(ValueError("odd"))
+    assert other.title == "Unexpected error (ValueError)" and other.lines == ("odd",)
+
+
+def test_shipped_themes_are_valid() -> None:
+    loaded = load_themes([repo_themes_dir()])
+    assert loaded.problems == ()
+    assert {theme.name for theme in loaded.themes} >= {"svctui-dusk", "svctui-paper"}
+
+
+def test_broken_theme_files_are_all_reported(tmp_path: Path) -> None:
+    (tmp_path / "ok.toml").write_text('name = "ok"\nprimary = "#112233"\n')
+    (tmp_path / "color.toml").write_text('name = "bad-color"\nprimary = "#12345"\n')
+    (tmp_path / "toml.toml").write_text("name = \n")
+    (tmp_path / "key.toml").write_text('name = "k"\nprimary = "red"\nshiny = "blue"\n')
+    (tmp_path / "var.toml").write_text('name = "v"\nprimary = "red"\n[variables]\nstatus-failed = "nope"\n')
+    loaded = load_themes([tmp_path])
+    assert [theme.name for theme in loaded.themes] == ["ok"]
+    assert len(loaded.problems) == 4
+    text = "\n".join(loaded.problems)
+    for fragment in (
+        "color.toml: primary",
+        "toml.toml: not valid TOML",
+        "unknown key(s) shiny",
+        "variables.status-failed",
+    ):
+        assert fragment in text
+
+
+def test_theme_file_values_reach_the_theme(tmp_path: Path) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text('name = "t"\ndark = false\nprimary = "#102030"\nerror = "#ff0000"\n[variables]\nmark = "#00ff00"\n')
+    theme = load_theme_file(path)
+    assert (theme.name, theme.dark, theme.primary, theme.error, theme.variables) == (
+        "t",
+        False,
+        "#102030",
+        "#ff0000",
+        {"mark": "#00ff00"},
+    )
+
+
+def test_pick_theme_falls_back() -> None:
+    assert pick_theme("nord", ["nord", DEFAULT_THEME]) == ("nord", None)
+    name, problem = pick_theme("nope", [DEFAULT_THEME])
+    assert name == DEFAULT_THEME and problem is not None and "'nope'" in problem
+
+
+def test_frozen_clock() -> None:
+    clock, frozen = make_clock({"SVCTUI_FROZEN_NOW": "2026-11-22T12:00:00Z"})
+    assert frozen and clock() == datetime(2026, 11, 22, 12, tzinfo=UTC)
+    real, frozen = make_clock({})
+    assert not frozen and real().tzinfo is not None
