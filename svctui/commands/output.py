@@ -184,11 +184,12 @@ class TableWriter:
         parts: list[str] = []
         last = len(cells) - 1
         for index, (cell, width, column) in enumerate(zip(cells, self.widths, self.columns, strict=True)):
-            text = truncate(cell, width)
             if column.right:
-                text = text.rjust(width)
+                text = cell.rjust(width)  # numbers are never cut: a later page may hold wider ones
             elif index != last:
-                text = text.ljust(width)
+                text = truncate(cell, width).ljust(width)
+            else:
+                text = truncate(cell, width)
             parts.append(text)
         return truncate(GAP.join(parts).rstrip(), self.width)
 

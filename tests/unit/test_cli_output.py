@@ -103,9 +103,19 @@ def test_table_columns_are_aligned_across_pages() -> None:
         io.StringIO(),
     )
     writer.write_page([Selector(id=1, asset_group_tag_id=1, name="a", description="first")])
-    writer.write_page([Selector(id=12345, asset_group_tag_id=1, name="much longer name", description="second")])
+    writer.write_page([Selector(id=2, asset_group_tag_id=1, name="much longer name", description="second")])
     lines = out.getvalue().splitlines()
     assert lines[1].index("first") == lines[2].index("second")
+
+
+def test_numbers_on_later_pages_are_never_cut() -> None:
+    out = io.StringIO()
+    writer = make_writer(Format.TABLE, Selector, out, noun="selectors", err=io.StringIO(), width=60)
+    writer.write_page([Selector(id=9, asset_group_tag_id=1, name="n" * 80)])
+    writer.write_page([Selector(id=123456, asset_group_tag_id=1, name="n" * 80)])
+    lines = out.getvalue().splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["9", "123456"]
+    assert all(len(line) <= 60 for line in lines)
 
 
 def test_empty_table_says_so_on_stderr() -> None:

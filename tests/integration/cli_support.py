@@ -1,0 +1,115 @@
+"""Helpers for the command-line integration tests: run commands in-process (CliRunner) or as the real binary."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from click.testing import CliRunner, Result
+
+from svctui.cli import cli
+
+SVCTUI_BIN = Path(sys.executable).parent / "svctui"
+
+
+class DemoLike(Protocol):
+    """What the tests need from a running demo server."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    @property
+    def token_id(self) -> str: ...
+
+    @property
+    def token_key(self) -> str: ...
+
+
+def copy_template(template: Path, factory: Any) -> Path:
+    """A private copy of the session's demo database template (for servers the tests start themselves)."""
+    target: Path = factory.mktemp("cli-demo") / "demo.sqlite3"
+    shutil.copyfile(template, target)
+    return target
+
+
+def demo_env(demo: DemoLike, **extra: str) -> dict[str, str]:
+    """The SVCTUI_* variables that make `demo` the profile (an environment-only profile, no file)."""
+    return {
+        "SVCTUI_BASE_URL": demo.base_url,
+        "SVCTUI_TOKEN_ID": demo.token_id,
+        "SVCTUI_TOKEN_KEY": demo.token_key,
+        **extra,
+    }
+
+
+def invoke(args: Sequence[str], *, input: str | None = None, env: Mapping[str, str] | None = None) -> Result:
+    """Run `svctui ARGS` in-process; stdout and stderr kept apart."""
+    runner = CliRunner()
+    return runner.invoke(cli, list(args), input=input, env=dict(env or {}), obj={}, catch_exceptions=False)
+
+
+@dataclass
+class Run:
+    """A finished subprocess run of the real binary."""
+
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_binary(args: Sequence[str], *, env: Mapping[str, str], input: str | None = None, timeout: float = 120) -> Run:
+    """Run `.venv/bin/svctui ARGS` as a subprocess with `env` added to the current environment."""
+    done = subprocess.run(
+        [str(SVCTUI_BIN), *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=timeout,
+        check=False,
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def json_items(text: str) -> list[dict[str, Any]]:
+    """Parse a JSON array output."""
+    data = json.loads(text)
+    assert isinstance(data, list)
+    return data
+
+
+def jsonl_items(text: str) -> list[dict[str, Any]]:
+    """Parse JSON lines output."""
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+@contextmanager
+def silent_listener() -> Iterator[tuple[str, socket.socket]]:
+    """A loopback port that never answers: yields its URL and socket for `connection_attempted`."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    sock.setblocking(False)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}", sock
+    finally:
+        sock.close()
+
+
+def connection_attempted(sock: socket.socket) -> bool:
+    """True when a client connected to the listener (the kernel queues it even though we never accepted)."""
+    try:
+        conn, _ = sock.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True

@@ -1,0 +1,269 @@
+"""`svctui selectors delete` against a fresh demo server: dry run, confirmation, outcomes, audit log, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from svctui.store.audit import audit_path
+from tests.integration.cli_support import SVCTUI_BIN, DemoLike, copy_template, demo_env, invoke, jsonl_items, run_binary
+
+
+@dataclass
+class Layout:
+    """Selector ids of the fresh demo data that the tests need."""
+
+    tag_id: int
+    tag_name: str
+    deletable: list[int]
+    default_id: int
+    other_tag_selector: int
+
+
+@pytest.fixture
+def env(fresh_demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    values = demo_env(fresh_demo_server)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+def _selectors(tag_id: int) -> list[dict[str, Any]]:
+    result = invoke(["selectors", "list", str(tag_id), "--all", "-o", "jsonl"])
+    assert result.exit_code == 0, result.stderr
+    return jsonl_items(result.stdout)
+
+
+@pytest.fixture
+def layout(env: dict[str, str]) -> Layout:
+    tags = jsonl_items(invoke(["tags", "list", "-o", "jsonl"]).stdout)
+    by_tag = {tag["id"]: _selectors(tag["id"]) for tag in tags}
+    for tag in tags:
+        selectors = by_tag[tag["id"]]
+        defaults = [s["id"] for s in selectors if s["is_default"]]
+        deletable = [s["id"] for s in selectors if not s["is_default"]]
+        others = [s["id"] for other, items in by_tag.items() if other != tag["id"] for s in items]
+        if defaults and len(deletable) >= 6 and others:
+            return Layout(tag["id"], tag["name"], sorted(deletable), defaults[0], others[0])
+    raise AssertionError("the demo data has no tag with a default selector and 6 others")
+
+
+def _audit() -> list[dict[str, Any]]:
+    path = audit_path()
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def _ids(tag_id: int) -> set[int]:
+    return {item["id"] for item in _selectors(tag_id)}
+
+
+def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) -> None:
+    before = _ids(layout.tag_id)
+    args = [str(i) for i in layout.deletable[:2]] + [str(layout.default_id), str(layout.other_tag_selector), "2000000"]
+    result = invoke(["selectors", "delete", str(layout.tag_id), *args, "--dry-run"])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    for selector in _selectors(layout.tag_id):
+        if selector["id"] in layout.deletable[:2]:
+            assert f"selector {selector['id']}: would delete {selector['name']!r}" in out
+    assert f"selector {layout.default_id}: would be refused: default selector" in out
+    assert f"selector {layout.other_tag_selector}: not part of tag" in out
+    assert "selector 2000000: not found" in out
+    assert "nothing was deleted" in result.stderr
+    assert _ids(layout.tag_id) == before
+    assert _audit() == []
+
+
+def test_yes_deletes_records_audit_and_a_repeat_is_already_gone(layout: Layout, env: dict[str, str]) -> None:
+    first, second, third = layout.deletable[:3]
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(first), f"{second}-{third}", "--yes"])
+    assert result.exit_code == 0, result.stderr
+    for selector_id in (first, second, third):
+        assert f"selector {selector_id}: deleted" in result.stdout
+    assert "3 deleted" in result.stderr
+    remaining = _ids(layout.tag_id)
+    assert not {first, second, third} & remaining
+    records = _audit()
+    assert len(records) == 3
+    for record in records:
+        assert record["outcome"] == "deleted" and record["status"] == 204
+        assert record["tag"] == layout.tag_id
+        assert record["base_url"] == env["SVCTUI_BASE_URL"].rstrip("/")
+        assert record["profile"]
+        assert set(record) >= {"time", "profile", "base_url", "tag", "selector", "outcome", "status", "request_id"}
+    assert {r["selector"] for r in records} == {first, second, third}
+    audit_text = audit_path().read_text()
+    assert env["SVCTUI_TOKEN_KEY"] not in audit_text
+
+    again = invoke(["selectors", "delete", str(layout.tag_id), str(first), "--yes"])
+    assert again.exit_code == 0, again.stderr
+    assert f"selector {first}: already gone (404 resource not found)" in again.stdout
+    last = _audit()[-1]
+    assert last["outcome"] == "already gone" and last["status"] == 404 and last["request_id"]
+
+
+def test_default_selector_is_refused_with_exit_4(layout: Layout) -> None:
+    victim = layout.deletable[0]
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.default_id), str(victim), "--yes"])
+    assert result.exit_code == 4, result.stderr
+    assert f"selector {layout.default_id}: refused: default selector (403 cannot delete a default selector)" in (
+        result.stdout
+    )
+    assert f"selector {victim}: deleted" in result.stdout
+    assert layout.default_id in _ids(layout.tag_id)
+    outcomes = {r["selector"]: r["outcome"] for r in _audit()}
+    assert outcomes == {layout.default_id: "refused: default selector", victim: "deleted"}
+
+
+def test_selector_of_another_tag_is_not_part_of_tag(layout: Layout) -> None:
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.other_tag_selector), "--yes"])
+    assert result.exit_code == 4, result.stderr
+    assert f"selector {layout.other_tag_selector}: not part of tag" in result.stdout
+    assert _audit()[-1]["outcome"] == "not part of tag"
+
+
+def test_unknown_tag_exits_4_before_deleting(layout: Layout) -> None:
+    result = invoke(["selectors", "delete", "77777", str(layout.deletable[0]), "--yes"])
+    assert result.exit_code == 4, result.stderr
+    assert "asset group tag 77777 not found" in result.stderr and layout.tag_name in result.stderr
+    assert _audit() == []
+
+
+def test_not_a_terminal_without_yes_refuses(layout: Layout, env: dict[str, str]) -> None:
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.deletable[0])])
+    assert result.exit_code == 2
+    assert "refusing to delete without --yes when not on a terminal" in result.stderr
+    binary = run_binary(["selectors", "delete", str(layout.tag_id), str(layout.deletable[0])], env=env, input="y\n")
+    assert binary.code == 2
+    assert "refusing to delete without --yes when not on a terminal" in binary.stderr
+    assert layout.deletable[0] in _ids(layout.tag_id)
+    assert _audit() == []
+
+
+def test_from_file_with_comments_and_from_stdin(layout: Layout, tmp_path: Path, env: dict[str, str]) -> None:
+    a, b, c, d, e = layout.deletable[:5]
+    ids_file = tmp_path / "ids.txt"
+    ids_file.write_text(f"# stale selectors\n\n{a}\n{b}  # old one\n")
+    result = invoke(["selectors", "delete", str(layout.tag_id), "--from-file", str(ids_file), str(c), "--yes"])
+    assert result.exit_code == 0, result.stderr
+    assert all(f"selector {x}: deleted" in result.stdout for x in (a, b, c))
+    piped = run_binary(
+        ["selectors", "delete", str(layout.tag_id), "--from-file", "-", "--yes"], env=env, input=f"{d}\n# x\n{e}\n"
+    )
+    assert piped.code == 0, piped.stderr
+    assert f"selector {d}: deleted" in piped.stdout and f"selector {e}: deleted" in piped.stdout
+    assert not {a, b, c, d, e} & _ids(layout.tag_id)
+    stdin_no_yes = invoke(["selectors", "delete", str(layout.tag_id), "--from-file", "-"], input=f"{a}\n")
+    assert stdin_no_yes.exit_code == 2 and "refusing" in stdin_no_yes.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["x1"], "argument 'x1': 'x1' is not a selector id"),
+        (["10-5"], "runs backwards"),
+        (["0"], "out of range"),
+        (["2147483648"], "out of range"),
+        ([], "no selector ids given"),
+    ],
+)
+def test_bad_ids_exit_2_before_any_request(layout: Layout, args: list[str], message: str) -> None:
+    result = invoke(["selectors", "delete", str(layout.tag_id), *args, "--yes"])
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert _audit() == []
+
+
+def test_bad_line_in_file_names_the_line(layout: Layout, tmp_path: Path) -> None:
+    ids_file = tmp_path / "ids.txt"
+    ids_file.write_text(f"{layout.deletable[0]}\n12,13\n")
+    result = invoke(["selectors", "delete", str(layout.tag_id), "--from-file", str(ids_file), "--yes"])
+    assert result.exit_code == 2
+    assert "ids.txt line 2: '12,13' is not a selector id" in result.stderr
+    assert layout.deletable[0] in _ids(layout.tag_id)
+
+
+def _run_on_pty(args: list[str], env: dict[str, str], answer: str) -> tuple[int, str]:
+    """Run the binary with a pseudo-terminal as stdin/stdout/stderr, answer the prompt, return (code, screen)."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [str(SVCTUI_BIN), *args],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env={**os.environ, **env},
+        close_fds=True,
+    )
+    os.close(terminal)
+    screen = b""
+    answered = False
+    while True:
+        readable, _, _ = select.select([controller], [], [], 60)
+        assert readable, f"no output from the command; so far: {screen!r}"
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+        if not answered and b"[y/N]" in screen:
+            os.write(controller, answer.encode() + b"\n")
+            answered = True
+    code = process.wait(timeout=60)
+    os.close(controller)
+    return code, screen.decode(errors="replace")
+
+
+def test_terminal_prompt_shows_count_tag_and_ids_and_no_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
+    ids = layout.deletable[:3]
+    code, screen = _run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, "n")
+    assert code == 1
+    assert f"About to delete 3 selectors from tag {layout.tag_id} {layout.tag_name!r}" in screen
+    assert ", ".join(map(str, ids)) in screen
+    assert "aborted: nothing was deleted" in screen
+    assert set(ids) <= _ids(layout.tag_id)
+    code, screen = _run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, "y")
+    assert code == 0, screen
+    assert all(f"selector {i}: deleted" in screen for i in ids)
+    assert not set(ids) & _ids(layout.tag_id)
+
+
+@pytest.fixture
+def failing_server(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoLike]:
+    with DemoServer(
+        faults=Faults(error_rate=1.0), db_path=copy_template(demo_template_db, tmp_path_factory), rate_limit=0
+    ) as demo:
+        yield demo
+
+
+def test_server_errors_are_failed_with_reason_and_exit_5(failing_server: DemoLike) -> None:
+    result = invoke(["selectors", "delete", "1", "5", "6", "--yes", "--concurrency", "2"], env=demo_env(failing_server))
+    assert result.exit_code == 5, result.stderr
+    assert "could not look up the name of tag 1" in result.stderr
+    for selector_id in (5, 6):
+        line = next(line for line in result.stdout.splitlines() if line.startswith(f"selector {selector_id}:"))
+        assert line.startswith(f"selector {selector_id}: failed: HTTP 500")
+        assert "request id" in line
+    records = _audit()
+    assert [r["outcome"] for r in records] == ["failed", "failed"]
+    assert all(r["status"] == 500 and r["request_id"] for r in records)
+
+
+def test_wrong_key_exits_3_and_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
+    bad = {**env, "SVCTUI_TOKEN_KEY": "wrong-key-" + "z" * 20}
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.deletable[0]), "--yes"], env=bad)
+    assert result.exit_code == 3, result.stderr
+    assert "401" in result.stderr
+    assert layout.deletable[0] in _ids(layout.tag_id)

@@ -1,0 +1,159 @@
+"""Exit codes and error messages of the read commands: 2 bad input, 3 authentication, 4 not found, 5 server."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from tests.integration.cli_support import (
+    SVCTUI_BIN,
+    DemoLike,
+    connection_attempted,
+    copy_template,
+    demo_env,
+    invoke,
+    run_binary,
+    silent_listener,
+)
+
+TOKEN_ID = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+
+
+@pytest.fixture(scope="module")
+def failing_server(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoLike]:
+    """A demo server that answers every authenticated request with the 500 envelope."""
+    with DemoServer(
+        faults=Faults(error_rate=1.0), db_path=copy_template(demo_template_db, tmp_path_factory), rate_limit=0
+    ) as demo:
+        yield demo
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["events", "list", "-f", "colour=eq:red"], ["colour", "filter columns", "rrule"]),
+        (["events", "list", "-f", "rrule=gt:x"], ["rrule", "'gt'", "allowed: eq, ~eq, neq"]),
+        (["events", "list", "-f", "id=eq:twelve"], ["id", "not an integer", "allowed: an integer"]),
+        (["events", "list", "-f", "created_at=gte:yesterday"], ["created_at", "not a valid time", "RFC 3339"]),
+        (["events", "list", "-f", "rrule=~eq:a,b"], ["rrule", "','", "cuts"]),
+        (["events", "list", "--sort", "rrule"], ["rrule", "sortable: next_scheduled_at"]),
+        (["tasks", "list", TOKEN_ID, "-f", "status=exploded"], ["status", "not a known value", "failed (5)"]),
+        (["tasks", "list", TOKEN_ID, "-f", "all_trusted_domains=true"], ["all_trusted_domains", "filter columns"]),
+        (["tasks", "list", "not-a-uuid"], ["CLIENT_ID", "not a uuid"]),
+        (["selectors", "list", "1", "-f", "is_default=maybe"], ["is_default", "not a boolean", "true or false"]),
+        (["selectors", "list", "zero"], ["TAG", "not a tag id"]),
+        (["events", "list", "--limit", "0"], ["--limit", "0"]),
+    ],
+)
+def test_bad_input_exits_2_before_any_request(
+    args: list[str], names: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with silent_listener() as (url, listener):
+        env = {"SVCTUI_BASE_URL": url, "SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "k" * 20}
+        result = invoke(args, env=env)
+        assert result.exit_code == 2, (result.stdout, result.stderr)
+        assert result.stdout == ""
+        for name in names:
+            assert name in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr
+        assert not connection_attempted(listener)
+
+
+def test_the_listener_does_see_a_valid_request() -> None:
+    """Positive control: without the bad filter the same command does connect (so the test above can fail)."""
+    with silent_listener() as (url, listener):
+        env = {"SVCTUI_BASE_URL": url, "SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "k" * 20}
+        process = subprocess.Popen(
+            [str(SVCTUI_BIN), "events", "list"],
+            env={**os.environ, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            readable, _, _ = select.select([listener], [], [], 60)
+            assert readable, "the command never connected"
+            assert connection_attempted(listener)
+        finally:
+            process.kill()
+            process.wait()
+
+
+def test_bad_filter_against_demo_server_sends_nothing(fresh_demo_server: DemoLike) -> None:
+    before = getattr(fresh_demo_server, "request_count", None)
+    result = invoke(["events", "list", "-f", "rrule=gt:x"], env=demo_env(fresh_demo_server))
+    assert result.exit_code == 2
+    assert "error: --filter 'rrule=gt:x': rrule: predicate 'gt'" in result.stderr
+    if before is not None:
+        assert getattr(fresh_demo_server, "request_count", None) == before
+
+
+def test_no_profile_at_all_exits_2_with_the_way_out() -> None:
+    result = invoke(["events", "list"])
+    assert result.exit_code == 2
+    assert "svctui profile add" in result.stderr
+
+
+def test_wrong_key_exits_3_with_status_message_request_id_and_hint(demo_server: DemoLike) -> None:
+    env = demo_env(demo_server, SVCTUI_TOKEN_KEY="not-the-key-" + "x" * 20)
+    result = invoke(["events", "list"], env=env)
+    assert result.exit_code == 3, result.stderr
+    assert "401" in result.stderr
+    assert "digest" in result.stderr
+    assert "request id" in result.stderr
+    assert "hint: check the token key" in result.stderr
+    assert env["SVCTUI_TOKEN_KEY"] not in result.stderr + result.stdout
+    binary = run_binary(["tags", "list"], env=env)
+    assert binary.code == 3 and "401" in binary.stderr
+
+
+def test_unknown_client_exits_4(demo_server: DemoLike) -> None:
+    result = invoke(["tasks", "list", str(uuid.uuid4()), "--endpoint", "completed-jobs"], env=demo_env(demo_server))
+    assert result.exit_code == 4, result.stderr
+    assert "404" in result.stderr and "request id" in result.stderr
+    assert result.stdout == ""
+
+
+def test_unknown_tag_exits_4(demo_server: DemoLike) -> None:
+    result = invoke(["selectors", "list", "99999"], env=demo_env(demo_server))
+    assert result.exit_code == 4, result.stderr
+    assert "404" in result.stderr
+
+
+def test_events_on_community_edition_exit_4(demo_server_community: DemoLike) -> None:
+    result = invoke(["events", "list", "-o", "json"], env=demo_env(demo_server_community))
+    assert result.exit_code == 4, result.stderr
+    assert "enterprise feature" in result.stderr
+    assert result.stdout == ""
+    tags = invoke(["tags", "list"], env=demo_env(demo_server_community))
+    assert tags.exit_code == 0, tags.stderr
+
+
+def test_server_error_after_retries_exits_5(failing_server: DemoLike) -> None:
+    result = invoke(["events", "list", "-o", "jsonl"], env=demo_env(failing_server))
+    assert result.exit_code == 5, result.stderr
+    assert "500" in result.stderr and "request id" in result.stderr
+    assert result.stdout == ""
+
+
+def test_json_all_left_unclosed_is_not_taken_as_complete(failing_server: DemoLike) -> None:
+    result = invoke(["tags", "list", "-o", "json"], env=demo_env(failing_server))
+    assert result.exit_code == 5
+    assert result.stdout == ""
+
+
+def test_unreachable_server_exits_5_with_a_network_hint() -> None:
+    with silent_listener() as (url, _listener):
+        pass  # closed: nothing listens on this port any more
+    env = {"SVCTUI_BASE_URL": url, "SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "k" * 20}
+    result = invoke(["tags", "list"], env=env)
+    assert result.exit_code == 5, result.stderr
+    assert "cannot reach" in result.stderr
+    assert "hint: check the URL / network" in result.stderr

@@ -1,0 +1,291 @@
+"""`svctui events|tasks|tags|selectors list` against the demo server over loopback, in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import subprocess
+from typing import Any
+
+import pytest
+from pydantic import TypeAdapter
+
+from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
+from tests.integration.cli_support import (
+    SVCTUI_BIN,
+    DemoLike,
+    demo_env,
+    invoke,
+    json_items,
+    jsonl_items,
+    run_binary,
+)
+
+FORMATS = ("table", "json", "jsonl", "csv")
+
+
+@pytest.fixture
+def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The demo server as the environment profile, for CliRunner and subprocess runs alike."""
+    values = demo_env(demo_server, COLUMNS="100")
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+@pytest.fixture
+def client_id(env: dict[str, str]) -> str:
+    """The client with the most completed tasks, found through the commands themselves."""
+    result = invoke(["events", "list", "--all", "-o", "jsonl"])
+    assert result.exit_code == 0, result.stderr
+    totals: dict[str, int] = {}
+    for candidate in {event["client_id"] for event in jsonl_items(result.stdout)}:
+        listed = invoke(["tasks", "list", candidate, "--limit", "1", "--endpoint", "completed-jobs"])
+        assert listed.exit_code == 0, listed.stderr
+        match = re.search(r"of ([0-9,]+) tasks", listed.stderr)
+        totals[candidate] = int(match.group(1).replace(",", "")) if match else 0
+    best = max(totals, key=lambda key: totals[key])
+    assert totals[best] > 10
+    return best
+
+
+@pytest.fixture
+def tag_id(env: dict[str, str]) -> int:
+    """A tag with several selectors."""
+    result = invoke(["tags", "list", "-o", "json"])
+    assert result.exit_code == 0, result.stderr
+    for tag in json_items(result.stdout):
+        listed = invoke(["selectors", "list", str(tag["id"]), "-o", "json", "--limit", "5"])
+        if len(json_items(listed.stdout)) >= 5:
+            return int(tag["id"])
+    raise AssertionError("no tag with 5 selectors in the demo data")
+
+
+def _table_lines(stdout: str) -> list[str]:
+    lines = stdout.splitlines()
+    assert lines, "empty table"
+    assert all(len(line) <= 100 for line in lines), max(lines, key=len)
+    return lines
+
+
+# ---------------------------------------------------------------- events
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_events_list_every_format(env: dict[str, str], fmt: str) -> None:
+    result = invoke(["events", "list", "--limit", "7", "--sort", "id", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    if fmt == "table":
+        lines = _table_lines(out)
+        assert lines[0].split()[:2] == ["ID", "CLIENT"]
+        assert len(lines) == 8
+        assert "showing 1-7 of" in result.stderr
+    elif fmt == "json":
+        events = TypeAdapter(list[Event]).validate_json(out)
+        assert [e.id for e in events] == sorted(e.id for e in events)
+        assert len(events) == 7
+        # json is the list of items as the models parsed them: dumping the parsed models gives the same data
+        assert [e.model_dump(mode="json") for e in events] == json_items(out)
+    elif fmt == "jsonl":
+        items = jsonl_items(out)
+        assert len(items) == 7
+        assert all(Event.model_validate(item).id == item["id"] for item in items)
+    else:
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert len(rows) == 7
+        assert {"id", "client_id", "rrule", "domains_count", "domains", "ous_count", "ous"} <= set(rows[0])
+        with_domains = [row for row in rows if int(row["domains_count"]) > 0]
+        assert with_domains and all(row["domains"].count(";") == int(row["domains_count"]) - 1 for row in with_domains)
+    assert "showing" not in result.stderr or fmt == "table"
+
+
+def test_events_json_round_trips_exactly(env: dict[str, str]) -> None:
+    first = invoke(["events", "list", "--limit", "25", "-o", "json"])
+    assert first.exit_code == 0, first.stderr
+    parsed = TypeAdapter(list[Event]).validate_json(first.stdout)
+    again = TypeAdapter(list[Event]).validate_python(json_items(first.stdout))
+    assert parsed == again
+    assert TypeAdapter(list[Event]).dump_python(parsed, mode="json") == json_items(first.stdout)
+
+
+def test_events_filter_sort_skip_limit(env: dict[str, str]) -> None:
+    everything = invoke(["events", "list", "--all", "--sort", "-id", "-o", "jsonl"])
+    assert everything.exit_code == 0, everything.stderr
+    all_ids = [item["id"] for item in jsonl_items(everything.stdout)]
+    assert all_ids == sorted(all_ids, reverse=True)
+    window = invoke(["events", "list", "--sort", "-id", "--skip", "5", "--limit", "10", "-o", "jsonl"])
+    assert [item["id"] for item in jsonl_items(window.stdout)] == all_ids[5:15]
+    filtered = invoke(["events", "list", "--all", "-f", "session_collection=true", "-f", "id=gt:3", "-o", "jsonl"])
+    assert filtered.exit_code == 0, filtered.stderr
+    items = jsonl_items(filtered.stdout)
+    assert items and all(item["session_collection"] and item["id"] > 3 for item in items)
+    assert len(items) < len(all_ids)
+
+
+def test_events_all_streams_pages_into_one_json_array(env: dict[str, str]) -> None:
+    paged = invoke(["events", "list", "--all", "--page-size", "37", "-o", "json"])
+    whole = invoke(["events", "list", "--all", "--page-size", "1000", "-o", "json"])
+    assert paged.exit_code == whole.exit_code == 0
+    assert json_items(paged.stdout) == json_items(whole.stdout)
+    assert len(json_items(paged.stdout)) > 37 * 2
+    capped = invoke(["events", "list", "--all", "--page-size", "37", "--limit", "50", "-o", "jsonl"])
+    assert [item["id"] for item in jsonl_items(capped.stdout)] == [item["id"] for item in json_items(whole.stdout)][:50]
+
+
+def test_events_all_table_keeps_one_header(env: dict[str, str]) -> None:
+    result = invoke(["events", "list", "--all", "--page-size", "50"])
+    assert result.exit_code == 0, result.stderr
+    lines = _table_lines(result.stdout)
+    assert sum(1 for line in lines if line.startswith("ID ")) == 1
+    count = len(jsonl_items(invoke(["events", "list", "--all", "-o", "jsonl"]).stdout))
+    assert len(lines) == count + 1
+    assert "showing" not in result.stderr
+
+
+def test_events_without_hydration_carry_objectids_only(env: dict[str, str]) -> None:
+    hydrated = jsonl_items(invoke(["events", "list", "--limit", "20", "-o", "jsonl"]).stdout)
+    assert any(d["name"] for e in hydrated for d in e["domains"])
+    bare = invoke(["events", "list", "--limit", "20", "--no-hydrate-domains", "--no-hydrate-ous", "-o", "jsonl"])
+    items = jsonl_items(bare.stdout)
+    assert any(e["domains"] for e in items)
+    assert all(not d["name"] for e in items for d in e["domains"])
+    assert all(not o["name"] for e in items for o in e["ous"])
+
+
+def test_root_profile_option_and_subcommand_profile_option(env: dict[str, str]) -> None:
+    # An env-only profile is found under any name when the environment is complete.
+    for args in (["--profile", "ops", "events", "list"], ["events", "list", "--profile", "ops"]):
+        result = invoke([*args, "--limit", "1", "-o", "jsonl"])
+        assert result.exit_code == 0, result.stderr
+        assert len(jsonl_items(result.stdout)) == 1
+
+
+# ---------------------------------------------------------------- tasks
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) -> None:
+    result = invoke(["tasks", "list", client_id, "--limit", "6", "--sort", "-execution_time", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    assert "deprecated" in result.stderr and len([x for x in result.stderr.splitlines() if "deprecated" in x]) == 1
+    out = result.stdout
+    if fmt == "table":
+        lines = _table_lines(out)
+        assert lines[0].split()[:3] == ["ID", "EVENT", "EXECUTED"]
+        assert len(lines) == 7
+    elif fmt == "json":
+        tasks = TypeAdapter(list[CompletedTask]).validate_json(out)
+        assert len(tasks) == 6 and all(t.client_id == client_id for t in tasks)
+        times = [t.execution_time for t in tasks if t.execution_time]
+        assert times == sorted(times, reverse=True)
+        assert [t.model_dump(mode="json") for t in tasks] == json_items(out)
+    elif fmt == "jsonl":
+        assert len([CompletedTask.model_validate(item) for item in jsonl_items(out)]) == 6
+    else:
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert len(rows) == 6
+        for row in rows:
+            assert row["status_label"]
+            assert int(row["domain_results_ok"]) + int(row["domain_results_failed"]) >= 0
+            assert int(row["domains_count"]) == (row["domains"].count(";") + 1 if row["domains"] else 0)
+
+
+def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, str], client_id: str) -> None:
+    old = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json"])
+    new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json", "--endpoint", "completed-jobs"])
+    assert old.exit_code == new.exit_code == 0
+    assert json_items(old.stdout) == json_items(new.stdout)
+    assert "deprecated" in old.stderr
+    assert new.stderr == ""
+
+
+def test_tasks_filter_by_status_label(env: dict[str, str], client_id: str) -> None:
+    result = invoke(
+        ["tasks", "list", client_id, "--all", "-f", "status=failed", "-o", "jsonl", "--endpoint", "completed-jobs"]
+    )
+    assert result.exit_code == 0, result.stderr
+    items = jsonl_items(result.stdout)
+    assert items and all(item["status"] == 5 for item in items)
+
+
+# ---------------------------------------------------------------- tags and selectors
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_tags_list_every_format(env: dict[str, str], fmt: str) -> None:
+    result = invoke(["tags", "list", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    if fmt == "table":
+        lines = _table_lines(result.stdout)
+        assert lines[0].split()[:3] == ["ID", "TYPE", "NAME"]
+        assert len(lines) >= 3
+    elif fmt == "json":
+        tags = TypeAdapter(list[AssetGroupTag]).validate_json(result.stdout)
+        assert tags and all(t.name for t in tags)
+        assert [t.model_dump(mode="json") for t in tags] == json_items(result.stdout)
+    elif fmt == "jsonl":
+        assert all(AssetGroupTag.model_validate(item).name for item in jsonl_items(result.stdout))
+    else:
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+        assert rows and {"id", "type", "name", "description"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_selectors_list_every_format(env: dict[str, str], tag_id: int, fmt: str) -> None:
+    result = invoke(["selectors", "list", str(tag_id), "--limit", "5", "--sort", "name", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    if fmt == "table":
+        lines = _table_lines(result.stdout)
+        assert lines[0].split()[:3] == ["ID", "NAME", "DEFAULT"]
+        assert len(lines) == 6
+    elif fmt == "json":
+        selectors = TypeAdapter(list[Selector]).validate_json(result.stdout)
+        assert len(selectors) == 5 and all(s.asset_group_tag_id == tag_id for s in selectors)
+        assert [s.name for s in selectors] == sorted(s.name for s in selectors)
+        assert [s.model_dump(mode="json") for s in selectors] == json_items(result.stdout)
+    elif fmt == "jsonl":
+        assert len(jsonl_items(result.stdout)) == 5
+    else:
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+        assert len(rows) == 5 and {"seeds_count", "seeds", "is_default"} <= set(rows[0])
+
+
+def test_selectors_all_and_filters(env: dict[str, str], tag_id: int) -> None:
+    everything = jsonl_items(
+        invoke(["selectors", "list", str(tag_id), "--all", "--page-size", "2", "-o", "jsonl"]).stdout
+    )
+    assert len(everything) >= 5
+    assert len({item["id"] for item in everything}) == len(everything)
+    name_part = everything[0]["name"][:4]
+    found = invoke(["selectors", "list", str(tag_id), "--all", "-f", f"name=~eq:{name_part}", "-o", "jsonl"])
+    assert found.exit_code == 0, found.stderr
+    items: list[dict[str, Any]] = jsonl_items(found.stdout)
+    assert items and all(name_part in item["name"] for item in items)
+
+
+# ---------------------------------------------------------------- the real binary
+
+
+def test_binary_streams_jsonl_and_csv(env: dict[str, str]) -> None:
+    jsonl = run_binary(["events", "list", "--all", "--page-size", "50", "-o", "jsonl"], env=env)
+    assert jsonl.code == 0, jsonl.stderr
+    events = [Event.model_validate(item) for item in jsonl_items(jsonl.stdout)]
+    assert len(events) > 50
+    table = run_binary(["tags", "list"], env=env)
+    assert table.code == 0, table.stderr
+    assert table.stdout.splitlines()[0].startswith("ID")
+    assert all(len(line) <= 100 for line in table.stdout.splitlines())
+    csv_run = run_binary(["events", "list", "--limit", "3", "-o", "csv"], env=env)
+    assert csv_run.code == 0 and len(list(csv.DictReader(io.StringIO(csv_run.stdout)))) == 3
+
+
+def test_binary_closed_pipe_is_quiet(env: dict[str, str]) -> None:
+    shell = f"'{SVCTUI_BIN}' events list --all --page-size 10 -o jsonl | head -n 2"
+    done = subprocess.run(
+        ["bash", "-c", shell], capture_output=True, text=True, env={**os.environ, **env}, check=False, timeout=60
+    )
+    assert len(done.stdout.splitlines()) == 2
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
