@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import IO, TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import IO, TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import click
 
@@ -34,6 +35,18 @@ from svctui.ops.selector_ids import IdError, collect_ids, lines_to_tokens
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
+
+
+class HasSelectorId(Protocol):
+    """A per-id result."""
+
+    @property
+    def selector_id(self) -> int:
+        """The selector the result is about."""
+        ...
+
+
+R = TypeVar("R", bound=HasSelectorId)
 
 REFUSE_NON_TTY = "refusing to delete without --yes when not on a terminal"
 PROMPT_IDS_SHOWN = 10
@@ -80,7 +93,26 @@ def preview_line(result: PreviewResult) -> str:
     line = f"selector {result.selector_id}: {result.preview}"
     if result.selector is not None and result.selector.name:
         return f"{line} {result.selector.name!r}"
-    return f"{line} ({result.message})" if result.message else line
+    if result.preview is Preview.UNKNOWN and result.message:
+        return f"{line}: {result.message}"
+    return line
+
+
+class InOrder(Generic[R]):
+    """Print results in the order the ids were given, each as soon as every earlier one is known."""
+
+    def __init__(self, ids: Sequence[int], line: Callable[[R], str]) -> None:
+        self.ids = ids
+        self.line = line
+        self.position = 0
+        self.waiting: dict[int, R] = {}
+
+    def __call__(self, result: R) -> None:
+        """Take one result (any order) and print what is now printable."""
+        self.waiting[result.selector_id] = result
+        while self.position < len(self.ids) and self.ids[self.position] in self.waiting:
+            click.echo(self.line(self.waiting.pop(self.ids[self.position])))
+            self.position += 1
 
 
 def exit_code(report: DeleteReport) -> ExitCode:
@@ -174,7 +206,7 @@ def delete_command(
             if dry_run:
                 note(f"dry run: {len(ids):,} {noun} of tag {label} on {client.base_url}; nothing will be deleted")
                 previews = await preview_selectors(
-                    client, tag_id, ids, concurrency=concurrency, on_result=lambda r: click.echo(preview_line(r))
+                    client, tag_id, ids, concurrency=concurrency, on_result=InOrder(ids, preview_line)
                 )
                 would = sum(1 for p in previews if p.preview in (Preview.WOULD_DELETE, Preview.UNKNOWN))
                 note(f"dry run: {would:,} of {len(ids):,} would be deleted; nothing was deleted")
@@ -192,7 +224,7 @@ def delete_command(
                 ids,
                 context=AuditContext(profile=profile.name, base_url=client.base_url),
                 concurrency=concurrency,
-                on_result=lambda r: click.echo(result_line(r)),
+                on_result=InOrder(ids, result_line),
             )
             from svctui.store.audit import audit_path
 

@@ -80,6 +80,8 @@ def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) 
     assert f"selector {layout.default_id}: would be refused: default selector" in out
     assert f"selector {layout.other_tag_selector}: not part of tag" in out
     assert "selector 2000000: not found" in out
+    printed = [int(line.split()[1].rstrip(":")) for line in out.splitlines()]
+    assert printed == [int(a) for a in args]  # in the order given, whatever order the lookups finished in
     assert "nothing was deleted" in result.stderr
     assert _ids(layout.tag_id) == before
     assert _audit() == []
@@ -92,6 +94,9 @@ def test_yes_deletes_records_audit_and_a_repeat_is_already_gone(layout: Layout, 
     for selector_id in (first, second, third):
         assert f"selector {selector_id}: deleted" in result.stdout
     assert "3 deleted" in result.stderr
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
+        f"selector {i}" for i in (first, second, third)
+    ]
     remaining = _ids(layout.tag_id)
     assert not {first, second, third} & remaining
     records = _audit()
@@ -267,3 +272,19 @@ def test_wrong_key_exits_3_and_deletes_nothing(layout: Layout, env: dict[str, st
     assert result.exit_code == 3, result.stderr
     assert "401" in result.stderr
     assert layout.deletable[0] in _ids(layout.tag_id)
+
+
+@pytest.mark.slow
+def test_rate_limited_bulk_delete_waits_out_429s(
+    layout: Layout, demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """24 deletions, 4 at a time, against a server allowing 6 requests a second: 429s happen and are retried."""
+    ids = layout.deletable[:24] if len(layout.deletable) >= 24 else layout.deletable
+    db_path = copy_template(demo_template_db, tmp_path_factory)
+    with DemoServer(db_path=db_path, rate_limit=6) as limited:
+        args = ["selectors", "delete", str(layout.tag_id), *map(str, ids), "--yes", "--concurrency", "4"]
+        result = invoke(args, env=demo_env(limited))
+        assert result.exit_code == 0, result.stdout + result.stderr
+        assert result.stdout.count(": deleted") == len(ids)
+        assert limited.request_count > len(ids) + 1  # the tag lookup plus one DELETE each, and then the retries
+    assert [r["outcome"] for r in _audit()] == ["deleted"] * len(ids)

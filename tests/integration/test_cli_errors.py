@@ -86,13 +86,20 @@ def test_the_listener_does_see_a_valid_request() -> None:
             process.wait()
 
 
-def test_bad_filter_against_demo_server_sends_nothing(fresh_demo_server: DemoLike) -> None:
-    before = getattr(fresh_demo_server, "request_count", None)
-    result = invoke(["events", "list", "-f", "rrule=gt:x"], env=demo_env(fresh_demo_server))
-    assert result.exit_code == 2
-    assert "error: --filter 'rrule=gt:x': rrule: predicate 'gt'" in result.stderr
-    if before is not None:
-        assert getattr(fresh_demo_server, "request_count", None) == before
+def test_bad_filter_against_demo_server_sends_nothing(fresh_demo_server: DemoServer) -> None:
+    env = demo_env(fresh_demo_server)
+    assert invoke(["tags", "list"], env=env).exit_code == 0
+    before = fresh_demo_server.request_count
+    assert before > 0  # the counter does count this client's requests
+    for args in (["events", "list", "-f", "rrule=gt:x"], ["tasks", "list", TOKEN_ID, "-s", "-rrule"]):
+        result = invoke(args, env=env)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: --")
+    assert (
+        "rrule: predicate 'gt' is not allowed for a string column; allowed: eq, ~eq, neq"
+        in invoke(["events", "list", "-f", "rrule=gt:x"], env=env).stderr
+    )
+    assert fresh_demo_server.request_count == before
 
 
 def test_no_profile_at_all_exits_2_with_the_way_out() -> None:
