@@ -30,6 +30,7 @@ from svctui.triage import (
     task_time,
     tasks_with_drops,
 )
+from tests.unit.test_layers import _import_with_textual_blocked
 
 T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
 CLIENT = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
@@ -161,6 +162,11 @@ def test_drops_compare_like_for_like_collection_kinds() -> None:
 def test_detect_drops_rejects_bad_threshold() -> None:
     with pytest.raises(ValueError, match="between 0 and 1"):
         detect_drops([], threshold=1.5)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        detect_drops([], threshold=-0.1)
+    tasks = [task(1, 0, result("A", user_count=100)), task(2, 1, result("A", user_count=99))]
+    assert [d.field for d in detect_drops(tasks, threshold=0.0)] == ["user_count"]  # 0: any decrease
+    assert detect_drops(tasks, threshold=1.0) == []  # 1: nothing can fall by more than 100 %
 
 
 def test_previous_run_same_event_any_status() -> None:
@@ -214,3 +220,28 @@ def test_quick_filters() -> None:
     drops = QUICK_FILTERS_BY_NAME["drops"]
     assert drops.filters(now) == [] and not drops.server_side
     assert len({quick.key for quick in QUICK_FILTERS}) == len(QUICK_FILTERS)
+
+
+def test_compare_passes_over_runs_without_results() -> None:
+    full = task(1, 0, result("A", user_count=200), event_id=7)
+    failed = task(2, 1, event_id=7, status=5)
+    canceled = task(3, 2, event_id=7, status=3)
+    other_event = task(4, 2, result("A"), event_id=8)
+    latest = task(5, 3, result("A", user_count=100), event_id=7)
+    everything = [latest, other_event, canceled, failed, full]
+    assert previous_run(latest, everything) is canceled
+    assert previous_run(latest, everything, require_results=True) is full
+    literal = compare_with_previous(latest, everything)
+    assert literal.previous is canceled and literal.skipped == ()
+    useful = compare_with_previous(latest, everything, require_results=True)
+    assert useful.previous is full
+    assert [t.id for t in useful.skipped] == [3, 2]
+    assert useful.domains[0].deltas[0].delta == -100
+    assert compare_with_previous(failed, everything, require_results=True).previous is full
+    first = compare_with_previous(full, everything, require_results=True)
+    assert first.previous is None and first.skipped == ()
+
+
+def test_triage_imports_without_textual() -> None:
+    result = _import_with_textual_blocked("triage")
+    assert result.returncode == 0, result.stderr

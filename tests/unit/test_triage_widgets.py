@@ -147,9 +147,16 @@ async def test_deltas_against_previous_run() -> None:
         await pilot.pause()
         assert cell_text(table, "__result__", "domain:EU.CORP.EXAMPLE.COM") == "failed → ok"
 
+        skipping = compare_with_previous(tasks[9], tasks, require_results=True)  # event 9: both runs lack results
+        pane.show_comparison(skipping)
+        await pilot.pause()
+        header = static_text(pane.query_one("#deltas-header", Static))
+        assert "no earlier run of event 9 with domain results" in header
+        assert "passed over 1 run without domain results: 300 Failed" in header
+
         pane.show_comparison(compare_with_previous(tasks[0], tasks))
         await pilot.pause()
-        assert "first run of event 4" in static_text(pane.query_one("#deltas-header", Static))
+        assert "no earlier run of event 4" in static_text(pane.query_one("#deltas-header", Static))
         assert table.row_count == 0
 
 

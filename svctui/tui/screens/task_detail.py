@@ -21,10 +21,9 @@ from svctui.triage import (
     DEFAULT_DROP_THRESHOLD,
     DomainPoint,
     Drop,
-    compare_runs,
+    compare_with_previous,
     domain_series,
     format_duration,
-    previous_run,
     result_summary,
     task_duration,
 )
@@ -73,9 +72,11 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
         if not summary.total:
             text.append("—", style="dim")
         else:
-            text.append(f"{summary.ok} ok", style=semantic_style(app, "success"))
-            if summary.failed:
+            if summary.ok:
+                text.append(f"{summary.ok} ok", style=semantic_style(app, "success"))
+            if summary.ok and summary.failed:
                 text.append(" / ")
+            if summary.failed:
                 text.append(f"{summary.failed} failed", style=semantic_style(app, "error", bold=True))
         found = len(drops_of(task.id))
         if found:
@@ -162,6 +163,9 @@ class TaskDetail(DetailPane[CompletedTask]):
         self.history_note = note
         self.series = domain_series(self.history) if self.history is not None else {}
         self.drops = list(drops)
+        if self.item is not None:
+            own = [drop for drop in self.drops if drop.task_id == self.item.id]
+            self.query_one(DomainResultsPane).show_task(self.item, own)
         self._show_plot()
         self._show_compare()
 
@@ -170,7 +174,7 @@ class TaskDetail(DetailPane[CompletedTask]):
         changed = item is not self.item
         self.item = item
         results = self.query_one(DomainResultsPane)
-        results.show_task(item)
+        results.show_task(item, [drop for drop in self.drops if item is not None and drop.task_id == item.id])
         if changed:
             self.domain_name = self._default_domain(item)
             if self.domain_name is not None:
@@ -206,7 +210,9 @@ class TaskDetail(DetailPane[CompletedTask]):
         elif self.domain_name is None:
             plot.show_note(f"task {self.item.id} has no domain results to plot")
         else:
-            plot.show_series(self.domain_name, self.series.get(self.domain_name, []), self.drops, keep_field=keep_field)
+            points = self.series.get(self.domain_name, [])
+            kinds = flag_marks(self.item)
+            plot.show_series(self.domain_name, points, self.drops, kinds=kinds, keep_field=keep_field)
 
     def _show_compare(self) -> None:
         deltas = self.query_one(DeltasPane)
@@ -216,7 +222,7 @@ class TaskDetail(DetailPane[CompletedTask]):
         elif self.history is None and task.event_id is not None:
             deltas.show_note(self.history_note or "the client's task history is not loaded")
         else:
-            deltas.show_comparison(compare_runs(task, previous_run(task, self.history or [])))
+            deltas.show_comparison(compare_with_previous(task, self.history or [], require_results=True))
 
     def sections(self, item: CompletedTask) -> list[Section]:
         """Every field of the task, its domains and OUs."""

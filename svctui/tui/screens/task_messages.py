@@ -6,22 +6,17 @@ from collections.abc import Sequence
 
 from textual.message import Message
 
-from svctui.api.models import CompletedTask
-from svctui.triage import Drop, StatusCount
+from svctui.triage import StatusCount
+from svctui.tui.screens.task_loaders import History
 
 
 class HistoryLoaded(Message):
     """The client's task history (newest first, capped) and its drops, for request `request_seq`."""
 
-    def __init__(
-        self, request_seq: int, tasks: Sequence[CompletedTask], drops: Sequence[Drop], total: int, truncated: bool
-    ) -> None:
+    def __init__(self, request_seq: int, history: History) -> None:
         super().__init__()
         self.request_seq = request_seq
-        self.tasks = list(tasks)
-        self.drops = list(drops)
-        self.total = total
-        self.truncated = truncated
+        self.history = history
 
 
 class HistoryFailed(Message):

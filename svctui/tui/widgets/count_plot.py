@@ -1,8 +1,10 @@
 """A plot of one domain's counts across a client's tasks over time, with drops beyond the threshold marked.
 
 One count at a time (Users by default, or the first count that dropped); `cycle_field` steps through the 12.
-Failed runs are left out of the line (their counts are not measurements). Drops are drawn as `✗` markers in the
-theme's error colour and listed in words under the plot, so they are visible without colour too.
+Like for like: given the selected task's collection kinds, only runs with the same kinds are plotted (a run that
+does not collect AD structure reports zero users, which is no drop). Failed runs are left out of the line (their
+counts are not measurements). Drops are drawn as `✗` markers in the theme's error colour and listed in words
+under the plot, so they are visible without colour too.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class CountPlot(Vertical):
         self.points: tuple[DomainPoint, ...] = ()
         self.drops: tuple[Drop, ...] = ()
         self.field = COUNT_NAMES[0]
+        self.kinds: str | None = None
         self.note = "select a task and a domain to plot its counts over time"
 
     def compose(self) -> ComposeResult:
@@ -98,13 +101,24 @@ class CountPlot(Vertical):
         self.redraw()
 
     def show_series(
-        self, domain_name: str, points: Sequence[DomainPoint], drops: Sequence[Drop], *, keep_field: bool = False
+        self,
+        domain_name: str,
+        points: Sequence[DomainPoint],
+        drops: Sequence[Drop],
+        *,
+        kinds: str | None = None,
+        keep_field: bool = False,
     ) -> None:
-        """Plot `points` of `domain_name`; `drops` may be all drops of the client (only this domain's are used)."""
+        """Plot `points` of `domain_name` (only runs with collection `kinds`, like for like, when given).
+
+        `drops` may be all drops of the client: only this domain's, within the plotted runs, are used.
+        """
         same_domain = domain_name == self.domain_name
         self.domain_name = domain_name
-        self.points = tuple(points)
-        self.drops = tuple(drop for drop in drops if drop.domain_name == domain_name)
+        self.kinds = kinds
+        self.points = tuple(point for point in points if kinds is None or point.kinds == kinds)
+        plotted = {point.task_id for point in self.points}
+        self.drops = tuple(drop for drop in drops if drop.domain_name == domain_name and drop.task_id in plotted)
         if not (keep_field and same_domain):
             self.field = self.drops[0].field if self.drops else COUNT_NAMES[0]
         self.redraw()
@@ -147,6 +161,8 @@ class CountPlot(Vertical):
         text = Text()
         text.append(f"{self.domain_name}", style="bold")
         text.append(f" · {label} over {runs} successful run{'s' if runs != 1 else ''}")
+        if self.kinds is not None:
+            text.append(f" with kinds {self.kinds}", style="dim")
         text.append(f" · drops > {self.threshold * 100:.0f} %: ")
         count = len(self.field_drops())
         text.append(str(count), style=semantic_style(self.app, "error", bold=True) if count else "")

@@ -134,12 +134,19 @@ class DeltasPane(Vertical):
             return text
         previous = comparison.previous
         if previous is None:
-            text.append(f"Task {task.id} is the first run of event {task.event_id} here: nothing to compare with")
-            return text
-        text.append(f"Task {task.id}", style="bold")
-        text.append(f" vs previous run of event {task.event_id}: ")
-        text.append(f"task {previous.id}", style="bold")
-        text.append(f" ({previous.status_label}, executed {format_local_utc(previous.execution_time, self.zone)})")
+            text.append(f"Task {task.id}: no earlier run of event {task.event_id} with domain results here")
+        else:
+            text.append(f"Task {task.id}", style="bold")
+            text.append(f" vs previous run of event {task.event_id}: ")
+            text.append(f"task {previous.id}", style="bold")
+            executed = format_local_utc(previous.execution_time, self.zone)
+            text.append(f" ({previous.status_label}, executed {executed})")
+        if comparison.skipped:
+            runs = ", ".join(f"{run.id} {run.status_label}" for run in comparison.skipped[:3])
+            more = f" and {len(comparison.skipped) - 3} more" if len(comparison.skipped) > 3 else ""
+            count = len(comparison.skipped)
+            text.append(f"\npassed over {count} run{'s' if count != 1 else ''} without domain results: ", style="dim")
+            text.append(f"{runs}{more}", style="dim")
         return text
 
     def _domain_heading(self, domain: DomainComparison) -> Text:

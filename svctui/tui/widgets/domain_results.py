@@ -8,10 +8,11 @@ from datetime import tzinfo
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from svctui.api.models import CompletedTask, DomainResult
-from svctui.triage import COUNT_NAMES, count_totals, format_duration, result_summary, task_duration
+from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
@@ -40,6 +41,13 @@ def _clip(text: str, width: int) -> str:
 class DomainResultsPane(Vertical):
     """Header with the task's times (local and UTC), then a table of its domain results and a totals row."""
 
+    class DomainHighlighted(Message):
+        """The cursor is on another domain (None on the totals row or when the table is empty)."""
+
+        def __init__(self, domain_name: str | None) -> None:
+            super().__init__()
+            self.domain_name = domain_name
+
     DEFAULT_CSS = """
     DomainResultsPane {
         height: auto;
@@ -67,6 +75,7 @@ class DomainResultsPane(Vertical):
         super().__init__(name=name, id=id, classes=classes)
         self.zone = zone
         self.shown_task: CompletedTask | None = None
+        self.shown_drops: tuple[Drop, ...] = ()
 
     def compose(self) -> ComposeResult:
         """Header, table, and the full message of a failed row under the cursor."""
@@ -83,7 +92,7 @@ class DomainResultsPane(Vertical):
         table.add_column("Message", key="message")
         for name in COUNT_NAMES:
             table.add_column(SHORT_COUNT_LABELS[name], key=name)
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task))
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task, self.shown_drops))
 
     @property
     def table(self) -> DataTable[str | Text]:
@@ -91,9 +100,13 @@ class DomainResultsPane(Vertical):
         table: DataTable[str | Text] = self.query_one("#domain-results-table", DataTable)
         return table
 
-    def show_task(self, task: CompletedTask | None) -> None:
-        """Show `task`'s domain results (None clears the pane); the cursor stays on the same domain if present."""
+    def show_task(self, task: CompletedTask | None, drops: Sequence[Drop] = ()) -> None:
+        """Show `task`'s domain results (None clears the pane); the cursor stays on the same domain if present.
+
+        `drops` of this task mark their count cells (`▼`, error colour).
+        """
         self.shown_task = task
+        self.shown_drops = tuple(drops)
         header = self.query_one("#domain-results-header", Static)
         table = self.table
         previous_key = self._cursor_key()
@@ -110,6 +123,15 @@ class DomainResultsPane(Vertical):
         if previous_key is not None and previous_key in table.rows:
             table.move_cursor(row=table.get_row_index(previous_key))
         self._show_message(self.selected_result())
+
+    def select_domain(self, domain_name: str) -> bool:
+        """Put the cursor on `domain_name`'s row; False when the task has no such domain."""
+        key = f"domain:{domain_name}"
+        if key not in self.table.rows:
+            return False
+        self.table.move_cursor(row=self.table.get_row_index(key))
+        self._show_message(self.selected_result())
+        return True
 
     def _cursor_key(self) -> str | None:
         table = self.table
@@ -151,7 +173,14 @@ class DomainResultsPane(Vertical):
         name = Text(result.domain_name or "(unnamed)", style=failed if not result.success else "")
         mark = Text("✓", style=ok_style) if result.success else Text("✗ failed", style=failed)
         message = Text(_clip(result.message, MESSAGE_WIDTH), style=failed if not result.success else "dim")
-        counts = [Text(f"{int(getattr(result, field)):,}", justify="right") for field in COUNT_NAMES]
+        dropped = {drop.field: drop for drop in self.shown_drops if drop.domain_name == result.domain_name}
+        counts: list[str | Text] = []
+        for field in COUNT_NAMES:
+            value = f"{int(getattr(result, field)):,}"
+            if field in dropped:
+                counts.append(Text(f"▼{value}", style=failed, justify="right"))
+            else:
+                counts.append(Text(value, justify="right"))
         return [name, mark, message, *counts]
 
     def _totals(self, results: Sequence[DomainResult]) -> list[str | Text]:
@@ -176,4 +205,6 @@ class DomainResultsPane(Vertical):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Show the full message of the failed domain under the cursor."""
         event.stop()
-        self._show_message(self.selected_result())
+        selected = self.selected_result()
+        self._show_message(selected)
+        self.post_message(self.DomainHighlighted(selected.domain_name if selected is not None else None))

@@ -14,6 +14,7 @@ from svctui.tui.widgets.status_colors import status_style
 BAR_CHAR = "█"
 MIN_BAR = 10
 MAX_BAR = 40
+SHORT_LABELS = {"Partially complete": "Partial", "Timed out": "Timeout", "Ingesting": "Ingest", "Analyzing": "Analyze"}
 
 
 def bar_widths(counts: Sequence[int], width: int) -> list[int]:
@@ -67,19 +68,15 @@ class StatusBar(Widget):
         self.scope = scope
 
     def render(self) -> Text:
-        """The bar and its legend, fitted to the widget width."""
+        """The bar and its legend, fitted to the widget width (short labels when the full ones do not fit)."""
         items = [item for item in self.breakdown if item.count > 0]
         total = sum(item.count for item in items)
         if not items:
             return Text("no tasks to break down", style="italic")
-        legend = Text()
-        for item in items:
-            legend.append("  ")
-            legend.append("■ ", style=status_style(self.app, item.code))
-            legend.append(f"{item.label} {item.count:,}")
-        suffix = f"  ({total:,} {self.scope})" if self.scope else f"  ({total:,})"
-        legend.append(suffix, style="dim")
         room = self.content_size.width or 80
+        legend = self._legend(items, total, short=False)
+        if legend.cell_len + MIN_BAR > room:
+            legend = self._legend(items, total, short=True)
         bar_width = max(MIN_BAR, min(MAX_BAR, room - legend.cell_len))
         bar = Text()
         for item, cells in zip(items, bar_widths([item.count for item in items], bar_width), strict=True):
@@ -87,3 +84,14 @@ class StatusBar(Widget):
         line = bar + legend
         line.truncate(room, overflow="ellipsis")
         return line
+
+    def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool) -> Text:
+        legend = Text()
+        for item in items:
+            legend.append(" " if short else "  ")
+            legend.append("■" if short else "■ ", style=status_style(self.app, item.code))
+            label = SHORT_LABELS.get(item.label, item.label) if short else item.label
+            legend.append(f"{label} {item.count:,}")
+        scope = f" {self.scope}" if self.scope and not short else ""
+        legend.append(f"  ({total:,}{scope})", style="dim")
+        return legend

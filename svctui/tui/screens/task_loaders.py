@@ -1,0 +1,125 @@
+"""The network reads behind the Completed tasks screen, as plain async functions (the screen's workers call them).
+
+- `fetch_breakdown`: per-status counts for the current filters, one `limit=1` request per status code.
+- `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, and their drops.
+- `fetch_known_clients`: (client id, name) of every event (enterprise only), up to KNOWN_EVENTS_LIMIT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
+from svctui.api.models import CompletedTask, status_label
+from svctui.triage import STATUS_ORDER, Drop, StatusCount, detect_drops
+from svctui.tui.screens.list_screen import ListQuery
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+
+TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
+HISTORY_LIMIT = 5000
+HISTORY_PAGE = 1000
+KNOWN_EVENTS_LIMIT = 5000
+OTHER_STATUS = -99
+NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
+Counter = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class TasksQuery(ListQuery):
+    """A page request of one client's tasks from one endpoint."""
+
+    client_id: str = ""
+    endpoint: TaskEndpoint = "completed-tasks"
+
+
+@dataclass(frozen=True)
+class History:
+    """A client's tasks (newest first, capped), the drops among them, the server's total."""
+
+    tasks: list[CompletedTask]
+    drops: list[Drop]
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        """True when the server has more tasks than were loaded."""
+        return self.total > len(self.tasks)
+
+
+async def close_iterator(iterator: AsyncIterator[object]) -> None:
+    """Close an async generator we stopped early (so its pending request does not linger)."""
+    closer = getattr(iterator, "aclose", None)
+    if closer is not None:
+        await closer()
+
+
+async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int, counted: Counter) -> list[StatusCount]:
+    """Per-status counts of the tasks matching `query.filters` (an `Other` entry for codes outside 2..8 etc.)."""
+
+    async def count(code: int) -> int:
+        status = Filter.build(COMPLETED_TASKS, "status", "eq", str(code))
+        counted()
+        page = await client.tasks.list(
+            query.client_id,
+            (*query.filters, status),
+            skip=0,
+            limit=1,
+            hydrate_domains=False,
+            hydrate_ous=False,
+            endpoint=query.endpoint,
+        )
+        return page.count
+
+    counts = await asyncio.gather(*(count(code) for code in STATUS_ORDER))
+    breakdown = [StatusCount(code, status_label(code), n) for code, n in zip(STATUS_ORDER, counts, strict=True)]
+    other = total - sum(counts)
+    if other > 0:
+        breakdown.append(StatusCount(OTHER_STATUS, "Other", other))
+    return breakdown
+
+
+async def fetch_history(
+    client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float, counted: Counter
+) -> History:
+    """The client's newest tasks (at most HISTORY_LIMIT) and the drops among them."""
+    tasks: list[CompletedTask] = []
+    total = 0
+    pages = client.tasks.pages(
+        client_id,
+        sort=NEWEST_FIRST,
+        page_size=HISTORY_PAGE,
+        hydrate_domains=False,
+        hydrate_ous=False,
+        endpoint=endpoint,
+    )
+    try:
+        async for page in pages:
+            counted()
+            tasks.extend(page.data)
+            total = page.count
+            if len(tasks) >= HISTORY_LIMIT:
+                break
+    finally:
+        await close_iterator(pages)
+    tasks = tasks[:HISTORY_LIMIT]
+    return History(tasks, detect_drops(tasks, threshold), max(total, len(tasks)))
+
+
+async def fetch_known_clients(client: ApiClient, counted: Counter) -> list[tuple[str, str]]:
+    """(client id, client name) of each event; raises what the events listing raises (EnterpriseOnly on CE)."""
+    pairs: list[tuple[str, str]] = []
+    pages = client.events.pages(page_size=HISTORY_PAGE, hydrate_domains=False, hydrate_ous=False)
+    try:
+        async for page in pages:
+            counted()
+            pairs.extend((event.client_id, event.client_name or "") for event in page.data)
+            if len(pairs) >= KNOWN_EVENTS_LIMIT:
+                break
+    finally:
+        await close_iterator(pages)
+    return pairs
