@@ -289,3 +289,29 @@ def test_binary_closed_pipe_is_quiet(env: dict[str, str]) -> None:
     )
     assert len(done.stdout.splitlines()) == 2
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr
+
+
+# ---------------------------------------------------------------- connection sources
+
+
+def test_stored_profile_by_name_and_as_default(demo_server: DemoLike) -> None:
+    where = ["--base-url", demo_server.base_url, "--token-id", demo_server.token_id]
+    added = invoke(["profile", "add", "lab", *where, "--secret-stdin", "--default"], input=demo_server.token_key + "\n")
+    assert added.exit_code == 0, added.stderr
+    for args in (["--profile", "lab", "tags", "list"], ["tags", "list", "--profile", "lab"], ["tags", "list"]):
+        result = invoke([*args, "-o", "json"])
+        assert result.exit_code == 0, result.stderr
+        assert TypeAdapter(list[AssetGroupTag]).validate_json(result.stdout)
+    missing = invoke(["tags", "list", "--profile", "nope"])
+    assert missing.exit_code == 2 and "nope" in missing.stderr
+
+
+def test_bearer_jwt_from_the_environment(demo_server: DemoLike) -> None:
+    jwt = getattr(demo_server, "jwt")  # noqa: B009 - the DemoLike protocol leaves the JWT out on purpose
+    result = invoke(
+        ["events", "list", "--limit", "2", "-o", "jsonl"],
+        env={"SVCTUI_BASE_URL": demo_server.base_url, "SVCTUI_JWT": jwt},
+    )
+    assert result.exit_code == 0, result.stderr
+    assert len(jsonl_items(result.stdout)) == 2
+    assert jwt not in result.stdout + result.stderr
