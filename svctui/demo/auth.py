@@ -83,7 +83,9 @@ def _go_base64(text: str) -> bytes:
     try:
         return base64.b64decode(text, validate=True)
     except binascii.Error:
-        raise ValueError(f"illegal base64 data at input byte {max(len(text.rstrip('=')) - 1, 0)}") from None
+        # Go reports where the incomplete last quantum starts, or the end for bad padding.
+        at = len(text) - len(text) % 4 if "=" not in text else len(text)
+        raise ValueError(f"illegal base64 data at input byte {at}") from None
 
 
 def _skew_error(server: datetime, client: datetime) -> str | None:
