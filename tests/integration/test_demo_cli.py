@@ -1,0 +1,158 @@
+"""`svctui demo-server` started as a real process answers a signed curl-style request made by
+tests/tools/signed_request.py; bad options are refused with clear messages and no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from svctui.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOL = ROOT / "tests" / "tools" / "signed_request.py"
+SMALL = ["--clients", "2", "--events", "12", "--tasks", "150", "--tags", "3", "--selectors", "30"]
+
+
+@dataclass
+class Running:
+    """A demo-server process and what its banner said."""
+
+    process: subprocess.Popen[str]
+    banner: str
+    base_url: str
+    token_id: str
+    token_key: str
+
+
+def read_banner(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    lines: list[str] = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("Press Ctrl-C"):
+            break
+    return "".join(lines)
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[Running]:
+    command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "cli.sqlite3"), *SMALL]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    watchdog = threading.Timer(120, process.kill)
+    watchdog.start()
+    try:
+        banner = read_banner(process)
+        fields = dict(re.findall(r"^\s+(base URL|token id|token key):\s+(\S+)", banner, re.MULTILINE))
+        assert set(fields) == {"base URL", "token id", "token key"}, banner
+        yield Running(process, banner, fields["base URL"], fields["token id"], fields["token key"])
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
+def signed_request(run: Running, target: str, *extra: str, key: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(TOOL), "--token-id", run.token_id, "--key-stdin", *extra, run.base_url + target],
+        input=(key or run.token_key) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_demo_server_answers_a_signed_curl_style_request(running: Running) -> None:
+    assert f"--base-url {running.base_url} --token-id {running.token_id} --secret-stdin" in running.banner
+    tags = signed_request(running, "/api/v2/asset-group-tags", "--fail")
+    assert tags.returncode == 0, tags.stdout + tags.stderr
+    status, _, body = tags.stdout.partition("\n")
+    assert status == "HTTP 200"
+    assert len(json.loads(body)["data"]["tags"]) == 3
+    events = signed_request(running, "/api/v2/events?limit=2&sort_by=-id&rrule=~eq:FREQ%3DDAILY", "-i")
+    assert events.stdout.startswith("HTTP 200\n"), events.stdout
+    assert "requestid: " in events.stdout.lower()
+    payload = json.loads(events.stdout.split("\n\n", 1)[1])
+    assert payload["limit"] == 2 and all("FREQ=DAILY" in e["rrule"] for e in payload["data"])
+
+
+def test_demo_server_refuses_a_wrong_key_and_stops_on_ctrl_c(running: Running) -> None:
+    wrong = signed_request(running, "/api/v2/asset-group-tags", "--fail", key="wrong-key")
+    assert wrong.returncode == 1 and wrong.stdout.startswith("HTTP 401\n")
+    assert "digest validation failed: signature digest mismatch" in wrong.stdout
+    running.process.send_signal(signal.SIGINT)
+    assert running.process.stdout is not None
+    rest = running.process.stdout.read()
+    assert running.process.wait(timeout=30) == 0
+    assert "demo server stopped" in rest and "Traceback" not in rest
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--edition", "pro"], "'pro' is not one of 'enterprise', 'community'"),
+        (["--token-id", "not-a-uuid"], "'not-a-uuid' is not a UUID"),
+        (
+            ["--faults", "html,explode"],
+            "unknown fault 'explode'; known faults: html, malformed, truncated, reset, slow",
+        ),
+        (["--faults", "reset:2"], "fault reset: rate must be between 0 and 1, got 2.0"),
+        (["--error-rate", "1.5"], "--error-rate must be between 0 and 1, got 1.5"),
+        (["--rate-limit", "-1"], "--rate-limit must be >= 0 (0 = off), got -1"),
+        (["--tasks", "-5"], "--tasks must be between 0 and 1000000, got -5"),
+        (["--latency", "-1"], "--latency must be >= 0 milliseconds, got -1"),
+    ],
+)
+def test_bad_options_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, ["demo-server", "--db", str(tmp_path / "x.sqlite3"), *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "x.sqlite3").exists()
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(cli, ["demo-server", "--db", str(tmp_path / "x.sqlite3"), "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"cannot listen on 127.0.0.1:{port}:" in result.output and "Traceback" not in result.output
+
+
+def test_help_lists_every_option() -> None:
+    result = CliRunner().invoke(cli, ["demo-server", "--help"])
+    assert result.exit_code == 0
+    for option in (
+        "--host",
+        "--port",
+        "--edition",
+        "--seed",
+        "--db",
+        "--reset",
+        "--token-id",
+        "--token-key",
+        "--rate-limit",
+        "--clients",
+        "--events",
+        "--tasks",
+        "--tags",
+        "--selectors",
+        "--latency",
+        "--error-rate",
+        "--faults",
+    ):
+        assert option in result.output
