@@ -30,7 +30,7 @@ from svctui.triage import (
     status_breakdown,
     tasks_with_drops,
 )
-from svctui.tui.messages import PageLoaded
+from svctui.tui.messages import LoadFailed, PageLoaded
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.task_bars import DEPRECATION_NOTICE, client_bar, history_text, quick_notice
 from svctui.tui.screens.task_detail import TaskDetail, task_adapter
@@ -245,6 +245,11 @@ class TaskListBase(ListScreen[CompletedTask]):
             super().load()
         if self.is_mounted:
             self._refresh_bars()
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """Runs before ListScreen's handler (which shows the error): a 404 usually means an unknown client."""
+        if message.request_seq == self._seq and getattr(message.error, "status", None) == 404:
+            self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
     def on_page_loaded(self, message: PageLoaded) -> None:
         """Runs before ListScreen's handler: breakdown from the page when it holds every match, else ask."""

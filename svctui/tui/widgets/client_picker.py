@@ -150,8 +150,7 @@ class ClientPicker(ModalScreen[str | None]):
         if is_uuid(value):
             self._error("")
             return value.lower()
-        too_long = len(value) >= 36 and all(char in "0123456789abcdefABCDEF-" for char in value)
-        if value and (too_long or (final and not self.shown)):
+        if value and not self.shown and (final or len(value) >= 36):
             self._error(f"✗ {value!r} is not a uuid and matches no known client; expected {UUID_FORM}")
         else:
             self._error("")

@@ -1,0 +1,292 @@
+"""Pilot tests of the Completed tasks screen: client choice, the list, paging, sort, filters, endpoint, states."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, OptionList, Select, Static
+
+from svctui.api.filters import Filter, SortKey
+from svctui.demo.server import DemoServer
+from svctui.store.settings import load_settings
+from svctui.tui.screens.task_list_base import DEFAULT_SORT
+from svctui.tui.widgets.client_picker import ClientPicker
+from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
+from svctui.tui.widgets.state_panel import StateKind
+from svctui.tui.widgets.status_bar import StatusBar
+from tests.integration.tasks_support import (
+    client_ids,
+    drop_case,
+    open_tasks,
+    query,
+    state_of,
+    task_ids,
+    tasks_app,
+)
+from tests.integration.tui_support import SIZE, settle, unreachable_profile, wrong_key_profile
+
+pytestmark = pytest.mark.anyio
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def test_without_a_client_nothing_loads_and_the_screen_says_what_to_do(demo_server: DemoServer) -> None:
+    app = tasks_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        assert state_of(app) is StateKind.IDLE
+        assert screen.stats.started == 0, "no page request without a client"
+        body = text_of(screen.state_panel.query_one("#state-body", Static))
+        assert "Choose a client" in body and "Press C" in body
+        assert "none chosen" in text_of(screen.query_one("#client-bar", Static))
+        await pilot.press("f")
+        await settle(pilot)
+        assert screen.filters == () and screen.stats.started == 0
+
+
+async def test_picker_offers_the_events_clients_and_remembers_the_choice(demo_server: DemoServer) -> None:
+    app = tasks_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("C")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ClientPicker)
+        known = client_ids(demo_server)
+        assert sorted(client.client_id for client in picker.shown) == known
+        assert all(client.events > 0 for client in picker.shown)
+        chosen = known[2]
+        await pilot.press(*chosen[:8])
+        assert [client.client_id for client in picker.shown] == [chosen]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.client_id == chosen
+        total = query(demo_server, "SELECT count(*) FROM tasks WHERE client_id = ?", chosen)[0][0]
+        assert screen.window.count == total and len(task_ids(screen)) == 100
+        assert load_settings().recent_clients[0] == chosen, "the choice is remembered in settings"
+        assert app.settings is not None and app.settings.recent_clients[0] == chosen
+        name = query(demo_server, "SELECT name FROM clients WHERE id = ?", chosen)[0][0]
+        assert name in text_of(screen.query_one("#client-bar", Static))
+        await pilot.press("C")
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, ClientPicker)
+        assert again.shown[0].client_id == chosen and again.shown[0].recent
+
+
+async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_server: DemoServer) -> None:
+    app = tasks_app(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("C")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ClientPicker)
+        before = demo_server.request_count
+        await pilot.press(*"not-a-client", "enter")
+        await settle(pilot)
+        assert app.screen is picker and screen.client_id is None
+        error = text_of(picker.query_one("#client-error", Static))
+        assert "'not-a-client' is not a uuid" in error and "8-4-4-4-12" in error
+        picker.query_one("#client-input", Input).value = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fz"
+        await settle(pilot)
+        assert "is not a uuid" in text_of(picker.query_one("#client-error", Static))
+        assert demo_server.request_count == before, "nothing was sent"
+        unknown = "0B1C2D3E-4F50-6172-8394-A5B6C7D8E9F0"
+        picker.query_one("#client-input", Input).value = unknown
+        await settle(pilot)
+        assert text_of(picker.query_one("#client-error", Static)) == ""
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.client_id == unknown.lower()
+        assert state_of(app) is StateKind.ERROR, "the server knows no such client: 404"
+        assert "resource not found" in text_of(screen.state_panel.query_one("#state-body", Static))
+        assert any("press C to choose another client" in note.message for note in app._notifications)
+
+
+async def test_picker_escape_keeps_the_client(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("C")
+        await settle(pilot)
+        assert isinstance(app.screen, ClientPicker)
+        assert app.screen.query_one(OptionList).highlighted == 0
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.client_id == case.client_id and not isinstance(app.screen, ClientPicker)
+
+
+async def test_list_is_newest_first_and_pages_through_the_server(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        expected = [
+            row[0]
+            for row in query(
+                demo_server,
+                "SELECT id FROM tasks WHERE client_id = ? ORDER BY execution_time DESC, id",
+                case.client_id,
+            )
+        ]
+        assert screen.sort == DEFAULT_SORT
+        assert task_ids(screen) == expected[:100]
+        assert screen.window.label() == f"rows 1\N{EN DASH}100 of {len(expected)}"
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert task_ids(screen) == expected[100:200]
+        assert screen.window.label() == f"rows 101\N{EN DASH}200 of {len(expected)}"
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert task_ids(screen) == expected[:100]
+
+
+async def test_sort_by_every_sortable_column_reaches_the_server(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        offered = {column.sort for column in screen.table.adapter.columns if column.sort}
+        assert offered == set(screen.SPEC.sortable), "every sortable column is a column of the table"
+        screen.table.move_cursor(column=1)  # the id column
+        await pilot.press("s")  # id added ascending after execution_time
+        await settle(pilot)
+        assert screen.sort == (*DEFAULT_SORT, SortKey("id"))
+        screen.set_sort([SortKey("id", descending=True)])
+        await settle(pilot)
+        ids = [
+            row[0]
+            for row in query(demo_server, "SELECT id FROM tasks WHERE client_id = ? ORDER BY id DESC", case.client_id)
+        ]
+        assert task_ids(screen) == ids[:100]
+        screen.set_sort([SortKey("status"), SortKey("id")])
+        await settle(pilot)
+        statuses = [task.status for task in screen.table.items]
+        assert statuses == sorted(statuses)
+
+
+async def test_filter_editor_offers_status_by_label(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        rows = {row.column.name: row for row in editor.query(FilterRow)}
+        assert len(rows) == len(screen.SPEC.columns) == 20
+        status_value = rows["status"].query_one(".filter-value", Select)
+        hint = text_of(rows["status"].query_one(".filter-hint", Static))
+        assert "failed (5)" in hint and "partially complete (8)" in hint
+        status_value.value = "failed"
+        before = demo_server.request_count
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.filters == (Filter("status", "eq", "5"),)
+        failed = query(demo_server, "SELECT count(*) FROM tasks WHERE client_id = ? AND status = 5", case.client_id)
+        assert screen.window.count == failed[0][0] and {task.status for task in screen.table.items} == {5}
+        assert demo_server.request_count == before + 1, "one page request (the page holds every match)"
+
+
+async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        before_server, before_started = demo_server.request_count, screen.stats.started
+        for bad, words in (
+            ("event_id=eq:abc", "is not an integer"),
+            ("status=eq:exploded", "is not a known value"),
+            ("end_time=gte:yesterday", "is not a valid time"),
+            ("all_trusted_domains=eq:true", "is not a filter column"),
+            ("domain_controller=gt:DC01", "not allowed"),
+        ):
+            editor.query_one("#quick", Input).value = bad
+            await pilot.press("enter")
+            await settle(pilot)
+            assert app.screen is editor
+            assert words in text_of(editor.query_one("#quick-error", Static)), bad
+        assert demo_server.request_count == before_server and screen.stats.started == before_started
+        editor.query_one("#quick", Input).value = "status=eq:partially complete"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.filters == (Filter("status", "eq", "8"),)
+        assert {task.status for task in screen.table.items} == {8}
+
+
+async def test_status_breakdown_counts_the_whole_filter(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        rows = query(
+            demo_server, "SELECT status, count(*) FROM tasks WHERE client_id = ? GROUP BY status", case.client_id
+        )
+        expected = {status: count for status, count in rows}
+        shown = {item.code: item.count for item in screen.query_one(StatusBar).breakdown if item.count}
+        assert shown == expected, "counted over every matching task, not just this page"
+        assert sum(shown.values()) == screen.window.count
+        assert len(task_ids(screen)) < sum(shown.values())
+        screen.set_filters([Filter("status", "neq", "2")])
+        await settle(pilot)
+        shown = {item.code: item.count for item in screen.query_one(StatusBar).breakdown if item.count}
+        assert shown == {status: count for status, count in expected.items() if status != 2}
+
+
+async def test_endpoint_switch_and_the_deprecation_notice(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        notice = screen.query_one("#endpoint-notice", Static)
+        assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
+        assert "deprecated" in text_of(notice) and "completed-jobs" in text_of(notice)
+        first_page = task_ids(screen)
+        await pilot.press("e")
+        await settle(pilot)
+        assert screen.current_query().endpoint == "completed-jobs"
+        assert notice.has_class("-hidden")
+        assert "completed-jobs" in text_of(screen.query_one("#client-bar", Static))
+        assert task_ids(screen) == first_page, "same shape, same data"
+        await pilot.press("e")
+        await settle(pilot)
+        assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
+
+
+async def test_auth_failure_and_network_errors_are_states(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    app.profile = wrong_key_profile(demo_server)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        assert state_of(app) is StateKind.AUTH_FAILURE
+        body = text_of(screen.state_panel.query_one("#state-body", Static))
+        assert "Authentication failed" in body and "digest" in body
+        assert "history failed to load" in text_of(screen.query_one("#client-bar", Static))
+    offline = tasks_app(demo_server, case.client_id)
+    offline.profile = unreachable_profile()
+    async with offline.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        assert state_of(offline) is StateKind.ERROR
+        assert "Cannot reach the server" in text_of(screen.state_panel.query_one("#state-body", Static))
+
+
+async def test_community_edition_lists_tasks_and_types_clients(demo_server_community: DemoServer) -> None:
+    case = drop_case(demo_server_community)
+    app = tasks_app(demo_server_community, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        assert state_of(app) is StateKind.HIDDEN and len(task_ids(screen)) == 100
+        await pilot.press("C")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ClientPicker)
+        assert [client.client_id for client in picker.shown] == [case.client_id], "only the recent choice"
+        assert "enterprise feature" in text_of(picker.query_one("#client-status", Static))

@@ -1,0 +1,246 @@
+"""Pilot tests of the triage aids: domain-results pane, plot with drops, compare with previous run, quick filters."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from rich.text import Text
+from textual.widgets import Static
+
+from svctui.api.filters import Filter
+from svctui.demo.config import Faults
+from svctui.demo.db import seeded_drops
+from svctui.demo.server import DemoServer
+from svctui.triage import COUNT_LABELS, StatusCount
+from svctui.tui.messages import PageLoaded
+from svctui.tui.screens.task_detail import TaskDetail
+from svctui.tui.screens.task_loaders import History
+from svctui.tui.screens.task_messages import BreakdownLoaded, HistoryLoaded
+from svctui.tui.widgets.count_plot import CountPlot
+from svctui.tui.widgets.deltas import DeltasPane
+from svctui.tui.widgets.domain_results import DomainResultsPane
+from svctui.tui.widgets.status_bar import StatusBar
+from tests.integration.tasks_support import client_ids, drop_case, open_tasks, query, task_ids, tasks_app
+from tests.integration.tui_support import NOW, SIZE, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def text_of(widget: Static) -> str:
+    return str(widget.render())
+
+
+def cell(table: object, row: str, column: str) -> str:
+    value = table.get_cell(row, column)  # type: ignore[attr-defined]
+    return value.plain if isinstance(value, Text) else str(value)
+
+
+async def test_domain_results_pane_shows_counts_failures_totals_and_the_drop(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        screen.set_filters([Filter("id", "eq", str(case.task_id))])
+        await settle(pilot)
+        assert task_ids(screen) == [case.task_id]
+        pane = screen.query_one(DomainResultsPane)
+        table = pane.table
+        rows = query(
+            demo_server,
+            "SELECT domain_name, success, user_count, " + case.field + " FROM domain_results WHERE job_id = ?",
+            case.task_id,
+        )
+        assert table.row_count == len(rows) + 1, "a row per domain and a totals row"
+        dropped = cell(table, f"domain:{case.domain_name}", case.field)
+        value = next(row[3] for row in rows if row[0] == case.domain_name)
+        assert dropped == f"▼{value:,}", "the dropped count is marked"
+        assert cell(table, "__total__", "user_count") == f"{sum(row[2] for row in rows):,}"
+        header = text_of(pane.query_one("#domain-results-header", Static))
+        assert f"Task {case.task_id}" in header and "executed" in header and "Z" in header
+        assert "▼1" in cell(screen.table, str(case.task_id), "results"), "the tasks table marks the run with drops"
+
+
+async def test_failed_domain_is_listed_first_with_its_message(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    failed_task, domain, message = query(
+        demo_server,
+        "SELECT r.job_id, r.domain_name, r.message FROM domain_results r JOIN tasks t ON t.id = r.job_id "
+        "WHERE t.client_id = ? AND r.success = 0 AND r.message != '' ORDER BY r.job_id LIMIT 1",
+        case.client_id,
+    )[0]
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        screen.set_filters([Filter("id", "eq", str(failed_task))])
+        await settle(pilot)
+        pane = screen.query_one(DomainResultsPane)
+        first = pane.table.ordered_rows[0].key.value
+        assert first == f"domain:{domain}"
+        assert cell(pane.table, first, "ok") == "✗ failed"
+        shown = pane.query_one("#domain-results-message", Static)
+        assert shown.display and message in text_of(shown)
+
+
+async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        screen.set_filters([Filter("id", "eq", str(case.task_id))])
+        await settle(pilot)
+        await pilot.press("P")
+        await settle(pilot)
+        detail = screen.query_one(TaskDetail)
+        assert detail.active_tab == "plot"
+        plot = screen.query_one(CountPlot)
+        assert plot.domain_name == case.domain_name and plot.field == case.field
+        assert [(drop.task_id, drop.field) for drop in plot.field_drops()] == [(case.task_id, case.field)]
+        title = text_of(plot.query_one("#count-plot-title", Static))
+        assert COUNT_LABELS[case.field] in title and "drops > 20 %: 1" in title
+        assert f"task {case.task_id}" in text_of(plot.query_one("#count-plot-drops", Static))
+        assert all(point.kinds == plot.kinds for point in plot.points), "like for like"
+        await pilot.press("n")
+        await settle(pilot)
+        assert plot.field != case.field and plot.field_drops() == []
+        await pilot.press("N")
+        assert plot.field == case.field
+
+
+async def test_compare_with_the_previous_run_of_the_event(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    assert case.event_id is not None
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        screen.set_filters([Filter("id", "eq", str(case.task_id))])
+        await settle(pilot)
+        await pilot.press("W")
+        await settle(pilot)
+        deltas = screen.query_one(DeltasPane)
+        comparison = deltas.comparison
+        assert comparison is not None and comparison.previous is not None
+        previous_id = query(
+            demo_server,
+            "SELECT t.id FROM tasks t WHERE t.event_id = ? AND t.execution_time < "
+            "(SELECT execution_time FROM tasks WHERE id = ?) AND EXISTS "
+            "(SELECT 1 FROM domain_results r WHERE r.job_id = t.id) ORDER BY t.execution_time DESC LIMIT 1",
+            case.event_id,
+            case.task_id,
+        )[0][0]
+        assert comparison.previous.id == previous_id
+        header = text_of(deltas.query_one("#deltas-header", Static))
+        assert f"Task {case.task_id}" in header and f"task {previous_id}" in header
+        before, after = (
+            query(
+                demo_server,
+                f"SELECT {case.field} FROM domain_results WHERE job_id = ? AND domain_name = ?",
+                job,
+                case.domain_name,
+            )[0][0]
+            for job in (previous_id, case.task_id)
+        )
+        shown = cell(deltas.table, case.field, f"domain:{case.domain_name}")
+        assert shown.startswith(f"-{before - after:,} (-")
+
+
+async def test_quick_filters_failed_24h_and_partially_complete(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        since = NOW - timedelta(hours=24)
+        assert screen.filters == (
+            Filter("status", "eq", "5"),
+            Filter("execution_time", "gte", since.strftime("%Y-%m-%dT%H:%M:%SZ")),
+        )
+        assert screen.quick == "failed-24h"
+        expected = query(
+            demo_server,
+            "SELECT count(*) FROM tasks WHERE client_id = ? AND status = 5 AND execution_time >= ?",
+            case.client_id,
+            int(since.timestamp() * 1_000_000),
+        )[0][0]
+        assert expected > 0 and screen.window.count == expected
+        assert all(
+            task.status == 5 and task.execution_time and task.execution_time >= since for task in screen.table.items
+        )
+        assert "last 24 hours" in text_of(screen.query_one("#quick-notice", Static))
+        await pilot.press("f")
+        await settle(pilot)
+        assert not screen.filters and screen.quick is None
+        await pilot.press("i")
+        await settle(pilot)
+        assert screen.filters == (Filter("status", "eq", "8"),)
+        assert {task.status for task in screen.table.items} == {8}
+        await pilot.press("slash")
+        await pilot.press("escape")
+        await pilot.press("x")
+        await settle(pilot)
+        assert not screen.filters and screen.quick is None
+
+
+async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    seeded_here = sorted(
+        {drop.task_id for drop in seeded_drops(demo_server.db_path)}
+        & {row[0] for row in query(demo_server, "SELECT id FROM tasks WHERE client_id = ?", case.client_id)},
+        reverse=True,
+    )
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        started, requests = screen.stats.started, demo_server.request_count
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "drops"
+        assert sorted(task_ids(screen), reverse=True) == seeded_here
+        assert screen.stats.started == started and demo_server.request_count == requests, "no request"
+        notice = text_of(screen.query_one("#quick-notice", Static))
+        assert "client-side" in notice and "server filters and sort do not apply" in notice
+        assert "client-side" in text_of(screen.query_one("#status-line", Static))
+        await pilot.press("right_square_bracket")
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick is None and len(task_ids(screen)) == 100
+
+
+async def test_refresh_keeps_the_cursor_and_reloads_history(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("j", "j", "j")
+        key = screen.table.current_key
+        before = demo_server.request_count
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.table.current_key == key, "keyed diff keeps the cursor"
+        assert demo_server.request_count > before + 1, "the page and the history were both reloaded"
+        assert screen.history is not None and len(screen.drops) >= 1
+
+
+async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fresh_demo_server: DemoServer) -> None:
+    fresh_demo_server.faults = Faults(latency_ms=150)
+    first, second = drop_case(fresh_demo_server).client_id, client_ids(fresh_demo_server)[0]
+    assert first != second
+    app = tasks_app(fresh_demo_server, first)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        old_page, old_history = screen.table.items, screen.history
+        assert old_history is not None
+        screen.choose_client(second)
+        screen.choose_client(first)
+        screen.choose_client(second)  # each choice replaces the page and history requests in flight
+        await settle(pilot)
+        assert {task.client_id for task in screen.table.items} == {second}
+        assert screen.history is not None and {task.client_id for task in screen.history} == {second}
+        screen.post_message(PageLoaded(type("P", (), {"data": old_page, "count": 5})(), 1, 1.0))
+        screen.post_message(HistoryLoaded(1, History(old_history, [], len(old_history))))
+        screen.post_message(BreakdownLoaded(1, [StatusCount(2, "Complete", 5)]))
+        await settle(pilot)
+        assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"
+        assert {task.client_id for task in screen.history} == {second}, "an old history is dropped"
+        assert sum(item.count for item in screen.query_one(StatusBar).breakdown) == screen.window.count
