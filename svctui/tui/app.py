@@ -202,9 +202,10 @@ class SvcTuiApp(App[int]):
             info = await (await self.api_client()).probe()
         except Exception as exc:  # shown in the header; the screens show their own errors
             view = error_view(exc)
-            problem = "auth failed" if view.kind is StateKind.AUTH_FAILURE else view.title.lower()
-            if view.status is not None:
-                problem += f" ({view.status})"
+            if view.kind is StateKind.AUTH_FAILURE:
+                problem = f"auth failed ({view.status})" if view.status else "auth failed"
+            else:
+                problem = f"HTTP {view.status}" if view.status is not None else view.title.lower()
             if generation == self.generation:
                 self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
             return

@@ -16,13 +16,14 @@ from svctui.api.filters import Filter, SortKey
 
 
 class PageLoaded(Message):
-    """A list page arrived for request `request_seq`."""
+    """A list page arrived for request `request_seq` (`query` is what was asked, e.g. a ListQuery)."""
 
-    def __init__(self, page: Any, request_seq: int, elapsed_ms: float) -> None:
+    def __init__(self, page: Any, request_seq: int, elapsed_ms: float, query: Any = None) -> None:
         super().__init__()
         self.page = page
         self.request_seq = request_seq
         self.elapsed_ms = elapsed_ms
+        self.query = query
 
 
 class LoadFailed(Message):

@@ -16,7 +16,7 @@ from textual.widgets import Static
 # Keys DataTable binds without our ids; shown with what they do here.
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
 HIDDEN_ACTIONS = {"command_palette"}
-GROUP_ORDER = ("table", "screen", "app")
+GROUP_ORDER = ("screen", "table", "app")
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class KeyRow:
     description: str
     tooltip: str
     group: str
+    binding_id: str = ""
 
 
 def _group(node: Any, screen: Screen[Any]) -> str:
@@ -49,19 +50,22 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
         description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
         identity = (group, binding.action)
         keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
-        rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group)
+        rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group, binding.id or "")
     rows[("app", "command_palette")] = KeyRow("", "Command palette", "Profile, refresh, export, theme…", "app")
     keys_by_action[("app", "command_palette")] = [app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, ""))]
     result = [
-        KeyRow(" ".join(dict.fromkeys(keys_by_action[identity])), row.description, row.tooltip, row.group)
+        KeyRow(
+            " ".join(dict.fromkeys(keys_by_action[identity])), row.description, row.tooltip, row.group, row.binding_id
+        )
         for identity, row in rows.items()
     ]
-    return sorted(result, key=lambda row: GROUP_ORDER.index(row.group))
+    return sorted(result, key=lambda row: (GROUP_ORDER.index(row.group), not row.binding_id))
 
 
 def help_content(rows: Sequence[KeyRow], noun: str) -> Content:
     """The rows as aligned text, with a heading per group."""
     titles = {"table": "Table", "screen": f"{noun.capitalize() or 'This screen'}", "app": "Everywhere"}
+    titles = {group: f"{title:<73}binding id" for group, title in titles.items()}
     parts: list[Content] = []
     group = ""
     for row in rows:
@@ -70,10 +74,11 @@ def help_content(rows: Sequence[KeyRow], noun: str) -> Content:
             parts.append(Content.from_markup("\n[b $primary]$title[/]\n", title=titles[group]))
         parts.append(
             Content.from_markup(
-                "[b $accent]$keys[/]$description[$text-muted]$tooltip[/]\n",
-                keys=row.keys.ljust(14),
-                description=row.description.ljust(16),
-                tooltip=row.tooltip,
+                "[b $accent]$keys[/]$description[$text-muted]$tooltip[/][dim]$binding_id[/]\n",
+                keys=row.keys.ljust(12),
+                description=row.description.ljust(15),
+                tooltip=row.tooltip.ljust(46),
+                binding_id=row.binding_id,
             )
         )
     return Content("").join(parts)
@@ -87,7 +92,7 @@ class HelpScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen #help-dialog { width: 96; max-width: 95%; height: auto; max-height: 90%; border: round $primary;
+    HelpScreen #help-dialog { width: 104; max-width: 95%; height: auto; max-height: 90%; border: round $primary;
         background: $surface; padding: 0 1; }
     HelpScreen #help-title { text-style: bold; }
     HelpScreen #help-scroll { height: auto; max-height: 30; }

@@ -116,6 +116,7 @@ class ListScreen(Screen[None], Generic[T]):
         self._seq = 0
         self._loading = False
         self._generation = -1
+        self._shown_query: ListQuery | None = None
 
     # ----- what a concrete screen provides ----------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[T]:
@@ -256,7 +257,7 @@ class ListScreen(Screen[None], Generic[T]):
         except Exception as exc:  # every failure becomes a state, never a traceback
             self.post_message(LoadFailed(exc, seq))
             return
-        self.post_message(PageLoaded(page, seq, (time.perf_counter() - started) * 1000))
+        self.post_message(PageLoaded(page, seq, (time.perf_counter() - started) * 1000, query))
 
     def on_page_loaded(self, message: PageLoaded) -> None:
         """Show a page (unless a newer request was made since)."""
@@ -273,7 +274,9 @@ class ListScreen(Screen[None], Generic[T]):
         self.stats.applied += 1
         self.stats.last_ms = message.elapsed_ms
         self.window.count, self.window.shown = page.count, len(records)
-        self.table.show_items(records)
+        same_query = self._shown_query == message.query
+        self._shown_query = message.query
+        self.table.show_items(records, follow_row=same_query)
         main = self.query_one("#main")
         if records:
             self.state_panel.hide()

@@ -210,8 +210,12 @@ class PagedTable(DataTable[Text], Generic[T]):
             cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
         return cells
 
-    def show_items(self, records: Sequence[T]) -> None:
-        """Show exactly `records`, in order, by keyed diff; the cursor stays on its row (or its position)."""
+    def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> None:
+        """Show exactly `records`, in order, by keyed diff (marks kept).
+
+        With `follow_row` (a refresh of the same query) the cursor stays on its row, or its position when the row
+        is gone; without it (a new filter, sort or page) the cursor goes to the first row, same column.
+        """
         wanted = {self.adapter.key(record): record for record in records}
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
@@ -232,7 +236,10 @@ class PagedTable(DataTable[Text], Generic[T]):
             current_order = [row.key.value for row in self.ordered_rows]
             if current_order != list(wanted):
                 self.sort(MARK_COLUMN, key=lambda mark: order[mark.row_key])
-            self._restore_cursor(cursor_key, cursor)
+            if follow_row:
+                self._restore_cursor(cursor_key, cursor)
+            elif self.row_count:
+                self.move_cursor(row=0, column=max(cursor.column, 1), animate=False)
         self._post_focus()
 
     def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:

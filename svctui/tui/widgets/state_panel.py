@@ -67,7 +67,7 @@ def error_view(error: BaseException, noun: str = "records") -> ErrorView:
             f"{noun.capitalize()} are an enterprise feature",
             ("This server is the community edition: it has no such endpoint.",),
             status,
-            request_id,
+            None,
             ("Completed tasks and selectors work on both editions.",),
         )
     if "Unauthorized" in names or "Forbidden" in names or status in (401, 403):
