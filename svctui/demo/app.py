@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
@@ -40,7 +40,7 @@ class DemoState:
 
     db_path: Path
     edition: str
-    jwt_secret: str
+    jwt_secret: str = field(repr=False)
     limiter: RateLimiter
     injector: FaultInjector
     request_count: int = 0

@@ -6,7 +6,7 @@ import base64
 import secrets
 import sqlite3
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -113,7 +113,7 @@ class Credentials:
     admin: Token
     read_only: Token
     disabled: Token
-    jwt_secret: str
+    jwt_secret: str = field(repr=False)
 
     def __repr__(self) -> str:
         return f"Credentials(admin={self.admin!r}, read_only={self.read_only!r}, disabled={self.disabled!r})"

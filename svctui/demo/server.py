@@ -40,7 +40,7 @@ class DemoOptions:
     anchor: datetime | None = None
     reset: bool = False
     token_id: str | None = None
-    token_key: str | None = None
+    token_key: str | None = field(default=None, repr=False)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad option."""

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from svctui.demo.config import Faults
-from svctui.demo.server import DemoServer
+from svctui.demo.server import DemoOptions, DemoServer
 from tests.integration.demo_http import error_of, own_server, raw, signed
 
 TAGS = "/api/v2/asset-group-tags"
@@ -174,3 +174,5 @@ def test_repr_holds_no_secret(demo_server: DemoServer) -> None:
     assert demo_server.token_key not in text
     assert demo_server.credentials.read_only.key not in text
     assert demo_server.credentials.jwt_secret not in text
+    options = DemoOptions(token_key="a-secret-key-value")
+    assert "a-secret-key-value" not in repr(options)
