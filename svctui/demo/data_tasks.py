@@ -22,6 +22,7 @@ from svctui.demo.db import COUNT_COLUMNS
 from svctui.demo.timefmt import ZERO_TIME, to_micros
 
 BASE_SPAN_DAYS = 182
+MAX_SPAN_DAYS = 730  # beyond what the schedules can hold, the rest become manual runs
 MANUAL_SHARE = 0.05
 STEP_SECONDS = {"HOURLY": 3600, "DAILY": 86400, "WEEKLY": 7 * 86400}
 AD_FIELDS = ("user_count", "group_count", "computer_count", "gpo_count", "ou_count", "container_count", "deleted_count")
@@ -48,10 +49,10 @@ class Run:
 
 
 def history_span(sizes: DemoSizes) -> timedelta:
-    """How far back the tasks go: 182 days, longer when the schedules cannot hold the requested tasks."""
+    """How far back the tasks go: 182 days, up to two years when the schedules cannot hold the requested tasks."""
     per_day = max(sizes.events, 1) * (0.08 * 24 + 0.6 + 0.32 / 7)
     needed_days = sizes.tasks * (1 - MANUAL_SHARE) / per_day * 1.25
-    return timedelta(days=max(BASE_SPAN_DAYS, math.ceil(needed_days)))
+    return timedelta(days=min(MAX_SPAN_DAYS, max(BASE_SPAN_DAYS, math.ceil(needed_days))))
 
 
 def slot_range(event: Event, start: int, end: int) -> tuple[int, int]:
@@ -199,6 +200,8 @@ def choose_drops(rng: random.Random, runs: list[Run], count: int) -> list[tuple[
 
     Each pick is (run, result index, count name, the predecessor's value of that count).
     """
+    if count <= 0:
+        return []
     last_success: dict[tuple[str, str, tuple[int, ...]], list[object]] = {}
     candidates: list[tuple[Run, int, str, int]] = []
     for run in runs:
@@ -279,7 +282,7 @@ def generate_tasks(
                 None,
             )
         )
-    drop_count = min(8, max(3, sizes.tasks // 700))
+    drop_count = 0 if sizes.tasks < 50 else min(8, max(3, sizes.tasks // 700))
     drops = choose_drops(rng, runs, drop_count)
     for run, index, name, previous in drops:
         run.results[index][3 + COUNT_COLUMNS.index(name)] = int(previous * (1 - rng.uniform(0.35, 0.6)))

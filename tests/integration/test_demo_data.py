@@ -178,3 +178,10 @@ def test_every_status_has_its_kind_of_results(demo_template_db: Path) -> None:
             per_status[status].add(success)
     assert per_status[2] == {1} and per_status[4] == {0} and per_status[5] == {0} and per_status[8] == {0, 1}
     assert not per_status[0] and not per_status[1] and not per_status[3] and not per_status[-1]
+
+
+def test_tiny_sizes_work_and_seed_no_drops(tmp_path: Path) -> None:
+    empty = generate(tmp_path / "empty.sqlite3", sizes=DemoSizes(clients=1, events=1, tasks=0, tags=1, selectors=0))
+    assert {t: len(rows) for t, rows in dump(empty).items()}["tasks"] == 0
+    tiny = generate(tmp_path / "tiny.sqlite3", sizes=DemoSizes(clients=1, events=1, tasks=5, tags=1, selectors=1))
+    assert len(dump(tiny)["tasks"]) == 5 and seeded_drops(tiny) == []
