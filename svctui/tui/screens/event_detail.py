@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.content import Content
 
 from svctui.tui.rrule_text import parse_schedule, relative
-from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
+from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
 
 if TYPE_CHECKING:
@@ -86,31 +86,29 @@ def event_adapter(clock: Clock, color_of: ColorOf) -> RowAdapter[Event]:
     )
 
 
+def field_line(label: str, value: str | Content) -> Content:
+    """`label      value` with the label muted and padded (no leading spaces, so any renderer aligns it)."""
+    return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), value)
+
+
 def _exists(exists: bool) -> str | Content:
     return "yes" if exists else missing("MISSING (no longer in the graph)")
 
 
-def _domain_lines(domains: list[DomainRef]) -> list[str | Content]:
+def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[str | Content]:
     lines: list[str | Content] = []
-    for domain in domains:
-        name = domain.name or "(name not hydrated)"
-        head = Content.from_markup("• [b]$name[/b]", name=name)
-        lines.append(head if domain.exists else head + Content("  ") + missing("MISSING"))
-        lines.append(Content.from_markup("  [$text-muted]objectid[/] $oid", oid=domain.objectid))
-        if domain.type:
-            lines.append(Content.from_markup("  [$text-muted]type[/]     $type", type=domain.type))
-    return lines
-
-
-def _ou_lines(ous: list[OURef]) -> list[str | Content]:
-    lines: list[str | Content] = []
-    for ou in ous:
-        name = ou.name or "(name not hydrated)"
-        head = Content.from_markup("• [b]$name[/b]", name=name)
-        lines.append(head if ou.exists else head + Content("  ") + missing("MISSING"))
-        lines.append(Content.from_markup("  [$text-muted]objectid[/] $oid", oid=ou.objectid))
-        if ou.distinguishedname:
-            lines.append(Content.from_markup("  [$text-muted]DN[/]       $dn", dn=ou.distinguishedname))
+    for index, ref in enumerate(refs):
+        if index:
+            lines.append("")
+        name = Content.styled(ref.name, "bold") if ref.name else muted("(not hydrated)")
+        lines.append(field_line("name", name))
+        lines.append(field_line("objectid", ref.objectid))
+        lines.append(field_line("exists", _exists(ref.exists)))
+        dn = getattr(ref, "distinguishedname", "")
+        if dn:
+            lines.append(field_line("DN", dn))
+        if ref.type:
+            lines.append(field_line("type", ref.type))
     return lines
 
 
@@ -143,21 +141,27 @@ class EventDetail(DetailPane["Event"]):
         now = self.clock()
         schedule = parse_schedule(item.rrule)
         schedule_fields: list[tuple[str, str | Content]] = [("in words", schedule.words)]
-        schedule_lines: list[str | Content] = [muted("raw rule")]
-        schedule_lines += [Content(f"  {line}") for line in item.rrule.replace("\\n", "\n").splitlines()]
+        raw_lines = item.rrule.replace("\\n", "\n").splitlines() or [""]
+        schedule_lines: list[str | Content] = [
+            field_line("raw rule" if index == 0 else "", line) for index, line in enumerate(raw_lines)
+        ]
         if schedule.error is not None:
             schedule_lines.append(missing(f"Note: {schedule.error}. Shown raw; no runs computed."))
         else:
             runs = schedule.next_runs(now, 5)
-            schedule_lines.append(muted("next 5 runs" if runs else "no further runs (the rule has ended)"))
-            schedule_lines += [Content(f"  {when(run)}  {relative(run, now)}") for run in runs]
+            if not runs:
+                schedule_lines.append(field_line("next runs", "none (the rule has ended)"))
+            schedule_lines += [
+                field_line("next 5 runs" if index == 0 else "", f"{when(run)}  {relative(run, now)}")
+                for index, run in enumerate(runs)
+            ]
             if not schedule.has_start:
                 schedule_lines.append(muted("(no DTSTART: the server picks the start; these are estimates from now)"))
         sections = [
             Section("Event", fields),
             Section("Schedule", schedule_fields, schedule_lines),
-            Section(f"Domains ({len(item.domains)})", (), _domain_lines(item.domains) or [muted("none")]),
-            Section(f"OUs ({len(item.ous)})", (), _ou_lines(item.ous) or [muted("none")]),
+            Section(f"Domains ({len(item.domains)})", (), _ref_lines(item.domains) or [muted("none")]),
+            Section(f"OUs ({len(item.ous)})", (), _ref_lines(item.ous) or [muted("none")]),
         ]
         extra = item.model_extra or {}
         if extra:

@@ -98,7 +98,7 @@ class ListScreen(Screen[None], Generic[T]):
     ListScreen #main PagedTable { height: 1fr; }
     ListScreen #main.-state PagedTable { display: none; }
     ListScreen #main StatePanel.-hidden { display: none; }
-    ListScreen DetailPane { width: 48%; height: 1fr; }
+    ListScreen DetailPane { width: 50%; height: 1fr; }
     ListScreen #body.-narrow DetailPane {
         width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
     }
@@ -403,6 +403,11 @@ class ListScreen(Screen[None], Generic[T]):
         """Show or hide the detail pane."""
         self.detail.set_open(not self.detail.is_open)
         self._show_detail()
+        self.call_after_refresh(self._keep_cursor_visible)
+
+    def _keep_cursor_visible(self) -> None:
+        if self.table.row_count:
+            self.table.move_cursor(row=self.table.cursor_row, column=self.table.cursor_column, animate=False)
 
     @on(DataTable.CellSelected)
     def _cell_selected(self, event: DataTable.CellSelected) -> None:

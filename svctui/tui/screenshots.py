@@ -1,0 +1,108 @@
+"""`python -m svctui.tui.screenshots DIR`: render SVGs of the dashboard's screens from the demo (`make screenshots`).
+
+The demo data and the app clock are both fixed, so the pictures only change when the interface does. Each scene
+is a name, the demo edition, a theme and the keys (or a callable) that bring the screen into shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+SIZE = (120, 36)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One screenshot: file name, edition, theme and the keys pressed (each followed by waiting for workers)."""
+
+    name: str
+    keys: Sequence[str] = ()
+    edition: str = "enterprise"
+    theme: str = "textual-dark"
+    typed: str = ""
+    after: Sequence[str] = field(default_factory=tuple)
+
+
+SCENES: list[Scene] = [
+    Scene("events"),
+    Scene("events-detail", keys=("j", "j", "j", "p")),
+    Scene("events-sorted", keys=("s", "s", "right", "right", "right", "s", "j", "space", "j", "space")),
+    Scene("events-filter", keys=("slash",), typed="client_id=eq:nope session_collection=t"),
+    Scene("events-help", keys=("question_mark",)),
+    Scene("events-light", keys=("p",), theme="svctui-paper"),
+    Scene("events-community", edition="community"),
+]
+
+
+async def _settle(pilot: Pilot[Any]) -> None:
+    for _ in range(2):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: str, target: Path) -> Path:
+    """Run the app headless against a demo server, play the scene, write `<target>/<name>.svg`."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.store.model import build_profile
+    from svctui.store.settings import Settings
+    from svctui.tui.app import SvcTuiApp
+
+    profile = build_profile(name="demo", base_url=base_url, token_id=token_id, token_key=token_key, storage="env")
+    app = SvcTuiApp(
+        profile, settings=Settings(theme=scene.theme), clock=lambda: FIXED_ANCHOR, server_label="demo server"
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        for key in scene.keys:
+            await pilot.press(key)
+            await _settle(pilot)
+        if scene.typed:
+            await pilot.press(*scene.typed)
+            await _settle(pilot)
+        for key in scene.after:
+            await pilot.press(key)
+            await _settle(pilot)
+        path = target / f"{scene.name}.svg"
+        path.write_text(app.export_screenshot(title=f"svctui - {scene.name}"), encoding="utf-8")
+    return path
+
+
+def render_all(target: Path, scenes: Sequence[Scene] = tuple(SCENES)) -> list[Path]:
+    """Render every scene against throwaway demo servers (one per edition); returns the files written."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    target.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="svctui-shots-") as scratch:
+        for edition in sorted({scene.edition for scene in scenes}):
+            db_path = Path(scratch) / f"{edition}.sqlite3"
+            with DemoServer(edition=edition, db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
+                for scene in (scene for scene in scenes if scene.edition == edition):
+                    path = asyncio.run(render_scene(scene, demo.base_url, demo.token_id, demo.token_key, target))
+                    written.append(path)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: one argument, the output directory."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print("usage: python -m svctui.tui.screenshots DIR", file=sys.stderr)
+        return 2
+    for path in render_all(Path(args[0])):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
