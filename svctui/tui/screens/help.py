@@ -110,6 +110,10 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-scroll"):
                 yield Static(help_content(self.rows, self.noun), id="help-body")
 
+    def on_mount(self) -> None:
+        """Focus the list so the arrow and page keys scroll it."""
+        self.query_one("#help-scroll").focus()
+
     def action_close(self) -> None:
         """Close."""
         self.dismiss(None)

@@ -16,10 +16,16 @@ from textual.widgets import Static
 from svctui.tui.clipboard import copy_text
 
 
+FIRST_KEYS = ("id", "client_id", "client_name", "name")
+
+
 def to_json_text(record: Any) -> str:
-    """A pydantic model (or plain data) as indented JSON, unknown fields included."""
+    """A record as indented JSON: the fields the server sent (unknown ones included), identifying keys first."""
     dump = getattr(record, "model_dump", None)
-    data = dump(mode="json") if callable(dump) else record
+    data = dump(mode="json", exclude_unset=True) if callable(dump) else record
+    if isinstance(data, dict):
+        first = [key for key in FIRST_KEYS if key in data]
+        data = {key: data[key] for key in [*first, *(key for key in data if key not in first)]}
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
 
 

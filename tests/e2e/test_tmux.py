@@ -1,0 +1,97 @@
+"""End to end: the real `.venv/bin/svctui --demo` in tmux (120x36): load, filter, detail pane, quit."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+BINARY = Path(sys.executable).with_name("svctui")
+DEADLINE = 60.0
+
+
+class Tmux:
+    """One tmux session on a private socket."""
+
+    def __init__(self, socket: str, session: str) -> None:
+        self.socket = socket
+        self.session = session
+
+    def run(self, *args: str) -> str:
+        result = subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=False, timeout=30
+        )
+        return result.stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.session)
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", self.session, *keys)
+
+    def alive(self) -> bool:
+        return self.session in self.run("list-sessions", "-F", "#{session_name}")
+
+    def wait_for(self, text: str) -> str:
+        """Poll the pane until `text` shows (a deadline, not a timing assertion)."""
+        end = time.monotonic() + DEADLINE
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; last screen:\n{screen}")
+
+
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    assert BINARY.exists(), f"{BINARY} missing: run `make venv`"
+    session = Tmux(f"svctui-e2e-{os.getpid()}", "dash")
+    env = [f"{name}={value}" for name, value in os.environ.items() if name.startswith("SVCTUI_")]
+    env.append("TERM=xterm-256color")
+    env_args = [arg for pair in env for arg in ("-e", pair)]
+    session.run(
+        "new-session", "-d", "-s", "dash", "-x", "120", "-y", "36", "-c", str(tmp_path), *env_args,
+        f"env -u COLUMNS -u LINES {BINARY} --demo",
+    )  # fmt: skip
+    try:
+        yield session
+    finally:
+        session.run("kill-server")
+
+
+def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
+    screen = tmux.wait_for("rows 1\u2013100 of 200")
+    assert "1 Events" in screen and "profile demo" in screen and "enterprise" in screen
+    time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
+    tmux.keys("/")
+    tmux.wait_for("Filter events")
+    tmux.keys("id=gt:abc", "Enter")
+    screen = tmux.wait_for("nothing was sent")
+    assert "is not an integer" in screen
+    tmux.keys("Escape")
+    tmux.wait_for("rows 1\u2013100 of 200")
+    tmux.keys("/")
+    tmux.wait_for("Filter events")
+    tmux.keys("id=gt:150", "Enter")
+    screen = tmux.wait_for("rows 1\u201350 of 50")
+    assert "id > 150" in screen and "151" in screen
+    tmux.keys("p")
+    screen = tmux.wait_for("next 5 runs")
+    assert "Schedule" in screen and "client id" in screen
+    tmux.keys("q")
+    end = time.monotonic() + DEADLINE
+    while tmux.alive() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not tmux.alive(), "q quits the dashboard"
