@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from textual import events, on, work
@@ -33,6 +32,7 @@ from textual.widgets import DataTable, Footer, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.tui.clipboard import copy_text
 from svctui.tui.messages import FilterRemoved, LoadFailed, MarksChanged, PageLoaded, RowFocused, SortChanged
+from svctui.tui.screens.list_query import ListQuery, LoadStats
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -47,29 +47,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 NARROW_WIDTH = 110
-
-
-@dataclass(frozen=True)
-class ListQuery:
-    """Everything one page request depends on."""
-
-    filters: tuple[Filter, ...] = ()
-    sort: tuple[SortKey, ...] = ()
-    skip: int = 0
-    limit: int = 100
-    hydrate_domains: bool = True
-    hydrate_ous: bool = True
-
-
-@dataclass
-class LoadStats:
-    """Counters the tests and the status line read."""
-
-    started: int = 0
-    applied: int = 0
-    dropped_stale: int = 0
-    last_ms: float | None = None
-    history: list[ListQuery] = field(default_factory=list)
+__all__ = ["NARROW_WIDTH", "ListQuery", "ListScreen", "LoadStats"]
 
 
 class ListScreen(Screen[None], Generic[T]):

@@ -1,0 +1,30 @@
+"""What one list request asks for (ListQuery) and the load counters a list screen keeps (LoadStats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from svctui.api.filters import Filter, SortKey
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """Everything one page request depends on."""
+
+    filters: tuple[Filter, ...] = ()
+    sort: tuple[SortKey, ...] = ()
+    skip: int = 0
+    limit: int = 100
+    hydrate_domains: bool = True
+    hydrate_ous: bool = True
+
+
+@dataclass
+class LoadStats:
+    """Counters the tests and the status line read."""
+
+    started: int = 0
+    applied: int = 0
+    dropped_stale: int = 0
+    last_ms: float | None = None
+    history: list[ListQuery] = field(default_factory=list)
