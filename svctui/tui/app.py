@@ -246,7 +246,14 @@ class SvcTuiApp(App[int]):
         if self.demo_profile_factory is None:
             self.notify("The demo server is not available here.", severity="error")
             return
-        profile = self.demo_profile_factory()
+        try:
+            profile = self.demo_profile_factory()
+        except Exception as exc:  # the demo could not start: say so, keep the first-run screen
+            self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
+            from svctui.tui.screens.first_run import FirstRunScreen
+
+            self.push_screen(FirstRunScreen())
+            return
         await self.switch_profile(profile)
 
     # ----- actions ----------------------------------------------------------------------------------------

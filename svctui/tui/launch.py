@@ -82,8 +82,15 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> 
     if demo:
         from svctui.demo.server import DemoServer
 
-        with DemoServer() as server:
+        try:
+            server = DemoServer().start()
+        except (RuntimeError, OSError, ValueError) as exc:
+            print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
+            return 1
+        try:
             return _run(app_class(demo_profile(server), settings=settings, startup_notes=notes))
+        finally:
+            server.stop()
     profile, problem = resolve_profile(profile_name)
     if problem is not None:
         print(f"svctui: {problem}", file=sys.stderr)

@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from svctui.demo.server import DemoServer
+from svctui.store.model import Profile
 from svctui.store.paths import config_dir
 from svctui.store.profiles import ProfileStore
 from svctui.store.settings import Settings
@@ -189,3 +190,16 @@ async def test_palette_commands(demo_server: DemoServer) -> None:
         commands["Toggle OU hydration"].callback()
         await settle(pilot)
         assert screen.hydrate_domains and not screen.hydrate_ous
+
+
+async def test_first_run_demo_that_fails_to_start_is_reported() -> None:
+    def broken() -> Profile:
+        raise RuntimeError("the demo server did not start")
+
+    app = make_app(None, demo_profile_factory=broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.click("#demo")
+        await settle(pilot)
+        assert isinstance(app.screen, FirstRunScreen) and app.is_running
+        assert any("did not start" in note.message for note in app._notifications)

@@ -130,3 +130,16 @@ def test_frozen_clock() -> None:
     assert frozen and clock() == datetime(2026, 11, 22, 12, tzinfo=UTC)
     real, frozen = make_clock({})
     assert not frozen and real().tzinfo is not None
+
+
+def test_dashboard_modules_defer_httpx_and_pydantic() -> None:
+    """The first frame must not wait for httpx or pydantic: the app and the events screen import neither."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, svctui.tui.app, svctui.tui.screens.events; "
+        "print(sorted(m for m in ('httpx', 'pydantic', 'svctui.api.client') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
