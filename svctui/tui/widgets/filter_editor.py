@@ -210,7 +210,8 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             error.set_class(True, "-invalid")
             raise
         error.set_class(False, "-invalid")
-        show_line(error, "")
+        times = [str(item) for item in parsed if self.spec.columns[item.column].kind is Kind.TIMESTAMP]
+        show_line(error, f"→ sent as {' '.join(times)}" if times else "")
         return parsed
 
     def collect(self) -> tuple[tuple[Filter, ...], list[str]]:

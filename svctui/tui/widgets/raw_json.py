@@ -15,7 +15,6 @@ from textual.widgets import Static
 
 from svctui.tui.clipboard import copy_text
 
-
 FIRST_KEYS = ("id", "client_id", "client_name", "name")
 
 
