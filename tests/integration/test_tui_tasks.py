@@ -8,6 +8,7 @@ from textual.widgets import Input, OptionList, Select, Static
 from svctui.api.filters import Filter, SortKey
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
+from svctui.tui.screens.help import HelpScreen, collect_keys
 from svctui.tui.screens.task_list_base import DEFAULT_SORT
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
@@ -290,3 +291,29 @@ async def test_community_edition_lists_tasks_and_types_clients(demo_server_commu
         assert isinstance(picker, ClientPicker)
         assert [client.client_id for client in picker.shown] == [case.client_id], "only the recent choice"
         assert "enterprise feature" in text_of(picker.query_one("#client-status", Static))
+
+
+async def test_help_and_footer_list_the_triage_keys(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_tasks(pilot)
+        rows = {row.binding_id: row for row in collect_keys(app, screen)}
+        for binding_id, key, words in (
+            ("tasks.quick.failed-24h", "f", "Failed, last 24 h"),
+            ("tasks.quick.partial", "i", "Partially complete"),
+            ("tasks.quick.drops", "d", "Runs with drops"),
+            ("tasks.client", "C", "Client"),
+            ("tasks.endpoint", "e", "Endpoint"),
+            ("tasks.tab.plot", "P", "Plot"),
+            ("tasks.tab.compare", "W", "Compare"),
+        ):
+            assert rows[binding_id].keys == key and rows[binding_id].description == words
+        assert "client-side" in rows["tasks.quick.drops"].tooltip
+        footer_keys = {
+            binding.key for binding in (active.binding for active in screen.active_bindings.values()) if binding.show
+        }
+        assert {"f", "i", "d", "C", "e"} <= footer_keys
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)

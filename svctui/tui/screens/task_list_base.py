@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.widgets import Static
@@ -256,6 +257,7 @@ class TaskListBase(ListScreen[CompletedTask]):
         if message.request_seq != self._seq:
             return
         page = message.page
+        self.call_after_refresh(self._unscroll_hidden_restore)
         self._note_client_name(page.data)
         query = self.current_query()
         if query.skip == 0 and page.count <= len(page.data):
@@ -263,6 +265,12 @@ class TaskListBase(ListScreen[CompletedTask]):
         else:
             self.query_one(StatusBar).set_breakdown(self.breakdown, "counting…" if self.breakdown else "")
             self._fetch_breakdown(message.request_seq, query, page.count)
+
+    def _unscroll_hidden_restore(self) -> None:
+        """A cursor restored while the table was hidden (loading) scrolls it past the mark column; undo that."""
+        table = self.table
+        if table.scroll_x and table.cursor_column <= 1:
+            table.scroll_to(x=0, animate=False, immediate=True)
 
     def _show_breakdown(self, breakdown: Sequence[StatusCount], scope: str) -> None:
         self.breakdown = tuple(breakdown)
@@ -330,8 +338,18 @@ class TaskListBase(ListScreen[CompletedTask]):
         if self.quick == "drops":
             self.load()
         else:
-            self.table.show_items(self.table.items)  # keyed diff: the results column gains its drop marks
+            self._refresh_results_column()
             self._refresh_bars()
+
+    def _refresh_results_column(self) -> None:
+        """Redraw only the results cells (they gain drop marks); the cursor and the scroll stay where they are."""
+        column = self.table.adapter.column("results")
+        if column is None:
+            return
+        for task in self.table.items:
+            rendered = column.render(task)
+            cell = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+            self.table.update_cell(str(task.id), "results", cell)
 
     @on(HistoryFailed)
     def _history_failed(self, message: HistoryFailed) -> None:

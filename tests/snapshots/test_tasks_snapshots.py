@@ -1,0 +1,142 @@
+"""SVG snapshots of the Completed tasks screen (120x36, frozen clock, local zone CET so times show local and UTC).
+
+The client is the one with the first seeded drop of the demo data; its drop task shows the domain-results pane,
+the plot and the deltas. Review changed SVGs before accepting them with `--snapshot-update` (rsvg-convert, look).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, Select
+
+from svctui.api.filters import Filter
+from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from svctui.tui.app import SvcTuiApp
+from tests.integration.tasks_support import drop_case, tasks_screen
+from tests.integration.tui_support import SIZE, make_app, settle, wrong_key_profile
+
+THEMES = ["textual-dark", "svctui-paper"]
+FIXED_REQUEST_ID = uuid.UUID("5f0c6c2e-9d1b-4b7e-8a43-2c6d0f9e7a11")
+LOCAL_ZONE = "CET-1CEST,M3.5.0,M10.5.0/3"  # a POSIX rule: needs no tz database
+SnapCompare = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def local_zone() -> Iterator[None]:
+    """Local time is CET for these snapshots (restored afterwards)."""
+    previous = os.environ.get("TZ")
+    os.environ["TZ"] = LOCAL_ZONE
+    time.tzset()
+    yield
+    if previous is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = previous
+    time.tzset()
+
+
+@pytest.fixture
+def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo server (same process) hands out one fixed request id, so error snapshots are stable."""
+    monkeypatch.setattr(uuid, "uuid4", lambda: FIXED_REQUEST_ID)
+
+
+def app_on_drop_client(demo_server: DemoServer, theme: str = "textual-dark", **kwargs: Any) -> SvcTuiApp:
+    case = drop_case(demo_server)
+    return make_app(demo_server, settings=Settings(theme=theme, recent_clients=[case.client_id]), **kwargs)
+
+
+def on_tasks(*keys: str, task_id: int | None = None) -> Callable[[Pilot[Any]], Awaitable[None]]:
+    """Open the tasks screen, optionally filter to one task, then press `keys`."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        if task_id is not None:
+            tasks_screen(pilot.app).set_filters([Filter("id", "eq", str(task_id))])  # type: ignore[arg-type]
+            await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        await steady_cursor(pilot)
+
+    return run_before
+
+
+async def steady_cursor(pilot: Pilot[Any]) -> None:
+    """A blinking input cursor makes the picture depend on timing: stop it."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
+@pytest.fixture
+def drop_task(demo_server: DemoServer) -> int:
+    """The task of the first seeded drop."""
+    return drop_case(demo_server).task_id
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_list(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) -> None:
+    assert snap_compare(app_on_drop_client(demo_server, theme), terminal_size=SIZE, run_before=on_tasks())
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_domain_results(snap_compare: SnapCompare, demo_server: DemoServer, drop_task: int, theme: str) -> None:
+    run_before = on_tasks("R", task_id=drop_task)
+    assert snap_compare(app_on_drop_client(demo_server, theme), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_plot(snap_compare: SnapCompare, demo_server: DemoServer, drop_task: int, theme: str) -> None:
+    run_before = on_tasks("P", task_id=drop_task)
+    assert snap_compare(app_on_drop_client(demo_server, theme), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_deltas(snap_compare: SnapCompare, demo_server: DemoServer, drop_task: int, theme: str) -> None:
+    run_before = on_tasks("W", task_id=drop_task)
+    assert snap_compare(app_on_drop_client(demo_server, theme), terminal_size=SIZE, run_before=run_before)
+
+
+def test_filter_editor(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_tasks("slash")(pilot)
+        await pilot.press(*"event_id=eq:abc")
+        editor = pilot.app.screen
+        editor.query_one("#row-end_time").query_one(".filter-op", Select).value = "gte"
+        editor.query_one("#row-end_time").query_one(Input).value = "-24h"
+        editor.query_one("#row-status").query_one(".filter-value", Select).value = "failed"
+        await pilot.press("enter")
+        await settle(pilot)
+        await steady_cursor(pilot)
+
+    assert snap_compare(app_on_drop_client(demo_server), terminal_size=SIZE, run_before=run_before)
+
+
+def test_quick_filter_failed_last_24h(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    assert snap_compare(app_on_drop_client(demo_server), terminal_size=SIZE, run_before=on_tasks("f"))
+
+
+def test_runs_with_drops(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    assert snap_compare(app_on_drop_client(demo_server), terminal_size=SIZE, run_before=on_tasks("d", "P"))
+
+
+def test_choose_client(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    app = make_app(demo_server, settings=Settings())
+    assert snap_compare(app, terminal_size=SIZE, run_before=on_tasks("C"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_auth_failure(snap_compare: SnapCompare, demo_server: DemoServer, fixed_request_ids: None, theme: str) -> None:
+    app = app_on_drop_client(demo_server, theme, profile=wrong_key_profile(demo_server))
+    assert snap_compare(app, terminal_size=SIZE, run_before=on_tasks())
