@@ -25,7 +25,8 @@ from tests.integration.tasks_support import (
 )
 from tests.integration.tui_support import SIZE, settle, unreachable_profile, wrong_key_profile
 
-pytestmark = pytest.mark.anyio
+# The screen shows its own notice for the deprecated endpoint; the client's DeprecationWarning is noise here.
+pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore:GET /api/v2/clients:DeprecationWarning")]
 
 
 def text_of(widget: Static) -> str:
