@@ -279,8 +279,11 @@ class SvcTuiApp(App[int]):
         from svctui.tui.palette import dashboard_commands
 
         for command in super().get_system_commands(screen):
-            if command.title != "Screenshot":
+            if command.title not in ("Screenshot", "Theme"):
                 yield command
+        yield SystemCommand(
+            "Change theme", "Pick a theme (svctui-dusk, svctui-paper, Textual's)", self.action_change_theme
+        )
         yield from dashboard_commands(self, screen)
 
 

@@ -177,7 +177,7 @@ async def test_palette_commands(demo_server: DemoServer) -> None:
             "Switch profile",
             "Refresh",
             "Toggle hydration",
-            "Theme",
+            "Change theme",
             "Export view as CSV",
             "Export view as JSON",
             "Save screenshot",

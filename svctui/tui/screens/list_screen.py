@@ -166,6 +166,7 @@ class ListScreen(Screen[None], Generic[T]):
         """Apply settings, follow the header info, load the first page."""
         self.window.limit = self.dashboard.page_size
         self.watch(self.dashboard, "header_info", self._refresh_header)
+        self.app.theme_changed_signal.subscribe(self, self._restyle_cells)
         self._apply_width(self.app.size.width)
         self.table.focus()
         self.reload_if_stale()
@@ -184,6 +185,10 @@ class ListScreen(Screen[None], Generic[T]):
             self.table.show_items([])
             self.query_one(FilterChips).show_filters(())
             self.load()
+
+    def _restyle_cells(self, *_: object) -> None:
+        """Cells styled from theme variables are rebuilt (keyed diff) when the theme changes."""
+        self.table.show_items(self.table.items)
 
     def _refresh_header(self, *_: object) -> None:
         app = self.dashboard
