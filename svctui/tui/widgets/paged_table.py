@@ -309,7 +309,11 @@ class PagedTable(DataTable[Text], Generic[T]):
         if column is None or column.sort is None:
             sortable = ", ".join(c.label for c in self.adapter.columns if c.sort) or "none"
             name = column.label if column is not None else "this column"
-            self.notify(f"The server cannot sort by {name}; sortable columns: {sortable}", severity="warning")
+            self.notify(
+                f"The server cannot sort by {name}; sortable columns here: {sortable} "
+                "(ctrl+p, 'Sort by', for sortable fields not shown)",
+                severity="warning",
+            )
             return
         new_sort = change(self.sort_keys, column.sort)
         self.set_sort(new_sort)
