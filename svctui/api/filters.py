@@ -467,6 +467,16 @@ def query_params(
     return params
 
 
+def display_value(spec: EndpointSpec, column: str, value: str) -> str:
+    """A filter value as a person reads it: the label of a coded column (`status` 5 -> `failed`), else as is."""
+    col = spec.columns.get(column)
+    if col is not None and col.choices:
+        for label, code in col.choices.items():
+            if str(code) == value:
+                return label
+    return value
+
+
 def server_reads(raw: str) -> tuple[str, str] | None:
     """How the real server reads one filter value: (predicate, value) or None when it ignores it."""
     match = SERVER_FILTER_RE.search(raw)

@@ -296,3 +296,12 @@ def test_query_params_order_and_repeats() -> None:
     assert query_params() == []
     with pytest.raises(FilterError, match="skip"):
         query_params(skip=-1)
+
+
+def test_display_value_shows_the_label_of_a_coded_column() -> None:
+    from svctui.api.filters import COMPLETED_TASKS, EVENTS, display_value
+
+    assert display_value(COMPLETED_TASKS, "status", "5") == "failed"
+    assert display_value(COMPLETED_TASKS, "status", "8") == "partially complete"
+    assert display_value(COMPLETED_TASKS, "status", "77") == "77"
+    assert display_value(EVENTS, "id", "5") == "5"

@@ -143,3 +143,13 @@ def test_dashboard_modules_defer_httpx_and_pydantic() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_filter_chip_reads_status_by_label() -> None:
+    from svctui.api.filters import COMPLETED_TASKS, parse_filter
+    from svctui.tui.widgets.filter_chips import chip_text
+
+    active = parse_filter(COMPLETED_TASKS, "status=neq:failed")
+    assert active.render() == "neq:5"
+    assert chip_text(active, COMPLETED_TASKS) == "status ≠ failed ✕"
+    assert chip_text(active) == "status ≠ 5 ✕"

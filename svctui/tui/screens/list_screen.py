@@ -151,7 +151,7 @@ class ListScreen(Screen[None], Generic[T]):
     def compose(self) -> ComposeResult:
         """Header, chips, table (or state panel) with the detail pane, status line, footer."""
         yield AppHeader(id="app-header")
-        yield FilterChips(id="chips")
+        yield FilterChips(self.SPEC, id="chips")
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield StatePanel(id="state")

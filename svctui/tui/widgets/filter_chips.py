@@ -1,6 +1,6 @@
 """Active filters as removable chips above a table; clicking (or enter on) a chip posts `FilterRemoved`.
 
-chips = FilterChips(id="chips")
+chips = FilterChips(spec, id="chips")
 chips.show_filters(filters)          # hidden when there are none
 """
 
@@ -12,24 +12,25 @@ from textual.containers import HorizontalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
 
-from svctui.api.filters import Filter
+from svctui.api.filters import EndpointSpec, Filter, display_value
 from svctui.tui.messages import FilterRemoved
 
 PREDICATE_SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤", "~eq": "∋"}
 
 
-def chip_text(active: Filter) -> str:
-    """How a filter reads on a chip: `client_id = 0b1c…  ✕`."""
+def chip_text(active: Filter, spec: EndpointSpec | None = None) -> str:
+    """How a filter reads on a chip: `client_id = 0b1c…  ✕`; coded values by label (`status = failed`)."""
     symbol = PREDICATE_SYMBOLS.get(active.op, active.op)
-    value = active.value if len(active.value) <= 28 else f"{active.value[:27]}…"
+    value = display_value(spec, active.column, active.value) if spec is not None else active.value
+    value = value if len(value) <= 28 else f"{value[:27]}…"
     return f"{active.column} {symbol} {value} ✕"
 
 
 class FilterChip(Button):
     """One removable filter."""
 
-    def __init__(self, active: Filter) -> None:
-        super().__init__(Content(chip_text(active)), compact=True, classes="filter-chip", tooltip=str(active))
+    def __init__(self, active: Filter, spec: EndpointSpec | None = None) -> None:
+        super().__init__(Content(chip_text(active, spec)), compact=True, classes="filter-chip", tooltip=str(active))
         self.active_filter = active
 
 
@@ -44,8 +45,9 @@ class FilterChips(HorizontalScroll):
     FilterChips .chips-hint { width: auto; color: $text-muted; }
     """
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, spec: EndpointSpec | None = None, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.spec = spec
         self.filters: tuple[Filter, ...] = ()
 
     def show_filters(self, filters: Sequence[Filter]) -> None:
@@ -53,7 +55,7 @@ class FilterChips(HorizontalScroll):
         self.filters = tuple(filters)
         self.remove_children()
         if self.filters:
-            chips: list[Static | Button] = [FilterChip(active) for active in self.filters]
+            chips: list[Static | Button] = [FilterChip(active, self.spec) for active in self.filters]
             chips.append(Static("x clears all", classes="chips-hint"))
             self.mount_all(chips)
         self.set_class(bool(self.filters), "-active")
