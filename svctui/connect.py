@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +46,17 @@ def tls_verify(profile: Profile) -> bool | str:
     return str(bundle)
 
 
-def open_client(profile: Profile, *, transport: httpx.AsyncBaseTransport | None = None) -> ApiClient:
-    """An ApiClient for `profile` (use it as `async with open_client(profile) as client:`)."""
+def open_client(
+    profile: Profile,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    on_deprecation: Callable[[str], None] | None = None,
+) -> ApiClient:
+    """An ApiClient for `profile` (use it as `async with open_client(profile) as client:`).
+
+    `on_deprecation` receives the once-per-session notice for a deprecated endpoint; without it the client
+    issues a Python DeprecationWarning.
+    """
     from svctui.api.client import ApiClient
 
     return ApiClient(
@@ -55,6 +65,7 @@ def open_client(profile: Profile, *, transport: httpx.AsyncBaseTransport | None 
         prefer_wait=profile.prefer_wait,
         verify=tls_verify(profile),
         transport=transport,
+        on_deprecation=on_deprecation,
     )
 
 

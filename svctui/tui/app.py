@@ -193,8 +193,13 @@ class SvcTuiApp(App[int]):
                 raise RuntimeError("no profile is configured")
             from svctui.connect import open_client
 
-            self._client = open_client(self.profile)
+            # The tasks screen shows its own deprecation notice; don't let the client warn on stderr too.
+            self._client = open_client(self.profile, on_deprecation=self._note_deprecation)
         return self._client
+
+    def _note_deprecation(self, notice: str) -> None:
+        """Log the client's deprecation notice (the screen that uses the endpoint shows it visibly)."""
+        self.log.warning(notice)
 
     async def close_client(self) -> None:
         """Close the connection pool (on exit or profile switch)."""

@@ -27,8 +27,9 @@ THEMES = ["textual-dark", "svctui-paper"]
 FIXED_REQUEST_ID = uuid.UUID("5f0c6c2e-9d1b-4b7e-8a43-2c6d0f9e7a11")
 LOCAL_ZONE = "CET-1CEST,M3.5.0,M10.5.0/3"  # a POSIX rule: needs no tz database
 SnapCompare = Callable[..., bool]
-# The screen shows its own notice for the deprecated endpoint; the client's DeprecationWarning is noise here.
-pytestmark = pytest.mark.filterwarnings("ignore:GET /api/v2/clients:DeprecationWarning")
+# The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
+# Python warnings, so a DeprecationWarning here is a bug.
+pytestmark = pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")
 
 
 @pytest.fixture(autouse=True)
