@@ -257,7 +257,6 @@ class TaskListBase(ListScreen[CompletedTask]):
         if message.request_seq != self._seq:
             return
         page = message.page
-        self.call_after_refresh(self._unscroll_hidden_restore)
         self._note_client_name(page.data)
         query = self.current_query()
         if query.skip == 0 and page.count <= len(page.data):
@@ -265,12 +264,6 @@ class TaskListBase(ListScreen[CompletedTask]):
         else:
             self.query_one(StatusBar).set_breakdown(self.breakdown, "counting…" if self.breakdown else "")
             self._fetch_breakdown(message.request_seq, query, page.count)
-
-    def _unscroll_hidden_restore(self) -> None:
-        """A cursor restored while the table was hidden (loading) scrolls it past the mark column; undo that."""
-        table = self.table
-        if table.scroll_x and table.cursor_column <= 1:
-            table.scroll_to(x=0, animate=False, immediate=True)
 
     def _show_breakdown(self, breakdown: Sequence[StatusCount], scope: str) -> None:
         self.breakdown = tuple(breakdown)

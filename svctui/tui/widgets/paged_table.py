@@ -239,14 +239,19 @@ class PagedTable(DataTable[Text], Generic[T]):
             if follow_row:
                 self._restore_cursor(cursor_key, cursor)
             elif self.row_count:
-                self.move_cursor(row=0, column=max(cursor.column, 1), animate=False)
+                self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
         self._post_focus()
 
     def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:
         if not self.row_count:
             return
         row = self.get_row_index(key) if key is not None and key in self._items else min(cursor.row, self.row_count - 1)
-        self.move_cursor(row=row, column=max(cursor.column, 1), animate=False)
+        self.move_cursor(row=row, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
+
+    def _can_scroll(self) -> bool:
+        """Scroll to the cursor only when the table has a size: hidden (while loading) it would scroll past the
+        mark column to fit the cell into a zero-width region."""
+        return self.display and self.size.width > 0
 
     def _post_focus(self) -> None:
         key = self.current_key
