@@ -27,6 +27,7 @@ from svctui.api.models import (
     flag_marks,
     status_label,
 )
+from svctui.schedule import describe
 
 ELLIPSIS = "…"
 GAP = "  "
@@ -95,7 +96,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     Event: (
         TableColumn("ID", lambda e: e.id, right=True),
         TableColumn("CLIENT", lambda e: e.client_name or e.client_id, flexible=True),
-        TableColumn("RRULE", lambda e: e.rrule, flexible=True),
+        TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
         TableColumn("OUS", lambda e: len(e.ous), right=True),

@@ -80,8 +80,11 @@ def test_events_list_every_format(env: dict[str, str], fmt: str) -> None:
     out = result.stdout
     if fmt == "table":
         lines = _table_lines(out)
-        assert lines[0].split()[:2] == ["ID", "CLIENT"]
+        assert lines[0].split()[:3] == ["ID", "CLIENT", "SCHEDULE"]
         assert len(lines) == 8
+        # the schedule in words (as the dashboard shows it), never the raw rule
+        assert any(word in out for word in ("Daily", "Hourly", "Weekly"))
+        assert "RRULE:" not in out and "FREQ=" not in out
         assert "showing 1-7 of" in result.stderr
     elif fmt == "json":
         events = TypeAdapter(list[Event]).validate_json(out)

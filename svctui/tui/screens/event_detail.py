@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.content import Content
 
-from svctui.tui.rrule_text import parse_schedule, relative
+from svctui.schedule import parse_schedule, relative
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
 

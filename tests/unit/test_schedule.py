@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from svctui.tui.rrule_text import UNPARSEABLE, describe, next_occurrences, parse_schedule, relative
+from svctui.schedule import UNPARSEABLE, describe, next_occurrences, parse_schedule, relative
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)  # a Sunday
 
