@@ -6,8 +6,9 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol, TypeVar
 
 from svctui.api.errors import ResponseShapeError
 from svctui.api.filters import (
@@ -56,7 +57,9 @@ class Counted(Protocol):
         ...
 
 
-P = TypeVar("P", bound=Counted)
+PageT = TypeVar("PageT", bound=Counted)
+T = TypeVar("T")
+Params = ParamSpec("Params")
 
 
 def check_id(name: str, value: int) -> int:
@@ -109,15 +112,41 @@ def list_params(
     return query_params(checked, sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous)
 
 
-async def paginate(fetch: Callable[[int], Awaitable[P]], size: Callable[[P], int], skip: int) -> AsyncIterator[P]:
-    """Yield pages from `fetch(skip)` until `skip + len(data) >= count` or an empty page."""
+async def paginate(
+    fetch: Callable[[int, int], Awaitable[PageT]], size: Callable[[PageT], int], skip: int, page_size: int
+) -> AsyncIterator[PageT]:
+    """Pages from `fetch(skip, limit)`, `page_size` at a time, until `skip + len(data) >= count` or an empty page."""
+    check_page_size(page_size)
     while True:
-        page = await fetch(skip)
+        page = await fetch(skip, page_size)
         yield page
         got = size(page)
         if got == 0 or skip + got >= page.count:
             return
         skip += got
+
+
+def each_item(
+    pages: Callable[Params, AsyncIterator[PageT]], items: Callable[[PageT], Iterable[T]]
+) -> Callable[Params, AsyncIterator[T]]:
+    """An item iterator taking the same arguments as `pages`: every item of every page, in order."""
+
+    @functools.wraps(pages)
+    async def iterate(*args: Params.args, **kwargs: Params.kwargs) -> AsyncIterator[T]:
+        async for page in pages(*args, **kwargs):
+            for item in items(page):
+                yield item
+
+    iterate.__doc__ = "Every item across all pages (the arguments of `pages`)."
+    return iterate
+
+
+def _page_size(page: Page[T]) -> int:
+    return len(page.data)
+
+
+def _page_items(page: Page[T]) -> list[T]:
+    return page.data
 
 
 class EventsResource:
@@ -142,7 +171,7 @@ class EventsResource:
         )
         return await self._client.get(Page[Event], "/api/v2/events", params)
 
-    async def pages(
+    def pages(
         self,
         filters: Sequence[Filter] = (),
         sort: Sequence[SortKey] = (),
@@ -153,32 +182,15 @@ class EventsResource:
         hydrate_ous: bool = True,
     ) -> AsyncIterator[Page[Event]]:
         """Every page from `skip` on, `page_size` events at a time."""
-        check_page_size(page_size)
 
-        async def fetch(at: int) -> Page[Event]:
-            return await self.list(
-                filters, sort, skip=at, limit=page_size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
+        def fetch(at: int, size: int) -> Awaitable[Page[Event]]:
+            return self.list(
+                filters, sort, skip=at, limit=size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
             )
 
-        async for page in paginate(fetch, lambda page: len(page.data), skip):
-            yield page
+        return paginate(fetch, _page_size, skip, page_size)
 
-    async def iter(
-        self,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
-    ) -> AsyncIterator[Event]:
-        """Every event across all pages."""
-        async for page in self.pages(
-            filters, sort, skip=skip, page_size=page_size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
-        ):
-            for event in page.data:
-                yield event
+    iter = each_item(pages, _page_items)
 
 
 class TasksResource:
@@ -221,7 +233,7 @@ class TasksResource:
         )
         return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
 
-    async def pages(
+    def pages(
         self,
         client_id: str,
         filters: Sequence[Filter] = (),
@@ -233,49 +245,23 @@ class TasksResource:
         hydrate_ous: bool = True,
         endpoint: TaskEndpoint = "completed-tasks",
     ) -> AsyncIterator[Page[CompletedTask]]:
-        """Every page from `skip` on."""
-        check_page_size(page_size)
+        """Every page from `skip` on, `page_size` tasks at a time."""
 
-        async def fetch(at: int) -> Page[CompletedTask]:
-            return await self.list(
+        def fetch(at: int, size: int) -> Awaitable[Page[CompletedTask]]:
+            return self.list(
                 client_id,
                 filters,
                 sort,
                 skip=at,
-                limit=page_size,
+                limit=size,
                 hydrate_domains=hydrate_domains,
                 hydrate_ous=hydrate_ous,
                 endpoint=endpoint,
             )
 
-        async for page in paginate(fetch, lambda page: len(page.data), skip):
-            yield page
+        return paginate(fetch, _page_size, skip, page_size)
 
-    async def iter(
-        self,
-        client_id: str,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
-        endpoint: TaskEndpoint = "completed-tasks",
-    ) -> AsyncIterator[CompletedTask]:
-        """Every completed task across all pages."""
-        async for page in self.pages(
-            client_id,
-            filters,
-            sort,
-            skip=skip,
-            page_size=page_size,
-            hydrate_domains=hydrate_domains,
-            hydrate_ous=hydrate_ous,
-            endpoint=endpoint,
-        ):
-            for task in page.data:
-                yield task
+    iter = each_item(pages, _page_items)
 
 
 class TagsResource:
@@ -309,7 +295,7 @@ class SelectorsResource:
         path = f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors"
         return await self._client.get(SelectorPage, path, params)
 
-    async def pages(
+    def pages(
         self,
         tag_id: int,
         filters: Sequence[Filter] = (),
@@ -318,28 +304,15 @@ class SelectorsResource:
         skip: int = 0,
         page_size: int = DEFAULT_PAGE_SIZE,
     ) -> AsyncIterator[SelectorPage]:
-        """Every page from `skip` on."""
-        check_page_size(page_size)
+        """Every page from `skip` on, `page_size` selectors at a time."""
+        return paginate(
+            lambda at, size: self.list(tag_id, filters, sort, skip=at, limit=size),
+            lambda page: len(page.data.selectors),
+            skip,
+            page_size,
+        )
 
-        async def fetch(at: int) -> SelectorPage:
-            return await self.list(tag_id, filters, sort, skip=at, limit=page_size)
-
-        async for page in paginate(fetch, lambda page: len(page.data.selectors), skip):
-            yield page
-
-    async def iter(
-        self,
-        tag_id: int,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        page_size: int = DEFAULT_PAGE_SIZE,
-    ) -> AsyncIterator[Selector]:
-        """Every selector of the tag across all pages."""
-        async for page in self.pages(tag_id, filters, sort, skip=skip, page_size=page_size):
-            for selector in page.data.selectors:
-                yield selector
+    iter = each_item(pages, lambda page: page.data.selectors)
 
     def _path(self, tag_id: int, selector_id: int) -> str:
         return f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors/{check_id('selector_id', selector_id)}"
