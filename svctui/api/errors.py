@@ -213,10 +213,11 @@ def status_error(
         request_id = envelope.request_id or header_request_id
     else:
         request_id = header_request_id
-        gist = html_text(body) if looks_like_html(body, headers.get("content-type", "")) else shorten(body)
+        is_html = looks_like_html(body, headers.get("content-type", ""))
+        gist = html_text(body) if is_html else shorten(body)
         messages = [gist] if gist else []
-        if status == 404 and path.rstrip("/").endswith("/api/v2/events"):
-            cls = EnterpriseOnly
+        if status == 404 and not is_html and path.rstrip("/").endswith("/api/v2/events"):
+            cls = EnterpriseOnly  # the router's plain text; a proxy's HTML 404 says nothing about the edition
     if 300 <= status < 400:
         location = headers.get("location", "")
         messages.append(

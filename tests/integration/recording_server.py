@@ -21,8 +21,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from svctui.api.client import ApiClient
 from svctui.api.filters import server_reads
-from svctui.api.signing import compute_signature, signature_matches
+from svctui.api.signing import SignatureAuth, compute_signature, signature_matches
 
 TOKEN_ID = "6f1e2d3c-4b5a-4968-8776-655443322110"
 TOKEN_KEY = "c2VjcmV0LWtleS1mb3ItdGVzdHMtb25seQ=="
@@ -321,3 +322,9 @@ class SleepRecorder:
 
     async def __call__(self, seconds: float) -> None:
         self.calls.append(seconds)
+
+
+def client_for(server: RecordingServer, **kwargs: Any) -> ApiClient:
+    """An ApiClient signing with the server's token; retries sleep through a SleepRecorder unless told otherwise."""
+    kwargs.setdefault("sleep", SleepRecorder())
+    return ApiClient(server.base_url, SignatureAuth(server.token_id, server.token_key), **kwargs)

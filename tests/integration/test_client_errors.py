@@ -26,7 +26,7 @@ from svctui.api.errors import (
     status_error,
 )
 from svctui.api.signing import BearerAuth, SignatureAuth
-from tests.integration.recording_server import JWT, TOKEN_KEY, RecordingServer, Reply, SleepRecorder
+from tests.integration.recording_server import JWT, TOKEN_KEY, RecordingServer, Reply, SleepRecorder, client_for
 
 pytestmark = pytest.mark.anyio
 
@@ -38,11 +38,6 @@ DIGEST = "unable to validate request signature for client: digest validation fai
 def server() -> Iterator[RecordingServer]:
     with RecordingServer() as running:
         yield running
-
-
-def client_for(server: RecordingServer, **kwargs: object) -> ApiClient:
-    kwargs.setdefault("sleep", SleepRecorder())
-    return ApiClient(server.base_url, SignatureAuth(server.token_id, server.token_key), **kwargs)  # type: ignore[arg-type]
 
 
 def envelope_body(status: int, message: str, request_id: str = REQUEST_ID) -> dict[str, object]:
@@ -131,20 +126,27 @@ async def test_community_edition_404_on_events(server: RecordingServer) -> None:
     assert len(server.requests) == 2
 
 
-async def test_json_404_on_events_is_not_enterprise_only(server: RecordingServer) -> None:
-    server.enqueue(Reply(404, envelope_body(404, "resource not found")))
+@pytest.mark.parametrize(
+    ("reply", "call", "message"),
+    [
+        (Reply(404, envelope_body(404, "resource not found")), "events", "resource not found"),
+        (Reply(404, "<html><title>404 Not Found</title></html>", content_type="text/html"), "events", "404 Not Found"),
+        (None, "selector", "resource not found"),
+    ],
+    ids=["json-404-on-events", "proxy-html-404-on-events", "router-404-elsewhere"],
+)
+async def test_other_404s_are_not_enterprise_only(
+    server: RecordingServer, reply: Reply | None, call: str, message: str
+) -> None:
+    """Only the router's plain-text 404 on /api/v2/events means community edition."""
+    if reply is not None:
+        server.enqueue(reply)
     async with client_for(server) as client:
         with pytest.raises(NotFound) as info:
-            await client.events.list()
+            await (client.events.list() if call == "events" else client.selectors.get(99, 1))
     assert not isinstance(info.value, EnterpriseOnly)
-
-
-async def test_plain_404_elsewhere_is_not_enterprise_only(server: RecordingServer) -> None:
-    async with client_for(server) as client:
-        with pytest.raises(NotFound) as info:
-            await client.selectors.get(99, 1)
-    assert not isinstance(info.value, EnterpriseOnly)
-    assert info.value.messages == ["resource not found"]
+    assert info.value.messages == [message]
+    assert ENTERPRISE_ONLY_MESSAGE not in info.value.user_message()
 
 
 async def test_unparseable_200_is_a_response_shape_error(server: RecordingServer) -> None:

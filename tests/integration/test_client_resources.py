@@ -12,7 +12,7 @@ from svctui.api.errors import NotFound, ResponseShapeError
 from svctui.api.filters import EVENTS, SELECTORS, Filter, FilterError, SortKey
 from svctui.api.resources import COMPLETED_TASKS_NOTICE
 from svctui.api.signing import SignatureAuth
-from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, SleepRecorder
+from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
 
 pytestmark = pytest.mark.anyio
 
@@ -21,11 +21,6 @@ pytestmark = pytest.mark.anyio
 def server() -> Iterator[RecordingServer]:
     with RecordingServer() as running:
         yield running
-
-
-def client_for(server: RecordingServer, **kwargs: object) -> ApiClient:
-    kwargs.setdefault("sleep", SleepRecorder())
-    return ApiClient(server.base_url, SignatureAuth(server.token_id, server.token_key), **kwargs)  # type: ignore[arg-type]
 
 
 async def test_bad_filters_fail_before_any_request(server: RecordingServer) -> None:
