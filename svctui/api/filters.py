@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
+from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
+
 
 class Kind(StrEnum):
     """The five value kinds of the filter grammar (spec 4.4)."""
@@ -125,19 +127,11 @@ def _columns(*cols: Column) -> dict[str, Column]:
 
 
 def _flags() -> tuple[Column, ...]:
-    names = (
-        "session_collection",
-        "local_group_collection",
-        "ad_structure_collection",
-        "cert_services_collection",
-        "ca_registry_collection",
-        "dc_registry_collection",
-    )
-    return tuple(Column(n, Kind.BOOLEAN) for n in names)
+    return tuple(Column(n, Kind.BOOLEAN) for n in FILTERABLE_FLAGS)
 
 
 def _shared_times() -> tuple[Column, ...]:
-    return tuple(Column(n, Kind.TIMESTAMP) for n in ("created_at", "updated_at", "deleted_at"))
+    return tuple(Column(n, Kind.TIMESTAMP) for n in SHARED_TIMES)
 
 
 TASK_STATUS_CODES: Mapping[str, int] = {

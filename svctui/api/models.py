@@ -13,6 +13,9 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
+from svctui.api.fields import COUNT_FIELDS as COUNT_FIELDS  # re-exported: callers take them from here
+from svctui.api.fields import FLAG_MARKS as FLAG_MARKS
+
 UNSET_TIME_PREFIX = "0001-01-01"
 
 
@@ -138,17 +141,6 @@ class CollectionFlags(ApiModel):
     all_trusted_domains: bool = False
 
 
-FLAG_MARKS: tuple[tuple[str, str], ...] = (
-    ("session_collection", "S"),
-    ("local_group_collection", "L"),
-    ("ad_structure_collection", "A"),
-    ("cert_services_collection", "C"),
-    ("ca_registry_collection", "R"),
-    ("dc_registry_collection", "D"),
-    ("all_trusted_domains", "T"),
-)
-
-
 def flag_marks(item: CollectionFlags) -> str:
     """Compact marks for the enabled collection kinds in a fixed order, `·` where off: `SLA·C··`."""
     return "".join(mark if getattr(item, name) else "·" for name, mark in FLAG_MARKS)
@@ -192,22 +184,6 @@ class DomainResult(ApiModel):
     ntauthstore_count: int = 0
     certtemplate_count: int = 0
     deleted_count: int = 0
-
-
-COUNT_FIELDS: tuple[tuple[str, str], ...] = (
-    ("user_count", "Users"),
-    ("group_count", "Groups"),
-    ("computer_count", "Computers"),
-    ("gpo_count", "GPOs"),
-    ("ou_count", "OUs"),
-    ("container_count", "Containers"),
-    ("aiaca_count", "AIA CAs"),
-    ("rootca_count", "Root CAs"),
-    ("enterpriseca_count", "Enterprise CAs"),
-    ("ntauthstore_count", "NTAuth stores"),
-    ("certtemplate_count", "Cert templates"),
-    ("deleted_count", "Deleted"),
-)
 
 
 class CompletedTask(CollectionFlags):

@@ -89,24 +89,16 @@ def _go_base64(text: str) -> bytes:
 
 
 def _skew_error(server: datetime, client: datetime) -> str | None:
+    """The real message when the client's time is more than an hour ahead of or behind the server's, else None."""
     server_here = server.astimezone(client.tzinfo)
-    if server_here < client:
-        delta = client - server_here
-        if delta > MAX_SKEW:
-            minutes = (delta - MAX_SKEW).total_seconds() / 60
-            return (
-                f"signature too far ahead by {minutes:.2f} minutes. Server time is {go_rfc3339(server_here)}. "
-                f"Client time is {go_rfc3339(client)}"
-            )
-    else:
-        delta = server_here - client
-        if delta > MAX_SKEW:
-            minutes = (delta - MAX_SKEW).total_seconds() / 60
-            return (
-                f"signature too far behind by {minutes:.2f} minutes. Server time is {go_rfc3339(server_here)}. "
-                f"Client time is {go_rfc3339(client)}"
-            )
-    return None
+    word, delta = ("ahead", client - server_here) if server_here < client else ("behind", server_here - client)
+    if delta <= MAX_SKEW:
+        return None
+    minutes = (delta - MAX_SKEW).total_seconds() / 60
+    return (
+        f"signature too far {word} by {minutes:.2f} minutes. Server time is {go_rfc3339(server_here)}. "
+        f"Client time is {go_rfc3339(client)}"
+    )
 
 
 def _fail(status: int, reason: str) -> Problem:

@@ -15,10 +15,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from svctui.api.fields import COUNT_NAMES
 from svctui.demo import names
 from svctui.demo.config import DemoSizes
 from svctui.demo.data import Client, Domain, Event, insert
-from svctui.demo.db import COUNT_COLUMNS
 from svctui.demo.timefmt import ZERO_TIME, to_micros
 
 BASE_SPAN_DAYS = 182
@@ -161,7 +161,7 @@ def build_results(rng: random.Random, run: Run, fraction: float, finished_at: in
     failed_index = rng.randrange(len(run.domains)) if status == 8 and len(run.domains) > 1 else -1
     for position, domain in enumerate(run.domains):
         success = status in (2, 6, 7) or (status == 8 and position != failed_index)
-        counts = dict.fromkeys(COUNT_COLUMNS, 0)
+        counts = dict.fromkeys(COUNT_NAMES, 0)
         message = ""
         if success:
             for name in collected:
@@ -172,7 +172,7 @@ def build_results(rng: random.Random, run: Run, fraction: float, finished_at: in
             message = "Timed out after 43200 seconds waiting for collection to finish"
         else:
             message = rng.choice(names.DOMAIN_FAILURES)
-        run.results.append([domain.name, int(success), message, *(counts[c] for c in COUNT_COLUMNS), finished_at])
+        run.results.append([domain.name, int(success), message, *(counts[c] for c in COUNT_NAMES), finished_at])
 
 
 def task_times(rng: random.Random, run: Run) -> tuple[int, int, int]:
@@ -211,7 +211,7 @@ def choose_drops(rng: random.Random, runs: list[Run], count: int) -> list[tuple[
             key = (run.client.id, str(result[0]), run.flags)
             before = last_success.get(key)
             if before is not None and run.status in (2, 8):
-                for offset, name in enumerate(COUNT_COLUMNS):
+                for offset, name in enumerate(COUNT_NAMES):
                     previous, current = before[3 + offset], result[3 + offset]
                     if isinstance(previous, int) and isinstance(current, int) and min(previous, current) >= DROP_FLOOR:
                         candidates.append((run, index, name, previous))
@@ -285,7 +285,7 @@ def generate_tasks(
     drop_count = 0 if sizes.tasks < 50 else min(8, max(3, sizes.tasks // 700))
     drops = choose_drops(rng, runs, drop_count)
     for run, index, name, previous in drops:
-        run.results[index][3 + COUNT_COLUMNS.index(name)] = int(previous * (1 - rng.uniform(0.35, 0.6)))
+        run.results[index][3 + COUNT_NAMES.index(name)] = int(previous * (1 - rng.uniform(0.35, 0.6)))
     insert(conn, "tasks", task_rows)
     insert(conn, "task_domains", [(r.id, d.objectid, i) for r in runs for i, d in enumerate(r.domains)])
     insert(conn, "task_ous", [(r.id, ou, i) for r in runs for i, ou in enumerate(r.ou_ids)])

@@ -10,35 +10,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import DemoSizes
 
 SCHEMA_VERSION = "3"
 
-FLAG_COLUMNS = (
-    "session_collection",
-    "local_group_collection",
-    "ad_structure_collection",
-    "cert_services_collection",
-    "ca_registry_collection",
-    "dc_registry_collection",
-    "all_trusted_domains",
-)
-COUNT_COLUMNS = (
-    "user_count",
-    "group_count",
-    "computer_count",
-    "gpo_count",
-    "ou_count",
-    "container_count",
-    "aiaca_count",
-    "rootca_count",
-    "enterpriseca_count",
-    "ntauthstore_count",
-    "certtemplate_count",
-    "deleted_count",
-)
-_FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_COLUMNS)
-_COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_COLUMNS)
+_FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_NAMES)
+_COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -178,24 +156,18 @@ def new_token_key() -> str:
 def store_credentials(conn: sqlite3.Connection, admin_id: str | None, admin_key: str | None) -> Credentials:
     """Keep or replace the stored tokens: an explicit id/key wins, else the stored one, else a new random one."""
     rows = {row["role"]: row for row in conn.execute("SELECT id, key, role, disabled FROM tokens")}
-    stored_admin = rows.get("admin")
-    admin = Token(
-        id=str(uuid.UUID(admin_id)) if admin_id else (stored_admin["id"] if stored_admin else str(uuid.uuid4())),
-        key=admin_key if admin_key else (stored_admin["key"] if stored_admin else new_token_key()),
-    )
-    read_only_row = rows.get("read-only")
-    read_only = Token(
-        id=read_only_row["id"] if read_only_row else str(uuid.uuid4()),
-        key=read_only_row["key"] if read_only_row else new_token_key(),
-        role="read-only",
-    )
-    disabled_row = rows.get("disabled")
-    disabled = Token(
-        id=disabled_row["id"] if disabled_row else str(uuid.uuid4()),
-        key=disabled_row["key"] if disabled_row else new_token_key(),
-        role="disabled",
-        disabled=True,
-    )
+
+    def kept(role: str, token_id: str | None = None, key: str | None = None) -> Token:
+        """The token of `role`: an explicit id/key wins, else the stored one, else a new random one."""
+        row = rows.get(role)
+        return Token(
+            id=str(uuid.UUID(token_id)) if token_id else (row["id"] if row else str(uuid.uuid4())),
+            key=key if key else (row["key"] if row else new_token_key()),
+            role=role,
+            disabled=role == "disabled",
+        )
+
+    admin, read_only, disabled = kept("admin", admin_id, admin_key), kept("read-only"), kept("disabled")
     tokens = [admin, read_only, disabled]
     if len({token.id for token in tokens}) != len(tokens):
         raise ValueError("--token-id must differ from the demo's read-only and disabled token ids")

@@ -1,7 +1,7 @@
 """List query parameters compiled to SQL the way the real server reads them, with bound parameters only.
 
-The column specs come from `svctui.api.filters` (the same objects the client validates against); SQL column
-expressions come only from the fixed `SqlTable` maps below, never from the request. Values are read as Postgres
+The column specs come from `svctui.api.filters` (the same objects the client validates against); the SQL
+column expressions of the `SqlTable`s below are built from those specs' names, never from the request. Values are read as Postgres
 would read them: a value that does not fit the column's type is not a 400 but a deferred 500, raised after the
 resource lookups, like the real server's database error.
 """
@@ -14,7 +14,16 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from svctui.api.filters import ALL_PREDICATES, COMPLETED_TASKS, EVENTS, SELECTORS, SERVER_FILTER_RE, TAGS, EndpointSpec
+from svctui.api.filters import (
+    ALL_PREDICATES,
+    COMPLETED_TASKS,
+    EVENTS,
+    SELECTORS,
+    SERVER_FILTER_RE,
+    TAGS,
+    EndpointSpec,
+    Kind,
+)
 from svctui.demo.timefmt import parse_filter_time
 
 MSG_BAD_FILTERS = "there are errors in the query parameter filters specified"
@@ -57,75 +66,28 @@ class SqlTable:
     known_params: frozenset[str] = frozenset()
 
 
-def _cols(alias: str, **storages: str) -> dict[str, SqlColumn]:
-    return {name: SqlColumn(f"{alias}.{name}", storage) for name, storage in storages.items()}
+STORAGE_BY_KIND: Mapping[Kind, str] = {
+    Kind.INTEGER: "int",
+    Kind.STRING: "text",
+    Kind.BOOLEAN: "bool",
+    Kind.UUID: "uuid",
+    Kind.TIMESTAMP: "time",
+}
+HYDRATION_PARAMS = frozenset({"hydrate_domains", "hydrate_ous"})
+TAG_PARAMS = frozenset({"counts", "environments"})
 
 
-_FLAGS = dict.fromkeys(
-    (
-        "session_collection",
-        "local_group_collection",
-        "ad_structure_collection",
-        "cert_services_collection",
-        "ca_registry_collection",
-        "dc_registry_collection",
-    ),
-    "bool",
-)
-_TIMES = dict.fromkeys(("created_at", "updated_at", "deleted_at"), "time")
+def sql_columns(alias: str, spec: EndpointSpec, **storage: str) -> dict[str, SqlColumn]:
+    """`alias.name` for every filter column of `spec`, stored as its kind says unless `storage` names it otherwise
+    (a sort-only column, or `status`: declared a string, stored as the integer code)."""
+    storages = {name: STORAGE_BY_KIND[column.kind] for name, column in spec.columns.items()} | storage
+    return {name: SqlColumn(f"{alias}.{name}", kind) for name, kind in storages.items()}
 
-EVENTS_TABLE = SqlTable(
-    EVENTS,
-    _cols("e", id="int", rrule="text", next_scheduled_at="time", client_id="uuid", **_FLAGS, **_TIMES),
-    "e.id",
-    frozenset({"hydrate_domains", "hydrate_ous"}),
-)
-TASKS_TABLE = SqlTable(
-    COMPLETED_TASKS,
-    _cols(
-        "t",
-        id="int",
-        event_id="int",
-        status="int",
-        log_path="text",
-        domain_controller="text",
-        event_title="text",
-        client_id="uuid",
-        **_FLAGS,
-        execution_time="time",
-        start_time="time",
-        end_time="time",
-        last_ingest="time",
-        **_TIMES,
-    ),
-    "t.id",
-    frozenset({"hydrate_domains", "hydrate_ous"}),
-)
-SELECTORS_TABLE = SqlTable(
-    SELECTORS,
-    _cols(
-        "s",
-        id="int",
-        name="text",
-        description="text",
-        created_at="time",
-        updated_at="time",
-        disabled_at="time",
-        created_by="text",
-        updated_by="text",
-        disabled_by="text",
-        is_default="bool",
-        auto_certify="int",
-    ),
-    "s.id",
-    frozenset({"counts", "environments"}),
-)
-TAGS_TABLE = SqlTable(
-    TAGS,
-    _cols("g", name="text", description="text", type="int", created_at="time", updated_at="time"),
-    "g.id",
-    frozenset({"counts", "environments"}),
-)
+
+EVENTS_TABLE = SqlTable(EVENTS, sql_columns("e", EVENTS), "e.id", HYDRATION_PARAMS)
+TASKS_TABLE = SqlTable(COMPLETED_TASKS, sql_columns("t", COMPLETED_TASKS, status="int"), "t.id", HYDRATION_PARAMS)
+SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int"), "s.id", TAG_PARAMS)
+TAGS_TABLE = SqlTable(TAGS, sql_columns("g", TAGS), "g.id", TAG_PARAMS)
 
 
 @dataclass
@@ -162,32 +124,29 @@ def go_atoi(text: str) -> int:
     return value
 
 
+def _paging_value(pairs: Sequence[tuple[str, str]], name: str, default: int) -> int:
+    """The integer value of `skip` or `limit` (`default` when absent or empty), or the real 400."""
+    text = first_value(pairs, name)
+    if not text:
+        return default
+    try:
+        return go_atoi(text)
+    except ValueError as exc:
+        raise Problem(
+            400, f'query parameter "{name}" is malformed: error converting {name} value {text} to int: {exc}'
+        ) from None
+
+
 def parse_paging(pairs: Sequence[tuple[str, str]], default_limit: int, allow_all: bool) -> tuple[int, int]:
     """(skip, limit) with the real messages; limit 0 means no limit, as does -1 where `allow_all`."""
-    skip_text = first_value(pairs, "skip")
-    skip = 0
-    if skip_text:
-        try:
-            skip = go_atoi(skip_text)
-        except ValueError as exc:
-            raise Problem(
-                400, f'query parameter "skip" is malformed: error converting skip value {skip_text} to int: {exc}'
-            ) from None
-        if skip < 0:
-            raise Problem(400, f'query parameter "skip" is malformed: invalid skip: {skip}')
-    limit_text = first_value(pairs, "limit")
-    limit = default_limit
-    if limit_text:
-        try:
-            limit = go_atoi(limit_text)
-        except ValueError as exc:
-            raise Problem(
-                400, f'query parameter "limit" is malformed: error converting limit value {limit_text} to int: {exc}'
-            ) from None
-        if limit == -1 and allow_all:
-            limit = 0
-        elif limit < 0:
-            raise Problem(400, f'query parameter "limit" is malformed: invalid limit: {limit}')
+    skip = _paging_value(pairs, "skip", 0)
+    if skip < 0:
+        raise Problem(400, f'query parameter "skip" is malformed: invalid skip: {skip}')
+    limit = _paging_value(pairs, "limit", default_limit)
+    if limit == -1 and allow_all:
+        limit = 0
+    elif limit < 0:
+        raise Problem(400, f'query parameter "limit" is malformed: invalid limit: {limit}')
     return skip, limit
 
 

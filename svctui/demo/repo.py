@@ -11,11 +11,26 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from svctui.demo.db import COUNT_COLUMNS, FLAG_COLUMNS
+from svctui.api.fields import COUNT_NAMES, FLAG_NAMES, SHARED_TIMES
 from svctui.demo.query import ListQuery
 from svctui.demo.timefmt import ZERO_TIME_TEXT, render_time
 
 CHUNK = 900
+AUDIT_FIELDS = ("created_at", "created_by", "updated_at", "updated_by")
+TAG_FIELDS = ("id", "type", "kind_id", "name", "description", *AUDIT_FIELDS, "deleted_at", "deleted_by", "position")
+SELECTOR_FIELDS = (
+    "id",
+    "asset_group_tag_id",
+    "name",
+    "description",
+    *AUDIT_FIELDS,
+    "disabled_at",
+    "disabled_by",
+    "auto_certify",
+)
+TIME_COLUMNS = frozenset(
+    {"created_at", "updated_at", "deleted_at", "disabled_at", "execution_time", "start_time", "end_time", "last_ingest"}
+)
 JsonObject = dict[str, Any]
 
 
@@ -32,6 +47,16 @@ def _grouped(conn: sqlite3.Connection, sql: str, ids: Sequence[Any]) -> dict[Any
         for row in conn.execute(sql.format(marks=marks), list(chunk)):
             grouped[row[0]].append(row)
     return grouped
+
+
+def _fields(row: sqlite3.Row, names: Iterable[str]) -> JsonObject:
+    """Columns in the order given, as the server emits them: those in TIME_COLUMNS rendered as RFC 3339."""
+    return {name: render_time(row[name]) if name in TIME_COLUMNS else row[name] for name in names}
+
+
+def _flags(row: sqlite3.Row) -> JsonObject:
+    """The collection flags of an event or task as booleans."""
+    return {flag: bool(row[flag]) for flag in FLAG_NAMES}
 
 
 def _page(
@@ -98,11 +123,8 @@ def list_events(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[J
     domains, ous = _targets(conn, "event", ids, query.hydrate_domains, query.hydrate_ous)
     events = []
     for row in rows:
-        event: JsonObject = {"id": row["id"], "client_id": row["client_id"], "rrule": row["rrule"]}
-        event.update({flag: bool(row[flag]) for flag in FLAG_COLUMNS})
-        event["ous"] = ous[row["id"]]
-        event["domains"] = domains[row["id"]]
-        events.append(event)
+        event = _fields(row, ("id", "client_id", "rrule")) | _flags(row)
+        events.append(event | {"ous": ous[row["id"]], "domains": domains[row["id"]]})
     return count, events
 
 
@@ -113,18 +135,10 @@ def client_name(conn: sqlite3.Connection, client_id: str) -> str | None:
 
 
 def _domain_result(row: sqlite3.Row) -> JsonObject:
-    result: JsonObject = {
-        "id": row["id"],
-        "created_at": render_time(row["created_at"]),
-        "updated_at": render_time(row["updated_at"]),
-        "deleted_at": {"Time": ZERO_TIME_TEXT, "Valid": False},
-        "job_id": row["job_id"],
-        "domain_name": row["domain_name"],
-        "success": bool(row["success"]),
-        "message": row["message"],
-    }
-    result.update({name: row[name] for name in COUNT_COLUMNS})
-    return result
+    result = _fields(row, ("id", "created_at", "updated_at"))
+    result["deleted_at"] = {"Time": ZERO_TIME_TEXT, "Valid": False}
+    result |= _fields(row, ("job_id", "domain_name")) | {"success": bool(row["success"]), "message": row["message"]}
+    return result | _fields(row, COUNT_NAMES)
 
 
 def list_tasks(conn: sqlite3.Connection, client_id: str, name: str, query: ListQuery) -> tuple[int, list[JsonObject]]:
@@ -135,53 +149,27 @@ def list_tasks(conn: sqlite3.Connection, client_id: str, name: str, query: ListQ
     results = _grouped(conn, "SELECT job_id, * FROM domain_results WHERE job_id IN ({marks}) ORDER BY job_id, id", ids)
     tasks = []
     for row in rows:
-        task: JsonObject = {
-            "id": row["id"],
-            "client_id": row["client_id"],
-            "client_name": name,
-            "event_id": row["event_id"],
-            "execution_time": render_time(row["execution_time"]),
-            "start_time": render_time(row["start_time"]),
-            "end_time": render_time(row["end_time"]),
-            "status": row["status"],
-            "status_message": row["status_message"],
+        task = _fields(row, ("id", "client_id")) | {"client_name": name}
+        task |= _fields(row, ("event_id", "execution_time", "start_time", "end_time", "status", "status_message"))
+        task |= _flags(row) | _fields(row, ("domain_controller", "log_path", "event_title", "last_ingest"))
+        task |= {
+            "ous": ous[row["id"]],
+            "domains": domains[row["id"]],
+            "domain_results": [_domain_result(r) for r in results.get(row["id"], [])],
         }
-        task.update({flag: bool(row[flag]) for flag in FLAG_COLUMNS})
-        task.update(
-            {
-                "domain_controller": row["domain_controller"],
-                "log_path": row["log_path"],
-                "event_title": row["event_title"],
-                "last_ingest": render_time(row["last_ingest"]),
-                "ous": ous[row["id"]],
-                "domains": domains[row["id"]],
-                "domain_results": [_domain_result(r) for r in results.get(row["id"], [])],
-                "created_at": render_time(row["created_at"]),
-                "updated_at": render_time(row["updated_at"]),
-                "deleted_at": render_time(row["deleted_at"]),
-            }
-        )
+        task |= _fields(row, SHARED_TIMES)
         tasks.append(task)
     return count, tasks
 
 
+def _nullable_bool(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
 def _tag(row: sqlite3.Row) -> JsonObject:
-    require_certify, analysis_enabled = row["require_certify"], row["analysis_enabled"]
-    return {
-        "id": row["id"],
-        "type": row["type"],
-        "kind_id": row["kind_id"],
-        "name": row["name"],
-        "description": row["description"],
-        "created_at": render_time(row["created_at"]),
-        "created_by": row["created_by"],
-        "updated_at": render_time(row["updated_at"]),
-        "updated_by": row["updated_by"],
-        "deleted_at": render_time(row["deleted_at"]),
-        "deleted_by": row["deleted_by"],
-        "position": row["position"],
-        "require_certify": None if require_certify is None else bool(require_certify),
-        "analysis_enabled": None if analysis_enabled is None else bool(analysis_enabled),
+    return _fields(row, TAG_FIELDS) | {
+        "require_certify": _nullable_bool(row["require_certify"]),
+        "analysis_enabled": _nullable_bool(row["analysis_enabled"]),
         "glyph": row["glyph"],
     }
 
@@ -218,18 +206,7 @@ def _selectors(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], counts: bo
     )
     out = []
     for row in rows:
-        selector: JsonObject = {
-            "id": row["id"],
-            "asset_group_tag_id": row["asset_group_tag_id"],
-            "name": row["name"],
-            "description": row["description"],
-            "created_at": render_time(row["created_at"]),
-            "created_by": row["created_by"],
-            "updated_at": render_time(row["updated_at"]),
-            "updated_by": row["updated_by"],
-            "disabled_at": render_time(row["disabled_at"]),
-            "disabled_by": row["disabled_by"],
-            "auto_certify": row["auto_certify"],
+        selector = _fields(row, SELECTOR_FIELDS) | {
             "is_default": bool(row["is_default"]),
             "allow_disable": bool(row["allow_disable"]),
             "seeds": [{"type": seed["type"], "value": seed["value"]} for seed in seeds.get(row["id"], [])],

@@ -10,9 +10,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.dataset import prepare_database
-from svctui.demo.db import COUNT_COLUMNS, FLAG_COLUMNS, SeededDrop, seeded_drops
+from svctui.demo.db import SeededDrop, seeded_drops
 
 DATA_TABLES = (
     "clients",
@@ -109,8 +110,8 @@ def test_client_names_and_domains_look_real(demo_template_db: Path) -> None:
 
 def like_for_like_pairs(path: Path) -> list[tuple[int, str, str, int, int]]:
     """(task id, domain, field, previous, current) for consecutive successful results with the same kinds."""
-    flags = ", ".join(f"t.{flag}" for flag in FLAG_COLUMNS)
-    counts = ", ".join(f"r.{name}" for name in COUNT_COLUMNS)
+    flags = ", ".join(f"t.{flag}" for flag in FLAG_NAMES)
+    counts = ", ".join(f"r.{name}" for name in COUNT_NAMES)
     sql = (
         f"SELECT t.id, t.client_id, r.domain_name, {flags}, {counts} FROM domain_results r "
         "JOIN tasks t ON t.id = r.job_id WHERE r.success = 1 ORDER BY t.execution_time, t.id"
@@ -119,11 +120,11 @@ def like_for_like_pairs(path: Path) -> list[tuple[int, str, str, int, int]]:
     pairs: list[tuple[int, str, str, int, int]] = []
     with sqlite3.connect(str(path)) as conn:
         for row in conn.execute(sql):
-            key = (row[1], row[2], *row[3 : 3 + len(FLAG_COLUMNS)])
-            values = row[3 + len(FLAG_COLUMNS) :]
+            key = (row[1], row[2], *row[3 : 3 + len(FLAG_NAMES)])
+            values = row[3 + len(FLAG_NAMES) :]
             before = last.get(key)
             if before is not None:
-                for name, previous, current in zip(COUNT_COLUMNS, before, values, strict=True):
+                for name, previous, current in zip(COUNT_NAMES, before, values, strict=True):
                     pairs.append((row[0], row[2], name, previous, current))
             last[key] = values
     return pairs
