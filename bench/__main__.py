@@ -10,9 +10,16 @@ from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
-from bench.harness import Comparison, human
+from bench.harness import Comparison, show
 
-MODULES = ("bench.bench_parsing", "bench.bench_signing", "bench.bench_startup", "bench.bench_table", "bench.bench_demo")
+MODULES = (
+    "bench.bench_parsing",
+    "bench.bench_signing",
+    "bench.bench_startup",
+    "bench.bench_table",
+    "bench.bench_demo",
+    "bench.bench_cli",
+)
 
 
 def _collect(selected: list[str]) -> list[Comparison]:
@@ -28,7 +35,7 @@ def _collect(selected: list[str]) -> list[Comparison]:
             raise
         print(f"running {name} ...", file=sys.stderr, flush=True)
         for result in module.run():
-            subject, baseline = human(result.subject.median), human(result.baseline.median)
+            subject, baseline = show(result.subject), show(result.baseline)
             print(f"  {result.name}: x{result.ratio:.2f}  ({subject} vs {baseline})")
             results.append(result)
     return results
@@ -50,8 +57,8 @@ def _markdown(results: list[Comparison]) -> str:
     ]
     for r in results:
         lines.append(
-            f"| {r.name} | {r.what} | {r.baseline.label} | {r.subject.label} | {human(r.baseline.median)} "
-            f"| {human(r.subject.median)} | x{r.ratio:.2f} |"
+            f"| {r.name} | {r.what} | {r.baseline.label} | {r.subject.label} | {show(r.baseline)} "
+            f"| {show(r.subject)} | x{r.ratio:.2f} |"
         )
     notes = [f"- **{r.name}**: {r.note}" for r in results if r.note]
     if notes:
