@@ -48,17 +48,23 @@ def sign_headers(
     }
 
 
-def error_of(response: httpx.Response, status: int) -> str:
-    """Assert the real error envelope with `status` and return its single message."""
+def error_of(response: httpx.Response, status: int, *, request_id: bool = True) -> str:
+    """Assert the real error envelope with `status` and return its single message.
+
+    The request id is a uuid, the same in the body and the `RequestID` header; only errors raised before the
+    request got one (an invalid `Prefer`) have an empty id and no header: pass `request_id=False` for those.
+    """
     assert response.status_code == status, (response.status_code, response.text)
     assert response.headers["content-type"] == "application/json"
     body = response.json()
     assert set(body) == {"http_status", "timestamp", "request_id", "errors"}
     assert body["http_status"] == status
     assert TIMESTAMP_9.match(body["timestamp"]), body["timestamp"]
-    if body["request_id"]:
-        assert str(uuid.UUID(body["request_id"])) == body["request_id"]
+    if request_id:
+        assert str(uuid.UUID(body["request_id"])) == body["request_id"], body
         assert response.headers["RequestID"] == body["request_id"]
+    else:
+        assert body["request_id"] == "" and "RequestID" not in response.headers
     assert len(body["errors"]) == 1 and body["errors"][0]["context"] == ""
     message: str = body["errors"][0]["message"]
     return message

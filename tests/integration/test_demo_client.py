@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from svctui.api.client import ApiClient
-from svctui.api.errors import EnterpriseOnly, Forbidden, NotFound, ServerError, Unauthorized
+from svctui.api.errors import (
+    ApiStatusError,
+    BadRequest,
+    EnterpriseOnly,
+    Forbidden,
+    NotFound,
+    ServerError,
+    Unauthorized,
+)
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Filter, SortKey
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.demo.config import Faults
@@ -21,6 +32,13 @@ pytestmark = pytest.mark.anyio
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def quiet_demo(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoServer]:
+    """A server of this module's own, so its request counter sees only this module's requests."""
+    with own_server(demo_template_db, tmp_path_factory.mktemp("quiet-demo"), rate_limit=0) as demo:
+        yield demo
 
 
 def api(demo: DemoServer, max_retries: int = 2) -> ApiClient:
@@ -122,10 +140,22 @@ async def test_bearer_jwt_client(demo_server: DemoServer) -> None:
 
 
 async def test_server_errors_surface_after_retries(demo_template_db: Path, tmp_path: Path) -> None:
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
     with own_server(demo_template_db, tmp_path, faults=Faults(error_rate=1.0), rate_limit=0) as demo:
-        async with api(demo, max_retries=0) as client:
-            with pytest.raises(ServerError):
+        auth = SignatureAuth(demo.token_id, demo.token_key)
+        async with ApiClient(demo.base_url, auth, max_retries=2, sleep=sleep) as client:
+            with pytest.raises(ServerError) as info:
                 await client.tags.list()
+        assert demo.request_count == 3, "the first try and two retries"
+    assert len(waits) == 2
+    assert info.value.status == 500 and info.value.request_id is not None
+    assert info.value.messages == [
+        "an internal error has occurred that is preventing the service from servicing this request"
+    ]
 
 
 async def test_client_rides_out_the_rate_limit(demo_template_db: Path, tmp_path: Path) -> None:
@@ -134,3 +164,121 @@ async def test_client_rides_out_the_rate_limit(demo_template_db: Path, tmp_path:
             for _ in range(5):
                 assert len(await client.tags.list()) == 7
         assert demo.request_count > 5, "some requests were answered 429 and retried"
+
+
+def _auth_cases(demo: DemoServer) -> dict[str, tuple[Any, type[ApiStatusError], str]]:
+    """What the client sends for each real authentication failure: (auth, error class, the server's message)."""
+    token_id, key = demo.token_id, demo.token_key
+    disabled = demo.credentials.disabled
+    ahead = (datetime.now(UTC) + timedelta(hours=2)).isoformat(timespec="seconds")
+    prefix = "unable to validate request signature for client: "
+    return {
+        "wrong key": (SignatureAuth(token_id, "wrong-key"), Unauthorized, prefix + "digest validation failed: "),
+        "unknown token": (SignatureAuth(str(uuid.uuid4()), key), Unauthorized, prefix + "resource not found"),
+        "disabled user": (SignatureAuth(disabled.id, disabled.key), Forbidden, prefix + "user disabled"),
+        "token id not a uuid": (SignatureAuth("not-a-uuid", key), BadRequest, "Token ID is malformed."),
+        "other scheme": (
+            SignatureAuth(token_id, key, scheme_prefix="svc"),
+            BadRequest,
+            "Unexpected authorization scheme: svcsignature.",
+        ),
+        "clock two hours ahead": (
+            SignatureAuth(token_id, key, clock=lambda: ahead),
+            Unauthorized,
+            prefix + "signature too far ahead by ",
+        ),
+        "naive request date": (
+            SignatureAuth(token_id, key, clock=lambda: "2026-03-01T12:00:00"),
+            BadRequest,
+            prefix + "malformed request date: ",
+        ),
+        "bad JWT": (BearerAuth("not.a.jwt"), Unauthorized, "authentication is invalid"),
+        "no auth": (None, Unauthorized, "not authenticated"),
+    }
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "wrong key",
+        "unknown token",
+        "disabled user",
+        "token id not a uuid",
+        "other scheme",
+        "clock two hours ahead",
+        "naive request date",
+        "bad JWT",
+        "no auth",
+    ],
+)
+async def test_every_auth_failure_reaches_the_client_once_and_readably(quiet_demo: DemoServer, case: str) -> None:
+    """Status, the server's message and the request id in the error; a 4xx is never retried."""
+    auth, error_class, message = _auth_cases(quiet_demo)[case]
+    before = quiet_demo.request_count
+    async with ApiClient(quiet_demo.base_url, auth, sleep=_no_sleep) as client:
+        with pytest.raises(error_class) as info:
+            await client.tags.list()
+    error = info.value
+    assert quiet_demo.request_count == before + 1, "no retry on a 4xx"
+    assert len(error.messages) == 1 and error.messages[0].startswith(message), error.messages
+    assert error.request_id is not None and str(uuid.UUID(error.request_id)) == error.request_id
+    assert error.user_message().startswith(f"HTTP {error.status} ")
+    assert error.messages[0] in error.user_message() and f"(request id {error.request_id})" in error.user_message()
+
+
+async def test_read_only_token_cannot_delete(fresh_demo_server: DemoServer) -> None:
+    token = fresh_demo_server.credentials.read_only
+    async with ApiClient(fresh_demo_server.base_url, SignatureAuth(token.id, token.key)) as client:
+        victim = next(s for s in (await client.selectors.list(1, limit=-1)).data.selectors if not s.is_default)
+        with pytest.raises(Forbidden) as info:
+            await client.selectors.delete(1, victim.id)
+        assert (await client.selectors.get(1, victim.id)).id == victim.id, "still there"
+    assert info.value.messages == ["not authorized"]
+
+
+@pytest.mark.parametrize(
+    ("wait", "sent", "applied"),
+    [
+        (None, "wait=30", "wait=30.00"),
+        (5, "wait=5", "wait=5.00"),
+        (-1, "wait=-1", "wait=-1; bypass=enabled"),
+        (0, "wait=0", None),
+    ],
+)
+async def test_prefer_wait_is_sent_and_applied(
+    demo_server: DemoServer, wait: int | None, sent: str, applied: str | None
+) -> None:
+    """The default is wait=30; the server applies N > 0 (and -1), and wait=0 asks for nothing."""
+    auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
+    client = (
+        ApiClient(demo_server.base_url, auth)
+        if wait is None
+        else ApiClient(demo_server.base_url, auth, prefer_wait=wait)
+    )
+    async with client:
+        response = await client.request("GET", "/api/v2/asset-group-tags")
+    assert response.request.headers["Prefer"] == sent
+    assert response.headers.get("Preference-Applied") == applied
+
+
+async def test_paging_edges_through_the_client(quiet_demo: DemoServer) -> None:
+    async with api(quiet_demo) as client:
+        everything = await client.events.list(limit=0)
+        assert everything.limit == 0 and len(everything.data) == everything.count == 200
+        unlimited = await client.events.list()
+        assert unlimited.limit == 0 and len(unlimited.data) == 200
+        past = await client.events.list(skip=250, limit=10)
+        assert (past.count, past.skip, past.limit, past.data) == (200, 250, 10, [])
+        before = quiet_demo.request_count
+        pages = [page async for page in client.events.pages(skip=250)]
+        assert [len(page.data) for page in pages] == [0] and quiet_demo.request_count == before + 1
+        last = [page async for page in client.events.pages(skip=190, page_size=7)]
+        assert [len(page.data) for page in last] == [7, 3]
+        selectors = await client.selectors.list(1)
+        assert selectors.limit == 50 and len(selectors.data.selectors) == 50 < selectors.count
+        every_selector = await client.selectors.list(1, limit=-1)
+        assert every_selector.limit == 0 and len(every_selector.data.selectors) == selectors.count
+
+
+async def _no_sleep(seconds: float) -> None:
+    """Retries (there must be none) would not wait."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -11,7 +12,7 @@ import pytest
 
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoOptions, DemoServer
-from tests.integration.demo_http import error_of, own_server, raw, signed
+from tests.integration.demo_http import error_of, own_server, raw, sign_headers, signed
 
 TAGS = "/api/v2/asset-group-tags"
 EVENTS = "/api/v2/events"
@@ -23,6 +24,7 @@ def test_events_on_community_edition_is_a_plain_404_before_auth(demo_server_comm
             assert response.status_code == 404
             assert response.headers["content-type"] == "text/plain; charset=utf-8"
             assert response.text == "404 page not found\n"
+            assert str(uuid.UUID(response.headers["RequestID"])) == response.headers["RequestID"], "set pre-routing"
         assert client.get(TAGS).status_code == 200, "the other endpoints exist on both editions"
 
 
@@ -38,6 +40,43 @@ def test_unknown_routes_are_plain_404(demo_server: DemoServer, path: str) -> Non
     with signed(demo_server) as client:
         response = client.get(path)
     assert (response.status_code, response.text) == (404, "404 page not found\n")
+
+
+@pytest.mark.parametrize(
+    ("query", "paging", "name"),
+    [
+        ("limit=2;x", (0, 50), ""),  # Go drops a pair holding a semicolon (since Go 1.17): default limit 50
+        ("limit=%zz&skip=1", (1, 50), ""),  # and a pair with a bad percent escape; the other pairs stay
+        ("limit=3&name=~eq:Domain+Admins", (0, 3), "Domain Admins"),  # `+` is a space
+        ("limit=3&name=~eq:Domain%20Admins;x", (0, 3), ""),  # the whole filter pair is dropped, not cut at `;`
+    ],
+)
+def test_query_is_parsed_like_go(demo_server: DemoServer, query: str, paging: tuple[int, int], name: str) -> None:
+    """The raw query as a Go server reads it (url.ParseQuery via URL.Query); signed over the raw target."""
+    target = f"{TAGS}/1/selectors?{query}"
+    with raw(demo_server) as client:
+        response = client.get(target, headers=sign_headers(demo_server.token_id, demo_server.token_key, "GET", target))
+        everything = client.get(
+            TAGS + "/1/selectors?limit=-1",
+            headers=sign_headers(demo_server.token_id, demo_server.token_key, "GET", TAGS + "/1/selectors?limit=-1"),
+        )
+    assert response.request.url.raw_path.decode() == target, "sent exactly as written"
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert (body["skip"], body["limit"]) == paging
+    total = everything.json()["count"]
+    if name:
+        assert 0 < body["count"] < total
+        assert all(name in selector["name"] for selector in body["data"]["selectors"])
+    else:
+        assert body["count"] == total, "no filter applied"
+
+
+def test_every_error_has_a_fresh_request_id(demo_server: DemoServer) -> None:
+    with raw(demo_server) as anonymous:
+        first, second = anonymous.get(TAGS), anonymous.get(TAGS)
+    assert error_of(first, 401) == error_of(second, 401) == "not authenticated"
+    assert first.json()["request_id"] != second.json()["request_id"]
 
 
 def test_wrong_method_is_405(demo_server: DemoServer) -> None:
@@ -59,8 +98,7 @@ def test_wrong_method_is_405(demo_server: DemoServer) -> None:
 def test_invalid_prefer_is_400_before_anything_else(demo_server: DemoServer, prefer: str, detail: str) -> None:
     with raw(demo_server) as client:
         response = client.get(TAGS, headers={"Prefer": prefer})
-    assert error_of(response, 400) == f"Prefer header has an invalid value: {detail}"
-    assert response.json()["request_id"] == "" and "RequestID" not in response.headers
+    assert error_of(response, 400, request_id=False) == f"Prefer header has an invalid value: {detail}"
 
 
 @pytest.mark.parametrize(
@@ -113,6 +151,7 @@ def test_rate_limit_is_plain_text_per_route_with_headers(demo_template_db: Path,
         assert limited.headers["X-RateLimit-Remaining"] == "0"
         assert int(limited.headers["X-RateLimit-Reset"]) >= int(time.time())
         assert "Retry-After" not in limited.headers
+        assert str(uuid.UUID(limited.headers["RequestID"])) == limited.headers["RequestID"], "set pre-routing"
         other_route = client.get("/api/v2/asset-group-tags/1/selectors", params={"limit": "1"})
         assert other_route.status_code == 200, "the limit counts per route"
 

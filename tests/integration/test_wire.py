@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
+from email.utils import formatdate
 
 import pytest
 
@@ -142,6 +143,8 @@ async def test_retry_after_plain_text_429_waits_for_the_reset(server: RecordingS
     ("headers", "expected"),
     [
         ({"Retry-After": "2"}, 2.0),
+        ({"Retry-After": formatdate(RESET_NOW + 5, usegmt=True)}, 5.0),
+        ({"X-RateLimit-Reset": str(int(RESET_NOW) + 4), "Retry-After": "9"}, 4.0),
         ({"X-RateLimit-Reset": str(int(RESET_NOW) - 30)}, 1.0),
         ({}, 1.0),
         ({"X-RateLimit-Reset": str(int(RESET_NOW) + 3600)}, 60.0),
