@@ -2,8 +2,10 @@
 
 Pre-routing (every request): latency and transport faults, `Prefer` parsing (400 before anything else), request
 id, HSTS and Preference-Applied headers. Routing: unknown paths get Go's plain-text `404 page not found` (so
-`/api/v2/events` on the community edition answers before authentication). Per route: rate limit (plain-text
-429), authentication, permission, random 500s, then the handler in a thread under the `Prefer: wait` timeout.
+`/api/v2/events` on the community edition answers before authentication). Post-routing: authentication (a bad
+header or signature fails here, before any rate limit). Per route: rate limit (plain-text 429), permission
+(`not authenticated` for a request without credentials), random 500s, then the handler in a thread under the
+`Prefer: wait` timeout.
 """
 
 from __future__ import annotations
@@ -167,15 +169,8 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
     async def endpoint(request: Request) -> Response:
         request_id: str = request.scope.get("state", {}).get("request_id", "")
         wait: int = request.scope.get("state", {}).get("wait", 0)
-        limit_headers: dict[str, str] = {}
-        if state.limiter.enabled:
-            ip = request.client.host if request.client else ""
-            decision = state.limiter.hit(ip, route)
-            limit_headers = decision.headers()
-            if not decision.allowed:
-                return plain_text(429, "Limit exceeded", limit_headers)
         body = await request.body()
-        try:
+        try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
             principal = auth.authenticate(
                 lambda name: request.headers.get(name, ""),
                 request.method,
@@ -184,6 +179,20 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
                 _find_token(state.db_path),
                 state.jwt_secret,
             )
+        except Problem as problem:
+            return error_response(problem.status, problem.message, request_id)
+        except Exception:  # a database error: the real server's generic 500, never a traceback
+            return error_response(500, handlers.MSG_INTERNAL, request_id)
+        limit_headers: dict[str, str] = {}
+        if state.limiter.enabled:
+            ip = request.client.host if request.client else ""
+            decision = state.limiter.hit(ip, route)
+            limit_headers = decision.headers()
+            if not decision.allowed:
+                return plain_text(429, "Limit exceeded", limit_headers)
+        try:
+            if principal is None:
+                raise Problem(401, "not authenticated")
             if write and principal.role != "admin":
                 raise Problem(403, "not authorized")
             if state.injector.server_error():

@@ -150,11 +150,12 @@ def authenticate(
     body: bytes,
     find_token: Callable[[str], Token | None],
     jwt_secret: str,
-) -> Principal:
-    """Authenticate a request by its Authorization header; Problem(401 `not authenticated`) when there is none."""
+) -> Principal | None:
+    """Authenticate a request by its Authorization header: who it is, None when there is no such header (the
+    permission check later answers 401 `not authenticated`), or Problem with the real status and message."""
     authorization = headers("authorization")
     if not authorization:
-        raise Problem(401, "not authenticated")
+        return None
     parts = authorization.split(" ")
     if len(parts) != 2:
         raise Problem(400, "Expected only two components for the Authorization header.")

@@ -1,9 +1,9 @@
 """List query parameters compiled to SQL the way the real server reads them, with bound parameters only.
 
 The column specs come from `svctui.api.filters` (the same objects the client validates against); the SQL
-column expressions of the `SqlTable`s below are built from those specs' names, never from the request. Values are read as Postgres
-would read them: a value that does not fit the column's type is not a 400 but a deferred 500, raised after the
-resource lookups, like the real server's database error.
+column expressions of the `SqlTable`s below are built from those specs' names, never from the request. Values
+are read as Postgres would read them: a value that does not fit the column's type is not a 400 but a deferred
+500, raised after the resource lookups, like the real server's database error.
 """
 
 from __future__ import annotations

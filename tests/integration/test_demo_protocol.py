@@ -163,6 +163,18 @@ def test_rate_limit_counts_unauthenticated_requests_too(demo_template_db: Path, 
     assert 429 in statuses
 
 
+def test_failed_authentication_comes_before_the_rate_limit(demo_template_db: Path, tmp_path: Path) -> None:
+    """The real server authenticates in post-routing middleware: a bad signature is a 401 that the per-route
+    limiter never sees (no X-RateLimit-* headers, no 429, no share of the budget)."""
+    with own_server(demo_template_db, tmp_path, rate_limit=2) as demo, raw(demo) as client:
+        failures = [client.get(TAGS, headers=sign_headers(demo.token_id, "wrong-key", "GET", TAGS)) for _ in range(10)]
+        good = client.get(TAGS, headers=sign_headers(demo.token_id, demo.token_key, "GET", TAGS))
+    for response in failures:
+        assert error_of(response, 401).endswith("digest validation failed: signature digest mismatch")
+        assert "X-RateLimit-Limit" not in response.headers
+    assert good.status_code == 200 and good.headers["X-RateLimit-Remaining"] == "1"
+
+
 def test_rate_limit_off_sends_no_headers(demo_server: DemoServer) -> None:
     with signed(demo_server) as client:
         assert "X-RateLimit-Limit" not in client.get(TAGS).headers
