@@ -23,6 +23,9 @@ from svctui.cli import cli
 ROOT = Path(__file__).resolve().parents[2]
 TOOL = ROOT / "tests" / "tools" / "signed_request.py"
 SMALL = ["--clients", "2", "--events", "12", "--tasks", "150", "--tags", "3", "--selectors", "30"]
+TOKEN_ID = "0f1e2d3c-4b5a-4697-8877-665544332211"
+TOKEN_KEY = "a-key-given-on-the-command-line"
+FIXED = ["--token-id", TOKEN_ID.upper(), "--token-key", TOKEN_KEY, "--rate-limit", "40", "--seed", "5"]
 
 
 @dataclass
@@ -48,7 +51,7 @@ def read_banner(process: subprocess.Popen[str]) -> str:
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[Running]:
-    command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "cli.sqlite3"), *SMALL]
+    command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "cli.sqlite3"), *SMALL, *FIXED]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     watchdog = threading.Timer(120, process.kill)
     watchdog.start()
@@ -76,6 +79,8 @@ def signed_request(run: Running, target: str, *extra: str, key: str | None = Non
 
 
 def test_demo_server_answers_a_signed_curl_style_request(running: Running) -> None:
+    assert (running.token_id, running.token_key) == (TOKEN_ID, TOKEN_KEY), "--token-id/--token-key are served"
+    assert "seed 5" in running.banner
     assert f"--base-url {running.base_url} --token-id {running.token_id} --secret-stdin" in running.banner
     tags = signed_request(running, "/api/v2/asset-group-tags", "--fail")
     assert tags.returncode == 0, tags.stdout + tags.stderr
@@ -85,6 +90,7 @@ def test_demo_server_answers_a_signed_curl_style_request(running: Running) -> No
     events = signed_request(running, "/api/v2/events?limit=2&sort_by=-id&rrule=~eq:FREQ%3DDAILY", "-i")
     assert events.stdout.startswith("HTTP 200\n"), events.stdout
     assert "requestid: " in events.stdout.lower()
+    assert "x-ratelimit-limit: 40" in events.stdout.lower(), "--rate-limit is applied"
     payload = json.loads(events.stdout.split("\n\n", 1)[1])
     assert payload["limit"] == 2 and all("FREQ=DAILY" in e["rrule"] for e in payload["data"])
 
@@ -156,3 +162,12 @@ def test_help_lists_every_option() -> None:
         "--faults",
     ):
         assert option in result.output
+
+
+def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from svctui.demo.config import default_db_path
+
+    monkeypatch.setenv("SVCTUI_DATA_DIR", str(tmp_path / "data"))
+    assert default_db_path() == tmp_path / "data" / "demo.sqlite3"
+    monkeypatch.delenv("SVCTUI_DATA_DIR")
+    assert default_db_path().name == "demo.sqlite3" and "svctui" in default_db_path().parts
