@@ -10,7 +10,7 @@ from email.utils import formatdate
 import pytest
 
 from svctui.api.client import ApiClient, backoff_delay
-from svctui.api.errors import ServerError
+from svctui.api.errors import ServerError, Unauthorized
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Filter, SortKey
 from svctui.api.signing import SignatureAuth, rfc3339_now
 from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, SleepRecorder
@@ -18,6 +18,7 @@ from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply
 pytestmark = pytest.mark.anyio
 
 RESET_NOW = 1_900_000_000.0
+DIGEST_MISMATCH = "digest validation failed: signature digest mismatch"
 
 
 @pytest.fixture
@@ -175,9 +176,9 @@ async def test_delete_is_retried_and_retries_run_out(server: RecordingServer) ->
 async def test_wrong_key_fails_like_the_real_server(server: RecordingServer) -> None:
     auth = SignatureAuth(server.token_id, "not-the-key")
     async with ApiClient(server.base_url, auth, sleep=SleepRecorder()) as client:
-        with pytest.raises(Exception) as info:
+        with pytest.raises(Unauthorized) as info:
             await client.tags.list()
-    assert "digest validation failed: signature digest mismatch" in str(info.value)
+    assert info.value.messages == ["unable to validate request signature for client: " + DIGEST_MISMATCH]
     assert not server.requests[0].verified
     assert len(server.requests) == 1
 
