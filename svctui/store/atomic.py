@@ -113,6 +113,29 @@ def _check_private(path: Path, status: os.stat_result, what: str) -> None:
         raise StoreError(_too_open_message(path, mode, what))
 
 
+def require_private_dir(directory: Path, what: str = "profiles file") -> Path:
+    """Create `directory` (0700) if missing; refuse one that someone else owns or that group/other can reach.
+
+    An existing directory is never re-moded behind the person's back (SVCTUI_CONFIG_DIR may point at a shared
+    one); the message says how to fix it instead.
+    """
+    ensure_private_dir(directory)
+    status = os.stat(directory)
+    if status.st_uid != os.geteuid():
+        raise StoreError(
+            f"'{directory}' is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}); svctui will not keep "
+            f"its {what} there. Set SVCTUI_CONFIG_DIR to a directory of your own."
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o077:
+        raise StoreError(
+            f"Permissions {mode:04o} for directory '{directory}' are too open: it holds the {what} (secrets), so "
+            f"svctui will not write there while group or others can reach it. Fix it with: chmod 700 {directory} "
+            f"(or set SVCTUI_CONFIG_DIR to a private directory)"
+        )
+    return directory
+
+
 def read_private(path: Path, what: str = "secrets file") -> bytes | None:
     """Read `path` if it exists (None otherwise), refusing symlinks, other owners and any group/other bit."""
     try:

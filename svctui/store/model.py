@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import uuid
-from typing import Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, ValidationError, model_validator
 
 from svctui.store.errors import StoreError
 
@@ -64,8 +64,13 @@ def check_secret(secret: str, what: str) -> str:
     value = secret.strip()
     if not value:
         raise ValueError(f"the {what} is empty; paste the {what} shown when the token was created")
-    if any(ch.isspace() or ord(ch) < 32 for ch in value):
+    if any(ch.isspace() for ch in value):
         raise ValueError(f"the {what} must be a single word without spaces or line breaks")
+    if not (value.isascii() and value.isprintable()):
+        raise ValueError(
+            f"the {what} holds a character that is not printable ASCII; a token key is base64 and a JWT base64url "
+            "text, so paste it again as plain text"
+        )
     return value
 
 
@@ -94,59 +99,39 @@ def explain(error: ValidationError, labels: dict[str, str] | None = None) -> str
     return "; ".join(lines)
 
 
+def _secret(value: SecretStr) -> SecretStr:
+    return SecretStr(check_secret(value.get_secret_value(), "secret"))
+
+
+def _blank_is_none(value: str | None) -> str | None:
+    return None if value is not None and not value.strip() else value
+
+
+# Each field type carries its own check, so the model, the file parser and the environment all apply the same rule.
+ProfileName = Annotated[str, AfterValidator(check_name)]
+BaseUrl = Annotated[str, AfterValidator(check_base_url)]
+TokenId = Annotated[str, AfterValidator(check_token_id)]
+Secret = Annotated[SecretStr, AfterValidator(_secret)]
+SchemePrefix = Annotated[str, AfterValidator(check_scheme_prefix)]
+PreferWait = Annotated[int, AfterValidator(check_prefer_wait)]
+
+
 class Profile(BaseModel):
     """A named server plus credentials; token_key and jwt are SecretStr and never shown by repr/str/dumps."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
-    name: str
-    base_url: str
+    name: ProfileName
+    base_url: BaseUrl
     auth: AuthKind = "signature"
-    token_id: str | None = None
-    token_key: SecretStr | None = None
-    jwt: SecretStr | None = None
-    scheme_prefix: str = DEFAULT_SCHEME_PREFIX
-    prefer_wait: int = DEFAULT_PREFER_WAIT
+    token_id: TokenId | None = None
+    token_key: Secret | None = None
+    jwt: Secret | None = None
+    scheme_prefix: SchemePrefix = DEFAULT_SCHEME_PREFIX
+    prefer_wait: PreferWait = DEFAULT_PREFER_WAIT
     verify_tls: bool = True
-    ca_bundle: str | None = None
+    ca_bundle: Annotated[str | None, AfterValidator(_blank_is_none)] = None
     storage: SecretStorage = "missing"  # where the secret lives: file, keyring, env (or missing)
-
-    @field_validator("name")
-    @classmethod
-    def _check_name(cls, value: str) -> str:
-        return check_name(value)
-
-    @field_validator("base_url")
-    @classmethod
-    def _check_url(cls, value: str) -> str:
-        return check_base_url(value)
-
-    @field_validator("scheme_prefix")
-    @classmethod
-    def _check_prefix(cls, value: str) -> str:
-        return check_scheme_prefix(value)
-
-    @field_validator("prefer_wait")
-    @classmethod
-    def _check_wait(cls, value: int) -> int:
-        return check_prefer_wait(value)
-
-    @field_validator("token_id")
-    @classmethod
-    def _check_token_id(cls, value: str | None) -> str | None:
-        return None if value is None else check_token_id(value)
-
-    @field_validator("token_key", "jwt")
-    @classmethod
-    def _check_secret(cls, value: SecretStr | None) -> SecretStr | None:
-        return None if value is None else SecretStr(check_secret(value.get_secret_value(), "secret"))
-
-    @field_validator("ca_bundle")
-    @classmethod
-    def _check_ca_bundle(cls, value: str | None) -> str | None:
-        if value is not None and not value.strip():
-            return None
-        return value
 
     @model_validator(mode="after")
     def _check_auth(self) -> Profile:

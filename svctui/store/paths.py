@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable
@@ -52,13 +53,13 @@ def ensure_private_dir(path: Path) -> Path:
     """Create `path` (and parents) if missing; a directory created here gets mode 0700 exactly."""
     if path.is_dir():
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.mkdir(mode=PRIVATE_DIR_MODE)
     except FileExistsError:
-        if not path.is_dir():
-            raise
-        return path
+        if path.is_dir():  # another process made it a moment ago
+            return path
+        raise NotADirectoryError(errno.ENOTDIR, "a part of the path is not a directory", str(path)) from None
     os.chmod(path, PRIVATE_DIR_MODE)
     return path
 

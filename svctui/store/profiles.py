@@ -29,7 +29,7 @@ from typing import Any
 import tomli_w
 
 from svctui.store import keychain
-from svctui.store.atomic import locked, read_private, remove_stale_temps, write_private
+from svctui.store.atomic import locked, read_private, remove_stale_temps, require_private_dir, write_private
 from svctui.store.envprofile import env_overrides, is_complete, merge_env, profile_from_env
 from svctui.store.errors import StoreError
 from svctui.store.model import NAME_RULE, Profile, SecretStorage, build_profile, check_name
@@ -170,7 +170,7 @@ class ProfileStore:
 
     def save(self, data: ProfilesFile) -> None:
         """Write `data` as the whole file (atomic, mode 0600)."""
-        with locked(self.path):
+        with self._writing():
             self._write(data)
 
     def _write(self, data: ProfilesFile) -> None:
@@ -178,8 +178,18 @@ class ProfileStore:
         write_private(self.path, dump_profiles(data))
 
     @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the lock in a private directory; an OS error (read-only disk, not a directory) becomes a StoreError."""
+        try:
+            require_private_dir(self.path.parent)
+            with locked(self.path):
+                yield
+        except OSError as exc:
+            raise StoreError(f"cannot write '{self.path}': {exc.strerror or exc}") from None
+
+    @contextmanager
     def _editing(self) -> Iterator[ProfilesFile]:
-        with locked(self.path):
+        with self._writing():
             data = self.load()
             yield data
             self._write(data)
@@ -196,7 +206,7 @@ class ProfileStore:
         secret = profile.secret
         if secret is None:
             raise StoreError(f"profile {profile.name!r} has no {profile.secret_kind.replace('_', ' ')}")
-        with locked(self.path):
+        with self._writing():
             data = self.load()
             previous = data.profiles.get(profile.name)
             if previous is not None and not replace:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import keyring
+import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring.errors import PasswordDeleteError, PasswordSetError
@@ -77,3 +78,10 @@ def installed(backend: KeyringBackend) -> Iterator[KeyringBackend]:
 def headless() -> KeyringBackend:
     """The backend keyring picks on a machine without any keyring service."""
     return fail.Keyring()  # type: ignore[no-untyped-call]
+
+
+@pytest.fixture(autouse=True)
+def headless_keyring() -> Iterator[None]:
+    """Autouse in every module that imports it: tests run as on a machine without any keyring service."""
+    with installed(headless()):
+        yield

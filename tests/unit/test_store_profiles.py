@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +15,11 @@ from svctui.store.atomic import write_private
 from svctui.store.errors import StoreError
 from svctui.store.model import Profile, build_profile, check_base_url, check_name, check_token_id, mask
 from svctui.store.profiles import ProfileStore, dump_profiles, parse_profiles
-from tests.unit.store_keyring import headless, installed
+from tests.unit.store_keyring import headless_keyring as headless_keyring
 
 TOKEN_ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
 KEY = "kq3Zr1pW8vXn0bY7tLm2sQ9dF4gH6jA5cE0uI1oP="
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJlLXNpZ25hdHVyZQ"
-
-
-@pytest.fixture(autouse=True)
-def no_keyring() -> Iterator[None]:
-    with installed(headless()):
-        yield
 
 
 def signed(name: str = "prod", **extra: Any) -> Profile:
@@ -316,3 +309,75 @@ def test_no_default_among_several_profiles() -> None:
     store.save(data)
     with pytest.raises(StoreError, match="no default profile: pick one with `svctui profile use NAME` \\(a, b\\)"):
         store.resolve(env={})
+
+
+# ---------------------------------------------------------------- the directory the secrets live in
+
+
+def test_open_config_directory_is_refused_for_writing_and_left_as_it_was(isolated_dirs: Path) -> None:
+    directory = isolated_dirs / "config"
+    store = ProfileStore()
+    store.add(signed("a"))
+    before = store.path.read_bytes()
+    os.chmod(directory, 0o755)
+    with pytest.raises(StoreError) as caught:
+        store.add(signed("b"))
+    message = str(caught.value)
+    assert f"Permissions 0755 for directory '{directory}' are too open" in message
+    assert f"chmod 700 {directory}" in message
+    for change in (lambda: store.remove("a"), lambda: store.set_default("a"), lambda: store.save(store.load())):
+        with pytest.raises(StoreError, match="too open"):
+            change()
+    assert store.path.read_bytes() == before
+    assert paths.mode_bits(directory) == 0o755  # not re-moded behind the person's back
+    assert store.resolve(env={}).name == "a"  # reading a 0600 file of ours stays possible
+    os.chmod(directory, 0o700)
+    store.add(signed("b"))
+    assert list(store.load().profiles) == ["a", "b"]
+
+
+@pytest.mark.parametrize("mode", [0o750, 0o705, 0o770, 0o701])
+def test_any_group_or_other_bit_on_the_directory_is_refused(isolated_dirs: Path, mode: int) -> None:
+    directory = isolated_dirs / "config"
+    directory.mkdir()
+    os.chmod(directory, mode)
+    with pytest.raises(StoreError, match=f"Permissions {mode:04o} for directory"):
+        ProfileStore().add(signed())
+    assert not paths.profiles_path().exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="handing a directory to another user needs root")
+def test_directory_owned_by_someone_else_is_refused(isolated_dirs: Path) -> None:
+    directory = isolated_dirs / "config"
+    directory.mkdir(mode=0o700)
+    os.chown(directory, 4242, -1)
+    with pytest.raises(StoreError, match=r"owned by uid 4242, not by you .* SVCTUI_CONFIG_DIR"):
+        ProfileStore().add(signed())
+    assert not paths.profiles_path().exists()
+
+
+def test_config_directory_that_cannot_exist_is_a_store_error(
+    isolated_dirs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = isolated_dirs / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SVCTUI_CONFIG_DIR", str(blocker / "svctui"))
+    with pytest.raises(StoreError, match=r"cannot write '.*a-file/svctui/profiles.toml': a part of the path is not a directory"):
+        ProfileStore().add(signed())
+    with pytest.raises(StoreError, match="cannot read .*Not a directory"):
+        ProfileStore().load()
+
+
+@pytest.mark.parametrize(
+    ("secret", "message"),
+    [
+        ("clé-avec-accent-0123456789", "not printable ASCII"),
+        ("surrogate-\udcff-0123456789", "not printable ASCII"),
+        ("bell-\x07-0123456789", "not printable ASCII"),
+        ("tab\tinside", "single word"),
+    ],
+)
+def test_secret_must_be_printable_ascii(secret: str, message: str) -> None:
+    with pytest.raises(StoreError, match=message) as caught:
+        signed(token_key=SecretStr(secret))
+    assert secret not in str(caught.value)
