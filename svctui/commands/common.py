@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-AUTH_FAILURE_PREFIX = "unable to validate request signature"
 DEFAULT_LIMIT = 100
 DEFAULT_PAGE_SIZE = 500
 MAX_PAGE_SIZE = 1000
+MAX_COUNT = 2**63 - 1  # the server parses skip and limit as 64-bit integers
 
 
 class ExitCode(IntEnum):
@@ -51,14 +51,14 @@ class CommandFailure(Exception):
 def exit_code_for(exc: ApiError) -> ExitCode:
     """Map an API error to an exit code: 3 auth, 4 not found / enterprise-only, 2 bad request, 5 the rest."""
     from svctui.api.errors import ApiStatusError
+    from svctui.ops.selector_delete import is_auth_failure
 
     if not isinstance(exc, ApiStatusError):
         return ExitCode.SERVER
-    text = " ".join(exc.messages).lower()
     if exc.status in (401, 403):
         return ExitCode.AUTH
     if exc.status == 400:
-        return ExitCode.AUTH if AUTH_FAILURE_PREFIX in text else ExitCode.USAGE
+        return ExitCode.AUTH if is_auth_failure(exc) else ExitCode.USAGE
     if exc.status == 404:
         return ExitCode.NOT_FOUND
     return ExitCode.SERVER
@@ -118,12 +118,13 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> NoReturn:
 
 def check_tag(text: str) -> int:
     """A tag id from the command line (positive int32), or exit 2."""
-    from svctui.ops.selector_ids import IdError, parse_id
+    from svctui.ops.selector_ids import INT32_MAX, IdError, parse_id
 
+    allowed = f"a positive integer up to {INT32_MAX} (the ids `svctui tags list` shows)"
     try:
-        return parse_id(text)
+        return parse_id(text, what="tag id", allowed=allowed)
     except IdError as exc:
-        fail(f"TAG: {str(exc).replace('selector id', 'tag id')}")
+        fail(f"TAG: {exc}")
 
 
 # ---------------------------------------------------------------- profile and connection
@@ -158,12 +159,12 @@ def resolve_profile(name: str | None) -> Profile:
 
 
 @contextlib.asynccontextmanager
-async def connect(profile: Profile) -> AsyncIterator[ApiClient]:
-    """An open client for `profile`, closed on exit."""
+async def connect(profile: Profile, *, on_deprecation: Callable[[str], None] = note) -> AsyncIterator[ApiClient]:
+    """An open client for `profile`, closed on exit; a deprecation notice from the client goes to stderr."""
     from svctui.api.errors import ApiConnectionError, ApiError
     from svctui.connect import failure_hint, open_client
 
-    client = open_client(profile)
+    client = open_client(profile, on_deprecation=on_deprecation)
     try:
         async with client:
             yield client
@@ -174,7 +175,41 @@ async def connect(profile: Profile) -> AsyncIterator[ApiClient]:
         raise
 
 
+ConnectedBody = Callable[["ApiClient", "Profile"], Awaitable["ExitCode | None"]]
+
+
+def run_connected(
+    ctx: click.Context,
+    profile_name: str | None,
+    body: ConnectedBody,
+    *,
+    on_deprecation: Callable[[str], None] = note,
+) -> NoReturn:
+    """Resolve the profile (--profile, svctui --profile, environment, default), connect, run `body`, exit its code."""
+    name = chosen_profile_name(ctx, profile_name)
+
+    async def main() -> ExitCode | None:
+        profile = resolve_profile(name)
+        async with connect(profile, on_deprecation=on_deprecation) as client:
+            return await body(client, profile)
+
+    run(main)
+
+
 # ---------------------------------------------------------------- list options
+
+
+def format_option(func: F) -> F:
+    """`--format/-o table|json|jsonl|csv` on a read command."""
+    return click.option(
+        "--format",
+        "-o",
+        "fmt",
+        type=click.Choice([f.value for f in Format]),
+        default=Format.TABLE.value,
+        show_default=True,
+        help="Output format.",
+    )(func)
 
 
 def list_options(*, hydration: bool) -> Callable[[F], F]:
@@ -198,10 +233,12 @@ def list_options(*, hydration: bool) -> Callable[[F], F]:
                 metavar="[-]COL",
                 help="Sort column, repeatable (first = highest priority); leading - for descending.",
             ),
-            click.option("--skip", type=click.IntRange(min=0), default=0, show_default=True, help="Items to skip."),
+            click.option(
+                "--skip", type=click.IntRange(0, MAX_COUNT), default=0, show_default=True, help="Items to skip."
+            ),
             click.option(
                 "--limit",
-                type=click.IntRange(min=1),
+                type=click.IntRange(1, MAX_COUNT),
                 default=None,
                 help=f"Items to fetch (default {DEFAULT_LIMIT}; with --all: stop after this many).",
             ),
@@ -213,15 +250,7 @@ def list_options(*, hydration: bool) -> Callable[[F], F]:
                 show_default=True,
                 help="Items per request with --all.",
             ),
-            click.option(
-                "--format",
-                "-o",
-                "fmt",
-                type=click.Choice([f.value for f in Format]),
-                default=Format.TABLE.value,
-                show_default=True,
-                help="Output format.",
-            ),
+            format_option,
             profile_option,
         ]
         if hydration:

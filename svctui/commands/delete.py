@@ -12,13 +12,11 @@ from svctui.commands.common import (
     CommandFailure,
     ExitCode,
     check_tag,
-    chosen_profile_name,
-    connect,
+    error,
     fail,
     note,
     profile_option,
-    resolve_profile,
-    run,
+    run_connected,
 )
 from svctui.ops.selector_delete import (
     MAX_CONCURRENCY,
@@ -35,6 +33,7 @@ from svctui.ops.selector_ids import IdError, collect_ids, lines_to_tokens
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
+    from svctui.store.model import Profile
 
 
 class HasSelectorId(Protocol):
@@ -116,11 +115,11 @@ class InOrder(Generic[R]):
 
 
 def exit_code(report: DeleteReport) -> ExitCode:
-    """3 auth failure; 5 any other failure; 4 refused or not part of the tag; 0 all deleted or already gone."""
+    """3 auth failure; 5 any other failure (or the audit log failed); 4 refused or not part of the tag; else 0."""
     counts = report.counts
-    if counts[Outcome.AUTH_FAILED] or counts[Outcome.SKIPPED]:
+    if counts[Outcome.AUTH_FAILED]:
         return ExitCode.AUTH
-    if counts[Outcome.FAILED]:
+    if counts[Outcome.FAILED] or report.audit_error is not None:
         return ExitCode.SERVER
     if counts[Outcome.REFUSED_DEFAULT] or counts[Outcome.NOT_IN_TAG]:
         return ExitCode.NOT_FOUND
@@ -188,47 +187,48 @@ def delete_command(
 
     Outcomes: deleted, already gone (404 on a repeat), refused: default selector (403), not part of tag,
     failed (with the reason). Exit 0 when every selector is deleted or already gone, 1 when you answer no,
-    2 on bad input or no terminal without --yes, 3 on an authentication failure (the run stops), 4 when the tag
-    does not exist or a selector was refused or is not part of the tag, 5 when any deletion failed otherwise.
+    2 on bad input, no terminal without --yes or an audit log that cannot be written, 3 on an authentication
+    failure (the run stops), 4 when the tag does not exist or a selector was refused or is not part of the tag,
+    5 when any deletion failed otherwise (or the audit log failed midway: the run stops).
     """
     tag_id = check_tag(tag)
     ids = read_ids(id_args, from_file)
     reading_stdin = from_file is not None and from_file.name in ("-", "<stdin>")
     if not dry_run and not yes and (reading_stdin or not sys.stdin.isatty()):
         fail(REFUSE_NON_TTY)
-    name = chosen_profile_name(ctx, profile_name)
 
-    async def main() -> ExitCode:
-        profile = resolve_profile(name)
-        async with connect(profile) as client:
-            label = await tag_label(client, tag_id)
-            noun = "selector" if len(ids) == 1 else "selectors"
-            if dry_run:
-                note(f"dry run: {len(ids):,} {noun} of tag {label} on {client.base_url}; nothing will be deleted")
-                previews = await preview_selectors(
-                    client, tag_id, ids, concurrency=concurrency, on_result=InOrder(ids, preview_line)
-                )
-                would = sum(1 for p in previews if p.preview in (Preview.WOULD_DELETE, Preview.UNKNOWN))
-                note(f"dry run: {would:,} of {len(ids):,} would be deleted; nothing was deleted")
-                return ExitCode.OK
-            if not yes:
-                where = f"{client.base_url} (profile {profile.name})"
-                note(f"About to delete {len(ids):,} {noun} from tag {label} on {where}:")
-                note(f"  {id_preview(ids)}")
-                if not click.confirm(f"Delete {len(ids):,} {noun}?", default=False, err=True):
-                    note("aborted: nothing was deleted")
-                    return ExitCode.ABORTED
-            report = await delete_selectors(
-                client,
-                tag_id,
-                ids,
-                context=AuditContext(profile=profile.name, base_url=client.base_url),
-                concurrency=concurrency,
-                on_result=InOrder(ids, result_line),
+    async def body(client: ApiClient, profile: Profile) -> ExitCode:
+        from svctui.store.audit import check_audit_writable
+
+        audit_log = None if dry_run else check_audit_writable()  # before any request: no unrecorded deletion
+        label = await tag_label(client, tag_id)
+        noun = "selector" if len(ids) == 1 else "selectors"
+        if dry_run:
+            note(f"dry run: {len(ids):,} {noun} of tag {label} on {client.base_url}; nothing will be deleted")
+            previews = await preview_selectors(
+                client, tag_id, ids, concurrency=concurrency, on_result=InOrder(ids, preview_line)
             )
-            from svctui.store.audit import audit_path
+            would = sum(1 for p in previews if p.preview in (Preview.WOULD_DELETE, Preview.UNKNOWN))
+            note(f"dry run: {would:,} of {len(ids):,} would be deleted; nothing was deleted")
+            return ExitCode.OK
+        if not yes:
+            where = f"{client.base_url} (profile {profile.name})"
+            note(f"About to delete {len(ids):,} {noun} from tag {label} on {where}:")
+            note(f"  {id_preview(ids)}")
+            if not click.confirm(f"Delete {len(ids):,} {noun}?", default=False, err=True):
+                note("aborted: nothing was deleted")
+                return ExitCode.ABORTED
+        report = await delete_selectors(
+            client,
+            tag_id,
+            ids,
+            context=AuditContext(profile=profile.name, base_url=client.base_url),
+            concurrency=concurrency,
+            on_result=InOrder(ids, result_line),
+        )
+        if report.audit_error is not None:
+            error(f"{report.audit_error}; stopped: the remaining selectors were not attempted")
+        note(f"{report.summary()} (audit log: {audit_log})")
+        return exit_code(report)
 
-            note(f"{report.summary()} (audit log: {audit_path()})")
-            return exit_code(report)
-
-    run(main)
+    run_connected(ctx, profile_name, body)

@@ -18,7 +18,9 @@ from svctui.api.errors import ApiError, ApiStatusError
 from svctui.api.models import Selector
 
 MAX_CONCURRENCY = 16
-AUTH_FAILURE_PREFIX = "unable to validate request signature"
+# 400s that are about the credentials, not the request: the signature prefix every signing failure carries, and
+# the header problems (a wrong scheme prefix, a malformed Authorization header) even when a server leaves it out.
+AUTH_FAILURE_MARKERS = ("unable to validate request signature", "authorization scheme", "authorization header")
 
 
 class Outcome(StrEnum):
@@ -72,9 +74,10 @@ class DeleteResult:
 
 @dataclass
 class DeleteReport:
-    """All results of a run, in the order the ids were given."""
+    """All results of a run, in the order the ids were given (and why the audit log stopped the run, if it did)."""
 
     results: list[DeleteResult] = field(default_factory=list)
+    audit_error: str | None = None
 
     @property
     def counts(self) -> Counter[Outcome]:
@@ -113,7 +116,7 @@ def is_auth_failure(exc: ApiError) -> bool:
         return True
     if exc.status == 403:
         return "default selector" not in text
-    return exc.status == 400 and AUTH_FAILURE_PREFIX in text
+    return exc.status == 400 and any(marker in text for marker in AUTH_FAILURE_MARKERS)
 
 
 def classify(selector_id: int, exc: ApiError) -> DeleteResult:
@@ -187,17 +190,25 @@ async def delete_selectors(
     """Delete each selector of `tag_id`, at most `concurrency` at once; every attempt goes to the audit log.
 
     404 `resource not found` is "already gone", 403 on a default selector is "refused", 404 `not part of`
-    is "not part of tag". An authentication failure stops the run: ids not yet attempted are SKIPPED.
+    is "not part of tag". An authentication failure stops the run: ids not yet attempted are SKIPPED. So does a
+    failure to write the audit log (no deletion goes unrecorded twice): `DeleteReport.audit_error` says why.
     429s are retried by the client itself. `on_result` sees each result as it arrives.
     """
+    from svctui.store.errors import StoreError
+
     sink = audit if audit is not None else _default_sink()
     stop = asyncio.Event()
     by_id: dict[int, DeleteResult] = {}
+    audit_errors: list[str] = []
 
     def record(result: DeleteResult, attempted: bool) -> None:
         by_id[result.selector_id] = result
         if attempted:
-            sink(audit_record(context, tag_id, result))
+            try:
+                sink(audit_record(context, tag_id, result))
+            except (StoreError, OSError) as exc:
+                audit_errors.append(str(exc))
+                stop.set()
         if on_result is not None:
             on_result(result)
 
@@ -213,13 +224,12 @@ async def delete_selectors(
         record(result, attempted=True)
 
     await _pool(selector_ids, concurrency, attempt, stop)
+    audit_error = audit_errors[0] if audit_errors else None
+    why = "the audit log could not be written" if audit_error else "an authentication failure"
     for selector_id in selector_ids:
         if selector_id not in by_id:
-            record(
-                DeleteResult(selector_id, Outcome.SKIPPED, message="not attempted after an authentication failure"),
-                False,
-            )
-    return DeleteReport([by_id[selector_id] for selector_id in selector_ids])
+            record(DeleteResult(selector_id, Outcome.SKIPPED, message=f"not attempted after {why}"), False)
+    return DeleteReport([by_id[selector_id] for selector_id in selector_ids], audit_error=audit_error)
 
 
 class Preview(StrEnum):

@@ -13,15 +13,15 @@ class IdError(ValueError):
     """An id or range the command refuses; the message says where it came from and what is allowed."""
 
 
-def parse_id(text: str, *, where: str = "") -> int:
-    """Parse one positive int32 id (the API's path parameter type)."""
+def parse_id(text: str, *, where: str = "", what: str = "selector id", allowed: str = ALLOWED_TEXT) -> int:
+    """Parse one positive int32 id (the API's path parameter type); the message names `what` and `allowed`."""
     prefix = f"{where}: " if where else ""
     token = text.strip()
     if not token.isascii() or not token.isdigit():
-        raise IdError(f"{prefix}{token!r} is not a selector id; allowed: {ALLOWED_TEXT}")
+        raise IdError(f"{prefix}{token!r} is not a {what}; allowed: {allowed}")
     value = int(token)
     if not 1 <= value <= INT32_MAX:
-        raise IdError(f"{prefix}{token!r} is out of range; allowed: {ALLOWED_TEXT}")
+        raise IdError(f"{prefix}{token!r} is out of range; allowed: {allowed}")
     return value
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
+import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
+import termios
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -57,6 +62,18 @@ def invoke(args: Sequence[str], *, input: str | None = None, env: Mapping[str, s
     return runner.invoke(cli, list(args), input=input, env=dict(env or {}), obj={}, catch_exceptions=False)
 
 
+def run_cli(*args: str, stdin: str | None = None) -> Result:
+    """`svctui ARGS` in-process with `stdin` as its input (the current environment)."""
+    return invoke(args, input=stdin)
+
+
+def add_profile(name: str, url: str, token_id: str, key: str, *extra: str) -> Result:
+    """`svctui profile add NAME --base-url URL --token-id ID --secret-stdin EXTRA...` with `key` on stdin."""
+    return run_cli(
+        "profile", "add", name, "--base-url", url, "--token-id", token_id, "--secret-stdin", *extra, stdin=key
+    )
+
+
 @dataclass
 class Run:
     """A finished subprocess run of the real binary."""
@@ -78,6 +95,51 @@ def run_binary(args: Sequence[str], *, env: Mapping[str, str], input: str | None
         check=False,
     )
     return Run(done.returncode, done.stdout, done.stderr)
+
+
+def run_on_pty(
+    args: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    answer: str | None = None,
+    columns: int = 80,
+    drop: Sequence[str] = (),
+) -> tuple[int, str]:
+    """Run the binary on a pseudo-terminal `columns` wide (stdin, stdout and stderr); answer a `[y/N]` prompt.
+
+    Returns the exit code and everything the terminal showed. `drop` names variables to remove from the environment.
+    """
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+    environment = {name: value for name, value in {**os.environ, **env}.items() if name not in drop}
+    process = subprocess.Popen(
+        [str(SVCTUI_BIN), *args], stdin=terminal, stdout=terminal, stderr=terminal, env=environment, close_fds=True
+    )
+    os.close(terminal)
+    screen = b""
+    answered = answer is None
+    try:
+        while True:
+            readable, _, _ = select.select([controller], [], [], 60)
+            assert readable, f"no output from the command; so far: {screen!r}"
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # EIO: the command exited and closed the terminal
+                break
+            if not chunk:
+                break
+            screen += chunk
+            if not answered and b"[y/N]" in screen:
+                assert answer is not None
+                os.write(controller, answer.encode() + b"\n")
+                answered = True
+        code = process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(controller)
+    return code, screen.decode(errors="replace").replace("\r\n", "\n")
 
 
 def json_items(text: str) -> list[dict[str, Any]]:

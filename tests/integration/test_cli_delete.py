@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
-import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +13,15 @@ import pytest
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
-from tests.integration.cli_support import SVCTUI_BIN, DemoLike, copy_template, demo_env, invoke, jsonl_items, run_binary
+from tests.integration.cli_support import (
+    DemoLike,
+    copy_template,
+    demo_env,
+    invoke,
+    jsonl_items,
+    run_binary,
+    run_on_pty,
+)
 
 
 @dataclass
@@ -156,6 +160,22 @@ def test_not_a_terminal_without_yes_refuses(layout: Layout, env: dict[str, str])
     assert _audit() == []
 
 
+def test_unwritable_audit_log_refuses_before_deleting(
+    layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SVCTUI_STATE_DIR", str(blocker / "state"))
+    result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.deletable[0]), "--yes"])
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("error: cannot append to the audit log '")
+    assert "a part of the path is not a directory" in result.stderr
+    assert result.stdout == ""
+    assert layout.deletable[0] in _ids(layout.tag_id)
+    dry = invoke(["selectors", "delete", str(layout.tag_id), str(layout.deletable[0]), "--dry-run"])
+    assert dry.exit_code == 0, dry.stderr  # a dry run writes no audit line, so it needs no log
+
+
 def test_from_file_with_comments_and_from_stdin(layout: Layout, tmp_path: Path, env: dict[str, str]) -> None:
     a, b, c, d, e = layout.deletable[:5]
     ids_file = tmp_path / "ids.txt"
@@ -199,47 +219,15 @@ def test_bad_line_in_file_names_the_line(layout: Layout, tmp_path: Path) -> None
     assert layout.deletable[0] in _ids(layout.tag_id)
 
 
-def _run_on_pty(args: list[str], env: dict[str, str], answer: str) -> tuple[int, str]:
-    """Run the binary with a pseudo-terminal as stdin/stdout/stderr, answer the prompt, return (code, screen)."""
-    controller, terminal = pty.openpty()
-    process = subprocess.Popen(
-        [str(SVCTUI_BIN), *args],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        env={**os.environ, **env},
-        close_fds=True,
-    )
-    os.close(terminal)
-    screen = b""
-    answered = False
-    while True:
-        readable, _, _ = select.select([controller], [], [], 60)
-        assert readable, f"no output from the command; so far: {screen!r}"
-        try:
-            chunk = os.read(controller, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        screen += chunk
-        if not answered and b"[y/N]" in screen:
-            os.write(controller, answer.encode() + b"\n")
-            answered = True
-    code = process.wait(timeout=60)
-    os.close(controller)
-    return code, screen.decode(errors="replace")
-
-
 def test_terminal_prompt_shows_count_tag_and_ids_and_no_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
     ids = layout.deletable[:3]
-    code, screen = _run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, "n")
+    code, screen = run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, answer="n")
     assert code == 1
     assert f"About to delete 3 selectors from tag {layout.tag_id} {layout.tag_name!r}" in screen
     assert ", ".join(map(str, ids)) in screen
     assert "aborted: nothing was deleted" in screen
     assert set(ids) <= _ids(layout.tag_id)
-    code, screen = _run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, "y")
+    code, screen = run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, answer="y")
     assert code == 0, screen
     assert all(f"selector {i}: deleted" in screen for i in ids)
     assert not set(ids) & _ids(layout.tag_id)

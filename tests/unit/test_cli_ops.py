@@ -11,13 +11,18 @@ import pytest
 
 from svctui.api.errors import ApiConnectionError, Forbidden, NotFound, ServerError, Unauthorized
 from svctui.api.models import Selector
+from svctui.commands.common import ExitCode
+from svctui.commands.delete import exit_code, result_line
 from svctui.ops.selector_delete import (
     AuditContext,
+    DeleteReport,
+    DeleteResult,
     Outcome,
     Preview,
     delete_selectors,
     preview_selectors,
 )
+from svctui.store.errors import StoreError
 from tests.unit.test_layers import BLOCKER
 
 CONTEXT = AuditContext(profile="lab", base_url="https://bh.example.com")
@@ -157,3 +162,63 @@ def test_ops_import_without_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "ok svctui.ops" in result.stdout
+
+
+@pytest.mark.anyio
+async def test_audit_failure_stops_the_run_and_says_why() -> None:
+    store = SelectorStore(1, range(1, 51))
+    written: list[dict[str, Any]] = []
+    seen: list[DeleteResult] = []
+
+    def sink(record: dict[str, Any]) -> None:
+        if len(written) == 2:
+            raise StoreError("cannot append to the audit log '/x/audit.jsonl': No space left on device")
+        written.append(record)
+
+    report = await delete_selectors(
+        Client(store), 1, list(range(1, 51)), context=CONTEXT, concurrency=1, audit=sink, on_result=seen.append
+    )
+    assert report.audit_error == "cannot append to the audit log '/x/audit.jsonl': No space left on device"
+    assert [r.outcome for r in report.results[:3]] == [Outcome.DELETED] * 3  # the third is deleted, just unrecorded
+    assert {r.outcome for r in report.results[3:]} == {Outcome.SKIPPED}
+    assert report.results[3].message == "not attempted after the audit log could not be written"
+    assert len(seen) == 50  # every outcome is still reported
+    assert store.live == set(range(4, 51))
+    assert exit_code(report) == ExitCode.SERVER
+
+
+@pytest.mark.parametrize(
+    ("result", "line"),
+    [
+        (DeleteResult(7, Outcome.DELETED, 204), "selector 7: deleted"),
+        (DeleteResult(7, Outcome.ALREADY_GONE, 404, "r", "resource not found"),
+         "selector 7: already gone (404 resource not found)"),
+        (DeleteResult(7, Outcome.REFUSED_DEFAULT, 403, "r", "cannot delete a default selector"),
+         "selector 7: refused: default selector (403 cannot delete a default selector)"),
+        (DeleteResult(7, Outcome.NOT_IN_TAG, 404, "r", "selector is not part of asset group tag"),
+         "selector 7: not part of tag (404 selector is not part of asset group tag)"),
+        (DeleteResult(7, Outcome.FAILED, 500, "r", "HTTP 500 — boom (request id r)"),
+         "selector 7: failed: HTTP 500 — boom (request id r)"),
+        (DeleteResult(7, Outcome.AUTH_FAILED, 401, "r", "HTTP 401 — digest mismatch (request id r)"),
+         "selector 7: failed: authentication: HTTP 401 — digest mismatch (request id r)"),
+        (DeleteResult(7, Outcome.SKIPPED, message="not attempted after an authentication failure"),
+         "selector 7: skipped: not attempted after an authentication failure"),
+    ],
+)  # fmt: skip
+def test_every_outcome_prints_its_own_line(result: DeleteResult, line: str) -> None:
+    assert result_line(result) == line
+
+
+@pytest.mark.parametrize(
+    ("counts", "code"),
+    [
+        ({Outcome.DELETED: 2, Outcome.ALREADY_GONE: 1}, ExitCode.OK),
+        ({Outcome.DELETED: 1, Outcome.REFUSED_DEFAULT: 1}, ExitCode.NOT_FOUND),
+        ({Outcome.NOT_IN_TAG: 1}, ExitCode.NOT_FOUND),
+        ({Outcome.REFUSED_DEFAULT: 1, Outcome.FAILED: 1}, ExitCode.SERVER),
+        ({Outcome.FAILED: 1, Outcome.AUTH_FAILED: 1, Outcome.SKIPPED: 3}, ExitCode.AUTH),
+    ],
+)
+def test_delete_exit_code_takes_the_worst_outcome(counts: dict[Outcome, int], code: ExitCode) -> None:
+    results = [DeleteResult(n, outcome) for n, outcome in enumerate(o for o, k in counts.items() for _ in range(k))]
+    assert exit_code(DeleteReport(results)) == code

@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from svctui.store import paths
-from svctui.store.audit import append_audit, audit_path
+from svctui.store.audit import append_audit, audit_path, check_audit_writable
 from svctui.store.errors import StoreError
 from svctui.store.settings import Settings, load_settings, save_settings
 
@@ -98,6 +98,22 @@ def test_audit_does_not_follow_a_symlink(tmp_path: Path) -> None:
     target.write_text("")
     audit_path().parent.mkdir(parents=True)
     audit_path().symlink_to(target)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreError, match=r"cannot append to the audit log '.*audit.jsonl': it is a symbolic link"):
         append_audit({"action": "x"})
     assert target.read_text() == ""
+
+
+def test_audit_log_is_checked_writable_before_anything_destructive(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = check_audit_writable()
+    assert path == audit_path() and path.read_text() == ""  # created empty, 0600, in a 0700 directory
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    append_audit({"action": "x"})
+    check_audit_writable()
+    assert len(path.read_text().splitlines()) == 1  # the check adds nothing
+    blocker = path.parent / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SVCTUI_STATE_DIR", str(blocker / "state"))
+    with pytest.raises(StoreError, match=r"cannot append to the audit log '.*a-file/state/audit.jsonl': a part of"):
+        check_audit_writable()
+    with pytest.raises(StoreError, match="cannot append to the audit log"):
+        append_audit({"action": "x"})
