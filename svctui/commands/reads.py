@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import warnings
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from typing import Any
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from pydantic import BaseModel
@@ -15,20 +15,21 @@ from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERN
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.commands.common import (
     DEFAULT_LIMIT,
-    ExitCode,
     check_tag,
-    chosen_profile_name,
-    connect,
     fail,
+    format_option,
     list_options,
     note,
     parse_query,
     profile_option,
-    resolve_profile,
-    run,
+    run_connected,
 )
 from svctui.commands.delete import delete_command
 from svctui.commands.output import Format, ItemWriter, make_writer
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.store.model import Profile
 
 TASK_ENDPOINTS = ("completed-tasks", "completed-jobs")
 DEPRECATION_NOTICE = "note: completed-tasks is deprecated; use --endpoint completed-jobs where the server has it"
@@ -51,9 +52,12 @@ async def write_listing(
     skip: int,
     limit: int | None,
     first_page: FirstPage,
-    all_pages: AllPages,
+    all_pages: AllPages | None = None,
 ) -> None:
-    """One page (default) or every page (--all, capped by --limit) into `writer`, holding one page at a time."""
+    """One page (default) or every page (--all, capped by --limit) into `writer`, holding one page at a time.
+
+    Each page is written (and flushed) before the next one is requested.
+    """
     complete = False
     try:
         if not fetch_all:
@@ -63,7 +67,10 @@ async def write_listing(
             if fmt == Format.TABLE and count > shown_to:
                 first = f"{skip + 1:,}-{shown_to:,}" if items else "none"
                 note(f"showing {first} of {count:,} {noun}; more with --skip {shown_to} or --all")
+            elif fmt == Format.TABLE and not items and 0 < count <= skip:
+                note(f"--skip {skip:,} is past the end: there are {count:,} {noun}")
         elif limit != 0:
+            assert all_pages is not None, "--all needs a paged read"
             remaining = limit
             async with contextlib.aclosing(all_pages()) as pages:
                 async for page in pages:
@@ -76,6 +83,68 @@ async def write_listing(
         complete = True
     finally:
         writer.close(complete=complete)
+
+
+def _page_data(page: Any) -> Sequence[BaseModel]:
+    data: Sequence[BaseModel] = page.data
+    return data
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What one list command reads: a paged resource of the client, its leading arguments and query, the model."""
+
+    model: type[BaseModel]
+    noun: str
+    resource: Callable[[ApiClient], Any]  # client -> client.events / client.tasks / client.selectors
+    args: tuple[object, ...] = ()  # leading positional arguments: the client id, the tag id
+    query: Mapping[str, Any] = field(default_factory=dict)  # filters, sort, hydrate_*, endpoint
+    items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
+
+    async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
+        """One request: the items from `skip` and the total count."""
+        page = await self.resource(client).list(*self.args, **self.query, skip=skip, limit=limit)
+        return self.items(page), page.count
+
+    async def all_pages(
+        self, client: ApiClient, skip: int, page_size: int
+    ) -> AsyncGenerator[Sequence[BaseModel], None]:
+        """Every page from `skip` on, as it arrives."""
+        async for page in self.resource(client).pages(*self.args, **self.query, skip=skip, page_size=page_size):
+            yield self.items(page)
+
+
+def run_listing(
+    ctx: click.Context,
+    listing: Listing,
+    *,
+    skip: int,
+    limit: int | None,
+    fetch_all: bool,
+    page_size: int,
+    fmt: str,
+    profile_name: str | None,
+    on_deprecation: Callable[[str], None] = note,
+) -> NoReturn:
+    """Connect and print `listing` with the shared list options (see `list_options`)."""
+
+    async def body(client: ApiClient, _profile: Profile) -> None:
+        await write_listing(
+            new_writer(fmt, listing.model, listing.noun),
+            fmt=fmt,
+            noun=listing.noun,
+            fetch_all=fetch_all,
+            skip=skip,
+            limit=limit,
+            first_page=lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT),
+            all_pages=lambda: listing.all_pages(client, skip, page_size),
+        )
+
+    run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
+
+
+def _hydration(no_hydrate_domains: bool, no_hydrate_ous: bool) -> dict[str, bool]:
+    return {"hydrate_domains": not no_hydrate_domains, "hydrate_ous": not no_hydrate_ous}
 
 
 # ---------------------------------------------------------------- events
@@ -91,52 +160,17 @@ def events() -> None:
 @click.pass_context
 def events_list(
     ctx: click.Context,
+    /,
     filters: tuple[str, ...],
     sorts: tuple[str, ...],
-    skip: int,
-    limit: int | None,
-    fetch_all: bool,
-    page_size: int,
-    fmt: str,
-    profile_name: str | None,
     no_hydrate_domains: bool,
     no_hydrate_ous: bool,
+    **paging: Any,
 ) -> None:
     """List events (collection schedules). Exit 4 on a community-edition server."""
     parsed, keys = parse_query(EVENTS, filters, sorts)
-    name = chosen_profile_name(ctx, profile_name)
-
-    async def main() -> ExitCode:
-        profile = resolve_profile(name)
-        async with connect(profile) as client:
-            query: dict[str, Any] = {
-                "filters": parsed,
-                "sort": keys,
-                "hydrate_domains": not no_hydrate_domains,
-                "hydrate_ous": not no_hydrate_ous,
-            }
-
-            async def first_page() -> tuple[Sequence[BaseModel], int]:
-                page = await client.events.list(**query, skip=skip, limit=limit or DEFAULT_LIMIT)
-                return page.data, page.count
-
-            async def all_pages() -> AsyncGenerator[Sequence[BaseModel], None]:
-                async for page in client.events.pages(**query, skip=skip, page_size=page_size):
-                    yield page.data
-
-            await write_listing(
-                new_writer(fmt, Event, "events"),
-                fmt=fmt,
-                noun="events",
-                fetch_all=fetch_all,
-                skip=skip,
-                limit=limit,
-                first_page=first_page,
-                all_pages=all_pages,
-            )
-        return ExitCode.OK
-
-    run(main)
+    query = {"filters": parsed, "sort": keys, **_hydration(no_hydrate_domains, no_hydrate_ous)}
+    run_listing(ctx, Listing(Event, "events", lambda client: client.events, query=query), **paging)
 
 
 # ---------------------------------------------------------------- tasks
@@ -160,62 +194,24 @@ def tasks() -> None:
 @click.pass_context
 def tasks_list(
     ctx: click.Context,
+    /,
     client_id: str,
     filters: tuple[str, ...],
     sorts: tuple[str, ...],
-    skip: int,
-    limit: int | None,
-    fetch_all: bool,
-    page_size: int,
-    fmt: str,
-    profile_name: str | None,
     no_hydrate_domains: bool,
     no_hydrate_ous: bool,
     endpoint: str,
+    **paging: Any,
 ) -> None:
     """List the completed tasks of CLIENT_ID (a uuid). Exit 4 when the server has no such client."""
     if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
         fail(f"CLIENT_ID {client_id!r} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")
-    client_uuid = client_id.strip().lower()
     parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
-    name = chosen_profile_name(ctx, profile_name)
     if endpoint == "completed-tasks":
         note(DEPRECATION_NOTICE)
-
-    async def main() -> ExitCode:
-        profile = resolve_profile(name)
-        async with connect(profile) as client:
-            warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"svctui\.")  # noticed above
-            query: dict[str, Any] = {
-                "filters": parsed,
-                "sort": keys,
-                "hydrate_domains": not no_hydrate_domains,
-                "hydrate_ous": not no_hydrate_ous,
-                "endpoint": endpoint,
-            }
-
-            async def first_page() -> tuple[Sequence[BaseModel], int]:
-                page = await client.tasks.list(client_uuid, **query, skip=skip, limit=limit or DEFAULT_LIMIT)
-                return page.data, page.count
-
-            async def all_pages() -> AsyncGenerator[Sequence[BaseModel], None]:
-                async for page in client.tasks.pages(client_uuid, **query, skip=skip, page_size=page_size):
-                    yield page.data
-
-            await write_listing(
-                new_writer(fmt, CompletedTask, "tasks"),
-                fmt=fmt,
-                noun="tasks",
-                fetch_all=fetch_all,
-                skip=skip,
-                limit=limit,
-                first_page=first_page,
-                all_pages=all_pages,
-            )
-        return ExitCode.OK
-
-    with warnings.catch_warnings():
-        run(main)
+    query = {"filters": parsed, "sort": keys, **_hydration(no_hydrate_domains, no_hydrate_ous), "endpoint": endpoint}
+    listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_id.strip().lower(),), query)
+    run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
 
 
 # ---------------------------------------------------------------- tags
@@ -227,34 +223,21 @@ def tags() -> None:
 
 
 @tags.command("list")
-@click.option(
-    "--format",
-    "-o",
-    "fmt",
-    type=click.Choice([f.value for f in Format]),
-    default=Format.TABLE.value,
-    show_default=True,
-    help="Output format.",
-)
+@format_option
 @profile_option
 @click.pass_context
 def tags_list(ctx: click.Context, fmt: str, profile_name: str | None) -> None:
     """List every asset group tag (the server does not page them)."""
-    name = chosen_profile_name(ctx, profile_name)
 
-    async def main() -> ExitCode:
-        profile = resolve_profile(name)
-        async with connect(profile) as client:
-            writer = new_writer(fmt, AssetGroupTag, "tags")
-            complete = False
-            try:
-                writer.write_page(await client.tags.list())
-                complete = True
-            finally:
-                writer.close(complete=complete)
-        return ExitCode.OK
+    async def body(client: ApiClient, _profile: Profile) -> None:
+        async def every_tag() -> tuple[Sequence[BaseModel], int]:
+            found = await client.tags.list()
+            return found, len(found)
 
-    run(main)
+        writer = new_writer(fmt, AssetGroupTag, "tags")
+        await write_listing(writer, fmt=fmt, noun="tags", fetch_all=False, skip=0, limit=None, first_page=every_tag)
+
+    run_connected(ctx, profile_name, body)
 
 
 # ---------------------------------------------------------------- selectors
@@ -265,56 +248,24 @@ def selectors() -> None:
     """Selectors of an asset group tag: list them, delete them."""
 
 
+def _selector_items(page: Any) -> Sequence[BaseModel]:
+    found: Sequence[BaseModel] = page.data.selectors
+    return found
+
+
 @selectors.command("list")
 @click.argument("tag", metavar="TAG")
 @list_options(hydration=False)
 @click.pass_context
 def selectors_list(
-    ctx: click.Context,
-    tag: str,
-    filters: tuple[str, ...],
-    sorts: tuple[str, ...],
-    skip: int,
-    limit: int | None,
-    fetch_all: bool,
-    page_size: int,
-    fmt: str,
-    profile_name: str | None,
+    ctx: click.Context, /, tag: str, filters: tuple[str, ...], sorts: tuple[str, ...], **paging: Any
 ) -> None:
     """List the selectors of tag TAG (an id; see `svctui tags list`). Exit 4 when the tag does not exist."""
     tag_id = check_tag(tag)
     parsed, keys = parse_query(SELECTORS, filters, sorts)
-    name = chosen_profile_name(ctx, profile_name)
-
-    async def main() -> ExitCode:
-        profile = resolve_profile(name)
-        async with connect(profile) as client:
-
-            async def first_page() -> tuple[Sequence[BaseModel], int]:
-                page = await client.selectors.list(
-                    tag_id, filters=parsed, sort=keys, skip=skip, limit=limit or DEFAULT_LIMIT
-                )
-                return page.data.selectors, page.count
-
-            async def all_pages() -> AsyncGenerator[Sequence[BaseModel], None]:
-                async for page in client.selectors.pages(
-                    tag_id, filters=parsed, sort=keys, skip=skip, page_size=page_size
-                ):
-                    yield page.data.selectors
-
-            await write_listing(
-                new_writer(fmt, Selector, "selectors"),
-                fmt=fmt,
-                noun="selectors",
-                fetch_all=fetch_all,
-                skip=skip,
-                limit=limit,
-                first_page=first_page,
-                all_pages=all_pages,
-            )
-        return ExitCode.OK
-
-    run(main)
+    query = {"filters": parsed, "sort": keys}
+    listing = Listing(Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items)
+    run_listing(ctx, listing, **paging)
 
 
 selectors.add_command(delete_command)

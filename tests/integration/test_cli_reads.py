@@ -21,6 +21,7 @@ from tests.integration.cli_support import (
     json_items,
     jsonl_items,
     run_binary,
+    run_on_pty,
 )
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -103,6 +104,28 @@ def test_events_list_every_format(env: dict[str, str], fmt: str) -> None:
         with_domains = [row for row in rows if int(row["domains_count"]) > 0]
         assert with_domains and all(row["domains"].count(";") == int(row["domains_count"]) - 1 for row in with_domains)
     assert "showing" not in result.stderr or fmt == "table"
+
+
+def test_skip_past_the_end_says_how_many_there_are(env: dict[str, str]) -> None:
+    total = len(jsonl_items(invoke(["events", "list", "--all", "-o", "jsonl"]).stdout))
+    result = invoke(["events", "list", "--skip", "100000"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == f"--skip 100,000 is past the end: there are {total:,} events\nno events found\n"
+    quiet = invoke(["events", "list", "--skip", "100000", "-o", "json"])
+    assert (quiet.stdout, quiet.stderr) == ("[]\n", "")  # machine formats keep stderr clean
+
+
+@pytest.mark.parametrize("columns", [44, 97])
+def test_table_fits_the_real_terminal(env: dict[str, str], columns: int) -> None:
+    """On a terminal (no COLUMNS set) every line of every table fits the terminal's width (not the 120 fallback)."""
+    for args in (["events", "list", "--limit", "30"], ["tags", "list"], ["selectors", "list", "1", "--limit", "30"]):
+        code, screen = run_on_pty(args, env, columns=columns, drop=("COLUMNS", "LINES"))
+        assert code == 0, screen
+        lines = [line for line in screen.splitlines() if line and not line.startswith("showing ")]
+        assert lines[0].startswith("ID "), screen
+        assert len(lines) > 2
+        assert all(len(line) <= columns for line in lines), max(lines, key=len)
 
 
 def test_events_json_round_trips_exactly(env: dict[str, str]) -> None:

@@ -11,18 +11,8 @@ import pytest
 from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CompletedTask, DomainResult, Event, Selector
-from svctui.commands.output import (
-    ELLIPSIS,
-    CsvWriter,
-    Format,
-    JsonArrayWriter,
-    JsonLinesWriter,
-    TableWriter,
-    csv_columns,
-    fit_widths,
-    make_writer,
-    truncate,
-)
+from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
+from svctui.commands.table import ELLIPSIS, TABLE_COLUMNS, TableWriter, cell_width, fit_widths, truncate
 
 
 def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
@@ -95,13 +85,7 @@ def test_table_fits_the_width(width: int) -> None:
 
 def test_table_columns_are_aligned_across_pages() -> None:
     out = io.StringIO()
-    writer = TableWriter(
-        __import__("svctui.commands.output", fromlist=["TABLE_COLUMNS"]).TABLE_COLUMNS[Selector],
-        out,
-        100,
-        "selectors",
-        io.StringIO(),
-    )
+    writer = TableWriter(TABLE_COLUMNS[Selector], out, 100, "selectors", io.StringIO())
     writer.write_page([Selector(id=1, asset_group_tag_id=1, name="a", description="first")])
     writer.write_page([Selector(id=2, asset_group_tag_id=1, name="much longer name", description="second")])
     lines = out.getvalue().splitlines()
@@ -205,3 +189,33 @@ def test_every_model_has_table_and_csv_columns() -> None:
     for model in (Event, CompletedTask, AssetGroupTag, Selector):
         assert csv_columns(model)[0][0] == "id"
         make_writer(Format.TABLE, model, io.StringIO(), noun="x", err=io.StringIO(), width=80)
+
+
+def test_wide_characters_are_measured_in_terminal_columns() -> None:
+    assert cell_width("Tier Zero") == 9
+    assert cell_width("東京サーバー") == 12
+    assert cell_width("e\u0301") == 1  # e + combining acute accent
+    assert truncate("東京サーバー管理", 7) == "東京サ" + ELLIPSIS
+    assert cell_width(truncate("東京サーバー管理", 7)) == 7
+    out = io.StringIO()
+    writer = make_writer(Format.TABLE, AssetGroupTag, out, noun="tags", err=io.StringIO(), width=60)
+    writer.write_page(
+        [
+            AssetGroupTag(id=1, name="東京データセンターの管理者グループ", description="全社の特権アカウントを含む"),
+            AssetGroupTag(id=22, name="Tier Zero", description="Assets with control of the whole environment"),
+        ]
+    )
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 3
+    assert all(cell_width(line) <= 60 for line in lines), [cell_width(line) for line in lines]
+    # the description column starts at the same terminal column on both rows
+    assert cell_width(lines[1][: lines[1].index("全")]) == cell_width(lines[2][: lines[2].index("Assets")])
+
+
+def test_control_characters_from_the_server_never_reach_the_terminal() -> None:
+    out = io.StringIO()
+    writer = make_writer(Format.TABLE, Selector, out, noun="selectors", err=io.StringIO(), width=120)
+    writer.write_page([Selector(id=1, asset_group_tag_id=1, name="evil\x1b[2J\x1b]0;pwned\x07", description="a\x00b")])
+    text = out.getvalue()
+    assert not any(ch in text for ch in "\x1b\x07\x00")
+    assert "evil\ufffd[2J\ufffd]0;pwned\ufffd" in text

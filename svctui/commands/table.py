@@ -1,0 +1,208 @@
+"""The table format of the read commands: plain text that fits the terminal, in display columns, page by page."""
+
+from __future__ import annotations
+
+import shutil
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TextIO
+
+from pydantic import BaseModel
+
+from svctui.api.models import AssetGroupTag, CompletedTask, DomainResult, Event, Selector, flag_marks, status_label
+from svctui.schedule import describe
+
+ELLIPSIS = "…"
+REPLACEMENT = "\ufffd"
+GAP = "  "
+MIN_CELL = 4
+MIN_FLEXIBLE = 8
+
+
+# ---------------------------------------------------------------- cells
+
+
+def _time(value: datetime | None) -> str:
+    if value is None:
+        return ""
+    return value.strftime("%Y-%m-%d %H:%M")
+
+
+def _names(refs: Sequence[Any]) -> str:
+    return ", ".join(getattr(ref, "name", "") or getattr(ref, "objectid", "") for ref in refs)
+
+
+def _results(results: Sequence[DomainResult]) -> str:
+    if not results:
+        return ""
+    failed = sum(1 for result in results if not result.success)
+    return f"{len(results) - failed} ok / {failed} failed"
+
+
+def single_line(text: str) -> str:
+    """One row of text: whitespace runs become one space, control characters (terminal escapes) become U+FFFD."""
+    return "".join(ch if ch.isprintable() else REPLACEMENT for ch in " ".join(text.split()))
+
+
+def char_width(ch: str) -> int:
+    """Terminal columns of one character: 2 for wide East Asian ones, 0 for combining marks, else 1."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def cell_width(text: str) -> int:
+    """Terminal columns `text` takes (what a table must fit, not its length in code points)."""
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """`text` padded with spaces to `width` terminal columns (on the left when `right`)."""
+    spaces = " " * max(0, width - cell_width(text))
+    return spaces + text if right else text + spaces
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """One table column: header, how to get the cell, whether it shrinks first, alignment."""
+
+    header: str
+    cell: Callable[[Any], object]
+    flexible: bool = False
+    right: bool = False
+    min_width: int = 0
+
+
+TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
+    Event: (
+        TableColumn("ID", lambda e: e.id, right=True),
+        TableColumn("CLIENT", lambda e: e.client_name or e.client_id, flexible=True),
+        TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
+        TableColumn("KINDS", flag_marks, min_width=7),
+        TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
+        TableColumn("OUS", lambda e: len(e.ous), right=True),
+        TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), flexible=True),
+    ),
+    CompletedTask: (
+        TableColumn("ID", lambda t: t.id, right=True),
+        TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, right=True),
+        TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
+        TableColumn("STATUS", lambda t: status_label(t.status)),
+        TableColumn("KINDS", flag_marks, min_width=7),
+        TableColumn("DOMAINS", lambda t: len(t.domains), right=True),
+        TableColumn("RESULTS", lambda t: _results(t.domain_results)),
+        TableColumn("MESSAGE", lambda t: t.status_message, flexible=True),
+    ),
+    AssetGroupTag: (
+        TableColumn("ID", lambda t: t.id, right=True),
+        TableColumn("TYPE", lambda t: t.type_label),
+        TableColumn("NAME", lambda t: t.name, flexible=True),
+        TableColumn("POSITION", lambda t: "" if t.position is None else t.position, right=True),
+        TableColumn("DESCRIPTION", lambda t: t.description, flexible=True),
+    ),
+    Selector: (
+        TableColumn("ID", lambda s: s.id, right=True),
+        TableColumn("NAME", lambda s: s.name, flexible=True),
+        TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no"),
+        TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True),
+        TableColumn("SEEDS", lambda s: len(s.seeds), right=True),
+        TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16),
+        TableColumn("DESCRIPTION", lambda s: s.description, flexible=True),
+    ),
+}
+
+
+def fit_widths(natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int) -> list[int]:
+    """Shrink column widths until the row (with gaps) fits `total`: flexible columns first, widest first."""
+    widths = list(natural)
+    excess = sum(widths) + len(GAP) * (len(widths) - 1) - total
+    while excess > 0:
+        candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
+        if not candidates:
+            break
+        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def truncate(text: str, width: int) -> str:
+    """`text` cut to at most `width` terminal columns, ending in … when cut."""
+    if cell_width(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    kept: list[str] = []
+    used = 0
+    for ch in text:
+        used += char_width(ch)
+        if used > width - 1:
+            break
+        kept.append(ch)
+    return "".join(kept) + ELLIPSIS
+
+
+def terminal_width() -> int:
+    """Columns of the terminal (COLUMNS wins; 120 when stdout is not a terminal)."""
+    return shutil.get_terminal_size(fallback=(120, 24)).columns
+
+
+class TableWriter:
+    """A plain-text table that fits `width`; column widths come from the first page and stay fixed."""
+
+    def __init__(self, columns: Sequence[TableColumn], stream: TextIO, width: int, noun: str, err: TextIO) -> None:
+        self.columns = tuple(columns)
+        self.stream = stream
+        self.width = max(width, 20)
+        self.noun = noun
+        self.err = err
+        self.widths: list[int] | None = None
+        self.rows_written = 0
+
+    @staticmethod
+    def _minimum(column: TableColumn) -> int:
+        if column.min_width:
+            return column.min_width
+        return MIN_FLEXIBLE if column.flexible else max(MIN_CELL, len(column.header))
+
+    def _cells(self, item: BaseModel) -> list[str]:
+        return [single_line(str(column.cell(item))) for column in self.columns]
+
+    def _line(self, cells: Sequence[str]) -> str:
+        assert self.widths is not None
+        parts: list[str] = []
+        last = len(cells) - 1
+        for index, (cell, width, column) in enumerate(zip(cells, self.widths, self.columns, strict=True)):
+            if column.right:
+                text = pad(cell, width, right=True)  # numbers are never cut: a later page may hold wider ones
+            elif index != last:
+                text = pad(truncate(cell, width), width)
+            else:
+                text = truncate(cell, width)
+            parts.append(text)
+        return truncate(GAP.join(parts).rstrip(), self.width)
+
+    def write_page(self, items: Sequence[BaseModel]) -> None:
+        """Print the rows of a page (and the header before the first one)."""
+        rows = [self._cells(item) for item in items]
+        if not rows:
+            return
+        if self.widths is None:
+            headers = [column.header for column in self.columns]
+            natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
+            minimum = [min(n, self._minimum(c)) for n, c in zip(natural, self.columns, strict=True)]
+            self.widths = fit_widths(natural, minimum, [c.flexible for c in self.columns], self.width)
+            self.stream.write(self._line(headers) + "\n")
+        self.stream.write("".join(self._line(row) + "\n" for row in rows))
+        self.rows_written += len(rows)
+        self.stream.flush()
+
+    def close(self, *, complete: bool = True) -> None:
+        """Say so on stderr when nothing matched."""
+        if complete and self.rows_written == 0:
+            self.err.write(f"no {self.noun} found\n")
+        self.stream.flush()
