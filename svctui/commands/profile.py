@@ -7,18 +7,30 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
 from svctui.store import paths
 from svctui.store.envprofile import ENV_PROFILE, env_overrides, is_complete
 from svctui.store.errors import StoreError
-from svctui.store.model import Profile, build_profile, check_base_url, check_name, check_token_id, mask
+from svctui.store.model import (
+    Profile,
+    build_profile,
+    check_base_url,
+    check_name,
+    check_prefer_wait,
+    check_scheme_prefix,
+    check_token_id,
+    mask,
+)
 from svctui.store.profiles import ProfileStore
 
 if TYPE_CHECKING:
     from svctui.api.client import ServerInfo
+
+
+T = TypeVar("T")
 
 
 class InputError(click.ClickException):
@@ -36,7 +48,7 @@ def _warn(messages: tuple[str, ...] | list[str]) -> None:
         click.echo(f"warning: {message}", err=True)
 
 
-def _checked(check: Callable[[str], str], value: str) -> str:
+def _checked(check: Callable[[T], T], value: T) -> T:
     try:
         return check(value)
     except ValueError as exc:
@@ -88,6 +100,8 @@ def add(
     if bearer == (token_id is not None):
         raise InputError("give exactly one of --token-id UUID (signed requests) or --bearer (JWT)")
     token = _checked(check_token_id, token_id) if token_id is not None else None
+    _checked(check_scheme_prefix, scheme_prefix)  # every option is checked before the secret is asked for
+    _checked(check_prefer_wait, prefer_wait)
     store = _store()
     try:
         if name in store.load().profiles and not force:
@@ -259,8 +273,12 @@ async def _probe(resolved: Profile) -> ServerInfo:
 @click.argument("name", required=False)
 @click.pass_context
 def test(ctx: click.Context, name: str | None) -> None:
-    """Send one signed request with profile NAME (default: the default profile) and report the result."""
+    """Send one signed request with profile NAME (default: the default profile) and report the result.
+
+    Exit 0 ok, 2 bad profile, 3 authentication refused, 4 not the API (not found), 5 server or network error.
+    """
     from svctui.api.errors import ApiError
+    from svctui.commands.common import ExitCode, exit_code_for
     from svctui.connect import failure_hint
 
     chosen = name or (ctx.obj or {}).get("profile")
@@ -272,7 +290,10 @@ def test(ctx: click.Context, name: str | None) -> None:
     except ApiError as exc:
         click.echo(f"failed: {resolved.base_url} (profile {resolved.name}): {exc.user_message()}", err=True)
         click.echo(f"hint: {failure_hint(exc, resolved)}", err=True)
-        ctx.exit(1)
+        ctx.exit(int(exit_code_for(exc)))
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        ctx.exit(int(ExitCode.ABORTED))
     click.echo(
         f"ok: {resolved.base_url} answers, {info.edition} edition (profile {resolved.name}, {resolved.auth} auth)"
     )

@@ -8,40 +8,29 @@ import select
 import socket
 import stat
 import subprocess
-import sys
 import time
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from svctui.cli import cli
 from svctui.commands.profile import add as add_command
 from svctui.store import paths
-from tests.unit.store_keyring import MemoryKeyring, headless, installed
+from tests.integration.cli_support import SVCTUI_BIN, add_profile
+from tests.integration.cli_support import run_cli as run
+from tests.unit.store_keyring import MemoryKeyring, installed
+from tests.unit.store_keyring import headless_keyring as headless_keyring
 
-SVCTUI_BIN = Path(sys.executable).parent / "svctui"
 TOKEN_ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
 KEY = "Q7mZ2xR9vK4tP1wL8nB3cH6dF0gJ5sAy"
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGkifQ.T3rWq8ZpXk2Lm9Vb"
 URL = "https://bh.example.com"
 
 
-@pytest.fixture(autouse=True)
-def headless_keyring() -> Iterator[None]:
-    with installed(headless()):
-        yield
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=stdin, obj={})
-
-
 def add(name: str = "prod", *extra: str, key: str = KEY, url: str = URL) -> Result:
-    return run("profile", "add", name, "--base-url", url, "--token-id", TOKEN_ID, "--secret-stdin", *extra, stdin=key)
+    return add_profile(name, url, TOKEN_ID, key, *extra)
 
 
 def profiles_file() -> Path:
@@ -177,6 +166,48 @@ def test_bad_input_exits_2_with_a_message_and_leaves_the_file_alone(
     assert os.stat(profiles_file()).st_mtime_ns == before_mtime
 
 
+def test_open_config_directory_is_refused_with_the_fix_and_left_alone() -> None:
+    assert add().exit_code == 0
+    directory = profiles_file().parent
+    before = profiles_file().read_bytes()
+    os.chmod(directory, 0o775)
+    for args in (["profile", "use", "prod"], ["profile", "remove", "prod", "--yes"]):
+        refused = run(*args)
+        assert refused.exit_code == 2, refused.output
+        assert refused.stderr == (
+            f"Error: Permissions 0775 for directory '{directory}' are too open: it holds the profiles file (secrets), "
+            f"so svctui will not write there while group or others can reach it. Fix it with: chmod 700 {directory} "
+            "(or set SVCTUI_CONFIG_DIR to a private directory)\n"
+        )
+    refused_add = add("second")
+    assert refused_add.exit_code == 2 and "too open" in refused_add.stderr
+    assert profiles_file().read_bytes() == before
+    assert stat.S_IMODE(os.stat(directory).st_mode) == 0o775
+    assert run("profile", "list").exit_code == 0  # reading our own 0600 file is still fine
+
+
+def test_every_option_is_checked_before_the_secret_is_asked_for() -> None:
+    for option, value, message in (
+        ("--prefer-wait", "0", "prefer_wait 0 is not allowed"),
+        ("--scheme-prefix", "b-e", "scheme prefix 'b-e' is not allowed"),
+    ):
+        result = run("profile", "add", "x", "--base-url", URL, "--token-id", TOKEN_ID, option, value, stdin=KEY + "\n")
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr
+        assert "Token key for profile" not in result.stderr  # refused before prompting
+    assert not profiles_file().exists()
+
+
+def test_secret_that_is_not_text_is_refused_without_a_traceback() -> None:
+    command = [str(SVCTUI_BIN), "profile", "add", "x", "--base-url", URL, "--token-id", TOKEN_ID, "--secret-stdin"]
+    for raw in (b"\xff\xfe-not-utf8-0123456789\n", "clé-0123456789".encode()):
+        done = subprocess.run(command, input=raw, capture_output=True, env=real_env(), check=False)
+        assert done.returncode == 2, done.stderr
+        assert b"Traceback" not in done.stderr
+        assert b"not printable ASCII" in done.stderr
+    assert not profiles_file().exists()
+
+
 def test_too_open_file_is_refused_by_every_command() -> None:
     add()
     os.chmod(profiles_file(), 0o644)
@@ -270,7 +301,7 @@ def test_profile_test_reports_connection_failure_with_a_hint() -> None:
     url = closed_port_url()
     add("down", url=url)
     result = run("profile", "test", "down")
-    assert result.exit_code == 1
+    assert result.exit_code == 5  # network error, as for every command
     assert f"failed: {url} (profile down)" in result.stderr
     assert "hint: check the URL / network" in result.stderr
 

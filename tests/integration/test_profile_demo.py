@@ -5,40 +5,30 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
-import sys
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
+import httpx
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
+from svctui import connect
 from svctui.api.client import ApiClient
 from svctui.api.errors import Unauthorized
 from svctui.api.signing import SignatureAuth
-from svctui.cli import cli
 from svctui.connect import CLOCK_HINT, failure_hint
 from svctui.demo.server import DemoServer
+from svctui.store.model import Profile
 from svctui.store.profiles import ProfileStore
-from tests.unit.store_keyring import headless, installed
+from tests.integration.cli_support import SVCTUI_BIN, add_profile
+from tests.integration.cli_support import run_cli as run
+from tests.unit.store_keyring import headless_keyring as headless_keyring
 
-SVCTUI_BIN = Path(sys.executable).parent / "svctui"
 WRONG_KEY = "V3Jvbmcta2V5LWZvci10aGUtZGVtby1zZXJ2ZXI="
 
 
-@pytest.fixture(autouse=True)
-def headless_keyring() -> Iterator[None]:
-    with installed(headless()):
-        yield
-
-
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=stdin, obj={})
-
-
 def add_signed(name: str, url: str, token_id: str, key: str, *extra: str) -> Result:
-    result = run("profile", "add", name, "--base-url", url, "--token-id", token_id, "--secret-stdin", *extra, stdin=key)
+    result = add_profile(name, url, token_id, key, *extra)
     assert result.exit_code == 0, result.output
     return result
 
@@ -60,7 +50,7 @@ def test_default_profile_and_global_profile_option(demo_server: DemoServer) -> N
     add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
     add_signed("other", demo_server.base_url, demo_server.token_id, WRONG_KEY)
     assert run("profile", "test").exit_code == 0  # the first profile became the default
-    assert run("--profile", "other", "profile", "test").exit_code == 1
+    assert run("--profile", "other", "profile", "test").exit_code == 3
 
 
 def test_community_edition(demo_server_community: DemoServer) -> None:
@@ -74,7 +64,7 @@ def test_community_edition(demo_server_community: DemoServer) -> None:
 def test_wrong_key_gets_the_digest_mismatch_and_the_key_hint(demo_server: DemoServer) -> None:
     add_signed("bad", demo_server.base_url, demo_server.token_id, WRONG_KEY)
     result = run("profile", "test", "bad")
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # authentication refused
     assert f"failed: {demo_server.base_url} (profile bad): HTTP 401" in result.stderr
     assert "digest validation failed: signature digest mismatch" in result.stderr
     assert "hint: check the token key" in result.stderr
@@ -85,7 +75,7 @@ def test_unknown_token_id_gets_the_token_id_hint(demo_server: DemoServer) -> Non
     stranger = str(uuid.UUID(int=7))
     add_signed("who", demo_server.base_url, stranger, demo_server.token_key)
     result = run("profile", "test", "who")
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # authentication refused
     assert "resource not found" in result.stderr
     assert f"hint: check the token id: the server does not know token {stranger}" in result.stderr
 
@@ -94,7 +84,7 @@ def test_disabled_user_is_named(demo_server: DemoServer) -> None:
     disabled = demo_server.credentials.disabled
     add_signed("off", demo_server.base_url, disabled.id, disabled.key)
     result = run("profile", "test", "off")
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # authentication refused
     assert "HTTP 403" in result.stderr and "user disabled" in result.stderr
     assert "hint: the token's user is disabled" in result.stderr
 
@@ -102,7 +92,7 @@ def test_disabled_user_is_named(demo_server: DemoServer) -> None:
 def test_wrong_scheme_prefix_gets_the_prefix_hint(demo_server: DemoServer) -> None:
     add_signed("svc", demo_server.base_url, demo_server.token_id, demo_server.token_key, "--scheme-prefix", "svc")
     result = run("profile", "test", "svc")
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # authentication refused
     assert "Unexpected authorization scheme" in result.stderr
     assert "hint: check the scheme prefix (now 'svc'" in result.stderr
 
@@ -116,7 +106,7 @@ def test_bearer_jwt_profile(demo_server: DemoServer) -> None:
     forged = demo_server.jwt[:-6] + ("AAAAAA" if not demo_server.jwt.endswith("AAAAAA") else "BBBBBB")
     run("profile", "add", "forged", "--base-url", demo_server.base_url, "--bearer", "--secret-stdin", stdin=forged)
     failed = run("profile", "test", "forged")
-    assert failed.exit_code == 1
+    assert failed.exit_code == 3
     assert "hint: check the JWT" in failed.stderr
     assert_quiet(failed, forged, demo_server.jwt)
 
@@ -168,3 +158,24 @@ def test_console_script_add_then_test(demo_server: DemoServer) -> None:
     assert tested.stdout.startswith(f"ok: {demo_server.base_url} answers, enterprise edition")
     for output in (added.stdout, added.stderr, tested.stdout, tested.stderr):
         assert demo_server.token_key not in output
+
+
+def test_profile_test_with_a_clock_two_hours_ahead_names_the_clock(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command end to end, with only the signer's clock moved: the server's skew message, the clock hint, exit 3."""
+    add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
+    ahead = (datetime.now(UTC) + timedelta(hours=2)).isoformat(timespec="seconds")
+    real_build_auth = connect.build_auth
+
+    def skewed(profile: Profile) -> httpx.Auth:
+        auth = real_build_auth(profile)
+        assert isinstance(auth, SignatureAuth)
+        return SignatureAuth(auth.token_id, demo_server.token_key, clock=lambda: ahead)
+
+    monkeypatch.setattr(connect, "build_auth", skewed)
+    result = run("profile", "test", "demo")
+    assert result.exit_code == 3, result.output
+    assert "signature too far ahead" in result.stderr
+    assert f"hint: {CLOCK_HINT}" in result.stderr
+    assert_quiet(result, demo_server.token_key)

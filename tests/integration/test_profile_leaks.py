@@ -105,7 +105,7 @@ def test_commands_never_show_the_secret(transcript: Transcript) -> None:
     with installed(MemoryKeyring()):
         assert transcript.run("profile", "add", "ring", *signed, "--secret-stdin", stdin=KEY) == 0
         assert transcript.run("profile", "show", "ring") == 0
-        assert transcript.run("profile", "test", "ring") == 1
+        assert transcript.run("profile", "test", "ring") == 5
     with installed(LockedKeyring()):  # its error text contains the secret it was given
         assert transcript.run("profile", "add", "locked", *signed, "--secret-stdin", stdin=KEY) == 0
     with installed(LyingKeyring()):
@@ -113,7 +113,7 @@ def test_commands_never_show_the_secret(transcript: Transcript) -> None:
     with installed(headless()):
         for name in ("file", "prompt", "jwt", "locked", "liar"):
             assert transcript.run("profile", "show", name) == 0
-        assert transcript.run("profile", "test", "jwt") == 1
+        assert transcript.run("profile", "test", "jwt") == 5
         assert transcript.run("profile", "show", "ring") == 0  # keyring unreadable now
         assert transcript.run("profile", "test", "ring") == 2
         assert transcript.run("profile", "list") == 0
@@ -129,7 +129,7 @@ def test_environment_secrets_never_show(transcript: Transcript, monkeypatch: pyt
     monkeypatch.setenv("SVCTUI_TOKEN_KEY", KEY)
     with installed(headless()):
         assert transcript.run("profile", "list") == 0
-        assert transcript.run("profile", "test") == 1
+        assert transcript.run("profile", "test") == 5
         monkeypatch.setenv("SVCTUI_JWT", JWT)
         assert transcript.run("profile", "test") == 2  # both secrets set: refused, without quoting either
         monkeypatch.delenv("SVCTUI_TOKEN_KEY")
