@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 from svctui.api.signing import compute_signature, signature_matches
 from svctui.demo.db import Token
@@ -26,6 +27,11 @@ from svctui.demo.timefmt import go_rfc3339, parse_request_date
 SIGNATURE_PREFIX = "unable to validate request signature for client: "
 MAX_SKEW = timedelta(hours=1)
 JWT_LIFETIME = timedelta(days=7)
+MALFORMED = {  # the real messages (the date's repeats its prefix)
+    "requestdate": "malformed request date: malformed request date",
+    "signature": "malformed signature header",
+}
+T = TypeVar("T")
 _B64_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
@@ -105,6 +111,17 @@ def _fail(status: int, reason: str) -> Problem:
     return Problem(status, SIGNATURE_PREFIX + reason)
 
 
+def _header(headers: Callable[[str], str], name: str, what: str, parse: Callable[[str], T]) -> tuple[str, T]:
+    """A required signing header as sent and parsed; the real 400 when it is missing or malformed."""
+    raw = headers(name)
+    if not raw:
+        raise _fail(400, f"no {what} header")
+    try:
+        return raw, parse(raw)
+    except ValueError as exc:
+        raise _fail(400, f"{MALFORMED[name]}: {exc}") from None
+
+
 def verify_signature(
     token_id: uuid.UUID,
     headers: Callable[[str], str],
@@ -115,20 +132,8 @@ def verify_signature(
     now: datetime | None = None,
 ) -> Token:
     """Check a signed request; the token it was signed with, or Problem with the real status and message."""
-    raw_date = headers("requestdate")
-    if not raw_date:
-        raise _fail(400, "no request date header")
-    try:
-        request_date = parse_request_date(raw_date)
-    except ValueError as exc:
-        raise _fail(400, f"malformed request date: malformed request date: {exc}") from None
-    raw_signature = headers("signature")
-    if not raw_signature:
-        raise _fail(400, "no signature header")
-    try:
-        received = _go_base64(raw_signature)
-    except ValueError as exc:
-        raise _fail(400, f"malformed signature header: {exc}") from None
+    raw_date, request_date = _header(headers, "requestdate", "request date", parse_request_date)
+    _, received = _header(headers, "signature", "signature", _go_base64)
     token = find_token(str(token_id))
     if token is None:
         raise _fail(401, "resource not found")

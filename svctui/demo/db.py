@@ -93,9 +93,6 @@ class Credentials:
     disabled: Token
     jwt_secret: str = field(repr=False)
 
-    def __repr__(self) -> str:
-        return f"Credentials(admin={self.admin!r}, read_only={self.read_only!r}, disabled={self.disabled!r})"
-
 
 @dataclass(frozen=True)
 class SeededDrop:
