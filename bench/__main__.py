@@ -41,7 +41,7 @@ def _collect(selected: list[str]) -> list[Comparison]:
     return results
 
 
-def _markdown(results: list[Comparison]) -> str:
+def _markdown(results: list[Comparison], load: float) -> str:
     lines = [
         "# Benchmarks",
         "",
@@ -50,7 +50,8 @@ def _markdown(results: list[Comparison]) -> str:
         "",
         f"- Run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}, {platform.python_implementation()} "
         f"{platform.python_version()}, {os.cpu_count()} cores, textual {version('textual')}, "
-        f"pydantic {version('pydantic')}, httpx {version('httpx')}",
+        f"pydantic {version('pydantic')}, httpx {version('httpx')}; 1-minute load average at start "
+        f"{load:.1f} (other work on the machine widens the spread; the ratios hold up better)",
         "",
         "| benchmark | what | baseline | subject | baseline median | subject median | ratio |",
         "|---|---|---|---|---:|---:|---:|",
@@ -69,9 +70,10 @@ def _markdown(results: list[Comparison]) -> str:
 def main() -> None:
     """Run the selected benchmarks (all by default) and write BENCHMARKS.md next to the Makefile."""
     selected = sys.argv[1:]
+    load = os.getloadavg()[0]
     results = _collect(selected)
     if not selected:
-        Path("BENCHMARKS.md").write_text(_markdown(results), encoding="utf-8")
+        Path("BENCHMARKS.md").write_text(_markdown(results, load), encoding="utf-8")
         print("wrote BENCHMARKS.md", file=sys.stderr)
 
 

@@ -48,6 +48,7 @@ def generation() -> Comparison:
         (f"default ({default.tasks:,} tasks, {default.events} events)", _generate(default)),
         (f"{BIG_TASKS:,} tasks", _generate(big)),
         repeats=3,
+        warmup=False,
         note=f"cost of scale: x{BIG_TASKS / default.tasks:.1f} the tasks. Generation is only paid on first start "
         "(the database is reused while seed and sizes match).",
     )

@@ -119,11 +119,19 @@ def compare(
     repeats: int = 7,
     inner: int = 1,
     note: str = "",
+    warmup: bool = True,
 ) -> Comparison:
-    """Measure baseline and subject alternately-fair (baseline first, then subject) and pair them."""
-    base = measure(baseline[0], baseline[1], repeats=repeats, inner=inner)
-    subj = measure(subject[0], subject[1], repeats=repeats, inner=inner)
-    return Comparison(name, what, base, subj, note)
+    """Measure baseline and subject in alternation (one repeat of each per round, after one warm-up call of each),
+    so that a busy moment on the machine hits both alike, and pair them."""
+    samples: tuple[list[float], list[float]] = ([], [])
+    for index in range(repeats + (1 if warmup else 0)):
+        for side, (_, func) in enumerate((baseline, subject)):
+            start = time.perf_counter()
+            for _ in range(inner):
+                func()
+            if index or not warmup:
+                samples[side].append((time.perf_counter() - start) / inner)
+    return Comparison(name, what, summarise(baseline[0], samples[0]), summarise(subject[0], samples[1]), note)
 
 
 def show(measurement: Measurement) -> str:
