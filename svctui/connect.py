@@ -59,14 +59,17 @@ def open_client(
     """
     from svctui.api.client import ApiClient
 
-    return ApiClient(
-        profile.base_url,
-        build_auth(profile),
-        prefer_wait=profile.prefer_wait,
-        verify=tls_verify(profile),
-        transport=transport,
-        on_deprecation=on_deprecation,
-    )
+    try:
+        return ApiClient(
+            profile.base_url,
+            build_auth(profile),
+            prefer_wait=profile.prefer_wait,
+            verify=tls_verify(profile),
+            transport=transport,
+            on_deprecation=on_deprecation,
+        )
+    except ValueError as exc:  # the client refuses a setting, e.g. a CA bundle that holds no certificate
+        raise StoreError(f"profile {profile.name!r}: {exc}") from None
 
 
 def failure_hint(error: ApiError, profile: Profile) -> str:

@@ -15,6 +15,8 @@ from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERN
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.commands.common import (
     DEFAULT_LIMIT,
+    CommandFailure,
+    ExitCode,
     check_tag,
     fail,
     format_option,
@@ -100,6 +102,7 @@ class Listing:
     args: tuple[object, ...] = ()  # leading positional arguments: the client id, the tag id
     query: Mapping[str, Any] = field(default_factory=dict)  # filters, sort, hydrate_*, endpoint
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
+    not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
@@ -128,17 +131,25 @@ def run_listing(
 ) -> NoReturn:
     """Connect and print `listing` with the shared list options (see `list_options`)."""
 
+    from svctui.api.errors import EnterpriseOnly, NotFound
+
     async def body(client: ApiClient, _profile: Profile) -> None:
-        await write_listing(
-            new_writer(fmt, listing.model, listing.noun),
-            fmt=fmt,
-            noun=listing.noun,
-            fetch_all=fetch_all,
-            skip=skip,
-            limit=limit,
-            first_page=lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT),
-            all_pages=lambda: listing.all_pages(client, skip, page_size),
-        )
+        try:
+            await write_listing(
+                new_writer(fmt, listing.model, listing.noun),
+                fmt=fmt,
+                noun=listing.noun,
+                fetch_all=fetch_all,
+                skip=skip,
+                limit=limit,
+                first_page=lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT),
+                all_pages=lambda: listing.all_pages(client, skip, page_size),
+            )
+        except NotFound as exc:
+            resource_missing = "resource not found" in " ".join(exc.messages).lower()  # not a missing route
+            if not listing.not_found or isinstance(exc, EnterpriseOnly) or not resource_missing:
+                raise
+            raise CommandFailure(f"{exc.user_message()}\nhint: {listing.not_found}", ExitCode.NOT_FOUND) from exc
 
     run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
 
@@ -210,7 +221,9 @@ def tasks_list(
     if endpoint == "completed-tasks":
         note(DEPRECATION_NOTICE)
     query = {"filters": parsed, "sort": keys, **_hydration(no_hydrate_domains, no_hydrate_ous), "endpoint": endpoint}
-    listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_id.strip().lower(),), query)
+    client_uuid = client_id.strip().lower()
+    missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
+    listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
     run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
 
 
@@ -264,7 +277,10 @@ def selectors_list(
     tag_id = check_tag(tag)
     parsed, keys = parse_query(SELECTORS, filters, sorts)
     query = {"filters": parsed, "sort": keys}
-    listing = Listing(Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items)
+    missing = f"the server has no asset group tag {tag_id}; `svctui tags list` shows the tags"
+    listing = Listing(
+        Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items, not_found=missing
+    )
     run_listing(ctx, listing, **paging)
 
 

@@ -132,13 +132,16 @@ def test_unknown_client_exits_4(demo_server: DemoLike) -> None:
     result = invoke(["tasks", "list", str(uuid.uuid4()), "--endpoint", "completed-jobs"], env=demo_env(demo_server))
     assert result.exit_code == 4, result.stderr
     assert "404" in result.stderr and "request id" in result.stderr
+    assert "hint: the server has no client" in result.stderr and "svctui events list" in result.stderr
     assert result.stdout == ""
 
 
 def test_unknown_tag_exits_4(demo_server: DemoLike) -> None:
-    result = invoke(["selectors", "list", "99999"], env=demo_env(demo_server))
+    result = invoke(["selectors", "list", "99999", "-o", "json"], env=demo_env(demo_server))
     assert result.exit_code == 4, result.stderr
     assert "404" in result.stderr
+    assert "hint: the server has no asset group tag 99999; `svctui tags list` shows the tags" in result.stderr
+    assert result.stdout == ""
 
 
 def test_events_on_community_edition_exit_4(demo_server_community: DemoLike) -> None:

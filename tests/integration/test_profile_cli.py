@@ -208,6 +208,20 @@ def test_secret_that_is_not_text_is_refused_without_a_traceback() -> None:
     assert not profiles_file().exists()
 
 
+def test_ca_bundle_that_holds_no_certificate_is_a_message_for_every_command(tmp_path: Path) -> None:
+    bundle = tmp_path / "ca.pem"
+    bundle.write_text("not a certificate\n")
+    assert add("lab", "--ca-bundle", str(bundle), url=closed_port_url()).exit_code == 0
+    for args in (
+        ["profile", "test", "lab"],
+        ["tags", "list", "--profile", "lab"],
+        ["events", "list", "--profile", "lab"],
+    ):
+        result = run(*args)
+        assert result.exit_code == 2, result.output
+        assert f"profile 'lab': cannot use '{bundle}' as a CA bundle" in result.stderr
+
+
 def test_too_open_file_is_refused_by_every_command() -> None:
     add()
     os.chmod(profiles_file(), 0o644)

@@ -63,6 +63,13 @@ def test_tls_settings(tmp_path: Path) -> None:
         tls_verify(signed(ca_bundle=str(tmp_path / "missing.pem")))
 
 
+def test_ca_bundle_without_a_certificate_is_a_store_error(tmp_path: Path) -> None:
+    bundle = tmp_path / "ca.pem"
+    bundle.write_text("not a certificate\n")
+    with pytest.raises(StoreError, match=r"profile 'p': cannot use '.*ca.pem' as a CA bundle: .*no certificate"):
+        open_client(signed(ca_bundle=str(bundle)))
+
+
 @pytest.mark.anyio
 async def test_open_client_uses_profile_settings() -> None:
     async with open_client(signed(prefer_wait=7, base_url="http://127.0.0.1:1/")) as client:
