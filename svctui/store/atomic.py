@@ -7,7 +7,7 @@ import fcntl
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -103,14 +103,21 @@ def _check_private(path: Path, status: os.stat_result, what: str) -> None:
         )
     if not stat.S_ISREG(status.st_mode):
         raise StoreError(f"'{path}' is not a regular file; the {what} must be a plain file with mode 0600.")
+    _require_yours_alone(
+        path,
+        status,
+        not_yours=f"svctui will not read a {what} that someone else controls.",
+        too_open=lambda mode: _too_open_message(path, mode, what),
+    )
+
+
+def _require_yours_alone(path: Path, status: os.stat_result, *, not_yours: str, too_open: Callable[[int], str]) -> None:
+    """Refuse `path` unless this user owns it and neither group nor others have any permission bit on it."""
     if status.st_uid != os.geteuid():
-        raise StoreError(
-            f"'{path}' is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}); svctui will not read a "
-            f"{what} that someone else controls."
-        )
+        raise StoreError(f"'{path}' is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}); {not_yours}")
     mode = stat.S_IMODE(status.st_mode)
     if mode & 0o077:
-        raise StoreError(_too_open_message(path, mode, what))
+        raise StoreError(too_open(mode))
 
 
 def require_private_dir(directory: Path, what: str = "profiles file") -> Path:
@@ -120,19 +127,16 @@ def require_private_dir(directory: Path, what: str = "profiles file") -> Path:
     one); the message says how to fix it instead.
     """
     ensure_private_dir(directory)
-    status = os.stat(directory)
-    if status.st_uid != os.geteuid():
-        raise StoreError(
-            f"'{directory}' is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}); svctui will not keep "
-            f"its {what} there. Set SVCTUI_CONFIG_DIR to a directory of your own."
-        )
-    mode = stat.S_IMODE(status.st_mode)
-    if mode & 0o077:
-        raise StoreError(
+    _require_yours_alone(
+        directory,
+        os.stat(directory),
+        not_yours=f"svctui will not keep its {what} there. Set SVCTUI_CONFIG_DIR to a directory of your own.",
+        too_open=lambda mode: (
             f"Permissions {mode:04o} for directory '{directory}' are too open: it holds the {what} (secrets), so "
             f"svctui will not write there while group or others can reach it. Fix it with: chmod 700 {directory} "
             f"(or set SVCTUI_CONFIG_DIR to a private directory)"
-        )
+        ),
+    )
     return directory
 
 
