@@ -1,7 +1,8 @@
 """Optional system-keyring storage for secrets, bounded by a timeout and verified by reading back.
 
 Every call runs in a daemon thread and gives up after TIMEOUT_S seconds, so a hung keyring daemon cannot hang
-svctui. Failures come back as short reasons (never containing the secret) so the caller can fall back to the file.
+svctui; after one timeout the keyring is not asked again by this process (3 s in all, not 3 s per call).
+Failures come back as short reasons (never containing the secret) so the caller can fall back to the file.
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ def account(profile_name: str, kind: SecretKind) -> str:
     return f"{profile_name}:{kind}"
 
 
+_hung: list[str] = []  # the reason, once a call has timed out: later calls in this process fail at once
+
+
 def _call_with_timeout(function: Callable[[], _T]) -> _T:
+    if _hung:
+        raise KeyringUnavailable(_hung[0])
     outcome: dict[str, Any] = {}
     finished = threading.Event()
 
@@ -48,7 +54,8 @@ def _call_with_timeout(function: Callable[[], _T]) -> _T:
 
     threading.Thread(target=run, name="svctui-keyring", daemon=True).start()
     if not finished.wait(TIMEOUT_S):
-        raise KeyringUnavailable(f"the system keyring did not answer within {TIMEOUT_S:g} s")
+        _hung.append(f"the system keyring did not answer within {TIMEOUT_S:g} s")
+        raise KeyringUnavailable(_hung[0])
     if "error" in outcome:
         raise outcome["error"]
     value: _T = outcome["value"]

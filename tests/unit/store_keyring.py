@@ -54,12 +54,15 @@ class StuckKeyring(MemoryKeyring):
     def __init__(self) -> None:
         super().__init__()
         self.release = threading.Event()
+        self.calls = 0
 
     def set_password(self, service: str, username: str, password: str) -> None:
+        self.calls += 1
         self.release.wait(30)
         super().set_password(service, username, password)
 
     def get_password(self, service: str, username: str) -> str | None:
+        self.calls += 1
         self.release.wait(30)
         return super().get_password(service, username)
 

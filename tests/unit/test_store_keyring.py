@@ -123,6 +123,7 @@ def test_keyring_that_reads_back_something_else_is_not_trusted() -> None:
 
 def test_hung_keyring_is_abandoned_after_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(keychain, "TIMEOUT_S", 0.2)
+    monkeypatch.setattr(keychain, "_hung", [])
     backend = StuckKeyring()
     try:
         with installed(backend):
@@ -131,6 +132,31 @@ def test_hung_keyring_is_abandoned_after_the_timeout(monkeypatch: pytest.MonkeyP
         backend.release.set()
     assert result.storage == "file"
     assert "did not answer within 0.2 s" in result.warnings[0]
+
+
+def test_after_one_timeout_the_keyring_is_not_asked_again(
+    memory: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = ProfileStore()
+    store.add(signed())  # in the keyring
+    monkeypatch.setattr(keychain, "TIMEOUT_S", 0.2)
+    monkeypatch.setattr(keychain, "_hung", [])
+    backend = StuckKeyring()
+    backend.entries = memory.entries
+    try:
+        with installed(backend):
+            result = store.add(signed(key="replacement-key-0123456789"), replace=True)
+            assert backend.calls == 1  # the stale entry's deletion did not wait another timeout
+            with pytest.raises(keychain.KeyringUnavailable, match=r"did not answer within 0\.2 s"):
+                keychain.load_secret("prod", "token_key")
+            assert backend.calls == 1
+    finally:
+        backend.release.set()
+    assert result.storage == "file"
+    assert [w.split(":")[0] for w in result.warnings] == [
+        f"secret stored in {store.path} (mode 0600), not in the system keyring",
+        "could not delete the old keyring entry",
+    ]
 
 
 def test_timeout_default_is_three_seconds() -> None:
