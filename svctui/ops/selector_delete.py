@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from svctui.api.errors import ApiError, ApiStatusError
+from svctui.api.errors import ApiConnectionError, ApiError, ApiStatusError
 from svctui.api.models import Selector
 
 MAX_CONCURRENCY = 16
@@ -117,6 +117,13 @@ def is_auth_failure(exc: ApiError) -> bool:
     if exc.status == 403:
         return "default selector" not in text
     return exc.status == 400 and any(marker in text for marker in AUTH_FAILURE_MARKERS)
+
+
+def is_server_trouble(exc: ApiError) -> bool:
+    """True when the server could not be reached, or failed (5xx) or kept limiting (429) after the retries."""
+    if isinstance(exc, ApiConnectionError):
+        return True
+    return isinstance(exc, ApiStatusError) and (exc.status >= 500 or exc.status == 429)
 
 
 def classify(selector_id: int, exc: ApiError) -> DeleteResult:
@@ -260,7 +267,12 @@ async def preview_selectors(
     concurrency: int = 4,
     on_result: Callable[[PreviewResult], object] | None = None,
 ) -> list[PreviewResult]:
-    """Look up each selector (GET, never DELETE) to say what a deletion would do; an auth failure propagates."""
+    """Look up each selector (GET, never DELETE) to say what a deletion would do.
+
+    An authentication failure, an unreachable server or one that keeps failing (5xx, 429 after the client's
+    retries) propagates: a dry run that could not ask must not look like one that found nothing wrong. Any other
+    refusal of the lookup (e.g. a server without GET selector) gives UNKNOWN: the deletion would still be tried.
+    """
     by_id: dict[int, PreviewResult] = {}
     stop = asyncio.Event()
 
@@ -268,7 +280,7 @@ async def preview_selectors(
         try:
             selector = await client.selectors.get(tag_id, selector_id)
         except ApiError as exc:
-            if is_auth_failure(exc):
+            if is_auth_failure(exc) or is_server_trouble(exc):
                 stop.set()
                 raise
             found = classify(selector_id, exc)

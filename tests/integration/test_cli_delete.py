@@ -252,6 +252,10 @@ def test_server_errors_are_failed_with_reason_and_exit_5(failing_server: DemoLik
     records = _audit()
     assert [r["outcome"] for r in records] == ["failed", "failed"]
     assert all(r["status"] == 500 and r["request_id"] for r in records)
+    dry = invoke(["selectors", "delete", "1", "5", "6", "--dry-run"], env=demo_env(failing_server))
+    assert dry.exit_code == 5, dry.stderr  # a dry run that could not look must not pass for a clean one
+    assert "HTTP 500" in dry.stderr and "would delete" not in dry.stdout
+    assert len(_audit()) == 2
 
 
 def test_wrong_key_exits_3_and_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:

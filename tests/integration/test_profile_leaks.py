@@ -19,6 +19,7 @@ from pydantic import SecretStr, ValidationError
 
 from svctui.cli import cli
 from svctui.connect import build_auth, open_client
+from svctui.demo.server import DemoServer
 from svctui.store.errors import StoreError
 from svctui.store.model import Profile, build_profile
 from svctui.store.profiles import ProfileStore
@@ -135,6 +136,30 @@ def test_environment_secrets_never_show(transcript: Transcript, monkeypatch: pyt
         monkeypatch.delenv("SVCTUI_TOKEN_KEY")
         monkeypatch.setenv("SVCTUI_BASE_URL", "gopher://x")
         assert transcript.run("profile", "test") == 2
+
+
+def test_read_and_delete_commands_never_show_the_secret(
+    transcript: Transcript, monkeypatch: pytest.MonkeyPatch, demo_server: DemoServer
+) -> None:
+    """Against a real server that refuses the key (exit 3), an unreachable one (exit 5), and with both secrets set."""
+    monkeypatch.setenv("SVCTUI_BASE_URL", demo_server.base_url)
+    monkeypatch.setenv("SVCTUI_TOKEN_ID", demo_server.token_id)
+    monkeypatch.setenv("SVCTUI_TOKEN_KEY", KEY)  # not the server's key
+    commands = (
+        ["events", "list", "-o", "json"],
+        ["tasks", "list", TOKEN_ID, "--all", "-o", "csv"],
+        ["tags", "list"],
+        ["selectors", "list", "1", "-o", "jsonl"],
+        ["selectors", "delete", "1", "5", "--yes"],
+        ["selectors", "delete", "1", "5", "--dry-run"],
+    )
+    for args in commands:
+        assert transcript.run(*args) == 3, args
+    monkeypatch.setenv("SVCTUI_BASE_URL", _closed_port_url())
+    for args in commands:
+        assert transcript.run(*args) == 5, args
+    monkeypatch.setenv("SVCTUI_JWT", JWT)
+    assert transcript.run("tags", "list") == 2
 
 
 def test_objects_and_errors_never_show_the_secret(transcript: Transcript) -> None:

@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from svctui.api.errors import ApiConnectionError, Forbidden, NotFound, ServerError, Unauthorized
+from svctui.api.errors import (
+    ApiConnectionError,
+    ApiStatusError,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServerError,
+    Unauthorized,
+)
 from svctui.api.models import Selector
 from svctui.commands.common import ExitCode
 from svctui.commands.delete import exit_code, result_line
@@ -28,6 +36,10 @@ from tests.unit.test_layers import BLOCKER
 CONTEXT = AuditContext(profile="lab", base_url="https://bh.example.com")
 
 
+class MethodNotAllowed(ApiStatusError):
+    """A 405: the server has no such call."""
+
+
 class SelectorStore:
     """An in-memory stand-in for `ApiClient.selectors` that raises the client's real error classes."""
 
@@ -39,8 +51,11 @@ class SelectorStore:
         self.in_flight = 0
         self.max_in_flight = 0
         self.fail: dict[int, Exception] = {}
+        self.fail_get: dict[int, Exception] = {}
 
     async def get(self, tag_id: int, selector_id: int) -> Selector:
+        if selector_id in self.fail_get:
+            raise self.fail_get[selector_id]
         if selector_id == self.other_tag:
             return Selector(id=selector_id, asset_group_tag_id=tag_id + 1, name="elsewhere")
         if selector_id not in self.live:
@@ -162,6 +177,33 @@ def test_ops_import_without_textual() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "ok svctui.ops" in result.stdout
+
+
+@pytest.mark.anyio
+async def test_preview_says_unknown_only_when_the_lookup_itself_is_refused() -> None:
+    store = SelectorStore(2, range(1, 6))
+    store.fail_get[3] = MethodNotAllowed(405, ["method not allowed"], request_id="r-405")
+    results = await preview_selectors(Client(store), 2, [2, 3])
+    assert [r.preview for r in results] == [Preview.WOULD_DELETE, Preview.UNKNOWN]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "error",
+    [
+        ApiConnectionError("cannot reach https://bh.example.com: connection refused"),
+        ServerError(500, ["an internal error has occurred"], request_id="r-500"),
+        ServerError(503, ["Service Unavailable"], request_id="r-503"),
+        RateLimited(429, ["Limit exceeded"]),
+        Unauthorized(401, ["digest validation failed"], request_id="r-401"),
+    ],
+)
+async def test_preview_that_could_not_ask_fails_instead_of_guessing(error: Exception) -> None:
+    store = SelectorStore(2, range(1, 6))
+    store.fail_get[3] = error
+    with pytest.raises(type(error)):
+        await preview_selectors(Client(store), 2, [1, 2, 3, 4], concurrency=1)
+    assert store.live == set(range(1, 6))
 
 
 @pytest.mark.anyio
