@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from svctui.schedule import UNPARSEABLE, describe, next_occurrences, parse_schedule, relative
 
@@ -112,3 +114,26 @@ def test_rule_without_start_counts_from_now() -> None:
 )
 def test_relative(delta: timedelta, text: str) -> None:
     assert relative(NOW + delta, NOW) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    freq=st.sampled_from(["WEEKLY", "DAILY", "HOURLY", "MINUTELY"]),
+    interval=st.integers(min_value=1, max_value=5),
+    byday=st.sampled_from(["", ";BYDAY=TU", ";BYDAY=MO,WE,FR", ";BYDAY=SU"]),
+    until=st.sampled_from(["", ";UNTIL=20260101T000000Z", ";UNTIL=20301231T235959Z"]),
+    start=st.datetimes(min_value=datetime(2020, 1, 1), max_value=datetime(2027, 1, 1)),
+    now=st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2027, 6, 1)),
+)
+def test_rebasing_dtstart_never_changes_the_next_runs(
+    freq: str, interval: int, byday: str, until: str, start: datetime, now: datetime
+) -> None:
+    """The shortcut that moves DTSTART forward gives exactly what dateutil's full expansion gives."""
+    if freq == "MINUTELY" and (now - start).days > 60:
+        start = now - timedelta(days=60)  # keep the full expansion (the oracle) affordable
+    raw = f"DTSTART:{start:%Y%m%dT%H%M%S}Z\nRRULE:FREQ={freq};INTERVAL={interval}{byday}{until}"
+    schedule = parse_schedule(raw)
+    assert schedule.rule is not None
+    moment = now.replace(tzinfo=UTC)
+    full = [run.astimezone(UTC) for run in schedule.rule.xafter(moment, count=3, inc=False)]
+    assert schedule.next_runs(moment, 3) == full
