@@ -63,9 +63,20 @@ class Schedule:
         return runs
 
     def next_run(self, now: datetime) -> datetime | None:
-        """The first occurrence after `now`, or None."""
-        runs = self.next_runs(now, 1)
+        """The first occurrence after `now`, or None (cached per minute: a table refresh recomputes nothing)."""
+        minute = now.replace(second=0, microsecond=0)
+        for run in _first_two_after(self, minute):
+            if run > now:
+                return run
+        runs = self.next_runs(now, 1)  # two runs inside one minute (a SECONDLY rule): ask directly
         return runs[0] if runs else None
+
+
+@lru_cache(maxsize=8192)
+def _first_two_after(schedule: Schedule, minute: datetime) -> tuple[datetime, ...]:
+    """The two occurrences after the start of a minute; the first one after any moment in that minute is
+    among them unless the rule fires twice within the minute."""
+    return tuple(schedule.next_runs(minute, 2))
 
 
 def _rebased(rule: rrule | rruleset, moment: datetime) -> rrule | rruleset:

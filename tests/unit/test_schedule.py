@@ -137,3 +137,23 @@ def test_rebasing_dtstart_never_changes_the_next_runs(
     moment = now.replace(tzinfo=UTC)
     full = [run.astimezone(UTC) for run in schedule.rule.xafter(moment, count=3, inc=False)]
     assert schedule.next_runs(moment, 3) == full
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rule=st.sampled_from(
+        [
+            "DTSTART:20260101T000000Z\nRRULE:FREQ=SECONDLY;INTERVAL=20",
+            "DTSTART:20261122T120000Z\nRRULE:FREQ=MINUTELY",
+            "DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;BYDAY=TU",
+            "DTSTART:20261122T115930Z\nRRULE:FREQ=HOURLY;COUNT=3",
+        ]
+    ),
+    now=st.datetimes(min_value=datetime(2026, 11, 22, 11, 0), max_value=datetime(2026, 11, 22, 15, 0)),
+)
+def test_cached_next_run_equals_a_direct_lookup(rule: str, now: datetime) -> None:
+    """The per-minute cache behind `next_run` answers exactly what an uncached lookup answers, to the second."""
+    moment = now.replace(tzinfo=UTC)
+    schedule = parse_schedule(rule)
+    direct = schedule.next_runs(moment, 1)
+    assert schedule.next_run(moment) == (direct[0] if direct else None)
