@@ -9,19 +9,7 @@ from collections.abc import AsyncGenerator, Sequence
 import pytest
 from pydantic import BaseModel
 
-from svctui.api.errors import (
-    ApiConnectionError,
-    ApiError,
-    ApiTimeout,
-    BadRequest,
-    EnterpriseOnly,
-    Forbidden,
-    NotFound,
-    RateLimited,
-    ResponseShapeError,
-    ServerError,
-    Unauthorized,
-)
+from svctui.api import errors
 from svctui.api.models import AssetGroupTag
 from svctui.commands.common import ExitCode, exit_code_for
 from svctui.commands.output import JsonLinesWriter
@@ -33,24 +21,24 @@ SIGNATURE = "unable to validate request signature for client: "
 @pytest.mark.parametrize(
     ("error", "code"),
     [
-        (Unauthorized(401, [SIGNATURE + "digest validation failed: signature digest mismatch"]), ExitCode.AUTH),
-        (Unauthorized(401, ["authentication is invalid"]), ExitCode.AUTH),
-        (Forbidden(403, [SIGNATURE + "user disabled"]), ExitCode.AUTH),
-        (BadRequest(400, [SIGNATURE + "Token ID is malformed."]), ExitCode.AUTH),
-        (BadRequest(400, ["Unexpected authorization scheme: svcsignature."]), ExitCode.AUTH),
-        (BadRequest(400, ["column format does not support sorting"]), ExitCode.USAGE),
-        (NotFound(404, ["resource not found"]), ExitCode.NOT_FOUND),
-        (EnterpriseOnly(404, ["404 page not found"]), ExitCode.NOT_FOUND),
-        (RateLimited(429, ["Limit exceeded"]), ExitCode.SERVER),
-        (ServerError(500, ["an internal error has occurred that is preventing the service from servicing"]),
+        (errors.Unauthorized(401, [SIGNATURE + "digest validation failed: signature digest mismatch"]), ExitCode.AUTH),
+        (errors.Unauthorized(401, ["authentication is invalid"]), ExitCode.AUTH),
+        (errors.Forbidden(403, [SIGNATURE + "user disabled"]), ExitCode.AUTH),
+        (errors.BadRequest(400, [SIGNATURE + "Token ID is malformed."]), ExitCode.AUTH),
+        (errors.BadRequest(400, ["Unexpected authorization scheme: svcsignature."]), ExitCode.AUTH),
+        (errors.BadRequest(400, ["column format does not support sorting"]), ExitCode.USAGE),
+        (errors.NotFound(404, ["resource not found"]), ExitCode.NOT_FOUND),
+        (errors.EnterpriseOnly(404, ["404 page not found"]), ExitCode.NOT_FOUND),
+        (errors.RateLimited(429, ["Limit exceeded"]), ExitCode.SERVER),
+        (errors.ServerError(500, ["an internal error has occurred that is preventing the service from servicing"]),
          ExitCode.SERVER),
-        (ServerError(503, ["Service Unavailable"]), ExitCode.SERVER),
-        (ApiConnectionError("cannot reach http://127.0.0.1:1: connection refused"), ExitCode.SERVER),
-        (ApiTimeout("no answer from http://127.0.0.1:1 within 40 s"), ExitCode.SERVER),
-        (ResponseShapeError("the body is not JSON"), ExitCode.SERVER),
+        (errors.ServerError(503, ["Service Unavailable"]), ExitCode.SERVER),
+        (errors.ApiConnectionError("cannot reach http://127.0.0.1:1: connection refused"), ExitCode.SERVER),
+        (errors.ApiTimeout("no answer from http://127.0.0.1:1 within 40 s"), ExitCode.SERVER),
+        (errors.ResponseShapeError("the body is not JSON"), ExitCode.SERVER),
     ],
 )  # fmt: skip
-def test_every_api_error_has_its_exit_code(error: ApiError, code: ExitCode) -> None:
+def test_every_api_error_has_its_exit_code(error: errors.ApiError, code: ExitCode) -> None:
     assert exit_code_for(error) is code
 
 
