@@ -21,7 +21,7 @@ from urllib.parse import unquote_to_bytes
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers, MutableHeaders
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -169,7 +169,10 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
     async def endpoint(request: Request) -> Response:
         request_id: str = request.scope.get("state", {}).get("request_id", "")
         wait: int = request.scope.get("state", {}).get("wait", 0)
-        body = await request.body()
+        try:
+            body = await request.body()
+        except ClientDisconnect:  # the client gave up (a stale query cancelled): nobody to answer, nothing to log
+            return Response(status_code=499)
         try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
             principal = auth.authenticate(
                 lambda name: request.headers.get(name, ""),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from pathlib import Path
@@ -227,3 +228,24 @@ def test_repr_holds_no_secret(demo_server: DemoServer) -> None:
     assert demo_server.credentials.jwt_secret not in text
     options = DemoOptions(token_key="a-secret-key-value")
     assert "a-secret-key-value" not in repr(options)
+
+
+def test_a_client_that_gives_up_leaves_no_traceback(demo_template_db: Path, tmp_path: Path) -> None:
+    """A request the client abandons (a TUI cancelling a stale query) is dropped quietly, as Go's server does."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = Keep(level=logging.ERROR)
+    with own_server(demo_template_db, tmp_path, faults=Faults(latency_ms=300), rate_limit=0) as demo:
+        logging.getLogger("uvicorn.error").addHandler(keep)  # after start: uvicorn's logging config resets handlers
+        try:
+            with signed(demo) as impatient, pytest.raises(httpx.ReadTimeout):
+                impatient.get(TAGS, timeout=httpx.Timeout(5.0, read=0.05))
+            with signed(demo) as patient:
+                assert patient.get(TAGS).status_code == 200  # served after the abandoned one was handled
+        finally:
+            logging.getLogger("uvicorn.error").removeHandler(keep)
+    assert [record.getMessage() for record in records] == []
