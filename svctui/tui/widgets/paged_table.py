@@ -141,7 +141,8 @@ class PagedTable(DataTable[Text], Generic[T]):
     ]
 
     def __init__(self, adapter: RowAdapter[T], *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, cursor_type="cell", zebra_stripes=True)
+        # Fixed: the mark and the first (id) column stay in view when the table scrolls sideways.
+        super().__init__(id=id, classes=classes, cursor_type="cell", zebra_stripes=True, fixed_columns=2)
         self.adapter = adapter
         self.sort_keys: tuple[SortKey, ...] = ()
         self._items: dict[str, T] = {}
@@ -306,6 +307,9 @@ class PagedTable(DataTable[Text], Generic[T]):
             shown = self.columns.get(ColumnKey(column.key))
             if shown is not None:
                 shown.label = Text(sort_label(column.label, column.sort, self.sort_keys))
+        # The header line is cached until the data changes; a sort that leaves the rows as they were must still
+        # show its new arrows.
+        self._clear_caches()
         self.refresh()
 
     def _change_sort(
