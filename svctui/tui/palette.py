@@ -63,8 +63,7 @@ class ProfilePicker(ModalScreen["Profile | None"]):
         Binding("escape", "cancel", "Cancel", id="profiles.cancel", tooltip="Keep the current profile")
     ]
     DEFAULT_CSS = """
-    ProfilePicker { align: center middle; }
-    ProfilePicker #picker { width: 70; height: auto; max-height: 80%; border: round $primary; background: $surface; }
+    ProfilePicker #picker { width: 70; padding: 0 1; }
     ProfilePicker OptionList { height: auto; max-height: 20; }
     """
 
@@ -74,8 +73,8 @@ class ProfilePicker(ModalScreen["Profile | None"]):
 
     def compose(self) -> ComposeResult:
         """The list of profiles."""
-        with Vertical(id="picker"):
-            yield Static(" Switch profile  (enter choose · esc cancel)")
+        with Vertical(id="picker", classes="dialog"):
+            yield Static("Switch profile  (enter choose · esc cancel)", classes="dialog-title")
             yield OptionList(*(Option(f"{name}  {url}", id=name) for name, url in self.names))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -8,9 +8,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from svctui.tui.widgets.dialog import show_line
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -32,21 +33,19 @@ class FirstRunScreen(Screen[None]):
         Binding("ctrl+o", "demo", "Start demo", id="first.demo", tooltip="Open the dashboard on the demo server"),
     ]
     DEFAULT_CSS = """
-    FirstRunScreen { align: center middle; }
-    FirstRunScreen #first-dialog { width: 84; max-width: 96%; height: auto; border: round $primary; padding: 1 2; }
-    FirstRunScreen #first-title { text-style: bold; color: $primary; }
+    FirstRunScreen #first-dialog { width: 84; padding: 1 2; }
     FirstRunScreen .first-line { height: auto; margin-top: 1; }
     FirstRunScreen .first-line Label { width: 14; padding-top: 1; }
     FirstRunScreen .first-line Input, FirstRunScreen .first-line Select { width: 1fr; }
-    FirstRunScreen #first-error { color: $error; height: auto; margin-top: 1; display: none; }
+    FirstRunScreen #first-error { margin-top: 1; }
     FirstRunScreen #first-buttons { height: auto; margin-top: 1; align-horizontal: right; }
     FirstRunScreen #first-buttons Button { margin-left: 2; }
     """
 
     def compose(self) -> ComposeResult:
         """The profile form and the two choices."""
-        with Vertical(id="first-dialog"):
-            yield Static("Welcome to svctui", id="first-title")
+        with Vertical(id="first-dialog", classes="dialog"):
+            yield Static("Welcome to svctui", classes="dialog-title")
             yield Static("No profile is configured. Add one for your server, or look around with the demo server.")
             for field, placeholder in (
                 ("name", "default"),
@@ -65,7 +64,7 @@ class FirstRunScreen(Screen[None]):
             with Horizontal(classes="first-line"):
                 yield Label("secret", id="secret-label")
                 yield Input(password=True, placeholder="token key", id="first-secret")
-            yield Static("", id="first-error")
+            yield Static("", id="first-error", classes="dialog-error")
             with Horizontal(id="first-buttons"):
                 yield Button("Start the demo", id="demo")
                 yield Button("Save profile", id="save", variant="primary")
@@ -81,9 +80,7 @@ class FirstRunScreen(Screen[None]):
         return self.query_one(f"#first-{field}", Input).value.strip()
 
     def _error(self, text: str) -> None:
-        error = self.query_one("#first-error", Static)
-        error.update(Content(text))
-        error.display = bool(text)
+        show_line(self.query_one("#first-error", Static), text)
 
     def action_save(self) -> None:
         """Validate with the store's rules, save, and open the dashboard."""
@@ -118,7 +115,7 @@ class FirstRunScreen(Screen[None]):
     def action_demo(self) -> None:
         """Start the demo server and open the dashboard against it."""
         self.dismiss(None)
-        self.app.call_later(cast("SvcTuiApp", self.app).start_demo)
+        cast("SvcTuiApp", self.app).start_demo()
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -17,6 +18,7 @@ from textual.widgets import Static
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
 HIDDEN_ACTIONS = {"command_palette"}
 GROUP_ORDER = ("screen", "table", "app")
+HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
 
 
 @dataclass(frozen=True)
@@ -62,25 +64,33 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
     return sorted(result, key=lambda row: (GROUP_ORDER.index(row.group), not row.binding_id))
 
 
-def help_content(rows: Sequence[KeyRow], noun: str) -> Content:
-    """The rows as aligned text, with a heading per group."""
+def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> Content:
+    """The rows as aligned columns (key, what, tooltip wrapped in its column, binding id), a heading per group."""
+    key_width = min(max((len(row.keys) for row in rows), default=0) + 2, 14)
+    what_width = min(max((len(row.description) for row in rows), default=0) + 2, 22)
+    id_width = max((len(row.binding_id) for row in rows), default=0)
+    tip_width = max(width - key_width - what_width - id_width - 2, 20)
     titles = {"table": "Table", "screen": f"{noun.capitalize() or 'This screen'}", "app": "Everywhere"}
-    titles = {group: f"{title:<73}binding id" for group, title in titles.items()}
     parts: list[Content] = []
     group = ""
     for row in rows:
         if row.group != group:
             group = row.group
-            parts.append(Content.from_markup("\n[b $primary]$title[/]\n", title=titles[group]))
+            heading = titles[group].ljust(key_width + what_width + tip_width + 2) + "binding id"
+            parts.append(Content.from_markup("\n[b $primary]$title[/]\n", title=heading))
+        tips = textwrap.wrap(row.tooltip, tip_width) or [""]
         parts.append(
             Content.from_markup(
-                "[b $accent]$keys[/]$description[$text-muted]$tooltip[/][dim]$binding_id[/]\n",
-                keys=row.keys.ljust(12),
-                description=row.description.ljust(15),
-                tooltip=row.tooltip.ljust(46),
+                "[b $accent]$keys[/]$description[$text-muted]$tooltip[/]  [dim]$binding_id[/]\n",
+                keys=row.keys.ljust(key_width),
+                description=row.description.ljust(what_width),
+                tooltip=tips[0].ljust(tip_width),
                 binding_id=row.binding_id,
             )
         )
+        for more in tips[1:]:
+            indent = " " * (key_width + what_width)
+            parts.append(Content.from_markup("$indent[$text-muted]$tooltip[/]\n", indent=indent, tooltip=more))
     return Content("").join(parts)
 
 
@@ -91,11 +101,8 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", "Close", id="help.close", tooltip="Close help"),
     ]
     DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen #help-dialog { width: 104; max-width: 95%; height: auto; max-height: 90%; border: round $primary;
-        background: $surface; padding: 0 1; }
-    HelpScreen #help-title { text-style: bold; }
-    HelpScreen #help-scroll { height: auto; max-height: 30; }
+    HelpScreen #help-dialog { width: 110; padding: 0 1; }
+    HelpScreen #help-scroll { height: auto; max-height: 100%; }
     """
 
     def __init__(self, rows: Sequence[KeyRow], noun: str = "") -> None:
@@ -105,8 +112,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """Title and the key table."""
-        with Vertical(id="help-dialog"):
-            yield Static("Keys  (esc closes; change keys with keymap in settings.toml, by binding id)", id="help-title")
+        with Vertical(id="help-dialog", classes="dialog"):
+            yield Static(
+                "Keys  (esc closes; change keys with keymap in settings.toml, by binding id)", classes="dialog-title"
+            )
             with VerticalScroll(id="help-scroll"):
                 yield Static(help_content(self.rows, self.noun), id="help-body")
 

@@ -8,7 +8,7 @@ Anything else shows an inline error naming the expected form, and nothing is cho
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,6 +22,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from svctui.api.filters import VALUE_PATTERNS, Kind
+from svctui.tui.widgets.dialog import show_line
 
 UUID_FORM = "a client uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0 (8-4-4-4-12 hexadecimal digits)"
 
@@ -58,10 +59,15 @@ def is_uuid(text: str) -> bool:
     return VALUE_PATTERNS[Kind.UUID].fullmatch(text.strip()) is not None
 
 
-def merge_known(recent: Iterable[str], from_events: Iterable[tuple[str, str]]) -> list[KnownClient]:
-    """Recent clients first (most recent first), then the events' clients by name; ids compared case-insensitively."""
+def merge_known(
+    recent: Iterable[str], from_events: Iterable[tuple[str, str]], seen_names: Mapping[str, str] | None = None
+) -> list[KnownClient]:
+    """Recent clients first (most recent first), then the events' clients by name; ids compared case-insensitively.
+
+    `seen_names` (client id -> name, e.g. from tasks already shown) names clients the events leave unnamed.
+    """
     counts: dict[str, int] = {}
-    names: dict[str, str] = {}
+    names: dict[str, str] = {key.lower(): name for key, name in (seen_names or {}).items() if name}
     for client_id, name in from_events:
         key = client_id.lower()
         counts[key] = counts.get(key, 0) + 1
@@ -81,15 +87,7 @@ class ClientPicker(ModalScreen[str | None]):
         Binding("down", "focus_list", "List", show=False, id="client.list", tooltip="Move into the list"),
     ]
     DEFAULT_CSS = """
-    ClientPicker { align: center middle; }
-    ClientPicker #client-dialog {
-        width: 90; max-width: 95%; height: auto; max-height: 90%; border: round $primary; padding: 0 1;
-        background: $surface;
-    }
-    ClientPicker #client-title { text-style: bold; color: $primary; }
-    ClientPicker #client-hint { color: $text-muted; }
-    ClientPicker #client-error { height: auto; color: $error; }
-    ClientPicker #client-error:empty { display: none; }
+    ClientPicker #client-dialog { width: 90; padding: 0 1; }
     ClientPicker OptionList { height: auto; max-height: 16; margin-top: 1; }
     ClientPicker #client-status { color: $text-muted; height: auto; }
     """
@@ -103,11 +101,11 @@ class ClientPicker(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         """Title, input, inline error, the list, a status line."""
-        with Vertical(id="client-dialog"):
-            yield Static("Choose a client", id="client-title")
-            yield Static("Type to filter by name or id, or paste a client uuid; enter chooses.", id="client-hint")
+        with Vertical(id="client-dialog", classes="dialog"):
+            yield Static("Choose a client", classes="dialog-title")
+            yield Static("Type to filter by name or id, or paste a client uuid; enter chooses.", classes="dialog-hint")
             yield Input(placeholder="name, id, or a uuid", id="client-input")
-            yield Static("", id="client-error")
+            yield Static("", id="client-error", classes="dialog-error")
             yield OptionList(id="client-list")
             yield Static(self.status, id="client-status", markup=False)
 
@@ -142,7 +140,7 @@ class ClientPicker(ModalScreen[str | None]):
         self._check(event.value, final=False)
 
     def _error(self, message: str) -> None:
-        self.query_one("#client-error", Static).update(Content(message))
+        show_line(self.query_one("#client-error", Static), message)
 
     def _check(self, text: str, *, final: bool) -> str | None:
         """The uuid typed, or None; shows an inline error for text that cannot be a client (on enter, or too long)."""

@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
+from svctui.tui.widgets.dialog import show_line
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
@@ -32,15 +33,9 @@ KIND_HINTS = {
     Kind.STRING: "text",
     Kind.BOOLEAN: "true / false",
     Kind.UUID: "uuid",
-    Kind.TIMESTAMP: "time: RFC 3339 or -7d",
+    Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
 Clock = Callable[[], datetime]
-
-
-def show_line(widget: Static, text: str) -> None:
-    """Set a one-line message and hide the widget when it is empty."""
-    widget.update(Content(text))
-    widget.display = bool(text)
 
 
 def _default_predicate(column: Column) -> str:
@@ -139,26 +134,18 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         Binding("ctrl+l", "clear", "Clear all", id="filter.clear", tooltip="Empty every field"),
     ]
     DEFAULT_CSS = """
-    FilterEditor { align: center middle; }
-    FilterEditor #filter-dialog {
-        width: 96; max-width: 95%; height: auto; max-height: 92%; border: round $primary; padding: 0 1;
-        background: $surface;
-    }
-    FilterEditor #filter-title { text-style: bold; color: $primary; }
-    FilterEditor #quick-label { color: $text-muted; }
-    FilterEditor #quick { margin: 0 0 0 0; }
+    FilterEditor #filter-dialog { width: 100; padding: 0 1; }
     FilterEditor #rows { height: auto; max-height: 24; margin-top: 1; }
     FilterEditor .filter-row { height: auto; }
     FilterEditor .filter-line { height: 1; }
-    FilterEditor .filter-name { width: 26; color: $text; }
-    FilterEditor .filter-op { width: 18; margin-right: 2; }
+    FilterEditor .filter-name { width: 25; color: $text; }
+    FilterEditor .filter-op { width: 18; margin-right: 1; }
     FilterEditor .filter-value { width: 30; }
     FilterEditor .filter-hint { width: 1fr; color: $text-muted; padding-left: 1; }
-    FilterEditor .filter-error { height: auto; padding-left: 26; color: $text-muted; display: none; }
+    FilterEditor .filter-error { height: auto; padding-left: 25; color: $text-muted; display: none; }
     FilterEditor .-invalid .filter-error, FilterEditor #quick-error.-invalid { color: $error; }
     FilterEditor .-invalid .filter-name { color: $error; text-style: bold; }
     FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
-    FilterEditor #summary { height: auto; color: $error; display: none; }
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
     """
@@ -182,15 +169,16 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     def compose(self) -> ComposeResult:
         """Title, quick-filter line, one row per column, buttons."""
         per_row, extra = self._split_current()
-        with Vertical(id="filter-dialog"):
-            yield Static(Content(f"Filter {self.spec.name}"), id="filter-title")
-            yield Static("Quick filter  column=op:value …  (e.g. id=gt:10 client_id=eq:<uuid>)", id="quick-label")
-            yield Input(" ".join(str(active) for active in extra), placeholder="column=op:value", id="quick")
+        with Vertical(id="filter-dialog", classes="dialog"):
+            yield Static(Content(f"Filter {self.spec.name}"), classes="dialog-title")
+            yield Static("Quick filter  column=op:value …  (e.g. id=gt:10 client_id=eq:<uuid>)", classes="dialog-hint")
+            quick = " ".join(str(active) for active in extra)
+            yield Input(quick, placeholder="column=op:value …", compact=True, id="quick")
             yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
                 for column in self.spec.columns.values():
                     yield FilterRow(self.spec, column, per_row.get(column.name))
-            yield Static("", id="summary")
+            yield Static("", id="summary", classes="dialog-error")
             with Horizontal(id="buttons"):
                 yield Button("Clear", id="clear", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)

@@ -36,10 +36,9 @@ class RawJson(ModalScreen[None]):
         Binding("c", "copy", "Copy", id="json.copy", tooltip="Copy the JSON to the clipboard (OSC 52)"),
     ]
     DEFAULT_CSS = """
-    RawJson { align: center middle; }
-    RawJson #json-dialog { width: 100; max-width: 95%; height: 90%; border: round $primary; background: $surface; }
-    RawJson #json-title { text-style: bold; color: $primary; padding: 0 1; }
-    RawJson #json-scroll { height: 1fr; padding: 0 1; }
+    RawJson #json-dialog { width: 100; }
+    RawJson #json-title { padding: 0 1; }
+    RawJson #json-scroll { height: auto; max-height: 100%; padding: 0 1; }
     """
 
     def __init__(self, title: str, record: Any) -> None:
@@ -49,8 +48,8 @@ class RawJson(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """Title and the highlighted JSON."""
-        with Vertical(id="json-dialog"):
-            yield Static(Content(f"{self.title_text}  (c copy · esc close)"), id="json-title")
+        with Vertical(id="json-dialog", classes="dialog"):
+            yield Static(Content(f"{self.title_text}  (c copy · esc close)"), id="json-title", classes="dialog-title")
             with VerticalScroll(id="json-scroll"):
                 yield Static(JSON(self.text), id="json-body")
 
