@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from svctui.api.models import DomainRef, Event, OURef
 
 Clock = Callable[[], datetime]
+VALUE_WRAP = 40  # the value column of the pane at 120 columns
 ColorOf = Callable[[str], str]
 KIND_NAMES = (
     ("session_collection", "sessions"),
@@ -91,6 +93,11 @@ def field_line(label: str, value: str | Content) -> Content:
     return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), value)
 
 
+def _note(text: str, style: Callable[[str], Content]) -> list[str | Content]:
+    """A note wrapped under the value column (so it never runs under the labels)."""
+    return [field_line("", style(line)) for line in textwrap.wrap(text, VALUE_WRAP)]
+
+
 def _exists(exists: bool) -> str | Content:
     return "yes" if exists else missing("MISSING (no longer in the graph)")
 
@@ -106,7 +113,8 @@ def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[str | Content]:
         lines.append(field_line("exists", _exists(ref.exists)))
         dn = getattr(ref, "distinguishedname", "")
         if dn:
-            lines.append(field_line("DN", dn))
+            parts = textwrap.wrap(dn, VALUE_WRAP, break_long_words=True) or [dn]
+            lines += [field_line("DN" if index == 0 else "", part) for index, part in enumerate(parts)]
         if ref.type:
             lines.append(field_line("type", ref.type))
     return lines
@@ -128,8 +136,10 @@ class EventDetail(DetailPane["Event"]):
             ("id", str(item.id)),
             ("client", item.client_name or muted("(no name)")),
             ("client id", item.client_id),
-            ("kinds", f"{_kinds(item)}  {kinds}"),
+            ("kinds", _kinds(item)),
         ]
+        # The kind names wrap under the value column, not under the labels.
+        fields += [("", line) for line in textwrap.wrap(kinds, VALUE_WRAP)]
         for label, value in (
             ("next (server)", item.next_scheduled_at),
             ("created", item.created_at),
@@ -146,7 +156,7 @@ class EventDetail(DetailPane["Event"]):
             field_line("raw rule" if index == 0 else "", line) for index, line in enumerate(raw_lines)
         ]
         if schedule.error is not None:
-            schedule_lines.append(missing(f"Note: {schedule.error}. Shown raw; no runs computed."))
+            schedule_lines += _note(f"Note: {schedule.error}. Shown raw; no runs computed.", missing)
         else:
             runs = schedule.next_runs(now, 5)
             if not runs:
@@ -156,7 +166,7 @@ class EventDetail(DetailPane["Event"]):
                 for index, run in enumerate(runs)
             ]
             if not schedule.has_start:
-                schedule_lines.append(muted("(no DTSTART: the server picks the start; these are estimates from now)"))
+                schedule_lines += _note("(no DTSTART: the server picks the start; these are estimates from now)", muted)
         sections = [
             Section("Event", fields),
             Section("Schedule", schedule_fields, schedule_lines),

@@ -20,6 +20,7 @@ class EventsScreen(ListScreen["Event"]):
 
     SPEC: ClassVar[EndpointSpec] = EVENTS
     NOUN: ClassVar[str] = "events"
+    ITEM: ClassVar[str] = "event"
     MODE: ClassVar[str] = "events"
 
     def make_adapter(self) -> RowAdapter[Event]:
@@ -32,11 +33,4 @@ class EventsScreen(ListScreen["Event"]):
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
         """One page of GET /api/v2/events."""
-        return await client.events.list(
-            query.filters,
-            query.sort,
-            skip=query.skip,
-            limit=query.limit,
-            hydrate_domains=query.hydrate_domains,
-            hydrate_ous=query.hydrate_ous,
-        )
+        return await client.events.list(query.filters, query.sort, **query.page_args())

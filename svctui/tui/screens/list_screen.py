@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 NARROW_WIDTH = 110
+PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
 __all__ = ["NARROW_WIDTH", "ListQuery", "ListScreen", "LoadStats"]
 
 
@@ -55,12 +56,13 @@ class ListScreen(Screen[None], Generic[T]):
 
     SPEC: ClassVar[EndpointSpec]
     NOUN: ClassVar[str] = "records"
+    ITEM: ClassVar[str] = "record"
     MODE: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "edit_filters", "Filter", id="list.filter", tooltip="Edit filters (one request on apply)"),
         Binding("x", "clear_filters", "Clear", show=False, id="list.clear", tooltip="Remove every filter"),
-        Binding("left_square_bracket", "previous_page", "Prev", id="list.prev", tooltip="Previous page"),
-        Binding("right_square_bracket", "next_page", "Next", id="list.next", tooltip="Next page"),
+        Binding("left_square_bracket", "previous_page", "Prev", id="list.prev", tooltip="Previous page", group=PAGES),
+        Binding("right_square_bracket", "next_page", "Next", id="list.next", tooltip="Next page", group=PAGES),
         Binding("r", "refresh", "Refresh", id="list.refresh", tooltip="Reload this page from the server"),
         Binding("p", "toggle_detail", "Detail", id="list.detail", tooltip="Show or hide the detail pane (or enter)"),
         Binding("y", "raw_json", "JSON", show=False, id="list.json", tooltip="Raw JSON of the row under the cursor"),
@@ -76,6 +78,7 @@ class ListScreen(Screen[None], Generic[T]):
     ListScreen #main PagedTable { height: 1fr; }
     ListScreen #main.-state PagedTable { display: none; }
     ListScreen #main StatePanel.-hidden { display: none; }
+    ListScreen #body.-state DetailPane { display: none; }
     ListScreen DetailPane { width: 50%; height: 1fr; }
     ListScreen #body.-narrow DetailPane {
         width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
@@ -201,6 +204,11 @@ class ListScreen(Screen[None], Generic[T]):
     def _apply_width(self, width: int) -> None:
         self.query_one("#body").set_class(width < NARROW_WIDTH, "-narrow")
 
+    def show_state(self, shown: bool) -> None:
+        """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
+        self.query_one("#main").set_class(shown, "-state")
+        self.query_one("#body").set_class(shown, "-state")
+
     # ----- loading ----------------------------------------------------------------------------------------
     def current_query(self) -> ListQuery:
         """The query the screen state describes now."""
@@ -214,17 +222,19 @@ class ListScreen(Screen[None], Generic[T]):
         if blocked is not None:
             self._seq += 1
             self.state_panel.show_message(*blocked)
-            self.query_one("#main").set_class(True, "-state")
+            self.show_state(True)
             self._update_status()
             return
         self._seq += 1
         self._loading = True
+        if self.dashboard.header_info.problem:
+            self.dashboard.probe()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
         self.stats.started += 1
         self.stats.history.append(query)
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
             self.state_panel.show_loading(self.NOUN, self.dashboard.header_info.server)
-            self.query_one("#main").set_class(True, "-state")
+            self.show_state(True)
         self._update_status()
         self._fetch_page(self._seq, query)
 
@@ -260,13 +270,11 @@ class ListScreen(Screen[None], Generic[T]):
         same_query = self._shown_query == message.query
         self._shown_query = message.query
         self.table.show_items(records, follow_row=same_query)
-        main = self.query_one("#main")
         if records:
             self.state_panel.hide()
-            main.set_class(False, "-state")
         else:
             self.state_panel.show_empty(*self.empty_lines())
-            main.set_class(True, "-state")
+        self.show_state(not records)
         self._show_detail()
         self._update_status()
 
@@ -276,8 +284,9 @@ class ListScreen(Screen[None], Generic[T]):
             self.stats.dropped_stale += 1
             return
         self._loading = False
+        self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
         self.state_panel.show_error(message.error, noun=self.NOUN)
-        self.query_one("#main").set_class(True, "-state")
+        self.show_state(True)
         self._update_status()
 
     def status_parts(self) -> list[str]:
@@ -416,7 +425,7 @@ class ListScreen(Screen[None], Generic[T]):
         if record is None:
             self.notify("No row under the cursor.", severity="warning")
             return
-        self.app.push_screen(RawJson(f"{self.NOUN} {self.record_key(record)}", record))
+        self.app.push_screen(RawJson(f"{self.ITEM.capitalize()} {self.record_key(record)}", record))
 
     def action_copy_cell(self) -> None:
         """Copy the cell under the cursor with OSC 52."""

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from textual.content import Content
 from textual.widgets import Static
 
+MIN_SERVER = 12
+
 
 @dataclass(frozen=True)
 class HeaderInfo:
@@ -28,15 +30,34 @@ class Tab:
     title: str
 
 
-def header_content(info: HeaderInfo, tabs: Sequence[Tab], current: str) -> Content:
-    """`svctui  1 Events  2 Completed tasks   profile demo · http://127.0.0.1:5000 · enterprise`."""
-    parts: list[Content | tuple[str, str] | str] = [("svctui", "bold"), "  "]
+def header_content(info: HeaderInfo, tabs: Sequence[Tab], current: str, width: int | None = None) -> Content:
+    """`svctui  1 Events  2 Completed tasks   profile demo | http://127.0.0.1:5000 | enterprise`.
+
+    With `width`, a header that does not fit first shortens the server (…) and then drops the app name, so the
+    tabs, the profile and the edition stay in view.
+    """
+    content = _assemble(info, tabs, current, info.server, brand=True)
+    if width is None or content.cell_length <= width:
+        return content
+    overflow = content.cell_length - width
+    server = info.server
+    if server:
+        keep = max(len(server) - overflow - 1, MIN_SERVER)
+        server = server[:keep] + "…" if keep < len(server) else server
+    content = _assemble(info, tabs, current, server, brand=True)
+    if content.cell_length > width:
+        content = _assemble(info, tabs, current, server, brand=False)
+    return content
+
+
+def _assemble(info: HeaderInfo, tabs: Sequence[Tab], current: str, server: str, *, brand: bool) -> Content:
+    parts: list[Content | tuple[str, str] | str] = [("svctui", "bold"), "  "] if brand else []
     for tab in tabs:
         style = "reverse bold" if tab.name == current else "dim"
         parts += [(f" {tab.key} {tab.title} ", f"{style} @click=app.switch_screen_tab('{tab.name}')"), " "]
     parts += ["  ", ("profile ", "dim"), (info.profile or "-", "bold")]
-    if info.server:
-        parts += [(" | ", "dim"), info.server]
+    if server:
+        parts += [(" | ", "dim"), server]
     edition = info.edition or ("?" if info.problem is None else "")
     if edition:
         parts += [(" | ", "dim"), (edition, "$success" if edition == "enterprise" else "$warning")]
@@ -51,7 +72,14 @@ class AppHeader(Static):
     DEFAULT_CSS = """
     AppHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
+    shown: tuple[HeaderInfo, tuple[Tab, ...], str] | None = None
 
     def show(self, info: HeaderInfo, tabs: Sequence[Tab], current: str) -> None:
-        """Render the header."""
-        self.update(header_content(info, tabs, current))
+        """Render the header (fitted to the width it has)."""
+        self.shown = (info, tuple(tabs), current)
+        self.update(header_content(info, tabs, current, self.content_size.width or None))
+
+    def on_resize(self) -> None:
+        """Fit the header again."""
+        if self.shown is not None:
+            self.show(*self.shown)

@@ -71,7 +71,7 @@ class DetailPane(VerticalScroll, Generic[T]):
     """A scrollable detail view of one record; subclasses say what sections a record has."""
 
     DEFAULT_CSS = """
-    DetailPane { border-left: tall $panel-lighten-2; padding: 0 1; display: none; }
+    DetailPane { border-left: outer $panel-lighten-2; padding: 0 1; display: none; }
     DetailPane.-open { display: block; }
     DetailPane > #detail-body { width: 1fr; }
     """

@@ -68,7 +68,7 @@ def error_view(error: BaseException, noun: str = "records") -> ErrorView:
             ("This server is the community edition: it has no such endpoint.",),
             status,
             None,
-            ("Completed tasks and selectors work on both editions.",),
+            ("Completed tasks work on both editions: press 2.",),
         )
     if "Unauthorized" in names or "Forbidden" in names or status in (401, 403):
         title = "Authentication failed" if status != 403 else "Not allowed"
@@ -148,7 +148,7 @@ class StatePanel(Vertical):
         view = error_view(error, noun)
         self.view = view
         content = Content.from_markup("[b]$title[/b]", title=view.title)
-        if view.status is not None:
+        if view.status is not None and str(view.status) not in view.title:
             content += Content.from_markup("  [dim]HTTP $status[/dim]", status=str(view.status))
         content += Content("\n")
         for line in view.lines:
