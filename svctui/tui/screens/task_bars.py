@@ -24,13 +24,13 @@ def history_text(
 
 
 def client_bar(client_id: str | None, name: str, endpoint: str, history: str) -> Content:
-    """`Client collector-01 7d3c… · completed-tasks · history 702 tasks, 2 drops > 20 %` (deprecated in warning)."""
+    """`Client collector-01 (7d3c…) · completed-tasks · history 702 tasks, 2 drops > 20 %` (deprecated in warning)."""
     bar = Content.from_markup("[b]Client[/b] ")
     if client_id is None:
         bar += Content.from_markup("[$warning]none chosen[/] [dim](press C)[/dim]")
     else:
-        bar += Content.from_markup("[b]$name[/b] ", name=name) if name else Content("")
-        bar += Content(client_id)
+        named = Content.from_markup("[b]$name[/b] ($client_id)", name=name, client_id=client_id)
+        bar += named if name else Content(client_id)
     style = "$warning" if endpoint == "completed-tasks" else "$success"
     bar += Content.from_markup(f" [dim]·[/dim] [{style}]$endpoint[/]", endpoint=endpoint)
     return bar + Content.from_markup(" [dim]·[/dim] $history", history=history)

@@ -136,15 +136,15 @@ class TaskDetail(DetailPane[CompletedTask]):
         self.domain_name: str | None = None
 
     def compose(self) -> ComposeResult:
-        """The four tabs."""
+        """The four tabs (titles as Content: a plain `[R]` would be eaten as markup)."""
         with TabbedContent(initial=TABS["results"]):
-            with TabPane("Domain results [R]", id=TABS["results"]):
+            with TabPane(Content("Domain results [R]"), id=TABS["results"]):
                 yield DomainResultsPane(zone=self.zone, id="domain-results")
-            with TabPane("Plot [P]", id=TABS["plot"]):
+            with TabPane(Content("Plot [P]"), id=TABS["plot"]):
                 yield CountPlot(threshold=self.threshold, zone=self.zone, id="count-plot")
-            with TabPane("vs previous run [W]", id=TABS["compare"]):
+            with TabPane(Content("vs previous run [W]"), id=TABS["compare"]):
                 yield DeltasPane(threshold=self.threshold, zone=self.zone, id="deltas")
-            with TabPane("Task [T]", id=TABS["fields"]):
+            with TabPane(Content("Task [T]"), id=TABS["fields"]):
                 yield Static(self.EMPTY_HINT, id="task-fields")
 
     @property

@@ -69,6 +69,7 @@ class TaskListBase(ListScreen[CompletedTask]):
 
     SPEC: ClassVar[EndpointSpec] = COMPLETED_TASKS
     NOUN: ClassVar[str] = "completed tasks"
+    ITEM: ClassVar[str] = "task"
     MODE: ClassVar[str] = "tasks"
     DEFAULT_CSS = """
     TaskListBase #body { layout: vertical; }
@@ -95,7 +96,9 @@ class TaskListBase(ListScreen[CompletedTask]):
         self.known_loading = False
         self.breakdown: tuple[StatusCount, ...] = ()
         self._history_seq = 0
+        self._known_seq = 0
         self.seen_client_name = ""
+        self.seen_names: dict[str, str] = {}
 
     # ----- ListScreen hooks -------------------------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[CompletedTask]:
@@ -126,14 +129,7 @@ class TaskListBase(ListScreen[CompletedTask]):
         """One page of the client's completed tasks or jobs."""
         assert isinstance(query, TasksQuery)
         return await client.tasks.list(
-            query.client_id,
-            query.filters,
-            query.sort,
-            skip=query.skip,
-            limit=query.limit,
-            hydrate_domains=query.hydrate_domains,
-            hydrate_ous=query.hydrate_ous,
-            endpoint=query.endpoint,
+            query.client_id, query.filters, query.sort, endpoint=query.endpoint, **query.page_args()
         )
 
     def blocked_reason(self) -> tuple[str, ...] | None:
@@ -193,8 +189,9 @@ class TaskListBase(ListScreen[CompletedTask]):
         self._generation = self.dashboard.generation
         self.quick = None
         self.history, self.drops, self.drops_by_task = None, [], {}
-        self.known_pairs, self.known_problem = [], ""
+        self.known_pairs, self.known_problem, self.seen_names = [], "", {}
         self.filters, self.sort, self.window.skip, self.window.count = (), DEFAULT_SORT, 0, None
+        self._show_breakdown((), "")
         self.table.set_sort(self.sort)
         self.table.show_items([])
         self.query_one(FilterChips).show_filters(())
@@ -211,6 +208,8 @@ class TaskListBase(ListScreen[CompletedTask]):
 
     def _note_client_name(self, tasks: Sequence[CompletedTask]) -> None:
         name = next((task.client_name for task in tasks if task.client_name), "")
+        if name and self.client_id is not None:
+            self.seen_names[self.client_id] = name  # the picker shows it (the events carry no names)
         if name and name != self.seen_client_name:
             self.seen_client_name = name
             self._refresh_bars()
@@ -249,7 +248,10 @@ class TaskListBase(ListScreen[CompletedTask]):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """Runs before ListScreen's handler (which shows the error): a 404 usually means an unknown client."""
-        if message.request_seq == self._seq and getattr(message.error, "status", None) == 404:
+        if message.request_seq != self._seq:
+            return
+        self._show_breakdown((), "")
+        if getattr(message.error, "status", None) == 404:
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
     def on_page_loaded(self, message: PageLoaded) -> None:
@@ -357,23 +359,21 @@ class TaskListBase(ListScreen[CompletedTask]):
     def _show_drops_view(self) -> None:
         """The client-side quick filter: runs with drops among the loaded history, newest first."""
         self._seq += 1  # any page in flight is now stale
-        main = self.query_one("#main")
         if self.history is None:
             self.state_panel.show_loading("the client's task history")
-            main.set_class(True, "-state")
+            self.show_state(True)
             return
         tasks = tasks_with_drops(list(reversed(chronological(self.history))), self.drops)
         self.window.skip, self.window.count, self.window.shown = 0, len(tasks), len(tasks)
         self.table.show_items(tasks)
         if tasks:
             self.state_panel.hide()
-            main.set_class(False, "-state")
         else:
             self.state_panel.show_empty(
                 f"No runs with drops beyond {self.threshold * 100:.0f} % in the {len(self.history):,} loaded tasks",
                 "Press d or x to return to the server list.",
             )
-            main.set_class(True, "-state")
+        self.show_state(not tasks)
         self._show_breakdown(status_breakdown(tasks), "runs with drops")
         self._show_detail()
 
@@ -381,10 +381,11 @@ class TaskListBase(ListScreen[CompletedTask]):
     def load_known_clients(self) -> None:
         """Collect client ids from the events (enterprise only) for the picker."""
         self.known_loading = True
-        self._fetch_known_clients()
+        self._known_seq += 1
+        self._fetch_known_clients(self._known_seq)
 
     @work(exclusive=True, group="tasks-clients", exit_on_error=False)
-    async def _fetch_known_clients(self) -> None:
+    async def _fetch_known_clients(self, seq: int) -> None:
         try:
             client = await self.dashboard.api_client()
             pairs = await fetch_known_clients(client, self._count_request)
@@ -392,12 +393,15 @@ class TaskListBase(ListScreen[CompletedTask]):
             raise
         except Exception as exc:  # the picker says why the list is short
             view = error_view(exc, "events")
-            self.post_message(KnownClientsLoaded([], f"{view.title}: only recent clients are listed; type a uuid."))
+            problem = f"{view.title}: only recent clients are listed; type a uuid."
+            self.post_message(KnownClientsLoaded([], problem, request_seq=seq))
             return
-        self.post_message(KnownClientsLoaded(pairs))
+        self.post_message(KnownClientsLoaded(pairs, request_seq=seq))
 
     @on(KnownClientsLoaded)
     def _known_loaded(self, message: KnownClientsLoaded) -> None:
+        if message.request_seq != self._known_seq:
+            return  # asked before a profile switch: another server's clients
         self.known_loading = False
         self.known_pairs, self.known_problem = message.pairs, message.problem
         self._refresh_bars()
@@ -408,7 +412,7 @@ class TaskListBase(ListScreen[CompletedTask]):
         """Recent choices first, then the events' clients."""
         settings = self.dashboard.settings
         recent = settings.recent_clients if settings is not None else []
-        return merge_known(recent, self.known_pairs)
+        return merge_known(recent, self.known_pairs, self.seen_names)
 
     def _picker_status(self) -> str:
         if self.known_loading:

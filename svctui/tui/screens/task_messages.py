@@ -49,7 +49,8 @@ class BreakdownFailed(Message):
 class KnownClientsLoaded(Message):
     """(client id, client name) of every event, or a problem explaining why there are none."""
 
-    def __init__(self, pairs: Sequence[tuple[str, str]], problem: str = "") -> None:
+    def __init__(self, pairs: Sequence[tuple[str, str]], problem: str = "", *, request_seq: int = 0) -> None:
         super().__init__()
         self.pairs = list(pairs)
         self.problem = problem
+        self.request_seq = request_seq

@@ -22,12 +22,18 @@ from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
 
 ONE_PAGE = "The drops view is computed client-side: it has one page."
+QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
 
 
 def _quick_bindings() -> list[BindingType]:
     return [
         Binding(
-            quick.key, f"quick('{quick.name}')", quick.title, id=f"tasks.quick.{quick.name}", tooltip=quick.description
+            quick.key,
+            f"quick('{quick.name}')",
+            quick.title,
+            id=f"tasks.quick.{quick.name}",
+            tooltip=quick.description,
+            group=QUICK,
         )
         for quick in QUICK_FILTERS
     ]
@@ -65,9 +71,11 @@ class TasksScreen(TaskListBase):
         client_id = client_id.lower()
         if client_id != self.client_id:
             self.client_id = client_id
-            self.seen_client_name = ""
+            self.seen_client_name = self.seen_names.get(client_id, "")
             self.history, self.drops, self.drops_by_task = None, [], {}
             self.table.show_items([])
+            self.window.count, self.window.shown = None, 0
+            self._show_breakdown((), "")
         self.window.skip = 0
         self._remember_client(client_id)
         self.load()

@@ -10,19 +10,18 @@ under the plot, so they are visible without colour too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import tzinfo
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.color import Color
-from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
-from svctui.triage import COUNT_LABELS, COUNT_NAMES, DEFAULT_DROP_THRESHOLD, DomainPoint, Drop
+from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
 from svctui.tui.widgets.status_colors import semantic_style, theme_color
 from svctui.tui.widgets.task_times import format_short
+from svctui.tui.widgets.triage_pane import TriagePane
 
 DROP_MARKER = "✗"
 MAX_DROP_LINES = 4
@@ -43,7 +42,7 @@ def _nice_top(high: int) -> int:
     return step * 4
 
 
-class CountPlot(Vertical):
+class CountPlot(TriagePane):
     """Title line, the plotext chart, and the drops of the shown count in words."""
 
     DEFAULT_CSS = """
@@ -65,24 +64,12 @@ class CountPlot(Vertical):
     }
     """
 
-    def __init__(
-        self,
-        *,
-        threshold: float = DEFAULT_DROP_THRESHOLD,
-        zone: tzinfo | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.threshold = threshold
-        self.zone = zone
-        self.domain_name: str | None = None
-        self.points: tuple[DomainPoint, ...] = ()
-        self.drops: tuple[Drop, ...] = ()
-        self.field = COUNT_NAMES[0]
-        self.kinds: str | None = None
-        self.note = "select a task and a domain to plot its counts over time"
+    domain_name: str | None = None
+    points: tuple[DomainPoint, ...] = ()
+    drops: tuple[Drop, ...] = ()
+    field = COUNT_NAMES[0]
+    kinds: str | None = None
+    note = "select a task and a domain to plot its counts over time"
 
     def compose(self) -> ComposeResult:
         """Title, chart, drop list."""
@@ -120,8 +107,13 @@ class CountPlot(Vertical):
         plotted = {point.task_id for point in self.points}
         self.drops = tuple(drop for drop in drops if drop.domain_name == domain_name and drop.task_id in plotted)
         if not (keep_field and same_domain):
-            self.field = self.drops[0].field if self.drops else COUNT_NAMES[0]
+            self.field = self.drops[0].field if self.drops else self._first_counted_field()
         self.redraw()
+
+    def _first_counted_field(self) -> str:
+        """The first count that is not zero in every plotted run (a sessions-only run reports no Users)."""
+        counted = (name for name in COUNT_NAMES if any(point.success and point.counts[name] for point in self.points))
+        return next(counted, COUNT_NAMES[0])
 
     def cycle_field(self, step: int = 1) -> str:
         """Show the next (or previous) of the 12 counts; returns its field name."""
@@ -200,6 +192,9 @@ class CountPlot(Vertical):
     def _drop_lines(self) -> Text:
         drops = self.field_drops()
         text = Text()
+        if not any(point.success and any(point.counts.values()) for point in self.points):
+            text.append("every count is 0 in these runs: their collection kinds gather no directory objects", "dim")
+            return text
         if not drops:
             text.append(f"no {COUNT_LABELS[self.field]} drop beyond {self.threshold * 100:.0f} %", style="dim")
             return text

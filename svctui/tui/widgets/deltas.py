@@ -6,18 +6,14 @@ result row (ok/failed before → after) and a total column; domains added or rem
 
 from __future__ import annotations
 
-from datetime import tzinfo
-
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from svctui.triage import (
     COUNT_LABELS,
     COUNT_NAMES,
-    DEFAULT_DROP_THRESHOLD,
     Change,
     CountDelta,
     DomainComparison,
@@ -26,15 +22,17 @@ from svctui.triage import (
 )
 from svctui.tui.widgets.status_colors import semantic_style
 from svctui.tui.widgets.task_times import format_local_utc
+from svctui.tui.widgets.triage_pane import TriagePane
 
 RESULT_ROW = "__result__"
+NO_TASK_NOTE = "select a task to compare it with the previous run of its event"
 
 
 def _success_word(value: bool | None) -> str:
     return "—" if value is None else ("ok" if value else "failed")
 
 
-class DeltasPane(Vertical):
+class DeltasPane(TriagePane):
     """A header naming both runs, then a counts-by-domains table of deltas (absolute and %)."""
 
     DEFAULT_CSS = """
@@ -52,20 +50,8 @@ class DeltasPane(Vertical):
     }
     """
 
-    def __init__(
-        self,
-        *,
-        threshold: float = DEFAULT_DROP_THRESHOLD,
-        zone: tzinfo | None = None,
-        name: str | None = None,
-        id: str | None = None,
-        classes: str | None = None,
-    ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.threshold = threshold
-        self.zone = zone
-        self.comparison: RunComparison | None = None
-        self.note = "select a task to compare it with the previous run of its event"
+    comparison: RunComparison | None = None
+    note = NO_TASK_NOTE
 
     def compose(self) -> ComposeResult:
         """Header and table."""
@@ -93,7 +79,7 @@ class DeltasPane(Vertical):
         """Show `comparison` (None clears)."""
         self.comparison = comparison
         if comparison is None:
-            self.note = "select a task to compare it with the previous run of its event"
+            self.note = NO_TASK_NOTE
         self._render_comparison()
 
     def _render_comparison(self) -> None:

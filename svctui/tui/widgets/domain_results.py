@@ -86,13 +86,18 @@ class DomainResultsPane(Vertical):
 
     def on_mount(self) -> None:
         """Set up columns; repaint on theme change (colours come from the theme)."""
+        self._add_columns()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task, self.shown_drops))
+
+    def _add_columns(self) -> None:
+        """The columns, sized afresh for the task shown (a long message once seen must not widen them for good)."""
         table = self.table
+        table.clear(columns=True)
         table.add_column("Domain", key="domain")
         table.add_column("OK", key="ok")
         table.add_column("Message", key="message")
         for name in COUNT_NAMES:
             table.add_column(SHORT_COUNT_LABELS[name], key=name)
-        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task, self.shown_drops))
 
     @property
     def table(self) -> DataTable[str | Text]:
@@ -110,7 +115,7 @@ class DomainResultsPane(Vertical):
         header = self.query_one("#domain-results-header", Static)
         table = self.table
         previous_key = self._cursor_key()
-        table.clear()
+        self._add_columns()
         if task is None:
             header.update("no task selected")
             self._show_message(None)
