@@ -21,6 +21,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import var
 from textual.screen import Screen
+from textual.timer import Timer
 
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from svctui.store.settings import Settings
 
 PROCESS_START = time.perf_counter()
+THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
 Clock = Callable[[], datetime]
 
 
@@ -131,6 +133,7 @@ class SvcTuiApp(App[int]):
         self._client: ApiClient | None = None
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
+        self._theme_timer: Timer | None = None
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -144,8 +147,14 @@ class SvcTuiApp(App[int]):
     def on_mount(self) -> None:
         """Themes, keymap, then the first screen (or the first-run screen)."""
         self._apply_themes()
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.settings is not None and self.settings.keymap:
             self.set_keymap(self.settings.keymap)
+            from svctui.tui.keymap import keymap_problems
+
+            problems = keymap_problems(self.settings.keymap)
+            if problems:
+                self.notify("\n".join(problems), title="Keymap in settings.toml", severity="warning", markup=False)
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=8)
         if self.profile is None:
@@ -184,6 +193,29 @@ class SvcTuiApp(App[int]):
         self.theme = name
         if problem:
             self.notify(problem, title="Themes", severity="warning", markup=False)
+
+    def _remember_theme(self, theme: object) -> None:
+        """A theme picked in the palette is kept for the next start (written by a worker thread, once the choice
+        has settled: the theme picker previews each theme it passes)."""
+        name = getattr(theme, "name", "")
+        if self._theme_timer is not None:
+            self._theme_timer.stop()
+            self._theme_timer = None
+        if name and (self.settings is None or self.settings.theme != name):
+            self._theme_timer = self.set_timer(THEME_SAVE_DELAY, lambda: self._save_theme(name))
+
+    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
+    def _save_theme(self, name: str) -> None:
+        from svctui.store.errors import StoreError
+        from svctui.store.settings import load_settings, save_settings
+
+        try:
+            settings = load_settings().model_copy(update={"theme": name})
+            save_settings(settings)
+        except (StoreError, OSError) as exc:
+            self.call_from_thread(self.notify, f"Could not keep the theme: {exc}", severity="warning", markup=False)
+            return
+        self.call_from_thread(setattr, self, "settings", settings)
 
     # ----- the connection ---------------------------------------------------------------------------------
     async def api_client(self) -> ApiClient:
@@ -246,20 +278,28 @@ class SvcTuiApp(App[int]):
         self.probe()
         self.notify(f"Now using profile {profile.name} ({profile.base_url}).", markup=False)
 
-    async def start_demo(self) -> None:
-        """Start the embedded demo server (first-run screen) and switch to it."""
+    def start_demo(self) -> None:
+        """Start the embedded demo server (first-run screen) and switch to it; the start runs in a thread."""
         if self.demo_profile_factory is None:
             self.notify("The demo server is not available here.", severity="error")
             return
-        try:
-            profile = self.demo_profile_factory()
-        except Exception as exc:  # the demo could not start: say so, keep the first-run screen
-            self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
-            from svctui.tui.screens.first_run import FirstRunScreen
+        self.notify("Starting the demo server…", timeout=3)
+        self._start_demo(self.demo_profile_factory)
 
-            self.push_screen(FirstRunScreen())
+    @work(thread=True, exclusive=True, group="demo", exit_on_error=False)
+    def _start_demo(self, factory: Callable[[], Profile]) -> None:
+        try:
+            profile = factory()
+        except Exception as exc:  # the demo could not start: say so, keep the first-run screen
+            self.call_from_thread(self._demo_failed, exc)
             return
-        await self.switch_profile(profile)
+        self.call_from_thread(self.call_later, self.switch_profile, profile)
+
+    def _demo_failed(self, exc: Exception) -> None:
+        from svctui.tui.screens.first_run import FirstRunScreen
+
+        self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
+        self.push_screen(FirstRunScreen())
 
     # ----- actions ----------------------------------------------------------------------------------------
     def action_switch_screen_tab(self, name: str) -> None:
@@ -284,7 +324,7 @@ class SvcTuiApp(App[int]):
         from svctui.tui.palette import dashboard_commands
 
         for command in super().get_system_commands(screen):
-            if command.title not in ("Screenshot", "Theme"):
+            if command.title not in ("Screenshot", "Theme", "Keys"):  # ours: Save screenshot, Change theme, ?
                 yield command
         yield SystemCommand(
             "Change theme", "Pick a theme (svctui-dusk, svctui-paper, Textual's)", self.action_change_theme
