@@ -51,6 +51,17 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; last screen:\n{screen}")
 
+    def wait_gone(self, text: str) -> str:
+        """Poll the pane until `text` is gone (a dialog closed: the screen behind it shows through while open)."""
+        end = time.monotonic() + DEADLINE
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text not in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never went away; last screen:\n{screen}")
+
 
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Tmux]:
@@ -81,7 +92,8 @@ def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
     screen = tmux.wait_for("nothing was sent")
     assert "is not an integer" in screen
     tmux.keys("Escape")
-    tmux.wait_for("rows 1\u2013100 of 200")
+    tmux.wait_gone("Filter events")
+    time.sleep(0.5)  # a key right after Escape would arrive as alt+key
     tmux.keys("/")
     tmux.wait_for("Filter events")
     tmux.keys("id=gt:150", "Enter")

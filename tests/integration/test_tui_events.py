@@ -9,7 +9,7 @@ from svctui.demo.server import DemoServer
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.raw_json import RawJson
-from tests.integration.tui_support import SIZE, events_screen, ids, make_app, settle
+from tests.integration.tui_support import events_screen, ids, on_events, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -20,10 +20,7 @@ def status_text(app: object) -> str:
 
 
 async def test_first_page_loads_with_header_and_status(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, _pilot, screen):
         assert ids(screen) == list(range(1, 101))
         assert "rows 1\u2013100 of 200" in status_text(app)
         assert app.header_info.edition == "enterprise"
@@ -32,10 +29,8 @@ async def test_first_page_loads_with_header_and_status(demo_server: DemoServer) 
 
 
 async def test_navigation_keys_move_the_cursor(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        table = events_screen(app).table
+    async with on_events(demo_server) as (app, pilot, screen):
+        table = screen.table
         await pilot.press("j", "j", "j")
         assert table.current_key == "4"
         await pilot.press("k")
@@ -49,10 +44,7 @@ async def test_navigation_keys_move_the_cursor(demo_server: DemoServer) -> None:
 
 
 async def test_paging_forward_and_back(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         await pilot.press("right_square_bracket")
         await settle(pilot)
         assert ids(screen) == list(range(101, 201))
@@ -67,10 +59,7 @@ async def test_paging_forward_and_back(demo_server: DemoServer) -> None:
 
 
 async def test_sort_keys_cycle_and_show_priority(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         table = screen.table
         await pilot.press("s")  # cursor starts on the id column
         await settle(pilot)
@@ -87,6 +76,9 @@ async def test_sort_keys_cycle_and_show_priority(demo_server: DemoServer) -> Non
         await pilot.press("S")
         await settle(pilot)
         assert [key.render() for key in screen.sort] == ["-id", "-next_scheduled_at"]
+        # The ids are unique, so the rows did not move: the header must still be drawn anew.
+        header = table.render_line(0).text
+        assert "id ▼1" in header and "next run ▼2" in header
         before = screen.stats.started
         await pilot.press("left", "s")  # schedule is not sortable: a message, no request
         await settle(pilot)
@@ -94,20 +86,14 @@ async def test_sort_keys_cycle_and_show_priority(demo_server: DemoServer) -> Non
 
 
 async def test_header_click_sorts(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         await pilot.click("#table", offset=(5, 0))  # the id header
         await settle(pilot)
         assert [key.render() for key in screen.sort] == ["id"]
 
 
 async def test_server_order_is_kept_after_a_sort(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         await pilot.press("j", "j")  # cursor on event 3
         screen.set_sort([])
         await settle(pilot)
@@ -119,10 +105,8 @@ async def test_server_order_is_kept_after_a_sort(demo_server: DemoServer) -> Non
 
 
 async def test_marks_survive_a_refresh(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        table = events_screen(app).table
+    async with on_events(demo_server) as (app, pilot, screen):
+        table = screen.table
         await pilot.press("space", "j", "j", "v")
         assert table.marked == frozenset({"1", "2", "3"})
         await pilot.press("r")
@@ -133,10 +117,7 @@ async def test_marks_survive_a_refresh(demo_server: DemoServer) -> None:
 
 
 async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         await pilot.press("p")
         detail = screen.query_one("#detail", DetailPane)
         assert detail.is_open
@@ -155,27 +136,18 @@ async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
 
 
 async def test_detail_pane_goes_below_on_narrow_terminals(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server, size=(100, 40)) as (_app, pilot, screen):
         await pilot.press("p")
         assert screen.query_one("#body").has_class("-narrow")
         detail = screen.query_one("#detail")
         assert detail.region.y > screen.table.region.y
-    app = make_app(demo_server)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server, size=(140, 40)) as (_app, pilot, screen):
         await pilot.press("p")
         assert screen.query_one("#detail").region.x > screen.table.region.x
 
 
 async def test_missing_domains_are_marked(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         gone = next(
             (e for e in screen.table.items if any(not d.exists for d in e.domains) or any(not o.exists for o in e.ous)),
             None,
@@ -188,13 +160,12 @@ async def test_missing_domains_are_marked(demo_server: DemoServer) -> None:
 
 
 async def test_raw_json_and_copy(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         await pilot.press("y")
         assert isinstance(app.screen, RawJson)
         assert '"rrule"' in app.screen.text and '"id": 1' in app.screen.text
+        assert "Event 1" in str(app.screen.query_one("#json-title", Static).render())
+        assert app.screen.styles.background.a < 1, "a modal dims the screen below; it does not hide it"
         await pilot.press("escape")
         assert not isinstance(app.screen, RawJson)
         await pilot.press("right", "c")  # the client cell copies the full client id
@@ -203,9 +174,7 @@ async def test_raw_json_and_copy(demo_server: DemoServer) -> None:
 
 
 async def test_help_lists_the_screen_keys(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with on_events(demo_server) as (app, pilot, _screen):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         descriptions = {row.description for row in app.screen.rows}

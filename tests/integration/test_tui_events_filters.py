@@ -15,16 +15,13 @@ from svctui.tui.messages import PageLoaded
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
-from tests.integration.tui_support import NOW, SIZE, events_screen, ids, make_app, settle, state_of
+from tests.integration.tui_support import NOW, ids, on_events, settle, state_of
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_quick_filter_sends_one_request_and_shows_a_chip(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         await pilot.press("slash")
         assert isinstance(app.screen, FilterEditor)
         before = demo_server.request_count
@@ -42,10 +39,7 @@ async def test_quick_filter_sends_one_request_and_shows_a_chip(demo_server: Demo
 
 
 async def test_invalid_quick_filter_shows_inline_error_and_sends_nothing(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         await pilot.press("slash")
         editor = app.screen
         assert isinstance(editor, FilterEditor)
@@ -68,10 +62,7 @@ async def test_invalid_quick_filter_shows_inline_error_and_sends_nothing(demo_se
 
 
 async def test_editor_rows_validate_per_kind(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         await pilot.press("slash")
         editor = app.screen
         assert isinstance(editor, FilterEditor)
@@ -100,10 +91,7 @@ async def test_editor_rows_validate_per_kind(demo_server: DemoServer) -> None:
 
 
 async def test_reopening_the_editor_shows_active_filters(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         screen.set_filters([Filter("id", "gt", "10"), Filter("id", "lt", "20")])
         await settle(pilot)
         assert ids(screen) == list(range(11, 20))
@@ -119,10 +107,7 @@ async def test_reopening_the_editor_shows_active_filters(demo_server: DemoServer
 
 
 async def test_removing_a_chip_reloads(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, pilot, screen):
         screen.set_filters([Filter("id", "gt", "190"), Filter("session_collection", "eq", "true")])
         await settle(pilot)
         chip = screen.query(FilterChip).first()
@@ -132,26 +117,23 @@ async def test_removing_a_chip_reloads(demo_server: DemoServer) -> None:
 
 
 async def test_empty_result_says_how_to_clear(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("p")
         screen.set_filters([Filter("id", "gt", "100000")])
         await settle(pilot)
         assert state_of(app) is StateKind.EMPTY
+        assert not screen.detail.display, "no row, no detail pane"
         text = str(screen.state_panel.query_one("#state-body", Static).render())
         assert "No events match these filters" in text and "Press x" in text
         await pilot.press("x")
         await settle(pilot)
         assert state_of(app) is StateKind.HIDDEN and len(ids(screen)) == 100
+        assert screen.detail.display
 
 
 async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: DemoServer) -> None:
     fresh_demo_server.faults = Faults(latency_ms=150)
-    app = make_app(fresh_demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(fresh_demo_server) as (_app, pilot, screen):
         old_page = screen.table.items
         for bound in ("10", "20", "30", "190"):  # typed quickly: each apply replaces the one in flight
             screen.set_filters([Filter("id", "gt", bound)])
@@ -166,10 +148,7 @@ async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: Dem
 
 async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer) -> None:
     settings = Settings(keymap={"list.refresh": "f5", "list.hydrate": "ctrl+h"})
-    app = make_app(demo_server, settings=settings)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server, settings=settings) as (_app, pilot, screen):
         assert any(domain.name for event in screen.table.items for domain in event.domains)
         await pilot.press("ctrl+h")
         await settle(pilot)

@@ -14,15 +14,16 @@ from svctui.demo.server import DemoServer
 from svctui.store.model import Profile
 from svctui.store.paths import config_dir
 from svctui.store.profiles import ProfileStore
-from svctui.store.settings import Settings
+from svctui.store.settings import Settings, load_settings
 from svctui.tui.launch import demo_profile
 from svctui.tui.palette import dashboard_commands, export_view
 from svctui.tui.screens.first_run import FirstRunScreen
 from svctui.tui.widgets.state_panel import StateKind
 from tests.integration.tui_support import (
-    SIZE,
     events_screen,
     make_app,
+    on_events,
+    running,
     settle,
     state_of,
     unreachable_profile,
@@ -37,19 +38,15 @@ def panel_text(app: object) -> str:
 
 
 async def test_community_edition_says_enterprise_feature(demo_server_community: DemoServer) -> None:
-    app = make_app(demo_server_community)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with on_events(demo_server_community) as (app, _pilot, _screen):
         assert state_of(app) is StateKind.ENTERPRISE_ONLY
         assert "Events are an enterprise feature" in panel_text(app)
+        assert "Completed tasks work on both editions: press 2." in panel_text(app)
         assert app.header_info.edition == "community"
 
 
 async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: DemoServer) -> None:
-    app = make_app(profile=wrong_key_profile(demo_server))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(profile=wrong_key_profile(demo_server)) as (app, _pilot, screen):
         assert state_of(app) is StateKind.AUTH_FAILURE
         text = panel_text(app)
         assert "Authentication failed" in text and "HTTP 401" in text
@@ -61,10 +58,7 @@ async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: 
 
 
 async def test_network_down_keeps_the_app_up_and_retries(demo_server: DemoServer) -> None:
-    app = make_app(profile=unreachable_profile())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(profile=unreachable_profile()) as (app, pilot, screen):
         assert state_of(app) is StateKind.ERROR
         assert "Cannot reach the server" in panel_text(app) and "Press r to retry" in panel_text(app)
         sent = app.request_count
@@ -81,22 +75,22 @@ async def test_server_errors_show_status_message_and_request_id(fresh_demo_serve
     from svctui.demo.config import Faults
 
     fresh_demo_server.faults = Faults(error_rate=1.0)
-    app = make_app(fresh_demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with on_events(fresh_demo_server) as (app, pilot, _screen):
         assert state_of(app) is StateKind.ERROR
         text = panel_text(app)
         assert "The server answered 500" in text and "request id" in text and "Press r to retry" in text
+        assert "HTTP 500" not in text, "the status is said once"
+        assert app.header_info.problem == "HTTP 500"
         fresh_demo_server.faults = Faults()
         await pilot.press("r")
         await settle(pilot)
         assert state_of(app) is StateKind.HIDDEN
+        assert app.header_info.problem is None and app.header_info.edition == "enterprise", "the header asks again"
 
 
 async def test_first_run_validates_like_the_cli_and_saves(demo_server: DemoServer) -> None:
     app = make_app(None)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(app) as pilot:
         screen = app.screen
         assert isinstance(screen, FirstRunScreen)
         screen.query_one("#first-base_url", Input).value = "ftp://nope"
@@ -117,8 +111,7 @@ async def test_first_run_validates_like_the_cli_and_saves(demo_server: DemoServe
 
 async def test_first_run_can_start_the_demo(demo_server: DemoServer) -> None:
     app = make_app(None, demo_profile_factory=lambda: demo_profile(demo_server))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(app) as pilot:
         assert isinstance(app.screen, FirstRunScreen)
         await pilot.click("#demo")
         await settle(pilot)
@@ -133,9 +126,7 @@ async def test_broken_theme_files_in_one_notification_and_fallback(demo_server: 
     (themes / "a.toml").write_text('name = "a"\nprimary = "#zzz"\n')
     (themes / "b.toml").write_text("not toml at all = = =\n")
     (themes / "good.toml").write_text('name = "good"\nprimary = "#336699"\n')
-    app = make_app(demo_server, settings=Settings(theme="missing-theme"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with on_events(demo_server, settings=Settings(theme="missing-theme")) as (app, _pilot, _screen):
         messages = [note.message for note in app._notifications]
         broken = [message for message in messages if "broken theme files" in message]
         assert len(broken) == 1 and "a.toml" in broken[0] and "b.toml" in broken[0]
@@ -145,19 +136,14 @@ async def test_broken_theme_files_in_one_notification_and_fallback(demo_server: 
 
 
 async def test_theme_from_settings_and_app_variables(demo_server: DemoServer) -> None:
-    app = make_app(demo_server, settings=Settings(theme="svctui-paper"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with on_events(demo_server, settings=Settings(theme="svctui-paper")) as (app, _pilot, _screen):
         assert app.theme == "svctui-paper"
         assert app.theme_variables["status-failed"].upper() == "#C0283E"
         assert "status-running" in app.theme_variables
 
 
 async def test_export_view_csv_and_json(demo_server: DemoServer, tmp_path: Path) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (_app, _pilot, screen):
         csv_path = export_view(screen, "csv", tmp_path)
         rows = list(csv.reader(csv_path.open(encoding="utf-8")))
         assert rows[0] == ["id", "client", "schedule", "next run", "kinds", "domains", "OUs"]
@@ -168,10 +154,7 @@ async def test_export_view_csv_and_json(demo_server: DemoServer, tmp_path: Path)
 
 
 async def test_palette_commands(demo_server: DemoServer) -> None:
-    app = make_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with on_events(demo_server) as (app, pilot, screen):
         commands = {command.title: command for command in app.get_system_commands(screen)}
         for title in (
             "Switch profile",
@@ -197,9 +180,29 @@ async def test_first_run_demo_that_fails_to_start_is_reported() -> None:
         raise RuntimeError("the demo server did not start")
 
     app = make_app(None, demo_profile_factory=broken)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with running(app) as pilot:
         await pilot.click("#demo")
         await settle(pilot)
         assert isinstance(app.screen, FirstRunScreen) and app.is_running
         assert any("did not start" in note.message for note in app._notifications)
+
+
+async def test_a_theme_picked_in_the_app_is_kept(demo_server: DemoServer) -> None:
+    async with on_events(demo_server, settings=Settings()) as (app, pilot, _screen):
+        app.theme = "nord"  # the theme picker previews the themes it passes...
+        app.theme = "svctui-paper"  # ...and the one it stops on is written, once
+        for _ in range(100):  # a deadline, not a timing assertion: the write waits for the choice to settle
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+            if load_settings().theme != "textual-dark":
+                break
+        assert load_settings().theme == "svctui-paper"
+        assert app.settings is not None and app.settings.theme == "svctui-paper"
+
+
+async def test_keymap_problems_are_reported_once(demo_server: DemoServer) -> None:
+    settings = Settings(keymap={"list.refresh": "R", "no.such.binding": "z"})
+    async with on_events(demo_server, settings=settings) as (app, _pilot, _screen):
+        notes = [note.message for note in app._notifications if note.title == "Keymap in settings.toml"]
+        assert len(notes) == 1
+        assert "unknown binding id(s): no.such.binding" in notes[0] and "'R' does two things" in notes[0]

@@ -15,29 +15,25 @@ from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
 from svctui.tui.widgets.status_bar import StatusBar
 from tests.integration.tasks_support import (
+    NO_DEPRECATION_WARNING,
     client_ids,
     drop_case,
+    on_tasks,
+    open_picker,
     open_tasks,
     query,
     state_of,
     task_ids,
     tasks_app,
+    text_of,
 )
 from tests.integration.tui_support import SIZE, settle, unreachable_profile, wrong_key_profile
 
-# The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
-# Python warnings, so a DeprecationWarning here is a bug.
-pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")]
-
-
-def text_of(widget: Static) -> str:
-    return str(widget.render())
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
 
 async def test_without_a_client_nothing_loads_and_the_screen_says_what_to_do(demo_server: DemoServer) -> None:
-    app = tasks_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server) as (app, pilot, screen):
         assert state_of(app) is StateKind.IDLE
         assert screen.stats.started == 0, "no page request without a client"
         body = text_of(screen.state_panel.query_one("#state-body", Static))
@@ -49,13 +45,8 @@ async def test_without_a_client_nothing_loads_and_the_screen_says_what_to_do(dem
 
 
 async def test_picker_offers_the_events_clients_and_remembers_the_choice(demo_server: DemoServer) -> None:
-    app = tasks_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        await pilot.press("C")
-        await settle(pilot)
-        picker = app.screen
-        assert isinstance(picker, ClientPicker)
+    async with on_tasks(demo_server) as (app, pilot, screen):
+        picker = await open_picker(pilot)
         known = client_ids(demo_server)
         assert sorted(client.client_id for client in picker.shown) == known
         assert all(client.events > 0 for client in picker.shown)
@@ -70,27 +61,22 @@ async def test_picker_offers_the_events_clients_and_remembers_the_choice(demo_se
         assert load_settings().recent_clients[0] == chosen, "the choice is remembered in settings"
         assert app.settings is not None and app.settings.recent_clients[0] == chosen
         name = query(demo_server, "SELECT name FROM clients WHERE id = ?", chosen)[0][0]
-        assert name in text_of(screen.query_one("#client-bar", Static))
-        await pilot.press("C")
-        await settle(pilot)
-        again = app.screen
-        assert isinstance(again, ClientPicker)
+        assert f"Client {name} ({chosen})" in text_of(screen.query_one("#client-bar", Static))
+        again = await open_picker(pilot)
         assert again.shown[0].client_id == chosen and again.shown[0].recent
+        assert again.shown[0].name == name, "a name seen in the tasks names the client in the picker"
 
 
 async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_server: DemoServer) -> None:
-    app = tasks_app(demo_server)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        await pilot.press("C")
-        await settle(pilot)
-        picker = app.screen
-        assert isinstance(picker, ClientPicker)
+    async with on_tasks(demo_server) as (app, pilot, screen):
+        picker = await open_picker(pilot)
         before = demo_server.request_count
         await pilot.press(*"not-a-client", "enter")
         await settle(pilot)
         assert app.screen is picker and screen.client_id is None
-        error = text_of(picker.query_one("#client-error", Static))
+        error_line = picker.query_one("#client-error", Static)
+        assert error_line.display, "the inline error is shown, not just set"
+        error = text_of(error_line)
         assert "'not-a-client' is not a uuid" in error and "8-4-4-4-12" in error
         picker.query_one("#client-input", Input).value = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fz"
         await settle(pilot)
@@ -100,6 +86,7 @@ async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_serve
         picker.query_one("#client-input", Input).value = unknown
         await settle(pilot)
         assert text_of(picker.query_one("#client-error", Static)) == ""
+        assert not picker.query_one("#client-error", Static).display
         await pilot.press("enter")
         await settle(pilot)
         assert screen.client_id == unknown.lower()
@@ -110,13 +97,9 @@ async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_serve
 
 async def test_picker_escape_keeps_the_client(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        await pilot.press("C")
-        await settle(pilot)
-        assert isinstance(app.screen, ClientPicker)
-        assert app.screen.query_one(OptionList).highlighted == 0
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
+        picker = await open_picker(pilot)
+        assert picker.query_one(OptionList).highlighted == 0
         await pilot.press("escape")
         await settle(pilot)
         assert screen.client_id == case.client_id and not isinstance(app.screen, ClientPicker)
@@ -124,9 +107,7 @@ async def test_picker_escape_keeps_the_client(demo_server: DemoServer) -> None:
 
 async def test_list_is_newest_first_and_pages_through_the_server(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         expected = [
             row[0]
             for row in query(
@@ -149,9 +130,7 @@ async def test_list_is_newest_first_and_pages_through_the_server(demo_server: De
 
 async def test_sort_by_every_sortable_column_reaches_the_server(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         offered = {column.sort for column in screen.table.adapter.columns if column.sort}
         assert offered == set(screen.SPEC.sortable), "every sortable column is a column of the table"
         screen.table.move_cursor(column=1)  # the id column
@@ -173,9 +152,7 @@ async def test_sort_by_every_sortable_column_reaches_the_server(demo_server: Dem
 
 async def test_filter_editor_offers_status_by_label(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
         await pilot.press("slash")
         await settle(pilot)
         editor = app.screen
@@ -197,9 +174,7 @@ async def test_filter_editor_offers_status_by_label(demo_server: DemoServer) -> 
 
 async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
         await pilot.press("slash")
         editor = app.screen
         assert isinstance(editor, FilterEditor)
@@ -226,9 +201,7 @@ async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: 
 
 async def test_status_breakdown_counts_the_whole_filter(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         rows = query(
             demo_server, "SELECT status, count(*) FROM tasks WHERE client_id = ? GROUP BY status", case.client_id
         )
@@ -245,9 +218,7 @@ async def test_status_breakdown_counts_the_whole_filter(demo_server: DemoServer)
 
 async def test_endpoint_switch_and_the_deprecation_notice(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         notice = screen.query_one("#endpoint-notice", Static)
         assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
         assert "deprecated" in text_of(notice) and "completed-jobs" in text_of(notice)
@@ -283,23 +254,16 @@ async def test_auth_failure_and_network_errors_are_states(demo_server: DemoServe
 
 async def test_community_edition_lists_tasks_and_types_clients(demo_server_community: DemoServer) -> None:
     case = drop_case(demo_server_community)
-    app = tasks_app(demo_server_community, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server_community, case.client_id) as (app, pilot, screen):
         assert state_of(app) is StateKind.HIDDEN and len(task_ids(screen)) == 100
-        await pilot.press("C")
-        await settle(pilot)
-        picker = app.screen
-        assert isinstance(picker, ClientPicker)
+        picker = await open_picker(pilot)
         assert [client.client_id for client in picker.shown] == [case.client_id], "only the recent choice"
         assert "enterprise feature" in text_of(picker.query_one("#client-status", Static))
 
 
 async def test_help_and_footer_list_the_triage_keys(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
         rows = {row.binding_id: row for row in collect_keys(app, screen)}
         for binding_id, key, words in (
             ("tasks.quick.failed-24h", "f", "Failed, last 24 h"),
@@ -319,3 +283,15 @@ async def test_help_and_footer_list_the_triage_keys(demo_server: DemoServer) -> 
         await pilot.press("question_mark")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_another_client_starts_from_a_clean_slate(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
+        assert any(item.count for item in screen.query_one(StatusBar).breakdown)
+        screen.choose_client("0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")  # unknown to the server: 404
+        await settle(pilot)
+        assert state_of(app) is StateKind.ERROR
+        assert not screen.query_one(StatusBar).breakdown, "no counts of the previous client"
+        assert screen.window.label() == "no rows"
+        assert not screen.detail.display

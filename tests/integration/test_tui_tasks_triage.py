@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from rich.text import Text
-from textual.widgets import Static
+from textual.widgets import Static, Tab
 
 from svctui.api.filters import Filter
 from svctui.demo.config import Faults
@@ -16,21 +16,24 @@ from svctui.triage import COUNT_LABELS, StatusCount
 from svctui.tui.messages import PageLoaded
 from svctui.tui.screens.task_detail import TaskDetail
 from svctui.tui.screens.task_loaders import History
-from svctui.tui.screens.task_messages import BreakdownLoaded, HistoryLoaded
+from svctui.tui.screens.task_messages import BreakdownLoaded, HistoryLoaded, KnownClientsLoaded
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.status_bar import StatusBar
-from tests.integration.tasks_support import client_ids, drop_case, open_tasks, query, task_ids, tasks_app
-from tests.integration.tui_support import NOW, SIZE, settle
+from tests.integration.tasks_support import (
+    NO_DEPRECATION_WARNING,
+    client_ids,
+    drop_case,
+    on_tasks,
+    only_task,
+    query,
+    task_ids,
+    text_of,
+)
+from tests.integration.tui_support import NOW, settle
 
-# The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
-# Python warnings, so a DeprecationWarning here is a bug.
-pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")]
-
-
-def text_of(widget: Static) -> str:
-    return str(widget.render())
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
 
 def cell(table: object, row: str, column: str) -> str:
@@ -40,11 +43,8 @@ def cell(table: object, row: str, column: str) -> str:
 
 async def test_domain_results_pane_shows_counts_failures_totals_and_the_drop(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        screen.set_filters([Filter("id", "eq", str(case.task_id))])
-        await settle(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, case.task_id)
         assert task_ids(screen) == [case.task_id]
         pane = screen.query_one(DomainResultsPane)
         table = pane.table
@@ -71,11 +71,8 @@ async def test_failed_domain_is_listed_first_with_its_message(demo_server: DemoS
         "WHERE t.client_id = ? AND r.success = 0 AND r.message != '' ORDER BY r.job_id LIMIT 1",
         case.client_id,
     )[0]
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        screen.set_filters([Filter("id", "eq", str(failed_task))])
-        await settle(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, failed_task)
         pane = screen.query_one(DomainResultsPane)
         first = pane.table.ordered_rows[0].key.value
         assert first == f"domain:{domain}"
@@ -86,15 +83,14 @@ async def test_failed_domain_is_listed_first_with_its_message(demo_server: DemoS
 
 async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        screen.set_filters([Filter("id", "eq", str(case.task_id))])
-        await settle(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, case.task_id)
         await pilot.press("P")
         await settle(pilot)
         detail = screen.query_one(TaskDetail)
         assert detail.active_tab == "plot"
+        titles = [str(tab.label) for tab in detail.query(Tab)]
+        assert titles == ["Domain results [R]", "Plot [P]", "vs previous run [W]", "Task [T]"], "keys shown, not eaten"
         plot = screen.query_one(CountPlot)
         assert plot.domain_name == case.domain_name and plot.field == case.field
         assert [(drop.task_id, drop.field) for drop in plot.field_drops()] == [(case.task_id, case.field)]
@@ -112,11 +108,8 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
 async def test_compare_with_the_previous_run_of_the_event(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
     assert case.event_id is not None
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
-        screen.set_filters([Filter("id", "eq", str(case.task_id))])
-        await settle(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, case.task_id)
         await pilot.press("W")
         await settle(pilot)
         deltas = screen.query_one(DeltasPane)
@@ -148,9 +141,7 @@ async def test_compare_with_the_previous_run_of_the_event(demo_server: DemoServe
 
 async def test_quick_filters_failed_24h_and_partially_complete(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         await pilot.press("f")
         await settle(pilot)
         since = NOW - timedelta(hours=24)
@@ -191,9 +182,7 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
         & {row[0] for row in query(demo_server, "SELECT id FROM tasks WHERE client_id = ?", case.client_id)},
         reverse=True,
     )
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         started, requests = screen.stats.started, demo_server.request_count
         await pilot.press("d")
         await settle(pilot)
@@ -211,9 +200,7 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
 
 async def test_refresh_keeps_the_cursor_and_reloads_history(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    app = tasks_app(demo_server, case.client_id)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         await pilot.press("j", "j", "j")
         key = screen.table.current_key
         before = demo_server.request_count
@@ -228,9 +215,7 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
     fresh_demo_server.faults = Faults(latency_ms=150)
     first, second = drop_case(fresh_demo_server).client_id, client_ids(fresh_demo_server)[0]
     assert first != second
-    app = tasks_app(fresh_demo_server, first)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_tasks(pilot)
+    async with on_tasks(fresh_demo_server, first) as (_app, pilot, screen):
         old_page, old_history = screen.table.items, screen.history
         assert old_history is not None
         screen.choose_client(second)
@@ -242,7 +227,9 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
         screen.post_message(PageLoaded(type("P", (), {"data": old_page, "count": 5})(), 1, 1.0))
         screen.post_message(HistoryLoaded(1, History(old_history, [], len(old_history))))
         screen.post_message(BreakdownLoaded(1, [StatusCount(2, "Complete", 5)]))
+        screen.post_message(KnownClientsLoaded([("stale", "")], request_seq=0))
         await settle(pilot)
+        assert ("stale", "") not in screen.known_pairs, "known clients asked for earlier are dropped"
         assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"
         assert {task.client_id for task in screen.history} == {second}, "an old history is dropped"
         assert sum(item.count for item in screen.query_one(StatusBar).breakdown) == screen.window.count

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
@@ -58,6 +60,24 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def running(app: SvcTuiApp, size: tuple[int, int] = SIZE) -> AsyncIterator[Pilot[Any]]:
+    """Run `app` headless until its start-up settled; the pilot."""
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        yield pilot
+
+
+@asynccontextmanager
+async def on_events(
+    server: DemoServer | None = None, *, size: tuple[int, int] = SIZE, **kwargs: Any
+) -> AsyncIterator[tuple[SvcTuiApp, Pilot[Any], EventsScreen]]:
+    """Run a dashboard (`make_app(server, **kwargs)`) until its first page settled: (app, pilot, events screen)."""
+    app = make_app(server, **kwargs)
+    async with running(app, size) as pilot:
+        yield app, pilot, events_screen(app)
 
 
 def events_screen(app: SvcTuiApp) -> EventsScreen:

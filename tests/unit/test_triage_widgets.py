@@ -9,8 +9,16 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
-from svctui.triage import compare_with_previous, detect_drops, domain_series, status_breakdown
+from svctui.triage import (
+    COUNT_NAMES,
+    DomainPoint,
+    compare_with_previous,
+    detect_drops,
+    domain_series,
+    status_breakdown,
+)
 from svctui.tui.widgets.count_plot import CountPlot, _nice_top
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
@@ -102,10 +110,14 @@ async def test_domain_results_rows_totals_and_failed_message() -> None:
         selected = pane.selected_result()
         assert selected is not None and selected.domain_name == "CORP.EXAMPLE.COM"
         assert not message.display
+        assert table.columns[ColumnKey("ok")].content_width == len("✗ failed")
         pane.show_task(tasks[7])  # same domain keeps the cursor
         await pilot.pause()
         selected = pane.selected_result()
         assert selected is not None and selected.domain_name == "CORP.EXAMPLE.COM"
+        # Columns are sized for the task shown: a failure seen before does not keep them wide.
+        assert table.columns[ColumnKey("ok")].content_width == len("3/3")  # the totals row: 3 of 3 ok
+        assert table.columns[ColumnKey("message")].content_width == len("Message")
         pane.show_task(None)
         await pilot.pause()
         assert table.row_count == 0 and "no task selected" in static_text(
@@ -188,3 +200,19 @@ async def test_count_plot_marks_drops_and_cycles_fields() -> None:
         plot.show_series("EU.CORP.EXAMPLE.COM", [point for point in eu if not point.success], drops)
         await pilot.pause()
         assert "no successful runs" in static_text(plot.query_one("#count-plot-title", Static))
+
+
+async def test_count_plot_starts_on_a_count_the_runs_collect() -> None:
+    def point(task_id: int, users: int, groups: int) -> DomainPoint:
+        counts = dict.fromkeys(COUNT_NAMES, 0) | {"user_count": users, "group_count": groups}
+        return DomainPoint(task_id, 1, T0, True, "S······", counts)
+
+    plot = CountPlot(zone=UTC)
+    async with OneWidget(plot).run_test(size=(120, 30)) as pilot:
+        plot.show_series("LAB", [point(1, 0, 5), point(2, 0, 6)], [])
+        await pilot.pause()
+        assert plot.field == "group_count", "Users is 0 in every run: the first count with data is shown"
+        plot.show_series("NONE", [point(1, 0, 0), point(2, 0, 0)], [])
+        await pilot.pause()
+        assert plot.field == "user_count"
+        assert "every count is 0" in static_text(plot.query_one("#count-plot-drops", Static))

@@ -10,7 +10,10 @@ import pytest
 from svctui.api.errors import ApiConnectionError, EnterpriseOnly, ServerError, Unauthorized
 from svctui.api.filters import Filter, SortKey
 from svctui.tui.app import make_clock
+from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
+from svctui.tui.screens.help import HELP_WIDTH, KeyRow, help_content
 from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, repo_themes_dir
+from svctui.tui.widgets.app_header import HeaderInfo, Tab, header_content
 from svctui.tui.widgets.filter_chips import chip_text
 from svctui.tui.widgets.paged_table import PageWindow, cycle_sort, reverse_sort, sort_label
 from svctui.tui.widgets.state_panel import StateKind, error_view
@@ -153,3 +156,39 @@ def test_filter_chip_reads_status_by_label() -> None:
     assert active.render() == "neq:5"
     assert chip_text(active, COMPLETED_TASKS) == "status ≠ failed ✕"
     assert chip_text(active) == "status ≠ 5 ✕"
+
+
+def test_every_binding_has_an_id_and_a_tooltip() -> None:
+    for targets in CONTEXTS.values():
+        for target in targets:
+            for binding in bindings_of(target):
+                assert binding.id and binding.tooltip, f"{target}: {binding.key} needs an id and a tooltip"
+
+
+def test_keymap_problems_name_unknown_ids_and_clashing_keys() -> None:
+    assert keymap_problems({"list.refresh": "f5", "table.down": "j,down"}) == []
+    problems = keymap_problems({"list.refresh": "R", "nope.id": "z"})
+    assert problems[0] == "unknown binding id(s): nope.id (press ? to see the ids)"
+    assert any("'R' does two things on Completed tasks: list.refresh, tasks.tab.results" in line for line in problems)
+
+
+def test_header_fits_narrow_terminals_keeping_the_edition() -> None:
+    tabs = [Tab("events", "1", "Events"), Tab("tasks", "2", "Completed tasks")]
+    info = HeaderInfo("default", "https://bloodhound.example.com:8443", "enterprise")
+    wide = header_content(info, tabs, "events", 120).plain
+    assert wide.startswith("svctui") and "https://bloodhound.example.com:8443 | enterprise" in wide
+    narrow = header_content(info, tabs, "events", 88).plain
+    assert len(narrow) <= 88 and narrow.endswith("… | enterprise") and "profile default" in narrow
+
+
+def test_help_rows_fit_the_dialog() -> None:
+    long_tip = "tasks with a count drop beyond the threshold; client-side, over the tasks loaded for the plot"
+    rows = [
+        KeyRow("f", "Failed, last 24 h", "status Failed and execution time within the last 24 hours", "screen", "a.b"),
+        KeyRow("d", "Runs with drops", long_tip, "screen", "tasks.quick.drops"),
+    ]
+    lines = help_content(rows, "completed tasks").plain.splitlines()
+    assert all(len(line) <= HELP_WIDTH for line in lines)
+    assert lines[1].index("binding id") == lines[2].index("a.b") == lines[3].index("tasks.quick.drops")
+    tip_column = lines[3].index("tasks with")
+    assert lines[4].index("the tasks loaded") == tip_column, "a long tooltip wraps in its own column"
