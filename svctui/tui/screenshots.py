@@ -1,15 +1,20 @@
 """`python -m svctui.tui.screenshots DIR`: render SVGs of the dashboard's screens from the demo (`make screenshots`).
 
-The demo data and the app clock are both fixed, so the pictures only change when the interface does. Each scene
-is a name, the demo edition, a theme and the keys (or a callable) that bring the screen into shape.
+The demo data, the app clock and the time zone (UTC) are fixed, so the pictures only change when the interface
+does. Each scene is a name, the demo edition, a theme and the keys that bring the screen into shape; the tasks
+scenes pick the demo client with seeded drops (SHARPHOUND-LAB) by typing the start of its id into the picker.
+The app runs with a throwaway config directory, so choosing a client there touches no real settings.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 SIZE = (120, 36)
+ISOLATED_DIRS = ("SVCTUI_CONFIG_DIR", "SVCTUI_DATA_DIR", "SVCTUI_STATE_DIR")
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,8 @@ SCENES: list[Scene] = [
     Scene("events-help", keys=("question_mark",)),
     Scene("events-light", keys=("p",), theme="svctui-paper"),
     Scene("events-community", edition="community"),
+    Scene("tasks", keys=("2", "C"), typed="8aa67235", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
+    Scene("tasks-drops-plot", keys=("2", "C"), typed="8aa67235", after=("enter", "d", "P")),
 ]
 
 
@@ -76,6 +84,24 @@ async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: st
     return path
 
 
+@contextmanager
+def isolated_environment(scratch: Path) -> Iterator[None]:
+    """UTC and throwaway config/data/state directories while rendering; the old environment afterwards."""
+    changes = {"TZ": "UTC", **{name: str(scratch / name.lower()) for name in ISOLATED_DIRS}}
+    saved = {name: os.environ.get(name) for name in changes}
+    os.environ.update(changes)
+    time.tzset()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        time.tzset()
+
+
 def render_all(target: Path, scenes: Sequence[Scene] = tuple(SCENES)) -> list[Path]:
     """Render every scene against throwaway demo servers (one per edition); returns the files written."""
     from svctui.demo.config import FIXED_ANCHOR
@@ -83,7 +109,7 @@ def render_all(target: Path, scenes: Sequence[Scene] = tuple(SCENES)) -> list[Pa
 
     target.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    with tempfile.TemporaryDirectory(prefix="svctui-shots-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="svctui-shots-") as scratch, isolated_environment(Path(scratch)):
         for edition in sorted({scene.edition for scene in scenes}):
             db_path = Path(scratch) / f"{edition}.sqlite3"
             with DemoServer(edition=edition, db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
