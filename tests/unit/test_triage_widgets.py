@@ -11,14 +11,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from svctui.triage import (
-    COUNT_NAMES,
-    DomainPoint,
-    compare_with_previous,
-    detect_drops,
-    domain_series,
-    status_breakdown,
-)
+from svctui.triage import COUNT_NAMES, DomainPoint, compare_with_previous, detect_drops, domain_series, status_breakdown
 from svctui.tui.widgets.count_plot import CountPlot, _nice_top
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
