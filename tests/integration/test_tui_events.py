@@ -184,3 +184,23 @@ async def test_help_lists_the_screen_keys(demo_server: DemoServer) -> None:
         assert keys["Filter"] == "/" and keys["Detail pane"] == "⏎"
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoServer) -> None:
+    """Page 2 shares no row with page 1, so the table is cleared and refilled (not 100 remove_row calls);
+    marks, being keyed, come back with their rows, and the order is the server's."""
+    async with on_events(demo_server) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("space", "j", "space")
+        assert table.marked == frozenset({"1", "2"})
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert ids(screen) == list(range(101, 201))
+        assert [row.key.value for row in table.ordered_rows] == [str(n) for n in range(101, 201)]
+        assert table.current_key == "101"
+        await pilot.press("left_square_bracket")
+        await settle(pilot)
+        assert ids(screen) == list(range(1, 101))
+        assert table.marked == frozenset({"1", "2"})
+        marked_cells = [str(table.get_cell(str(n), "_mark")).strip() for n in (1, 2, 3)]
+        assert marked_cells[0] and marked_cells[1] and not marked_cells[2]

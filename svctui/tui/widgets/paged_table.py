@@ -32,6 +32,7 @@ from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
+REBUILD_MIN_GONE = 16  # from this many rows gone (and >= 1/4 of the table), clear and re-add instead
 MARK_ON = "●"
 ASCENDING = "▲"
 DESCENDING = "▼"
@@ -221,10 +222,17 @@ class PagedTable(DataTable[Text], Generic[T]):
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
         column_keys = [MARK_COLUMN, *(column.key for column in self.adapter.columns)]
+        gone = [key for key in self._items if key not in wanted]
         with self.app.batch_update():
-            for gone in [key for key in self._items if key not in wanted]:
-                self.remove_row(gone)
-                del self._items[gone]
+            if len(gone) >= REBUILD_MIN_GONE and len(gone) * 4 >= len(self._items):
+                # DataTable.remove_row rebuilds its row index on every call (O(rows) each): when many rows go
+                # (a page turn, a new filter) one clear and re-add is cheaper. Marks live in self._marked.
+                self.clear()
+                self._items.clear()
+            else:
+                for key in gone:
+                    self.remove_row(key)
+                    del self._items[key]
             for key, record in wanted.items():
                 cells = self._cells(key, record)
                 if key in self._items:
