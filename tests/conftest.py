@@ -26,6 +26,27 @@ def isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     yield root
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_system_keyring() -> Iterator[None]:
+    """Tests never touch the machine's real keyring: the suite runs as on a headless machine (keyring's own
+    `fail` backend), installed once so no test pays keyring's first-use backend scan inside the 3 s limit."""
+    import keyring
+    from keyring.backends import fail
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())  # type: ignore[no-untyped-call]
+    yield
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
+def fresh_keyring_timeout_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyring timeout in one test (the store then stops asking, per process) must not leak into the next."""
+    from svctui.store import keychain
+
+    monkeypatch.setattr(keychain, "_hung", [])
+
+
 # ---------------------------------------------------------------- demo server fixtures (helper "demo")
 
 
