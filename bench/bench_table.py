@@ -241,9 +241,9 @@ async def _run() -> list[Comparison]:
             f"refresh 1,000 event rows ({realistic}), real events adapter",
             base_1k,
             diff_1k,
-            "keyed diff ÷ clear + re-add for the events table as shipped. Near x1 means the diff saves nothing here: "
-            "both build every row's cells, and the `next run` cell (dateutil stepping through every occurrence "
-            "since DTSTART) costs more per row than the DataTable does.",
+            "keyed diff ÷ clear + re-add for the events table as shipped. Below x1 = what the diff saves; near x1 "
+            "would mean cell rendering dominates (it did at x0.90 while the `next run` cell made dateutil step "
+            "through every occurrence since DTSTART; see table-cell-cost).",
         ),
         Comparison(
             "table-refresh-1k-memo",
@@ -290,9 +290,9 @@ async def _run() -> list[Comparison]:
             "next page: 1,000 rows replaced by 1,000 others, rule cells memoised",
             turn_base,
             turn_diff,
-            "keyed diff ÷ clear + re-add when no row survives (`]`, a new filter): above x1 because show_items "
-            "removes the 1,000 old rows one remove_row at a time, each O(rows). Clearing when most rows are gone "
-            "would make this x1.",
+            "show_items ÷ clear + re-add when no row survives (`]`, a new filter). show_items clears and re-adds "
+            "when most rows are gone, since remove_row is O(rows) per call (this was x3.4 with one remove_row "
+            "per row).",
         ),
     ]
 
