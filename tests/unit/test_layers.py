@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 BLOCKER = """
 import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):
@@ -44,6 +46,13 @@ def test_store_imports_without_textual() -> None:
 
 def test_demo_imports_without_textual_or_tui() -> None:
     result = _import_with_textual_blocked("demo")
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("package", ["ops", "triage"])
+def test_shared_logic_imports_without_textual(package: str) -> None:
+    """The delete engine and the triage logic are pure: the CLI and a future screen both use them."""
+    result = _import_with_textual_blocked(package)
     assert result.returncode == 0, result.stderr
 
 
