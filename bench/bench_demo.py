@@ -19,6 +19,7 @@ import httpx
 from bench.harness import Comparison, compare, interleaved
 from svctui.api.client import ApiClient
 from svctui.api.filters import EVENTS, parse_filters
+from svctui.api.query import ListQuery
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.dataset import prepare_database
@@ -72,17 +73,17 @@ async def _requests(demo: DemoServer) -> list[Comparison]:
             assert response.status_code == 404
 
         async def filtered() -> None:
-            page = await signed.events.list(FILTERS, limit=LIMIT)
+            page = await signed.events.list(ListQuery(tuple(FILTERS), limit=LIMIT))
             assert page.data
 
-        shown = (await signed.events.list(FILTERS, limit=LIMIT)).data
+        shown = (await signed.events.list(ListQuery(tuple(FILTERS), limit=LIMIT))).data
         rows = len(shown)
 
         async def unfiltered() -> None:
-            assert len((await signed.events.list(limit=rows)).data) == rows
+            assert len((await signed.events.list(ListQuery(limit=rows))).data) == rows
 
         async def filtered_bearer() -> None:
-            assert (await bearer.events.list(FILTERS, limit=LIMIT)).data
+            assert (await bearer.events.list(ListQuery(tuple(FILTERS), limit=LIMIT))).data
 
         query = " & ".join(str(f) for f in FILTERS)
         pairs = {

@@ -29,6 +29,7 @@ from textual.pilot import Pilot
 
 from bench.harness import Comparison, Measurement, interleaved, measure_async
 from svctui.api.models import Event
+from svctui.api.query import ListQuery
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.event_detail import event_adapter
@@ -88,7 +89,7 @@ async def _fetch_events() -> list[Event]:
         DemoServer(db_path=Path(tmp) / "demo.sqlite3", rate_limit=0, anchor=FIXED_ANCHOR) as demo,
     ):
         async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
-            return (await client.events.list(limit=1000)).data
+            return (await client.events.list(ListQuery(limit=1000))).data
 
 
 def tile(base: Sequence[Event], count: int, first_id: int = 1) -> list[Event]:

@@ -7,7 +7,7 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol, TypeVar
 
 from svctui.api.errors import ResponseShapeError
@@ -33,6 +33,7 @@ from svctui.api.models import (
     SelectorResponse,
     TagList,
 )
+from svctui.api.query import ListQuery
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -57,6 +58,7 @@ class Counted(Protocol):
         ...
 
 
+NO_QUERY = ListQuery()
 PageT = TypeVar("PageT", bound=Counted)
 T = TypeVar("T")
 Params = ParamSpec("Params")
@@ -83,33 +85,32 @@ def check_page_size(page_size: int) -> int:
     return page_size
 
 
-def list_params(
-    spec: EndpointSpec,
-    filters: Sequence[Filter],
-    sort: Sequence[SortKey],
-    *,
-    skip: int,
-    limit: int | None,
-    hydrate_domains: bool | None = None,
-    hydrate_ous: bool | None = None,
-) -> list[tuple[str, str]]:
-    """Check filters, sort keys, skip and limit against `spec` and build the query (FilterError when wrong)."""
+def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool | None = None) -> list[tuple[str, str]]:
+    """Check `query` against `spec` and build the request's query string (FilterError when wrong).
+
+    `hydrate_default` stands in for hydration flags the query leaves at None.
+    """
     checked: list[Filter] = []
-    for item in filters:
+    for item in query.filters:
         if not isinstance(item, Filter):
             raise TypeError(f"filters must be svctui.api.filters.Filter objects; got {item!r}")
         checked.append(Filter.build(spec, item.column, item.op, item.value))
-    for key in sort:
+    for key in query.sort:
         if not isinstance(key, SortKey):
             raise TypeError(f"sort must be svctui.api.filters.SortKey objects; got {key!r}")
         SortKey.parse(spec, key.render())
+    skip, limit = query.skip, query.limit
     if isinstance(skip, bool) or not isinstance(skip, int) or skip < 0:
         raise FilterError(f"skip must be a whole number >= 0; got {skip!r}", column="skip", allowed="an integer >= 0")
     lowest = -1 if spec.limit_all else 0
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < lowest):
         allowed = "an integer >= 0, or -1 for all" if spec.limit_all else "an integer >= 0"
         raise FilterError(f"limit for {spec.name} must be {allowed}; got {limit!r}", column="limit", allowed=allowed)
-    return query_params(checked, sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous)
+    hydrate_domains = hydrate_default if query.hydrate_domains is None else query.hydrate_domains
+    hydrate_ous = hydrate_default if query.hydrate_ous is None else query.hydrate_ous
+    return query_params(
+        checked, query.sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
+    )
 
 
 async def paginate(
@@ -155,40 +156,14 @@ class EventsResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    async def list(
-        self,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        limit: int | None = None,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
-    ) -> Page[Event]:
-        """One page of `GET /api/v2/events`."""
-        params = list_params(
-            EVENTS, filters, sort, skip=skip, limit=limit, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
-        )
+    async def list(self, query: ListQuery = NO_QUERY) -> Page[Event]:
+        """One page of `GET /api/v2/events` (domains and OUs hydrated unless the query says otherwise)."""
+        params = list_params(EVENTS, query, hydrate_default=True)
         return await self._client.get(Page[Event], "/api/v2/events", params)
 
-    def pages(
-        self,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
-    ) -> AsyncIterator[Page[Event]]:
-        """Every page from `skip` on, `page_size` events at a time."""
-
-        def fetch(at: int, size: int) -> Awaitable[Page[Event]]:
-            return self.list(
-                filters, sort, skip=at, limit=size, hydrate_domains=hydrate_domains, hydrate_ous=hydrate_ous
-            )
-
-        return paginate(fetch, _page_size, skip, page_size)
+    def pages(self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE) -> AsyncIterator[Page[Event]]:
+        """Every page from `query.skip` on, `page_size` events at a time."""
+        return paginate(lambda at, size: self.list(query.page(at, size)), _page_size, query.skip, page_size)
 
     iter = each_item(pages, _page_items)
 
@@ -210,56 +185,27 @@ class TasksResource:
         return f"/api/v2/clients/{checked}/{endpoint}"
 
     async def list(
-        self,
-        client_id: str,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        limit: int | None = None,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
-        endpoint: TaskEndpoint = "completed-tasks",
+        self, client_id: str, query: ListQuery = NO_QUERY, *, endpoint: TaskEndpoint = "completed-tasks"
     ) -> Page[CompletedTask]:
-        """One page of a client's completed tasks."""
-        params = list_params(
-            COMPLETED_TASKS,
-            filters,
-            sort,
-            skip=skip,
-            limit=limit,
-            hydrate_domains=hydrate_domains,
-            hydrate_ous=hydrate_ous,
-        )
+        """One page of a client's completed tasks (domains and OUs hydrated unless the query says otherwise)."""
+        params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
         return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
 
     def pages(
         self,
         client_id: str,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
+        query: ListQuery = NO_QUERY,
         *,
-        skip: int = 0,
         page_size: int = DEFAULT_PAGE_SIZE,
-        hydrate_domains: bool = True,
-        hydrate_ous: bool = True,
         endpoint: TaskEndpoint = "completed-tasks",
     ) -> AsyncIterator[Page[CompletedTask]]:
-        """Every page from `skip` on, `page_size` tasks at a time."""
-
-        def fetch(at: int, size: int) -> Awaitable[Page[CompletedTask]]:
-            return self.list(
-                client_id,
-                filters,
-                sort,
-                skip=at,
-                limit=size,
-                hydrate_domains=hydrate_domains,
-                hydrate_ous=hydrate_ous,
-                endpoint=endpoint,
-            )
-
-        return paginate(fetch, _page_size, skip, page_size)
+        """Every page from `query.skip` on, `page_size` tasks at a time."""
+        return paginate(
+            lambda at, size: self.list(client_id, query.page(at, size), endpoint=endpoint),
+            _page_size,
+            query.skip,
+            page_size,
+        )
 
     iter = each_item(pages, _page_items)
 
@@ -281,34 +227,20 @@ class SelectorsResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    async def list(
-        self,
-        tag_id: int,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        limit: int | None = None,
-    ) -> SelectorPage:
+    async def list(self, tag_id: int, query: ListQuery = NO_QUERY) -> SelectorPage:
         """One page of a tag's selectors (`limit=-1` = all)."""
-        params = list_params(SELECTORS, filters, sort, skip=skip, limit=limit)
+        params = list_params(SELECTORS, query)
         path = f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors"
         return await self._client.get(SelectorPage, path, params)
 
     def pages(
-        self,
-        tag_id: int,
-        filters: Sequence[Filter] = (),
-        sort: Sequence[SortKey] = (),
-        *,
-        skip: int = 0,
-        page_size: int = DEFAULT_PAGE_SIZE,
+        self, tag_id: int, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[SelectorPage]:
-        """Every page from `skip` on, `page_size` selectors at a time."""
+        """Every page from `query.skip` on, `page_size` selectors at a time."""
         return paginate(
-            lambda at, size: self.list(tag_id, filters, sort, skip=at, limit=size),
+            lambda at, size: self.list(tag_id, query.page(at, size)),
             lambda page: len(page.data.selectors),
-            skip,
+            query.skip,
             page_size,
         )
 

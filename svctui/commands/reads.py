@@ -5,14 +5,15 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from pydantic import BaseModel
 
-from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERNS, Kind
+from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERNS, Filter, Kind, SortKey
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
+from svctui.api.query import ListQuery
 from svctui.commands.common import (
     DEFAULT_LIMIT,
     CommandFailure,
@@ -100,20 +101,22 @@ class Listing:
     noun: str
     resource: Callable[[ApiClient], Any]  # client -> client.events / client.tasks / client.selectors
     args: tuple[object, ...] = ()  # leading positional arguments: the client id, the tag id
-    query: Mapping[str, Any] = field(default_factory=dict)  # filters, sort, hydrate_*, endpoint
+    query: ListQuery = field(default_factory=ListQuery)  # filters, sort, hydration; skip, limit from --skip etc.
+    options: Mapping[str, Any] = field(default_factory=dict)  # resource keywords besides the query: the endpoint
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
     not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
-        page = await self.resource(client).list(*self.args, **self.query, skip=skip, limit=limit)
+        page = await self.resource(client).list(*self.args, self.query.page(skip, limit), **self.options)
         return self.items(page), page.count
 
     async def all_pages(
         self, client: ApiClient, skip: int, page_size: int
     ) -> AsyncGenerator[Sequence[BaseModel], None]:
         """Every page from `skip` on, as it arrives."""
-        async for page in self.resource(client).pages(*self.args, **self.query, skip=skip, page_size=page_size):
+        query = replace(self.query, skip=skip)
+        async for page in self.resource(client).pages(*self.args, query, page_size=page_size, **self.options):
             yield self.items(page)
 
 
@@ -154,8 +157,13 @@ def run_listing(
     run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
 
 
-def _hydration(no_hydrate_domains: bool, no_hydrate_ous: bool) -> dict[str, bool]:
-    return {"hydrate_domains": not no_hydrate_domains, "hydrate_ous": not no_hydrate_ous}
+def _hydrated_query(
+    parsed: tuple[Sequence[Filter], Sequence[SortKey]], no_hydrate_domains: bool, no_hydrate_ous: bool
+) -> ListQuery:
+    filters, keys = parsed
+    return ListQuery(
+        tuple(filters), tuple(keys), hydrate_domains=not no_hydrate_domains, hydrate_ous=not no_hydrate_ous
+    )
 
 
 # ---------------------------------------------------------------- events
@@ -179,8 +187,7 @@ def events_list(
     **paging: Any,
 ) -> None:
     """List events (collection schedules). Exit 4 on a community-edition server."""
-    parsed, keys = parse_query(EVENTS, filters, sorts)
-    query = {"filters": parsed, "sort": keys, **_hydration(no_hydrate_domains, no_hydrate_ous)}
+    query = _hydrated_query(parse_query(EVENTS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
     run_listing(ctx, Listing(Event, "events", lambda client: client.events, query=query), **paging)
 
 
@@ -217,13 +224,20 @@ def tasks_list(
     """List the completed tasks of CLIENT_ID (a uuid). Exit 4 when the server has no such client."""
     if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
         fail(f"CLIENT_ID {client_id!r} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")
-    parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
+    query = _hydrated_query(parse_query(COMPLETED_TASKS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
     if endpoint == "completed-tasks":
         note(DEPRECATION_NOTICE)
-    query = {"filters": parsed, "sort": keys, **_hydration(no_hydrate_domains, no_hydrate_ous), "endpoint": endpoint}
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
-    listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
+    listing = Listing(
+        CompletedTask,
+        "tasks",
+        lambda client: client.tasks,
+        (client_uuid,),
+        query,
+        {"endpoint": endpoint},
+        not_found=missing,
+    )
     run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
 
 
@@ -276,10 +290,16 @@ def selectors_list(
     """List the selectors of tag TAG (an id; see `svctui tags list`). Exit 4 when the tag does not exist."""
     tag_id = check_tag(tag)
     parsed, keys = parse_query(SELECTORS, filters, sorts)
-    query = {"filters": parsed, "sort": keys}
+    query = ListQuery(tuple(parsed), tuple(keys))
     missing = f"the server has no asset group tag {tag_id}; `svctui tags list` shows the tags"
     listing = Listing(
-        Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items, not_found=missing
+        Selector,
+        "selectors",
+        lambda client: client.selectors,
+        (tag_id,),
+        query,
+        items=_selector_items,
+        not_found=missing,
     )
     run_listing(ctx, listing, **paging)
 

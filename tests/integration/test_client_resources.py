@@ -10,6 +10,7 @@ import pytest
 from svctui.api.client import ApiClient, prefer_header
 from svctui.api.errors import NotFound, ResponseShapeError
 from svctui.api.filters import EVENTS, SELECTORS, Filter, FilterError, SortKey
+from svctui.api.query import ListQuery
 from svctui.api.resources import COMPLETED_TASKS_NOTICE
 from svctui.api.signing import SignatureAuth
 from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
@@ -26,25 +27,25 @@ def server() -> Iterator[RecordingServer]:
 async def test_bad_filters_fail_before_any_request(server: RecordingServer) -> None:
     async with client_for(server) as client:
         with pytest.raises(FilterError, match="'name' is not a filter column of events"):
-            await client.events.list([Filter.build(SELECTORS, "name", "eq", "x")])
+            await client.events.list(ListQuery((Filter.build(SELECTORS, "name", "eq", "x"),)))
         with pytest.raises(FilterError, match="not_a_column"):
-            await client.selectors.list(1, [Filter("not_a_column", "eq", "x")])
+            await client.selectors.list(1, ListQuery((Filter("not_a_column", "eq", "x"),)))
         with pytest.raises(FilterError, match="predicate 'gt'"):
-            await client.events.list([Filter("rrule", "gt", "x")])
+            await client.events.list(ListQuery((Filter("rrule", "gt", "x"),)))
         with pytest.raises(FilterError, match="not an integer"):
-            await client.events.list([Filter("id", "eq", "abc")])
+            await client.events.list(ListQuery((Filter("id", "eq", "abc"),)))
         with pytest.raises(FilterError, match="'\\+'"):
-            await client.selectors.list(1, [Filter("name", "eq", "a+b")])
+            await client.selectors.list(1, ListQuery((Filter("name", "eq", "a+b"),)))
         with pytest.raises(FilterError, match="cannot sort events by 'rrule'"):
-            await client.events.list(sort=[SortKey("rrule")])
+            await client.events.list(ListQuery(sort=(SortKey("rrule"),)))
         with pytest.raises(FilterError, match="limit for events must be an integer >= 0"):
-            await client.events.list(limit=-1)
+            await client.events.list(ListQuery(limit=-1))
         with pytest.raises(FilterError, match="skip"):
-            await client.tasks.list(CLIENT_ID, skip=-5)
+            await client.tasks.list(CLIENT_ID, ListQuery(skip=-5))
         with pytest.raises(TypeError, match="Filter objects"):
-            await client.events.list(["id=eq:1"])  # type: ignore[list-item]
+            await client.events.list(ListQuery(("id=eq:1",)))  # type: ignore[arg-type]
         with pytest.raises(FilterError):
-            async for _ in client.events.pages([Filter("bogus", "eq", "1")]):
+            async for _ in client.events.pages(ListQuery((Filter("bogus", "eq", "1"),))):
                 pass
         with pytest.raises(ValueError, match="page_size"):
             async for _ in client.events.iter(page_size=0):
@@ -55,7 +56,7 @@ async def test_bad_filters_fail_before_any_request(server: RecordingServer) -> N
 async def test_filters_are_normalised_before_sending(server: RecordingServer) -> None:
     async with client_for(server) as client:
         await client.events.list(
-            [Filter("client_id", "eq", CLIENT_ID.upper()), Filter("session_collection", "eq", "T")]
+            ListQuery((Filter("client_id", "eq", CLIENT_ID.upper()), Filter("session_collection", "eq", "T")))
         )
     assert server.requests[0].params[:2] == [("client_id", f"eq:{CLIENT_ID}"), ("session_collection", "eq:true")]
 
@@ -129,7 +130,7 @@ async def test_completed_tasks_warns_once_per_session(server: RecordingServer) -
     async with client_for(server) as client:
         with pytest.warns(DeprecationWarning, match="completed-tasks is deprecated") as record:
             await client.tasks.list(CLIENT_ID)
-            await client.tasks.list(CLIENT_ID, limit=1)
+            await client.tasks.list(CLIENT_ID, ListQuery(limit=1))
             async for _ in client.tasks.iter(CLIENT_ID, page_size=2):
                 pass
         assert len(record) == 1
@@ -142,7 +143,7 @@ async def test_completed_jobs_has_a_hyphen_and_no_notice(server: RecordingServer
     async with client_for(server, on_deprecation=notices.append) as client:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            page = await client.tasks.list(CLIENT_ID, endpoint="completed-jobs", hydrate_domains=False)
+            page = await client.tasks.list(CLIENT_ID, ListQuery(hydrate_domains=False), endpoint="completed-jobs")
         assert client.deprecation_notices == []
         with pytest.raises(ValueError, match="with a hyphen"):
             await client.tasks.list(CLIENT_ID, endpoint="completed_jobs")  # type: ignore[arg-type]
@@ -157,7 +158,7 @@ async def test_completed_jobs_has_a_hyphen_and_no_notice(server: RecordingServer
 
 async def test_selectors_limit_minus_one_is_all(server: RecordingServer) -> None:
     async with client_for(server) as client:
-        page = await client.selectors.list(1, [Filter.build(SELECTORS, "is_default", "eq", "f")], limit=-1)
+        page = await client.selectors.list(1, ListQuery((Filter.build(SELECTORS, "is_default", "eq", "f"),), limit=-1))
     assert page.count == 4 and len(page.data.selectors) == 4
     assert server.requests[0].param("limit") == "-1"
     assert server.requests[0].param("is_default") == "eq:false"
@@ -195,7 +196,7 @@ async def test_base_url_with_a_path_prefix_keeps_it(server: RecordingServer) -> 
     auth = SignatureAuth(server.token_id, server.token_key)
     async with ApiClient(server.base_url + "/prefix/", auth, max_retries=0) as client:
         with pytest.raises(NotFound):
-            await client.events.list([Filter.build(EVENTS, "id", "eq", "1")])
+            await client.events.list(ListQuery((Filter.build(EVENTS, "id", "eq", "1"),)))
     assert server.requests[0].path == "/prefix/api/v2/events"
     assert server.requests[0].param("id") == "eq:1"
     assert server.requests[0].verified

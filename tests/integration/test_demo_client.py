@@ -21,6 +21,7 @@ from svctui.api.errors import (
     Unauthorized,
 )
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Filter, SortKey
+from svctui.api.query import ListQuery
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
@@ -58,11 +59,13 @@ async def test_events_filters_sort_and_pages(demo_server: DemoServer) -> None:
     async with api(demo_server) as client:
         every = [event.id async for event in client.events.iter(page_size=37)]
         assert every == list(range(1, 201))
-        page = await client.events.list([weekly], [SortKey.parse(EVENTS, "-id")], limit=5, skip=2)
-        weekly_ids = [e.id async for e in client.events.iter([weekly], [SortKey.parse(EVENTS, "-id")], page_size=500)]
+        page = await client.events.list(ListQuery((weekly,), (SortKey.parse(EVENTS, "-id"),), skip=2, limit=5))
+        weekly_ids = [
+            e.id async for e in client.events.iter(ListQuery((weekly,), (SortKey.parse(EVENTS, "-id"),)), page_size=500)
+        ]
         assert page.count == len(weekly_ids) and [e.id for e in page.data] == weekly_ids[2:7]
         assert all("WEEKLY" in event.rrule for event in page.data)
-        bare = await client.events.list(limit=3, hydrate_domains=False, hydrate_ous=False)
+        bare = await client.events.list(ListQuery(limit=3, hydrate_domains=False, hydrate_ous=False))
         assert all(
             domain.name == "" and domain.objectid.startswith("S-1-5-21-") for e in bare.data for domain in e.domains
         )
@@ -78,8 +81,8 @@ async def test_completed_tasks_and_jobs(demo_server: DemoServer) -> None:
         (client_id, 1769904000 * 1_000_000),
     )
     async with api(demo_server) as client:
-        old = await client.tasks.list(client_id, [failed, since], endpoint="completed-tasks")
-        new = await client.tasks.list(client_id, [failed, since], endpoint="completed-jobs")
+        old = await client.tasks.list(client_id, ListQuery((failed, since)), endpoint="completed-tasks")
+        new = await client.tasks.list(client_id, ListQuery((failed, since)), endpoint="completed-jobs")
         assert old.count == new.count == expected > 0
         assert all(task.status == 5 and task.status_label == "Failed" for task in new.data)
         assert client.deprecation_notices, "completed-tasks is deprecated"
@@ -98,10 +101,12 @@ async def test_tags_and_selectors(demo_server: DemoServer) -> None:
         assert [tag.name for tag in tags][:2] == ["Tier Zero", "Owned"]
         first = await client.selectors.list(1)
         assert first.limit == 50 and len(first.data.selectors) == 50 and first.count > 50
-        everything = await client.selectors.list(1, limit=-1)
+        everything = await client.selectors.list(1, ListQuery(limit=-1))
         paged = [s.id async for s in client.selectors.iter(1, page_size=25)]
         assert [s.id for s in everything.data.selectors] == paged and len(paged) == first.count
-        defaults = await client.selectors.list(1, [Filter.build(SELECTORS, "is_default", "eq", "true")], limit=-1)
+        defaults = await client.selectors.list(
+            1, ListQuery((Filter.build(SELECTORS, "is_default", "eq", "true"),), limit=-1)
+        )
         assert defaults.count > 0 and all(s.is_default for s in defaults.data.selectors)
         one = await client.selectors.get(1, paged[0])
         assert one.id == paged[0] and one.asset_group_tag_id == 1
@@ -109,7 +114,7 @@ async def test_tags_and_selectors(demo_server: DemoServer) -> None:
 
 async def test_delete_through_the_client(fresh_demo_server: DemoServer) -> None:
     async with api(fresh_demo_server) as client:
-        selectors = (await client.selectors.list(1, limit=-1)).data.selectors
+        selectors = (await client.selectors.list(1, ListQuery(limit=-1))).data.selectors
         victim = next(s for s in selectors if not s.is_default)
         default = next(s for s in selectors if s.is_default)
         await client.selectors.delete(1, victim.id)
@@ -130,7 +135,7 @@ async def test_client_errors_from_the_demo(demo_server: DemoServer, demo_server_
     assert "digest validation failed" in denied.value.user_message()
     async with api(demo_server_community) as community:
         with pytest.raises(EnterpriseOnly):
-            await community.events.list(limit=1)
+            await community.events.list(ListQuery(limit=1))
         assert len(await community.tags.list()) == 7
 
 
@@ -229,7 +234,9 @@ async def test_every_auth_failure_reaches_the_client_once_and_readably(quiet_dem
 async def test_read_only_token_cannot_delete(fresh_demo_server: DemoServer) -> None:
     token = fresh_demo_server.credentials.read_only
     async with ApiClient(fresh_demo_server.base_url, SignatureAuth(token.id, token.key)) as client:
-        victim = next(s for s in (await client.selectors.list(1, limit=-1)).data.selectors if not s.is_default)
+        victim = next(
+            s for s in (await client.selectors.list(1, ListQuery(limit=-1))).data.selectors if not s.is_default
+        )
         with pytest.raises(Forbidden) as info:
             await client.selectors.delete(1, victim.id)
         assert (await client.selectors.get(1, victim.id)).id == victim.id, "still there"
@@ -263,20 +270,20 @@ async def test_prefer_wait_is_sent_and_applied(
 
 async def test_paging_edges_through_the_client(quiet_demo: DemoServer) -> None:
     async with api(quiet_demo) as client:
-        everything = await client.events.list(limit=0)
+        everything = await client.events.list(ListQuery(limit=0))
         assert everything.limit == 0 and len(everything.data) == everything.count == 200
         unlimited = await client.events.list()
         assert unlimited.limit == 0 and len(unlimited.data) == 200
-        past = await client.events.list(skip=250, limit=10)
+        past = await client.events.list(ListQuery(skip=250, limit=10))
         assert (past.count, past.skip, past.limit, past.data) == (200, 250, 10, [])
         before = quiet_demo.request_count
-        pages = [page async for page in client.events.pages(skip=250)]
+        pages = [page async for page in client.events.pages(ListQuery(skip=250))]
         assert [len(page.data) for page in pages] == [0] and quiet_demo.request_count == before + 1
-        last = [page async for page in client.events.pages(skip=190, page_size=7)]
+        last = [page async for page in client.events.pages(ListQuery(skip=190), page_size=7)]
         assert [len(page.data) for page in last] == [7, 3]
         selectors = await client.selectors.list(1)
         assert selectors.limit == 50 and len(selectors.data.selectors) == 50 < selectors.count
-        every_selector = await client.selectors.list(1, limit=-1)
+        every_selector = await client.selectors.list(1, ListQuery(limit=-1))
         assert every_selector.limit == 0 and len(every_selector.data.selectors) == selectors.count
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from svctui.api.client import ApiClient
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Column, EndpointSpec, Filter, FilterError, Kind
+from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
 from tests.integration.demo_http import client_ids
@@ -105,7 +106,7 @@ async def test_every_event_column_and_predicate(demo_server: DemoServer) -> None
         items = (await client.events.list()).data
 
         async def count(filters: Sequence[Filter]) -> int:
-            return (await client.events.list(filters, limit=1)).count
+            return (await client.events.list(ListQuery(tuple(filters), limit=1))).count
 
         assert await check_partitions(EVENTS, items, count) == 47
 
@@ -116,16 +117,18 @@ async def test_every_completed_task_column_and_predicate(demo_server: DemoServer
         items = (await client.tasks.list(client_id, endpoint="completed-jobs")).data
 
         async def count(filters: Sequence[Filter]) -> int:
-            return (await client.tasks.list(client_id, filters, limit=1, endpoint="completed-jobs")).count
+            return (
+                await client.tasks.list(client_id, ListQuery(tuple(filters), limit=1), endpoint="completed-jobs")
+            ).count
 
         assert await check_partitions(COMPLETED_TASKS, items, count) == 82
 
 
 async def test_every_selector_column_and_predicate(demo_server: DemoServer) -> None:
     async with client_for(demo_server) as client:
-        items = (await client.selectors.list(1, limit=-1)).data.selectors
+        items = (await client.selectors.list(1, ListQuery(limit=-1))).data.selectors
 
         async def count(filters: Sequence[Filter]) -> int:
-            return (await client.selectors.list(1, filters, limit=1)).count
+            return (await client.selectors.list(1, ListQuery(tuple(filters), limit=1))).count
 
         assert await check_partitions(SELECTORS, items, count) == 36

@@ -10,6 +10,7 @@ import pytest
 
 from svctui.api.client import ApiClient
 from svctui.api.models import CompletedTask
+from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.db import seeded_drops
 from svctui.triage import detect_drops
@@ -33,7 +34,7 @@ async def all_tasks(client: ApiClient, client_id: str) -> list[CompletedTask]:
     return [
         task
         async for task in client.tasks.iter(
-            client_id, page_size=1000, hydrate_domains=False, hydrate_ous=False, endpoint="completed-jobs"
+            client_id, ListQuery(hydrate_domains=False, hydrate_ous=False), page_size=1000, endpoint="completed-jobs"
         )
     ]
 

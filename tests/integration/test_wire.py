@@ -12,6 +12,7 @@ import pytest
 from svctui.api.client import ApiClient, backoff_delay
 from svctui.api.errors import ServerError, Unauthorized
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Filter, SortKey
+from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth, rfc3339_now
 from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, SleepRecorder
 
@@ -55,11 +56,13 @@ async def test_every_kind_of_request_verifies(server: RecordingServer) -> None:
     status = Filter.build(COMPLETED_TASKS, "status", "eq", "failed")
     name = Filter.build(SELECTORS, "name", "~eq", "selector")
     async with client_for(server, sleep) as client:
-        await client.events.list([since, rrule], [SortKey("id", True)], limit=2, hydrate_ous=False)
-        await client.tasks.list(CLIENT_ID, [status], [SortKey("execution_time")], endpoint="completed-jobs")
+        await client.events.list(ListQuery((since, rrule), (SortKey("id", True),), limit=2, hydrate_ous=False))
+        await client.tasks.list(
+            CLIENT_ID, ListQuery((status,), (SortKey("execution_time"),)), endpoint="completed-jobs"
+        )
         await client.tasks.list(CLIENT_ID, endpoint="completed-tasks")
         await client.tags.list()
-        await client.selectors.list(1, [name], limit=-1)
+        await client.selectors.list(1, ListQuery((name,), limit=-1))
         await client.selectors.get(1, 2)
         await client.selectors.delete(1, 3)
         assert (await client.probe()).edition == "enterprise"
@@ -81,7 +84,7 @@ async def test_every_kind_of_request_verifies(server: RecordingServer) -> None:
 async def test_follow_up_pages_verify_and_stop_at_count(server: RecordingServer) -> None:
     rrule = Filter.build(EVENTS, "rrule", "~eq", "BYDAY=TU")
     async with client_for(server, SleepRecorder()) as client:
-        ids = [event.id async for event in client.events.iter([rrule], page_size=3)]
+        ids = [event.id async for event in client.events.iter(ListQuery((rrule,)), page_size=3)]
     assert ids == [1, 2, 3, 4, 5, 6, 7]
     assert_all_verified(server)
     assert [(r.param("skip"), r.param("limit")) for r in server.requests] == [("0", "3"), ("3", "3"), ("6", "3")]
@@ -101,7 +104,7 @@ async def test_selector_and_task_pages(server: RecordingServer) -> None:
 async def test_pages_stop_on_an_empty_page_even_if_count_says_more(server: RecordingServer) -> None:
     server.count_override = 1000
     async with client_for(server, SleepRecorder()) as client:
-        pages = [page async for page in client.events.pages(page_size=5, skip=2)]
+        pages = [page async for page in client.events.pages(ListQuery(skip=2), page_size=5)]
     assert [len(page.data) for page in pages] == [5, 0]
     assert [r.param("skip") for r in server.requests] == ["2", "7"]
     assert_all_verified(server)
@@ -113,7 +116,7 @@ async def test_retry_after_500_is_signed_afresh(server: RecordingServer) -> None
     sleep = SleepRecorder()
     server.enqueue(Reply(500, {"problem": "an internal error has occurred that is preventing the service"}))
     async with client_for(server, sleep, clock=lambda: next(dates)) as client:
-        page = await client.events.list([Filter.build(EVENTS, "id", "gt", "0")], limit=2)
+        page = await client.events.list(ListQuery((Filter.build(EVENTS, "id", "gt", "0"),), limit=2))
     assert [event.id for event in page.data] == [1, 2]
     first, second = server.requests
     assert first.target == second.target
@@ -133,7 +136,9 @@ async def test_retry_after_plain_text_429_waits_for_the_reset(server: RecordingS
     )
     server.enqueue(limited)
     async with client_for(server, sleep) as client:
-        async for _ in client.selectors.iter(1, [Filter.build(SELECTORS, "created_at", "gt", "2026-01-01T00:00:00Z")]):
+        async for _ in client.selectors.iter(
+            1, ListQuery((Filter.build(SELECTORS, "created_at", "gt", "2026-01-01T00:00:00Z"),))
+        ):
             pass
     assert sleep.calls == [3.0]
     assert len(server.requests) == 2

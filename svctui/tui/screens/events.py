@@ -33,4 +33,4 @@ class EventsScreen(ListScreen["Event"]):
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
         """One page of GET /api/v2/events."""
-        return await client.events.list(query.filters, query.sort, **query.page_args())
+        return await client.events.list(query)

@@ -8,7 +8,7 @@ A concrete screen gives the endpoint spec, a RowAdapter, a DetailPane and how to
         def make_adapter(self) -> RowAdapter[Event]: ...
         def make_detail(self) -> DetailPane[Event]: ...
         async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
-            return await client.events.list(query.filters, query.sort, skip=query.skip, limit=query.limit, ...)
+            return await client.events.list(query)
 
 All I/O runs in one exclusive worker per screen; every load gets a new sequence number and results carrying an
 older number are dropped, so a slow old response can never overwrite a newer one. The table is refreshed by

@@ -128,9 +128,7 @@ class TaskListBase(ListScreen[CompletedTask]):
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[CompletedTask]:
         """One page of the client's completed tasks or jobs."""
         assert isinstance(query, TasksQuery)
-        return await client.tasks.list(
-            query.client_id, query.filters, query.sort, endpoint=query.endpoint, **query.page_args()
-        )
+        return await client.tasks.list(query.client_id, query, endpoint=query.endpoint)
 
     def blocked_reason(self) -> tuple[str, ...] | None:
         """Nothing loads until a client is chosen."""

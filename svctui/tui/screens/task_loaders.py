@@ -64,15 +64,8 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int, coun
     async def count(code: int) -> int:
         status = Filter.build(COMPLETED_TASKS, "status", "eq", str(code))
         counted()
-        page = await client.tasks.list(
-            query.client_id,
-            (*query.filters, status),
-            skip=0,
-            limit=1,
-            hydrate_domains=False,
-            hydrate_ous=False,
-            endpoint=query.endpoint,
-        )
+        counting = ListQuery((*query.filters, status), limit=1, hydrate_domains=False, hydrate_ous=False)
+        page = await client.tasks.list(query.client_id, counting, endpoint=query.endpoint)
         return page.count
 
     counts = await asyncio.gather(*(count(code) for code in STATUS_ORDER))
@@ -89,14 +82,8 @@ async def fetch_history(
     """The client's newest tasks (at most HISTORY_LIMIT) and the drops among them."""
     tasks: list[CompletedTask] = []
     total = 0
-    pages = client.tasks.pages(
-        client_id,
-        sort=NEWEST_FIRST,
-        page_size=HISTORY_PAGE,
-        hydrate_domains=False,
-        hydrate_ous=False,
-        endpoint=endpoint,
-    )
+    newest = ListQuery(sort=NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False)
+    pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE, endpoint=endpoint)
     try:
         async for page in pages:
             counted()
@@ -113,7 +100,8 @@ async def fetch_history(
 async def fetch_known_clients(client: ApiClient, counted: Counter) -> list[tuple[str, str]]:
     """(client id, client name) of each event; raises what the events listing raises (EnterpriseOnly on CE)."""
     pairs: list[tuple[str, str]] = []
-    pages = client.events.pages(page_size=HISTORY_PAGE, hydrate_domains=False, hydrate_ous=False)
+    bare = ListQuery(hydrate_domains=False, hydrate_ous=False)
+    pages = client.events.pages(bare, page_size=HISTORY_PAGE)
     try:
         async for page in pages:
             counted()
