@@ -32,6 +32,7 @@ from svctui.api.errors import (
     shorten,
     status_error,
 )
+from svctui.api.limits import MAX_PREFER_WAIT
 from svctui.api.models import Page, parse_json
 from svctui.api.resources import EventsResource, SelectorsResource, TagsResource, TasksResource
 
@@ -40,7 +41,6 @@ RETRY_STATUSES = frozenset({408, 429})
 RETRY_METHODS = frozenset({"GET", "DELETE"})
 MAX_BACKOFF = 8.0
 MAX_RATE_LIMIT_WAIT = 60.0
-MAX_PREFER_WAIT = 86400
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
 
 Sleep = Callable[[float], Awaitable[None]]

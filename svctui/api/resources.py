@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Literal, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
 from svctui.api.errors import ResponseShapeError
 from svctui.api.filters import (
@@ -22,6 +22,15 @@ from svctui.api.filters import (
     Kind,
     SortKey,
     query_params,
+)
+from svctui.api.limits import (
+    COMPLETED_TASKS_NOTICE,
+    DEFAULT_PAGE_SIZE,
+    DEPRECATED_TASK_ENDPOINT,
+    INT32_MAX,
+    MAX_PAGE_SIZE,
+    TASK_ENDPOINTS,
+    TaskEndpoint,
 )
 from svctui.api.models import (
     AssetGroupTag,
@@ -37,16 +46,6 @@ from svctui.api.query import ListQuery
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
-
-MAX_PAGE_SIZE = 1000
-DEFAULT_PAGE_SIZE = 500
-INT32_MAX = 2**31 - 1
-TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
-TASK_ENDPOINTS: tuple[str, ...] = ("completed-tasks", "completed-jobs")
-COMPLETED_TASKS_NOTICE = (
-    "GET /api/v2/clients/{client_id}/completed-tasks is deprecated and will be removed; "
-    'its replacement is /api/v2/clients/{client_id}/completed-jobs (endpoint="completed-jobs")'
-)
 
 
 class Counted(Protocol):
@@ -180,7 +179,7 @@ class TasksResource:
                 f'endpoint must be "completed-tasks" (deprecated) or "completed-jobs" (with a hyphen); got {endpoint!r}'
             )
         checked = check_client_id(client_id)
-        if endpoint == "completed-tasks":
+        if endpoint == DEPRECATED_TASK_ENDPOINT:
             self._client.deprecated(COMPLETED_TASKS_NOTICE)
         return f"/api/v2/clients/{checked}/{endpoint}"
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from svctui.api.filters import EndpointSpec, Filter, FilterError, SortKey, parse_filter
+from svctui.api.limits import DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
 from svctui.commands.output import Format
 
 if TYPE_CHECKING:
@@ -23,9 +24,7 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 DEFAULT_LIMIT = 100
-DEFAULT_PAGE_SIZE = 500
-MAX_PAGE_SIZE = 1000
-MAX_COUNT = 2**63 - 1  # the server parses skip and limit as 64-bit integers
+MAX_COUNT = INT64_MAX
 
 
 class ExitCode(IntEnum):
@@ -118,7 +117,7 @@ def fail(message: str, code: ExitCode = ExitCode.USAGE) -> NoReturn:
 
 def check_tag(text: str) -> int:
     """A tag id from the command line (positive int32), or exit 2."""
-    from svctui.ops.selector_ids import INT32_MAX, IdError, parse_id
+    from svctui.ops.selector_ids import IdError, parse_id
 
     allowed = f"a positive integer up to {INT32_MAX} (the ids `svctui tags list` shows)"
     try:

@@ -12,6 +12,7 @@ import click
 from pydantic import BaseModel
 
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERNS, Filter, Kind, SortKey
+from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.commands.common import (
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.store.model import Profile
 
-TASK_ENDPOINTS = ("completed-tasks", "completed-jobs")
-DEPRECATION_NOTICE = "note: completed-tasks is deprecated; use --endpoint completed-jobs where the server has it"
 
 FirstPage = Callable[[], Awaitable[tuple[Sequence[BaseModel], int]]]
 AllPages = Callable[[], AsyncGenerator[Sequence[BaseModel], None]]
@@ -226,7 +225,7 @@ def tasks_list(
         fail(f"CLIENT_ID {client_id!r} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")
     query = _hydrated_query(parse_query(COMPLETED_TASKS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
     if endpoint == "completed-tasks":
-        note(DEPRECATION_NOTICE)
+        note(CLI_DEPRECATION_NOTE)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
     listing = Listing(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-INT32_MAX = 2**31 - 1
+from svctui.api.limits import INT32_MAX
+
 MAX_IDS = 10_000
 ALLOWED_TEXT = f"a positive integer up to {INT32_MAX} or a range like 10-20"
 

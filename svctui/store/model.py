@@ -9,14 +9,13 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, ValidationError, model_validator
 
+from svctui.api.limits import DEFAULT_PREFER_WAIT, MAX_PREFER_WAIT
 from svctui.store.errors import StoreError
 
 AuthKind = Literal["signature", "bearer"]
 SecretStorage = Literal["file", "keyring", "env", "missing"]
 
 DEFAULT_SCHEME_PREFIX = "bhe"
-DEFAULT_PREFER_WAIT = 30
-MAX_PREFER_WAIT = 3600
 NAME_RULE = "1-64 characters: letters, digits, '.', '_' or '-', starting with a letter or digit"
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SCHEME_PREFIX_PATTERN = re.compile(r"[A-Za-z0-9]{0,32}")

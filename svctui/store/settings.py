@@ -9,13 +9,13 @@ from typing import Any
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from svctui.api.limits import MAX_PAGE_SIZE
 from svctui.store.atomic import locked, write_private
 from svctui.store.errors import StoreError
 from svctui.store.model import explain
 from svctui.store.paths import settings_path
 
 MAX_RECENT_CLIENTS = 10
-MAX_PAGE_SIZE = 1000
 _HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
 
 

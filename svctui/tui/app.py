@@ -23,6 +23,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
 
+from svctui.clock import Clock
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 PROCESS_START = time.perf_counter()
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
-Clock = Callable[[], datetime]
 
 
 @dataclass(frozen=True)

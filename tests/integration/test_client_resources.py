@@ -10,8 +10,8 @@ import pytest
 from svctui.api.client import ApiClient, prefer_header
 from svctui.api.errors import NotFound, ResponseShapeError
 from svctui.api.filters import EVENTS, SELECTORS, Filter, FilterError, SortKey
+from svctui.api.limits import COMPLETED_TASKS_NOTICE
 from svctui.api.query import ListQuery
-from svctui.api.resources import COMPLETED_TASKS_NOTICE
 from svctui.api.signing import SignatureAuth
 from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
 

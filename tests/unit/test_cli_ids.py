@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from svctui.ops.selector_ids import INT32_MAX, MAX_IDS, IdError, collect_ids, lines_to_tokens, parse_id_token
+from svctui.api.limits import INT32_MAX
+from svctui.ops.selector_ids import MAX_IDS, IdError, collect_ids, lines_to_tokens, parse_id_token
 
 
 def test_single_ids_and_inclusive_ranges() -> None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.content import Content
 
+from svctui.clock import Clock
 from svctui.schedule import parse_schedule, relative
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
@@ -17,7 +18,6 @@ from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
 if TYPE_CHECKING:
     from svctui.api.models import DomainRef, Event, OURef
 
-Clock = Callable[[], datetime]
 VALUE_WRAP = 40  # the value column of the pane at 120 columns
 ColorOf = Callable[[str], str]
 KIND_NAMES = (

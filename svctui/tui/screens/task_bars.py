@@ -6,8 +6,6 @@ from textual.content import Content
 
 from svctui.triage import QUICK_FILTERS_BY_NAME
 
-DEPRECATION_NOTICE = "⚠ completed-tasks is deprecated and will be removed; completed-jobs replaces it (e: switch)."
-
 
 def history_text(
     client_chosen: bool, loaded: int | None, total: int, drops: int, threshold: float, problem: str = ""

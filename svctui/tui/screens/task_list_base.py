@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from svctui.api.filters import COMPLETED_TASKS, EndpointSpec, SortKey
+from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
 from svctui.api.models import CompletedTask
 from svctui.triage import (
     DEFAULT_DROP_THRESHOLD,
@@ -33,10 +34,9 @@ from svctui.triage import (
 )
 from svctui.tui.messages import LoadFailed, PageLoaded
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
-from svctui.tui.screens.task_bars import DEPRECATION_NOTICE, client_bar, history_text, quick_notice
+from svctui.tui.screens.task_bars import client_bar, history_text, quick_notice
 from svctui.tui.screens.task_detail import TaskDetail, task_adapter
 from svctui.tui.screens.task_loaders import (
-    TaskEndpoint,
     TasksQuery,
     fetch_breakdown,
     fetch_history,
@@ -227,7 +227,7 @@ class TaskListBase(ListScreen[CompletedTask]):
         )
         deprecated = self.endpoint == "completed-tasks"
         notice = self.query_one("#endpoint-notice", Static)
-        notice.update(DEPRECATION_NOTICE if deprecated else "")
+        notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
         notice.set_class(not deprecated, "-hidden")
         text = quick_notice(self.quick, self.threshold, loaded or 0)
         quick = self.query_one("#quick-notice", Static)

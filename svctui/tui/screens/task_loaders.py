@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
+from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
 from svctui.triage import STATUS_ORDER, Drop, StatusCount, detect_drops
 from svctui.tui.screens.list_screen import ListQuery
@@ -20,7 +21,6 @@ from svctui.tui.screens.list_screen import ListQuery
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
-TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
 HISTORY_LIMIT = 5000
 HISTORY_PAGE = 1000
 KNOWN_EVENTS_LIMIT = 5000

@@ -11,7 +11,7 @@ checks. While anything is invalid, Apply refuses and nothing is sent.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
+from svctui.clock import Clock
 from svctui.tui.widgets.dialog import show_line
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
@@ -35,7 +36,6 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
-Clock = Callable[[], datetime]
 
 
 def _default_predicate(column: Column) -> str:

@@ -1,0 +1,31 @@
+"""The API's fixed facts, each in one place: page sizes, id bounds, task endpoints, deprecation notices, Prefer."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+MAX_PAGE_SIZE = 1000  # the largest page a list call asks for
+DEFAULT_PAGE_SIZE = 500  # pages() and `--all` walk this many items a request unless told otherwise
+INT32_MAX = 2**31 - 1  # path ids (tag, selector) are int32 on the server
+INT64_MAX = 2**63 - 1  # the server parses skip and limit as 64-bit integers
+
+TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
+TASK_ENDPOINTS: tuple[TaskEndpoint, ...] = ("completed-tasks", "completed-jobs")
+DEPRECATED_TASK_ENDPOINT: TaskEndpoint = "completed-tasks"
+REPLACEMENT_TASK_ENDPOINT: TaskEndpoint = "completed-jobs"
+
+# The deprecation notice: what the client reports once a session, what the CLI notes on stderr, the dashboard's bar.
+_OLD, _NEW = DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
+COMPLETED_TASKS_NOTICE = (
+    f"GET /api/v2/clients/{{client_id}}/{_OLD} is deprecated and will be removed; "
+    f'its replacement is /api/v2/clients/{{client_id}}/{_NEW} (endpoint="{_NEW}")'
+)
+CLI_DEPRECATION_NOTE = f"note: {_OLD} is deprecated; use --endpoint {_NEW} where the server has it"
+DASHBOARD_DEPRECATION_NOTICE = f"⚠ {_OLD} is deprecated and will be removed; {_NEW} replaces it (e: switch)."
+
+DEFAULT_PREFER_WAIT = 30  # seconds; the server's own default timeout (spec section 8)
+# BloodHound's ContextMiddleware (cmd/api/src/api/middleware, RequestWaitDuration) parses `wait` with strconv.Atoi
+# and sets any N > 0 as the request timeout: current servers have no upper bound (-1 bypasses it where enabled).
+# Releases of 2023 capped it at `maximumTimeout = time.Minute` and silently fell back to 30 s above that.
+# With no server bound to mirror, one client-side cap applies to the client and the stored profiles alike: an hour.
+MAX_PREFER_WAIT = 3600
