@@ -120,6 +120,7 @@ class ApiClient:
         self._clock = clock
         self._jitter = jitter
         self._on_deprecation = on_deprecation
+        self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
         self._http = httpx.AsyncClient(
             base_url=str(url).rstrip("/"),
             auth=auth,
@@ -128,6 +129,7 @@ class ApiClient:
             verify=_tls_verify(verify),
             follow_redirects=False,
             transport=transport,
+            event_hooks={"request": [self._count_request]},
         )
         self.events = EventsResource(self)
         self.tasks = TasksResource(self)
@@ -148,6 +150,9 @@ class ApiClient:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+    async def _count_request(self, _request: httpx.Request) -> None:
+        self.requests_sent += 1
 
     async def aclose(self) -> None:
         """Close the connection pool."""

@@ -200,3 +200,11 @@ async def test_base_url_with_a_path_prefix_keeps_it(server: RecordingServer) -> 
     assert server.requests[0].path == "/prefix/api/v2/events"
     assert server.requests[0].param("id") == "eq:1"
     assert server.requests[0].verified
+
+
+async def test_requests_sent_counts_what_reaches_the_wire(server: RecordingServer) -> None:
+    async with client_for(server) as client:
+        assert client.requests_sent == 0
+        await client.events.list()
+        await client.tags.list()
+        assert client.requests_sent == len(server.requests) == 2

@@ -64,7 +64,8 @@ async def test_network_down_keeps_the_app_up_and_retries(demo_server: DemoServer
         sent = app.request_count
         await pilot.press("r")
         await settle(pilot)
-        assert app.request_count == sent + 1 and app.is_running
+        # the count is of requests on the wire (retries included): r repeats the one load, with its retries
+        assert app.request_count == 2 * sent > 0 and app.is_running
         await app.switch_profile(demo_profile(demo_server))
         await settle(pilot)
         assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100

@@ -243,7 +243,6 @@ class ListScreen(Screen[None], Generic[T]):
         started = time.perf_counter()
         try:
             client = await self.dashboard.api_client()
-            self.dashboard.request_count += 1
             page = await self.fetch(client, query)
         except asyncio.CancelledError:
             raise

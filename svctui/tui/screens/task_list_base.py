@@ -269,14 +269,11 @@ class TaskListBase(ListScreen[CompletedTask]):
         self.breakdown = tuple(breakdown)
         self.query_one(StatusBar).set_breakdown(self.breakdown, scope)
 
-    def _count_request(self) -> None:
-        self.dashboard.request_count += 1
-
     @work(exclusive=True, group="tasks-breakdown", exit_on_error=False)
     async def _fetch_breakdown(self, seq: int, query: TasksQuery, total: int) -> None:
         try:
             client = await self.dashboard.api_client()
-            breakdown = await fetch_breakdown(client, query, total, self._count_request)
+            breakdown = await fetch_breakdown(client, query, total)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # shown as a notification, never raised
@@ -311,7 +308,7 @@ class TaskListBase(ListScreen[CompletedTask]):
     async def _fetch_history(self, seq: int, client_id: str, endpoint: TaskEndpoint) -> None:
         try:
             client = await self.dashboard.api_client()
-            history = await fetch_history(client, client_id, endpoint, self.threshold, self._count_request)
+            history = await fetch_history(client, client_id, endpoint, self.threshold)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the plot and the comparison say why
@@ -386,7 +383,7 @@ class TaskListBase(ListScreen[CompletedTask]):
     async def _fetch_known_clients(self, seq: int) -> None:
         try:
             client = await self.dashboard.api_client()
-            pairs = await fetch_known_clients(client, self._count_request)
+            pairs = await fetch_known_clients(client)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the picker says why the list is short

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,7 +26,6 @@ HISTORY_PAGE = 1000
 KNOWN_EVENTS_LIMIT = 5000
 OTHER_STATUS = -99
 NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
-Counter = Callable[[], None]
 
 
 @dataclass(frozen=True)
@@ -58,12 +57,11 @@ async def close_iterator(iterator: AsyncIterator[object]) -> None:
         await closer()
 
 
-async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int, counted: Counter) -> list[StatusCount]:
+async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int) -> list[StatusCount]:
     """Per-status counts of the tasks matching `query.filters` (an `Other` entry for codes outside 2..8 etc.)."""
 
     async def count(code: int) -> int:
         status = Filter.build(COMPLETED_TASKS, "status", "eq", str(code))
-        counted()
         counting = ListQuery((*query.filters, status), limit=1, hydrate_domains=False, hydrate_ous=False)
         page = await client.tasks.list(query.client_id, counting, endpoint=query.endpoint)
         return page.count
@@ -76,9 +74,7 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int, coun
     return breakdown
 
 
-async def fetch_history(
-    client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float, counted: Counter
-) -> History:
+async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float) -> History:
     """The client's newest tasks (at most HISTORY_LIMIT) and the drops among them."""
     tasks: list[CompletedTask] = []
     total = 0
@@ -86,7 +82,6 @@ async def fetch_history(
     pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE, endpoint=endpoint)
     try:
         async for page in pages:
-            counted()
             tasks.extend(page.data)
             total = page.count
             if len(tasks) >= HISTORY_LIMIT:
@@ -97,14 +92,13 @@ async def fetch_history(
     return History(tasks, detect_drops(tasks, threshold), max(total, len(tasks)))
 
 
-async def fetch_known_clients(client: ApiClient, counted: Counter) -> list[tuple[str, str]]:
+async def fetch_known_clients(client: ApiClient) -> list[tuple[str, str]]:
     """(client id, client name) of each event; raises what the events listing raises (EnterpriseOnly on CE)."""
     pairs: list[tuple[str, str]] = []
     bare = ListQuery(hydrate_domains=False, hydrate_ous=False)
     pages = client.events.pages(bare, page_size=HISTORY_PAGE)
     try:
         async for page in pages:
-            counted()
             pairs.extend((event.client_id, event.client_name or "") for event in page.data)
             if len(pairs) >= KNOWN_EVENTS_LIMIT:
                 break
