@@ -101,9 +101,9 @@ class Listing:
     resource: Callable[[ApiClient], Any]  # client -> client.events / client.tasks / client.selectors
     args: tuple[object, ...] = ()  # leading positional arguments: the client id, the tag id
     query: ListQuery = field(default_factory=ListQuery)  # filters, sort, hydration; skip, limit from --skip etc.
-    options: Mapping[str, Any] = field(default_factory=dict)  # resource keywords besides the query: the endpoint
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
     not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
+    options: Mapping[str, Any] = field(default_factory=dict)  # resource keywords besides the query: the endpoint
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
@@ -228,15 +228,8 @@ def tasks_list(
         note(CLI_DEPRECATION_NOTE)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
-    listing = Listing(
-        CompletedTask,
-        "tasks",
-        lambda client: client.tasks,
-        (client_uuid,),
-        query,
-        {"endpoint": endpoint},
-        not_found=missing,
-    )
+    listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
+    listing = replace(listing, options={"endpoint": endpoint})
     run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
 
 
@@ -292,13 +285,7 @@ def selectors_list(
     query = ListQuery(tuple(parsed), tuple(keys))
     missing = f"the server has no asset group tag {tag_id}; `svctui tags list` shows the tags"
     listing = Listing(
-        Selector,
-        "selectors",
-        lambda client: client.selectors,
-        (tag_id,),
-        query,
-        items=_selector_items,
-        not_found=missing,
+        Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items, missing
     )
     run_listing(ctx, listing, **paging)
 

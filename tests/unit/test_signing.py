@@ -16,7 +16,13 @@ TOOL = Path(__file__).resolve().parents[1] / "tools" / "openssl_sign.sh"
 KEY = "dGhpcyBpcyBub3QgYSByZWFsIGtleQ=="  # looks like base64: must be used as UTF-8 text, not decoded
 TOKEN_ID = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
 
-needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl not installed")
+needs_openssl = pytest.mark.skipif(
+    shutil.which("openssl") is None,
+    reason=(
+        "openssl not on PATH: the independent signing vectors need it (CI installs it; "
+        "here: apt-get install openssl or brew install openssl)"
+    ),
+)
 
 
 def openssl_signature(tmp_path: Path, key: str, method: str, target: str, date: str, body: bytes) -> str:
