@@ -58,6 +58,7 @@ def open_client(
     issues a Python DeprecationWarning.
     """
     from svctui.api.client import ApiClient
+    from svctui.store.settings import load_settings
 
     try:
         return ApiClient(
@@ -67,6 +68,7 @@ def open_client(
             verify=tls_verify(profile),
             transport=transport,
             on_deprecation=on_deprecation,
+            max_response_bytes=load_settings().max_response_bytes,
         )
     except ValueError as exc:  # the client refuses a setting, e.g. a CA bundle that holds no certificate
         raise StoreError(f"profile {profile.name!r}: {exc}") from None
