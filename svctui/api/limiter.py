@@ -1,8 +1,8 @@
 """One request pacer per ApiClient, shared by every concurrent request, driven by the X-RateLimit-* headers.
 
 The real server allows `X-RateLimit-Limit` requests per window (55 a second per IP and route) and answers the
-next ones with a plain-text 429 and no Retry-After. The pacer spaces request starts `window / limit / SAFETY`
-apart once it has seen the limit, so a bulk delete mostly stays under it. When a response says the window is spent
+next ones with a plain-text 429 and no Retry-After. Once it has seen the limit, the pacer spaces request starts
+`window / pace(limit)` apart, so a bulk delete mostly stays under it. When a response says the window is spent
 (`Remaining: 0`, read against the server's own `Date` so a skewed local clock does not matter) or a 429 arrives
 (then: until X-RateLimit-Reset, else Retry-After, at least 1 s and at most 60 s), every request waits, and the
 waiters then start one slot apart instead of all at once.
@@ -66,6 +66,11 @@ def rate_limit_delay(error: RateLimited, now: float) -> float:
     return min(max(wait, UNKNOWN_BLOCK), MAX_BLOCK)
 
 
+def pace(limit: float) -> float:
+    """Requests per window to aim for: 90 % of the limit, and at least one below it so a window never fills."""
+    return max(min(limit * SAFETY, limit - 1.5), limit / 2)
+
+
 class RateLimiter:
     """Paces request starts for one client; `acquire()` before each send, `observe()` each response's headers."""
 
@@ -99,22 +104,23 @@ class RateLimiter:
 
     def observe(self, headers: Mapping[str, str]) -> None:
         """Learn the limit from a response; block until the reset when the window is spent."""
-        limit = _number(headers.get("x-ratelimit-limit"))
-        if limit is not None and limit >= 1:
-            self.limit = int(limit)
-            self.interval = WINDOW / (limit * SAFETY)
+        self._learn(headers)
         remaining = _number(headers.get("x-ratelimit-remaining"))
         if remaining is not None and remaining <= 0:
             self._block(reset_wait(headers, self._wall_clock()) or UNKNOWN_BLOCK)
 
     def limited(self, error: RateLimited) -> float:
         """A 429 arrived: block every request for `rate_limit_delay`; the seconds this client will now wait."""
-        limit = _number((error.headers or {}).get("x-ratelimit-limit"))
-        if limit is not None and limit >= 1:
-            self.limit = int(limit)
-            self.interval = WINDOW / (limit * SAFETY)
+        self._learn(error.headers or {})
         self._block(rate_limit_delay(error, self._wall_clock()))
         return max(self.blocked_until - self._monotonic(), 0.0)
+
+    def _learn(self, headers: Mapping[str, str]) -> None:
+        """Take the limit from X-RateLimit-Limit and set the spacing of request starts from it."""
+        limit = _number(headers.get("x-ratelimit-limit"))
+        if limit is not None and limit >= 1:
+            self.limit = int(limit)
+            self.interval = WINDOW / pace(limit)
 
     def _block(self, wait: float) -> None:
         """Hold every request start until `wait` seconds from now (a later block wins over an earlier one)."""
