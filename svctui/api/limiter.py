@@ -23,6 +23,7 @@ SAFETY = 0.9  # pace at 90 % of the limit: arrival jitter must not push a window
 MIN_BLOCK = 0.05  # shortest wait after a spent window
 MAX_BLOCK = 60.0  # longest single wait (a Reset far away is a skewed or odd server: wait at most this)
 UNKNOWN_BLOCK = 1.0  # wait after a 429 that carries no usable Reset ("wait until Reset or >= 1 s")
+SKEW_TOLERANCE = 2.0  # seconds the local clock may differ from the server's Date and still be trusted
 FALLBACK_SPREAD = 0.05  # slot spacing after a block when the limit is unknown
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -38,11 +39,13 @@ def _number(value: str | None) -> float | None:
 
 
 def _server_now(headers: Mapping[str, str], wall_clock: float) -> float:
-    """The server's unix time from its `Date` header (second resolution), else the local wall clock."""
+    """The server's unix time: the local wall clock when it agrees with the `Date` header (which has only
+    second resolution) within SKEW_TOLERANCE, else that header; the local clock when there is no Date."""
     try:
-        return parsedate_to_datetime(headers.get("date", "")).timestamp()
+        date = parsedate_to_datetime(headers.get("date", "")).timestamp()
     except (TypeError, ValueError, IndexError, OverflowError):
         return wall_clock
+    return wall_clock if abs(wall_clock - date) <= SKEW_TOLERANCE else date
 
 
 def reset_wait(headers: Mapping[str, str], wall_clock: float) -> float | None:
@@ -88,6 +91,8 @@ class RateLimiter:
         self.blocked_until = 0.0  # monotonic time before which no request starts
         self.blocks = 0  # how many times a spent window or a 429 stopped every request
         self._next_slot = 0.0
+        self._first_start: float | None = None
+        self._started = 0  # request starts before the limit was known (they used up part of the window)
 
     async def acquire(self) -> None:
         """Wait for this request's start slot: after any block, and one interval after the previous start."""
@@ -97,6 +102,9 @@ class RateLimiter:
             spacing = self.interval or (FALLBACK_SPREAD if slot == self.blocked_until > now else 0.0)
             self._next_slot = slot + spacing
             blocks = self.blocks
+            if self.limit is None:
+                self._started += 1
+                self._first_start = now if self._first_start is None else self._first_start
             if slot > now:
                 await self._sleep(round(slot - now, 3))  # to the millisecond: no finer pacing is meaningful
             if self.blocks == blocks or self.blocked_until <= slot:
@@ -119,8 +127,11 @@ class RateLimiter:
         """Take the limit from X-RateLimit-Limit and set the spacing of request starts from it."""
         limit = _number(headers.get("x-ratelimit-limit"))
         if limit is not None and limit >= 1:
+            first = self.limit is None
             self.limit = int(limit)
             self.interval = WINDOW / pace(limit)
+            if first and self._first_start is not None:  # the opening burst took its share of the first window
+                self._next_slot = max(self._next_slot, self._first_start + self._started * self.interval)
 
     def _block(self, wait: float) -> None:
         """Hold every request start until `wait` seconds from now (a later block wins over an earlier one)."""

@@ -212,3 +212,5 @@ async def test_demo_fault_modes_on_gets(
         assert demo.request_count == 3, "retried like a 5xx"
     assert exit_code_for(info.value) is ExitCode.SERVER
     assert "cannot reach" not in info.value.user_message()
+    if kind == "html":
+        assert PROXY_HINT in info.value.user_message()

@@ -128,3 +128,13 @@ def test_reset_wait_without_reset_is_none() -> None:
 def test_pace_stays_below_the_limit(limit: int) -> None:
     rate = pace(limit)
     assert 0 < rate < limit
+
+
+async def test_the_opening_burst_counts_against_the_first_window() -> None:
+    clock = FakeTime()
+    pacer = limiter(clock)
+    for _ in range(16):
+        await pacer.acquire()
+    pacer.observe(httpx.Headers({"X-RateLimit-Limit": "55", "X-RateLimit-Remaining": "39"}))
+    await pacer.acquire()
+    assert clock.wakes == [pytest.approx(100.0 + round(16 * pacer.interval, 3))]
