@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from svctui.api.client import DEADLINE_MARGIN, ApiClient
 from svctui.api.errors import (
@@ -25,7 +26,9 @@ from svctui.api.errors import (
 )
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.commands.common import ExitCode, exit_code_for
+from svctui.connect import failure_hint
 from svctui.demo.config import Faults
+from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from tests.integration.bad_server import TAGS, BadServer, Misbehaviour, answer
 from tests.integration.demo_http import own_server
@@ -60,6 +63,8 @@ async def test_a_dripping_server_meets_the_deadline(bad: BadServer) -> None:
     assert "HTTP 200 started" in message
     assert exit_code_for(info.value) is ExitCode.SERVER
     assert len(bad.requests) == 1
+    profile = build_profile(None, name="p", base_url=bad.base_url, auth="bearer", jwt=SecretStr(JWT))
+    assert "too slowly" in failure_hint(info.value, profile)
 
 
 async def test_the_deadline_follows_the_prefer_wait() -> None:
@@ -127,6 +132,8 @@ async def test_a_cut_body_is_cut_short_not_unreachable(bad: BadServer, fault: Mi
     assert "cannot reach" not in message
     assert exit_code_for(info.value) is ExitCode.SERVER
     assert len(bad.requests) == 3, "a GET cut short is retried"
+    profile = build_profile(None, name="p", base_url=bad.base_url, auth="bearer", jwt=SecretStr(JWT))
+    assert "closed mid-answer" in failure_hint(info.value, profile)
 
 
 async def test_a_cut_delete_answer_is_not_sent_again(bad: BadServer) -> None:
