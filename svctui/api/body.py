@@ -1,4 +1,5 @@
-"""Reading a streamed response body once, under a size cap and an idle cap, into `response.content`.
+"""Reading a streamed response body once, under a size cap and an idle cap, into `response.content`; the
+deadline error.
 
 A declared Content-Length over the cap is refused before a byte of the body is read; a body that grows past the
 cap (chunked, or a lying Content-Length, or a compressed body that inflates) is cut off at the cap. The chunks are
@@ -11,10 +12,27 @@ import asyncio
 
 import httpx
 
-from svctui.api.errors import ResponseTooLarge
+from svctui.api.errors import DeadlineExceeded, ResponseTooLarge
 
 MIB = 1024 * 1024
 DEFAULT_MAX_RESPONSE_BYTES = 64 * MIB
+IDLE_TIMEOUT = 30.0  # with Prefer wait=-1: the longest gap between two pieces of a body
+
+
+def deadline_error(
+    method: str, url: str, deadline: float | None, prefer: str, status: int | None, body_deadline: float
+) -> DeadlineExceeded:
+    """The error for a request past its total deadline (or, with wait=-1, past the body deadline or idle cap)."""
+    if deadline is not None:
+        limit = deadline
+        what = f"within {limit:g} s (Prefer {prefer} plus {limit - int(prefer.removeprefix('wait=')):g} s)"
+    else:
+        limit = body_deadline
+        what = f"within {limit:g} s of its start, or it stalled for {IDLE_TIMEOUT:g} s"
+    started = "" if status is None else f" (HTTP {status} started, body too slow)"
+    return DeadlineExceeded(
+        f"{method} {url}: the server's answer did not complete {what}{started}", deadline=limit, method=method, url=url
+    )
 
 
 def too_large(limit: int, method: str, url: str, what: str) -> ResponseTooLarge:

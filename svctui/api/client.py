@@ -28,13 +28,12 @@ import httpx
 from pydantic import ValidationError
 
 from svctui import __version__
-from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, read_body
+from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
     ApiStatusError,
     ApiTimeout,
-    DeadlineExceeded,
     EnterpriseOnly,
     RateLimited,
     ResponseCutShort,
@@ -55,7 +54,6 @@ MAX_PREFER_WAIT = 86400
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
 DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
 UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
-IDLE_TIMEOUT = 30.0  # longest gap between two pieces of a body
 
 Sleep = Callable[[float], Awaitable[None]]
 M = TypeVar("M")
@@ -224,13 +222,15 @@ class ApiClient:
                 if self.deadline is None:
                     deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
                 try:
-                    await read_body(
-                        response, limit=self.max_response_bytes, idle=IDLE_TIMEOUT, method=method, url=target
-                    )
+                    idle = IDLE_TIMEOUT if self.deadline is None else None  # else httpx's read timeout is the idle cap
+                    await read_body(response, limit=self.max_response_bytes, idle=idle, method=method, url=target)
                 finally:
                     await response.aclose()
         except TimeoutError as exc:
-            return self._deadline_error(method, target, response, exc)
+            status = None if response is None else response.status_code
+            late = deadline_error(method, target, self.deadline, self.prefer, status, UNLIMITED_WAIT_BODY_DEADLINE)
+            late.__cause__ = exc
+            return late
         except httpx.TimeoutException as exc:
             timeout = ApiTimeout(
                 f"{method} {target}: no answer in time ({type(exc).__name__})", method=method, url=target
@@ -275,29 +275,6 @@ class ApiClient:
         )
         if isinstance(error, RateLimited):
             error.headers = response.headers
-        return error
-
-    def _deadline_error(
-        self, method: str, target: str, response: httpx.Response | None, exc: TimeoutError
-    ) -> DeadlineExceeded:
-        """The total deadline (or the idle cap) passed: say which, and how long it was."""
-        if self.deadline is not None:
-            limit = self.deadline
-            what = f"within {limit:g} s (Prefer {self.prefer} plus {limit - int(self.prefer[5:]):g} s)"
-        elif response is None:
-            limit = UNLIMITED_WAIT_BODY_DEADLINE
-            what = "in time"
-        else:
-            limit = UNLIMITED_WAIT_BODY_DEADLINE
-            what = f"within {limit:g} s of its start, or it stalled for {IDLE_TIMEOUT:g} s"
-        started = "" if response is None else f" (HTTP {response.status_code} started, body too slow)"
-        error = DeadlineExceeded(
-            f"{method} {target}: the server's answer did not complete {what}{started}",
-            deadline=limit,
-            method=method,
-            url=target,
-        )
-        error.__cause__ = exc
         return error
 
     @staticmethod

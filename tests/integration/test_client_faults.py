@@ -67,6 +67,17 @@ async def test_a_dripping_server_meets_the_deadline(bad: BadServer) -> None:
     assert "too slowly" in failure_hint(info.value, profile)
 
 
+async def test_with_no_wait_limit_a_stalled_body_still_ends(bad: BadServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prefer wait=-1: no deadline for the answer to start, but the body may not stall (idle cap, shortened here)."""
+    monkeypatch.setattr("svctui.api.client.IDLE_TIMEOUT", 0.5)
+    monkeypatch.setattr("svctui.api.body.IDLE_TIMEOUT", 0.5)
+    bad.enqueue(Misbehaviour("drip", body=b'{"count": 0, "data": []}', interval=3.0))
+    async with client(bad, prefer_wait=-1, max_retries=0) as api:
+        with pytest.raises(DeadlineExceeded) as info:
+            await api.events.list()
+    assert "or it stalled for 0.5 s (HTTP 200 started, body too slow)" in info.value.user_message()
+
+
 async def test_the_deadline_follows_the_prefer_wait() -> None:
     assert ApiClient("http://127.0.0.1:9", None, prefer_wait=30).deadline == 30 + DEADLINE_MARGIN
     assert ApiClient("http://127.0.0.1:9", None, prefer_wait=-1).deadline is None  # body and idle caps still hold
