@@ -22,6 +22,7 @@ WINDOW = 1.0  # seconds per rate-limit window (the real server: `55-S`, per seco
 SAFETY = 0.9  # pace at 90 % of the limit: arrival jitter must not push a window over it
 MIN_BLOCK = 0.05  # shortest wait after a spent window
 MAX_BLOCK = 60.0  # longest single wait (a Reset far away is a skewed or odd server: wait at most this)
+SPENT_BLOCK = 5.0  # longest wait on `Remaining: 0` alone (a wrong clock must not stall every request a minute)
 UNKNOWN_BLOCK = 1.0  # wait after a 429 that carries no usable Reset ("wait until Reset or >= 1 s")
 SKEW_TOLERANCE = 2.0  # seconds the local clock may differ from the server's Date and still be trusted
 FALLBACK_SPREAD = 0.05  # slot spacing after a block when the limit is unknown
@@ -114,8 +115,8 @@ class RateLimiter:
         """Learn the limit from a response; block until the reset when the window is spent."""
         self._learn(headers)
         remaining = _number(headers.get("x-ratelimit-remaining"))
-        if remaining is not None and remaining <= 0:
-            self._block(reset_wait(headers, self._wall_clock()) or UNKNOWN_BLOCK)
+        if remaining is not None and remaining <= 0:  # a longer window than SPENT_BLOCK shows itself with a 429
+            self._block(min(reset_wait(headers, self._wall_clock()) or UNKNOWN_BLOCK, SPENT_BLOCK))
 
     def limited(self, error: RateLimited) -> float:
         """A 429 arrived: block every request for `rate_limit_delay`; the seconds this client will now wait."""

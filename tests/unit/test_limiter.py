@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from svctui.api.errors import RateLimited
-from svctui.api.limiter import MAX_BLOCK, RateLimiter, pace, reset_wait
+from svctui.api.limiter import MAX_BLOCK, SPENT_BLOCK, RateLimiter, pace, reset_wait
 
 pytestmark = pytest.mark.anyio
 
@@ -138,3 +138,9 @@ async def test_the_opening_burst_counts_against_the_first_window() -> None:
     pacer.observe(httpx.Headers({"X-RateLimit-Limit": "55", "X-RateLimit-Remaining": "39"}))
     await pacer.acquire()
     assert clock.wakes == [pytest.approx(100.0 + round(16 * pacer.interval, 3))]
+
+
+async def test_a_spent_window_never_stalls_everything_for_long() -> None:
+    pacer = limiter(FakeTime())
+    pacer.observe(httpx.Headers({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(int(WALL) + 3600)}))
+    assert pacer.blocked_until == pytest.approx(100.0 + SPENT_BLOCK)
