@@ -19,6 +19,7 @@ MODULES = (
     "bench.bench_table",
     "bench.bench_demo",
     "bench.bench_cli",
+    "bench.bench_delete",
 )
 
 

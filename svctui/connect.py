@@ -19,6 +19,10 @@ CLOCK_HINT = "check this machine's clock (RequestDate must be within 1 hour of t
 KEY_HINT = "check the token key (it must be the key shown when token {token_id} was created)"
 UNKNOWN_ID_HINT = "check the token id: the server does not know token {token_id}"
 NETWORK_HINT = "check the URL / network: is {url} right and reachable from here?"
+CUT_SHORT_HINT = "{url} answered, but the connection closed mid-answer: try again; a proxy on the way may drop it"
+SLOW_HINT = (
+    "the server (or a proxy) sent its answer too slowly; the deadline follows the profile's Prefer wait ({wait})"
+)
 
 
 def build_auth(profile: Profile) -> httpx.Auth:
@@ -58,6 +62,7 @@ def open_client(
     issues a Python DeprecationWarning.
     """
     from svctui.api.client import ApiClient
+    from svctui.store.settings import load_settings
 
     try:
         return ApiClient(
@@ -67,6 +72,7 @@ def open_client(
             verify=tls_verify(profile),
             transport=transport,
             on_deprecation=on_deprecation,
+            max_response_bytes=load_settings().max_response_bytes,
         )
     except ValueError as exc:  # the client refuses a setting, e.g. a CA bundle that holds no certificate
         raise StoreError(f"profile {profile.name!r}: {exc}") from None
@@ -77,10 +83,16 @@ def failure_hint(error: ApiError, profile: Profile) -> str:
     from svctui.api.errors import (
         ApiConnectionError,
         ApiStatusError,
+        DeadlineExceeded,
         EnterpriseOnly,
+        ResponseCutShort,
         ResponseShapeError,
     )
 
+    if isinstance(error, ResponseCutShort):
+        return CUT_SHORT_HINT.format(url=profile.base_url)
+    if isinstance(error, DeadlineExceeded):
+        return SLOW_HINT.format(wait=profile.prefer_wait)
     if isinstance(error, ApiConnectionError):
         hint = NETWORK_HINT.format(url=profile.base_url)
         if "certificate" in error.user_message().lower():

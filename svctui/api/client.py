@@ -1,8 +1,15 @@
 """The async API client: typed list/get/delete calls, pagination iterators, retries, and readable errors.
 
 One `httpx.AsyncClient` per profile, `follow_redirects=False` (a signed request must not be redirected),
-`Prefer: wait=N` on every request. GET and DELETE are retried on connection errors, timeouts, 408, 429 and 5xx;
-every retry is a new send, so the auth flow signs it afresh.
+`Prefer: wait=N` on every request. GET and DELETE are retried on connection errors, timeouts, 408 and 5xx, and a
+GET also on an answer cut short or not in the API's shape; every retry is a new send, so the auth flow signs it
+afresh. A 429 is waited out through the client's one shared RateLimiter for up to `rate_limit_budget` seconds of
+waiting in all (not a count of tries); `max_retries=0` turns every retry off.
+
+Deadlines: with `Prefer: wait=N` the whole exchange (send, answer, body) must finish within N + `deadline_margin`
+seconds (DeadlineExceeded). With wait=-1 (no server-side limit) the answer may take as long as the server likes,
+but once it starts the body must finish within UNLIMITED_WAIT_BODY_DEADLINE seconds, and never stall for more
+than IDLE_TIMEOUT seconds between bytes. Bodies over `max_response_bytes` are refused (ResponseTooLarge).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import httpx
 from pydantic import ValidationError
 
 from svctui import __version__
+from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
@@ -28,10 +36,12 @@ from svctui.api.errors import (
     ApiTimeout,
     EnterpriseOnly,
     RateLimited,
+    ResponseCutShort,
     ResponseShapeError,
     shorten,
     status_error,
 )
+from svctui.api.limiter import RateLimiter
 from svctui.api.limits import MAX_PREFER_WAIT
 from svctui.api.models import Page, parse_json
 from svctui.api.resources import EventsResource, SelectorsResource, TagsResource, TasksResource
@@ -42,9 +52,12 @@ RETRY_METHODS = frozenset({"GET", "DELETE"})
 MAX_BACKOFF = 8.0
 MAX_RATE_LIMIT_WAIT = 60.0
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
+DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
+UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
 
 Sleep = Callable[[float], Awaitable[None]]
 M = TypeVar("M")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -73,19 +86,6 @@ def backoff_delay(attempt: int, jitter: float) -> float:
     return base * (1 - 0.25 * jitter)
 
 
-def rate_limit_delay(error: RateLimited, now: float) -> float:
-    """Seconds to wait after a 429: until X-RateLimit-Reset, else Retry-After; at least 1 s, at most 60 s."""
-    if error.reset_at is not None:
-        wait = error.reset_at - now
-    elif error.retry_after is not None:
-        wait = error.retry_after
-    elif error.retry_at is not None:
-        wait = error.retry_at - now
-    else:
-        wait = 1.0
-    return min(max(wait, 1.0), MAX_RATE_LIMIT_WAIT)
-
-
 class ApiClient:
     """Async client of the v2 API; use as `async with ApiClient(...) as client:`."""
 
@@ -104,6 +104,9 @@ class ApiClient:
         clock: Callable[[], float] = time.time,
         jitter: Callable[[], float] = random.random,
         on_deprecation: Callable[[str], None] | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        deadline_margin: float = DEADLINE_MARGIN,
+        rate_limit_budget: float = MAX_RATE_LIMIT_WAIT,
     ) -> None:
         url = httpx.URL(base_url.strip())
         if url.scheme not in ("http", "https") or not url.host:
@@ -121,6 +124,12 @@ class ApiClient:
         self._jitter = jitter
         self._on_deprecation = on_deprecation
         self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
+        if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
+            raise ValueError(f"max_response_bytes must be a whole number >= 1; got {max_response_bytes!r}")
+        self.max_response_bytes = max_response_bytes
+        self.deadline: float | None = None if wait < 0 else wait + deadline_margin
+        self.rate_limit_budget = rate_limit_budget
+        self.limiter = RateLimiter(sleep=self._sleep, wall_clock=clock)
         self._http = httpx.AsyncClient(
             base_url=str(url).rstrip("/"),
             auth=auth,
@@ -161,10 +170,10 @@ class ApiClient:
     async def probe(self) -> ServerInfo:
         """One cheap `GET /api/v2/events?limit=1`: enterprise if it answers, community on the plain-text 404."""
         try:
-            response = await self.request("GET", "/api/v2/events", params=[("limit", "1")])
+            # the envelope only: odd event fields must not fail a probe
+            await self.get(Page[dict[str, Any]], "/api/v2/events", [("limit", "1")])
         except EnterpriseOnly:
             return ServerInfo(edition="community")
-        self.parse(Page[dict[str, Any]], response)  # the envelope only: odd event fields must not fail a probe
         return ServerInfo(edition="enterprise")
 
     def deprecated(self, notice: str) -> None:
@@ -178,25 +187,55 @@ class ApiClient:
             warnings.warn(notice, DeprecationWarning, stacklevel=4)
 
     async def request(self, method: str, path: str, params: Sequence[tuple[str, str]] = ()) -> httpx.Response:
-        """Send with retries; a 2xx response, or the ApiError of the last attempt."""
+        """Send with retries; a 2xx response (body read), or the ApiError of the last attempt."""
+        return await self._with_retries(method, path, params, lambda response: response)
+
+    async def _with_retries(
+        self, method: str, path: str, params: Sequence[tuple[str, str]], finish: Callable[[httpx.Response], R]
+    ) -> R:
+        """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget."""
         attempt = 0
+        limited_for = 0.0
         while True:
-            error = await self._attempt(method, path, params)
-            if isinstance(error, httpx.Response):
-                return error
-            if not self._retryable(method, error) or attempt >= self.max_retries:
-                raise error
-            if isinstance(error, RateLimited):
-                delay = rate_limit_delay(error, self._clock())
-            else:
-                delay = backoff_delay(attempt, self._jitter())
-            await self._sleep(delay)
+            await self.limiter.acquire()
+            outcome = await self._attempt(method, path, params)
+            try:
+                if isinstance(outcome, httpx.Response):
+                    return finish(outcome)
+                raise outcome
+            except ApiError as error:
+                if isinstance(error, RateLimited) and self._retryable(method, error) and self.max_retries > 0:
+                    wait = self.limiter.limited(error)
+                    if limited_for + wait > self.rate_limit_budget:
+                        error.limited_for = limited_for
+                        raise
+                    limited_for += wait
+                    continue  # acquire() waits out the block, spread with every other waiting request
+                if not self._retryable(method, error) or attempt >= self.max_retries:
+                    raise
+            await self._sleep(backoff_delay(attempt, self._jitter()))
             attempt += 1
 
     async def _attempt(self, method: str, path: str, params: Sequence[tuple[str, str]]) -> httpx.Response | ApiError:
         target = f"{self.base_url}{path}"
+        response: httpx.Response | None = None
         try:
-            response = await self._http.request(method, path, params=list(params))
+            async with asyncio.timeout(self.deadline) as deadline:
+                response = await self._http.send(
+                    self._http.build_request(method, path, params=list(params)), stream=True
+                )
+                if self.deadline is None:
+                    deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
+                try:
+                    idle = IDLE_TIMEOUT if self.deadline is None else None  # else httpx's read timeout is the idle cap
+                    await read_body(response, limit=self.max_response_bytes, idle=idle, method=method, url=target)
+                finally:
+                    await response.aclose()
+        except TimeoutError as exc:
+            status = None if response is None else response.status_code
+            late = deadline_error(method, target, self.deadline, self.prefer, status, UNLIMITED_WAIT_BODY_DEADLINE)
+            late.__cause__ = exc
+            return late
         except httpx.TimeoutException as exc:
             timeout = ApiTimeout(
                 f"{method} {target}: no answer in time ({type(exc).__name__})", method=method, url=target
@@ -204,6 +243,16 @@ class ApiClient:
             timeout.__cause__ = exc
             return timeout
         except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            if response is not None:
+                cut = ResponseCutShort(
+                    f"{method} {target}: the server's answer (HTTP {response.status_code}) was cut short "
+                    f"({_reason(exc)})",
+                    status=response.status_code,
+                    method=method,
+                    url=target,
+                )
+                cut.__cause__ = exc
+                return cut
             failure = ApiConnectionError(f"cannot reach {self.base_url}: {_reason(exc)}", method=method, url=target)
             failure.__cause__ = exc
             return failure
@@ -215,10 +264,12 @@ class ApiClient:
             raise ApiConnectionError(
                 f"cannot send {method} {target}: {_reason(exc)}", method=method, url=target
             ) from exc
+        if response.status_code != 429:  # a 429's own Reset is read by limiter.limited(), against the local clock
+            self.limiter.observe(response.headers)
         if response.is_success:
             return response
         url = self._safe_url(response.request.url)
-        return status_error(
+        error = status_error(
             response.status_code,
             response.content,
             response.headers,
@@ -227,13 +278,20 @@ class ApiClient:
             path=response.request.url.path,
             reason=response.reason_phrase,
         )
+        if isinstance(error, RateLimited):
+            error.headers = response.headers
+        return error
 
     @staticmethod
     def _retryable(method: str, error: ApiError) -> bool:
         if method not in RETRY_METHODS:
             return False
+        if isinstance(error, ResponseCutShort):
+            return method == "GET"  # a DELETE that was answered is not sent again
         if isinstance(error, ApiConnectionError):
             return "CERTIFICATE_VERIFY_FAILED" not in str(error)
+        if isinstance(error, ResponseShapeError):
+            return method == "GET"
         if isinstance(error, ApiStatusError):
             return error.status in RETRY_STATUSES or error.status >= 500
         return False
@@ -256,8 +314,8 @@ class ApiClient:
             ) from None
 
     async def get(self, model: type[M], path: str, params: Sequence[tuple[str, str]] = ()) -> M:
-        """GET `path` and parse the body into `model`."""
-        return self.parse(model, await self.request("GET", path, params))
+        """GET `path` and parse the body into `model`; an answer not in that shape is retried like a 5xx."""
+        return await self._with_retries("GET", path, params, lambda response: self.parse(model, response))
 
 
 def _tls_verify(verify: bool | str) -> bool | ssl.SSLContext:

@@ -20,6 +20,8 @@ from svctui.api.models import ErrorEnvelope, parse_json
 MESSAGE_LIMIT = 300
 BODY_LIMIT = 64 * 1024
 ENTERPRISE_ONLY_MESSAGE = "events are an enterprise feature: this server is the community edition"
+PROXY_HINT = "a proxy between you and the server could not reach it"
+RATE_LIMIT_HINT = "try --concurrency 1, or try again later"
 
 _TITLE_RE = re.compile(r"<title[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _DROP_BLOCKS_RE = re.compile(r"<(script|style|head)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -122,15 +124,33 @@ class EnterpriseOnly(NotFound):
 
 
 class RateLimited(ApiStatusError):
-    """429: over the rate limit; `reset_at` (unix seconds) and `retry_after` (seconds) when the server said."""
+    """429: over the rate limit; `reset_at` (unix seconds) and `retry_after` (seconds) when the server said.
+
+    `limited_for` is how many seconds the client waited out the limit before giving up (0 = it did not wait).
+    """
 
     reset_at: float | None = None
     retry_after: float | None = None
     retry_at: float | None = None
+    limited_for: float = 0.0
+    headers: Mapping[str, str] | None = None  # the response's headers, for the client's rate limiter
+
+    def user_message(self) -> str:
+        """The status line plus what to do: how long the limit was waited out, and a hint."""
+        if self.limited_for > 0:
+            return f"{super().user_message()}; the server kept limiting requests for {self.limited_for:.0f} s: " + (
+                RATE_LIMIT_HINT
+            )
+        return f"{super().user_message()}; the server is limiting requests: {RATE_LIMIT_HINT}"
 
 
 class ServerError(ApiStatusError):
     """5xx: the server (or a proxy in front of it) failed."""
+
+    def user_message(self) -> str:
+        """The status line; a 502 says that a proxy could not reach the server."""
+        line = super().user_message()
+        return f"{line} ({PROXY_HINT})" if self.status == 502 else line
 
 
 class ApiConnectionError(ApiError):
@@ -146,6 +166,22 @@ class ApiTimeout(ApiConnectionError):
     """The server did not answer in time."""
 
 
+class DeadlineExceeded(ApiTimeout):
+    """The whole exchange (answer and body) did not complete within the request's total deadline."""
+
+    def __init__(self, message: str, *, deadline: float, method: str = "", url: str = "") -> None:
+        super().__init__(message, method=method, url=url)
+        self.deadline = deadline
+
+
+class ResponseCutShort(ApiConnectionError):
+    """The server started an answer (status `status`) but the body stopped before its end."""
+
+    def __init__(self, message: str, *, status: int, method: str = "", url: str = "") -> None:
+        super().__init__(message, method=method, url=url)
+        self.status = status
+
+
 class ResponseShapeError(ApiError):
     """A success response whose body is not what the API promises."""
 
@@ -153,6 +189,16 @@ class ResponseShapeError(ApiError):
         super().__init__(message)
         self.status = status
         self.excerpt = excerpt
+        self.method = method
+        self.url = url
+
+
+class ResponseTooLarge(ApiError):
+    """The answer is larger than the size cap (settings.toml `max_response_mb`); it was not read (further)."""
+
+    def __init__(self, message: str, *, limit: int, method: str = "", url: str = "") -> None:
+        super().__init__(message)
+        self.limit = limit
         self.method = method
         self.url = url
 

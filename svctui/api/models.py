@@ -286,39 +286,39 @@ T = TypeVar("T")
 
 
 class Page(ApiModel, Generic[T]):
-    """The paginated envelope (spec 2.1)."""
+    """The paginated envelope (spec 2.1); `count` and `data` are required: a `{}` is not an answer."""
 
-    count: int = 0
+    count: int
     skip: int = 0
     limit: int = 0
-    data: list[T] = Field(default_factory=list)
+    data: list[T]
 
 
 class SelectorsData(ApiModel):
     """`data` of the selector listing."""
 
-    selectors: list[Selector] = Field(default_factory=list)
+    selectors: list[Selector]
 
 
 class SelectorPage(ApiModel):
-    """The selector listing: paginated, with data nested under `selectors`."""
+    """The selector listing: paginated, with data nested under `selectors` (count and data required)."""
 
-    count: int = 0
+    count: int
     skip: int = 0
     limit: int = 0
-    data: SelectorsData = Field(default_factory=SelectorsData)
+    data: SelectorsData
 
 
 class TagsData(ApiModel):
     """`data` of the tag listing."""
 
-    tags: list[AssetGroupTag] = Field(default_factory=list)
+    tags: list[AssetGroupTag]
 
 
 class TagList(ApiModel):
-    """The tag listing (no paging)."""
+    """The tag listing (no paging; data.tags required)."""
 
-    data: TagsData = Field(default_factory=TagsData)
+    data: TagsData
 
 
 class SelectorData(ApiModel):

@@ -1,4 +1,6 @@
-"""Non-secret settings (theme, keymap, page size, recent clients, drop threshold) in config_dir()/settings.toml."""
+"""Non-secret settings (theme, keymap, page size, recent clients, drop threshold, response size cap) in
+config_dir()/settings.toml.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from svctui.store.model import explain
 from svctui.store.paths import settings_path
 
 MAX_RECENT_CLIENTS = 10
+MAX_RESPONSE_MB = 4096
 _HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
 
 
@@ -29,6 +32,12 @@ class Settings(BaseModel):
     page_size: int = Field(default=100, ge=1, le=MAX_PAGE_SIZE)
     recent_clients: list[str] = Field(default_factory=list)  # most recent first
     drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
+    max_response_mb: int = Field(default=64, ge=1, le=MAX_RESPONSE_MB)  # a larger answer is refused, not read
+
+    @property
+    def max_response_bytes(self) -> int:
+        """The response size cap in bytes."""
+        return self.max_response_mb * 1024 * 1024
 
     @field_validator("recent_clients")
     @classmethod

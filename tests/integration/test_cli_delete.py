@@ -270,7 +270,7 @@ def test_wrong_key_exits_3_and_deletes_nothing(layout: Layout, env: dict[str, st
 def test_rate_limited_bulk_delete_waits_out_429s(
     layout: Layout, demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    """24 deletions, 4 at a time, against a server allowing 6 requests a second: 429s happen and are retried."""
+    """24 deletions, 4 at a time, against a server allowing 6 requests a second: paced, any 429 is waited out."""
     ids = layout.deletable[:24] if len(layout.deletable) >= 24 else layout.deletable
     db_path = copy_template(demo_template_db, tmp_path_factory)
     with DemoServer(db_path=db_path, rate_limit=6) as limited:
@@ -278,5 +278,5 @@ def test_rate_limited_bulk_delete_waits_out_429s(
         result = invoke(args, env=demo_env(limited))
         assert result.exit_code == 0, result.stdout + result.stderr
         assert result.stdout.count(": deleted") == len(ids)
-        assert limited.request_count > len(ids) + 1  # the tag lookup plus one DELETE each, and then the retries
+        assert limited.request_count >= len(ids) + 1  # the tag lookup, one DELETE each, any 429 retries (rare: paced)
     assert [r["outcome"] for r in _audit()] == ["deleted"] * len(ids)

@@ -150,17 +150,19 @@ async def test_other_404s_are_not_enterprise_only(
 
 
 async def test_unparseable_200_is_a_response_shape_error(server: RecordingServer) -> None:
-    server.enqueue(Reply(200, "<html><body>Welcome to the captive portal</body></html>", content_type="text/html"))
+    portal = Reply(200, "<html><body>Welcome to the captive portal</body></html>", content_type="text/html")
+    server.enqueue(portal, portal, portal)
     async with client_for(server) as client:
         with pytest.raises(ResponseShapeError) as info:
             await client.events.list()
+    assert len(server.requests) == 3, "a GET answered out of shape is retried like a 5xx"
     assert "Welcome to the captive portal" in info.value.excerpt
     assert info.value.status == 200
     assert "GET /api/v2/events (HTTP 200)" in info.value.user_message()
 
 
 async def test_wrong_json_shape_names_the_field(server: RecordingServer) -> None:
-    server.enqueue(Reply(200, {"count": 1, "skip": 0, "limit": 0, "data": [{"id": "seven"}]}))
+    server.enqueue(*[Reply(200, {"count": 1, "skip": 0, "limit": 0, "data": [{"id": "seven"}]})] * 3)
     async with client_for(server) as client:
         with pytest.raises(ResponseShapeError) as info:
             await client.events.list()
@@ -257,12 +259,12 @@ async def test_undecodable_body_is_a_response_shape_error(server: RecordingServe
 
 async def test_probe_checks_only_the_envelope(server: RecordingServer) -> None:
     server.enqueue(Reply(200, {"count": 1, "skip": 0, "limit": 1, "data": [{"id": "not-an-int", "new": 1}]}))
-    server.enqueue(Reply(200, "<html><title>Router login</title></html>", content_type="text/html"))
+    server.enqueue(*[Reply(200, "<html><title>Router login</title></html>", content_type="text/html")] * 3)
     async with client_for(server) as client:
         assert (await client.probe()).edition == "enterprise"
         with pytest.raises(ResponseShapeError, match="Router login"):
             await client.probe()
-    assert [r.target for r in server.requests] == ["/api/v2/events?limit=1"] * 2
+    assert [r.target for r in server.requests] == ["/api/v2/events?limit=1"] * 4  # the bad answer: 1 + 2 retries
 
 
 @pytest.mark.parametrize(
