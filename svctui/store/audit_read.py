@@ -1,0 +1,211 @@
+"""Reading the audit log back as runs: what each run planned, intended, and what the server answered (docs/AUDIT.md)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from svctui.store.audit import audit_path
+from svctui.store.errors import StoreError
+
+# outcomes after which a selector needs nothing more: it is gone, or the server said it never will be deleted
+SETTLED_OUTCOMES = frozenset({"deleted", "already gone", "refused: default selector", "not part of tag", "restored"})
+LEGACY_RUN_ID = "legacy"
+
+
+@dataclass
+class SelectorEntry:
+    """One selector id of a run: its record from the intent line, and the last outcome the server gave."""
+
+    selector_id: int
+    record: dict[str, Any] | None = None
+    intended: bool = False
+    outcome: str | None = None
+    status: int | None = None
+    request_id: str | None = None
+    message: str = ""
+    new_id: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The selector's name as recorded, or '' when the run never saw it."""
+        return str(self.record.get("name") or "") if self.record else ""
+
+    @property
+    def settled(self) -> bool:
+        """True when nothing more needs doing for this id."""
+        return self.outcome in SETTLED_OUTCOMES
+
+    @property
+    def in_doubt(self) -> bool:
+        """True when a request was sent (intent on disk) and no answer of the API was recorded."""
+        return self.intended and (self.outcome is None or self.outcome == "no answer")
+
+
+@dataclass
+class AuditRun:
+    """One run: its plan line, the selectors it touched, and its end line (None while unfinished)."""
+
+    run_id: str
+    plan: dict[str, Any] = field(default_factory=dict)
+    entries: dict[int, SelectorEntry] = field(default_factory=dict)
+    end: dict[str, Any] | None = None
+    resolved_by: str | None = None  # a later run that resumed this one and finished
+
+    @property
+    def action(self) -> str:
+        """`selectors.delete` or `selectors.restore`."""
+        return str(self.plan.get("action") or "selectors.delete")
+
+    @property
+    def started(self) -> str:
+        """When the run was planned (ISO time), or '' for a legacy run."""
+        return str(self.plan.get("ts") or "")
+
+    @property
+    def tag_id(self) -> int | None:
+        """The tag the run worked on."""
+        value = self.plan.get("tag_id")
+        return value if isinstance(value, int) else None
+
+    @property
+    def counts(self) -> Counter[str]:
+        """Outcomes per selector: the end line's counts when the run finished, else what the lines say so far."""
+        if self.end is not None and isinstance(self.end.get("counts"), dict):
+            return Counter(
+                {str(key): int(value) for key, value in self.end["counts"].items() if isinstance(value, int)}
+            )
+        counts: Counter[str] = Counter()
+        for entry in self.entries.values():
+            counts["in doubt" if entry.in_doubt else (entry.outcome or "not attempted")] += 1
+        return counts
+
+    @property
+    def interrupted(self) -> bool:
+        """A plan with no end, or an intent with no outcome — unless a later run resumed it to the end."""
+        if self.run_id == LEGACY_RUN_ID or self.resolved_by is not None:
+            return False
+        return self.end is None or any(entry.in_doubt for entry in self.entries.values())
+
+    def unsettled_ids(self) -> list[int]:
+        """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""
+        return [selector_id for selector_id, entry in self.entries.items() if not entry.settled]
+
+
+@dataclass
+class AuditLog:
+    """Every run in the log, in the order they started, and how many lines could not be read."""
+
+    runs: list[AuditRun]
+    unreadable_lines: int = 0
+
+    def get(self, run_id: str) -> AuditRun:
+        """The run with this id (a unique prefix is enough); StoreError when there is none or it is ambiguous."""
+        exact = [run for run in self.runs if run.run_id == run_id]
+        found = exact or [run for run in self.runs if run_id and run.run_id.startswith(run_id)]
+        if len(found) == 1:
+            return found[0]
+        shown = run_id if len(run_id) <= 40 else run_id[:37] + "…"
+        if not found:
+            raise StoreError(f"no run {shown!r} in the audit log (svctui audit list shows the runs)")
+        raise StoreError(f"{shown!r} matches {len(found)} runs; give more of the run id")
+
+    def last_interrupted(self, action: str = "selectors.delete") -> AuditRun | None:
+        """The newest interrupted run of `action`, if any."""
+        for run in reversed(self.runs):
+            if run.action == action and run.interrupted:
+                return run
+        return None
+
+
+def _as_int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _apply(run: AuditRun, line: dict[str, Any]) -> None:
+    event = line.get("event")
+    if event == "plan":
+        run.plan = line
+        for selector_id in line.get("ids") or []:
+            if _as_int(selector_id) is not None:
+                run.entries.setdefault(selector_id, SelectorEntry(selector_id))
+        return
+    if event == "end":
+        run.end = line
+        return
+    selector_id = _as_int(line.get("selector_id"))
+    if selector_id is None:
+        return
+    entry = run.entries.setdefault(selector_id, SelectorEntry(selector_id))
+    if event == "intent":
+        entry.intended = True
+        record = line.get("selector")
+        entry.record = record if isinstance(record, dict) else entry.record
+        entry.outcome = None  # a new attempt: the earlier outcome (if any) is superseded
+    elif event == "outcome":
+        entry.outcome = str(line.get("outcome") or "")
+        entry.status = _as_int(line.get("status"))
+        entry.request_id = line.get("request_id") if isinstance(line.get("request_id"), str) else None
+        entry.message = str(line.get("message") or "")
+        entry.new_id = _as_int(line.get("new_id"))
+
+
+def _legacy(run: AuditRun, line: dict[str, Any]) -> None:
+    """A line from before run ids: one outcome per line (keys `selector`, `outcome`, `tag`)."""
+    selector_id = _as_int(line.get("selector"))
+    if selector_id is None:
+        return
+    entry = run.entries.setdefault(selector_id, SelectorEntry(selector_id, intended=True))
+    entry.outcome = str(line.get("outcome") or "")
+    entry.status = _as_int(line.get("status"))
+    entry.message = str(line.get("message") or "")
+    run.plan.setdefault("ts", line.get("time") or line.get("ts"))
+    run.plan.setdefault("profile", line.get("profile"))
+    run.plan.setdefault("server", line.get("base_url"))
+    run.plan.setdefault("tag_id", _as_int(line.get("tag")))
+
+
+def parse_audit(lines: Iterable[bytes]) -> AuditLog:
+    """Group audit lines into runs; torn or foreign lines are counted, never fatal."""
+    runs: dict[str, AuditRun] = {}
+    unreadable = 0
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            unreadable += 1
+            continue
+        if not isinstance(line, dict):
+            unreadable += 1
+            continue
+        run_id = line.get("run")
+        if isinstance(run_id, str) and run_id:
+            _apply(runs.setdefault(run_id, AuditRun(run_id)), line)
+        elif "selector" in line and "outcome" in line:
+            _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
+        else:
+            unreadable += 1
+    for run in runs.values():
+        parent = run.plan.get("resumes")
+        if isinstance(parent, str) and parent in runs and run.end is not None and not run.interrupted:
+            runs[parent].resolved_by = run.run_id
+    ordered = sorted(runs.values(), key=lambda run: (run.run_id != LEGACY_RUN_ID, run.started, run.run_id))
+    return AuditLog(ordered, unreadable)
+
+
+def read_audit(path: Path | None = None) -> AuditLog:
+    """Read the audit log (an absent log has no runs); StoreError when it exists but can't be read."""
+    path = path or audit_path()
+    try:
+        with path.open("rb") as handle:
+            return parse_audit(handle)
+    except FileNotFoundError:
+        return AuditLog([])
+    except OSError as exc:
+        raise StoreError(f"cannot read the audit log '{path}': {exc.strerror or exc}") from None
