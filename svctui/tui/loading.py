@@ -1,0 +1,94 @@
+"""The one way the dashboard loads in the background: a worker runs the load and posts `Loaded` or `LoadFailed`.
+
+Each load belongs to a *channel* (e.g. "page", "history") of the widget that started it and carries the channel's
+sequence number at start. Starting a load cancels the channel's previous one, and `Loads.is_current` drops any
+answer whose number is not the latest, so a stale answer never wins. Workers never touch widgets; a failure is a
+message (shown as a state or a notification), never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.worker import Worker
+
+
+class Loaded(Message, bubble=False):
+    """A load on `channel` started as number `seq` produced `value` in `elapsed_ms` (`request` is what was asked)."""
+
+    def __init__(self, channel: str, seq: int, value: Any, elapsed_ms: float, request: Any = None) -> None:
+        super().__init__()
+        self.channel = channel
+        self.seq = seq
+        self.value = value
+        self.elapsed_ms = elapsed_ms
+        self.request = request
+
+
+class LoadFailed(Message, bubble=False):
+    """A load on `channel` started as number `seq` failed with `error` (usually a svctui.api.errors.ApiError)."""
+
+    def __init__(self, channel: str, seq: int, error: BaseException, request: Any = None) -> None:
+        super().__init__()
+        self.channel = channel
+        self.seq = seq
+        self.error = error
+        self.request = request
+
+
+class Loads:
+    """The loads of one widget: per-channel sequence numbers, the worker helper, and the staleness check."""
+
+    def __init__(self, owner: DOMNode) -> None:
+        self._owner = owner
+        self._seq: dict[str, int] = {}
+        self.dropped_stale = 0
+
+    def invalidate(self, channel: str) -> int:
+        """Make every load of `channel` in flight stale (e.g. a blocked state replaced it); the new number."""
+        self._seq[channel] = self._seq.get(channel, 0) + 1
+        return self._seq[channel]
+
+    def seq(self, channel: str) -> int:
+        """The channel's latest sequence number (0 before its first load)."""
+        return self._seq.get(channel, 0)
+
+    def start(self, channel: str, load: Callable[[], Awaitable[Any]], request: Any = None) -> Worker[None]:
+        """Run `load()` in a worker (cancelling the channel's previous load); post Loaded / LoadFailed to the owner."""
+        seq = self.invalidate(channel)
+        owner = self._owner
+
+        async def run() -> None:
+            started = time.perf_counter()
+            try:
+                value = await load()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every failure becomes a message, never a traceback
+                owner.post_message(LoadFailed(channel, seq, exc, request))
+                return
+            owner.post_message(Loaded(channel, seq, value, (time.perf_counter() - started) * 1000, request))
+
+        return owner.run_worker(
+            run(), name=f"load:{channel}", group=f"load:{channel}", exclusive=True, exit_on_error=False
+        )
+
+    def start_in_thread(self, channel: str, load: Callable[[], Any], request: Any = None) -> Worker[None]:
+        """Like `start` for blocking work (files, the keyring): `load()` runs in a thread."""
+
+        async def in_thread() -> Any:
+            return await asyncio.to_thread(load)
+
+        return self.start(channel, in_thread, request)
+
+    def is_current(self, message: Loaded | LoadFailed) -> bool:
+        """True when `message` answers the channel's latest load; a stale one is counted and should be ignored."""
+        if message.seq == self._seq.get(message.channel):
+            return True
+        self.dropped_stale += 1
+        return False

@@ -1,0 +1,95 @@
+"""The dashboard's one load helper: the latest answer wins, failures are messages, threads work, nothing bubbles."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual import on
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """asyncio only (Textual runs on it)."""
+    return "asyncio"
+
+
+class LoadingApp(App[None]):
+    """Records what its loads deliver."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = Loads(self)
+        self.seen: list[tuple[str, object]] = []
+        self.release_first = asyncio.Event()
+
+    def compose(self) -> ComposeResult:
+        yield Static("loads")
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        if self.loads.is_current(message):
+            self.seen.append((message.channel, message.value))
+
+    @on(LoadFailed)
+    def _failed(self, message: LoadFailed) -> None:
+        if self.loads.is_current(message):
+            self.seen.append((message.channel, f"failed: {message.error}"))
+
+
+async def test_a_newer_load_cancels_the_older_and_only_it_is_shown() -> None:
+    app = LoadingApp()
+    async with app.run_test() as pilot:
+
+        async def slow() -> str:
+            await app.release_first.wait()
+            return "old"
+
+        async def fast() -> str:
+            return "new"
+
+        first = app.loads.start("page", slow)
+        await pilot.pause()  # the first load is in flight
+        second = app.loads.start("page", fast)
+        await second.wait()
+        await pilot.pause()
+        assert first.is_cancelled
+        assert app.seen == [("page", "new")]
+
+
+async def test_a_stale_answer_that_arrives_anyway_is_dropped_and_counted() -> None:
+    app = LoadingApp()
+    async with app.run_test() as pilot:
+        gate = asyncio.Event()
+
+        async def answer() -> str:
+            await gate.wait()
+            return "late"
+
+        app.loads.start("history", answer)
+        app.loads.invalidate("history")  # e.g. the client changed: whatever is in flight is stale
+        gate.set()
+        app.post_message(Loaded("history", 1, "late", 0.0))
+        await pilot.pause()
+        assert app.seen == []
+        assert app.loads.dropped_stale >= 1
+
+
+async def test_failures_are_messages_and_channels_are_independent() -> None:
+    app = LoadingApp()
+    async with app.run_test() as pilot:
+
+        async def broken() -> str:
+            raise RuntimeError("server said no")
+
+        app.loads.start("counts", broken)
+        app.loads.start_in_thread("settings", lambda: {"theme": "dark"})
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert sorted(app.seen, key=str) == [("counts", "failed: server said no"), ("settings", {"theme": "dark"})]
