@@ -221,7 +221,8 @@ def _parse_envelope(content: bytes) -> ErrorEnvelope | None:
         return None
 
 
-def _number(value: str | None) -> float | None:
+def header_number(value: str | None) -> float | None:
+    """A finite float from a header value (e.g. X-RateLimit-Reset), else None."""
     try:
         number = float(value) if value is not None else None
     except ValueError:
@@ -272,8 +273,8 @@ def status_error(
         )
     error = cls(status, messages, request_id=request_id, body=body, method=method, url=url, reason=reason)
     if isinstance(error, RateLimited):
-        error.reset_at = _number(headers.get("X-RateLimit-Reset"))
-        error.retry_after = _number(headers.get("Retry-After"))
+        error.reset_at = header_number(headers.get("X-RateLimit-Reset"))
+        error.retry_after = header_number(headers.get("Retry-After"))
         if error.retry_after is None:
             error.retry_at = _http_date(headers.get("Retry-After"))
     return error

@@ -11,12 +11,11 @@ waiters then start one slot apart instead of all at once.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from email.utils import parsedate_to_datetime
 
-from svctui.api.errors import RateLimited
+from svctui.api.errors import RateLimited, header_number
 
 WINDOW = 1.0  # seconds per rate-limit window (the real server: `55-S`, per second)
 SAFETY = 0.9  # pace at 90 % of the limit: arrival jitter must not push a window over it
@@ -28,15 +27,6 @@ SKEW_TOLERANCE = 2.0  # seconds the local clock may differ from the server's Dat
 FALLBACK_SPREAD = 0.05  # slot spacing after a block when the limit is unknown
 
 Sleep = Callable[[float], Awaitable[None]]
-
-
-def _number(value: str | None) -> float | None:
-    """A finite float from a header value, else None."""
-    try:
-        number = float(value) if value is not None else None
-    except ValueError:
-        return None
-    return number if number is not None and math.isfinite(number) else None
 
 
 def _server_now(headers: Mapping[str, str], wall_clock: float) -> float:
@@ -51,7 +41,7 @@ def _server_now(headers: Mapping[str, str], wall_clock: float) -> float:
 
 def reset_wait(headers: Mapping[str, str], wall_clock: float) -> float | None:
     """Seconds until X-RateLimit-Reset by the server's clock, clamped to [MIN_BLOCK, MAX_BLOCK]; None if absent."""
-    reset = _number(headers.get("x-ratelimit-reset"))
+    reset = header_number(headers.get("x-ratelimit-reset"))
     if reset is None:
         return None
     return min(max(reset - _server_now(headers, wall_clock), MIN_BLOCK), MAX_BLOCK)
@@ -114,7 +104,7 @@ class RateLimiter:
     def observe(self, headers: Mapping[str, str]) -> None:
         """Learn the limit from a response; block until the reset when the window is spent."""
         self._learn(headers)
-        remaining = _number(headers.get("x-ratelimit-remaining"))
+        remaining = header_number(headers.get("x-ratelimit-remaining"))
         if remaining is not None and remaining <= 0:  # a longer window than SPENT_BLOCK shows itself with a 429
             self._block(min(reset_wait(headers, self._wall_clock()) or UNKNOWN_BLOCK, SPENT_BLOCK))
 
@@ -126,7 +116,7 @@ class RateLimiter:
 
     def _learn(self, headers: Mapping[str, str]) -> None:
         """Take the limit from X-RateLimit-Limit and set the spacing of request starts from it."""
-        limit = _number(headers.get("x-ratelimit-limit"))
+        limit = header_number(headers.get("x-ratelimit-limit"))
         if limit is not None and limit >= 1:
             first = self.limit is None
             self.limit = int(limit)
