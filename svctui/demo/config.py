@@ -27,7 +27,7 @@ class DemoSizes:
     events: int = 200
     tasks: int = 4000
     tags: int = 7
-    selectors: int = 240
+    selectors: int = 1000
 
     def validate(self) -> None:
         """Raise ValueError naming a size that is out of range."""

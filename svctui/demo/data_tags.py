@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from svctui.demo import names
 from svctui.demo.config import DemoSizes
-from svctui.demo.data import insert
+from svctui.demo.db import insert
 from svctui.demo.timefmt import to_micros
 
 BUILT_IN = ("Tier Zero", "Owned")

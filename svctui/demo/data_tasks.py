@@ -18,7 +18,8 @@ from datetime import datetime, timedelta
 from svctui.api.fields import COUNT_NAMES
 from svctui.demo import names
 from svctui.demo.config import DemoSizes
-from svctui.demo.data import Client, Domain, Event, insert
+from svctui.demo.data import Client, Domain, Event
+from svctui.demo.db import insert
 from svctui.demo.timefmt import ZERO_TIME, to_micros
 
 BASE_SPAN_DAYS = 182

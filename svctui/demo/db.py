@@ -203,3 +203,10 @@ def seeded_drops(db_path: Path | str) -> list[SeededDrop]:
     finally:
         conn.close()
     return [SeededDrop(int(row["task_id"]), str(row["domain_name"]), str(row["field"])) for row in rows]
+
+
+def insert(conn: sqlite3.Connection, table: str, rows: list[tuple[object, ...]]) -> None:
+    """executemany INSERT of full rows into `table` (a name from this module, never from input)."""
+    if rows:
+        marks = ", ".join("?" * len(rows[0]))
+        conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # noqa: S608 - fixed table names only

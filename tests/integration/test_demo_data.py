@@ -86,9 +86,25 @@ def test_default_sizes(demo_template_db: Path) -> None:
         200,
         4000,
         7,
-        240,
+        1000,
     )
     assert counts["domains"] >= 6 and counts["ous"] >= 18 and counts["domain_results"] > 3000
+
+
+def test_default_selectors_make_a_real_cleanup(demo_template_db: Path) -> None:
+    """One tag holds 350+ deletable selectors (a 300-deletion run is real); defaults and disabled ones exist."""
+    conn = sqlite3.connect(demo_template_db)
+    try:
+        deletable = conn.execute(
+            "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM selectors WHERE is_default = 0 GROUP BY asset_group_tag_id)"
+        ).fetchone()[0]
+        defaults = conn.execute("SELECT COUNT(*) FROM selectors WHERE is_default = 1").fetchone()[0]
+        disabled = conn.execute("SELECT COUNT(*) FROM selectors WHERE disabled_at IS NOT NULL").fetchone()[0]
+        tags_with_selectors = conn.execute("SELECT COUNT(DISTINCT asset_group_tag_id) FROM selectors").fetchone()[0]
+    finally:
+        conn.close()
+    assert deletable >= 350
+    assert defaults >= 5 and disabled >= 20 and tags_with_selectors == 7
 
 
 def test_fifty_thousand_tasks(tmp_path: Path) -> None:
