@@ -33,6 +33,8 @@ from svctui.demo.ratelimit import RateLimiter
 from svctui.demo.responses import error_response, json_response, plain_text
 
 HSTS = "max-age=31536000; includeSubDomains; preload"
+MAX_BODY_BYTES = 1024 * 1024  # a request body above this is 413, refused before or while reading it
+MAX_TARGET_BYTES = 16 * 1024  # a request target (path and query) above this is 414
 Handler = Callable[[Any, handlers.Call], handlers.Result]
 
 
@@ -163,25 +165,52 @@ def _find_token(db_path: Path) -> Callable[[str], db.Token | None]:
     return find
 
 
+def _declared_length(request: Request) -> int:
+    """The Content-Length the client declared (0 when absent or unreadable: the read itself is capped too)."""
+    try:
+        return int(request.headers.get("content-length", "0"))
+    except ValueError:
+        return 0
+
+
+async def _read_body(request: Request) -> bytes:
+    """The request body, read in chunks and refused (413) as soon as it passes MAX_BODY_BYTES."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise Problem(413, "request body too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def guarded(state: DemoState, route: str, handler: Handler, write: bool = False) -> Callable[[Request], Any]:
     """An endpoint running the per-route chain: rate limit, auth, permission, faults, handler under timeout."""
 
     async def endpoint(request: Request) -> Response:
         request_id: str = request.scope.get("state", {}).get("request_id", "")
         wait: int = request.scope.get("state", {}).get("wait", 0)
-        try:
-            body = await request.body()
+        target = request_target(request.scope)
+        if len(target) > MAX_TARGET_BYTES:
+            return error_response(414, "request URI too long", request_id)
+        if _declared_length(request) > MAX_BODY_BYTES:
+            return error_response(413, "request body too large", request_id)
+        try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
+            # first everything but the body's digest: a request that fails there is refused with its body unread
+            def headers(name: str) -> str:
+                return request.headers.get(name, "")
+
+            find_token = _find_token(state.db_path)
+            checked = auth.authenticate(headers, request.method, target, None, find_token, state.jwt_secret)
+            body = b"" if checked is None else await _read_body(request)  # no credentials: 401 below, body unread
+            principal = (
+                None
+                if checked is None
+                else auth.authenticate(headers, request.method, target, body, find_token, state.jwt_secret)
+            )
         except ClientDisconnect:  # the client gave up (a stale query cancelled): nobody to answer, nothing to log
             return Response(status_code=499)
-        try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
-            principal = auth.authenticate(
-                lambda name: request.headers.get(name, ""),
-                request.method,
-                request_target(request.scope),
-                body,
-                _find_token(state.db_path),
-                state.jwt_secret,
-            )
         except Problem as problem:
             return error_response(problem.status, problem.message, request_id)
         except Exception:  # a database error: the real server's generic 500, never a traceback
@@ -200,7 +229,9 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
                 raise Problem(403, "not authorized")
             if state.injector.server_error():
                 raise Problem(500, handlers.MSG_INTERNAL)
-            call = handlers.Call(dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")))
+            call = handlers.Call(
+                dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")), body
+            )
             status, payload = await _with_timeout(state, handler, call, wait)
         except Problem as problem:
             return error_response(problem.status, problem.message, request_id, limit_headers)
@@ -241,6 +272,15 @@ def create_app(state: DemoState) -> ASGIApp:
         Route("/api/v2/clients/{client_id}/completed-jobs", guarded(state, "completed-jobs", handlers.list_tasks)),
         Route(tags, guarded(state, "tags", handlers.list_tags)),
         Route(f"{tags}/{{tag_id}}/selectors", guarded(state, "selectors", handlers.list_selectors)),
+        Route(
+            f"{tags}/{{tag_id}}/selectors",
+            guarded(state, "create-selector", handlers.create_selector, write=True),
+            methods=["POST"],
+        ),
+        Route(
+            f"{tags}/{{tag_id}}/selectors/{{selector_id}}/members/counts",
+            guarded(state, "selector-member-counts", handlers.selector_member_counts),
+        ),
         Route(f"{tags}/{{tag_id}}/selectors/{{selector_id}}", guarded(state, "selector", handlers.get_selector)),
         Route(
             f"{tags}/{{tag_id}}/selectors/{{selector_id}}",

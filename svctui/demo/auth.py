@@ -127,11 +127,14 @@ def verify_signature(
     headers: Callable[[str], str],
     method: str,
     target: str,
-    body: bytes,
+    body: bytes | None,
     find_token: Callable[[str], Token | None],
     now: datetime | None = None,
 ) -> Token:
-    """Check a signed request; the token it was signed with, or Problem with the real status and message."""
+    """Check a signed request; the token it was signed with, or Problem with the real status and message.
+
+    With `body` None every check but the digest runs (so a request can be refused before its body is read).
+    """
     raw_date, request_date = _header(headers, "requestdate", "request date", parse_request_date)
     _, received = _header(headers, "signature", "signature", _go_base64)
     token = find_token(str(token_id))
@@ -142,6 +145,8 @@ def verify_signature(
     skew = _skew_error(now or datetime.now(UTC), request_date)
     if skew:
         raise _fail(401, skew)
+    if body is None:
+        return token
     expected = compute_signature(token.key, method, target, raw_date[:13], body)
     if not signature_matches(expected, base64.b64encode(received).decode("ascii")):
         raise _fail(401, "digest validation failed: signature digest mismatch")
@@ -152,7 +157,7 @@ def authenticate(
     headers: Callable[[str], str],
     method: str,
     target: str,
-    body: bytes,
+    body: bytes | None,
     find_token: Callable[[str], Token | None],
     jwt_secret: str,
 ) -> Principal | None:

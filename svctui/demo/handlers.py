@@ -5,13 +5,14 @@ Each handler checks its inputs in the real server's order and raises `Problem` w
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from svctui.demo import repo
+from svctui.demo import repo, repo_write
 from svctui.demo.query import (
     EVENTS_TABLE,
     SELECTORS_TABLE,
@@ -32,10 +33,11 @@ Result = tuple[int, Any]
 
 @dataclass(frozen=True)
 class Call:
-    """What a handler gets from a request: path parameters and the decoded query pairs in order."""
+    """What a handler gets from a request: path parameters, the decoded query pairs in order, the raw body."""
 
     path: Mapping[str, str]
     query: Sequence[tuple[str, str]]
+    body: bytes = b""
 
 
 def _page(count: int, query: ListQuery, data: Any) -> dict[str, Any]:
@@ -139,9 +141,63 @@ def get_selector(conn: sqlite3.Connection, call: Call) -> Result:
 
 
 def delete_selector(conn: sqlite3.Connection, call: Call) -> Result:
-    """DELETE /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}: 204, or the real 403/404s."""
-    selector = _selector_of_tag(conn, call)
-    if selector["is_default"]:
-        raise Problem(403, "cannot delete a default selector")
-    repo.delete_selector(conn, int(selector["id"]))
+    """DELETE /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}: 204, or the real 403/404s.
+
+    The lookup and the delete share one write transaction: of two concurrent DELETEs one gets 204, the other 404.
+    """
+    with repo_write.write_transaction(conn):
+        selector = _selector_of_tag(conn, call)
+        if selector["is_default"]:
+            raise Problem(403, "cannot delete a default selector")
+        if not repo_write.delete_selector(conn, int(selector["id"])):
+            raise Problem(404, MSG_NOT_FOUND)
     return 204, None
+
+
+MSG_BAD_PAYLOAD = "The JSON payload is missing or malformed."
+
+
+def _seeds(value: object) -> list[tuple[int, str]]:
+    """The `seeds` of a create body: a non-empty list of {type 1|2, value non-empty string}."""
+    if not isinstance(value, list) or not value:
+        raise Problem(400, "seeds: at least one seed is required")
+    seeds: list[tuple[int, str]] = []
+    for seed in value:
+        if not isinstance(seed, dict) or seed.get("type") not in (1, 2) or isinstance(seed.get("type"), bool):
+            raise Problem(400, "seeds: each seed needs a type of 1 (object id) or 2 (cypher)")
+        text = seed.get("value")
+        if not isinstance(text, str) or not text.strip():
+            raise Problem(400, "seeds: each seed needs a non-empty value")
+        seeds.append((int(seed["type"]), text))
+    return seeds
+
+
+def create_selector(conn: sqlite3.Connection, call: Call) -> Result:
+    """POST /api/v2/asset-group-tags/{tag_id}/selectors: 201 {"data": selector}, or the real 400/404s."""
+    tag_id = _parse_id(call.path["tag_id"])
+    try:
+        body = json.loads(call.body)
+    except (ValueError, UnicodeDecodeError):
+        raise Problem(400, MSG_BAD_PAYLOAD) from None
+    if not isinstance(body, dict):
+        raise Problem(400, MSG_BAD_PAYLOAD)
+    name, description, auto_certify = body.get("name"), body.get("description", ""), body.get("auto_certify", 0)
+    if not isinstance(name, str) or not name.strip():
+        raise Problem(400, "name: a non-empty name is required")
+    if not isinstance(description, str) or auto_certify not in (0, 1, 2) or isinstance(auto_certify, bool):
+        raise Problem(400, MSG_BAD_PAYLOAD)
+    seeds = _seeds(body.get("seeds"))
+    with repo_write.write_transaction(conn):
+        if not repo.tag_exists(conn, tag_id):
+            raise Problem(404, MSG_NOT_FOUND)
+        created = repo_write.create_selector(conn, tag_id, name, description, int(auto_certify), seeds)
+    return 201, {"data": created}
+
+
+def selector_member_counts(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}/members/counts."""
+    selector = _selector_of_tag(conn, call)
+    counts = repo_write.member_counts(conn, int(selector["id"]))
+    if counts is None:
+        raise Problem(404, MSG_NOT_FOUND)
+    return 200, {"data": counts}

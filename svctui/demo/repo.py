@@ -229,11 +229,3 @@ def get_selector(conn: sqlite3.Connection, selector_id: int) -> JsonObject | Non
     """One selector by id (any tag), or None."""
     row = conn.execute("SELECT * FROM selectors WHERE id = ?", (selector_id,)).fetchone()
     return None if row is None else _selectors(conn, [row], False)[0]
-
-
-def delete_selector(conn: sqlite3.Connection, selector_id: int) -> None:
-    """Delete a selector and its seeds (committed at once)."""
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("DELETE FROM selector_seeds WHERE selector_id = ?", (selector_id,))
-    conn.execute("DELETE FROM selectors WHERE id = ?", (selector_id,))
-    conn.execute("COMMIT")

@@ -237,8 +237,9 @@ def test_expired_and_tampered_jwt(demo_server: DemoServer) -> None:
 
 def test_read_only_token_reads_but_cannot_delete(fresh_demo_server: DemoServer) -> None:
     token = fresh_demo_server.credentials.read_only
-    target = "/api/v2/asset-group-tags/1/selectors/1"
     with httpx.Client(base_url=fresh_demo_server.base_url, auth=SignatureAuth(token.id, token.key)) as client:
+        first = client.get("/api/v2/asset-group-tags/1/selectors", params={"limit": 1}).json()["data"]["selectors"][0]
+        target = f"/api/v2/asset-group-tags/1/selectors/{first['id']}"
         assert client.get(target).status_code == 200
         assert error_of(client.delete(target), 403) == "not authorized"
         assert client.get(target).status_code == 200

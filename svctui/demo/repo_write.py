@@ -1,0 +1,79 @@
+"""The demo server's writes: each runs its checks and its change in one write transaction, as a real database does.
+
+Reading a selector outside the transaction that deletes it let two concurrent DELETEs both answer 204; here the
+second one waits for the first (BEGIN IMMEDIATE) and then finds nothing: 404, exactly as the real server.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from svctui.demo import repo
+from svctui.demo.timefmt import to_micros
+
+MEMBER_KINDS = ("User", "Computer", "Group", "Container", "OU", "GPO", "Domain", "CertTemplate")
+CREATED_BY = "admin@svctui-demo"
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back when the block raises (a refused request changes nothing)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def delete_selector(conn: sqlite3.Connection, selector_id: int) -> bool:
+    """Delete a selector and its seeds (inside the caller's transaction); False when it was already gone."""
+    conn.execute("DELETE FROM selector_seeds WHERE selector_id = ?", (selector_id,))
+    return conn.execute("DELETE FROM selectors WHERE id = ?", (selector_id,)).rowcount == 1
+
+
+def create_selector(
+    conn: sqlite3.Connection,
+    tag_id: int,
+    name: str,
+    description: str,
+    auto_certify: int,
+    seeds: Sequence[tuple[int, str]],
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """Insert a new selector of `tag_id` (inside the caller's transaction) and return it as the API shows it."""
+    moment = to_micros(now or datetime.now(UTC))
+    row = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM selectors").fetchone()
+    selector_id = int(row[0])
+    members = random.Random(selector_id * 7907 + len(name)).randint(0, 5000)
+    conn.execute(
+        "INSERT INTO selectors VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, ?)",
+        (selector_id, tag_id, name, description, moment, CREATED_BY, moment, CREATED_BY, auto_certify, members),
+    )
+    conn.executemany(
+        "INSERT INTO selector_seeds VALUES (?, ?, ?, ?)",
+        [(selector_id, seed_type, value, position) for position, (seed_type, value) in enumerate(seeds)],
+    )
+    created = repo.get_selector(conn, selector_id)
+    assert created is not None  # just inserted, in this transaction
+    return created
+
+
+def member_counts(conn: sqlite3.Connection, selector_id: int) -> dict[str, Any] | None:
+    """How many objects the selector tags, by kind (a deterministic split of its member count); None if absent."""
+    row = conn.execute("SELECT member_count FROM selectors WHERE id = ?", (selector_id,)).fetchone()
+    if row is None:
+        return None
+    total = int(row["member_count"])
+    rng = random.Random(selector_id)
+    kinds = rng.sample(MEMBER_KINDS, rng.randint(1, 4))
+    weights = [rng.random() + 0.1 for _ in kinds]
+    counts = {kind: int(total * weight / sum(weights)) for kind, weight in zip(kinds, weights, strict=True)}
+    counts[kinds[0]] += total - sum(counts.values())
+    return {"total_count": total, "counts": {kind: count for kind, count in counts.items() if count}}

@@ -1,0 +1,136 @@
+"""The demo server's selector writes behave like a real database: one winner per DELETE, POST and member counts,
+and requests it must refuse (too large, unauthenticated) are refused before their body is read."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from svctui.api.signing import SignatureAuth
+from svctui.demo.app import MAX_BODY_BYTES, MAX_TARGET_BYTES
+from svctui.demo.server import DemoServer
+from tests.integration.demo_http import error_of, own_server, scalar, signed
+
+SELECTORS = "/api/v2/asset-group-tags/{tag}/selectors"
+
+
+@pytest.fixture
+def demo(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
+    """A demo server of its own (these tests change data), without the rate limit."""
+    with own_server(demo_template_db, tmp_path, rate_limit=0) as server:
+        yield server
+
+
+def deletable(demo: DemoServer, count: int) -> list[int]:
+    """Ids of non-default selectors of tag 1."""
+    rows = scalar(
+        demo.db_path,
+        "SELECT group_concat(id) FROM (SELECT id FROM selectors "
+        f"WHERE asset_group_tag_id = 1 AND is_default = 0 ORDER BY id LIMIT {count})",
+    )
+    return [int(part) for part in str(rows).split(",")]
+
+
+def test_two_concurrent_deletes_of_one_selector_one_wins(demo: DemoServer) -> None:
+    async def rounds() -> list[list[int]]:
+        auth = SignatureAuth(demo.token_id, demo.token_key)
+        async with httpx.AsyncClient(base_url=demo.base_url, auth=auth, timeout=30) as client:
+            outcomes = []
+            for selector_id in deletable(demo, 20):
+                path = f"{SELECTORS.format(tag=1)}/{selector_id}"
+                answers = await asyncio.gather(client.delete(path), client.delete(path))
+                outcomes.append(sorted(answer.status_code for answer in answers))
+            return outcomes
+
+    assert asyncio.run(rounds()) == [[204, 404]] * 20
+
+
+def test_post_creates_a_selector_the_list_and_get_then_show(demo: DemoServer) -> None:
+    body: dict[str, Any] = {
+        "name": "Restored: tier zero admins",
+        "description": "re-created",
+        "auto_certify": 2,
+        "seeds": [{"type": 1, "value": "S-1-5-21-1-2-3-512"}, {"type": 2, "value": "MATCH (n:User) RETURN n"}],
+    }
+    with signed(demo) as client:
+        before = client.get(SELECTORS.format(tag=2), params={"limit": 1}).json()["count"]
+        answer = client.post(SELECTORS.format(tag=2), json=body)
+        assert answer.status_code == 201, answer.text
+        created = answer.json()["data"]
+        assert {key: created[key] for key in body} == body
+        assert created["asset_group_tag_id"] == 2 and not created["is_default"] and created["disabled_at"] is None
+        fetched = client.get(f"{SELECTORS.format(tag=2)}/{created['id']}").json()["data"]["selector"]
+        assert fetched == created
+        assert client.get(SELECTORS.format(tag=2), params={"limit": 1}).json()["count"] == before + 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (b"{not json", "The JSON payload is missing or malformed."),
+        (b"[]", "The JSON payload is missing or malformed."),
+        (b'{"seeds": [{"type": 1, "value": "x"}]}', "name: a non-empty name is required"),
+        (b'{"name": "x"}', "seeds: at least one seed is required"),
+        (b'{"name": "x", "seeds": [{"type": 3, "value": "x"}]}', "seeds: each seed needs a type of 1"),
+        (b'{"name": "x", "seeds": [{"type": 1, "value": ""}]}', "seeds: each seed needs a non-empty value"),
+        (b'{"name": "x", "auto_certify": 7, "seeds": [{"type": 1, "value": "x"}]}', "The JSON payload"),
+    ],
+)
+def test_post_refuses_bad_bodies_with_400(demo: DemoServer, payload: bytes, message: str) -> None:
+    with signed(demo) as client:
+        answer = client.post(SELECTORS.format(tag=2), content=payload)
+        assert error_of(answer, 400).startswith(message)
+
+
+def test_post_to_an_unknown_tag_is_404(demo: DemoServer) -> None:
+    with signed(demo) as client:
+        answer = client.post(SELECTORS.format(tag=999), json={"name": "x", "seeds": [{"type": 1, "value": "x"}]})
+        assert error_of(answer, 404) == "resource not found"
+
+
+def test_member_counts_have_the_real_shape(demo: DemoServer) -> None:
+    selector_id = deletable(demo, 1)[0]
+    with signed(demo) as client:
+        counts = client.get(f"{SELECTORS.format(tag=1)}/{selector_id}/members/counts").json()["data"]
+        assert set(counts) == {"total_count", "counts"}
+        assert counts["total_count"] == sum(counts["counts"].values())
+        assert error_of(client.get(f"{SELECTORS.format(tag=2)}/{selector_id}/members/counts"), 404) == (
+            "selector is not part of asset group tag"
+        )
+
+
+def test_oversized_bodies_and_targets_are_413_and_414(demo: DemoServer) -> None:
+    with signed(demo) as client:
+        declared = client.post(SELECTORS.format(tag=2), content=b"x" * (MAX_BODY_BYTES + 1))
+        assert error_of(declared, 413) == "request body too large"
+
+        def chunks() -> Iterator[bytes]:
+            for _ in range(MAX_BODY_BYTES // 65536 + 2):
+                yield b" " * 65536
+
+        streamed = client.post(SELECTORS.format(tag=2), content=chunks())  # chunked: no Content-Length
+        assert error_of(streamed, 413) == "request body too large"
+        long_target = client.get("/api/v2/asset-group-tags", params={"name": "x" * (MAX_TARGET_BYTES + 1)})
+        assert error_of(long_target, 414) == "request URI too long"
+
+
+def test_a_request_with_bad_credentials_is_refused_before_its_body_is_read(demo: DemoServer) -> None:
+    """Headers promise a body that never comes: the 401 arrives anyway (the server did not wait to read it)."""
+    url = httpx.URL(demo.base_url)
+    path = SELECTORS.format(tag=2)
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {url.host}:{url.port}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 500000\r\nAuthorization: bhesignature 00000000-0000-4000-8000-000000000000\r\n"
+        "RequestDate: 2026-11-24T10:00:00Z\r\nSignature: AAAA\r\n\r\n"
+    )
+    with socket.create_connection((url.host, url.port), timeout=20) as sock:
+        sock.sendall(head.encode())
+        answer = sock.recv(65536).decode("latin-1")
+    assert answer.startswith("HTTP/1.1 401"), answer[:200]
+    assert "resource not found" in answer
