@@ -15,6 +15,7 @@ from svctui.api.filters import (
     COMPLETED_TASKS,
     EVENTS,
     SELECTORS,
+    TAGS,
     VALUE_PATTERNS,
     EndpointSpec,
     Filter,
@@ -215,9 +216,10 @@ class TagsResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    async def list(self) -> list[AssetGroupTag]:
-        """All asset group tags."""
-        return (await self._client.get(TagList, "/api/v2/asset-group-tags")).data.tags
+    async def list(self, query: ListQuery = NO_QUERY) -> list[AssetGroupTag]:
+        """All asset group tags matching the query's filters (the server neither pages nor sorts them)."""
+        params = list_params(TAGS, ListQuery(query.filters))
+        return (await self._client.get(TagList, "/api/v2/asset-group-tags", params)).data.tags
 
 
 class SelectorsResource:

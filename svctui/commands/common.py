@@ -211,19 +211,22 @@ def format_option(func: F) -> F:
     )(func)
 
 
+filter_option = click.option(
+    "--filter",
+    "-f",
+    "filters",
+    multiple=True,
+    metavar="COL=OP:VALUE",
+    help="Filter, repeatable (ANDed); OP one of eq neq gt gte lt lte ~eq; `COL=VALUE` means eq.",
+)
+
+
 def list_options(*, hydration: bool) -> Callable[[F], F]:
     """The options shared by the list commands: filters, sort, paging, --all, format, profile."""
 
     def decorate(func: F) -> F:
         options: list[Callable[[F], F]] = [
-            click.option(
-                "--filter",
-                "-f",
-                "filters",
-                multiple=True,
-                metavar="COL=OP:VALUE",
-                help="Filter, repeatable (ANDed); OP one of eq neq gt gte lt lte ~eq; `COL=VALUE` means eq.",
-            ),
+            filter_option,
             click.option(
                 "--sort",
                 "-s",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 from pydantic import BaseModel
 
-from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, VALUE_PATTERNS, Filter, Kind, SortKey
+from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, VALUE_PATTERNS, Filter, Kind, SortKey
 from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
@@ -21,6 +21,7 @@ from svctui.commands.common import (
     ExitCode,
     check_tag,
     fail,
+    filter_option,
     format_option,
     list_options,
     note,
@@ -242,15 +243,18 @@ def tags() -> None:
 
 
 @tags.command("list")
+@filter_option
 @format_option
 @profile_option
 @click.pass_context
-def tags_list(ctx: click.Context, fmt: str, profile_name: str | None) -> None:
-    """List every asset group tag (the server does not page them)."""
+def tags_list(ctx: click.Context, filters: tuple[str, ...], fmt: str, profile_name: str | None) -> None:
+    """List the asset group tags, all or those matching the filters (the server does not page or sort them)."""
+    parsed, _ = parse_query(TAGS, filters, ())
+    query = ListQuery(tuple(parsed))
 
     async def body(client: ApiClient, _profile: Profile) -> None:
         async def every_tag() -> tuple[Sequence[BaseModel], int]:
-            found = await client.tags.list()
+            found = await client.tags.list(query)
             return found, len(found)
 
         writer = new_writer(fmt, AssetGroupTag, "tags")

@@ -86,7 +86,8 @@ def sql_columns(alias: str, spec: EndpointSpec, **storage: str) -> dict[str, Sql
 
 EVENTS_TABLE = SqlTable(EVENTS, sql_columns("e", EVENTS), "e.id", HYDRATION_PARAMS)
 TASKS_TABLE = SqlTable(COMPLETED_TASKS, sql_columns("t", COMPLETED_TASKS, status="int"), "t.id", HYDRATION_PARAMS)
-SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int"), "s.id", TAG_PARAMS)
+SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int", type="seed_type"), "s.id", TAG_PARAMS)
+SEED_TYPE_SQL = "EXISTS (SELECT 1 FROM selector_seeds q WHERE q.selector_id = s.id AND q.type = ?)"
 TAGS_TABLE = SqlTable(TAGS, sql_columns("g", TAGS), "g.id", TAG_PARAMS)
 
 
@@ -210,6 +211,10 @@ def convert(storage: str, value: str) -> object:
 
 def compile_filter(column: SqlColumn, op: str, value: str) -> tuple[str, list[object]]:
     """SQL for one filter; the value is always a bound parameter."""
+    if column.storage == "seed_type":  # a selector's seeds: `type eq 2` = has a Cypher seed
+        if value == "null":
+            return ("0" if op == "eq" else "1"), []
+        return (SEED_TYPE_SQL if op == "eq" else f"NOT {SEED_TYPE_SQL}"), [convert("int", value)]
     if value == "null":
         if op == "eq":
             return f"{column.expr} IS NULL", []

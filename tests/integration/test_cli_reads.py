@@ -259,6 +259,16 @@ def test_tags_list_every_format(env: dict[str, str], fmt: str) -> None:
         assert rows and {"id", "type", "name", "description"} <= set(rows[0])
 
 
+def test_tags_list_filters_on_the_real_servers_columns(env: dict[str, str]) -> None:
+    every = TypeAdapter(list[AssetGroupTag]).validate_json(invoke(["tags", "list", "-o", "json"]).stdout)
+    certified = invoke(["tags", "list", "-f", "analysis_enabled=eq:true", "-f", "created_by=neq:nobody", "-o", "json"])
+    assert certified.exit_code == 0, certified.stderr
+    found = TypeAdapter(list[AssetGroupTag]).validate_json(certified.stdout)
+    assert found and [t.id for t in found] == [t.id for t in every if t.analysis_enabled and t.created_by != "nobody"]
+    refused = invoke(["tags", "list", "-f", "glyph=~eq:x"])
+    assert refused.exit_code == 2 and "glyph" in refused.stderr and "eq, neq" in refused.stderr
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_selectors_list_every_format(env: dict[str, str], tag_id: int, fmt: str) -> None:
     result = invoke(["selectors", "list", str(tag_id), "--limit", "5", "--sort", "name", "-o", fmt])
