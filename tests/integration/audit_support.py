@@ -100,8 +100,9 @@ def recording_server(
     import svctui.demo.server as server_module
 
     recorder = DeleteRecorder(audit_log, answer_delay)
-    original = server_module.create_app
-    monkeypatch.setattr(server_module, "create_app", lambda state: recorder.wrap(original(state)))
+    from svctui.demo.app import create_app
+
+    monkeypatch.setattr(server_module, "create_app", lambda state: recorder.wrap(create_app(state)))
     demo = DemoServer(
         db_path=template_dir / "demo.sqlite3", sizes=BIG_TAG, rate_limit=rate_limit, anchor=FIXED_ANCHOR, **options
     )
