@@ -269,7 +269,7 @@ class SelectorsResource:
         excerpt = shorten(response.content[:400].decode("utf-8", "replace"), 120)
         raise ResponseShapeError(
             f"unexpected answer to DELETE {response.request.url.path} (HTTP {response.status_code}): {what}; "
-            f"body starts: {excerpt or '(empty)'}; the selector may not have been deleted",
+            f"body starts: {excerpt or '(empty)'}; nothing confirms the deletion",
             status=response.status_code,
             excerpt=excerpt,
             method="DELETE",
