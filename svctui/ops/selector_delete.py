@@ -33,7 +33,7 @@ from svctui.ops.outcomes import (
     is_server_trouble,
 )
 from svctui.ops.preview import Preview, PreviewResult, preview_selectors
-from svctui.ops.resume import NothingToResume, resume_run
+from svctui.ops.resume import NothingToResume, ResumeRefused, resume_run
 
 __all__ = [
     "MAX_CONCURRENCY",
@@ -46,6 +46,7 @@ __all__ = [
     "Preview",
     "PreviewResult",
     "ResultCallback",
+    "ResumeRefused",
     "SelectorClient",
     "Stopped",
     "classify",
