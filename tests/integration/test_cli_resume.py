@@ -57,7 +57,7 @@ def test_resume_refuses_an_unknown_run_and_one_made_on_another_server(env: dict[
     unknown = invoke(["selectors", "resume", "20990101T000000Z-beef", "--yes"])
     assert unknown.exit_code == 2 and "no run '20990101T000000Z-beef' in the audit log" in unknown.stderr
     audit_path().parent.mkdir(parents=True, exist_ok=True)
-    plan = {"ts": "2026-11-24T00:00:00.000Z", "run": "20261124T000000Z-abcd", "event": "plan"}
+    plan: dict[str, Any] = {"ts": "2026-11-24T00:00:00.000Z", "run": "20261124T000000Z-abcd", "event": "plan"}
     plan |= {"action": "selectors.delete", "server": "https://elsewhere.example.com", "tag_id": 1, "ids": [5]}
     audit_path().write_text(json.dumps(plan) + "\n")
     other = invoke(["selectors", "resume", "--yes"])
