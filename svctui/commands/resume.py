@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
     InOrder,
+    ctrl_c_cancels,
     finish,
     prompt_lines,
     refuse_if_read_only,
@@ -78,13 +80,16 @@ def resume_command(
         if not yes and not click.confirm(question, default=False, err=True):
             note("aborted: nothing was deleted")
             return ExitCode.ABORTED
-        report = await resume_run(
-            client,
-            run,
-            context=AuditContext.of(profile.name, profile.token_id, client.base_url),
-            concurrency=concurrency,
-            on_result=InOrder(ids, result_line),
-        )
+        cancel = asyncio.Event()
+        with ctrl_c_cancels(cancel):
+            report = await resume_run(
+                client,
+                run,
+                context=AuditContext.of(profile.name, profile.token_id, client.base_url),
+                concurrency=concurrency,
+                on_result=InOrder(ids, result_line),
+                cancel=cancel,
+            )
         note(f"resumed run {run.run_id}")
         return finish(report, audit_log)
 
