@@ -21,6 +21,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "tasks": "svctui.commands.reads:tasks",
     "tags": "svctui.commands.reads:tags",
     "selectors": "svctui.commands.reads:selectors",
+    "audit": "svctui.commands.audit:audit",
 }
 
 

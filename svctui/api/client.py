@@ -186,19 +186,26 @@ class ApiClient:
         else:
             warnings.warn(notice, DeprecationWarning, stacklevel=4)
 
-    async def request(self, method: str, path: str, params: Sequence[tuple[str, str]] = ()) -> httpx.Response:
-        """Send with retries; a 2xx response (body read), or the ApiError of the last attempt."""
-        return await self._with_retries(method, path, params, lambda response: response)
+    async def request(
+        self, method: str, path: str, params: Sequence[tuple[str, str]] = (), json_body: bytes | None = None
+    ) -> httpx.Response:
+        """Send with retries (a POST only after a 429); a 2xx response (body read), or the last attempt's ApiError."""
+        return await self._with_retries(method, path, params, lambda response: response, json_body)
 
     async def _with_retries(
-        self, method: str, path: str, params: Sequence[tuple[str, str]], finish: Callable[[httpx.Response], R]
+        self,
+        method: str,
+        path: str,
+        params: Sequence[tuple[str, str]],
+        finish: Callable[[httpx.Response], R],
+        json_body: bytes | None = None,
     ) -> R:
         """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget."""
         attempt = 0
         limited_for = 0.0
         while True:
             await self.limiter.acquire()
-            outcome = await self._attempt(method, path, params)
+            outcome = await self._attempt(method, path, params, json_body)
             try:
                 if isinstance(outcome, httpx.Response):
                     return finish(outcome)
@@ -216,14 +223,16 @@ class ApiClient:
             await self._sleep(backoff_delay(attempt, self._jitter()))
             attempt += 1
 
-    async def _attempt(self, method: str, path: str, params: Sequence[tuple[str, str]]) -> httpx.Response | ApiError:
+    async def _attempt(
+        self, method: str, path: str, params: Sequence[tuple[str, str]], json_body: bytes | None = None
+    ) -> httpx.Response | ApiError:
         target = f"{self.base_url}{path}"
         response: httpx.Response | None = None
         try:
             async with asyncio.timeout(self.deadline) as deadline:
-                response = await self._http.send(
-                    self._http.build_request(method, path, params=list(params)), stream=True
-                )
+                headers = {"Content-Type": "application/json"} if json_body is not None else None
+                built = self._http.build_request(method, path, params=list(params), content=json_body, headers=headers)
+                response = await self._http.send(built, stream=True)
                 if self.deadline is None:
                     deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
                 try:
@@ -284,6 +293,8 @@ class ApiClient:
 
     @staticmethod
     def _retryable(method: str, error: ApiError) -> bool:
+        if isinstance(error, RateLimited):
+            return True  # refused before anything was done: safe to send again, whatever the method
         if method not in RETRY_METHODS:
             return False
         if isinstance(error, ResponseCutShort):

@@ -333,6 +333,25 @@ class SelectorResponse(ApiModel):
     data: SelectorData
 
 
+class SelectorCreated(ApiModel):
+    """The answer to creating a selector: 201 `{"data": selector}`."""
+
+    data: Selector
+
+
+class MemberCounts(ApiModel):
+    """How many objects a selector tags: the total and the count per object kind."""
+
+    total_count: int
+    counts: dict[str, int] = Field(default_factory=dict)
+
+
+class MemberCountsResponse(ApiModel):
+    """`GET …/selectors/{id}/members/counts`."""
+
+    data: MemberCounts
+
+
 M = TypeVar("M")
 
 

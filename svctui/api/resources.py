@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from svctui.api.errors import ResponseShapeError, shorten
 from svctui.api.filters import (
@@ -39,8 +39,11 @@ from svctui.api.models import (
     AssetGroupTag,
     CompletedTask,
     Event,
+    MemberCounts,
+    MemberCountsResponse,
     Page,
     Selector,
+    SelectorCreated,
     SelectorPage,
     SelectorResponse,
     TagList,
@@ -220,7 +223,7 @@ class TagsResource:
 
     async def list(self, query: ListQuery = NO_QUERY) -> list[AssetGroupTag]:
         """All asset group tags matching the query's filters (the server neither pages nor sorts them)."""
-        params = list_params(TAGS, ListQuery(query.filters))
+        params = [pair for pair in list_params(TAGS, ListQuery(query.filters)) if pair[0] not in ("skip", "limit")]
         return (await self._client.get(TagList, "/api/v2/asset-group-tags", params)).data.tags
 
 
@@ -255,6 +258,21 @@ class SelectorsResource:
     async def get(self, tag_id: int, selector_id: int) -> Selector:
         """One selector."""
         return (await self._client.get(SelectorResponse, self._path(tag_id, selector_id))).data.selector
+
+    async def create(
+        self, tag_id: int, name: str, seeds: Sequence[Mapping[str, Any]], description: str = "", auto_certify: int = 0
+    ) -> Selector:
+        """Create a selector of the tag (POST, answered 201 `{"data": selector}`); sent once, not retried but
+        after a 429 (a POST that got no answer may have created it: the caller must check before sending again)."""
+        path = f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors"
+        body = {"name": name, "description": description, "auto_certify": auto_certify, "seeds": list(seeds)}
+        response = await self._client.request("POST", path, json_body=json.dumps(body).encode("utf-8"))
+        return self._client.parse(SelectorCreated, response).data
+
+    async def member_counts(self, tag_id: int, selector_id: int) -> MemberCounts:
+        """How many objects the selector tags, by kind (NotFound on a server without the endpoint)."""
+        path = f"{self._path(tag_id, selector_id)}/members/counts"
+        return (await self._client.get(MemberCountsResponse, path)).data
 
     async def delete(self, tag_id: int, selector_id: int) -> Deletion:
         """Delete one selector: 204, or a 200 with an empty body or the API's `{"data": ...}` envelope, is a deletion.

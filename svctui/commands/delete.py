@@ -8,6 +8,7 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
+from svctui.api.errors import quote_input
 from svctui.commands.common import (
     CommandFailure,
     ExitCode,
@@ -47,7 +48,7 @@ __all__ = ["REFUSE_NON_TTY", "delete_command", "exit_code", "result_line", "tag_
 
 def read_ids(arguments: tuple[str, ...], from_file: IO[str] | None) -> list[int]:
     """Every id from the arguments and the file (or stdin), validated before any request; exit 2 on bad input."""
-    tokens = [(text, f"argument {text!r}") for text in arguments]
+    tokens = [(text, f"argument {quote_input(text)}") for text in arguments]
     if from_file is not None:
         source = "stdin" if from_file.name in ("-", "<stdin>") else str(from_file.name)
         try:

@@ -17,7 +17,7 @@ from typing import Any, Protocol, TextIO
 from pydantic import BaseModel
 
 from svctui.api.models import CompletedTask, DomainResult, status_label
-from svctui.commands.table import TABLE_COLUMNS, TableWriter, terminal_width
+from svctui.commands.table import TABLE_COLUMNS, TableColumn, TableWriter, terminal_width
 
 
 class Format(StrEnum):
@@ -199,13 +199,20 @@ class CsvWriter:
 
 
 def make_writer(
-    fmt: Format, model: type[BaseModel], stream: TextIO, *, noun: str, err: TextIO, width: int | None = None
+    fmt: Format,
+    model: type[BaseModel],
+    stream: TextIO,
+    *,
+    noun: str,
+    err: TextIO,
+    width: int | None = None,
+    columns: tuple[TableColumn, ...] | None = None,
 ) -> ItemWriter:
-    """The writer for `fmt` over items of `model`."""
+    """The writer for `fmt` over items of `model` (a table uses `columns`, else the model's registered ones)."""
     if fmt is Format.JSON:
         return JsonArrayWriter(stream)
     if fmt is Format.JSONL:
         return JsonLinesWriter(stream)
     if fmt is Format.CSV:
         return CsvWriter(model, stream)
-    return TableWriter(TABLE_COLUMNS[model], stream, width or terminal_width(), noun, err)
+    return TableWriter(columns or TABLE_COLUMNS[model], stream, width or terminal_width(), noun, err)

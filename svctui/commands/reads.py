@@ -31,6 +31,7 @@ from svctui.commands.common import (
 )
 from svctui.commands.delete import delete_command
 from svctui.commands.output import Format, ItemWriter, make_writer
+from svctui.commands.restore import restore_command
 from svctui.commands.resume import resume_command
 
 if TYPE_CHECKING:
@@ -297,3 +298,4 @@ def selectors_list(
 
 selectors.add_command(delete_command)
 selectors.add_command(resume_command)
+selectors.add_command(restore_command)

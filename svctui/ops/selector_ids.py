@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from svctui.api.errors import quote_input
 from svctui.api.limits import INT32_MAX
 
 MAX_IDS = 10_000
@@ -19,11 +20,11 @@ def parse_id(text: str, *, where: str = "", what: str = "selector id", allowed: 
     prefix = f"{where}: " if where else ""
     token = text.strip()
     if not token.isascii() or not token.isdigit():
-        raise IdError(f"{prefix}{token!r} is not a {what}; allowed: {allowed}")
-    value = int(token)
-    if not 1 <= value <= INT32_MAX:
-        raise IdError(f"{prefix}{token!r} is out of range; allowed: {allowed}")
-    return value
+        raise IdError(f"{prefix}{quote_input(token)} is not a {what}; allowed: {allowed}")
+    digits = token.lstrip("0") or "0"
+    if len(digits) > len(str(INT32_MAX)) or not 1 <= int(digits) <= INT32_MAX:  # no int() of 5,000 digits
+        raise IdError(f"{prefix}{quote_input(token)} is out of range; allowed: {allowed}")
+    return int(digits)
 
 
 def parse_id_token(text: str, *, where: str = "") -> range:
@@ -35,13 +36,15 @@ def parse_id_token(text: str, *, where: str = "") -> range:
         value = parse_id(token, where=where)
         return range(value, value + 1)
     if not start_text or not end_text:
-        raise IdError(f"{prefix}{token!r} is not a selector id or range; allowed: {ALLOWED_TEXT}")
+        raise IdError(f"{prefix}{quote_input(token)} is not a selector id or range; allowed: {ALLOWED_TEXT}")
     start = parse_id(start_text, where=where)
     end = parse_id(end_text, where=where)
     if end < start:
-        raise IdError(f"{prefix}range {token!r} runs backwards; write the smaller id first, e.g. {end}-{start}")
+        raise IdError(
+            f"{prefix}range {quote_input(token)} runs backwards; write the smaller id first, e.g. {end}-{start}"
+        )
     if end - start + 1 > MAX_IDS:
-        raise IdError(f"{prefix}range {token!r} holds {end - start + 1:,} ids; at most {MAX_IDS:,} per run")
+        raise IdError(f"{prefix}range {quote_input(token)} holds {end - start + 1:,} ids; at most {MAX_IDS:,} per run")
     return range(start, end + 1)
 
 

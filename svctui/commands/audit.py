@@ -1,0 +1,170 @@
+"""`svctui audit list` and `svctui audit show RUN_ID`: the runs in the audit log, and one run selector by selector."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+
+import click
+from pydantic import BaseModel
+
+from svctui.commands.common import ExitCode, error, format_option, note
+from svctui.commands.output import Format, make_writer
+from svctui.commands.table import TableColumn
+from svctui.store.audit_read import AuditLog, AuditRun, read_audit
+from svctui.store.errors import StoreError
+
+
+class RunRow(BaseModel):
+    """One run as `audit list` shows it."""
+
+    run: str
+    started: str
+    action: str
+    profile: str
+    token_id: str
+    user: str
+    server: str
+    tag: str
+    outcomes: str
+    state: str
+
+
+class SelectorRow(BaseModel):
+    """One selector of a run as `audit show` shows it."""
+
+    selector_id: int
+    name: str
+    outcome: str
+    status: int | None
+    request_id: str
+    new_id: int | None
+    message: str
+
+
+def local_time(stamp: str) -> str:
+    """An ISO UTC stamp in the local time zone (`2026-11-24 19:02:11`), or the stamp itself when it doesn't parse."""
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return stamp
+
+
+def outcome_counts(run: AuditRun) -> str:
+    """`300 deleted, 2 refused: default selector`: counts per outcome, largest first."""
+    return ", ".join(f"{count:,} {outcome}" for outcome, count in run.counts.most_common() if count)
+
+
+def run_row(run: AuditRun) -> RunRow:
+    """The row of one run."""
+    plan = run.plan
+    tag_name = str(plan.get("tag_name") or "")
+    tag = f"{run.tag_id} {tag_name}".strip() if run.tag_id is not None else ""
+    state = (
+        "INTERRUPTED"
+        if run.interrupted
+        else ("stopped: " + str(run.end["stopped"]) if run.end and run.end.get("stopped") else "finished")
+    )
+    if run.resolved_by:
+        state = f"resumed by {run.resolved_by}"
+    return RunRow(
+        run=run.run_id,
+        started=local_time(run.started),
+        action=run.action.removeprefix("selectors."),
+        profile=str(plan.get("profile") or ""),
+        token_id=str(plan.get("token_id") or ""),
+        user=str(plan.get("user") or ""),
+        server=str(plan.get("server") or ""),
+        tag=tag,
+        outcomes=outcome_counts(run),
+        state=state,
+    )
+
+
+def _load() -> AuditLog:
+    """The audit log, saying on stderr how many lines could not be read."""
+    try:
+        log = read_audit()
+    except StoreError as exc:
+        error(str(exc))
+        raise click.exceptions.Exit(int(ExitCode.USAGE)) from None
+    if log.unreadable_lines:
+        note(f"{log.unreadable_lines:,} line(s) of the audit log could not be read and were skipped")
+    return log
+
+
+RUN_COLUMNS = (
+    TableColumn("RUN", lambda r: r.run),
+    TableColumn("STARTED", lambda r: r.started, min_width=19),
+    TableColumn("ACTION", lambda r: r.action),
+    TableColumn("PROFILE", lambda r: r.profile, flexible=True),
+    TableColumn("SERVER", lambda r: r.server, flexible=True),
+    TableColumn("TAG", lambda r: r.tag, flexible=True),
+    TableColumn("OUTCOMES", lambda r: r.outcomes, flexible=True),
+    TableColumn("STATE", lambda r: r.state, flexible=True),
+)
+SELECTOR_COLUMNS = (
+    TableColumn("ID", lambda s: s.selector_id, right=True),
+    TableColumn("NAME", lambda s: s.name, flexible=True),
+    TableColumn("OUTCOME", lambda s: s.outcome, flexible=True),
+    TableColumn("STATUS", lambda s: "" if s.status is None else s.status, right=True),
+    TableColumn("NEW ID", lambda s: "" if s.new_id is None else s.new_id, right=True),
+    TableColumn("REQUEST ID", lambda s: s.request_id, flexible=True),
+    TableColumn("MESSAGE", lambda s: s.message, flexible=True),
+)
+
+
+def _write(fmt: str, model: type[BaseModel], rows: Sequence[BaseModel], noun: str) -> None:
+    columns = RUN_COLUMNS if model is RunRow else SELECTOR_COLUMNS
+    writer = make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns)
+    writer.write_page(rows)
+    writer.close(complete=True)
+
+
+@click.group()
+def audit() -> None:
+    """The audit log of destructive actions: every deletion and restore run (docs/AUDIT.md)."""
+
+
+@audit.command("list")
+@format_option
+def audit_list(fmt: str) -> None:
+    """The runs, newest first: when, who, which server and tag, outcomes, and whether a run was interrupted."""
+    log = _load()
+    if not log.runs:
+        note("the audit log has no runs yet (nothing has been deleted with svctui here)")
+    _write(fmt, RunRow, [run_row(run) for run in reversed(log.runs)], "runs")
+
+
+@audit.command("show")
+@click.argument("run_id", metavar="RUN_ID")
+@format_option
+def audit_show(run_id: str, fmt: str) -> None:
+    """Each selector of run RUN_ID (a unique prefix is enough): id, name, outcome, status, request id, new id."""
+    log = _load()
+    try:
+        run = log.get(run_id.strip())
+    except StoreError as exc:
+        error(str(exc))
+        raise click.exceptions.Exit(int(ExitCode.USAGE)) from None
+    row = run_row(run)
+    if fmt == Format.TABLE:
+        note(
+            f"run {row.run} ({row.action}) started {row.started} by {row.profile or '?'} "
+            f"(token {row.token_id or 'none'}, user {row.user or '?'}) on {row.server or '?'}, tag {row.tag or '?'}"
+        )
+        note(f"{row.state}; {row.outcomes or 'no outcomes'}")
+    rows = [
+        SelectorRow(
+            selector_id=entry.selector_id,
+            name=entry.name,
+            outcome="in doubt (sent, no answer recorded)" if entry.in_doubt else (entry.outcome or "not attempted"),
+            status=entry.status,
+            request_id=entry.request_id or "",
+            new_id=entry.new_id,
+            message=entry.message,
+        )
+        for entry in run.entries.values()
+    ]
+    _write(fmt, SelectorRow, rows, "selectors")

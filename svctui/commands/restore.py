@@ -1,0 +1,134 @@
+"""`svctui selectors restore RUN_ID [IDS…]`: re-create what a deletion run deleted, from its audit records."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, ctrl_c_cancels, refuse_if_read_only
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.ops.selector_restore import RestorePlan, RestoreResult
+    from svctui.store.model import Profile
+
+REFUSE_NON_TTY = "refusing to restore without --yes when not on a terminal"
+TYPED_COUNT_ABOVE = 20
+
+
+def result_line(result: RestoreResult) -> str:
+    """`12 'Old DCs': restored as 913`, or the outcome with its status, message and request id."""
+    name = f" {result.name!r}" if result.name else ""
+    if result.new_id is not None:
+        note = f" ({result.message})" if result.message else ""
+        return f"{result.old_id}{name}: {result.outcome} as {result.new_id}{note}"
+    status = f" (HTTP {result.status})" if result.status else ""
+    request = f" [request {result.request_id}]" if result.request_id else ""
+    message = f": {result.message}" if result.message else ""
+    return f"{result.old_id}{name}: {result.outcome}{status}{message}{request}"
+
+
+def describe(plan: RestorePlan) -> list[str]:
+    """What the restore will and won't do, for the prompt."""
+    names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
+    more = len(names) - PROMPT_NAMES_SHOWN
+    lines = [f"  {', '.join(names[:PROMPT_NAMES_SHOWN])}" + (f" … and {more:,} more" if more > 0 else "")]
+    for old_id, new_id in plan.already.items():
+        lines.append(f"  {old_id}: already restored" + (f" as {new_id}" if new_id is not None else "") + "; skipped")
+    for old_id, why in plan.not_restorable.items():
+        lines.append(f"  {old_id}: {why}; skipped")
+    if plan.in_doubt:
+        lines.append(f"  {len(plan.in_doubt):,} had a restore that got no answer: looked up by name first")
+    return lines
+
+
+def confirmed(count: int, yes: bool) -> bool:
+    """--yes, or the user's answer (above 20 selectors the count must be typed)."""
+    if yes:
+        return True
+    if count > TYPED_COUNT_ABOVE:
+        typed = click.prompt(f"Type {count} to re-create {count} selectors", default="", show_default=False, err=True)
+        return str(typed).strip() == str(count)
+    return click.confirm(f"Re-create {count} selector(s)?", default=False, err=True)
+
+
+@click.command("restore")
+@click.argument("run_id", metavar="RUN_ID")
+@click.argument("ids", nargs=-1, metavar="[ID|RANGE]...")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
+@profile_option
+@click.pass_context
+def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: bool, profile_name: str | None) -> None:
+    """Re-create the selectors deletion run RUN_ID deleted (or only IDS of them) from the audit log's records.
+
+    Each is created again with POST (name, description, auto_certify, seeds) and gets a new id; the mapping old
+    id -> new id is printed and logged. Nothing is re-created twice: ids an earlier restore of the run re-created
+    are skipped. Exit 0 when every one was restored, 5 when any failed or got no answer, 2 for bad input.
+    """
+    from svctui.api.errors import quote_input
+    from svctui.ops.selector_ids import IdError, collect_ids
+
+    if not run_id.strip():
+        fail("RUN_ID is empty; `svctui audit list` shows the runs")
+    try:
+        only = collect_ids((token, f"argument {quote_input(token)}") for text in ids for token in text.split())
+    except IdError as exc:
+        fail(str(exc))
+    if not yes and not sys.stdin.isatty():
+        fail(REFUSE_NON_TTY)
+
+    async def body(client: ApiClient, profile: Profile) -> ExitCode:
+        from svctui.ops.audit_lines import AuditContext
+        from svctui.ops.resume import ResumeRefused, check_same_server
+        from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_run
+        from svctui.store.audit import append_audit, check_audit_writable, new_run_id
+        from svctui.store.audit_read import read_audit
+        from svctui.store.errors import StoreError
+
+        refuse_if_read_only(ctx, profile, "re-create selectors")
+        audit_log = check_audit_writable()
+        try:
+            plan = plan_restore(read_audit(audit_log), run_id.strip(), only)
+            check_same_server(plan.run, client.base_url)
+        except (NothingToRestore, ResumeRefused) as exc:
+            raise CommandFailure(str(exc), ExitCode.USAGE) from None
+        tag = f"{plan.run.tag_id} {plan.run.plan.get('tag_name') or ''}".strip()
+        note(
+            f"Run {plan.run.run_id} deleted selectors of tag {tag}; to re-create on {client.base_url} "
+            f"(profile {profile.name}):"
+        )
+        for line in describe(plan):
+            note(line)
+        if not plan.to_restore:
+            note("nothing to re-create")
+            return ExitCode.OK
+        if not confirmed(len(plan.to_restore), yes):
+            note("aborted: nothing was created")
+            return ExitCode.ABORTED
+        cancel = asyncio.Event()
+        restore_id = new_run_id()
+        try:
+            with ctrl_c_cancels(cancel):
+                results = await restore_run(
+                    client,
+                    plan,
+                    context=AuditContext.of(profile.name, profile.token_id, client.base_url),
+                    run_id=restore_id,
+                    audit=append_audit,
+                    on_result=lambda result: click.echo(result_line(result)),
+                    cancel=cancel,
+                )
+        except StoreError as exc:
+            raise CommandFailure(f"{exc}; stopped: nothing more was sent", ExitCode.SERVER) from None
+        outcomes = [result.outcome for result in results]
+        summary = ", ".join(f"{outcomes.count(name)} {name}" for name in dict.fromkeys(outcomes))
+        note(f"run {restore_id}: {summary} (audit log: {audit_log})")
+        if any(outcome in ("failed", "no answer") for outcome in outcomes):
+            return ExitCode.SERVER
+        return ExitCode.ABORTED if "skipped" in outcomes else ExitCode.OK
+
+    run_connected(ctx, profile_name, body)

@@ -1,0 +1,229 @@
+"""Undoing a deletion run: re-create its deleted selectors from the records its intent lines kept (docs/AUDIT.md).
+
+A restore is a run of its own (action `selectors.restore`, `restores: <old run id>`): a plan line, an fsynced
+intent before each POST, an outcome (`restored` with `new_id`, or `failed` / `no answer`) after it, an end line.
+Never twice: an old id already restored by an earlier restore run is skipped, and one whose earlier POST got no
+answer is looked up by name in the tag first (it may have been created).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from svctui.api.errors import ApiError, NotFound
+from svctui.api.models import Selector
+from svctui.ops.audit_lines import AuditContext
+from svctui.ops.delete_run import AuditSink, fetch_selector_records
+from svctui.ops.outcomes import Outcome, classify, one_line
+from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
+
+RESTORE_ACTION = "selectors.restore"
+RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
+
+
+class RestoreClient(Protocol):
+    """Anything with a `selectors` namespace like `ApiClient` (list, get, create)."""
+
+    @property
+    def selectors(self) -> Any:
+        """The selector operations (`SelectorsResource`)."""
+        ...
+
+
+class NothingToRestore(Exception):
+    """The run has nothing (left) to restore, or can't be restored; the message says why."""
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    """What happened to one deleted selector: re-created as `new_id`, or why not."""
+
+    old_id: int
+    outcome: str
+    name: str = ""
+    new_id: int | None = None
+    status: int | None = None
+    request_id: str | None = None
+    message: str = ""
+
+
+@dataclass
+class RestorePlan:
+    """What a restore of `run` would do: the old ids to re-create (with records) and the ids it leaves alone."""
+
+    run: AuditRun
+    to_restore: list[SelectorEntry] = field(default_factory=list)
+    already: dict[int, int | None] = field(default_factory=dict)  # old id -> new id of an earlier restore
+    in_doubt: list[int] = field(default_factory=list)  # an earlier restore's POST got no answer: look by name
+    not_restorable: dict[int, str] = field(default_factory=dict)  # old id -> why (not deleted, no record)
+
+
+def earlier_restores(log: AuditLog, run_id: str) -> tuple[dict[int, int | None], set[int]]:
+    """Old ids restored by earlier restore runs of `run_id` (-> new id), and old ids whose POST is in doubt."""
+    done: dict[int, int | None] = {}
+    doubtful: set[int] = set()
+    for other in log.runs:
+        if other.action != RESTORE_ACTION or other.plan.get("restores") != run_id:
+            continue
+        for old_id, entry in other.entries.items():
+            if entry.outcome == RESTORED:
+                done[old_id] = entry.new_id
+            elif entry.in_doubt:
+                doubtful.add(old_id)
+    return done, doubtful - set(done)
+
+
+def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> RestorePlan:
+    """Which selectors of deletion run `run_id` to re-create (`only`: these old ids); StoreError for a bad id."""
+    run = log.get(run_id)
+    if run.action != "selectors.delete" or run.tag_id is None:
+        raise NothingToRestore(f"run {run.run_id} is not a deletion run with a plan; only those can be restored")
+    done, doubtful = earlier_restores(log, run.run_id)
+    plan = RestorePlan(run)
+    wanted = list(dict.fromkeys(only)) or list(run.entries)
+    for old_id in wanted:
+        entry = run.entries.get(old_id)
+        if entry is None:
+            plan.not_restorable[old_id] = f"not part of run {run.run_id}"
+        elif old_id in done:
+            plan.already[old_id] = done[old_id]
+        elif entry.outcome != "deleted" and not entry.in_doubt:
+            plan.not_restorable[old_id] = f"not deleted by the run ({entry.outcome or 'not attempted'})"
+        elif not entry.record or not entry.record.get("seeds"):
+            plan.not_restorable[old_id] = "the run kept no record of it (name, seeds): it can't be re-created"
+        else:
+            plan.to_restore.append(entry)
+            if old_id in doubtful:
+                plan.in_doubt.append(old_id)
+    return plan
+
+
+def _line(run_id: str, event: str, **fields: Any) -> dict[str, Any]:
+    return {"run": run_id, "event": event, **fields}
+
+
+async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
+    """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown."""
+    try:
+        await client.selectors.get(tag_id, entry.selector_id)
+    except NotFound:
+        return False
+    except ApiError:
+        return None
+    return True
+
+
+async def restore_run(
+    client: RestoreClient,
+    plan: RestorePlan,
+    *,
+    context: AuditContext,
+    run_id: str,
+    audit: AuditSink,
+    on_result: Callable[[RestoreResult], object] | None = None,
+    cancel: asyncio.Event | None = None,
+) -> list[RestoreResult]:
+    """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first."""
+    old_run, tag_id = plan.run, plan.run.tag_id or 0
+    ids = [entry.selector_id for entry in plan.to_restore]
+    audit(
+        _line(
+            run_id,
+            "plan",
+            action=RESTORE_ACTION,
+            profile=context.profile,
+            token_id=context.token_id,
+            user=context.user,
+            server=context.server,
+            tag_id=tag_id,
+            tag_name=old_run.plan.get("tag_name") or "",
+            ids=ids,
+            concurrency=1,
+            restores=old_run.run_id,
+        )
+    )
+    existing: dict[int, Selector] = {}
+    if plan.in_doubt:
+        existing = await fetch_selector_records(client, tag_id)
+    results: list[RestoreResult] = []
+    for entry in plan.to_restore:
+        if cancel is not None and cancel.is_set():
+            results.append(RestoreResult(entry.selector_id, SKIPPED, entry.name, message="cancelled"))
+            continue
+        result = await _restore_one(client, tag_id, entry, plan, existing, run_id, audit)
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    counts = Counter(result.outcome for result in results)
+    audit(_line(run_id, "end", counts=dict(counts), stopped="cancelled" if counts[SKIPPED] else None))
+    return results
+
+
+async def _restore_one(
+    client: RestoreClient,
+    tag_id: int,
+    entry: SelectorEntry,
+    plan: RestorePlan,
+    existing: dict[int, Selector],
+    run_id: str,
+    audit: AuditSink,
+) -> RestoreResult:
+    """One old selector: checks that it is really gone and not already re-created, then intent, POST, outcome."""
+    record = entry.record or {}
+    old_id, name = entry.selector_id, str(record.get("name") or "")
+    if entry.in_doubt and await _still_there(client, tag_id, entry) is not False:
+        return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
+    if old_id in plan.in_doubt:
+        twin = next((selector for selector in existing.values() if selector.name == name), None)
+        if twin is not None:
+            result = RestoreResult(old_id, RESTORED, name, twin.id, message="found: an earlier restore created it")
+            audit(
+                _line(
+                    run_id,
+                    "outcome",
+                    tag_id=tag_id,
+                    selector_id=old_id,
+                    outcome=RESTORED,
+                    new_id=twin.id,
+                    status=None,
+                    request_id=None,
+                    message=result.message,
+                )
+            )
+            return result
+    audit(_line(run_id, "intent", tag_id=tag_id, selector_id=old_id, selector=record))
+    try:
+        created = await client.selectors.create(
+            tag_id,
+            name,
+            record.get("seeds") or [],
+            str(record.get("description") or ""),
+            int(record.get("auto_certify") or 0),
+        )
+        was_disabled = record.get("disabled_at")
+        note = f"was disabled ({record.get('disabled_by') or 'by someone'}); re-created enabled" if was_disabled else ""
+        result = RestoreResult(old_id, RESTORED, name, created.id, 201, message=note)
+    except ApiError as exc:  # sent and never answered is `no answer`: the selector may have been created
+        judged = classify(old_id, exc)
+        outcome = NO_ANSWER if judged.outcome is Outcome.NO_ANSWER else FAILED
+        result = RestoreResult(old_id, outcome, name, None, judged.status, judged.request_id, judged.message)
+    except Exception as exc:  # never a crashed run: the outcome says what happened
+        result = RestoreResult(old_id, FAILED, name, message=one_line(f"{type(exc).__name__}: {exc}"))
+    audit(
+        _line(
+            run_id,
+            "outcome",
+            tag_id=tag_id,
+            selector_id=old_id,
+            outcome=result.outcome,
+            new_id=result.new_id,
+            status=result.status,
+            request_id=result.request_id,
+            message=result.message,
+        )
+    )
+    return result

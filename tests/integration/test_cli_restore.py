@@ -1,0 +1,125 @@
+"""`svctui selectors restore` and `svctui audit list/show` against a fresh demo server: undo a deletion run."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from svctui.demo.server import DemoServer
+from svctui.store.audit import audit_path
+from svctui.store.audit_read import read_audit
+from tests.integration.cli_support import demo_env, invoke, run_binary
+
+SERVER_SET = ("id", "created_at", "created_by", "updated_at", "updated_by", "disabled_at", "disabled_by")
+
+
+def _selectors(tag_id: int) -> list[dict[str, Any]]:
+    result = invoke(["selectors", "list", str(tag_id), "--all", "-o", "jsonl"])
+    assert result.exit_code == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def _audit() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in audit_path().read_text().splitlines()]
+
+
+@pytest.fixture
+def env(fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    values = demo_env(fresh_demo_server)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+def _delete_some(count: int) -> tuple[str, list[dict[str, Any]]]:
+    """Delete `count` non-default selectors of tag 1 (one with a Cypher seed if any); the run id and what went."""
+    every = [item for item in _selectors(1) if not item["is_default"]]
+    chosen = sorted(every, key=lambda item: -max(seed["type"] for seed in item["seeds"]))[:1] + every[: count - 1]
+    result = invoke(["selectors", "delete", "1", *(str(item["id"]) for item in chosen), "--yes"])
+    assert result.exit_code == 0, result.stderr
+    return _audit()[-1]["run"], chosen
+
+
+def test_restore_recreates_every_deleted_selector_field_for_field(env: dict[str, str]) -> None:
+    run_id, deleted = _delete_some(4)
+    result = invoke(["selectors", "restore", run_id, "--yes"])
+    assert result.exit_code == 0, result.stderr
+    now = {item["name"]: item for item in _selectors(1)}
+    mapping: dict[int, int] = {}
+    for old in deleted:
+        new = now[old["name"]]
+        assert {k: v for k, v in new.items() if k not in SERVER_SET} == {
+            k: v for k, v in old.items() if k not in SERVER_SET
+        }
+        assert new["id"] != old["id"]
+        mapping[old["id"]] = new["id"]
+        assert f"{old['id']} {old['name']!r}: restored as {new['id']}" in result.stdout
+        assert new["disabled_at"] is None  # the API creates selectors enabled: the output says which were not
+        assert ("re-created enabled" in result.stdout) == any(item["disabled_at"] for item in deleted)
+    log = read_audit()
+    restore = log.runs[-1]
+    assert restore.action == "selectors.restore" and restore.plan["restores"] == run_id and not restore.interrupted
+    assert {old: entry.new_id for old, entry in restore.entries.items()} == mapping
+    assert all(entry.outcome == "deleted" for entry in log.get(run_id).entries.values())  # the old run untouched
+
+
+def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
+    run_id, deleted = _delete_some(3)
+    first_id = str(deleted[0]["id"])
+    some = invoke(["selectors", "restore", run_id[:18], first_id, "--yes"])  # a unique prefix of the run id
+    assert some.exit_code == 0, some.stderr
+    rest = invoke(["selectors", "restore", run_id, "--yes"])
+    assert rest.exit_code == 0, rest.stderr
+    assert f"{first_id}: already restored as" in rest.stderr
+    names = [item["name"] for item in _selectors(1)]
+    assert all(names.count(item["name"]) == 1 for item in deleted)
+    sent = fresh_demo_server.request_count
+    again = invoke(["selectors", "restore", run_id, "--yes"])
+    assert again.exit_code == 0 and "nothing to re-create" in again.stderr
+    assert fresh_demo_server.request_count == sent  # nothing posted
+
+
+def test_restore_refuses_bad_input_before_any_request(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
+    for args, message in (
+        (["nope"], "no run 'nope' in the audit log"),
+        (["x", "12-"], "12-"),
+        (["x", "9" * 5000], "9999"),
+    ):
+        result = invoke(["selectors", "restore", *args, "--yes"])
+        assert result.exit_code == 2, result.stderr
+        assert message in result.stderr and len(result.stderr) < 600
+    assert fresh_demo_server.request_count == 0
+
+
+def test_restore_off_a_terminal_needs_yes_and_read_only_refuses(env: dict[str, str]) -> None:
+    run_id, _ = _delete_some(1)
+    piped = run_binary(["selectors", "restore", run_id], env=env, input="y\n")
+    assert piped.code == 2 and "refusing to restore without --yes" in piped.stderr
+    read_only = invoke(["--read-only", "selectors", "restore", run_id, "--yes"])
+    assert read_only.exit_code == 2 and "refusing to re-create selectors" in read_only.stderr
+
+
+def test_audit_list_and_show_name_runs_and_selectors(env: dict[str, str]) -> None:
+    empty = invoke(["audit", "list"])
+    assert empty.exit_code == 0 and "no runs yet" in empty.stderr
+    run_id, deleted = _delete_some(2)
+    invoke(["selectors", "restore", run_id, "--yes"])
+    listed = invoke(["audit", "list", "-o", "json"])
+    assert listed.exit_code == 0, listed.stderr
+    runs = json.loads(listed.stdout)
+    assert [row["action"] for row in runs] == ["restore", "delete"]
+    assert runs[1]["run"] == run_id and runs[1]["outcomes"] == "2 deleted" and runs[1]["state"] == "finished"
+    assert runs[1]["profile"] and runs[1]["token_id"] and runs[1]["tag"].startswith("1 ")
+    shown = invoke(["audit", "show", run_id])
+    assert shown.exit_code == 0, shown.stderr
+    assert all(item["name"] in shown.stdout for item in deleted) and f"run {run_id} (delete)" in shown.stderr
+    restored = json.loads(invoke(["audit", "show", runs[0]["run"], "-o", "json"]).stdout)
+    assert {row["outcome"] for row in restored} == {"restored"} and all(row["new_id"] for row in restored)
+    with audit_path().open("a") as handle:
+        handle.write('{"torn": \n')
+    torn = invoke(["audit", "list"])
+    assert torn.exit_code == 0 and "1 line(s) of the audit log could not be read" in torn.stderr
+    missing = invoke(["audit", "show", "nope"])
+    assert missing.exit_code == 2 and "no run 'nope'" in missing.stderr
