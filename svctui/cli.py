@@ -67,7 +67,7 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
     ctx.obj["read_only"] = read_only
     if ctx.invoked_subcommand is not None:
         return
-    from svctui.tui.app import run_dashboard
+    from svctui.tui.launch import run_dashboard
 
     if read_only:  # the dashboard asks svctui.store.model.read_only_reason(), which reads this
         from svctui.store.model import READ_ONLY_ENV

@@ -1,4 +1,4 @@
-"""SvcTuiApp: the dashboard shell (screens as modes, header info, themes, keymap, palette) and `run_dashboard`.
+"""SvcTuiApp: the dashboard shell (screens as modes, header info, themes, keymap, palette); svctui.tui.launch runs it.
 
 Screens are registered in SCREENS below — one line each (mode name, key, title, "module:Class"); modules are
 imported only when their screen is first shown, so the first frame is fast. httpx and the API client are
@@ -337,9 +337,3 @@ class SvcTuiApp(App[int]):
         )
         yield from dashboard_commands(self, screen)
 
-
-def run_dashboard(profile_name: str | None, demo: bool) -> int:
-    """Open the dashboard (CLI entry point); with `demo`, against a throwaway embedded demo server."""
-    from svctui.tui.launch import launch
-
-    return launch(SvcTuiApp, profile_name, demo)

@@ -76,6 +76,13 @@ def _run(app: SvcTuiApp) -> int:
     return result if isinstance(result, int) else (app.return_code or 0)
 
 
+def run_dashboard(profile_name: str | None, demo: bool) -> int:
+    """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server."""
+    from svctui.tui.app import SvcTuiApp
+
+    return launch(SvcTuiApp, profile_name, demo)
+
+
 def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> int:
     """Run the dashboard; returns the process exit code (2 when the profile cannot be used)."""
     settings, notes = load_settings_or_note()
