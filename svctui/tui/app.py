@@ -16,7 +16,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.reactive import var
@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from svctui.clock import Clock
+from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
 if TYPE_CHECKING:
@@ -134,6 +135,7 @@ class SvcTuiApp(App[int]):
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
         self._theme_timer: Timer | None = None
+        self.loads = Loads(self)
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -204,18 +206,15 @@ class SvcTuiApp(App[int]):
         if name and (self.settings is None or self.settings.theme != name):
             self._theme_timer = self.set_timer(THEME_SAVE_DELAY, lambda: self._save_theme(name))
 
-    @work(thread=True, exclusive=True, group="settings", exit_on_error=False)
     def _save_theme(self, name: str) -> None:
-        from svctui.store.errors import StoreError
-        from svctui.store.settings import load_settings, save_settings
+        def save() -> Settings:
+            from svctui.store.settings import load_settings, save_settings
 
-        try:
             settings = load_settings().model_copy(update={"theme": name})
             save_settings(settings)
-        except (StoreError, OSError) as exc:
-            self.call_from_thread(self.notify, f"Could not keep the theme: {exc}", severity="warning", markup=False)
-            return
-        self.call_from_thread(setattr, self, "settings", settings)
+            return settings
+
+        self.loads.start_in_thread("theme", save)
 
     # ----- the connection ---------------------------------------------------------------------------------
     @property
@@ -249,25 +248,43 @@ class SvcTuiApp(App[int]):
         """Close the client."""
         await self.close_client()
 
-    @work(exclusive=True, group="probe", exit_on_error=False)
-    async def probe(self) -> None:
-        """Ask the server its edition for the header; a failure is shown there, never raised."""
-        from svctui.tui.widgets.state_panel import StateKind, error_view
+    def probe(self) -> None:
+        """Ask the server its edition for the header (in a worker); a failure is shown there, never raised."""
 
-        generation = self.generation
-        try:
-            info = await (await self.api_client()).probe()
-        except Exception as exc:  # shown in the header; the screens show their own errors
-            view = error_view(exc)
+        async def edition() -> Any:
+            return await (await self.api_client()).probe()
+
+        self.loads.start("probe", edition)
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        """The app's own loads: the edition, a saved theme, a started demo server."""
+        if not self.loads.is_current(message):
+            return  # e.g. a probe of the profile used before
+        if message.channel == "probe":
+            self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, message.value.edition)
+        elif message.channel == "theme":
+            self.settings = message.value
+        elif message.channel == "demo":
+            self.call_later(self.switch_profile, message.value)
+
+    @on(LoadFailed)
+    def _load_failed(self, message: LoadFailed) -> None:
+        if not self.loads.is_current(message):
+            return
+        if message.channel == "probe":
+            from svctui.tui.widgets.state_panel import StateKind, error_view
+
+            view = error_view(message.error)
             if view.kind is StateKind.AUTH_FAILURE:
                 problem = f"auth failed ({view.status})" if view.status else "auth failed"
             else:
                 problem = f"HTTP {view.status}" if view.status is not None else view.title.lower()
-            if generation == self.generation:
-                self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
-            return
-        if generation == self.generation:
-            self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, info.edition)
+            self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
+        elif message.channel == "theme":
+            self.notify(f"Could not keep the theme: {message.error}", severity="warning", markup=False)
+        elif message.channel == "demo":
+            self._demo_failed(message.error)
 
     async def switch_profile(self, profile: Profile) -> None:
         """Talk to another profile from now on; screens reset and reload."""
@@ -290,18 +307,9 @@ class SvcTuiApp(App[int]):
             self.notify("The demo server is not available here.", severity="error")
             return
         self.notify("Starting the demo server…", timeout=3)
-        self._start_demo(self.demo_profile_factory)
+        self.loads.start_in_thread("demo", self.demo_profile_factory)
 
-    @work(thread=True, exclusive=True, group="demo", exit_on_error=False)
-    def _start_demo(self, factory: Callable[[], Profile]) -> None:
-        try:
-            profile = factory()
-        except Exception as exc:  # the demo could not start: say so, keep the first-run screen
-            self.call_from_thread(self._demo_failed, exc)
-            return
-        self.call_from_thread(self.call_later, self.switch_profile, profile)
-
-    def _demo_failed(self, exc: Exception) -> None:
+    def _demo_failed(self, exc: BaseException) -> None:
         from svctui.tui.screens.first_run import FirstRunScreen
 
         self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
@@ -336,4 +344,3 @@ class SvcTuiApp(App[int]):
             "Change theme", "Pick a theme (svctui-dusk, svctui-paper, Textual's)", self.action_change_theme
         )
         yield from dashboard_commands(self, screen)
-

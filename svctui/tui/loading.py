@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from textual.dom import DOMNode
@@ -39,6 +40,16 @@ class LoadFailed(Message, bubble=False):
         self.seq = seq
         self.error = error
         self.request = request
+
+
+@dataclass
+class LoadStats:
+    """Counters of a screen's page loads, for its status line (`last_ms`) and for anyone asking how it went."""
+
+    started: int = 0
+    applied: int = 0
+    dropped_stale: int = 0
+    last_ms: float | None = None
 
 
 class Loads:

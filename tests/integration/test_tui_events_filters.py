@@ -11,7 +11,7 @@ from svctui.api.filters import Filter
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
-from svctui.tui.messages import PageLoaded
+from svctui.tui.loading import Loaded
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
@@ -140,7 +140,7 @@ async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: Dem
         await settle(pilot)
         assert ids(screen) == list(range(191, 201))
         assert screen.stats.applied == 2  # the first page and the last filter only
-        screen.post_message(PageLoaded(type("P", (), {"data": old_page, "count": 200})(), 1, 1.0))
+        screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 200})(), 1.0))
         await settle(pilot)
         assert ids(screen) == list(range(191, 201)), "a response for an old request is dropped"
         assert screen.stats.dropped_stale >= 1

@@ -9,7 +9,7 @@ from svctui.api.filters import Filter, SortKey
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
 from svctui.tui.screens.help import HelpScreen, collect_keys
-from svctui.tui.screens.task_list_base import DEFAULT_SORT
+from svctui.tui.screens.tasks.screen import DEFAULT_SORT
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind

@@ -13,10 +13,9 @@ from svctui.demo.config import Faults
 from svctui.demo.db import seeded_drops
 from svctui.demo.server import DemoServer
 from svctui.triage import COUNT_LABELS, StatusCount
-from svctui.tui.messages import PageLoaded
-from svctui.tui.screens.task_detail import TaskDetail
-from svctui.tui.screens.task_loaders import History
-from svctui.tui.screens.task_messages import BreakdownLoaded, HistoryLoaded, KnownClientsLoaded
+from svctui.tui.loading import Loaded
+from svctui.tui.screens.tasks.detail import TaskDetail
+from svctui.tui.screens.tasks.loaders import History
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import DomainResultsPane
@@ -224,10 +223,11 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
         await settle(pilot)
         assert {task.client_id for task in screen.table.items} == {second}
         assert screen.history is not None and {task.client_id for task in screen.history} == {second}
-        screen.post_message(PageLoaded(type("P", (), {"data": old_page, "count": 5})(), 1, 1.0))
-        screen.post_message(HistoryLoaded(1, History(old_history, [], len(old_history))))
-        screen.post_message(BreakdownLoaded(1, [StatusCount(2, "Complete", 5)]))
-        screen.post_message(KnownClientsLoaded([("stale", "")], request_seq=0))
+        # answers to the first requests of each channel (sequence 1), arriving late: all stale by now
+        screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 5})(), 1.0))
+        screen.post_message(Loaded("history", 1, History(old_history, [], len(old_history)), 1.0))
+        screen.post_message(Loaded("breakdown", 1, [StatusCount(2, "Complete", 5)], 1.0))
+        screen.post_message(Loaded("clients", 0, [("stale", "")], 1.0))
         await settle(pilot)
         assert ("stale", "") not in screen.known_pairs, "known clients asked for earlier are dropped"
         assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"

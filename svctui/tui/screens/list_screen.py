@@ -10,19 +10,18 @@ A concrete screen gives the endpoint spec, a RowAdapter, a DetailPane and how to
         async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
             return await client.events.list(query)
 
-All I/O runs in one exclusive worker per screen; every load gets a new sequence number and results carrying an
-older number are dropped, so a slow old response can never overwrite a newer one. The table is refreshed by
-keyed diff, so the cursor and marks stay put.
+Every load goes through svctui.tui.loading.Loads (channel "page"): a new load cancels the one in flight and an
+answer that is not the latest is dropped, so a slow old response can never overwrite a newer one. The table is
+refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete screen: `page_arrived`,
+`page_failed`, `compose_under_header`, `compose_under_chips`, `reset` (on first show and after a profile switch).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -30,9 +29,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
+from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
-from svctui.tui.messages import FilterRemoved, LoadFailed, MarksChanged, PageLoaded, RowFocused, SortChanged
-from svctui.tui.screens.list_query import ListQuery, LoadStats
+from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
+from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 NARROW_WIDTH = 110
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
-__all__ = ["NARROW_WIDTH", "ListQuery", "ListScreen", "LoadStats"]
+PAGE = "page"  # the Loads channel of the page
+__all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
 
 
 class ListScreen(Screen[None], Generic[T]):
@@ -94,7 +95,7 @@ class ListScreen(Screen[None], Generic[T]):
         self.hydrate_domains = True
         self.hydrate_ous = True
         self.stats = LoadStats()
-        self._seq = 0
+        self.loads = Loads(self)
         self._loading = False
         self._generation = -1
         self._shown_query: ListQuery | None = None
@@ -115,6 +116,20 @@ class ListScreen(Screen[None], Generic[T]):
     def blocked_reason(self) -> tuple[str, ...] | None:
         """Lines explaining why nothing can load yet (e.g. no client chosen), or None."""
         return None
+
+    def page_arrived(self, page: Any, query: ListQuery) -> None:
+        """A page for the latest request is about to be shown (e.g. to count its statuses)."""
+
+    def page_failed(self, error: BaseException) -> None:
+        """The latest page request failed; the error state is shown right after this."""
+
+    def compose_under_header(self) -> ComposeResult:
+        """Extra widgets between the header and the filter chips (e.g. a client bar)."""
+        yield from ()
+
+    def compose_under_chips(self) -> ComposeResult:
+        """Extra widgets between the filter chips and the table (e.g. a status breakdown)."""
+        yield from ()
 
     def empty_lines(self) -> tuple[str, str]:
         """Message and hint for an empty result."""
@@ -154,7 +169,9 @@ class ListScreen(Screen[None], Generic[T]):
     def compose(self) -> ComposeResult:
         """Header, chips, table (or state panel) with the detail pane, status line, footer."""
         yield AppHeader(id="app-header")
+        yield from self.compose_under_header()
         yield FilterChips(self.SPEC, id="chips")
+        yield from self.compose_under_chips()
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield StatePanel(id="state")
@@ -180,14 +197,18 @@ class ListScreen(Screen[None], Generic[T]):
         self.reload_if_stale()
 
     def reload_if_stale(self) -> None:
-        """Reset and load when the app switched profile since this screen last loaded."""
+        """Reset and load when the app switched profile since this screen last loaded (and on first show)."""
         if self._generation != self.dashboard.generation:
             self._generation = self.dashboard.generation
-            self.filters, self.sort, self.window.skip, self.window.count = (), (), 0, None
-            self.table.set_sort(())
-            self.table.show_items([])
-            self.query_one(FilterChips).show_filters(())
-            self.load()
+            self.reset()
+
+    def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
+        """Forget filters, paging and rows (another server's), start with `sort`, load the first page."""
+        self.filters, self.sort, self.window.skip, self.window.count = (), sort, 0, None
+        self.table.set_sort(sort)
+        self.table.show_items([])
+        self.query_one(FilterChips).show_filters(())
+        self.load()
 
     def _restyle_cells(self, *_: object) -> None:
         """Cells styled from theme variables are rebuilt (keyed diff) when the theme changes."""
@@ -220,43 +241,35 @@ class ListScreen(Screen[None], Generic[T]):
         """Start loading the page the state describes (cancels any load in flight)."""
         blocked = self.blocked_reason()
         if blocked is not None:
-            self._seq += 1
+            self.loads.invalidate(PAGE)
             self.state_panel.show_message(*blocked)
             self.show_state(True)
             self._update_status()
             return
-        self._seq += 1
         self._loading = True
         if self.dashboard.header_info.problem:
             self.dashboard.probe()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
         self.stats.started += 1
-        self.stats.history.append(query)
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
             self.state_panel.show_loading(self.NOUN, self.dashboard.header_info.server)
             self.show_state(True)
         self._update_status()
-        self._fetch_page(self._seq, query)
 
-    @work(exclusive=True, group="list-page", exit_on_error=False)
-    async def _fetch_page(self, seq: int, query: ListQuery) -> None:
-        started = time.perf_counter()
-        try:
-            client = await self.dashboard.api_client()
-            page = await self.fetch(client, query)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # every failure becomes a state, never a traceback
-            self.post_message(LoadFailed(exc, seq))
-            return
-        self.post_message(PageLoaded(page, seq, (time.perf_counter() - started) * 1000, query))
+        async def fetch_page() -> Any:
+            return await self.fetch(await self.dashboard.api_client(), query)
 
-    def on_page_loaded(self, message: PageLoaded) -> None:
+        self.loads.start(PAGE, fetch_page, request=query)
+
+    @on(Loaded)
+    def _page_loaded(self, message: Loaded) -> None:
         """Show a page (unless a newer request was made since)."""
-        if message.request_seq != self._seq:
+        if message.channel != PAGE:
+            return
+        if not self.loads.is_current(message):
             self.stats.dropped_stale += 1
             return
-        page = message.page
+        page = message.value
         records: Sequence[T] = page.data
         if not records and page.count > 0 and self.window.skip > 0:
             self.window.skip = max(0, (page.count - 1) // self.window.limit * self.window.limit)
@@ -266,24 +279,29 @@ class ListScreen(Screen[None], Generic[T]):
         self.stats.applied += 1
         self.stats.last_ms = message.elapsed_ms
         self.window.count, self.window.shown = page.count, len(records)
-        same_query = self._shown_query == message.query
-        self._shown_query = message.query
+        same_query = self._shown_query == message.request
+        self._shown_query = message.request
+        self.page_arrived(page, message.request)
         self.table.show_items(records, follow_row=same_query)
         if records:
             self.state_panel.hide()
         else:
             self.state_panel.show_empty(*self.empty_lines())
         self.show_state(not records)
-        self._show_detail()
+        self.refresh_detail()
         self._update_status()
 
-    def on_load_failed(self, message: LoadFailed) -> None:
+    @on(LoadFailed)
+    def _page_failed(self, message: LoadFailed) -> None:
         """Show the error as a state (the app stays up; `r` retries)."""
-        if message.request_seq != self._seq:
+        if message.channel != PAGE:
+            return
+        if not self.loads.is_current(message):
             self.stats.dropped_stale += 1
             return
         self._loading = False
         self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
+        self.page_failed(message.error)
         self.state_panel.show_error(message.error, noun=self.NOUN)
         self.show_state(True)
         self._update_status()
@@ -393,7 +411,7 @@ class ListScreen(Screen[None], Generic[T]):
     def action_toggle_detail(self) -> None:
         """Show or hide the detail pane."""
         self.detail.set_open(not self.detail.is_open)
-        self._show_detail()
+        self.refresh_detail()
         self.call_after_refresh(self._keep_cursor_visible)
 
     def _keep_cursor_visible(self) -> None:
@@ -411,9 +429,10 @@ class ListScreen(Screen[None], Generic[T]):
 
     @on(RowFocused)
     def _row_focused(self) -> None:
-        self._show_detail()
+        self.refresh_detail()
 
-    def _show_detail(self) -> None:
+    def refresh_detail(self) -> None:
+        """Show the record under the cursor in the detail pane (or nothing when there is none)."""
         if self.detail.is_open:
             self.detail.show_item(self.table.current_item)
         self._update_status()

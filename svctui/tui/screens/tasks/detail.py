@@ -31,7 +31,7 @@ from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.detail_pane import DetailPane, Section, muted, render_sections
 from svctui.tui.widgets.domain_results import DomainResultsPane
-from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
@@ -250,3 +250,14 @@ class TaskDetail(DetailPane[CompletedTask]):
             Section(f"Domains ({len(item.domains)})", (), domains or [muted("none")]),
             Section(f"OUs ({len(item.ous)})", (), ous or [muted("none")]),
         ]
+
+
+def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
+    """Redraw only the results cells (they gain drop marks); the cursor and the scroll stay where they are."""
+    column = table.adapter.column("results")
+    if column is None:
+        return
+    for task in table.items:
+        rendered = column.render(task)
+        cell = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+        table.update_cell(str(task.id), "results", cell)

@@ -1,0 +1,461 @@
+"""The Completed tasks screen (key 2): triage a client's collection runs and their per-domain results.
+
+Keys and intents: choose the client (C), switch the endpoint (e: `completed-tasks`, deprecated, or
+`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, d runs with drops, the last one
+client-side), the detail tabs (R results, P plot, W compare with the previous run, T fields) and the plotted count
+(n / N). Paging, sort, the filter editor, chips, hydration, states and the page's load come from ListScreen.
+
+Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
+(per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
+and the comparison), "clients" (client ids of the events, for the picker) and "remember" (the chosen client saved
+to the settings, in a thread). The reads themselves are in loaders.py; what they bring is kept in state.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from svctui.api.filters import COMPLETED_TASKS, EndpointSpec, Filter, SortKey
+from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
+from svctui.api.models import CompletedTask
+from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
+from svctui.tui.loading import Loaded, LoadFailed
+from svctui.tui.screens.list_screen import ListQuery, ListScreen
+from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
+from svctui.tui.screens.tasks.detail import TaskDetail, refresh_results_column, task_adapter
+from svctui.tui.screens.tasks.drops_view import drops_view
+from svctui.tui.screens.tasks.loaders import TasksQuery, fetch_breakdown, fetch_history, fetch_known_clients
+from svctui.tui.screens.tasks.state import ClientHistory, KnownClients
+from svctui.tui.widgets.client_picker import ClientPicker
+from svctui.tui.widgets.count_plot import CountPlot
+from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.paged_table import RowAdapter
+from svctui.tui.widgets.state_panel import error_view
+from svctui.tui.widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.api.models import Page
+    from svctui.triage import Drop
+
+DEFAULT_SORT = (SortKey("execution_time", descending=True),)
+ONE_PAGE = "The drops view is computed client-side: it has one page."
+QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
+
+
+def _quick_bindings() -> list[BindingType]:
+    return [
+        Binding(
+            quick.key,
+            f"quick('{quick.name}')",
+            quick.title,
+            id=f"tasks.quick.{quick.name}",
+            tooltip=quick.description,
+            group=QUICK,
+        )
+        for quick in QUICK_FILTERS
+    ]
+
+
+class TasksScreen(ListScreen[CompletedTask]):
+    """Completed tasks of one client, with domain results and triage aids."""
+
+    SPEC: ClassVar[EndpointSpec] = COMPLETED_TASKS
+    NOUN: ClassVar[str] = "completed tasks"
+    ITEM: ClassVar[str] = "task"
+    MODE: ClassVar[str] = "tasks"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
+        Binding("e", "switch_endpoint", "Endpoint", id="tasks.endpoint", tooltip="completed-tasks ⇄ completed-jobs"),
+        *_quick_bindings(),
+        Binding("R", "show_tab('results')", "Results", show=False, id="tasks.tab.results", tooltip="Domain results"),
+        Binding("P", "show_tab('plot')", "Plot", show=False, id="tasks.tab.plot", tooltip="Plot the domain's counts"),
+        Binding("W", "show_tab('compare')", "Compare", show=False, id="tasks.tab.compare", tooltip="vs previous run"),
+        Binding("T", "show_tab('fields')", "Fields", show=False, id="tasks.tab.fields", tooltip="Every field"),
+        Binding("n", "plot_field(1)", "Next count", show=False, id="tasks.plot.next", tooltip="Plot the next count"),
+        Binding(
+            "N", "plot_field(-1)", "Prev count", show=False, id="tasks.plot.prev", tooltip="Plot the previous count"
+        ),
+    ]
+    DEFAULT_CSS = """
+    TasksScreen #body { layout: vertical; }
+    TasksScreen #body #main { height: 2fr; }
+    TasksScreen #body TaskDetail { width: 1fr; height: 3fr; border-left: none; border-top: tall $panel-lighten-2; }
+    TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; }
+    TasksScreen .tasks-notice { height: auto; padding: 0 1; color: $warning; }
+    TasksScreen .tasks-notice.-hidden { display: none; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.client_id: str | None = None
+        self.endpoint: TaskEndpoint = "completed-tasks"
+        self.quick: str | None = None
+        self.runs = ClientHistory()
+        self.clients = KnownClients()
+        self.breakdown: tuple[StatusCount, ...] = ()
+        self.seen_client_name = ""
+
+    @property
+    def history(self) -> list[CompletedTask] | None:
+        """The client's loaded history (None until loaded)."""
+        return self.runs.tasks
+
+    @property
+    def drops(self) -> list[Drop]:
+        """Drops found in the history."""
+        return self.runs.drops
+
+    @property
+    def known_pairs(self) -> list[tuple[str, str]]:
+        """(client id, name) from the events."""
+        return self.clients.pairs
+
+    # ----- ListScreen hooks -------------------------------------------------------------------------------
+    def make_adapter(self) -> RowAdapter[CompletedTask]:
+        """Task columns; the results column marks runs with drops."""
+        return task_adapter(self.app, lambda task_id: self.runs.drops_by_task.get(task_id, ()))
+
+    def make_detail(self) -> DetailPane[CompletedTask]:
+        """Domain results, plot, comparison, fields."""
+        settings = self.dashboard.settings
+        if settings is not None:
+            self.runs.threshold = settings.drop_threshold
+        return TaskDetail(threshold=self.runs.threshold)
+
+    def compose_under_header(self) -> ComposeResult:
+        """The client bar and the notices (deprecated endpoint, quick filter)."""
+        yield Static("", id="client-bar")
+        yield Static("", id="endpoint-notice", classes="tasks-notice", markup=False)
+        yield Static("", id="quick-notice", classes="tasks-notice -hidden", markup=False)
+
+    def compose_under_chips(self) -> ComposeResult:
+        """The per-status breakdown of the matching tasks."""
+        yield StatusBar(id="status-breakdown")
+
+    def current_query(self) -> TasksQuery:
+        """The page request, with the client and the endpoint."""
+        base = super().current_query()
+        return TasksQuery(
+            base.filters,
+            base.sort,
+            base.skip,
+            base.limit,
+            base.hydrate_domains,
+            base.hydrate_ous,
+            self.client_id or "",
+            self.endpoint,
+        )
+
+    async def fetch(self, client: ApiClient, query: ListQuery) -> Page[CompletedTask]:
+        """One page of the client's completed tasks or jobs."""
+        assert isinstance(query, TasksQuery)
+        return await client.tasks.list(query.client_id, query, endpoint=query.endpoint)
+
+    def blocked_reason(self) -> tuple[str, ...] | None:
+        """Nothing loads until a client is chosen."""
+        if self.client_id is None:
+            return (
+                "Choose a client",
+                "Completed tasks are listed per collection client.",
+                "Press C to pick a known client (from the events, or one you chose before) or type its uuid.",
+            )
+        return None
+
+    def empty_lines(self) -> tuple[str, str]:
+        """Empty result: say which client and how to widen."""
+        if self.filters:
+            return (
+                "No completed tasks match these filters",
+                "Press x to clear them all, or click a chip to remove it.",
+            )
+        return (f"This client has no {self.endpoint}", "Press C to choose another client, or e to switch endpoint.")
+
+    def status_parts(self) -> list[str]:
+        """The base parts, with the client-side view said plainly."""
+        if self.quick == "drops":
+            return [f"{self.window.shown:,} runs with drops (client-side)", "d or x returns to the server list"]
+        return super().status_parts()
+
+    def page_arrived(self, page: Any, query: ListQuery) -> None:
+        """Breakdown from the page when it holds every match, else ask the server (one count per status)."""
+        self._note_client_name(page.data)
+        assert isinstance(query, TasksQuery)
+        if query.skip == 0 and page.count <= len(page.data):
+            self._show_breakdown(status_breakdown(page.data), "matching, all on this page")
+            return
+        self.query_one(StatusBar).set_breakdown(self.breakdown, "counting…" if self.breakdown else "")
+
+        async def breakdown() -> list[StatusCount]:
+            return await fetch_breakdown(await self.dashboard.api_client(), query, page.count)
+
+        self.loads.start("breakdown", breakdown)
+
+    def page_failed(self, error: BaseException) -> None:
+        """A 404 usually means an unknown client: say how to choose another."""
+        self._show_breakdown((), "")
+        if getattr(error, "status", None) == 404:
+            self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
+
+    def reset(self, sort: tuple[SortKey, ...] = DEFAULT_SORT) -> None:
+        """On first show or after a profile switch: newest first, then load the page, history, known clients."""
+        self.quick = None
+        self.runs.clear()
+        self.clients.clear()
+        self._show_breakdown((), "")
+        super().reset(sort)
+        self.load_history()
+        self.load_known_clients()
+
+    # ----- layout and bars ----------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Start from the most recent client of the settings (runs before ListScreen's on_mount loads)."""
+        settings = self.dashboard.settings
+        if settings is not None and settings.recent_clients and self.client_id is None:
+            self.client_id = settings.recent_clients[0].lower()
+        self.detail.set_open(True)
+        self._refresh_bars()
+
+    @property
+    def task_detail(self) -> TaskDetail:
+        """The detail pane, typed."""
+        return self.query_one(TaskDetail)
+
+    def client_name(self) -> str:
+        """The chosen client's name, from its tasks or the events ("" when unknown)."""
+        return self.seen_client_name or self.clients.name_of(self.client_id or "")
+
+    def _note_client_name(self, tasks: Sequence[CompletedTask]) -> None:
+        name = next((task.client_name for task in tasks if task.client_name), "")
+        if name and self.client_id is not None:
+            self.clients.seen_names[self.client_id] = name  # the picker shows it (the events carry no names)
+        if name and name != self.seen_client_name:
+            self.seen_client_name = name
+            self._refresh_bars()
+
+    def _refresh_bars(self) -> None:
+        runs = self.runs
+        loaded = len(runs.tasks) if runs.tasks is not None else None
+        history = history_text(
+            self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem
+        )
+        self.query_one("#client-bar", Static).update(
+            client_bar(self.client_id, self.client_name(), self.endpoint, history)
+        )
+        deprecated = self.endpoint == "completed-tasks"
+        notice = self.query_one("#endpoint-notice", Static)
+        notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
+        notice.set_class(not deprecated, "-hidden")
+        text = quick_notice(self.quick, runs.threshold, loaded or 0)
+        quick = self.query_one("#quick-notice", Static)
+        quick.update(text)
+        quick.set_class(not text, "-hidden")
+
+    def _show_breakdown(self, breakdown: Sequence[StatusCount], scope: str) -> None:
+        self.breakdown = tuple(breakdown)
+        self.query_one(StatusBar).set_breakdown(self.breakdown, scope)
+
+    # ----- loads --------------------------------------------------------------------------------------------
+    def load(self) -> None:
+        """Load the page, or show the client-side drops view; refresh the bars."""
+        if self.quick == "drops":
+            self.loads.invalidate("page")  # any page in flight is now stale
+            shown = drops_view(self, self.runs)
+            if shown is not None:
+                self._show_breakdown(status_breakdown(shown), "runs with drops")
+        else:
+            self.loads.invalidate("breakdown")  # a count for the page before must not land on this one
+            super().load()
+        if self.is_mounted:
+            self._refresh_bars()
+
+    def load_history(self) -> None:
+        """(Re)load the client's history for the plot, the drops and the comparison."""
+        self.runs.problem = ""
+        if self.client_id is None:
+            self.loads.invalidate("history")
+            self.runs.tasks = None
+            self.task_detail.set_history(None, [], "choose a client first")
+            return
+        if self.runs.tasks is None:
+            self.task_detail.set_history(None, [], "loading the client's task history…")
+        client_id, endpoint, threshold = self.client_id, self.endpoint, self.runs.threshold
+
+        async def history() -> Any:
+            return await fetch_history(await self.dashboard.api_client(), client_id, endpoint, threshold)
+
+        self.loads.start("history", history)
+
+    def load_known_clients(self) -> None:
+        """Collect client ids from the events (enterprise only) for the picker."""
+        self.clients.loading = True
+
+        async def clients() -> list[tuple[str, str]]:
+            return await fetch_known_clients(await self.dashboard.api_client())
+
+        self.loads.start("clients", clients)
+
+    @on(Loaded)
+    def _tasks_loaded(self, message: Loaded) -> None:
+        if message.channel == "page" or not self.loads.is_current(message):
+            return  # the page is ListScreen's; a stale answer (another client, another server) is dropped
+        if message.channel == "breakdown":
+            self._show_breakdown(message.value, "matching the filters")
+        elif message.channel == "history":
+            self.runs.apply(message.value)
+            self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
+            self.task_detail.set_history(self.runs.tasks, self.runs.drops)
+            if self.quick == "drops":
+                self.load()
+            else:
+                refresh_results_column(self.table)
+                self._refresh_bars()
+        elif message.channel == "clients":
+            self.clients.loading, self.clients.pairs, self.clients.problem = False, message.value, ""
+            self._known_changed()
+        elif message.channel == "remember":
+            self.dashboard.settings = message.value
+
+    @on(LoadFailed)
+    def _tasks_failed(self, message: LoadFailed) -> None:
+        if message.channel == "page" or not self.loads.is_current(message):
+            return
+        view = error_view(message.error, "events" if message.channel == "clients" else "completed tasks")
+        if message.channel == "breakdown":
+            self._show_breakdown((), "")
+            self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
+        elif message.channel == "history":
+            self.runs.problem = view.title
+            detail = " ".join(view.lines[:1])
+            self.task_detail.set_history(None, [], f"the client's history could not be loaded: {view.title}. {detail}")
+            self._refresh_bars()
+        elif message.channel == "clients":
+            self.clients.loading, self.clients.pairs = False, []
+            self.clients.problem = f"{view.title}: only recent clients are listed; type a uuid."
+            self._known_changed()
+        elif message.channel == "remember":
+            self.notify(f"Could not remember the client: {message.error}", severity="warning", markup=False)
+
+    def _known_changed(self) -> None:
+        self._refresh_bars()
+        if isinstance(self.app.screen, ClientPicker):
+            self.app.screen.set_known(self.known_clients(), self.clients.picker_status())
+
+    def known_clients(self) -> list[Any]:
+        """Recent choices first, then the events' clients."""
+        settings = self.dashboard.settings
+        return self.clients.merged(settings.recent_clients if settings is not None else [])
+
+    # ----- intents ------------------------------------------------------------------------------------------
+    def action_choose_client(self) -> None:
+        """Open the client picker."""
+
+        def chosen(client_id: str | None) -> None:
+            if client_id is not None:
+                self.choose_client(client_id)
+
+        picker = ClientPicker(self.known_clients(), current=self.client_id, status=self.clients.picker_status())
+        self.app.push_screen(picker, chosen)
+
+    def choose_client(self, client_id: str) -> None:
+        """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice."""
+        client_id = client_id.lower()
+        if client_id != self.client_id:
+            self.client_id = client_id
+            self.seen_client_name = self.clients.seen_names.get(client_id, "")
+            self.runs.clear()
+            self.table.show_items([])
+            self.window.count, self.window.shown = None, 0
+            self._show_breakdown((), "")
+        self.window.skip = 0
+        self.loads.start_in_thread("remember", lambda: remember_client(client_id))
+        self.load()
+        self.load_history()
+
+    def set_filters(self, filters: Sequence[Filter]) -> None:
+        """Any explicit filter change leaves a quick filter."""
+        self.quick = None
+        super().set_filters(filters)
+
+    def action_quick(self, name: str) -> None:
+        """Toggle a quick filter (server-side ones replace the filters; drops is a client-side view)."""
+        quick = QUICK_FILTERS_BY_NAME[name]
+        if self.client_id is None:
+            self.notify("Choose a client first (C).", severity="warning")
+            return
+        if self.quick == name:
+            if quick.server_side:
+                self.set_filters(())
+            else:
+                self.quick = None
+                self.load()
+            return
+        if quick.server_side:
+            self.set_filters(quick.filters(self.dashboard.clock()))
+            self.quick = name
+            self._refresh_bars()
+        else:
+            self.quick = name
+            self.load()
+
+    def action_clear_filters(self) -> None:
+        """`x` also leaves the client-side drops view."""
+        if self.quick == "drops" and not self.filters:
+            self.quick = None
+            self.load()
+            return
+        super().action_clear_filters()
+
+    def action_switch_endpoint(self) -> None:
+        """Switch between completed-tasks (deprecated) and completed-jobs; reload page and history."""
+        self.endpoint = "completed-jobs" if self.endpoint == "completed-tasks" else "completed-tasks"
+        self.notify(f"Now listing {self.endpoint}.")
+        self.window.skip = 0
+        self.load()
+        if self.client_id is not None:
+            self.load_history()
+
+    def action_refresh(self) -> None:
+        """Reload the page and the history."""
+        super().action_refresh()
+        self.load_history()
+
+    def action_next_page(self) -> None:
+        """Paging is server-side; the drops view has a single page."""
+        if self.quick == "drops":
+            self.notify(ONE_PAGE)
+            return
+        super().action_next_page()
+
+    def action_previous_page(self) -> None:
+        """Paging is server-side; the drops view has a single page."""
+        if self.quick == "drops":
+            self.notify(ONE_PAGE)
+            return
+        super().action_previous_page()
+
+    def action_show_tab(self, name: str) -> None:
+        """Open the detail pane on a tab."""
+        if not self.detail.is_open:
+            self.action_toggle_detail()
+        self.task_detail.show_tab(name)
+
+    def action_plot_field(self, step: int) -> None:
+        """Plot the next or previous of the 12 counts."""
+        self.action_show_tab("plot")
+        self.query_one(CountPlot).cycle_field(step)
+
+
+def remember_client(client_id: str) -> Any:
+    """Put `client_id` first among the recent clients in the settings (blocking: runs in a thread)."""
+    from svctui.store.settings import load_settings, save_settings
+
+    settings = load_settings().with_recent_client(client_id)
+    save_settings(settings)
+    return settings
