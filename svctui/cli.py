@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 
 import click
@@ -55,15 +56,22 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--profile", "profile_name", metavar="NAME", help="Profile to use (default: the default profile).")
 @click.option("--demo", is_flag=True, help="Start the embedded demo server and open the dashboard against it.")
+@click.option("--read-only", is_flag=True, help="Refuse every destructive command (and hide them in the dashboard).")
 @click.version_option(package_name="svctui")
 @click.pass_context
-def cli(ctx: click.Context, profile_name: str | None, demo: bool) -> None:
+def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: bool) -> None:
     """Terminal dashboard for the BloodHound v2 API. Without a subcommand, opens the dashboard."""
     ctx.ensure_object(dict)
     ctx.obj["profile"] = profile_name
+    ctx.obj["read_only"] = read_only
     if ctx.invoked_subcommand is not None:
         return
     from svctui.tui.app import run_dashboard
+
+    if read_only:  # the dashboard asks svctui.store.model.read_only_reason(), which reads this
+        from svctui.store.model import READ_ONLY_ENV
+
+        os.environ[READ_ONLY_ENV] = "1"
 
     sys.exit(run_dashboard(profile_name=profile_name, demo=demo))
 

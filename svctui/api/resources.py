@@ -7,10 +7,12 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar
 
-from svctui.api.errors import ResponseShapeError
+from svctui.api.errors import ResponseShapeError, shorten
 from svctui.api.filters import (
     COMPLETED_TASKS,
     EVENTS,
@@ -252,13 +254,48 @@ class SelectorsResource:
         """One selector."""
         return (await self._client.get(SelectorResponse, self._path(tag_id, selector_id))).data.selector
 
-    async def delete(self, tag_id: int, selector_id: int) -> None:
-        """Delete one selector: 204 (or 200 from older servers) is success; a repeat delete is NotFound."""
+    async def delete(self, tag_id: int, selector_id: int) -> Deletion:
+        """Delete one selector: 204, or a 200 with an empty body or the API's `{"data": ...}` envelope, is a deletion.
+
+        Any other success (a proxy's sign-in page, malformed JSON, wrong types, an error envelope) deleted nothing
+        that anyone can vouch for: ResponseShapeError. An answer over the size cap is ResponseTooLarge; a repeat
+        delete is NotFound (`resource not found`).
+        """
         response = await self._client.request("DELETE", self._path(tag_id, selector_id))
-        if response.status_code not in (200, 204):
-            raise ResponseShapeError(
-                f"unexpected status {response.status_code} to DELETE {response.request.url.path}; expected 204 or 200",
-                status=response.status_code,
-                method="DELETE",
-                url=str(response.request.url),
-            )
+        request_id = response.headers.get("RequestID") or response.headers.get("X-Request-Id") or None
+        if response.status_code == 204 or (response.status_code == 200 and _is_delete_envelope(response.content)):
+            return Deletion(response.status_code, request_id)
+        what = "its body is not the API's" if response.status_code == 200 else "expected 204 or 200"
+        excerpt = shorten(response.content[:400].decode("utf-8", "replace"), 120)
+        raise ResponseShapeError(
+            f"unexpected answer to DELETE {response.request.url.path} (HTTP {response.status_code}): {what}; "
+            f"body starts: {excerpt or '(empty)'}; nothing confirms the deletion",
+            status=response.status_code,
+            excerpt=excerpt,
+            method="DELETE",
+            url=str(response.request.url),
+        )
+
+
+@dataclass(frozen=True)
+class Deletion:
+    """A DELETE the API answered as done: its status (204, or 200) and the server's request id."""
+
+    status: int
+    request_id: str | None = None
+
+
+def _is_delete_envelope(content: bytes) -> bool:
+    """True for an empty body, or a JSON object with `data` (an object or null) and no `errors`."""
+    if not content.strip():
+        return True
+    try:
+        body = json.loads(content)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return (
+        isinstance(body, dict)
+        and "data" in body
+        and isinstance(body["data"], dict | None)
+        and not {"errors", "http_status"} & set(body)
+    )

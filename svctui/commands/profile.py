@@ -79,6 +79,7 @@ def profile() -> None:
 @click.option("--no-verify-tls", is_flag=True, help="Do not verify the server's TLS certificate (lab servers only).")
 @click.option("--ca-bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CA bundle (PEM).")
 @click.option("--default", "make_default", is_flag=True, help="Make this the default profile.")
+@click.option("--read-only", is_flag=True, help="Refuse every destructive command with this profile.")
 @click.option("--secret-stdin", is_flag=True, help="Read the token key or JWT from standard input, not a prompt.")
 @click.option("--force", is_flag=True, help="Replace an existing profile of the same name.")
 def add(
@@ -91,6 +92,7 @@ def add(
     no_verify_tls: bool,
     ca_bundle: Path | None,
     make_default: bool,
+    read_only: bool,
     secret_stdin: bool,
     force: bool,
 ) -> None:
@@ -122,6 +124,7 @@ def add(
             scheme_prefix=scheme_prefix,
             prefer_wait=prefer_wait,
             verify_tls=not no_verify_tls,
+            read_only=read_only,
             ca_bundle=str(ca_bundle.resolve()) if ca_bundle is not None else None,
             **{secret_field: secret},
         )
@@ -216,6 +219,7 @@ def show(ctx: click.Context, name: str | None) -> None:
         ("prefer_wait", str(stored.prefer_wait)),
         ("verify_tls", "true" if stored.verify_tls else "false"),
         ("ca_bundle", stored.ca_bundle or "-"),
+        ("read_only", "true" if stored.read_only else "false"),
     ]
     for label, value in lines:
         click.echo(f"{label + ':':<15}{value}")

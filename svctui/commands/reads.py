@@ -30,6 +30,7 @@ from svctui.commands.common import (
 )
 from svctui.commands.delete import delete_command
 from svctui.commands.output import Format, ItemWriter, make_writer
+from svctui.commands.resume import resume_command
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -291,3 +292,4 @@ def selectors_list(
 
 
 selectors.add_command(delete_command)
+selectors.add_command(resume_command)

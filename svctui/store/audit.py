@@ -1,10 +1,11 @@
-"""An append-only JSON Lines audit log of destructive actions in state_dir()/audit.jsonl."""
+"""An append-only JSON Lines audit log of destructive actions in state_dir()/audit.jsonl (format: docs/AUDIT.md)."""
 
 from __future__ import annotations
 
 import errno
 import json
 import os
+import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from svctui.store.errors import StoreError
 from svctui.store.paths import ensure_private_dir, state_dir
 
 SECRET_FIELDS = frozenset({"token_key", "jwt", "secret", "password", "authorization", "signature"})
-_APPEND_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+_APPEND_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def audit_path() -> Path:
@@ -21,14 +22,39 @@ def audit_path() -> Path:
     return state_dir() / "audit.jsonl"
 
 
+def utc_stamp(moment: datetime | None = None) -> str:
+    """`2026-11-24T18:55:01.123Z`: UTC with milliseconds, as every audit line's `ts`."""
+    return (moment or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_run_id(moment: datetime | None = None) -> str:
+    """A run id such as `20261124T185501Z-3f9a`: UTC start time and four random hex digits (sorts by time)."""
+    return f"{(moment or datetime.now(UTC)).strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(2)}"
+
+
+def _after_torn_line(fd: int) -> bytes:
+    """A line end when the log's last byte is not one (a torn line from a full disk), so the next line stays whole."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return b""
+    try:
+        last = os.pread(fd, 1, size - 1)
+    except OSError:  # not a regular file (a device): nothing to repair
+        return b""
+    return b"" if last in (b"\n", b"") else b"\n"
+
+
 def _append(path: Path, data: bytes) -> None:
-    """Append `data` in one write and fsync; any OS error becomes a StoreError naming the log and the reason."""
+    """Append `data` in one write and fsync; a short write or any OS error is a StoreError naming the log and why."""
     try:
         ensure_private_dir(path.parent)
         fd = os.open(path, _APPEND_FLAGS, 0o600)
         try:
             if data:
-                os.write(fd, data)  # one write per line: appends from several processes do not interleave
+                data = _after_torn_line(fd) + data
+                written = os.write(fd, data)  # one write per line: appends from several processes do not interleave
+                if written != len(data):
+                    raise OSError(errno.ENOSPC, f"only {written} of {len(data)} bytes could be written (disk full?)")
                 os.fsync(fd)
         finally:
             os.close(fd)
@@ -37,20 +63,25 @@ def _append(path: Path, data: bytes) -> None:
         raise StoreError(f"cannot append to the audit log '{path}': {reason}") from None
 
 
-def check_audit_writable() -> Path:
+def check_audit_writable(path: Path | None = None) -> Path:
     """Make sure the audit log can be appended to (creating it if needed) before anything destructive happens."""
-    path = audit_path()
+    path = path or audit_path()
     _append(path, b"")
     return path
 
 
-def append_audit(record: dict[str, Any]) -> Path:
-    """Append `record` as one JSON line (with `ts` added when absent), fsynced; secret-named keys are refused."""
+def encode_line(record: dict[str, Any]) -> bytes:
+    """`record` as one JSON line (with `ts` first, added when absent); ValueError for a secret-named key."""
     leaked = sorted(key for key in record if key.lower() in SECRET_FIELDS)
     if leaked:
         raise ValueError(f"audit records must not carry secrets; drop the key(s): {', '.join(leaked)}")
-    line = {"ts": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"), **record}
-    data = (json.dumps(line, default=str, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-    path = audit_path()
+    line = {"ts": utc_stamp(), **record}
+    return (json.dumps(line, default=str, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def append_audit(record: dict[str, Any], path: Path | None = None) -> Path:
+    """Append `record` as one JSON line (with `ts` added when absent), fsynced; secret-named keys are refused."""
+    data = encode_line(record)
+    path = path or audit_path()
     _append(path, data)
     return path

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
+from collections.abc import Mapping
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, StrictBool, ValidationError, model_validator
 
 from svctui.api.limits import DEFAULT_PREFER_WAIT, MAX_PREFER_WAIT
 from svctui.store.errors import StoreError
@@ -131,6 +133,7 @@ class Profile(BaseModel):
     verify_tls: bool = True
     ca_bundle: Annotated[str | None, AfterValidator(_blank_is_none)] = None
     storage: SecretStorage = "missing"  # where the secret lives: file, keyring, env (or missing)
+    read_only: StrictBool = False  # refuse every destructive command and hide destructive keys in the dashboard
 
     @model_validator(mode="after")
     def _check_auth(self) -> Profile:
@@ -164,3 +167,21 @@ def mask(secret: SecretStr | None) -> str:
     value = secret.get_secret_value()
     tail = value[-4:] if len(value) >= 16 else ""
     return "*" * 8 + tail
+
+
+READ_ONLY_ENV = "SVCTUI_READ_ONLY"
+
+
+def read_only_reason(profile: Profile | None, flag: bool = False, env: Mapping[str, str] | None = None) -> str | None:
+    """Why destructive actions are refused — `--read-only`, SVCTUI_READ_ONLY=1, or a read-only profile — or None.
+
+    The command line refuses destructive commands with this reason; the dashboard hides destructive keys.
+    """
+    environ = os.environ if env is None else env
+    if flag:
+        return "svctui runs with --read-only"
+    if environ.get(READ_ONLY_ENV, "").strip().lower() in ("1", "true", "yes"):
+        return f"{READ_ONLY_ENV} is set"
+    if profile is not None and profile.read_only:
+        return f"profile {profile.name!r} is read-only (read_only = true)"
+    return None

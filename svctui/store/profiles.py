@@ -13,6 +13,7 @@ File layout (config_dir()/profiles.toml, mode 0600):
     prefer_wait = 30
     verify_tls = true
     ca_bundle = "/path/ca.pem"    # optional
+    read_only = true              # optional: refuse every destructive command (delete, resume, restore)
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ _PROFILE_KEYS = {
     "prefer_wait",
     "verify_tls",
     "ca_bundle",
+    "read_only",
 }
 
 
@@ -132,6 +134,8 @@ def _profile_table(profile: Profile) -> dict[str, Any]:
     table["verify_tls"] = profile.verify_tls
     if profile.ca_bundle is not None:
         table["ca_bundle"] = profile.ca_bundle
+    if profile.read_only:
+        table["read_only"] = True
     if profile.storage == "keyring":
         table["secret_ref"] = KEYRING_REF
     elif profile.secret is not None:

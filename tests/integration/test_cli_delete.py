@@ -68,6 +68,11 @@ def _audit() -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def _outcomes() -> list[dict[str, Any]]:
+    """The outcome lines of the audit log (docs/AUDIT.md), in the order written."""
+    return [line for line in _audit() if line["event"] == "outcome"]
+
+
 def _ids(tag_id: int) -> set[int]:
     return {item["id"] for item in _selectors(tag_id)}
 
@@ -93,32 +98,39 @@ def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) 
 
 def test_yes_deletes_records_audit_and_a_repeat_is_already_gone(layout: Layout, env: dict[str, str]) -> None:
     first, second, third = layout.deletable[:3]
+    before = _selectors(layout.tag_id)
     result = invoke(["selectors", "delete", str(layout.tag_id), str(first), f"{second}-{third}", "--yes"])
     assert result.exit_code == 0, result.stderr
     for selector_id in (first, second, third):
         assert f"selector {selector_id}: deleted" in result.stdout
-    assert "3 deleted" in result.stderr
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == [
         f"selector {i}" for i in (first, second, third)
     ]
     remaining = _ids(layout.tag_id)
     assert not {first, second, third} & remaining
-    records = _audit()
+    records = _outcomes()
     assert len(records) == 3
     for record in records:
-        assert record["outcome"] == "deleted" and record["status"] == 204
-        assert record["tag"] == layout.tag_id
-        assert record["base_url"] == env["SVCTUI_BASE_URL"].rstrip("/")
-        assert record["profile"]
-        assert set(record) >= {"time", "profile", "base_url", "tag", "selector", "outcome", "status", "request_id"}
-    assert {r["selector"] for r in records} == {first, second, third}
+        assert record["outcome"] == "deleted" and record["status"] == 204 and record["request_id"]
+        assert record["tag_id"] == layout.tag_id
+    assert {r["selector_id"] for r in records} == {first, second, third}
+    plan = _audit()[0]
+    assert plan["event"] == "plan" and plan["server"] == env["SVCTUI_BASE_URL"].rstrip("/")
+    assert plan["profile"] and plan["token_id"] == env["SVCTUI_TOKEN_ID"] and plan["tag_name"] == layout.tag_name
+    assert plan["ids"] == [first, second, third]
+    intents = {line["selector_id"]: line["selector"] for line in _audit() if line["event"] == "intent"}
+    assert {selector_id: record["name"] for selector_id, record in intents.items()} == {
+        s["id"]: s["name"] for s in before if s["id"] in (first, second, third)
+    }
+    assert _audit()[-1] == {**_audit()[-1], "event": "end", "counts": {"deleted": 3}, "stopped": None}
     audit_text = audit_path().read_text()
     assert env["SVCTUI_TOKEN_KEY"] not in audit_text
+    assert f"run {plan['run']}: 3 deleted" in result.stderr
 
     again = invoke(["selectors", "delete", str(layout.tag_id), str(first), "--yes"])
     assert again.exit_code == 0, again.stderr
     assert f"selector {first}: already gone (404 resource not found)" in again.stdout
-    last = _audit()[-1]
+    last = _outcomes()[-1]
     assert last["outcome"] == "already gone" and last["status"] == 404 and last["request_id"]
 
 
@@ -131,7 +143,7 @@ def test_default_selector_is_refused_with_exit_4(layout: Layout) -> None:
     )
     assert f"selector {victim}: deleted" in result.stdout
     assert layout.default_id in _ids(layout.tag_id)
-    outcomes = {r["selector"]: r["outcome"] for r in _audit()}
+    outcomes = {r["selector_id"]: r["outcome"] for r in _outcomes()}
     assert outcomes == {layout.default_id: "refused: default selector", victim: "deleted"}
 
 
@@ -139,7 +151,7 @@ def test_selector_of_another_tag_is_not_part_of_tag(layout: Layout) -> None:
     result = invoke(["selectors", "delete", str(layout.tag_id), str(layout.other_tag_selector), "--yes"])
     assert result.exit_code == 4, result.stderr
     assert f"selector {layout.other_tag_selector}: not part of tag" in result.stdout
-    assert _audit()[-1]["outcome"] == "not part of tag"
+    assert _outcomes()[-1]["outcome"] == "not part of tag"
 
 
 def test_unknown_tag_exits_4_before_deleting(layout: Layout) -> None:
@@ -219,13 +231,19 @@ def test_bad_line_in_file_names_the_line(layout: Layout, tmp_path: Path) -> None
     assert layout.deletable[0] in _ids(layout.tag_id)
 
 
-def test_terminal_prompt_shows_count_tag_and_ids_and_no_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
+def test_terminal_prompt_names_the_selectors_and_no_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
     ids = layout.deletable[:3]
-    code, screen = run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, answer="n")
+    names = {s["id"]: s["name"] for s in _selectors(layout.tag_id)}
+    asked = [*ids, layout.default_id, layout.other_tag_selector, *layout.deletable[3:6]]
+    code, screen = run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, asked)], env, answer="n")
     assert code == 1
-    assert f"About to delete 3 selectors from tag {layout.tag_id} {layout.tag_name!r}" in screen
-    assert ", ".join(map(str, ids)) in screen
+    assert f"About to delete 8 selectors from tag {layout.tag_id} {layout.tag_name!r}" in screen
+    shown = ", ".join(f"{names[i]!r} ({i})" for i in [*ids, layout.default_id]) + f", {layout.other_tag_selector}"
+    assert f"  {shown} … and 3 more" in screen  # the first five by name, then how many more
+    assert f"1 of them not part of tag {layout.tag_id}" in screen
+    assert "1 of them default selectors: the server will refuse them" in screen
     assert "aborted: nothing was deleted" in screen
+    assert _audit() == []
     assert set(ids) <= _ids(layout.tag_id)
     code, screen = run_on_pty(["selectors", "delete", str(layout.tag_id), *map(str, ids)], env, answer="y")
     assert code == 0, screen
@@ -249,13 +267,17 @@ def test_server_errors_are_failed_with_reason_and_exit_5(failing_server: DemoLik
         line = next(line for line in result.stdout.splitlines() if line.startswith(f"selector {selector_id}:"))
         assert line.startswith(f"selector {selector_id}: failed: HTTP 500")
         assert "request id" in line
-    records = _audit()
+    records = _outcomes()
     assert [r["outcome"] for r in records] == ["failed", "failed"]
     assert all(r["status"] == 500 and r["request_id"] for r in records)
+    assert "could not list the selectors of tag 1" in result.stderr  # so the intents carry no record
+    assert [line["selector"] for line in _audit() if line["event"] == "intent"] == [None, None]
+    lines = len(_audit())
     dry = invoke(["selectors", "delete", "1", "5", "6", "--dry-run"], env=demo_env(failing_server))
     assert dry.exit_code == 5, dry.stderr  # a dry run that could not look must not pass for a clean one
     assert "HTTP 500" in dry.stderr and "would delete" not in dry.stdout
-    assert len(_audit()) == 2
+    assert "could not be checked (5" in dry.stderr
+    assert len(_audit()) == lines
 
 
 def test_wrong_key_exits_3_and_deletes_nothing(layout: Layout, env: dict[str, str]) -> None:
@@ -279,4 +301,4 @@ def test_rate_limited_bulk_delete_waits_out_429s(
         assert result.exit_code == 0, result.stdout + result.stderr
         assert result.stdout.count(": deleted") == len(ids)
         assert limited.request_count >= len(ids) + 1  # the tag lookup, one DELETE each, any 429 retries (rare: paced)
-    assert [r["outcome"] for r in _audit()] == ["deleted"] * len(ids)
+    assert [r["outcome"] for r in _outcomes()] == ["deleted"] * len(ids)

@@ -1,0 +1,119 @@
+"""What `selectors delete` and `selectors resume` share: the prompt that names selectors, result lines, exit codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+import click
+
+from svctui.commands.common import ExitCode, error, note
+from svctui.ops.selector_delete import DeleteReport, DeleteResult, Outcome, Stopped
+
+if TYPE_CHECKING:
+    from svctui.api.models import Selector
+    from svctui.store.model import Profile
+
+PROMPT_NAMES_SHOWN = 5
+REFUSE_NON_TTY = "refusing to delete without --yes when not on a terminal"
+
+
+class HasSelectorId(Protocol):
+    """A per-id result."""
+
+    @property
+    def selector_id(self) -> int:
+        """The selector the result is about."""
+        ...
+
+
+R = TypeVar("R", bound=HasSelectorId)
+
+
+def refuse_if_read_only(ctx: click.Context, profile: Profile, what: str) -> None:
+    """Exit 2 before any request when svctui runs read-only (--read-only, SVCTUI_READ_ONLY, the profile's setting)."""
+    from svctui.store.model import read_only_reason
+
+    root = ctx.find_root()
+    flag = bool(root.obj.get("read_only")) if isinstance(root.obj, dict) else False
+    why = read_only_reason(profile, flag)
+    if why is not None:
+        error(f"refusing to {what}: {why}; nothing was sent")
+        raise click.exceptions.Exit(int(ExitCode.USAGE))
+
+
+def named(selector_id: int, records: Mapping[int, Selector]) -> str:
+    """`'Old DCs' (12)`, or `12` when the tag's list does not have it."""
+    selector = records.get(selector_id)
+    return f"{selector.name!r} ({selector_id})" if selector is not None and selector.name else str(selector_id)
+
+
+def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: int, listed: bool) -> list[str]:
+    """The selectors named for the prompt (first few, `and N more`), and how many the server will refuse."""
+    shown = ", ".join(named(selector_id, records) for selector_id in ids[:PROMPT_NAMES_SHOWN])
+    more = len(ids) - PROMPT_NAMES_SHOWN
+    lines = [f"  {shown} … and {more:,} more" if more > 0 else f"  {shown}"]
+    if not listed:
+        lines.append("  (the tag's selector list could not be fetched: names unknown, the audit log keeps no records)")
+        return lines
+    outside = sum(1 for selector_id in ids if selector_id not in records)
+    defaults = sum(1 for selector_id in ids if selector_id in records and records[selector_id].is_default)
+    if outside:
+        lines.append(f"  {outside:,} of them not part of tag {tag_id} (or already gone): nothing to delete there")
+    if defaults:
+        lines.append(f"  {defaults:,} of them default selectors: the server will refuse them")
+    return lines
+
+
+def result_line(result: DeleteResult) -> str:
+    """`selector 12: deleted`, `selector 13: already gone (404 resource not found)`, `selector 14: failed: …`."""
+    line = f"selector {result.selector_id}: {result.outcome}"
+    if result.outcome in (Outcome.FAILED, Outcome.AUTH_FAILED, Outcome.SKIPPED, Outcome.NO_ANSWER):
+        return f"{line}: {result.message}" if result.message else line
+    if result.outcome is not Outcome.DELETED and result.message:
+        status = f"{result.status} " if result.status else ""
+        return f"{line} ({status}{result.message})"
+    return line
+
+
+class InOrder(Generic[R]):
+    """Print results in the order the ids were given, each as soon as every earlier one is known."""
+
+    def __init__(self, ids: Sequence[int], line: Callable[[R], str]) -> None:
+        self.ids = ids
+        self.line = line
+        self.position = 0
+        self.waiting: dict[int, R] = {}
+
+    def __call__(self, result: R) -> None:
+        """Take one result (any order) and print what is now printable."""
+        self.waiting[result.selector_id] = result
+        while self.position < len(self.ids) and self.ids[self.position] in self.waiting:
+            click.echo(self.line(self.waiting.pop(self.ids[self.position])))
+            self.position += 1
+
+
+def exit_code(report: DeleteReport) -> ExitCode:
+    """3 auth failure; 5 any other failure, no answer, or the audit log failed; 4 refused / not part of tag; else 0."""
+    counts = report.counts
+    if counts[Outcome.AUTH_FAILED]:
+        return ExitCode.AUTH
+    if counts[Outcome.FAILED] or counts[Outcome.NO_ANSWER] or report.audit_error is not None:
+        return ExitCode.SERVER
+    if counts[Outcome.REFUSED_DEFAULT] or counts[Outcome.NOT_IN_TAG]:
+        return ExitCode.NOT_FOUND
+    if report.stopped is Stopped.CANCELLED:
+        return ExitCode.ABORTED
+    return ExitCode.OK
+
+
+def finish(report: DeleteReport, audit_log: object) -> ExitCode:
+    """Say how the run ended (the run id, counts, the log; why it stopped; how to resume) and pick the exit code."""
+    if report.audit_error is not None:
+        error(f"{report.audit_error}; stopped: nothing more was sent")
+    note(f"run {report.run_id}: {report.summary()} (audit log: {audit_log})")
+    counts = report.counts
+    unsure = counts[Outcome.NO_ANSWER] + counts[Outcome.FAILED] + counts[Outcome.SKIPPED]
+    if unsure and report.stopped is not Stopped.AUTH_FAILED:
+        note(f"hint: `svctui selectors resume {report.run_id}` re-checks the {unsure:,} unsettled selector(s) with GET")
+    return exit_code(report)

@@ -1,0 +1,88 @@
+"""`svctui selectors resume [RUN_ID]`: finish an interrupted deletion run from the audit log, never deleting twice."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from svctui.commands.common import ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.delete_common import (
+    REFUSE_NON_TTY,
+    InOrder,
+    finish,
+    prompt_lines,
+    refuse_if_read_only,
+    result_line,
+)
+from svctui.ops.selector_delete import MAX_CONCURRENCY, AuditContext, NothingToResume, resume_run
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.store.model import Profile
+
+
+@click.command("resume")
+@click.argument("run_id", metavar="[RUN_ID]", required=False)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, MAX_CONCURRENCY),
+    default=4,
+    show_default=True,
+    help="Requests in flight at once (429s are waited out by the client).",
+)
+@profile_option
+@click.pass_context
+def resume_command(
+    ctx: click.Context, run_id: str | None, yes: bool, concurrency: int, profile_name: str | None
+) -> None:
+    """Resume deletion run RUN_ID (default: the last interrupted one) as a new run in the audit log.
+
+    Every selector the run left unsettled (no answer, failed, never tried) is re-checked with GET: one that is
+    gone is "already gone" and is not deleted again; only one that still exists is deleted. `svctui audit list`
+    shows the runs. Exit codes as `selectors delete`; 0 with a message when there is nothing to resume.
+    """
+    if run_id is not None and not run_id.strip():
+        fail("RUN_ID is empty; give a run id (svctui audit list shows them) or none for the last interrupted run")
+    if not yes and not sys.stdin.isatty():
+        fail(REFUSE_NON_TTY)
+
+    async def body(client: ApiClient, profile: Profile) -> ExitCode:
+        from svctui.ops.resume import check_same_server, choose_run, recorded_selectors
+        from svctui.store.audit import check_audit_writable
+        from svctui.store.audit_read import read_audit
+
+        refuse_if_read_only(ctx, profile, "resume a deletion run")
+        audit_log = check_audit_writable()
+        try:
+            run = choose_run(read_audit(audit_log), run_id.strip() if run_id else None)
+            check_same_server(run, client.base_url)
+        except NothingToResume as exc:
+            note(str(exc))
+            return ExitCode.OK
+        ids = run.unsettled_ids()
+        tag_name = run.plan.get("tag_name") or ""
+        label = f"{run.tag_id} {tag_name!r}" if tag_name else str(run.tag_id)
+        noun = "selector" if len(ids) == 1 else "selectors"
+        started = run.started or "at an unknown time"
+        note(f"Run {run.run_id} (started {started}) left {len(ids):,} {noun} of tag {label} unsettled:")
+        note(prompt_lines(ids, recorded_selectors(run), run.tag_id or 0, listed=False)[0])
+        where = f"{client.base_url} (profile {profile.name})"
+        note(f"Each is re-checked with GET on {where}; only what is still there is deleted.")
+        question = f"Resume: delete what is left of {len(ids):,} {noun}?"
+        if not yes and not click.confirm(question, default=False, err=True):
+            note("aborted: nothing was deleted")
+            return ExitCode.ABORTED
+        report = await resume_run(
+            client,
+            run,
+            context=AuditContext.of(profile.name, profile.token_id, client.base_url),
+            concurrency=concurrency,
+            on_result=InOrder(ids, result_line),
+        )
+        note(f"resumed run {run.run_id}")
+        return finish(report, audit_log)
+
+    run_connected(ctx, profile_name, body)

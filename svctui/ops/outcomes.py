@@ -1,0 +1,136 @@
+"""What happened to one selector in a deletion run, and how an error of the API client maps to it.
+
+Only a real answer of the API is an outcome: a request sent but not answered (reset, deadline, answer cut short,
+no connection) is NO_ANSWER — the selector may or may not be gone; a 200 whose body is not the API's, an answer
+over the size cap, or anything unexpected is FAILED with its message.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from svctui.api.errors import (
+    ApiConnectionError,
+    ApiError,
+    ApiStatusError,
+    ResponseShapeError,
+    shorten,
+)
+
+# 400s that are about the credentials, not the request: the signature prefix every signing failure carries, and
+# the header problems (a wrong scheme prefix, a malformed Authorization header) even when a server leaves it out.
+AUTH_FAILURE_MARKERS = ("unable to validate request signature", "authorization scheme", "authorization header")
+
+
+class Outcome(StrEnum):
+    """What happened to one selector id (the `outcome` values of docs/AUDIT.md)."""
+
+    DELETED = "deleted"
+    ALREADY_GONE = "already gone"
+    REFUSED_DEFAULT = "refused: default selector"
+    NOT_IN_TAG = "not part of tag"
+    AUTH_FAILED = "failed: authentication"
+    FAILED = "failed"
+    NO_ANSWER = "no answer"
+    SKIPPED = "skipped"
+
+
+class Stopped(StrEnum):
+    """Why a run stopped before trying every id (the end line's `stopped`)."""
+
+    CANCELLED = "cancelled"
+    AUTH_FAILED = "authentication failed"
+    AUDIT_NOT_WRITABLE = "audit log not writable"
+
+
+@dataclass(frozen=True)
+class DeleteResult:
+    """The outcome of one selector id (or of not attempting it)."""
+
+    selector_id: int
+    outcome: Outcome
+    status: int | None = None
+    request_id: str | None = None
+    message: str = ""
+    name: str = ""  # the selector's name from the tag's list, when the run had it
+
+    @property
+    def ok(self) -> bool:
+        """True when the selector is gone now (deleted, or was already)."""
+        return self.outcome in (Outcome.DELETED, Outcome.ALREADY_GONE)
+
+
+@dataclass
+class DeleteReport:
+    """All results of a run in the order the ids were given, the run's id, and why it stopped (if it did)."""
+
+    run_id: str
+    results: list[DeleteResult] = field(default_factory=list)
+    stopped: Stopped | None = None
+    audit_error: str | None = None  # the audit log's failure, naming the log and the reason
+
+    @property
+    def counts(self) -> Counter[Outcome]:
+        """How many ids ended in each outcome."""
+        return Counter(result.outcome for result in self.results)
+
+    def summary(self) -> str:
+        """One line such as `3 deleted, 1 already gone, 1 failed`."""
+        counts = self.counts
+        parts = [f"{counts[outcome]} {outcome}" for outcome in Outcome if counts[outcome]]
+        return ", ".join(parts) or "nothing to do"
+
+
+def one_line(text: str) -> str:
+    """`text` on one line (its lines joined by `; `), at most ~300 characters."""
+    return shorten("; ".join(part.strip() for part in text.splitlines() if part.strip()))
+
+
+def is_auth_failure(exc: ApiError) -> bool:
+    """True for errors that mean the credentials (not this selector) are the problem."""
+    if not isinstance(exc, ApiStatusError):
+        return False
+    text = " ".join(exc.messages).lower()
+    if exc.status == 401:
+        return True
+    if exc.status == 403:
+        return "default selector" not in text
+    return exc.status == 400 and any(marker in text for marker in AUTH_FAILURE_MARKERS)
+
+
+def is_server_trouble(exc: ApiError) -> bool:
+    """True when the server could not be reached, or failed (5xx) or kept limiting (429) after the retries."""
+    if isinstance(exc, ApiConnectionError):
+        return True
+    return isinstance(exc, ApiStatusError) and (exc.status >= 500 or exc.status == 429)
+
+
+def classify(selector_id: int, exc: ApiError) -> DeleteResult:
+    """Map an API error from DELETE (or the GET that re-checks a selector) to the outcome a person should read."""
+    if isinstance(exc, ApiConnectionError):  # sent (maybe) and never answered: nobody knows whether it happened
+        return DeleteResult(selector_id, Outcome.NO_ANSWER, getattr(exc, "status", None), None, one_line(str(exc)))
+    if not isinstance(exc, ApiStatusError):  # a 200 not in the API's shape, an answer over the size cap
+        status = exc.status or None if isinstance(exc, ResponseShapeError) else None
+        return DeleteResult(selector_id, Outcome.FAILED, status, None, one_line(exc.user_message()))
+    text = " ".join(exc.messages).lower()
+    message = "; ".join(exc.messages)
+    outcome = Outcome.FAILED
+    if is_auth_failure(exc):
+        outcome = Outcome.AUTH_FAILED
+        message = one_line(exc.user_message())
+    elif exc.status == 404 and "not part of" in text:
+        outcome = Outcome.NOT_IN_TAG
+    elif exc.status == 404 and "resource not found" in text:
+        outcome = Outcome.ALREADY_GONE
+    elif exc.status == 403 and "default selector" in text:
+        outcome = Outcome.REFUSED_DEFAULT
+    else:
+        message = one_line(exc.user_message())
+    return DeleteResult(selector_id, outcome, exc.status, exc.request_id, message)
+
+
+def unexpected(selector_id: int, exc: BaseException) -> DeleteResult:
+    """Anything that is not an ApiError (a bug, an odd library error): FAILED with what it said, never a crash."""
+    return DeleteResult(selector_id, Outcome.FAILED, None, None, one_line(f"{type(exc).__name__}: {exc}"))

@@ -1,0 +1,135 @@
+"""The dry run: look each selector up with GET (never DELETE) and say what a deletion would do.
+
+A lookup that got no real answer of the API (malformed, a redirect, cut short, 5xx, unreachable) is UNCHECKED:
+a dry run that could not ask must not look like one that found nothing wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from svctui.api.errors import ApiError, ApiStatusError
+from svctui.api.models import Selector
+from svctui.ops.outcomes import Outcome, classify, is_auth_failure, is_server_trouble, one_line
+
+MAX_CONCURRENCY = 16
+
+
+class Preview(StrEnum):
+    """What a dry run expects DELETE to do, judged from GET selector."""
+
+    WOULD_DELETE = "would delete"
+    WOULD_REFUSE = "would be refused: default selector"
+    NOT_FOUND = "not found (already gone)"
+    NOT_IN_TAG = "not part of tag"
+    UNKNOWN = "would try (selector lookup unavailable)"
+    UNCHECKED = "could not be checked"
+
+
+@dataclass(frozen=True)
+class PreviewResult:
+    """A dry-run line: the id, the selector when the server could describe it, and the expectation."""
+
+    selector_id: int
+    preview: Preview
+    selector: Selector | None = None
+    message: str = ""
+
+
+class SelectorLookup(Protocol):
+    """The one call a dry run needs (`ApiClient.selectors.get`)."""
+
+    async def get(self, tag_id: int, selector_id: int) -> Selector:
+        """Fetch one selector."""
+        ...
+
+
+class LookupClient(Protocol):
+    """Anything with a `selectors` namespace like `ApiClient`."""
+
+    @property
+    def selectors(self) -> SelectorLookup:
+        """The selector operations."""
+        ...
+
+
+def judge(tag_id: int, selector_id: int, selector: Selector) -> PreviewResult:
+    """What DELETE would do to a selector GET returned."""
+    if selector.asset_group_tag_id != tag_id:
+        return PreviewResult(selector_id, Preview.NOT_IN_TAG, selector)
+    if selector.is_default:
+        return PreviewResult(selector_id, Preview.WOULD_REFUSE, selector)
+    return PreviewResult(selector_id, Preview.WOULD_DELETE, selector)
+
+
+def judge_error(selector_id: int, exc: ApiError) -> PreviewResult:
+    """A lookup's error: gone, elsewhere, refused by this server (UNKNOWN: DELETE would be tried), or UNCHECKED."""
+    found = classify(selector_id, exc)
+    if found.outcome is Outcome.ALREADY_GONE:
+        return PreviewResult(selector_id, Preview.NOT_FOUND, None, found.message)
+    if found.outcome is Outcome.NOT_IN_TAG:
+        return PreviewResult(selector_id, Preview.NOT_IN_TAG, None, found.message)
+    if isinstance(exc, ApiStatusError) and 400 <= exc.status < 500 and not is_server_trouble(exc):
+        return PreviewResult(selector_id, Preview.UNKNOWN, None, found.message)
+    return PreviewResult(selector_id, Preview.UNCHECKED, None, found.message)
+
+
+async def preview_selectors(
+    client: LookupClient,
+    tag_id: int,
+    selector_ids: Sequence[int],
+    *,
+    concurrency: int = 4,
+    on_result: Callable[[PreviewResult], object] | None = None,
+) -> list[PreviewResult]:
+    """Look up each selector (GET, never DELETE) to say what a deletion would do, in the order of `selector_ids`.
+
+    An authentication failure raises. A lookup without a real answer is UNCHECKED with the reason; once the server
+    proves unreachable or failing (5xx, 429 after the client's retries) the remaining ids are UNCHECKED unasked.
+    Any other refusal of the lookup (e.g. a server without GET selector) gives UNKNOWN: the deletion would be tried.
+    """
+    ids = list(dict.fromkeys(selector_ids))
+    by_id: dict[int, PreviewResult] = {}
+    trouble: list[str] = []
+    auth_errors: list[ApiError] = []
+
+    async def look(selector_id: int) -> None:
+        try:
+            result = judge(tag_id, selector_id, await client.selectors.get(tag_id, selector_id))
+        except ApiError as exc:
+            if is_auth_failure(exc):
+                auth_errors.append(exc)
+                return
+            result = judge_error(selector_id, exc)
+            if is_server_trouble(exc):
+                trouble.append(result.message)
+        except Exception as exc:  # never a crashed dry run: the id is unchecked, with what went wrong
+            result = PreviewResult(selector_id, Preview.UNCHECKED, None, one_line(f"{type(exc).__name__}: {exc}"))
+        by_id[selector_id] = result
+        if on_result is not None:
+            on_result(result)
+
+    shared: Iterator[int] = iter(ids)
+
+    async def worker() -> None:
+        for selector_id in shared:
+            if trouble or auth_errors:
+                return
+            await look(selector_id)
+
+    async with asyncio.TaskGroup() as group:
+        for _ in range(max(1, min(concurrency, MAX_CONCURRENCY, len(ids)))):
+            group.create_task(worker())
+    if auth_errors:
+        raise auth_errors[0]
+    for selector_id in ids:
+        if selector_id not in by_id:
+            result = PreviewResult(selector_id, Preview.UNCHECKED, None, f"not checked after: {trouble[0]}")
+            by_id[selector_id] = result
+            if on_result is not None:
+                on_result(result)
+    return [by_id[selector_id] for selector_id in ids]

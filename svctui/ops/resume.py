@@ -1,0 +1,101 @@
+"""Resuming a deletion run from the audit log: a new run over the ids the old one left unsettled.
+
+Each id is re-checked with GET first: gone (404 `resource not found`) is settled as "already gone" without a
+DELETE; only a selector that still exists is deleted — so nothing is ever deleted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pydantic import ValidationError
+
+from svctui.api.models import Selector
+from svctui.ops.audit_lines import DELETE_ACTION, AuditContext
+from svctui.ops.delete_run import AuditSink, ResultCallback, SelectorClient, delete_selectors
+from svctui.ops.outcomes import DeleteReport
+from svctui.store.audit_read import LEGACY_RUN_ID, AuditLog, AuditRun
+
+
+class NothingToResume(Exception):
+    """There is no run to resume, or the chosen one can't or needn't be resumed; the message says which."""
+
+
+def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
+    """The run `run_id` names (a unique prefix is enough), else the last interrupted deletion run.
+
+    StoreError when `run_id` matches no run or several; NothingToResume when there is nothing to do.
+    """
+    if run_id is None:
+        run = log.last_interrupted(DELETE_ACTION)
+        if run is None:
+            raise NothingToResume("nothing to resume: no interrupted deletion run in the audit log")
+    else:
+        run = log.get(run_id)
+    if run.run_id == LEGACY_RUN_ID:
+        raise NothingToResume("the 'legacy' lines were written before runs had ids; they can't be resumed")
+    if run.action != DELETE_ACTION:
+        raise NothingToResume(f"run {run.run_id} is a {run.action} run; only deletion runs can be resumed")
+    if run.tag_id is None:
+        raise NothingToResume(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
+    if not run.unsettled_ids():
+        raise NothingToResume(f"nothing to resume: every selector of run {run.run_id} is settled")
+    return run
+
+
+def check_same_server(run: AuditRun, server: str) -> None:
+    """NothingToResume when the run was against another server than the profile's (the ids would mean others)."""
+    planned = run.plan.get("server")
+    if isinstance(planned, str) and planned and planned.rstrip("/") != server.rstrip("/"):
+        raise NothingToResume(
+            f"run {run.run_id} deleted on {planned}, not on {server}; resume it with the profile for that server"
+        )
+
+
+def recorded_selectors(run: AuditRun) -> dict[int, Selector]:
+    """The selector records the run's intent lines kept (for names; the GET re-check refreshes them)."""
+    found: dict[int, Selector] = {}
+    for selector_id, entry in run.entries.items():
+        record: dict[str, Any] | None = entry.record
+        if record is None:
+            continue
+        try:
+            found[selector_id] = Selector.model_validate(record)
+        except ValidationError:
+            continue
+    return found
+
+
+async def resume_run(
+    client: SelectorClient,
+    run: AuditRun,
+    *,
+    context: AuditContext,
+    concurrency: int = 4,
+    on_result: ResultCallback | None = None,
+    cancel: asyncio.Event | None = None,
+    audit: AuditSink | None = None,
+) -> DeleteReport:
+    """Resume `run` (see `choose_run`) as a new run with `resumes: <run id>` over its unsettled ids.
+
+    NothingToResume when it was against another server or has nothing left; otherwise as `delete_selectors`.
+    """
+    check_same_server(run, context.server)
+    ids = run.unsettled_ids()
+    if run.tag_id is None or not ids:
+        raise NothingToResume(f"nothing to resume in run {run.run_id}")
+    tag_name = run.plan.get("tag_name")
+    return await delete_selectors(
+        client,
+        run.tag_id,
+        ids,
+        context=context,
+        concurrency=concurrency,
+        on_result=on_result,
+        cancel=cancel,
+        records=recorded_selectors(run),
+        tag_name=tag_name if isinstance(tag_name, str) else "",
+        resumes=run.run_id,
+        audit=audit,
+    )

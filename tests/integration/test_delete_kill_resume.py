@@ -1,0 +1,100 @@
+"""Issue 11's must-show: the real command-line delete killed with SIGKILL mid-run, then `selectors resume`.
+
+Every selector ends gone exactly once, every DELETE the server saw had its intent line on disk before it
+arrived, nothing is deleted twice, and every line of the log is whole.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from svctui.store.audit import audit_path
+from svctui.store.audit_read import read_audit
+from tests.integration.audit_support import audit_lines, recording_server
+from tests.integration.cli_support import demo_env, run_binary
+from tests.integration.demo_http import scalar
+
+RUN_SIZE = 200
+KILL_AFTER_OUTCOMES = 40
+POLL_LIMIT = 120.0  # seconds: a guard against a hung run, not an assertion on speed
+
+
+def _outcome_lines(path: Path) -> int:
+    return path.read_bytes().count(b'"event":"outcome"') if path.exists() else 0
+
+
+def _start_delete(ids: list[int], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    args = [sys.executable, "-m", "svctui", "selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "8"]
+    return subprocess.Popen(
+        args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+
+
+def _kill_mid_run(process: subprocess.Popen[bytes], log: Path) -> None:
+    """SIGKILL once the log has some outcomes (polling the file; the run must still be going)."""
+    give_up = time.monotonic() + POLL_LIMIT
+    while _outcome_lines(log) < KILL_AFTER_OUTCOMES:
+        assert process.poll() is None, f"the delete ended before the kill: {process.stderr and process.stderr.read()!r}"
+        assert time.monotonic() < give_up, "no outcome lines appeared"
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait(timeout=30) == -signal.SIGKILL
+
+
+@pytest.mark.slow
+def test_sigkill_mid_delete_then_resume_deletes_each_selector_exactly_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = audit_path()
+    # each 204 is held 0.2 s after the server deleted: the kill lands on deletions done but not yet answered
+    with recording_server(tmp_path, log, monkeypatch, rate_limit=55, answer_delay=0.2) as (demo, recorder):
+        db = demo.db_path
+        with sqlite3.connect(db) as conn:
+            query = "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default ORDER BY id LIMIT ?"
+            ids = [row[0] for row in conn.execute(query, (RUN_SIZE,))]
+        assert len(ids) == RUN_SIZE
+        env = demo_env(demo)
+        process = _start_delete(ids, env)
+        _kill_mid_run(process, log)
+
+        killed = read_audit(log)
+        first = killed.last_interrupted()
+        assert first is not None and first.end is None  # the run really was cut off
+        assert killed.unreadable_lines == 0 and audit_lines(log)  # no torn line
+        left = first.unsettled_ids()
+        assert 0 < len(left) < RUN_SIZE
+        in_doubt = [entry.selector_id for entry in first.entries.values() if entry.in_doubt]
+
+        resumed = run_binary(["selectors", "resume", "--yes", "--concurrency", "8"], env=env)
+        assert resumed.code == 0, resumed.stdout + resumed.stderr
+        assert f"resumed run {first.run_id}" in resumed.stderr
+
+    remaining = scalar(db, f"SELECT COUNT(*) FROM selectors WHERE id IN ({','.join(map(str, ids))})")
+    assert remaining == 0
+    statuses = recorder.statuses()
+    for selector_id in ids:
+        answered = [status for status in statuses.get(selector_id, []) if status != 429]  # 429: not processed
+        assert answered.count(204) == 1, (selector_id, statuses.get(selector_id))
+        assert answered[-1] == 204, (selector_id, answered)  # no DELETE after the one that deleted it
+    assert not set(statuses) - set(ids)
+    assert all(seen.intent_on_disk for seen in recorder.seen), [s for s in recorder.seen if not s.intent_on_disk]
+
+    lines = audit_lines(log)  # every line whole
+    after = read_audit(log)
+    assert after.last_interrupted() is None and after.unreadable_lines == 0
+    second = after.runs[-1]
+    assert second.plan["resumes"] == first.run_id and second.unsettled_ids() == []
+    assert list(second.entries) == left
+    settled_by_get = {e.selector_id for e in second.entries.values() if e.outcome == "already gone"}
+    assert settled_by_get, "no deletion was caught between the server and the log: the GET re-check went untested"
+    assert settled_by_get <= set(in_doubt)  # only a selector whose DELETE may have landed can be found gone
+    assert not [line for line in lines if line["run"] == second.run_id and line.get("selector_id") in settled_by_get
+                and line["event"] == "intent"]  # found gone with GET: no second DELETE  # fmt: skip
