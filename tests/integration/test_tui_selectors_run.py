@@ -86,7 +86,7 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             gate.release()
             await settle(pilot)
             assert screen.report is not None
-            counts = screen.report.counts
+            counts = {str(outcome): count for outcome, count in screen.report.counts.items()}
             assert counts["deleted"] == 9 and counts["skipped"] == 31
             assert outcome_column(screen)[:9] == ["deleted"] * 9
             assert outcome_column(screen)[9:] == ["skipped"] * 31
