@@ -102,3 +102,24 @@ def remaining_ids(demo: DemoServer, tag_id: int = BIG_TAG_ID) -> set[int]:
 def as_dicts(lines: list[dict[str, Any]], event: str) -> list[dict[str, Any]]:
     """The audit lines of one event."""
     return [line for line in lines if line.get("event") == event]
+
+
+def interrupted_log(demo: DemoServer, selectors: list[Selector], run_id: str = "20261124T101500Z-0abc") -> str:
+    """What a run killed mid-way leaves: a plan for `selectors`, the first deleted, the second's intent unanswered.
+
+    The lines are the engine's own (plan_line, intent_line, outcome_line), appended to the real audit log.
+    """
+    from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from svctui.store.audit import append_audit
+
+    context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+    ids = [selector.id for selector in selectors]
+    append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 4, None))
+    first, second = selectors[0], selectors[1]
+    append_audit(intent_line(run_id, BIG_TAG_ID, first.id, selector_record(first)))
+    delete_now(demo, first.id)
+    append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(first.id, Outcome.DELETED, 204, None)))
+    append_audit(intent_line(run_id, BIG_TAG_ID, second.id, selector_record(second)))
+    delete_now(demo, second.id)  # the server did it; the process was killed before the outcome line
+    return run_id

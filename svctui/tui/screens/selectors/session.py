@@ -44,6 +44,7 @@ def audit_context(app: SvcTuiApp, client: ApiClient) -> AuditContext:
 
 
 def tag_words(plan: CleanupPlan) -> str:
-    """`tag 1 'Tier Zero' (tier)`."""
+    """`tag 1 'Tier Zero' (tier)` (no kind when the tag is known by id and name only)."""
     tag = plan.tag
-    return f"tag {tag.id} {tag.name!r} ({tag.type_label})" if tag.name else f"tag {tag.id}"
+    kind = f" ({tag.type_label})" if tag.type else ""
+    return f"tag {tag.id} {tag.name!r}{kind}" if tag.name else f"tag {tag.id}"
