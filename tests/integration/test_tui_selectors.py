@@ -261,3 +261,39 @@ async def test_help_lists_the_cleanup_keys(demo_server: DemoServer) -> None:
         assert isinstance(app.screen, HelpScreen)
         ids = {row.binding_id for row in app.screen.rows}
         assert {"selectors.mark_all", "selectors.ids", "selectors.clear", "selectors.delete", "table.range"} <= ids
+
+
+async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server: DemoServer) -> None:
+    """Mark 3, ctrl+d, Delete: the run deletes them on the server; their rows leave and their marks clear."""
+    from textual.widgets import Button
+
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=1), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=2), column=1)
+        await pilot.press("space")
+        doomed = set(screen.marks.ids(tag.id))
+        count = screen.tags_pane.counts[tag.id]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        review.query_one("#review-delete", Button).press()
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RunScreen)
+        assert not doomed & set(shown_ids(screen))
+        assert not screen.marks.ids(tag.id) and not screen.selector_table.marked
+        client = await app.api_client()
+        left = {
+            item.id for item in (await client.selectors.list(tag.id, screen.current_query().page(0, -1))).data.selectors
+        }
+        assert not doomed & left
+        assert screen.tags_pane.counts[tag.id] == count - 3
