@@ -79,3 +79,18 @@ def test_format_ids_parses_back_to_the_same_ids(ids: set[int]) -> None:
     """`format_ids` writes what svctui.ops.selector_ids reads back."""
     text = format_ids(ids)
     assert set(collect_ids((token, "typed") for token in text.split())) == ids
+
+
+def test_typed_ids_accept_spaces_commas_and_newlines_and_refuse_junk() -> None:
+    """`12 15-17, 31` parses; junk and nothing are IdErrors that quote at most 100 characters."""
+    import pytest
+
+    from svctui.ops.selector_ids import IdError
+    from svctui.tui.screens.selectors.prompts import parse_typed_ids
+
+    assert parse_typed_ids("12 15-17,\n31 12") == [12, 15, 16, 17, 31]
+    with pytest.raises(IdError, match="no ids typed"):
+        parse_typed_ids(" , ")
+    with pytest.raises(IdError) as raised:
+        parse_typed_ids("1 " + "x" * 500)
+    assert len(str(raised.value)) < 200
