@@ -281,8 +281,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                placed = [(selector, index // limit) for index, selector in enumerate(found.selectors)]
-                self.marks.mark(found.tag_id, placed, found.why)
+                self.marks.mark_listed(found.tag_id, found.selectors, limit, found.why)
                 self._marks_shown()
 
         self.app.push_screen(ConfirmMarks(f"Mark {plural(markable, 'selector')}?", lines), answered)
@@ -306,12 +305,8 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.push_screen(TypeIds(), typed)
 
     def _mark_typed(self, lookup: TypedLookup) -> None:
-        limit = max(self.window.limit, 1)
-        placed = {selector.id: (selector, index // limit) for index, selector in enumerate(lookup.selectors)}
-        unknown = [selector_id for selector_id in lookup.typed if selector_id not in placed]
-        found = [placed[selector_id] for selector_id in lookup.typed if selector_id in placed]
-        result = self.marks.mark(lookup.tag_id, found, f"typed ids {format_ids(lookup.typed)}")
-        self.marks.add_unknown(lookup.tag_id, unknown)
+        why = f"typed ids {format_ids(lookup.typed)}"
+        result, unknown = self.marks.mark_listed(lookup.tag_id, lookup.selectors, self.window.limit, why, lookup.typed)
         warn = bool(unknown or result.refused_default)
         self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
         self._marks_shown()
