@@ -102,6 +102,7 @@ class ReviewScreen(ModalScreen[bool]):
             if why_read_only is not None:
                 yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
             elif self.needs_typed_count:
+                yield Static(f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete", markup=False)
                 yield Input(placeholder=f"type {count} to enable Delete", id="review-typed", restrict=r"[0-9]*")
             with Horizontal():
                 yield Button("Cancel", id="review-cancel", variant="primary")
