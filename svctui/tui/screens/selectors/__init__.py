@@ -1,1 +1,1 @@
-"""The Selector cleanup screen (key 3): browse and mark, review, run, audit and resume."""
+"""The selector cleanup screen (key 3): browse a tag's selectors, mark them, review and delete."""

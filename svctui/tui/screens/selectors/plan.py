@@ -1,4 +1,4 @@
-"""What the browse screen hands to the review and the run: the tag, the marked selectors, ids it could not find."""
+"""The cleanup plan: what the browse screen hands to the review and the run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from svctui.api.models import AssetGroupTag, Selector
 
 @dataclass(frozen=True)
 class CleanupPlan:
-    """The marked selectors of one tag, marked ids the tag's list does not have, and why they are marked."""
+    """The marked selectors of one tag, in mark order, and why they are marked."""
 
     tag: AssetGroupTag
     selectors: tuple[Selector, ...]
