@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from svctui.api.models import AssetGroupTag, Selector, SelectorPage
 from svctui.demo.config import FIXED_ANCHOR
@@ -25,11 +26,12 @@ BIG_TAG_ID = 1
 
 
 class DeleteGate:
-    """Holds every DELETE of a selector in `held` until `release()` (the demo runs in its own thread)."""
+    """Holds each DELETE of a selector in `held` until `release()` (the demo runs in a thread); counts answers."""
 
     def __init__(self) -> None:
         self.held: set[int] = set()
         self.opened = threading.Event()
+        self.statuses: Counter[int] = Counter()  # every answer's status, as the server sent it
 
     def release(self) -> None:
         """Let the held DELETEs through."""
@@ -42,7 +44,13 @@ class DeleteGate:
             match = DELETE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
             if match is not None and scope.get("method") == "DELETE" and int(match.group(2)) in self.held:
                 await asyncio.to_thread(self.opened.wait)
-            await app(scope, receive, send)
+
+            async def counting(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    self.statuses[int(message["status"])] += 1
+                await send(message)
+
+            await app(scope, receive, counting)
 
         return gated
 
