@@ -193,10 +193,10 @@ class ReviewScreen(ModalScreen[bool]):
         return self.query_one("#review-typed", Input).value.strip() == str(len(self.ids))
 
     def update_delete_button(self) -> None:
-        """Delete is enabled once the dry run answered and the typed count (if needed) matches."""
+        """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
         buttons = self.query("#review-delete")
         if buttons:
-            buttons.first(Button).disabled = self.previews is None or not self.typed_count_ok()
+            buttons.first(Button).disabled = not self.ids or self.previews is None or not self.typed_count_ok()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Re-check the typed count."""
