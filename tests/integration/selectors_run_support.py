@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from collections import Counter
@@ -22,13 +23,16 @@ from tests.integration.audit_support import BIG_TAG
 from tests.integration.demo_http import signed
 
 DELETE_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)$")
+COUNTS_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)/members/counts$")
 BIG_TAG_ID = 1
 
 
 class DeleteGate:
     """Holds each DELETE of a selector in `held` until `release()` (the demo runs in a thread); counts answers."""
 
-    def __init__(self) -> None:
+    def __init__(self, member_counts: dict[int, dict[str, int]] | None = None, *, counts_missing: bool = False) -> None:
+        self.member_counts = member_counts  # when given: answers members/counts (as REAL-SERVER.md shows it)
+        self.counts_missing = counts_missing  # answers members/counts as a server without it: Go's plain-text 404
         self.held: set[int] = set()
         self.opened = threading.Event()
         self.statuses: Counter[int] = Counter()  # every answer's status, as the server sent it
@@ -42,6 +46,16 @@ class DeleteGate:
 
         async def gated(scope: Scope, receive: Receive, send: Send) -> None:
             match = DELETE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+            counts = COUNTS_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+            if counts is not None and self.counts_missing:
+                await send(
+                    {"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain")]}
+                )
+                await send({"type": "http.response.body", "body": b"404 page not found"})
+                return
+            if counts is not None and self.member_counts is not None:
+                await answer_counts(self.member_counts.get(int(counts.group(2)), {}), send)
+                return
             if match is not None and scope.get("method") == "DELETE" and int(match.group(2)) in self.held:
                 await asyncio.to_thread(self.opened.wait)
 
@@ -53,6 +67,13 @@ class DeleteGate:
             await app(scope, receive, counting)
 
         return gated
+
+
+async def answer_counts(counts: dict[str, int], send: Send) -> None:
+    """`{"data": {"total_count": N, "counts": {kind: n}}}` with 200."""
+    body = json.dumps({"data": {"total_count": sum(counts.values()), "counts": counts}}).encode()
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @contextmanager

@@ -113,10 +113,10 @@ class ReviewScreen(ModalScreen[bool]):
         """Fill the table, start the dry run and the impact, focus Cancel."""
         table = self.query_one("#review-table", DataTable)
         table.add_column("id", key="id")
-        table.add_column("name", key="name", width=32)
+        table.add_column("name", key="name", width=30)
         table.add_column("dry run", key="preview", width=36)
         table.add_column("members", key="members")
-        table.add_column("by kind", key="kinds")
+        table.add_column("by kind", key="kinds", width=40)
         for selector_id in self.ids:
             name = self.names.get(selector_id, "(not in the tag's list)")
             table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
