@@ -19,10 +19,10 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
-from svctui.store.model import read_only_reason
 from svctui.tui import messages as list_messages
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
+from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.columns import SelectorDetail, selector_adapter, tag_label
 from svctui.tui.screens.selectors.commands import SelectorCommands
 from svctui.tui.screens.selectors.loaders import (
@@ -34,9 +34,16 @@ from svctui.tui.screens.selectors.loaders import (
     typed_lookup,
 )
 from svctui.tui.screens.selectors.marks import Marks, format_ids
+from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
+from svctui.tui.screens.selectors.resume import offer_resume
+from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.screens.selectors.run import RunScreen
+from svctui.tui.screens.selectors.session import read_only_why
 from svctui.tui.screens.selectors.table import SelectorTable
 from svctui.tui.screens.selectors.tags_pane import TagChosen, TagsPane
+from svctui.tui.screens.selectors.wording import NOTHING_MARKED, matching_lines, plural, typed_summary, why_marked
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -68,6 +75,13 @@ class SelectorsScreen(ListScreen[Selector]):
         ),
         Binding("i", "type_ids", "Ids", id="selectors.ids", tooltip="Mark by typed or pasted ids: 12 15-20 31"),
         Binding("ctrl+u", "clear_marks", "Unmark", id="selectors.clear", tooltip="Clear the marks of this tag"),
+        Binding(
+            "ctrl+d",
+            "delete_marked",
+            "Delete",
+            id="selectors.delete",
+            tooltip="Review the marked selectors (dry run, impact), then delete them after confirmation",
+        ),
         Binding("t", "tag_id", "Tag id", show=False, id="selectors.tag_id", tooltip="Open a tag by its id"),
     ]
     DEFAULT_CSS = """
@@ -115,13 +129,16 @@ class SelectorsScreen(ListScreen[Selector]):
         yield FilterChips(self.SPEC, id="chips")
         with Horizontal(id="outer"):
             yield TagsPane(id="tags-pane")
-            with TabbedContent(id="tabs"), TabPane("Selectors", id="tab-selectors"), Horizontal(id="body"):
-                with Vertical(id="main"):
-                    yield StatePanel(id="state")
-                    yield SelectorTable(self.make_adapter(), self._table_marked, id="table")
-                detail = self.make_detail()
-                detail.id = "detail"
-                yield detail
+            with TabbedContent(id="tabs"):
+                with TabPane("Selectors", id="tab-selectors"), Horizontal(id="body"):
+                    with Vertical(id="main"):
+                        yield StatePanel(id="state")
+                        yield SelectorTable(self.make_adapter(), self._table_marked, id="table")
+                    detail = self.make_detail()
+                    detail.id = "detail"
+                    yield detail
+                with TabPane("Audit", id="tab-audit"):
+                    yield AuditTab()
         yield Static("", id="status-line", markup=False)
         yield Footer()
 
@@ -134,6 +151,14 @@ class SelectorsScreen(ListScreen[Selector]):
     def selector_table(self) -> SelectorTable:
         """The table, typed."""
         return self.query_one("#table", SelectorTable)
+
+    def on_mount(self) -> None:
+        """Once: the offer to resume an interrupted run (Textual runs the list screen's on_mount as well)."""
+        offer_resume(self.dashboard, self.selector_gone)
+
+    @on(ShowAuditTab)
+    def _show_audit(self) -> None:
+        self.query_one(TabbedContent).active = "tab-audit"
 
     # ----- loading ----------------------------------------------------------------------------------------
     def reload_if_stale(self) -> None:
@@ -176,10 +201,10 @@ class SelectorsScreen(ListScreen[Selector]):
             self._mark_typed(message.value)
 
     def on_load_failed(self, message: list_messages.LoadFailed | LoadFailed) -> None:
-        """A failed page load is the list screen's state; the others are said here (`r` retries)."""
+        """A failed page load is the list screen's (Textual calls its handler too); the others are said here."""
         if not isinstance(message, LoadFailed):
-            super().on_load_failed(message)
             return
+        message.prevent_default()  # not a page: the list screen's handler must not see it
         if not self.loads.is_current(message):
             return
         if message.channel == "tags":
@@ -259,17 +284,8 @@ class SelectorsScreen(ListScreen[Selector]):
         self.loads.start("matching", matching)
 
     def _confirm_matching(self, found: Matching) -> None:
-        defaults = sum(1 for selector in found.selectors if selector.is_default)
-        already = sum(1 for selector in found.selectors if self.marks.is_marked(found.tag_id, selector.id))
-        markable = len(found.selectors) - defaults - already
         limit = max(self.window.limit, 1)
-        pages = (len(found.selectors) + limit - 1) // limit
-        lines = (
-            f"{len(found.selectors)} selectors {found.why}, on {pages} page{'s' if pages != 1 else ''}.",
-            f"{defaults} of them are default selectors: the server refuses to delete those, they stay unmarked.",
-            f"{already} are marked already.",
-            "Marking sends nothing; ctrl+d shows the review before anything is deleted.",
-        )
+        markable, lines = matching_lines(found, self.marks, limit)
         if not markable:
             self.notify(" ".join(("Nothing to mark:", *lines[:3])), markup=False)
             return
@@ -280,7 +296,7 @@ class SelectorsScreen(ListScreen[Selector]):
                 self.marks.mark(found.tag_id, placed, found.why)
                 self._marks_shown()
 
-        self.app.push_screen(ConfirmMarks(f"Mark {markable} selectors?", lines), answered)
+        self.app.push_screen(ConfirmMarks(f"Mark {plural(markable, 'selector')}?", lines), answered)
 
     def action_type_ids(self) -> None:
         """Ask for ids and ranges, then check them against the tag's list and mark the ones found."""
@@ -307,14 +323,8 @@ class SelectorsScreen(ListScreen[Selector]):
         found = [placed[selector_id] for selector_id in lookup.typed if selector_id in placed]
         result = self.marks.mark(lookup.tag_id, found, f"typed ids {format_ids(lookup.typed)}")
         self.marks.add_unknown(lookup.tag_id, unknown)
-        said = [f"Marked {len(result.added)} selector{'s' if len(result.added) != 1 else ''}"]
-        if result.already:
-            said.append(f"{len(result.already)} already marked")
-        if result.refused_default:
-            said.append(f"default (can't be deleted, not marked): {format_ids(result.refused_default)[:100]}")
-        if unknown:
-            said.append(f"not part of this tag: {format_ids(unknown)[:100]}")
-        self.notify("; ".join(said) + ".", severity="warning" if unknown else "information", markup=False)
+        warn = bool(unknown or result.refused_default)
+        self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
         self._marks_shown()
 
     def selector_gone(self, tag_id: int, selector_id: int) -> None:
@@ -333,8 +343,39 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def read_only_reason(self) -> str | None:
         """Why deletion is hidden here (`--read-only`, SVCTUI_READ_ONLY, a read-only profile), or None."""
-        return read_only_reason(self.dashboard.profile)
+        return read_only_why(self.dashboard)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Destructive actions are hidden (not merely disabled) on a read-only profile."""
         return not (action == "delete_marked" and self.read_only_reason() is not None)
+
+    def cleanup_plan(self) -> CleanupPlan | None:
+        """The plan of the current tag's marks (None when nothing is marked)."""
+        if self.tag is None:
+            return None
+        marks = self.marks.of(self.tag.id)
+        if not marks.records and not marks.unknown:
+            return None
+        return CleanupPlan(self.tag, tuple(marks.records.values()), tuple(marks.unknown), why_marked(marks))
+
+    def action_delete_marked(self) -> None:
+        """`ctrl+d`: the review of the marked selectors; after its confirmation, the run."""
+        why_not = self.read_only_reason()
+        if why_not is not None:
+            self.notify(f"Deleting is off: {why_not}.", severity="warning", markup=False)
+            return
+        plan = self.cleanup_plan()
+        if plan is None:
+            self.notify(NOTHING_MARKED, severity="warning")
+            return
+
+        def reviewed(confirmed: bool | None) -> None:
+            if confirmed:
+                self.app.push_screen(RunScreen(plan, self.selector_gone), lambda _: self._after_run())
+
+        self.app.push_screen(ReviewScreen(plan), reviewed)
+
+    def _after_run(self) -> None:
+        self.load()
+        if self.tags_pane.tags:
+            self._load_counts(self.tags_pane.tags)
