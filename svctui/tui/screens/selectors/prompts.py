@@ -29,6 +29,7 @@ class ConfirmMarks(ModalScreen[bool]):
     """Ask before marking many selectors at once (marking sends nothing; the review comes before any delete)."""
 
     DEFAULT_CSS = """
+    ConfirmMarks { align: center middle; }
     ConfirmMarks #confirm-marks { width: 72; padding: 0 1; }
     ConfirmMarks #confirm-buttons { height: auto; margin-top: 1; }
     ConfirmMarks #confirm-buttons Button { margin-right: 2; }
@@ -69,6 +70,7 @@ class TypeIds(ModalScreen["list[int] | None"]):
     """Type or paste selector ids and ranges (`12 15-20 31`); a bad token is said in the dialog."""
 
     DEFAULT_CSS = """
+    TypeIds { align: center middle; }
     TypeIds #type-ids { width: 72; padding: 0 1; }
     """
 

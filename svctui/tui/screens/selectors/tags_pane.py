@@ -46,7 +46,7 @@ class TagsPane(Vertical):
     """The tag list (or the tag-id prompt), posting TagChosen when the highlighted tag changes."""
 
     DEFAULT_CSS = """
-    TagsPane { width: 46; height: 1fr; border-right: outer $panel-lighten-2; }
+    TagsPane { width: 42; height: 1fr; border-right: outer $panel-lighten-2; }
     TagsPane #tags-title { height: 1; text-style: bold; color: $primary; padding: 0 1; }
     TagsPane #tags { height: 1fr; }
     TagsPane #tags-state { height: auto; max-height: 12; }
@@ -76,9 +76,9 @@ class TagsPane(Vertical):
     def on_mount(self) -> None:
         """The columns."""
         table = self.table
-        for label, key, width in (("name", "name", 16), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
+        for label, key, width in (("name", "name", 15), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
             table.add_column(label, key=key, width=width)
-        table.add_column("", key="marked", width=4)
+        table.add_column("", key="marked", width=3)
 
     @property
     def table(self) -> DataTable[Text]:
