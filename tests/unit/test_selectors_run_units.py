@@ -62,7 +62,7 @@ class Recorder:
 def test_batcher_posts_once_per_wait_and_loses_nothing(takes: list[bool]) -> None:
     """Any interleaving of results and takes: one message per batch waiting, every result taken once, in order."""
     owner = Recorder()
-    batcher = ResultBatcher(owner)  # type: ignore[arg-type]
+    batcher: ResultBatcher[DeleteResult] = ResultBatcher(owner)  # type: ignore[arg-type]
     taken: list[int] = []
     for number, take in enumerate(takes):
         if take:

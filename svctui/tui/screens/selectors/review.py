@@ -17,6 +17,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, load_impact
+from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
@@ -70,6 +71,8 @@ class ReviewScreen(ModalScreen[bool]):
         self.previews: list[PreviewResult] | None = None
         self.preview_problem = ""
         self.impact: Impact | None = None
+        self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
+        self.checked_count = 0
 
     @property
     def svc_app(self) -> SvcTuiApp:
@@ -125,16 +128,29 @@ class ReviewScreen(ModalScreen[bool]):
 
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
-        app, tag_id, ids = self.svc_app, self.plan.tag.id, self.ids
+        app, tag_id, ids, feed = self.svc_app, self.plan.tag.id, self.ids, self.checked.add
 
         async def dry_run() -> list[PreviewResult]:
-            return await preview_selectors(await app.api_client(), tag_id, ids, concurrency=DEFAULT_CONCURRENCY)
+            client = await app.api_client()
+            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, on_result=feed)
 
         async def impact() -> Impact:
             return await load_impact(await app.api_client(), tag_id, ids)
 
         self.loads.start("preview", dry_run)
         self.loads.start("impact", impact)
+
+    def on_results_landed(self, message: ResultsLanded) -> None:
+        """Dry-run lines as they land (the counts come with the whole answer)."""
+        if self.previews is not None:
+            return
+        table = self.query_one("#review-table", DataTable)
+        for result in self.checked.take():
+            self.checked_count += 1
+            table.update_cell(str(result.selector_id), "preview", str(result.preview))
+        self.query_one("#review-preview", Static).update(
+            f"Dry run: {CHECKING} {self.checked_count:,}/{len(self.ids):,}"
+        )
 
     def on_loaded(self, message: Loaded) -> None:
         """Show the dry run or the impact."""
