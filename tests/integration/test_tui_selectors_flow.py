@@ -6,8 +6,9 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input
+from textual.widgets import Button, DataTable, Input
 
+from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from tests.integration.selectors_run_support import DeleteGate, big_tag_server, remaining_ids, tag_selectors
@@ -53,8 +54,11 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
                 f"300 from screen 3: {app.request_count} requests in the session, {counter.statuses[429]} answered "
                 f"429, the run {wall:.1f} s"
             )
-            await pilot.press("escape")
+            await pilot.press("a")  # close the run, open the Audit tab: the run is there, newest first
             await settle(pilot)
+            runs = screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            assert runs.is_attached and runs.region.height > 0
+            assert str(runs.get_row_at(0)[0]) == run.report.run_id
             assert not set(shown_ids(screen)) & {selector.id for selector in plain}
             assert not screen.marks.ids(1)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)

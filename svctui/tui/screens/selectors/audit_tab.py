@@ -78,7 +78,7 @@ class AuditTab(Widget):
         yield DataTable(id="audit-selectors", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        """Columns; read the log."""
+        """The columns (the log is read when the tab is shown)."""
         runs = self.query_one("#audit-runs", DataTable)
         for label, key in (("run", "run"), ("when (UTC)", "when"), ("state", "state"), ("who", "who")):
             runs.add_column(label, key=key)
@@ -89,6 +89,9 @@ class AuditTab(Widget):
             selectors.add_column(label, key=key)
         selectors.add_column("message", key="message", width=40)
         selectors.add_column("request id", key="request")
+
+    def on_show(self) -> None:
+        """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
         self.action_reload()
 
     def action_reload(self) -> None:
