@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import IO, TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from svctui.commands.common import (
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
     InOrder,
+    ctrl_c_cancels,
     exit_code,
     finish,
     prompt_lines,
@@ -194,16 +196,19 @@ def delete_command(
             if not click.confirm(f"Delete {len(ids):,} {noun}?", default=False, err=True):
                 note("aborted: nothing was deleted")
                 return ExitCode.ABORTED
-        report = await delete_selectors(
-            client,
-            tag_id,
-            ids,
-            context=AuditContext.of(profile.name, profile.token_id, client.base_url),
-            concurrency=concurrency,
-            on_result=InOrder(ids, result_line),
-            records=records or {},
-            tag_name=tag_name,
-        )
+        cancel = asyncio.Event()
+        with ctrl_c_cancels(cancel):
+            report = await delete_selectors(
+                client,
+                tag_id,
+                ids,
+                context=AuditContext.of(profile.name, profile.token_id, client.base_url),
+                concurrency=concurrency,
+                on_result=InOrder(ids, result_line),
+                cancel=cancel,
+                records=records or {},
+                tag_name=tag_name,
+            )
         return finish(report, audit_log)
 
     run_connected(ctx, profile_name, body)

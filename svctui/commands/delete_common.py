@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import asyncio
+import contextlib
+import signal
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import click
@@ -63,6 +66,27 @@ def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: in
     if defaults:
         lines.append(f"  {defaults:,} of them default selectors: the server will refuse them")
     return lines
+
+
+@contextlib.contextmanager
+def ctrl_c_cancels(cancel: asyncio.Event) -> Iterator[None]:
+    """The first Ctrl-C sets `cancel` (requests in flight finish, the end line is written); a second stops at once."""
+    loop = asyncio.get_running_loop()
+
+    def first_interrupt() -> None:
+        note("cancelling: requests in flight finish, nothing more is sent (Ctrl-C again to stop at once)")
+        cancel.set()
+        loop.remove_signal_handler(signal.SIGINT)
+
+    try:
+        loop.add_signal_handler(signal.SIGINT, first_interrupt)
+    except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals here
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 def result_line(result: DeleteResult) -> str:

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from svctui.commands.common import ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
     InOrder,
+    ctrl_c_cancels,
     finish,
     prompt_lines,
     refuse_if_read_only,
     result_line,
 )
-from svctui.ops.selector_delete import MAX_CONCURRENCY, AuditContext, NothingToResume, resume_run
+from svctui.ops.selector_delete import MAX_CONCURRENCY, AuditContext, NothingToResume, ResumeRefused, resume_run
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -42,7 +44,8 @@ def resume_command(
 
     Every selector the run left unsettled (no answer, failed, never tried) is re-checked with GET: one that is
     gone is "already gone" and is not deleted again; only one that still exists is deleted. `svctui audit list`
-    shows the runs. Exit codes as `selectors delete`; 0 with a message when there is nothing to resume.
+    shows the runs. Exit codes as `selectors delete`; 0 with a message when there is nothing to resume, 2 when
+    the run can't be resumed here (another server, not a deletion run).
     """
     if run_id is not None and not run_id.strip():
         fail("RUN_ID is empty; give a run id (svctui audit list shows them) or none for the last interrupted run")
@@ -59,6 +62,8 @@ def resume_command(
         try:
             run = choose_run(read_audit(audit_log), run_id.strip() if run_id else None)
             check_same_server(run, client.base_url)
+        except ResumeRefused as exc:
+            raise CommandFailure(str(exc), ExitCode.USAGE) from None
         except NothingToResume as exc:
             note(str(exc))
             return ExitCode.OK
@@ -75,13 +80,16 @@ def resume_command(
         if not yes and not click.confirm(question, default=False, err=True):
             note("aborted: nothing was deleted")
             return ExitCode.ABORTED
-        report = await resume_run(
-            client,
-            run,
-            context=AuditContext.of(profile.name, profile.token_id, client.base_url),
-            concurrency=concurrency,
-            on_result=InOrder(ids, result_line),
-        )
+        cancel = asyncio.Event()
+        with ctrl_c_cancels(cancel):
+            report = await resume_run(
+                client,
+                run,
+                context=AuditContext.of(profile.name, profile.token_id, client.base_url),
+                concurrency=concurrency,
+                on_result=InOrder(ids, result_line),
+                cancel=cancel,
+            )
         note(f"resumed run {run.run_id}")
         return finish(report, audit_log)
 

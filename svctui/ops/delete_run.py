@@ -66,8 +66,9 @@ async def fetch_selector_records(client: SelectorClient, tag_id: int) -> dict[in
     while True:
         page = await client.selectors.list(tag_id, ListQuery(skip=skip, limit=MAX_PAGE_SIZE))
         got = page.data.selectors
-        found.update((selector.id, selector) for selector in got)
-        if not got or skip + len(got) >= page.count:
+        fresh = [selector for selector in got if selector.id not in found]
+        found.update((selector.id, selector) for selector in fresh)
+        if not fresh or skip + len(got) >= page.count:  # the end, or a server that ignores skip
             return found
         skip += len(got)
 

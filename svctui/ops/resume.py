@@ -19,7 +19,11 @@ from svctui.store.audit_read import LEGACY_RUN_ID, AuditLog, AuditRun
 
 
 class NothingToResume(Exception):
-    """There is no run to resume, or the chosen one can't or needn't be resumed; the message says which."""
+    """There is no run to resume, or the chosen one needn't be resumed; the message says which."""
+
+
+class ResumeRefused(NothingToResume):
+    """The chosen run can't be resumed here (another server, a legacy or restore run, no plan); the message says why."""
 
 
 def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
@@ -34,21 +38,21 @@ def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
     else:
         run = log.get(run_id)
     if run.run_id == LEGACY_RUN_ID:
-        raise NothingToResume("the 'legacy' lines were written before runs had ids; they can't be resumed")
+        raise ResumeRefused("the 'legacy' lines were written before runs had ids; they can't be resumed")
     if run.action != DELETE_ACTION:
-        raise NothingToResume(f"run {run.run_id} is a {run.action} run; only deletion runs can be resumed")
+        raise ResumeRefused(f"run {run.run_id} is a {run.action} run; only deletion runs can be resumed")
     if run.tag_id is None:
-        raise NothingToResume(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
+        raise ResumeRefused(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
     if not run.unsettled_ids():
         raise NothingToResume(f"nothing to resume: every selector of run {run.run_id} is settled")
     return run
 
 
 def check_same_server(run: AuditRun, server: str) -> None:
-    """NothingToResume when the run was against another server than the profile's (the ids would mean others)."""
+    """ResumeRefused when the run was against another server than the profile's (the ids would mean others)."""
     planned = run.plan.get("server")
     if isinstance(planned, str) and planned and planned.rstrip("/") != server.rstrip("/"):
-        raise NothingToResume(
+        raise ResumeRefused(
             f"run {run.run_id} deleted on {planned}, not on {server}; resume it with the profile for that server"
         )
 

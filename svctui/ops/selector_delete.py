@@ -2,11 +2,13 @@
 
 - `delete_selectors(client, tag_id, ids, *, context, concurrency, on_result, cancel, records, tag_name, resumes)`
   runs one audited deletion run and returns a `DeleteReport` (run id, results in order, why it stopped).
-- `resume_run(client, run, *, context, ...)` resumes an interrupted run from the audit log (re-check with GET,
-  delete only what still exists).
+- `choose_run(read_audit(), run_id or None)` picks the run to resume (the last interrupted one by default);
+  `resume_run(client, run, *, context, concurrency, on_result, cancel)` resumes it as a new run (re-check with
+  GET, delete only what still exists). Both raise NothingToResume (ResumeRefused: can't be resumed here).
 - `fetch_selector_records(client, tag_id)` is the tag's selector list, fetched once (names for prompts, records
   for the intent lines).
-- `preview_selectors(client, tag_id, ids, ...)` is the dry run.
+- `preview_selectors(client, tag_id, ids, ...)` is the dry run (UNCHECKED when a lookup got no real answer).
+- `svctui.store.model.read_only_reason(profile)` says why destructive actions are refused (None: allowed).
 
 The modules behind it: `outcomes` (what happened), `audit_lines` (the log's lines), `delete_run` (the run),
 `resume` (resuming), `preview` (the dry run).
@@ -33,7 +35,7 @@ from svctui.ops.outcomes import (
     is_server_trouble,
 )
 from svctui.ops.preview import Preview, PreviewResult, preview_selectors
-from svctui.ops.resume import NothingToResume, resume_run
+from svctui.ops.resume import NothingToResume, ResumeRefused, choose_run, resume_run
 
 __all__ = [
     "MAX_CONCURRENCY",
@@ -46,8 +48,10 @@ __all__ = [
     "Preview",
     "PreviewResult",
     "ResultCallback",
+    "ResumeRefused",
     "SelectorClient",
     "Stopped",
+    "choose_run",
     "classify",
     "delete_selectors",
     "fetch_selector_records",

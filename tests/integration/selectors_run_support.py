@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from svctui.api.models import AssetGroupTag, Selector, SelectorPage
 from svctui.demo.config import FIXED_ANCHOR
@@ -21,15 +23,19 @@ from tests.integration.audit_support import BIG_TAG
 from tests.integration.demo_http import signed
 
 DELETE_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)$")
+COUNTS_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)/members/counts$")
 BIG_TAG_ID = 1
 
 
 class DeleteGate:
-    """Holds every DELETE of a selector in `held` until `release()` (the demo runs in its own thread)."""
+    """Holds each DELETE of a selector in `held` until `release()` (the demo runs in a thread); counts answers."""
 
-    def __init__(self) -> None:
+    def __init__(self, member_counts: dict[int, dict[str, int]] | None = None, *, counts_missing: bool = False) -> None:
+        self.member_counts = member_counts  # when given: answers members/counts (as REAL-SERVER.md shows it)
+        self.counts_missing = counts_missing  # answers members/counts as a server without it: Go's plain-text 404
         self.held: set[int] = set()
         self.opened = threading.Event()
+        self.statuses: Counter[int] = Counter()  # every answer's status, as the server sent it
 
     def release(self) -> None:
         """Let the held DELETEs through."""
@@ -40,11 +46,34 @@ class DeleteGate:
 
         async def gated(scope: Scope, receive: Receive, send: Send) -> None:
             match = DELETE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+            counts = COUNTS_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+            if counts is not None and self.counts_missing:
+                await send(
+                    {"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain")]}
+                )
+                await send({"type": "http.response.body", "body": b"404 page not found"})
+                return
+            if counts is not None and self.member_counts is not None:
+                await answer_counts(self.member_counts.get(int(counts.group(2)), {}), send)
+                return
             if match is not None and scope.get("method") == "DELETE" and int(match.group(2)) in self.held:
                 await asyncio.to_thread(self.opened.wait)
-            await app(scope, receive, send)
+
+            async def counting(message: Message) -> None:
+                if message["type"] == "http.response.start":
+                    self.statuses[int(message["status"])] += 1
+                await send(message)
+
+            await app(scope, receive, counting)
 
         return gated
+
+
+async def answer_counts(counts: dict[str, int], send: Send) -> None:
+    """`{"data": {"total_count": N, "counts": {kind: n}}}` with 200."""
+    body = json.dumps({"data": {"total_count": sum(counts.values()), "counts": counts}}).encode()
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 @contextmanager

@@ -98,3 +98,35 @@ def test_sigkill_mid_delete_then_resume_deletes_each_selector_exactly_once(
     assert settled_by_get <= set(in_doubt)  # only a selector whose DELETE may have landed can be found gone
     assert not [line for line in lines if line["run"] == second.run_id and line.get("selector_id") in settled_by_get
                 and line["event"] == "intent"]  # found gone with GET: no second DELETE  # fmt: skip
+
+
+def test_ctrl_c_cancels_gracefully_then_resume_finishes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGINT (Ctrl-C): requests in flight finish, nothing more is sent, the end line says `cancelled`, exit 1."""
+    log = audit_path()
+    with recording_server(tmp_path, log, monkeypatch, rate_limit=55) as (demo, recorder):
+        with sqlite3.connect(demo.db_path) as conn:
+            query = "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default ORDER BY id LIMIT 60"
+            ids = [row[0] for row in conn.execute(query)]
+        env = demo_env(demo)
+        process = _start_delete(ids, env)
+        give_up = time.monotonic() + POLL_LIMIT
+        while _outcome_lines(log) < 10:
+            assert process.poll() is None and time.monotonic() < give_up
+            time.sleep(0.005)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 1
+        assert process.stderr is not None
+        assert b"cancelling: requests in flight finish" in process.stderr.read()
+        lines = audit_lines(log)
+        end = lines[-1]
+        assert end["event"] == "end" and end["stopped"] == "cancelled"
+        assert end["counts"]["skipped"] > 0 and sum(end["counts"].values()) == len(ids)
+        cancelled = read_audit(log).runs[-1]
+        assert not any(entry.in_doubt for entry in cancelled.entries.values())  # in-flight requests finished
+        sent = len(recorder.seen)
+        resumed = run_binary(["selectors", "resume", cancelled.run_id, "--yes"], env=env)
+        assert resumed.code == 0, resumed.stderr
+        assert len({seen.selector_id for seen in recorder.seen}) == len(ids) and len(recorder.seen) >= sent
+    for selector_id, statuses in recorder.statuses().items():
+        answered = [status for status in statuses if status != 429]
+        assert answered == [204], (selector_id, statuses)

@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from svctui.store.audit_read import read_audit
+from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.resume import offer_resume
@@ -102,3 +103,27 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
             states = column(tab.query_one("#audit-runs", DataTable), "state")
             assert states[0] == "done" and states[1].startswith("resumed by ")
             assert "2 run(s)" in str(tab.query_one("#audit-summary", Static).render())
+
+
+async def test_resume_is_not_offered_read_only_nor_for_another_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
+        interrupted_log(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            monkeypatch.setenv(READ_ONLY_ENV, "1")
+            offer_resume(app)
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert any("resuming is off: SVCTUI_READ_ONLY is set" in note.message for note in app._notifications)
+            monkeypatch.delenv(READ_ONLY_ENV)
+            assert app.profile is not None
+            app.profile = app.profile.model_copy(update={"base_url": "http://127.0.0.1:9"})
+            offer_resume(app)
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert any("resume it with the profile for that server" in note.message for note in app._notifications)
+        assert len(remaining_ids(demo) & {selector.id for selector in selectors}) == 1  # the third is still there

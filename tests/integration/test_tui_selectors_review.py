@@ -9,7 +9,7 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.review import ReviewScreen
-from tests.integration.selectors_run_support import big_tag_server, delete_now, plan_of, tag_selectors
+from tests.integration.selectors_run_support import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
 from tests.integration.tui_support import make_app, settle
 
 pytestmark = pytest.mark.anyio
@@ -82,3 +82,36 @@ async def test_review_cancel_is_the_default_and_read_only_has_no_delete(
             await pilot.press("escape")
             await settle(pilot)
         assert answers == [False, False]
+
+
+async def test_review_shows_the_impact_per_selector_by_kind_and_the_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = {3: {"User": 5, "Computer": 2}, 4: {"Computer": 1}, 5: {}}
+    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(member_counts=counts)) as demo:
+        plan = plan_of(demo, [selector for selector in tag_selectors(demo) if selector.id in counts])
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan))
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            table = screen.query_one("#review-table", DataTable)
+            assert [str(cell) for cell in table.get_column("members")] == ["7", "1", "0"]
+            assert [str(cell) for cell in table.get_column("kinds")] == ["User 5, Computer 2", "Computer 1", "0"]
+            assert text_of(screen, "#review-impact") == "Impact: 8 tagged objects (User 5, Computer 3)"
+
+
+async def test_review_says_when_the_server_has_no_member_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(counts_missing=True)) as demo:
+        plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:2])
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan))
+            await settle(pilot)
+            assert isinstance(app.screen, ReviewScreen)
+            assert text_of(app.screen, "#review-impact") == "Impact: member counts not available on this server"

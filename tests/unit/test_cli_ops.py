@@ -60,6 +60,8 @@ class SelectorStore:
         self.max_in_flight = 0
         self.fail: dict[int, Exception] = {}
         self.fail_get: dict[int, Exception] = {}
+        self.gate = 0  # hold the first DELETEs until this many are in flight at once
+        self.opened: asyncio.Event | None = None
 
     async def get(self, tag_id: int, selector_id: int) -> Selector:
         if selector_id in self.fail_get:
@@ -83,6 +85,11 @@ class SelectorStore:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
+            if self.gate:
+                self.opened = self.opened or asyncio.Event()
+                if self.in_flight >= self.gate:
+                    self.opened.set()
+                await self.opened.wait()
             await asyncio.sleep(0)
             await asyncio.sleep(0)
             if selector_id in self.fail:
@@ -108,6 +115,7 @@ class Client:
 @pytest.mark.parametrize("concurrency", [1, 3, 16])
 async def test_concurrency_is_bounded(concurrency: int) -> None:
     store = SelectorStore(1, range(1, 41))
+    store.gate = concurrency  # the first DELETEs wait for each other: the bound is reached, never passed
     report = await delete_selectors(
         Client(store), 1, list(range(1, 41)), context=CONTEXT, concurrency=concurrency, audit=lambda record: None
     )

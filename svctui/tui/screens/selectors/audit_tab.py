@@ -14,7 +14,6 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from svctui.store.audit import audit_path
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.resume import start_resume
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 INTERRUPTED = "INTERRUPTED"
+AUDIT_LOG_WHERE = "`svctui paths` shows where it is"
 
 
 def when_text(started: str) -> str:
@@ -72,23 +72,26 @@ class AuditTab(Widget):
 
     def compose(self) -> ComposeResult:
         """What the log holds, the runs, the chosen run's selectors."""
-        yield Static(f"Audit log {audit_path()}: reading…", id="audit-summary", classes="audit-line", markup=False)
+        yield Static("Audit log: reading…", id="audit-summary", classes="audit-line", markup=False)
         yield DataTable(id="audit-runs", cursor_type="row", zebra_stripes=True)
         yield Static("", id="audit-run-line", markup=False)
         yield DataTable(id="audit-selectors", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        """Columns; read the log."""
+        """The columns (the log is read when the tab is shown)."""
         runs = self.query_one("#audit-runs", DataTable)
-        for label, key in (("run", "run"), ("when (UTC)", "when"), ("who", "who"), ("server", "server")):
+        for label, key in (("run", "run"), ("when (UTC)", "when"), ("state", "state"), ("who", "who")):
             runs.add_column(label, key=key)
-        for label, key in (("tag", "tag"), ("counts", "counts"), ("state", "state")):
+        for label, key in (("server", "server"), ("tag", "tag"), ("counts", "counts")):
             runs.add_column(label, key=key)
         selectors = self.query_one("#audit-selectors", DataTable)
         for label, key in (("id", "id"), ("name", "name"), ("outcome", "outcome"), ("status", "status")):
             selectors.add_column(label, key=key)
         selectors.add_column("message", key="message", width=40)
         selectors.add_column("request id", key="request")
+
+    def on_show(self) -> None:
+        """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
         self.action_reload()
 
     def action_reload(self) -> None:
@@ -103,7 +106,7 @@ class AuditTab(Widget):
         self.log_runs = list(reversed(log.runs))
         unreadable = f"; {log.unreadable_lines:,} unreadable line(s) skipped" if log.unreadable_lines else ""
         self.query_one("#audit-summary", Static).update(
-            f"Audit log {audit_path()}: {len(log.runs):,} run(s){unreadable}"
+            f"Audit log ({AUDIT_LOG_WHERE}): {len(log.runs):,} run(s){unreadable}"
         )
         table = self.query_one("#audit-runs", DataTable)
         table.clear()
@@ -113,11 +116,11 @@ class AuditTab(Widget):
             table.add_row(
                 run.run_id,
                 when_text(run.started),
+                state_text(run),
                 who_text(run),
                 str(run.plan.get("server") or "?"),
                 f"{action}{tag}",
                 counts_text(run.counts),
-                state_text(run),
                 key=run.run_id,
             )
         self.show_run(self.log_runs[0] if self.log_runs else None)

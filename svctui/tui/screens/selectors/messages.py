@@ -1,17 +1,19 @@
-"""Messages of the cleanup run: results landing (batched so 55 deletions a second never flood the screen)."""
+"""Messages of the review and the run: results landing (batched so 55 a second never flood the screen)."""
 
 from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
 
 from textual.dom import DOMNode
 from textual.message import Message
 
-from svctui.ops.selector_delete import DeleteResult
+T = TypeVar("T")
 
 
 class ResultsLanded(Message, bubble=False):
     """Results are waiting in `batcher`: the handler takes them all at once (`batcher.take()`)."""
 
-    def __init__(self, batcher: ResultBatcher) -> None:
+    def __init__(self, batcher: ResultBatcher[Any]) -> None:
         super().__init__()
         self.batcher = batcher
 
@@ -20,21 +22,21 @@ class ShowAuditTab(Message):
     """Open the Audit tab of the Selector cleanup screen (posted to it when the run screen closes with `a`)."""
 
 
-class ResultBatcher:
-    """Collects the engine's results in the worker; posts one ResultsLanded while any are waiting."""
+class ResultBatcher(Generic[T]):
+    """Collects results (the engine's on_result) in the worker; posts one ResultsLanded while any are waiting."""
 
     def __init__(self, owner: DOMNode) -> None:
         self._owner = owner
-        self._waiting: list[DeleteResult] = []
+        self._waiting: list[T] = []
         self.batches = 0
 
-    def add(self, result: DeleteResult) -> None:
+    def add(self, result: T) -> None:
         """Take one result (the engine's on_result); tell the owner when this is the first one waiting."""
         self._waiting.append(result)
         if len(self._waiting) == 1:
             self._owner.post_message(ResultsLanded(self))
 
-    def take(self) -> list[DeleteResult]:
+    def take(self) -> list[T]:
         """Every waiting result, oldest first (the next add posts a new message)."""
         taken, self._waiting = self._waiting, []
         if taken:

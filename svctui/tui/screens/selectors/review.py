@@ -17,6 +17,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, load_impact
+from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
@@ -70,6 +71,8 @@ class ReviewScreen(ModalScreen[bool]):
         self.previews: list[PreviewResult] | None = None
         self.preview_problem = ""
         self.impact: Impact | None = None
+        self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
+        self.checked_count = 0
 
     @property
     def svc_app(self) -> SvcTuiApp:
@@ -102,6 +105,7 @@ class ReviewScreen(ModalScreen[bool]):
             if why_read_only is not None:
                 yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
             elif self.needs_typed_count:
+                yield Static(f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete", markup=False)
                 yield Input(placeholder=f"type {count} to enable Delete", id="review-typed", restrict=r"[0-9]*")
             with Horizontal():
                 yield Button("Cancel", id="review-cancel", variant="primary")
@@ -112,10 +116,10 @@ class ReviewScreen(ModalScreen[bool]):
         """Fill the table, start the dry run and the impact, focus Cancel."""
         table = self.query_one("#review-table", DataTable)
         table.add_column("id", key="id")
-        table.add_column("name", key="name", width=32)
+        table.add_column("name", key="name", width=30)
         table.add_column("dry run", key="preview", width=36)
         table.add_column("members", key="members")
-        table.add_column("by kind", key="kinds")
+        table.add_column("by kind", key="kinds", width=40)
         for selector_id in self.ids:
             name = self.names.get(selector_id, "(not in the tag's list)")
             table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
@@ -124,16 +128,29 @@ class ReviewScreen(ModalScreen[bool]):
 
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
-        app, tag_id, ids = self.svc_app, self.plan.tag.id, self.ids
+        app, tag_id, ids, feed = self.svc_app, self.plan.tag.id, self.ids, self.checked.add
 
         async def dry_run() -> list[PreviewResult]:
-            return await preview_selectors(await app.api_client(), tag_id, ids, concurrency=DEFAULT_CONCURRENCY)
+            client = await app.api_client()
+            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, on_result=feed)
 
         async def impact() -> Impact:
             return await load_impact(await app.api_client(), tag_id, ids)
 
         self.loads.start("preview", dry_run)
         self.loads.start("impact", impact)
+
+    def on_results_landed(self, message: ResultsLanded) -> None:
+        """Dry-run lines as they land (the counts come with the whole answer)."""
+        if self.previews is not None:
+            return
+        table = self.query_one("#review-table", DataTable)
+        for result in self.checked.take():
+            self.checked_count += 1
+            table.update_cell(str(result.selector_id), "preview", str(result.preview))
+        self.query_one("#review-preview", Static).update(
+            f"Dry run: {CHECKING} {self.checked_count:,}/{len(self.ids):,}"
+        )
 
     def on_loaded(self, message: Loaded) -> None:
         """Show the dry run or the impact."""
@@ -192,10 +209,10 @@ class ReviewScreen(ModalScreen[bool]):
         return self.query_one("#review-typed", Input).value.strip() == str(len(self.ids))
 
     def update_delete_button(self) -> None:
-        """Delete is enabled once the dry run answered and the typed count (if needed) matches."""
+        """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
         buttons = self.query("#review-delete")
         if buttons:
-            buttons.first(Button).disabled = self.previews is None or not self.typed_count_ok()
+            buttons.first(Button).disabled = not self.ids or self.previews is None or not self.typed_count_ok()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Re-check the typed count."""

@@ -119,7 +119,7 @@ class RunScreen(ModalScreen[None]):
         self.title_text = title or f"Deleting {len(self.ids):,} selector(s) from {tag_words(plan)}"
         self.ticker = ticker
         self.cancel_event = asyncio.Event()
-        self.batcher = ResultBatcher(self)
+        self.batcher: ResultBatcher[DeleteResult] = ResultBatcher(self)
         self.loads = Loads(self)
         self.results: dict[int, DeleteResult] = {}
         self.report: DeleteReport | None = None

@@ -24,10 +24,9 @@ def profile_name(app: SvcTuiApp) -> str:
 
 
 def server_words(app: SvcTuiApp) -> str:
-    """The server as the header names it (e.g. `demo server`), with its URL when that differs."""
-    url = app.profile.base_url if app.profile is not None else ""
-    label = app.server_label or url
-    return f"{label} ({url})" if url and label != url else label
+    """The server as the header names it (e.g. `demo server`), else its URL."""
+    url = app.profile.base_url if app.profile is not None else "(no server)"
+    return app.server_label or url
 
 
 def read_only_why(app: SvcTuiApp) -> str | None:
