@@ -56,6 +56,9 @@ def test_browse_detail(snap_compare: SnapCompare, demo_server: DemoServer) -> No
 def test_filter_editor(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
     async def editor(pilot: Pilot[Any]) -> None:
         await pilot.press("slash")
+        await settle(pilot)
+        for field in pilot.app.screen.query(Input):  # a blinking cursor would make the picture depend on timing
+            field.cursor_blink = False
 
     assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(editor))
 
@@ -97,6 +100,7 @@ def test_typed_ids_prompt(snap_compare: SnapCompare, demo_server: DemoServer) ->
     async def typed(pilot: Pilot[Any]) -> None:
         await pilot.press("i")
         await settle(pilot)
+        pilot.app.screen.query_one("#ids", Input).cursor_blink = False
         pilot.app.screen.query_one("#ids", Input).value = "1 6-7 12x"
         await pilot.press("enter")
 
