@@ -100,9 +100,10 @@ async def test_range_marks_survive_paging_sorting_refresh_and_tag_switches(demo_
         assert screen.tag is not None and screen.tag.id != tag.id
         assert not screen.marks.ids(screen.tag.id)
         assert any(part.startswith("other tags") for part in screen.status_parts())
-        await pilot.press("up")
+        await pilot.press("up", "enter")
         await settle(pilot)
         assert table.marked == {str(i) for i in screen.marks.ids(tag.id)}
+        assert table.has_focus
         await pilot.press("ctrl+u")
         await settle(pilot)
         assert not screen.marks.ids(tag.id) and not table.marked

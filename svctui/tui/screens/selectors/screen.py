@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
@@ -218,6 +218,11 @@ class SelectorsScreen(ListScreen[Selector]):
         self.window.skip, self.window.count = 0, None
         self.selector_table.show_marks(str(selector_id) for selector_id in self.marks.ids(message.tag.id))
         self.load()
+
+    @on(DataTable.RowSelected, "#tags")
+    def _tag_entered(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.selector_table.focus()  # enter on a tag: on to its selectors
 
     def action_tag_id(self) -> None:
         """Open a tag by its id (servers without a tag list, or a tag the list hides)."""
