@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from svctui.api.models import CreatedSelector, MemberCountsResponse, Seed, SelectorCreate, parse_json
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
 from tests.integration.demo_http import error_of, signed
@@ -176,3 +177,17 @@ def test_two_concurrent_deletes_of_one_selector_give_one_204_and_one_404(fresh_d
             return outcomes
 
     assert asyncio.run(rounds()) == [[204, 404]] * len(victims)
+
+
+def test_the_api_models_read_the_demo_answers(client: httpx.Client) -> None:
+    body = SelectorCreate(name="From the model", seeds=[Seed(type=1, value="S-1-5-21-1-2-3-519")])
+    response = client.post(f"{TAGS}/4/selectors", content=body.model_dump_json())
+    created = parse_json(CreatedSelector, response.content).data
+    assert (created.name, created.description, created.auto_certify, created.seeds) == (
+        body.name,
+        "",
+        0,
+        body.seeds,
+    )
+    counts = parse_json(MemberCountsResponse, client.get(f"{TAGS}/4/selectors/{created.id}/members/counts").content)
+    assert counts.data.total_count == sum(counts.data.counts.values()) == 1
