@@ -15,6 +15,7 @@ import pytest
 
 from svctui.api.filters import SELECTORS, TAGS
 from svctui.demo.server import DemoServer
+from tests.integration.cli_support import demo_env, invoke, jsonl_items
 from tests.integration.demo_http import error_of, signed
 
 TAGS_PATH = "/api/v2/asset-group-tags"
@@ -103,3 +104,17 @@ def test_selector_type_filters_on_the_seed_type(client: httpx.Client) -> None:
     ]
     message = error_of(client.get(f"{TAGS_PATH}/1/selectors", params={"type": "gt:1"}), 400)
     assert message == "the specified filter predicate is not supported for this column: type gt"
+
+
+def test_the_cli_filters_selectors_by_seed_type(
+    demo_server: DemoServer, client: httpx.Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in demo_env(demo_server).items():
+        monkeypatch.setenv(name, value)
+    result = invoke(["selectors", "list", "1", "--all", "-f", "type=eq:2", "-o", "jsonl"])
+    assert result.exit_code == 0, result.stderr
+    listed = jsonl_items(result.stdout)
+    assert [item["id"] for item in listed] == selector_ids(client, 1, [("type", "eq:2")])
+    assert listed and all(seed["type"] == 2 for item in listed for seed in item["seeds"])
+    refused = invoke(["selectors", "list", "1", "-f", "type=gt:1"])
+    assert refused.exit_code == 2 and "type" in refused.stderr
