@@ -333,6 +333,34 @@ class SelectorResponse(ApiModel):
     data: SelectorData
 
 
+class CreatedSelector(ApiModel):
+    """The answer to `POST …/{tag}/selectors` (201): the new selector directly under `data`."""
+
+    data: Selector
+
+
+class SelectorCreate(BaseModel):
+    """The body of `POST …/{tag}/selectors`: name and seeds required; auto_certify 0 off, 1 all members, 2 seeds."""
+
+    name: str
+    description: str = ""
+    auto_certify: int = 0
+    seeds: list[Seed]
+
+
+class MemberCounts(ApiModel):
+    """`data` of `GET …/selectors/{id}/members/counts`: objects the selector tags, in total and by kind."""
+
+    total_count: int
+    counts: dict[str, int] = Field(default_factory=dict)
+
+
+class MemberCountsResponse(ApiModel):
+    """The member counts response."""
+
+    data: MemberCounts
+
+
 M = TypeVar("M")
 
 

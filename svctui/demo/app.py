@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,13 +26,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from svctui.demo import auth, db, handlers
+from svctui.demo import auth, db, handlers, handlers_selectors
 from svctui.demo.faults import FaultInjector, send_fault
 from svctui.demo.query import Problem, go_atoi
 from svctui.demo.ratelimit import RateLimiter
 from svctui.demo.responses import error_response, json_response, plain_text
 
 HSTS = "max-age=31536000; includeSubDomains; preload"
+MAX_BODY_BYTES = 1024 * 1024  # far above any request body of the API; more is a 413, never read
+MAX_URL_BYTES = 8192  # request target (path and query); a longer one is a plain-text 414
+MSG_BODY_TOO_LARGE = "http: request body too large"
+DEMO_ACTORS = {"admin": "demo.admin@contoso.com", "read-only": "demo.viewer@contoso.com"}
 Handler = Callable[[Any, handlers.Call], handlers.Result]
 
 
@@ -101,6 +105,9 @@ class ContextMiddleware:
             await self.app(scope, receive, send)
             return
         self.state.request_count += 1
+        if len(request_target(scope)) > MAX_URL_BYTES:
+            await plain_text(414, "414 URI Too Long")(scope, receive, send)
+            return
         injector = self.state.injector
         if injector.faults.latency_ms:
             await asyncio.sleep(injector.faults.latency_ms / 1000)
@@ -136,6 +143,29 @@ class ContextMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
+def body_reader(request: Request) -> Callable[[], Awaitable[bytes]]:
+    """Read the body at most once, on demand, refusing more than MAX_BODY_BYTES (413) before or while reading."""
+    cache: list[bytes] = []
+
+    async def read() -> bytes:
+        if cache:
+            return cache[0]
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            raise Problem(413, MSG_BODY_TOO_LARGE)
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise Problem(413, MSG_BODY_TOO_LARGE)
+            chunks.append(chunk)
+        cache.append(b"".join(chunks))
+        return cache[0]
+
+    return read
+
+
 def request_target(scope: Scope) -> str:
     """The request target as received: raw path, and `?` plus the raw query string when there is one."""
     raw_path: bytes = scope.get("raw_path") or scope["path"].encode("utf-8")
@@ -169,19 +199,18 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
     async def endpoint(request: Request) -> Response:
         request_id: str = request.scope.get("state", {}).get("request_id", "")
         wait: int = request.scope.get("state", {}).get("wait", 0)
-        try:
-            body = await request.body()
-        except ClientDisconnect:  # the client gave up (a stale query cancelled): nobody to answer, nothing to log
-            return Response(status_code=499)
+        read_body = body_reader(request)
         try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
-            principal = auth.authenticate(
+            principal = await auth.authenticate(
                 lambda name: request.headers.get(name, ""),
                 request.method,
                 request_target(request.scope),
-                body,
+                read_body,
                 _find_token(state.db_path),
                 state.jwt_secret,
             )
+        except ClientDisconnect:  # the client gave up (a stale query cancelled): nobody to answer, nothing to log
+            return Response(status_code=499)
         except Problem as problem:
             return error_response(problem.status, problem.message, request_id)
         except Exception:  # a database error: the real server's generic 500, never a traceback
@@ -200,8 +229,16 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
                 raise Problem(403, "not authorized")
             if state.injector.server_error():
                 raise Problem(500, handlers.MSG_INTERNAL)
-            call = handlers.Call(dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")))
+            body = await read_body() if write else b""
+            call = handlers.Call(
+                dict(request.path_params),
+                go_parse_query(request.scope.get("query_string", b"")),
+                body,
+                DEMO_ACTORS.get(principal.role, ""),
+            )
             status, payload = await _with_timeout(state, handler, call, wait)
+        except ClientDisconnect:
+            return Response(status_code=499)
         except Problem as problem:
             return error_response(problem.status, problem.message, request_id, limit_headers)
         except Exception:  # a database error: the real server's generic 500, never a traceback
@@ -241,10 +278,19 @@ def create_app(state: DemoState) -> ASGIApp:
         Route("/api/v2/clients/{client_id}/completed-jobs", guarded(state, "completed-jobs", handlers.list_tasks)),
         Route(tags, guarded(state, "tags", handlers.list_tags)),
         Route(f"{tags}/{{tag_id}}/selectors", guarded(state, "selectors", handlers.list_selectors)),
+        Route(
+            f"{tags}/{{tag_id}}/selectors",
+            guarded(state, "create-selector", handlers_selectors.create_selector, write=True),
+            methods=["POST"],
+        ),
+        Route(
+            f"{tags}/{{tag_id}}/selectors/{{selector_id}}/members/counts",
+            guarded(state, "selector-member-counts", handlers_selectors.member_counts),
+        ),
         Route(f"{tags}/{{tag_id}}/selectors/{{selector_id}}", guarded(state, "selector", handlers.get_selector)),
         Route(
             f"{tags}/{{tag_id}}/selectors/{{selector_id}}",
-            guarded(state, "delete-selector", handlers.delete_selector, write=True),
+            guarded(state, "delete-selector", handlers_selectors.delete_selector, write=True),
             methods=["DELETE"],
         ),
     ]

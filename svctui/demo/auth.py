@@ -14,7 +14,7 @@ import hmac
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
@@ -122,16 +122,19 @@ def _header(headers: Callable[[str], str], name: str, what: str, parse: Callable
         raise _fail(400, f"{MALFORMED[name]}: {exc}") from None
 
 
-def verify_signature(
+async def verify_signature(
     token_id: uuid.UUID,
     headers: Callable[[str], str],
     method: str,
     target: str,
-    body: bytes,
+    read_body: Callable[[], Awaitable[bytes]],
     find_token: Callable[[str], Token | None],
     now: datetime | None = None,
 ) -> Token:
-    """Check a signed request; the token it was signed with, or Problem with the real status and message."""
+    """Check a signed request; the token it was signed with, or Problem with the real status and message.
+
+    The body is read only once every check that does not need it has passed.
+    """
     raw_date, request_date = _header(headers, "requestdate", "request date", parse_request_date)
     _, received = _header(headers, "signature", "signature", _go_base64)
     token = find_token(str(token_id))
@@ -142,22 +145,25 @@ def verify_signature(
     skew = _skew_error(now or datetime.now(UTC), request_date)
     if skew:
         raise _fail(401, skew)
-    expected = compute_signature(token.key, method, target, raw_date[:13], body)
+    expected = compute_signature(token.key, method, target, raw_date[:13], await read_body())
     if not signature_matches(expected, base64.b64encode(received).decode("ascii")):
         raise _fail(401, "digest validation failed: signature digest mismatch")
     return token
 
 
-def authenticate(
+async def authenticate(
     headers: Callable[[str], str],
     method: str,
     target: str,
-    body: bytes,
+    read_body: Callable[[], Awaitable[bytes]],
     find_token: Callable[[str], Token | None],
     jwt_secret: str,
 ) -> Principal | None:
     """Authenticate a request by its Authorization header: who it is, None when there is no such header (the
-    permission check later answers 401 `not authenticated`), or Problem with the real status and message."""
+    permission check later answers 401 `not authenticated`), or Problem with the real status and message.
+
+    `read_body` is awaited only to check a signature's digest, after every other check passed: a request that
+    fails authentication otherwise is answered without its body being read."""
     authorization = headers("authorization")
     if not authorization:
         return None
@@ -174,6 +180,6 @@ def authenticate(
             token_id = uuid.UUID(parameter)
         except ValueError:
             raise Problem(400, "Token ID is malformed.") from None
-        token = verify_signature(token_id, headers, method, target, body, find_token)
+        token = await verify_signature(token_id, headers, method, target, read_body, find_token)
         return Principal(role=token.role, method="signature")
     raise Problem(400, f"Unexpected authorization scheme: {scheme}.")

@@ -27,7 +27,7 @@ class DemoSizes:
     events: int = 200
     tasks: int = 4000
     tags: int = 7
-    selectors: int = 240
+    selectors: int = 1000  # Tier Zero gets 400 of them, 392 deletable: a 300-delete run is real
 
     def validate(self) -> None:
         """Raise ValueError naming a size that is out of range."""

@@ -1,24 +1,20 @@
 """Deterministic demo data: clients, forests (domains with SIDs, OUs with GUIDs and DNs) and scheduled events.
 
-`generate(conn, seed, sizes, anchor)` fills an empty database; the same seed, sizes and anchor give the same rows.
-Tasks and their per-domain results come from `svctui.demo.data_tasks`, tags and selectors from
-`svctui.demo.data_tags`.
+The building blocks shared by the generators; `svctui.demo.generate` calls this module, `data_tasks` and
+`data_tags` in turn, and none of them imports back up.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import sqlite3
-import time
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from dateutil.rrule import rrulestr
 
-from svctui.demo import db, names
-from svctui.demo.config import DemoSizes
+from svctui.demo import names
 from svctui.demo.timefmt import to_micros
 
 COUNT_SCALE = {  # field -> (low, high) of a domain's base count
@@ -219,50 +215,3 @@ def insert(conn: sqlite3.Connection, table: str, rows: list[tuple[object, ...]])
     if rows:
         marks = ", ".join("?" * len(rows[0]))
         conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)  # noqa: S608 - fixed table names only
-
-
-def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: datetime) -> float:
-    """Fill an empty schema with the data set for `seed` and `sizes`, ending at `anchor`; returns seconds taken."""
-    from svctui.demo import data_tags, data_tasks
-
-    started = time.perf_counter()
-    anchor = anchor.astimezone(UTC).replace(microsecond=0)
-    rng = random.Random(seed)
-    clients = make_clients(rng, sizes.clients)
-    ous = ou_rows(rng, clients)
-    span = data_tasks.history_span(sizes)
-    events = make_events(rng, clients, sizes.events, anchor - span)
-    conn.execute("BEGIN")
-    insert(conn, "clients", [(client.id, client.name) for client in clients])
-    insert(
-        conn,
-        "domains",
-        [
-            (d.objectid, d.client_id, d.name, 1, "Domain", json.dumps({"base": d.base, "trend": d.trend}))
-            for client in clients
-            for d in client.domains
-        ],
-    )
-    insert(conn, "ous", list(ous))
-    insert(conn, "events", event_rows(rng, events, anchor))
-    insert(
-        conn,
-        "event_domains",
-        [(e.id, d.objectid, i) for e in events if not e.ou_ids and not e.flags[6] for i, d in enumerate(e.domains)],
-    )
-    insert(conn, "event_ous", [(e.id, ou, i) for e in events for i, ou in enumerate(e.ou_ids)])
-    data_tasks.generate_tasks(conn, random.Random(seed * 7919 + 1), clients, events, sizes, anchor, span)
-    data_tags.generate_tags(conn, random.Random(seed * 104729 + 2), sizes, anchor)
-    db.write_meta(
-        conn,
-        {
-            "schema_version": db.SCHEMA_VERSION,
-            "seed": str(seed),
-            "sizes": sizes.key(),
-            "anchor": anchor.isoformat(),
-            "complete": "1",
-        },
-    )
-    conn.execute("COMMIT")
-    db.create_indexes(conn)
-    return time.perf_counter() - started

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from svctui.demo import names
 from svctui.demo.config import DemoSizes
-from svctui.demo.data import insert
+from svctui.demo.data import insert  # generation lives in svctui.demo.generate
 from svctui.demo.timefmt import to_micros
 
 BUILT_IN = ("Tier Zero", "Owned")
@@ -42,6 +42,20 @@ def seeds_for(rng: random.Random) -> list[tuple[int, str]]:
     ]
 
 
+def selector_name(rng: random.Random, used: set[str]) -> str:
+    """A name unique within its tag: verb, subject and sometimes a site (`Members of Domain Admins (EU)`)."""
+    subject = rng.choice(names.SELECTOR_SUBJECTS)
+    site = rng.choice(names.SELECTOR_SITES)
+    name = f"{rng.choice(names.SELECTOR_VERBS).capitalize()} {subject}{f' ({site})' if site else ''}"
+    number = 2
+    candidate = name
+    while candidate in used:
+        candidate = f"{name} #{number}"
+        number += 1
+    used.add(candidate)
+    return candidate
+
+
 def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes, anchor: datetime) -> None:
     """Write tags, selectors and selector seeds."""
     plans = tag_plans(sizes.tags)
@@ -67,7 +81,7 @@ def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes
                 None,
                 None,
                 tier_position if is_tier else None,
-                int(rng.random() < 0.3) if is_tier else None,
+                int(rng.random() < 0.3 or tier_position == 1) if is_tier else None,  # Tier Zero certifies
                 int(rng.random() < 0.8) if is_tier else None,
                 glyph,
             )
@@ -78,11 +92,7 @@ def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes
         defaults = min(8, share // 4) if tag_name == "Tier Zero" else (1 if tag_name == "Owned" and share else 0)
         used: set[str] = set()
         for number in range(share):
-            subject = rng.choice(names.SELECTOR_SUBJECTS)
-            name = f"{rng.choice(names.SELECTOR_VERBS).capitalize()} {subject}"
-            while name in used:
-                name = f"{name} {rng.choice(('EU', 'NA', 'APAC', 'lab', 'legacy', 'v2', 'new'))}"
-            used.add(name)
+            name = selector_name(rng, used)
             is_default = number < defaults
             created = anchor - timedelta(
                 days=rng.randint(1, 400), minutes=rng.randint(0, 1439), seconds=rng.randint(0, 59)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from svctui.demo import data, db
+from svctui.demo import db, generate
 from svctui.demo.config import DemoSizes, current_anchor
 
 
@@ -58,7 +58,7 @@ def prepare_database(
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = OFF")
             db.create_schema(conn)
-            seconds = data.generate(conn, seed, sizes, anchor or current_anchor())
+            seconds = generate.generate(conn, seed, sizes, anchor or current_anchor())
             conn.execute("PRAGMA synchronous = NORMAL")
         finally:
             conn.close()

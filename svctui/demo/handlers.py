@@ -25,6 +25,7 @@ from svctui.demo.query import (
 
 MSG_NOT_FOUND = "resource not found"
 MSG_ID_MALFORMED = "id is malformed."
+MSG_NOT_PART = "selector is not part of asset group tag"
 MSG_INTERNAL = "an internal error has occurred that is preventing the service from servicing this request"
 SELECTORS_DEFAULT_LIMIT = 50
 Result = tuple[int, Any]
@@ -32,10 +33,12 @@ Result = tuple[int, Any]
 
 @dataclass(frozen=True)
 class Call:
-    """What a handler gets from a request: path parameters and the decoded query pairs in order."""
+    """What a handler gets from a request: path parameters, the decoded query pairs in order, the body and who."""
 
     path: Mapping[str, str]
     query: Sequence[tuple[str, str]]
+    body: bytes = b""
+    actor: str = ""
 
 
 def _page(count: int, query: ListQuery, data: Any) -> dict[str, Any]:
@@ -48,7 +51,8 @@ def _check_values(query: ListQuery) -> None:
         raise Problem(500, MSG_INTERNAL)
 
 
-def _parse_id(text: str) -> int:
+def parse_id(text: str) -> int:
+    """A path id read with strconv.Atoi, or the real 404 `id is malformed.`."""
     try:
         return go_atoi(text)
     except ValueError:
@@ -101,7 +105,7 @@ def list_selectors(conn: sqlite3.Connection, call: Call) -> Result:
     tag_ids: list[int] = []
 
     def parse_tag() -> None:
-        tag_ids.append(_parse_id(call.path["tag_id"]))
+        tag_ids.append(parse_id(call.path["tag_id"]))
 
     query = build_list_query(
         SELECTORS_TABLE,
@@ -120,28 +124,20 @@ def list_selectors(conn: sqlite3.Connection, call: Call) -> Result:
     return 200, _page(count, query, {"selectors": selectors})
 
 
-def _selector_of_tag(conn: sqlite3.Connection, call: Call) -> dict[str, Any]:
-    tag_id = _parse_id(call.path["tag_id"])
+def selector_of_tag(conn: sqlite3.Connection, call: Call) -> dict[str, Any]:
+    """The selector of the path, after the real checks: tag id, tag, selector id, selector, same tag."""
+    tag_id = parse_id(call.path["tag_id"])
     if not repo.tag_exists(conn, tag_id):
         raise Problem(404, MSG_NOT_FOUND)
-    selector_id = _parse_id(call.path["selector_id"])
+    selector_id = parse_id(call.path["selector_id"])
     selector = repo.get_selector(conn, selector_id)
     if selector is None:
         raise Problem(404, MSG_NOT_FOUND)
     if selector["asset_group_tag_id"] != tag_id:
-        raise Problem(404, "selector is not part of asset group tag")
+        raise Problem(404, MSG_NOT_PART)
     return selector
 
 
 def get_selector(conn: sqlite3.Connection, call: Call) -> Result:
     """GET /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}."""
-    return 200, {"data": {"selector": _selector_of_tag(conn, call)}}
-
-
-def delete_selector(conn: sqlite3.Connection, call: Call) -> Result:
-    """DELETE /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}: 204, or the real 403/404s."""
-    selector = _selector_of_tag(conn, call)
-    if selector["is_default"]:
-        raise Problem(403, "cannot delete a default selector")
-    repo.delete_selector(conn, int(selector["id"]))
-    return 204, None
+    return 200, {"data": {"selector": selector_of_tag(conn, call)}}

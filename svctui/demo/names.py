@@ -139,7 +139,10 @@ SELECTOR_USERS = (
     "bob.analyst@contoso.com",
     "carol.redteam@contoso.com",
     "dave.soc@contoso.com",
+    "erin.iam@contoso.com",
+    "frank.ops@contoso.com",
 )
+SELECTOR_SITES = ("", "", "", "EU", "NA", "APAC", "HQ", "DR site", "lab", "legacy", "prod", "staging", "2024 audit")
 SYSTEM_ACTOR = "SYSTEM"
 CYPHER_SEEDS = (
     "MATCH (n:Group) WHERE n.objectid ENDS WITH '-512' RETURN n",
@@ -147,4 +150,8 @@ CYPHER_SEEDS = (
     "MATCH (n:Computer) WHERE n.operatingsystem CONTAINS 'Server' RETURN n",
     "MATCH (n:Base) WHERE n.name STARTS WITH 'SVC-' RETURN n",
     "MATCH (n:Computer)-[:DCFor]->(:Domain) RETURN n",
+    "MATCH (n:CertTemplate) WHERE n.enrolleesuppliessubject = true RETURN n",
+    "MATCH (n:User) WHERE n.hasspn = true AND n.enabled = true RETURN n",
+    "MATCH (n:GPO) WHERE n.name CONTAINS 'TIER0' RETURN n",
+    "MATCH (n:AZServicePrincipal)-[:AZMGGrantRole]->(:AZTenant) RETURN n",
 )

@@ -50,10 +50,14 @@ class Problem(Exception):
 
 @dataclass(frozen=True)
 class SqlColumn:
-    """Where a filter/sort column lives in SQL and how its values are stored (int, text, bool, uuid, time)."""
+    """Where a filter/sort column lives in SQL and how its values are stored (int, text, bool, uuid, time).
+
+    `around` (a fixed fragment with one `{cond}`) wraps the condition, for a column of a related table.
+    """
 
     expr: str
     storage: str
+    around: str = "{cond}"
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,9 @@ def sql_columns(alias: str, spec: EndpointSpec, **storage: str) -> dict[str, Sql
 
 EVENTS_TABLE = SqlTable(EVENTS, sql_columns("e", EVENTS), "e.id", HYDRATION_PARAMS)
 TASKS_TABLE = SqlTable(COMPLETED_TASKS, sql_columns("t", COMPLETED_TASKS, status="int"), "t.id", HYDRATION_PARAMS)
-SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int"), "s.id", TAG_PARAMS)
+# A selector's `type` is the type of its seeds: it matches when one of its seeds matches.
+SEED_TYPE = SqlColumn("q.type", "int", "EXISTS (SELECT 1 FROM selector_seeds q WHERE q.selector_id = s.id AND {cond})")
+SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int") | {"type": SEED_TYPE}, "s.id", TAG_PARAMS)
 TAGS_TABLE = SqlTable(TAGS, sql_columns("g", TAGS), "g.id", TAG_PARAMS)
 
 
@@ -210,6 +216,11 @@ def convert(storage: str, value: str) -> object:
 
 def compile_filter(column: SqlColumn, op: str, value: str) -> tuple[str, list[object]]:
     """SQL for one filter; the value is always a bound parameter."""
+    sql, params = _condition(column, op, value)
+    return column.around.format(cond=sql), params
+
+
+def _condition(column: SqlColumn, op: str, value: str) -> tuple[str, list[object]]:
     if value == "null":
         if op == "eq":
             return f"{column.expr} IS NULL", []

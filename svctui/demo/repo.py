@@ -193,7 +193,13 @@ def list_tags(conn: sqlite3.Connection, query: ListQuery, counts: bool) -> list[
 
 def tag_exists(conn: sqlite3.Connection, tag_id: int) -> bool:
     """True when the tag exists."""
-    return conn.execute("SELECT 1 FROM tags WHERE id = ? AND deleted_at IS NULL", (tag_id,)).fetchone() is not None
+    return tag_type(conn, tag_id) is not None
+
+
+def tag_type(conn: sqlite3.Connection, tag_id: int) -> int | None:
+    """The tag's type (1 tier, 2 label, 3 owned), or None when there is no such tag."""
+    row = conn.execute("SELECT type FROM tags WHERE id = ? AND deleted_at IS NULL", (tag_id,)).fetchone()
+    return None if row is None else int(row["type"])
 
 
 def _selectors(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], counts: bool) -> list[JsonObject]:
@@ -229,11 +235,3 @@ def get_selector(conn: sqlite3.Connection, selector_id: int) -> JsonObject | Non
     """One selector by id (any tag), or None."""
     row = conn.execute("SELECT * FROM selectors WHERE id = ?", (selector_id,)).fetchone()
     return None if row is None else _selectors(conn, [row], False)[0]
-
-
-def delete_selector(conn: sqlite3.Connection, selector_id: int) -> None:
-    """Delete a selector and its seeds (committed at once)."""
-    conn.execute("BEGIN IMMEDIATE")
-    conn.execute("DELETE FROM selector_seeds WHERE selector_id = ?", (selector_id,))
-    conn.execute("DELETE FROM selectors WHERE id = ?", (selector_id,))
-    conn.execute("COMMIT")

@@ -86,9 +86,31 @@ def test_default_sizes(demo_template_db: Path) -> None:
         200,
         4000,
         7,
-        240,
+        1000,
     )
     assert counts["domains"] >= 6 and counts["ous"] >= 18 and counts["domain_results"] > 3000
+
+
+def test_selectors_make_a_cleanup_real(demo_template_db: Path) -> None:
+    """One tag holds >= 350 deletable selectors; some are default, some disabled; names unique per tag."""
+    with sqlite3.connect(str(demo_template_db)) as conn:
+        per_tag = conn.execute(
+            "SELECT asset_group_tag_id, SUM(is_default = 0), SUM(is_default), SUM(disabled_at IS NOT NULL), "
+            "COUNT(DISTINCT name) = COUNT(*), COUNT(DISTINCT created_by) FROM selectors GROUP BY 1"
+        ).fetchall()
+        seed_types = {row[0] for row in conn.execute("SELECT DISTINCT type FROM selector_seeds")}
+        unseeded = conn.execute(
+            "SELECT COUNT(*) FROM selectors WHERE id NOT IN (SELECT selector_id FROM selector_seeds)"
+        ).fetchone()[0]
+        disabled_without_actor = conn.execute(
+            "SELECT COUNT(*) FROM selectors WHERE (disabled_at IS NULL) != (disabled_by IS NULL)"
+        ).fetchone()[0]
+    assert len(per_tag) == 7
+    assert max(deletable for _, deletable, *_ in per_tag) >= 350
+    assert sum(row[2] for row in per_tag) >= 5 and sum(row[3] for row in per_tag) >= 30
+    assert all(row[4] for row in per_tag), "selector names repeat within a tag"
+    assert all(row[5] >= 2 for row in per_tag)
+    assert seed_types == {1, 2} and unseeded == 0 and disabled_without_actor == 0
 
 
 def test_fifty_thousand_tasks(tmp_path: Path) -> None:
