@@ -111,7 +111,7 @@ def test_typed_ids_marked(snap_compare: SnapCompare, demo_server: DemoServer) ->
     async def typed(pilot: Pilot[Any]) -> None:
         await pilot.press("i")
         await settle(pilot)
-        pilot.app.screen.query_one("#ids", Input).value = "1 6-15 999999"
+        pilot.app.screen.query_one("#ids", Input).value = "1 4 7 16-18 999999"
         await pilot.press("enter")
 
     assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(typed))

@@ -76,9 +76,9 @@ class TagsPane(Vertical):
     def on_mount(self) -> None:
         """The columns."""
         table = self.table
-        for label, key, width in (("name", "name", 15), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
+        for label, key, width in (("name", "name", 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
             table.add_column(label, key=key, width=width)
-        table.add_column("", key="marked", width=3)
+        table.add_column("", key="marked", width=4)
 
     @property
     def table(self) -> DataTable[Text]:
