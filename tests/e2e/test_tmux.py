@@ -120,7 +120,7 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     screen = tmux.wait_for("tag Tier Zero")
     assert "Tags" in screen and "Selectors" in screen and "Audit" in screen
     screen = tmux.wait_for("rows 1\u2013")
-    assert "Tier One" in screen and "default" in screen
+    assert "Tier One" in screen and "Members of" in screen
     tmux.keys("Space")
     tmux.wait_for("1 marked on 1 page")
     tmux.keys("1")
