@@ -233,3 +233,67 @@ async def test_tag_list_404_asks_for_a_tag_id(monkeypatch: pytest.MonkeyPatch) -
             await settle(pilot)
             assert screen.tag is not None and screen.tag.id == 1
             assert len(shown_ids(screen)) == 6
+
+
+async def test_tag_list_failure_is_a_state_and_r_retries(fresh_demo_server: DemoServer) -> None:
+    """A 500 to the tag list is an error state with status and request id; `r` loads the tags once it's back."""
+    from svctui.demo.config import Faults
+    from svctui.tui.widgets.state_panel import StateKind
+
+    fresh_demo_server.faults = Faults(error_rate=1.0)
+    async with on_cleanup(fresh_demo_server) as (_app, pilot, screen):
+        pane = screen.tags_pane
+        assert pane.has_class("-failed") and pane.state.kind is StateKind.ERROR
+        assert pane.state.view is not None and pane.state.view.status == 500 and pane.state.view.request_id
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert pane.tags and screen.tag is not None and shown_ids(screen)
+
+
+async def test_help_lists_the_cleanup_keys(demo_server: DemoServer) -> None:
+    """`?` on screen 3 lists the marking keys and ctrl+d with their binding ids."""
+    from svctui.tui.screens.help import HelpScreen
+
+    async with on_cleanup(demo_server) as (app, pilot, _screen):
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        ids = {row.binding_id for row in app.screen.rows}
+        assert {"selectors.mark_all", "selectors.ids", "selectors.clear", "selectors.delete", "table.range"} <= ids
+
+
+async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server: DemoServer) -> None:
+    """Mark 3, ctrl+d, Delete: the run deletes them on the server; their rows leave and their marks clear."""
+    from textual.widgets import Button
+
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=1), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=2), column=1)
+        await pilot.press("space")
+        doomed = set(screen.marks.ids(tag.id))
+        count = screen.tags_pane.counts[tag.id]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        review.query_one("#review-delete", Button).press()
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RunScreen)
+        assert not doomed & set(shown_ids(screen))
+        assert not screen.marks.ids(tag.id) and not screen.selector_table.marked
+        client = await app.api_client()
+        left = {
+            item.id for item in (await client.selectors.list(tag.id, screen.current_query().page(0, -1))).data.selectors
+        }
+        assert not doomed & left
+        assert screen.tags_pane.counts[tag.id] == count - 3

@@ -56,8 +56,6 @@ def test_browse_detail(snap_compare: SnapCompare, demo_server: DemoServer) -> No
 def test_filter_editor(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
     async def editor(pilot: Pilot[Any]) -> None:
         await pilot.press("slash")
-        await settle(pilot)
-        await pilot.press(*"name=~eq:Hosts")
 
     assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(editor))
 

@@ -79,3 +79,32 @@ def test_format_ids_parses_back_to_the_same_ids(ids: set[int]) -> None:
     """`format_ids` writes what svctui.ops.selector_ids reads back."""
     text = format_ids(ids)
     assert set(collect_ids((token, "typed") for token in text.split())) == ids
+
+
+def test_typed_ids_accept_spaces_commas_and_newlines_and_refuse_junk() -> None:
+    """`12 15-17, 31` parses; junk and nothing are IdErrors that quote at most 100 characters."""
+    import pytest
+
+    from svctui.ops.selector_ids import IdError
+    from svctui.tui.screens.selectors.prompts import parse_typed_ids
+
+    assert parse_typed_ids("12 15-17,\n31 12") == [12, 15, 16, 17, 31]
+    with pytest.raises(IdError, match="no ids typed"):
+        parse_typed_ids(" , ")
+    with pytest.raises(IdError) as raised:
+        parse_typed_ids("1 " + "x" * 500)
+    assert len(str(raised.value)) < 200
+
+
+@given(st.lists(st.integers(1, 60), unique=True, max_size=40), st.lists(st.integers(1, 80), max_size=20))
+def test_mark_listed_places_pages_and_keeps_unknown_ids(listed: list[int], typed: list[int]) -> None:
+    """Typed ids in the listing are marked with page = position // size; the others are unknown, in order."""
+    marks = Marks()
+    listing = [selector(i, default=i % 7 == 0) for i in listed]
+    result, unknown = marks.mark_listed(1, listing, 10, "typed", typed)
+    wanted = list(dict.fromkeys(typed))
+    assert unknown == tuple(i for i in wanted if i not in listed)
+    assert marks.ids(1) == tuple(i for i in wanted if i in listed and i % 7)
+    assert set(result.refused_default) == {i for i in wanted if i in listed and not i % 7}
+    assert all(marks.of(1).pages[i] == listed.index(i) // 10 for i in marks.ids(1))
+    assert list(marks.of(1).unknown) == list(unknown)

@@ -79,6 +79,21 @@ class Marks:
             marks.reasons[reason] = None
         return MarkResult(tuple(added), tuple(already), tuple(refused))
 
+    def mark_listed(
+        self, tag_id: int, listing: Sequence[Selector], page_size: int, reason: str, only: Sequence[int] | None = None
+    ) -> tuple[MarkResult, tuple[int, ...]]:
+        """Mark a listing's selectors (page = position // page_size); with `only`, just those ids, in their order.
+
+        Ids of `only` the listing lacks are kept as unknown and returned with the result.
+        """
+        size = max(page_size, 1)
+        placed = {selector.id: (selector, index // size) for index, selector in enumerate(listing)}
+        wanted = list(placed) if only is None else list(dict.fromkeys(only))
+        unknown = tuple(selector_id for selector_id in wanted if selector_id not in placed)
+        result = self.mark(tag_id, (placed[selector_id] for selector_id in wanted if selector_id in placed), reason)
+        self.add_unknown(tag_id, unknown)
+        return result, unknown
+
     def add_unknown(self, tag_id: int, selector_ids: Sequence[int]) -> None:
         """Keep typed ids the tag's list does not hold (the run reports them as not part of the tag)."""
         marks = self._tag(tag_id)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
@@ -25,6 +25,7 @@ from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.columns import SelectorDetail, selector_adapter, tag_label
 from svctui.tui.screens.selectors.commands import SelectorCommands
+from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
 from svctui.tui.screens.selectors.loaders import (
     Matching,
     TypedLookup,
@@ -43,7 +44,13 @@ from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.screens.selectors.session import read_only_why
 from svctui.tui.screens.selectors.table import SelectorTable
 from svctui.tui.screens.selectors.tags_pane import TagChosen, TagsPane
-from svctui.tui.screens.selectors.wording import NOTHING_MARKED, matching_lines, plural, typed_summary, why_marked
+from svctui.tui.screens.selectors.wording import (
+    NOTHING_MARKED,
+    matching_lines,
+    plan_from_marks,
+    plural,
+    typed_summary,
+)
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -65,25 +72,7 @@ class SelectorsScreen(ListScreen[Selector]):
     ITEM: ClassVar[str] = "selector"
     MODE: ClassVar[str] = "selectors"
     COMMANDS = ListScreen.COMMANDS | {SelectorCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "M",
-            "mark_all_matching",
-            "Mark all",
-            id="selectors.mark_all",
-            tooltip="Mark every selector matching the filters, on every page (the count is shown first)",
-        ),
-        Binding("i", "type_ids", "Ids", id="selectors.ids", tooltip="Mark by typed or pasted ids: 12 15-20 31"),
-        Binding("ctrl+u", "clear_marks", "Unmark", id="selectors.clear", tooltip="Clear the marks of this tag"),
-        Binding(
-            "ctrl+d",
-            "delete_marked",
-            "Delete",
-            id="selectors.delete",
-            tooltip="Review the marked selectors (dry run, impact), then delete them after confirmation",
-        ),
-        Binding("t", "tag_id", "Tag id", show=False, id="selectors.tag_id", tooltip="Open a tag by its id"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = SELECTOR_BINDINGS
     DEFAULT_CSS = """
     SelectorsScreen #outer { height: 1fr; }
     SelectorsScreen #tabs { width: 1fr; height: 1fr; }
@@ -292,8 +281,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                placed = [(selector, index // limit) for index, selector in enumerate(found.selectors)]
-                self.marks.mark(found.tag_id, placed, found.why)
+                self.marks.mark_listed(found.tag_id, found.selectors, limit, found.why)
                 self._marks_shown()
 
         self.app.push_screen(ConfirmMarks(f"Mark {plural(markable, 'selector')}?", lines), answered)
@@ -317,12 +305,8 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.push_screen(TypeIds(), typed)
 
     def _mark_typed(self, lookup: TypedLookup) -> None:
-        limit = max(self.window.limit, 1)
-        placed = {selector.id: (selector, index // limit) for index, selector in enumerate(lookup.selectors)}
-        unknown = [selector_id for selector_id in lookup.typed if selector_id not in placed]
-        found = [placed[selector_id] for selector_id in lookup.typed if selector_id in placed]
-        result = self.marks.mark(lookup.tag_id, found, f"typed ids {format_ids(lookup.typed)}")
-        self.marks.add_unknown(lookup.tag_id, unknown)
+        why = f"typed ids {format_ids(lookup.typed)}"
+        result, unknown = self.marks.mark_listed(lookup.tag_id, lookup.selectors, self.window.limit, why, lookup.typed)
         warn = bool(unknown or result.refused_default)
         self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
         self._marks_shown()
@@ -351,12 +335,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def cleanup_plan(self) -> CleanupPlan | None:
         """The plan of the current tag's marks (None when nothing is marked)."""
-        if self.tag is None:
-            return None
-        marks = self.marks.of(self.tag.id)
-        if not marks.records and not marks.unknown:
-            return None
-        return CleanupPlan(self.tag, tuple(marks.records.values()), tuple(marks.unknown), why_marked(marks))
+        return None if self.tag is None else plan_from_marks(self.tag, self.marks.of(self.tag.id))
 
     def action_delete_marked(self) -> None:
         """`ctrl+d`: the review of the marked selectors; after its confirmation, the run."""

@@ -136,6 +136,9 @@ class TagsPane(Vertical):
 
     def _render_rows(self) -> None:
         table = self.table
+        wanted = {str(tag.id) for tag in self.tags}
+        for gone in [row for row in table.rows if row.value not in wanted]:  # another profile's tags
+            table.remove_row(gone)
         shown = {row.value for row in table.rows}
         for tag in self.tags:
             key = str(tag.id)

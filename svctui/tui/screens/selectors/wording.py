@@ -1,11 +1,13 @@
-"""What the cleanup screen says about marking: the count before marking every match, the typed ids' outcome."""
+"""What the cleanup screen says about marks: the count before marking every match, typed ids, the plan's why."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from svctui.api.models import AssetGroupTag
 from svctui.tui.screens.selectors.loaders import Matching
 from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
+from svctui.tui.screens.selectors.plan import CleanupPlan
 
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
 
@@ -44,3 +46,10 @@ def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
 def why_marked(marks: TagMarks) -> str:
     """Why the selectors of a plan are marked: `marked by hand; matching name ∋ old-; typed ids 12 15-20`."""
     return "; ".join(marks.reasons) or "marked by hand"
+
+
+def plan_from_marks(tag: AssetGroupTag, marks: TagMarks) -> CleanupPlan | None:
+    """The plan of one tag's marks (records in mark order, unknown typed ids, why), or None when nothing is."""
+    if not marks.records and not marks.unknown:
+        return None
+    return CleanupPlan(tag, tuple(marks.records.values()), tuple(marks.unknown), why_marked(marks))
