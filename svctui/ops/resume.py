@@ -34,7 +34,7 @@ def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
     if run_id is None:
         run = log.last_interrupted(DELETE_ACTION)
         if run is None:
-            raise NothingToResume("nothing to resume: no interrupted deletion run in the audit log")
+            raise NothingToResume("nothing to resume: no interrupted deletion run in the audit log" + _retry_hint(log))
     else:
         run = log.get(run_id)
     if run.run_id == LEGACY_RUN_ID:
@@ -46,6 +46,22 @@ def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
     if not run.unsettled_ids():
         raise NothingToResume(f"nothing to resume: every selector of run {run.run_id} is settled")
     return run
+
+
+def _retry_hint(log: AuditLog) -> str:
+    """`; run X finished with N selectors unsettled …` for the newest finished run nobody resumed yet, else ''."""
+    resumed = {run.plan.get("resumes") for run in log.runs}
+    for run in reversed(log.runs):
+        if run.action != DELETE_ACTION or run.run_id in resumed or run.run_id == LEGACY_RUN_ID:
+            continue
+        left = run.unsettled_ids()
+        if left:
+            return (
+                f"; run {run.run_id} finished with {len(left):,} selector(s) not deleted (failed, no answer or "
+                f"skipped): `svctui selectors resume {run.run_id}` re-checks and retries them"
+            )
+        return ""
+    return ""
 
 
 def check_same_server(run: AuditRun, server: str) -> None:

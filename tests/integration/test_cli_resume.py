@@ -81,6 +81,10 @@ def test_failed_deletions_are_resumed_on_a_terminal_after_confirmation(
     run_id = _audit()[0]["run"]
     assert f"hint: `svctui selectors resume {run_id}`" in failed.stderr
     fresh_demo_server.faults = Faults()
+    not_interrupted = invoke(["selectors", "resume", "--yes"])  # finished, so not offered by default: named instead
+    assert not_interrupted.exit_code == 0, not_interrupted.stderr
+    assert f"run {run_id} finished with 4 selector(s) not deleted" in not_interrupted.stderr
+    assert f"`svctui selectors resume {run_id}`" in not_interrupted.stderr
     code, screen = run_on_pty(["selectors", "resume", run_id], env, answer="n")
     assert code == 1 and "aborted: nothing was deleted" in screen
     assert f"Run {run_id} (started " in screen and "left 4 selectors of tag 1" in screen
