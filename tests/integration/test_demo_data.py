@@ -208,3 +208,27 @@ def test_tiny_sizes_work_and_seed_no_drops(tmp_path: Path) -> None:
     assert {t: len(rows) for t, rows in dump(empty).items()}["tasks"] == 0
     tiny = generate(tmp_path / "tiny.sqlite3", sizes=DemoSizes(clients=1, events=1, tasks=5, tags=1, selectors=1))
     assert len(dump(tiny)["tasks"]) == 5 and seeded_drops(tiny) == []
+
+
+def test_generation_has_one_entry_and_no_module_imports_back_up() -> None:
+    """Issue 10: `generate` calls data, data_tasks and data_tags; none of them imports generate or each other's
+    callers (data imports neither generator)."""
+    import ast
+    import inspect
+
+    from svctui.demo import data, data_tags, data_tasks, generate
+
+    def imported(module: object) -> set[str]:
+        tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names |= {f"{node.module}.{alias.name}" for alias in node.names} | {node.module}
+            elif isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+        return names
+
+    assert not {n for n in imported(data) if "data_tags" in n or "data_tasks" in n or "generate" in n}
+    for generator in (data_tags, data_tasks):
+        assert not {n for n in imported(generator) if n.endswith("generate")}
+    assert {"svctui.demo.data_tags", "svctui.demo.data_tasks"} <= imported(generate)
