@@ -35,6 +35,7 @@ from svctui.demo.responses import error_response, json_response, plain_text
 HSTS = "max-age=31536000; includeSubDomains; preload"
 MAX_BODY_BYTES = 1024 * 1024  # a request body above this is 413, refused before or while reading it
 MAX_TARGET_BYTES = 16 * 1024  # a request target (path and query) above this is 414
+MSG_BODY_TOO_LARGE = "http: request body too large"  # Go's http.MaxBytesReader
 Handler = Callable[[Any, handlers.Call], handlers.Result]
 
 
@@ -180,7 +181,7 @@ async def _read_body(request: Request) -> bytes:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise Problem(413, "request body too large")
+            raise Problem(413, MSG_BODY_TOO_LARGE)
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -193,9 +194,9 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
         wait: int = request.scope.get("state", {}).get("wait", 0)
         target = request_target(request.scope)
         if len(target) > MAX_TARGET_BYTES:
-            return error_response(414, "request URI too long", request_id)
+            return plain_text(414, "414 URI Too Long")  # Go net/http answers this itself, in plain text
         if _declared_length(request) > MAX_BODY_BYTES:
-            return error_response(413, "request body too large", request_id)
+            return error_response(413, MSG_BODY_TOO_LARGE, request_id)
         try:  # the real server authenticates in post-routing middleware, before the route's rate limiter
             # first everything but the body's digest: a request that fails there is refused with its body unread
             def headers(name: str) -> str:

@@ -67,7 +67,7 @@ def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes
                 None,
                 None,
                 tier_position if is_tier else None,
-                int(rng.random() < 0.3) if is_tier else None,
+                int(rng.random() < 0.3 or tier_position == 1) if is_tier else None,  # Tier Zero requires it
                 int(rng.random() < 0.8) if is_tier else None,
                 glyph,
             )

@@ -154,7 +154,7 @@ def delete_selector(conn: sqlite3.Connection, call: Call) -> Result:
     return 204, None
 
 
-MSG_BAD_PAYLOAD = "The JSON payload is missing or malformed."
+MSG_BAD_PAYLOAD = "error unmarshalling JSON payload"  # the real server's api.ErrorResponsePayloadUnmarshalError
 
 
 def _seeds(value: object) -> list[tuple[int, str]]:

@@ -23,6 +23,8 @@ from svctui.demo.faults import FaultInjector
 from svctui.demo.ratelimit import RateLimiter
 
 START_TIMEOUT = 20.0
+# Request line and headers the HTTP parser accepts (h11 stops at 16 KiB): room for the app's own 414 on long URLs.
+MAX_HEAD_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -170,7 +172,12 @@ class DemoServer:
         self._socket = sock
         self.base_url = base_url_of(sock, self.options.host)
         config = uvicorn.Config(
-            create_app(state[0]), log_level="warning", access_log=False, lifespan="off", server_header=False
+            create_app(state[0]),
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            server_header=False,
+            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
@@ -239,5 +246,6 @@ def serve_forever(state: DemoState, sock: socket.socket, access_log: bool = Fals
         access_log=access_log,
         lifespan="off",
         server_header=False,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -49,6 +49,7 @@ class ScreenEntry:
 SCREENS: list[ScreenEntry] = [
     ScreenEntry("events", "1", "Events", "svctui.tui.screens.events:EventsScreen"),
     ScreenEntry("tasks", "2", "Completed tasks", "svctui.tui.screens.tasks:TasksScreen"),
+    ScreenEntry("selectors", "3", "Selector cleanup", "svctui.tui.screens.selectors.screen:SelectorsScreen"),
 ]
 
 

@@ -17,6 +17,7 @@ TABLE = "svctui.tui.widgets.paged_table:PagedTable"
 CONTEXTS: Mapping[str, tuple[str, ...]] = {
     "Events": ("svctui.tui.screens.events:EventsScreen", TABLE, APP),
     "Completed tasks": ("svctui.tui.screens.tasks:TasksScreen", TABLE, APP),
+    "Selector cleanup": ("svctui.tui.screens.selectors.screen:SelectorsScreen", TABLE, APP),
     "the filter editor": ("svctui.tui.widgets.filter_editor:FilterEditor", APP),
     "the client picker": ("svctui.tui.widgets.client_picker:ClientPicker", APP),
     "the raw JSON view": ("svctui.tui.widgets.raw_json:RawJson", APP),

@@ -107,3 +107,29 @@ def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
     while tmux.alive() and time.monotonic() < end:
         time.sleep(0.1)
     assert not tmux.alive(), "q quits the dashboard"
+
+
+def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
+    """1 → 2 → 3 → 1: each screen shows data; on 3 the tags and a tag's selectors, and a mark is counted."""
+    tmux.wait_for("rows 1\u2013100 of 200")
+    time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
+    tmux.keys("2")
+    tmux.wait_for("Completed tasks")
+    tmux.wait_for("rows 1\u2013")
+    tmux.keys("3")
+    screen = tmux.wait_for("tag Tier Zero")
+    assert "Tags" in screen and "Selectors" in screen and "Audit" in screen
+    screen = tmux.wait_for("rows 1\u2013")
+    assert "Tier One" in screen and "Members of" in screen
+    tmux.keys("Space")
+    tmux.wait_for("1 marked on 1 page")
+    tmux.keys("1")
+    screen = tmux.wait_for("rows 1\u2013100 of 200")
+    assert "tag Tier Zero" not in screen
+    tmux.keys("3")
+    tmux.wait_for("1 marked on 1 page")  # marks are kept while the screen is away
+    tmux.keys("q")
+    end = time.monotonic() + DEADLINE
+    while tmux.alive() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not tmux.alive(), "q quits the dashboard"

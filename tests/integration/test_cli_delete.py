@@ -49,6 +49,14 @@ def _selectors(tag_id: int) -> list[dict[str, Any]]:
     return jsonl_items(result.stdout)
 
 
+def _range_second(ids: list[int]) -> list[int]:
+    """`ids` with two consecutive ones in 2nd and 3rd place (tests pass them as a range `a-b`): ids of one tag
+    interleave with other tags' ids, as selectors are created over time."""
+    start = next(i for i in ids if i + 1 in ids)
+    rest = [i for i in ids if i not in (start, start + 1)]
+    return [rest[0], start, start + 1, *rest[1:]]
+
+
 @pytest.fixture
 def layout(env: dict[str, str]) -> Layout:
     tags = jsonl_items(invoke(["tags", "list", "-o", "jsonl"]).stdout)
@@ -59,7 +67,7 @@ def layout(env: dict[str, str]) -> Layout:
         deletable = [s["id"] for s in selectors if not s["is_default"]]
         others = [s["id"] for other, items in by_tag.items() if other != tag["id"] for s in items]
         if defaults and len(deletable) >= 6 and others:
-            return Layout(tag["id"], tag["name"], sorted(deletable), defaults[0], others[0])
+            return Layout(tag["id"], tag["name"], _range_second(sorted(deletable)), defaults[0], others[0])
     raise AssertionError("the demo data has no tag with a default selector and 6 others")
 
 

@@ -172,15 +172,23 @@ class ListScreen(Screen[None], Generic[T]):
         yield from self.compose_under_header()
         yield FilterChips(self.SPEC, id="chips")
         yield from self.compose_under_chips()
+        yield from self.compose_body()
+        yield Static("", id="status-line", markup=False)
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        """The table (or the state panel in its place) beside the detail pane; a screen may wrap it."""
         with Horizontal(id="body"):
             with Vertical(id="main"):
                 yield StatePanel(id="state")
-                yield PagedTable(self.make_adapter(), id="table")
+                yield self.make_table()
             detail = self.make_detail()
             detail.id = "detail"
             yield detail
-        yield Static("", id="status-line", markup=False)
-        yield Footer()
+
+    def make_table(self) -> PagedTable[T]:
+        """The table widget (id `table`); a screen may return a subclass."""
+        return PagedTable(self.make_adapter(), id="table")
 
     def on_mount(self) -> None:
         """Apply settings, follow the header info, load the first page."""

@@ -1,0 +1,180 @@
+"""The Audit tab of the Selector cleanup screen: past runs (newest first) and the chosen run's selectors.
+
+Each run: when, who (profile, token id, user), server, tag, counts per outcome, INTERRUPTED. The chosen run's
+selectors with names, outcomes, status, message and request id. `s` resumes an interrupted deletion run (confirm
+first); `r` reads the log again. The log is read in a worker thread (Loads.start_in_thread), never in a handler.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from svctui.store.audit_read import AuditLog, AuditRun, read_audit
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.resume import start_resume
+from svctui.tui.screens.selectors.run import counts_text
+from svctui.tui.screens.selectors.session import read_only_why
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+INTERRUPTED = "INTERRUPTED"
+AUDIT_LOG_WHERE = "`svctui paths` shows where it is"
+
+
+def when_text(started: str) -> str:
+    """`2026-11-24 18:55:01Z` from the plan's ISO time ('?' when unknown)."""
+    return started.replace("T", " ")[:19] + "Z" if started else "?"
+
+
+def who_text(run: AuditRun) -> str:
+    """`demo (token 3f25…) / alice`."""
+    plan = run.plan
+    token = plan.get("token_id")
+    who = str(plan.get("profile") or "?") + (f" (token {str(token)[:8]}…)" if token else "")
+    return who + (f" / {plan['user']}" if plan.get("user") else "")
+
+
+def state_text(run: AuditRun) -> str:
+    """INTERRUPTED, `resumed by RUN`, `stopped: why`, or `done`."""
+    if run.interrupted:
+        return INTERRUPTED
+    if run.resolved_by is not None:
+        return f"resumed by {run.resolved_by}"
+    stopped = run.end.get("stopped") if run.end is not None else None
+    return f"stopped: {stopped}" if stopped else "done"
+
+
+class AuditTab(Widget):
+    """Past runs of the audit log and the chosen run's selectors; resume an interrupted one."""
+
+    DEFAULT_CSS = """
+    AuditTab { height: 1fr; }
+    AuditTab #audit-runs { height: 2fr; }
+    AuditTab #audit-selectors { height: 3fr; }
+    AuditTab .audit-line { color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "reload", "Reload log"),
+        Binding("s", "resume", "Resume run"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = Loads(self)
+        self.log_runs: list[AuditRun] = []
+        self.chosen: AuditRun | None = None
+
+    def compose(self) -> ComposeResult:
+        """What the log holds, the runs, the chosen run's selectors."""
+        yield Static("Audit log: reading…", id="audit-summary", classes="audit-line", markup=False)
+        yield DataTable(id="audit-runs", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="audit-run-line", markup=False)
+        yield DataTable(id="audit-selectors", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        """The columns (the log is read when the tab is shown)."""
+        runs = self.query_one("#audit-runs", DataTable)
+        for label, key in (("run", "run"), ("when (UTC)", "when"), ("state", "state"), ("who", "who")):
+            runs.add_column(label, key=key)
+        for label, key in (("server", "server"), ("tag", "tag"), ("counts", "counts")):
+            runs.add_column(label, key=key)
+        selectors = self.query_one("#audit-selectors", DataTable)
+        for label, key in (("id", "id"), ("name", "name"), ("outcome", "outcome"), ("status", "status")):
+            selectors.add_column(label, key=key)
+        selectors.add_column("message", key="message", width=40)
+        selectors.add_column("request id", key="request")
+
+    def on_show(self) -> None:
+        """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        """Read the audit log again (in a thread)."""
+        self.loads.start_in_thread("audit", read_audit)
+
+    def on_loaded(self, message: Loaded) -> None:
+        """Show the runs, newest first."""
+        if not self.loads.is_current(message):
+            return
+        log: AuditLog = message.value
+        self.log_runs = list(reversed(log.runs))
+        unreadable = f"; {log.unreadable_lines:,} unreadable line(s) skipped" if log.unreadable_lines else ""
+        self.query_one("#audit-summary", Static).update(
+            f"Audit log ({AUDIT_LOG_WHERE}): {len(log.runs):,} run(s){unreadable}"
+        )
+        table = self.query_one("#audit-runs", DataTable)
+        table.clear()
+        for run in self.log_runs:
+            tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
+            action = "" if run.action == "selectors.delete" else f"{run.action.split('.')[-1]} "
+            table.add_row(
+                run.run_id,
+                when_text(run.started),
+                state_text(run),
+                who_text(run),
+                str(run.plan.get("server") or "?"),
+                f"{action}{tag}",
+                counts_text(run.counts),
+                key=run.run_id,
+            )
+        self.show_run(self.log_runs[0] if self.log_runs else None)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """The log could not be read: say why."""
+        if self.loads.is_current(message):
+            self.query_one("#audit-summary", Static).update(f"The audit log could not be read: {message.error}")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Show the highlighted run's selectors."""
+        if event.data_table.id != "audit-runs":
+            return
+        event.stop()
+        key = event.row_key.value
+        self.show_run(next((run for run in self.log_runs if run.run_id == key), None))
+
+    def show_run(self, run: AuditRun | None) -> None:
+        """The run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
+        self.chosen = run
+        table = self.query_one("#audit-selectors", DataTable)
+        table.clear()
+        line = self.query_one("#audit-run-line", Static)
+        if run is None:
+            line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
+            return
+        hint = " · s to resume it" if run.interrupted and read_only_why(self.app) is None else ""  # type: ignore[arg-type]
+        line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {state_text(run)}{hint}")
+        for entry in run.entries.values():
+            outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
+            if entry.new_id is not None:
+                outcome = f"{outcome}: {entry.selector_id} → {entry.new_id}"
+            table.add_row(
+                str(entry.selector_id),
+                entry.name,
+                outcome,
+                str(entry.status) if entry.status is not None else "",
+                entry.message,
+                entry.request_id or "",
+            )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Resume only for an interrupted run, and never in a read-only session (the key is hidden then)."""
+        if action == "resume":
+            if read_only_why(self.app) is not None:  # type: ignore[arg-type]
+                return False
+            return None if self.chosen is None or not self.chosen.interrupted else True
+        return True
+
+    def action_resume(self) -> None:
+        """Ask to resume the chosen interrupted run; the run re-reads the log when it closes."""
+        run = self.chosen
+        if run is None or not run.interrupted:
+            self.notify("Only an interrupted run can be resumed.", severity="warning")
+            return
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        start_resume(app, run, on_closed=self.action_reload)

@@ -1,0 +1,113 @@
+"""How a selector reads on the cleanup screen: table columns (default / disabled shown) and the detail pane."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.text import Text
+from textual.content import Content
+
+from svctui.api.models import AssetGroupTag, Selector
+from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
+from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+
+ColorOf = Callable[[str], str]
+AUTO_CERTIFY = {0: "off", 1: "all members", 2: "seeds only"}
+SEED_TYPES = {1: "object id", 2: "Cypher"}
+DEFAULT_FLAG = "default"
+DISABLED_FLAG = "disabled"
+
+
+def when(moment: datetime | None) -> str:
+    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
+    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
+
+
+def auto_certify_text(value: int | None) -> str:
+    """`off`, `all members`, `seeds only`, the raw number, or an empty string."""
+    return "" if value is None else AUTO_CERTIFY.get(value, str(value))
+
+
+def flags(selector: Selector) -> str:
+    """`default`, `disabled`, both, or nothing."""
+    return " ".join(
+        word for word, on in ((DEFAULT_FLAG, selector.is_default), (DISABLED_FLAG, selector.disabled_at)) if on
+    )
+
+
+def _shortened(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
+    """id, name, flags (default / disabled), auto-certify, seeds, created, updated, by; disabled rows dimmed."""
+
+    def styled(render: Callable[[Selector], str]) -> Callable[[Selector], Text]:
+        def cell(selector: Selector) -> Text:
+            style = "dim" if selector.disabled_at is not None else ""
+            if selector.is_default:
+                style = f"italic {color_of('text-muted')}"
+            return Text(render(selector), style=style, end="")
+
+        return cell
+
+    def flag_cell(selector: Selector) -> Text:
+        text = Text(end="")
+        if selector.is_default:
+            text.append("default", style=f"bold {color_of('warning')}")
+        if selector.disabled_at is not None:
+            text.append((" " if text else "") + "disabled", style="dim")
+        return text
+
+    return RowAdapter(
+        key=lambda selector: str(selector.id),
+        columns=(
+            ColumnDef("id", "id", styled(lambda s: str(s.id)), width=6, sort="id"),
+            ColumnDef("name", "name", styled(lambda s: _shortened(s.name, 32)), width=32, sort="name"),
+            ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
+            ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11),
+            ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5),
+            ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
+            ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17),
+            ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20),
+        ),
+    )
+
+
+def _value(text: str | None) -> str | Content:
+    return text if text else muted("—")
+
+
+class SelectorDetail(DetailPane[Selector]):
+    """Every field of a selector, and its seeds."""
+
+    EMPTY_HINT = "No selector under the cursor."
+
+    def sections(self, item: Selector) -> list[Section]:
+        """Selector (every field, default/disabled said in words) and Seeds (type and value of each)."""
+        default: str | Content = missing("yes: the server refuses to delete it (403)") if item.is_default else "no"
+        fields: list[tuple[str, str | Content]] = [
+            ("id", str(item.id)),
+            ("tag", str(item.asset_group_tag_id)),
+            ("name", _value(item.name)),
+            ("description", _value(item.description)),
+            ("default", default),
+            ("auto-certify", _value(auto_certify_text(item.auto_certify))),
+            ("allow disable", "yes" if item.allow_disable else "no"),
+            ("created", _value(" ".join(filter(None, (when(item.created_at), item.created_by))))),
+            ("updated", _value(" ".join(filter(None, (when(item.updated_at), item.updated_by))))),
+            ("disabled", _value(" ".join(filter(None, (when(item.disabled_at), item.disabled_by))))),
+        ]
+        seeds: list[str | Content] = [
+            f"{SEED_TYPES.get(seed.type, str(seed.type))}: {seed.value}" for seed in item.seeds
+        ] or [muted("no seeds")]
+        return [Section("Selector", fields), Section(f"Seeds ({len(item.seeds)})", lines=seeds)]
+
+
+def tag_label(tag: AssetGroupTag) -> str:
+    """`Tier Zero (tier 1)`, `Owned (owned)`, `Label A (label)`: the tag named in words."""
+    kind = tag.type_label
+    return (
+        f"{tag.name} ({kind} {tag.position})" if kind == "tier" and tag.position is not None else f"{tag.name} ({kind})"
+    )

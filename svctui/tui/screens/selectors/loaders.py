@@ -1,0 +1,66 @@
+"""What the cleanup screen loads in the background (run through svctui.tui.loading.Loads, never awaited in handlers)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from svctui.api.filters import Filter, SortKey
+from svctui.api.models import Page, Selector
+from svctui.api.query import ListQuery
+from svctui.tui.widgets.filter_chips import chip_text
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+
+ALL = -1  # limit=-1: the whole list in one answer
+
+
+@dataclass(frozen=True)
+class Matching:
+    """Every selector of a tag matching a query, in the query's order (the answer to 'mark all matching')."""
+
+    tag_id: int
+    selectors: tuple[Selector, ...]
+    why: str
+
+
+@dataclass(frozen=True)
+class TypedLookup:
+    """The tag's whole selector list, to place typed ids (found, default, not part of the tag)."""
+
+    tag_id: int
+    typed: tuple[int, ...]
+    selectors: tuple[Selector, ...]
+
+
+async def selector_page(client: ApiClient, tag_id: int, query: ListQuery) -> Page[Selector]:
+    """One page of a tag's selectors, in the paged envelope the list screen shows."""
+    page = await client.selectors.list(tag_id, query)
+    return Page[Selector](count=page.count, skip=page.skip, limit=page.limit, data=page.data.selectors)
+
+
+async def selector_counts(client: ApiClient, tag_ids: Sequence[int]) -> dict[int, int]:
+    """How many selectors each tag has (`limit=1` pages: only the count is read)."""
+    counts: dict[int, int] = {}
+    for tag_id in tag_ids:
+        counts[tag_id] = (await client.selectors.list(tag_id, ListQuery(limit=1))).count
+    return counts
+
+
+def filters_text(filters: Sequence[Filter]) -> str:
+    """`name ∋ old-, is_default = false` (the chips' words), or `no filter`."""
+    return ", ".join(chip_text(active).removesuffix(" ✕") for active in filters) or "no filter"
+
+
+async def all_matching(client: ApiClient, tag_id: int, filters: Sequence[Filter], sort: Sequence[SortKey]) -> Matching:
+    """Every selector of the tag matching `filters`, in `sort` order (one `limit=-1` request)."""
+    page = await client.selectors.list(tag_id, ListQuery(tuple(filters), tuple(sort), 0, ALL))
+    return Matching(tag_id, tuple(page.data.selectors), f"matching {filters_text(filters)}")
+
+
+async def typed_lookup(client: ApiClient, tag_id: int, typed: Sequence[int]) -> TypedLookup:
+    """The tag's whole selector list (default order), to check typed ids against."""
+    page = await client.selectors.list(tag_id, ListQuery(limit=ALL))
+    return TypedLookup(tag_id, tuple(typed), tuple(page.data.selectors))

@@ -1,0 +1,107 @@
+"""Small modals of the cleanup screen: confirm marking every match, and type or paste selector ids."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from svctui.ops.selector_ids import IdError, collect_ids
+from svctui.tui.widgets.dialog import show_line
+
+MAX_QUOTED = 100  # characters of typed input quoted back in a message
+
+
+def parse_typed_ids(text: str) -> list[int]:
+    """`12 15-20, 31` -> [12, 15, ..., 20, 31] (spaces, commas or newlines between; repeats dropped); IdError."""
+    tokens = [token for token in text.replace(",", " ").split() if token]
+    if not tokens:
+        raise IdError("no ids typed; write ids and ranges like 12 15-20 31")
+    return collect_ids((token[:MAX_QUOTED], "typed") for token in tokens)
+
+
+class ConfirmMarks(ModalScreen[bool]):
+    """Ask before marking many selectors at once (marking sends nothing; the review comes before any delete)."""
+
+    DEFAULT_CSS = """
+    ConfirmMarks { align: center middle; }
+    ConfirmMarks #confirm-marks { width: 72; padding: 0 1; }
+    ConfirmMarks #confirm-buttons { height: auto; margin-top: 1; }
+    ConfirmMarks #confirm-buttons Button { margin-right: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="selectors.confirm.cancel", tooltip="Mark nothing"),
+    ]
+
+    def __init__(self, title: str, lines: tuple[str, ...]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        """Title, what would be marked, Mark and Cancel."""
+        with Vertical(id="confirm-marks", classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Static("\n".join(self.lines), id="confirm-lines", markup=False)
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Mark", id="mark", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        """Focus on Mark: marking deletes nothing."""
+        self.query_one("#mark", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "mark")
+
+    def action_cancel(self) -> None:
+        """Mark nothing."""
+        self.dismiss(False)
+
+
+class TypeIds(ModalScreen["list[int] | None"]):
+    """Type or paste selector ids and ranges (`12 15-20 31`); a bad token is said in the dialog."""
+
+    DEFAULT_CSS = """
+    TypeIds { align: center middle; }
+    TypeIds #type-ids { width: 72; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="selectors.ids.cancel", tooltip="Mark nothing"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """Title, hint, the input, and a line for errors."""
+        with Vertical(id="type-ids", classes="dialog"):
+            yield Static("Mark selectors by id", classes="dialog-title")
+            yield Static(
+                "Ids and ranges, e.g. 12 15-20 31 (paste works; enter marks, esc cancels)", classes="dialog-hint"
+            )
+            yield Input(placeholder="12 15-20 31", id="ids")
+            yield Static("", id="ids-error", classes="dialog-error")
+
+    def on_mount(self) -> None:
+        """Focus the input."""
+        self.query_one("#ids", Input).focus()
+
+    @on(Input.Submitted, "#ids")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            ids = parse_typed_ids(event.value)
+        except IdError as exc:
+            show_line(self.query_one("#ids-error", Static), str(exc))
+            return
+        self.dismiss(ids)
+
+    def action_cancel(self) -> None:
+        """Mark nothing."""
+        self.dismiss(None)

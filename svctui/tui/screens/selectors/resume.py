@@ -1,0 +1,114 @@
+"""Resuming an interrupted deletion run from the dashboard: the offer at start, the confirm dialog, the run.
+
+`offer_resume(app)` reads the audit log in a worker thread; when the last deletion run is interrupted it asks
+("Resume interrupted run", naming the run, its counts and server) and, if confirmed, runs the engine's
+`resume_run` in the RunScreen: every unsettled selector is re-checked with GET and deleted only if it still exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from svctui.api.client import ApiClient
+from svctui.api.models import AssetGroupTag
+from svctui.ops.resume import check_same_server, recorded_selectors
+from svctui.ops.selector_delete import (
+    AuditContext,
+    DeleteReport,
+    NothingToResume,
+    ResultCallback,
+    resume_run,
+)
+from svctui.store.audit_read import AuditRun, read_audit
+from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from svctui.tui.screens.selectors.plan import CleanupPlan
+from svctui.tui.screens.selectors.run import RunJob, RunScreen, counts_text
+from svctui.tui.screens.selectors.session import DEFAULT_CONCURRENCY, read_only_why
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+
+def ignore_gone(tag_id: int, selector_id: int) -> None:
+    """The default `on_gone` of a resume started without a browse screen to tell."""
+
+
+def resume_plan(run: AuditRun) -> CleanupPlan:
+    """A plan naming what the resume will re-check: the run's tag, its recorded selectors, the rest as bare ids."""
+    ids = run.unsettled_ids()
+    records = recorded_selectors(run)
+    tag_name = run.plan.get("tag_name")
+    tag = AssetGroupTag(id=run.tag_id or 0, name=tag_name if isinstance(tag_name, str) else "")
+    known = tuple(records[selector_id] for selector_id in ids if selector_id in records)
+    unknown = tuple(selector_id for selector_id in ids if selector_id not in records)
+    return CleanupPlan(tag, known, unknown, f"resuming run {run.run_id}")
+
+
+def resume_job(run: AuditRun, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
+    """The engine's resume of `run` as a RunScreen job."""
+
+    async def job(
+        client: ApiClient, context: AuditContext, cancel: asyncio.Event, on_result: ResultCallback
+    ) -> DeleteReport:
+        return await resume_run(
+            client, run, context=context, concurrency=concurrency, on_result=on_result, cancel=cancel
+        )
+
+    return job
+
+
+def run_summary(run: AuditRun) -> str:
+    """The lines the confirm dialog shows: when, who, server, tag, counts so far, what a resume does."""
+    plan = run.plan
+    who = f"profile {plan.get('profile') or '?'}" + (f", user {plan['user']}" if plan.get("user") else "")
+    tag = f"tag {run.tag_id}" + (f" {plan['tag_name']!r}" if plan.get("tag_name") else "")
+    left = len(run.unsettled_ids())
+    return (
+        f"Run {run.run_id} started {run.started or '?'} by {who}\n"
+        f"on {plan.get('server') or '?'}, {tag}\n"
+        f"So far: {counts_text(run.counts)}\n"
+        f"{left:,} selector(s) are unsettled: each is re-checked with GET and deleted only if it still exists."
+    )
+
+
+def start_resume(
+    app: SvcTuiApp,
+    run: AuditRun,
+    on_gone: Callable[[int, int], None] = ignore_gone,
+    on_closed: Callable[[], None] | None = None,
+) -> None:
+    """Ask (naming the run, its counts and server); on yes, run the resume in the RunScreen (`on_closed` after)."""
+    why_not = read_only_why(app)
+    if why_not is not None:
+        app.notify(f"Run {run.run_id} is interrupted; resuming is off: {why_not}.", severity="warning", markup=False)
+        return
+    try:
+        check_same_server(run, app.profile.base_url if app.profile is not None else "")
+    except NothingToResume as exc:
+        app.notify(str(exc), severity="warning", markup=False)
+        return
+
+    def answered(confirmed: bool | None) -> None:
+        if confirmed:
+            title = f"Resuming run {run.run_id} ({len(run.unsettled_ids()):,} selector(s))"
+            screen = RunScreen(resume_plan(run), on_gone, job=resume_job(run), title=title)
+            app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
+
+    app.push_screen(ConfirmScreen("Resume interrupted run?", run_summary(run), "Resume"), answered)
+
+
+def offer_resume(app: SvcTuiApp, on_gone: Callable[[int, int], None] = ignore_gone) -> None:
+    """Once at the screen's first mount: if the last deletion run is interrupted, offer to resume it."""
+
+    def look() -> None:
+        try:
+            run = read_audit().last_interrupted()
+        except Exception as exc:  # an unreadable log: say so, never a traceback
+            app.call_from_thread(app.notify, f"Audit log: {exc}", severity="error", markup=False)
+            return
+        if run is not None and run.tag_id is not None and run.unsettled_ids():
+            app.call_from_thread(start_resume, app, run, on_gone)
+
+    app.run_worker(look, thread=True, name="resume-offer", group="resume-offer", exit_on_error=False)

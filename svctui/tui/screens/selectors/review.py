@@ -1,0 +1,237 @@
+"""The review before a deletion: each marked selector, why it is marked, the dry run, the impact; then confirm.
+
+Focus starts on Cancel. Above CONFIRM_TYPED_ABOVE selectors the user types the count to enable Delete. A read-only
+session has no Delete button (and says why). The dry run and the impact load in workers (Loads), never in a handler.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Input, Static
+
+from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, load_impact
+from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
+from svctui.tui.screens.selectors.plan import CleanupPlan
+from svctui.tui.screens.selectors.session import (
+    DEFAULT_CONCURRENCY,
+    plan_ids,
+    profile_name,
+    read_only_why,
+    server_words,
+    tag_words,
+)
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+CONFIRM_TYPED_ABOVE = 20
+CHECKING = "checking…"
+
+
+def kinds_text(counts: dict[str, int]) -> str:
+    """`User 3, Computer 1` (largest first), or '0'."""
+    parts = [f"{kind} {count:,}" for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return ", ".join(parts) or "0"
+
+
+def preview_counts_text(results: list[PreviewResult]) -> str:
+    """`3 would delete, 2 would be refused: default selector`."""
+    counts = {preview: sum(1 for result in results if result.preview is preview) for preview in Preview}
+    return ", ".join(f"{count:,} {preview}" for preview, count in counts.items() if count) or "nothing to check"
+
+
+class ReviewScreen(ModalScreen[bool]):
+    """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    ReviewScreen > Vertical { width: 96%; height: 94%; border: thick $error; background: $surface; padding: 0 1; }
+    ReviewScreen .review-title { text-style: bold; }
+    ReviewScreen DataTable { height: 1fr; }
+    ReviewScreen #review-typed { width: 40; }
+    ReviewScreen Horizontal { height: auto; }
+    ReviewScreen Button { margin-right: 2; }
+    ReviewScreen #review-readonly { color: $warning; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, plan: CleanupPlan) -> None:
+        super().__init__()
+        self.plan = plan
+        self.ids = plan_ids(plan)
+        self.names = {selector.id: selector.name for selector in plan.selectors}
+        self.loads = Loads(self)
+        self.previews: list[PreviewResult] | None = None
+        self.preview_problem = ""
+        self.impact: Impact | None = None
+        self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
+        self.checked_count = 0
+
+    @property
+    def svc_app(self) -> SvcTuiApp:
+        """The dashboard."""
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def needs_typed_count(self) -> bool:
+        """True above CONFIRM_TYPED_ABOVE selectors."""
+        return len(self.ids) > CONFIRM_TYPED_ABOVE
+
+    def compose(self) -> ComposeResult:
+        """Who, where, why; the table; the impact; the confirmation."""
+        app = self.svc_app
+        count = len(self.ids)
+        with Vertical():
+            yield Static(f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", classes="review-title")
+            yield Static(f"Profile {profile_name(app)} on {server_words(app)}", id="review-where", markup=False)
+            why = self.plan.filters_text or "marked by hand"
+            yield Static(f"Why these: {why}", id="review-why", markup=False)
+            if self.plan.unknown_ids:
+                yield Static(
+                    f"{len(self.plan.unknown_ids):,} typed id(s) are not in the tag's list: the dry run checks them",
+                    markup=False,
+                )
+            yield DataTable(id="review-table", cursor_type="row", zebra_stripes=True)
+            yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)
+            yield Static(f"Impact: {CHECKING}", id="review-impact", markup=False)
+            why_read_only = read_only_why(app)
+            if why_read_only is not None:
+                yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
+            elif self.needs_typed_count:
+                yield Static(f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete", markup=False)
+                yield Input(placeholder=f"type {count} to enable Delete", id="review-typed", restrict=r"[0-9]*")
+            with Horizontal():
+                yield Button("Cancel", id="review-cancel", variant="primary")
+                if why_read_only is None:
+                    yield Button(f"Delete {count:,}", id="review-delete", variant="error", disabled=True)
+
+    def on_mount(self) -> None:
+        """Fill the table, start the dry run and the impact, focus Cancel."""
+        table = self.query_one("#review-table", DataTable)
+        table.add_column("id", key="id")
+        table.add_column("name", key="name", width=30)
+        table.add_column("dry run", key="preview", width=36)
+        table.add_column("members", key="members")
+        table.add_column("by kind", key="kinds", width=40)
+        for selector_id in self.ids:
+            name = self.names.get(selector_id, "(not in the tag's list)")
+            table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
+        self.query_one("#review-cancel", Button).focus()
+        self.start_loads()
+
+    def start_loads(self) -> None:
+        """The dry run (GET each selector) and the impact (member counts), each in a worker."""
+        app, tag_id, ids, feed = self.svc_app, self.plan.tag.id, self.ids, self.checked.add
+
+        async def dry_run() -> list[PreviewResult]:
+            client = await app.api_client()
+            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, on_result=feed)
+
+        async def impact() -> Impact:
+            return await load_impact(await app.api_client(), tag_id, ids)
+
+        self.loads.start("preview", dry_run)
+        self.loads.start("impact", impact)
+
+    def on_results_landed(self, message: ResultsLanded) -> None:
+        """Dry-run lines as they land (the counts come with the whole answer)."""
+        if self.previews is not None:
+            return
+        table = self.query_one("#review-table", DataTable)
+        for result in self.checked.take():
+            self.checked_count += 1
+            table.update_cell(str(result.selector_id), "preview", str(result.preview))
+        self.query_one("#review-preview", Static).update(
+            f"Dry run: {CHECKING} {self.checked_count:,}/{len(self.ids):,}"
+        )
+
+    def on_loaded(self, message: Loaded) -> None:
+        """Show the dry run or the impact."""
+        if not self.loads.is_current(message):
+            return
+        if message.channel == "preview":
+            self.show_previews(message.value)
+        elif message.channel == "impact":
+            self.show_impact(message.value)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """Say what could not be checked (the deletion stays possible only after a dry run that answered)."""
+        if not self.loads.is_current(message):
+            return
+        error = message.error
+        text = error.user_message() if hasattr(error, "user_message") else str(error)
+        if message.channel == "preview":
+            self.preview_problem = text
+            self.query_one("#review-preview", Static).update(f"Dry run failed: {text}")
+        else:
+            self.query_one("#review-impact", Static).update(f"Impact: {text}")
+
+    def show_previews(self, results: list[PreviewResult]) -> None:
+        """One dry-run line per selector, and the counts."""
+        self.previews = results
+        table = self.query_one("#review-table", DataTable)
+        for result in results:
+            text = str(result.preview)
+            if result.selector is not None and result.selector.id not in self.names:
+                table.update_cell(str(result.selector_id), "name", result.selector.name)
+            table.update_cell(str(result.selector_id), "preview", text)
+        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        self.update_delete_button()
+
+    def show_impact(self, impact: Impact) -> None:
+        """Members per selector and the total, or why the server can't say."""
+        self.impact = impact
+        table = self.query_one("#review-table", DataTable)
+        for selector_id in self.ids:
+            counts = impact.per_selector.get(selector_id)
+            members = f"{sum(counts.values()):,}" if counts is not None else "—"
+            table.update_cell(str(selector_id), "members", members)
+            table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
+        label = self.query_one("#review-impact", Static)
+        if impact.problem == NOT_AVAILABLE and not impact.per_selector:
+            label.update(f"Impact: member counts {NOT_AVAILABLE}")
+        elif impact.problem:
+            label.update(f"Impact: incomplete ({impact.problem}); so far {impact.total:,} objects")
+        else:
+            label.update(f"Impact: {impact.total:,} tagged objects ({kinds_text(dict(impact.by_kind))})")
+
+    def typed_count_ok(self) -> bool:
+        """True when no typed count is needed, or the typed one is right."""
+        if not self.needs_typed_count:
+            return True
+        return self.query_one("#review-typed", Input).value.strip() == str(len(self.ids))
+
+    def update_delete_button(self) -> None:
+        """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
+        buttons = self.query("#review-delete")
+        if buttons:
+            buttons.first(Button).disabled = not self.ids or self.previews is None or not self.typed_count_ok()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Re-check the typed count."""
+        event.stop()
+        self.update_delete_button()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the count field moves to Delete when it is enabled (never deletes by itself)."""
+        event.stop()
+        buttons = self.query("#review-delete")
+        if buttons and not buttons.first(Button).disabled:
+            buttons.first(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Cancel, or confirm."""
+        event.stop()
+        confirmed = event.button.id == "review-delete" and not event.button.disabled and self.typed_count_ok()
+        self.dismiss(confirmed)
+
+    def action_cancel(self) -> None:
+        """Close without deleting."""
+        self.dismiss(False)

@@ -1,0 +1,247 @@
+"""The deletion run: the engine in a worker, a progress bar (done/total, rate, ETA) and a live table of outcomes.
+
+`esc` cancels: requests in flight finish, nothing more is sent, the rest is `skipped`. The screen can't be closed
+while the run is going (closing would cancel the worker before the end line is written). Results arrive as
+ResultsLanded messages, batched, so the interface never freezes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, ProgressBar, Static
+
+from svctui.api.client import ApiClient
+from svctui.ops.selector_delete import (
+    AuditContext,
+    DeleteReport,
+    DeleteResult,
+    Outcome,
+    ResultCallback,
+    delete_selectors,
+)
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
+from svctui.tui.screens.selectors.plan import CleanupPlan
+from svctui.tui.screens.selectors.session import (
+    DEFAULT_CONCURRENCY,
+    audit_context,
+    plan_ids,
+    profile_name,
+    server_words,
+    tag_words,
+)
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+GONE = (Outcome.DELETED, Outcome.ALREADY_GONE)
+WAITING = "waiting"
+RunJob = Callable[[ApiClient, AuditContext, asyncio.Event, ResultCallback], Awaitable[DeleteReport]]
+
+
+def delete_job(plan: CleanupPlan, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
+    """The engine's deletion of the plan's selectors (records from the plan: the tag's list, fetched once)."""
+    records = {selector.id: selector for selector in plan.selectors}
+
+    async def job(
+        client: ApiClient, context: AuditContext, cancel: asyncio.Event, on_result: ResultCallback
+    ) -> DeleteReport:
+        return await delete_selectors(
+            client,
+            plan.tag.id,
+            plan_ids(plan),
+            context=context,
+            concurrency=concurrency,
+            on_result=on_result,
+            cancel=cancel,
+            records=records,
+            tag_name=plan.tag.name,
+        )
+
+    return job
+
+
+def progress_text(done: int, total: int, elapsed: float) -> str:
+    """`120/300 · 54.8/s · ETA 3 s` (no rate before a second has passed)."""
+    if done == 0 or elapsed < 1.0:
+        return f"{done:,}/{total:,}"
+    rate = done / elapsed
+    left = (total - done) / rate
+    return f"{done:,}/{total:,} · {rate:.1f}/s · ETA {left:.0f} s"
+
+
+def counts_text(counts: Counter[str]) -> str:
+    """`3 deleted, 1 already gone` in the order of Outcome."""
+    return ", ".join(f"{counts[outcome]:,} {outcome}" for outcome in Outcome if counts[outcome]) or "nothing yet"
+
+
+class RunScreen(ModalScreen[None]):
+    """Delete a CleanupPlan; `on_gone(tag_id, selector_id)` runs on the UI thread for each deleted/gone selector."""
+
+    DEFAULT_CSS = """
+    RunScreen { align: center middle; }
+    RunScreen > Vertical { width: 96%; height: 94%; border: thick $error; background: $surface; padding: 0 1; }
+    RunScreen .run-title { text-style: bold; }
+    RunScreen ProgressBar { margin: 1 0 0 0; }
+    RunScreen DataTable { height: 1fr; }
+    RunScreen #run-status { color: $text-muted; }
+    RunScreen.-finished #run-status { color: $text; text-style: bold; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_or_close", "Cancel run"),
+        Binding("a", "open_audit", "Audit tab", show=False),
+        Binding("q", "stay", "Quit", show=False),
+    ]
+
+    def __init__(
+        self,
+        plan: CleanupPlan,
+        on_gone: Callable[[int, int], None],
+        *,
+        job: RunJob | None = None,
+        title: str | None = None,
+        ticker: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.plan = plan
+        self.on_gone = on_gone
+        self.ids = plan_ids(plan)
+        self.job = job or delete_job(plan)
+        self.title_text = title or f"Deleting {len(self.ids):,} selector(s) from {tag_words(plan)}"
+        self.ticker = ticker
+        self.cancel_event = asyncio.Event()
+        self.batcher: ResultBatcher[DeleteResult] = ResultBatcher(self)
+        self.loads = Loads(self)
+        self.results: dict[int, DeleteResult] = {}
+        self.report: DeleteReport | None = None
+        self.failure = ""
+        self.started = 0.0
+
+    @property
+    def finished(self) -> bool:
+        """True once the engine returned (or could not start)."""
+        return self.report is not None or bool(self.failure)
+
+    def compose(self) -> ComposeResult:
+        """Title, where, progress, the outcomes table, the status line."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        with Vertical():
+            yield Static(self.title_text, classes="run-title", markup=False)
+            yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
+            yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
+            yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
+            yield DataTable(id="run-table", cursor_type="row", zebra_stripes=True)
+            yield Static("esc cancels: requests in flight finish, nothing more is sent", id="run-status")
+
+    def on_mount(self) -> None:
+        """Fill the table (every id waiting) and start the run in a worker."""
+        table = self.query_one("#run-table", DataTable)
+        for label, key, width in (
+            ("id", "id", None),
+            ("name", "name", 28),
+            ("outcome", "outcome", 26),
+            ("status", "status", None),
+            ("message", "message", 40),
+            ("request id", "request", 36),
+        ):
+            table.add_column(label, key=key, width=width)
+        names = {selector.id: selector.name for selector in self.plan.selectors}
+        for selector_id in self.ids:
+            table.add_row(str(selector_id), names.get(selector_id, ""), WAITING, "", "", "", key=str(selector_id))
+        self.started = self.ticker()
+        self.start_run()
+
+    def start_run(self) -> None:
+        """Run the job in a worker; results come back as ResultsLanded, the report as Loaded."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        job, cancel, feed = self.job, self.cancel_event, self.batcher.add
+
+        async def run() -> DeleteReport:
+            client = await app.api_client()
+            return await job(client, audit_context(app, client), cancel, feed)
+
+        self.loads.start("run", run)
+
+    def on_results_landed(self, message: ResultsLanded) -> None:
+        """Show every result waiting; tell the browse screen about selectors that are gone."""
+        table = self.query_one("#run-table", DataTable)
+        for result in message.batcher.take():
+            self.results[result.selector_id] = result
+            key = str(result.selector_id)
+            if result.name:
+                table.update_cell(key, "name", result.name)
+            table.update_cell(key, "outcome", str(result.outcome))
+            table.update_cell(key, "status", str(result.status) if result.status is not None else "")
+            table.update_cell(key, "message", result.message)
+            table.update_cell(key, "request", result.request_id or "")
+            if result.outcome in GONE:
+                self.on_gone(self.plan.tag.id, result.selector_id)
+        self.show_progress()
+
+    def show_progress(self) -> None:
+        """The bar and the rate line."""
+        done = sum(1 for result in self.results.values() if result.outcome is not Outcome.SKIPPED)
+        self.query_one("#run-progress", ProgressBar).update(progress=len(self.results))
+        elapsed = self.ticker() - self.started
+        text = progress_text(done, len(self.ids), elapsed)
+        self.query_one("#run-rate", Static).update(f"{text} — {counts_text(Counter(map(str, self.outcomes())))}")
+
+    def outcomes(self) -> list[Outcome]:
+        """The outcome of every result so far."""
+        return [result.outcome for result in self.results.values()]
+
+    def on_loaded(self, message: Loaded) -> None:
+        """The run ended: its summary, run id, and where to read it."""
+        if not self.loads.is_current(message):
+            return
+        self.on_results_landed(ResultsLanded(self.batcher))
+        report: DeleteReport = message.value
+        self.report = report
+        self.add_class("-finished")
+        stopped = f" (stopped: {report.stopped})" if report.stopped else ""
+        problem = f"\n{report.audit_error}; nothing more was sent" if report.audit_error else ""
+        self.query_one("#run-status", Static).update(
+            f"Run {report.run_id}: {report.summary()}{stopped}{problem}\na to open the Audit tab · esc to close"
+        )
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """The run could not start (or the engine raised): say why."""
+        if not self.loads.is_current(message):
+            return
+        self.on_results_landed(ResultsLanded(self.batcher))
+        error = message.error
+        self.failure = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
+        self.add_class("-finished")
+        self.query_one("#run-status", Static).update(f"The run failed: {self.failure}\nesc to close")
+
+    def action_cancel_or_close(self) -> None:
+        """While running: cancel (in-flight requests finish, the rest is skipped). After: close."""
+        if self.finished:
+            self.dismiss(None)
+            return
+        if not self.cancel_event.is_set():
+            self.cancel_event.set()
+            self.query_one("#run-status", Static).update("Cancelling: waiting for the requests in flight…")
+
+    def action_open_audit(self) -> None:
+        """After the run: close and open the Audit tab of the cleanup screen."""
+        if not self.finished:
+            return
+        self.dismiss(None)
+        self.app.screen.post_message(ShowAuditTab())
+
+    def action_stay(self) -> None:
+        """`q` during a run would stop it without its end line: cancel first."""
+        if self.finished:
+            self.app.exit()
+            return
+        self.notify("A deletion run is going: esc cancels it first.", severity="warning")

@@ -1,0 +1,356 @@
+"""The Selector cleanup screen (key 3): tags on the left, the chosen tag's selectors on the right, marks per tag.
+
+Browsing is the generic ListScreen (server paging, sort, filter editor, detail pane); this screen adds the tag
+pane, the marks model (svctui.tui.screens.selectors.marks) and the ways to mark: `space`, `v`, every selector
+matching the filters (`M`, counted and confirmed first), typed ids (`i`). Every background load runs through
+svctui.tui.loading.Loads; a failure is a state or a notification with its status and request id, and `r` retries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.widgets import DataTable, TabbedContent, TabPane
+
+from svctui.api.filters import SELECTORS, EndpointSpec
+from svctui.api.models import AssetGroupTag, Selector
+from svctui.tui.loading import Loaded, LoadFailed
+from svctui.tui.screens.list_screen import PAGE, ListQuery, ListScreen
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from svctui.tui.screens.selectors.columns import SelectorDetail, selector_adapter, tag_label
+from svctui.tui.screens.selectors.commands import Command, SelectorCommands, selector_commands
+from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
+from svctui.tui.screens.selectors.loaders import (
+    Matching,
+    TypedLookup,
+    all_matching,
+    selector_counts,
+    selector_page,
+    typed_lookup,
+)
+from svctui.tui.screens.selectors.marks import Marks, format_ids
+from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.plan import CleanupPlan
+from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
+from svctui.tui.screens.selectors.resume import offer_resume
+from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.screens.selectors.run import RunScreen
+from svctui.tui.screens.selectors.session import read_only_why
+from svctui.tui.screens.selectors.table import SelectorTable
+from svctui.tui.screens.selectors.tags_pane import TagChosen, TagsPane
+from svctui.tui.screens.selectors.wording import (
+    NOTHING_MARKED,
+    matching_lines,
+    plan_from_marks,
+    plural,
+    typed_summary,
+)
+from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.paged_table import RowAdapter
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.api.filters import SortKey
+    from svctui.api.models import Page
+
+BY_HAND = "marked by hand"
+
+
+class SelectorsScreen(ListScreen[Selector]):
+    """Browse a tag's selectors and mark the ones to delete."""
+
+    SPEC: ClassVar[EndpointSpec] = SELECTORS
+    NOUN: ClassVar[str] = "selectors"
+    ITEM: ClassVar[str] = "selector"
+    MODE: ClassVar[str] = "selectors"
+    COMMANDS = ListScreen.COMMANDS | {SelectorCommands}
+    BINDINGS: ClassVar[list[BindingType]] = SELECTOR_BINDINGS
+    DEFAULT_CSS = """
+    SelectorsScreen #outer { height: 1fr; }
+    SelectorsScreen #tabs { width: 1fr; height: 1fr; }
+    SelectorsScreen #tabs TabPane { padding: 0; height: 1fr; }
+    SelectorsScreen #tabs ContentSwitcher { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tag: AssetGroupTag | None = None
+        self.marks = Marks()
+
+    # ----- what the list screen asks ----------------------------------------------------------------------
+    def make_adapter(self) -> RowAdapter[Selector]:
+        """id, name, default/disabled, auto-certify, seeds, times, author."""
+        return selector_adapter(self.theme_color)
+
+    def make_detail(self) -> DetailPane[Selector]:
+        """Every field and the seeds."""
+        return SelectorDetail()
+
+    async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Selector]:
+        """One page of the chosen tag's selectors."""
+        assert self.tag is not None  # blocked_reason keeps loads from starting without a tag
+        return await selector_page(client, self.tag.id, query)
+
+    def blocked_reason(self) -> tuple[str, ...] | None:
+        """Nothing loads until a tag is chosen."""
+        if self.tag is None:
+            return ("Choose a tag", "The tags are on the left (tab moves there); t opens a tag by its id.")
+        return None
+
+    def empty_lines(self) -> tuple[str, str]:
+        """Empty results name the tag."""
+        if self.filters or self.tag is None:
+            return super().empty_lines()
+        return (f"Tag {tag_label(self.tag)} has no selectors", "Press r to reload.")
+
+    def make_table(self) -> SelectorTable:
+        """The paged table with marks kept in step with the marks model."""
+        return SelectorTable(self.make_adapter(), self._table_marked, id="table")
+
+    def compose_body(self) -> ComposeResult:
+        """Tags | (Selectors tab: the list screen's table and detail; Audit tab)."""
+        with Horizontal(id="outer"):
+            yield TagsPane(id="tags-pane")
+            with TabbedContent(id="tabs"):
+                with TabPane("Selectors", id="tab-selectors"):
+                    yield from super().compose_body()
+                with TabPane("Audit", id="tab-audit"):
+                    yield AuditTab()
+
+    @property
+    def tags_pane(self) -> TagsPane:
+        """The left pane."""
+        return self.query_one(TagsPane)
+
+    @property
+    def selector_table(self) -> SelectorTable:
+        """The table, typed."""
+        return self.query_one("#table", SelectorTable)
+
+    def on_mount(self) -> None:
+        """Once: the offer to resume an interrupted run (Textual runs the list screen's on_mount as well)."""
+        offer_resume(self.dashboard, self.selector_gone)
+
+    @on(ShowAuditTab)
+    def _show_audit(self) -> None:
+        self.query_one(TabbedContent).active = "tab-audit"
+
+    # ----- loading ----------------------------------------------------------------------------------------
+    def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
+        """Another profile (or the first mount): forget tag and marks, then load the tags."""
+        self.tag = None
+        self.marks = Marks()
+        self.tags_pane.chosen = None
+        self.selector_table.show_marks(())
+        super().reset(sort)
+        self.load_tags()
+
+    def load_tags(self) -> None:
+        """Load the tag list (its selector counts follow)."""
+        self.tags_pane.show_loading(self.dashboard.header_info.server)
+
+        async def tags() -> list[AssetGroupTag]:
+            return await (await self.dashboard.api_client()).tags.list()
+
+        self.loads.start("tags", tags)
+
+    def _load_counts(self, tags: Sequence[AssetGroupTag]) -> None:
+        async def counts() -> dict[int, int]:
+            return await selector_counts(await self.dashboard.api_client(), [tag.id for tag in tags])
+
+        self.loads.start("counts", counts)
+
+    def on_loaded(self, message: Loaded) -> None:
+        """A background load finished: tags, counts, every match, or the list to place typed ids."""
+        if message.channel == PAGE or not self.loads.is_current(message):
+            return
+        if message.channel == "tags":
+            self.tags_pane.show_tags(message.value)
+            self._load_counts(message.value)
+        elif message.channel == "counts":
+            self.tags_pane.show_counts(message.value)
+        elif message.channel == "matching":
+            self._confirm_matching(message.value)
+        elif message.channel == "typed":
+            self._mark_typed(message.value)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """Tags, counts, matches and typed ids fail here; a failed page is the list screen's."""
+        if message.channel == PAGE or not self.loads.is_current(message):
+            return
+        if message.channel == "tags":
+            self.tags_pane.show_failure(message.error)
+            return
+        what = {"counts": "Selector counts", "matching": "Counting the matches", "typed": "Checking the typed ids"}
+        text = getattr(message.error, "user_message", lambda: str(message.error))()
+        self.notify(f"{what.get(message.channel, message.channel)} failed: {text}", severity="error", markup=False)
+
+    def action_refresh(self) -> None:
+        """Reload the page; also the tags when their list failed, and the counts."""
+        if not self.tags_pane.tags and not self.tags_pane.has_class("-prompt"):
+            self.load_tags()
+        elif self.tags_pane.tags:
+            self._load_counts(self.tags_pane.tags)
+        super().action_refresh()
+
+    # ----- tags -------------------------------------------------------------------------------------------
+    @on(TagChosen)
+    def _tag_chosen(self, message: TagChosen) -> None:
+        self.tag = message.tag
+        self.window.skip, self.window.count = 0, None
+        self.selector_table.show_marks(str(selector_id) for selector_id in self.marks.ids(message.tag.id))
+        self.load()
+
+    @on(DataTable.RowSelected, "#tags")
+    def _tag_entered(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.selector_table.focus()  # enter on a tag: on to its selectors
+
+    def action_tag_id(self) -> None:
+        """Open a tag by its id (servers without a tag list, or a tag the list hides)."""
+        self.tags_pane.action_ask_tag_id()
+
+    # ----- marks ------------------------------------------------------------------------------------------
+    def _table_marked(self, records: Sequence[Selector], keys: Sequence[str], marked: bool) -> None:
+        """`space` / `v` / the table's clear: keep the model in step."""
+        if self.tag is None:
+            return
+        if marked:
+            page = self.window.skip // max(self.window.limit, 1)
+            self.marks.mark(self.tag.id, [(record, page) for record in records], BY_HAND)
+        else:
+            self.marks.unmark(self.tag.id, [int(key) for key in keys])
+        self._marks_shown()
+
+    def _marks_shown(self) -> None:
+        if self.tag is not None:
+            self.selector_table.show_marks(str(selector_id) for selector_id in self.marks.ids(self.tag.id))
+        self.tags_pane.show_marked(self.marks.tags_with_marks())
+        self._update_status()
+
+    def status_parts(self) -> list[str]:
+        """The list screen's parts with the tag named and the marks counted per tag."""
+        parts = [part for part in super().status_parts() if not part.endswith(" marked")]
+        if self.tag is not None:
+            parts.insert(0, f"tag {tag_label(self.tag)}")
+            counter = self.marks.counter(self.tag.id)
+            if counter:
+                parts.append(counter)
+        return parts
+
+    def action_clear_marks(self) -> None:
+        """Unmark every selector of this tag (other tags keep theirs)."""
+        if self.tag is None or not self.marks.clear(self.tag.id):
+            self.notify("Nothing is marked in this tag.")
+            return
+        self._marks_shown()
+
+    def action_mark_all_matching(self) -> None:
+        """Fetch every selector matching the filters (all pages), then show the count and ask before marking."""
+        tag = self.tag
+        if tag is None:
+            self.notify("Choose a tag first.", severity="warning")
+            return
+        filters, sort = self.filters, self.sort
+
+        async def matching() -> Matching:
+            return await all_matching(await self.dashboard.api_client(), tag.id, filters, sort)
+
+        self.notify(f"Counting the selectors of {tag_label(tag)} that match…", markup=False)
+        self.loads.start("matching", matching)
+
+    def _confirm_matching(self, found: Matching) -> None:
+        limit = max(self.window.limit, 1)
+        markable, lines = matching_lines(found, self.marks, limit)
+        if not markable:
+            self.notify(" ".join(("Nothing to mark:", *lines[:3])), markup=False)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.marks.mark_listed(found.tag_id, found.selectors, limit, found.why)
+                self._marks_shown()
+
+        self.app.push_screen(ConfirmMarks(f"Mark {plural(markable, 'selector')}?", lines), answered)
+
+    def action_type_ids(self) -> None:
+        """Ask for ids and ranges, then check them against the tag's list and mark the ones found."""
+        tag = self.tag
+        if tag is None:
+            self.notify("Choose a tag first.", severity="warning")
+            return
+
+        def typed(ids: list[int] | None) -> None:
+            if not ids:
+                return
+
+            async def lookup() -> TypedLookup:
+                return await typed_lookup(await self.dashboard.api_client(), tag.id, ids)
+
+            self.loads.start("typed", lookup)
+
+        self.app.push_screen(TypeIds(), typed)
+
+    def _mark_typed(self, lookup: TypedLookup) -> None:
+        why = f"typed ids {format_ids(lookup.typed)}"
+        result, unknown = self.marks.mark_listed(lookup.tag_id, lookup.selectors, self.window.limit, why, lookup.typed)
+        warn = bool(unknown or result.refused_default)
+        self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
+        self._marks_shown()
+
+    def selector_gone(self, tag_id: int, selector_id: int) -> None:
+        """A run deleted the selector (or found it gone): its row leaves the table and its mark clears."""
+        self.marks.unmark(tag_id, [selector_id])
+        if self.tag is not None and self.tag.id == tag_id:
+            left = [item for item in self.selector_table.items if item.id != selector_id]
+            if len(left) != len(self.selector_table.items):
+                self.selector_table.show_items(left)
+                self.window.shown = len(left)
+                self.window.count = max(0, (self.window.count or 1) - 1)
+        counts = self.tags_pane.counts
+        if tag_id in counts:
+            self.tags_pane.show_counts({tag_id: max(0, counts[tag_id] - 1)})
+        self._marks_shown()
+
+    def read_only_reason(self) -> str | None:
+        """Why deletion is hidden here (`--read-only`, SVCTUI_READ_ONLY, a read-only profile), or None."""
+        return read_only_why(self.dashboard)
+
+    def palette_commands(self) -> list[Command]:
+        """What the command palette offers on this screen now."""
+        return selector_commands(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Destructive actions are hidden (not merely disabled) on a read-only profile."""
+        return not (action == "delete_marked" and self.read_only_reason() is not None)
+
+    def cleanup_plan(self) -> CleanupPlan | None:
+        """The plan of the current tag's marks (None when nothing is marked)."""
+        return None if self.tag is None else plan_from_marks(self.tag, self.marks.of(self.tag.id))
+
+    def action_delete_marked(self) -> None:
+        """`ctrl+d`: the review of the marked selectors; after its confirmation, the run."""
+        why_not = self.read_only_reason()
+        if why_not is not None:
+            self.notify(f"Deleting is off: {why_not}.", severity="warning", markup=False)
+            return
+        plan = self.cleanup_plan()
+        if plan is None:
+            self.notify(NOTHING_MARKED, severity="warning")
+            return
+
+        def reviewed(confirmed: bool | None) -> None:
+            if confirmed:
+                self.app.push_screen(RunScreen(plan, self.selector_gone), lambda _: self._after_run())
+
+        self.app.push_screen(ReviewScreen(plan), reviewed)
+
+    def _after_run(self) -> None:
+        self.load()
+        if self.tags_pane.tags:
+            self._load_counts(self.tags_pane.tags)

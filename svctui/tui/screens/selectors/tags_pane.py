@@ -1,0 +1,182 @@
+"""The left pane of the cleanup screen: the asset group tags (name, kind, selector count, tier position).
+
+Servers without the tag list (a 404: community or older servers) get a prompt for a tag id instead; any other
+failure is a state with its status, message and request id (`r` on the screen retries).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Input, Static
+
+from svctui.api.models import AssetGroupTag
+from svctui.ops.selector_ids import IdError, parse_id
+from svctui.tui.widgets.state_panel import StatePanel
+
+NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
+
+
+class TagChosen(Message):
+    """The user (or the first load) chose `tag`."""
+
+    def __init__(self, tag: AssetGroupTag) -> None:
+        super().__init__()
+        self.tag = tag
+
+
+def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, Text, Text, Text, Text]:
+    """Cells of one tag: name, kind, selector count (… while unknown), tier position, marked count."""
+    position = str(tag.position) if tag.type_label == "tier" and tag.position is not None else ""
+    return (
+        Text(tag.name, end=""),
+        Text(tag.type_label, end=""),
+        Text("…" if count is None else str(count), justify="right", end=""),
+        Text(position, justify="right", end=""),
+        Text(f"●{marked}" if marked else "", style="bold", end=""),
+    )
+
+
+class TagsPane(Vertical):
+    """The tag list (or the tag-id prompt), posting TagChosen when the highlighted tag changes."""
+
+    DEFAULT_CSS = """
+    TagsPane { width: 42; height: 1fr; border-right: outer $panel-lighten-2; }
+    TagsPane #tags-title { height: 1; text-style: bold; color: $primary; padding: 0 1; }
+    TagsPane #tags { height: 1fr; }
+    TagsPane #tags-state { height: auto; max-height: 12; }
+    TagsPane.-listed #tags-state { display: none; }
+    TagsPane #tags-prompt, TagsPane #tag-id { display: none; }
+    TagsPane.-prompt #tags-prompt, TagsPane.-prompt #tag-id { display: block; }
+    TagsPane #tags-prompt { height: auto; padding: 0 1; }
+    TagsPane.-prompt #tags, TagsPane.-failed #tags { display: none; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tags: tuple[AssetGroupTag, ...] = ()
+        self.counts: dict[int, int] = {}
+        self.marked: dict[int, int] = {}
+        self.chosen: AssetGroupTag | None = None
+
+    def compose(self) -> ComposeResult:
+        """Title, the table of tags, a state panel, and the tag-id prompt (shown when there is no list)."""
+        yield Static("Tags", id="tags-title")
+        table: DataTable[Text] = DataTable(id="tags", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield StatePanel(id="tags-state")
+        yield Static(NO_LIST_HINT, id="tags-prompt")
+        yield Input(placeholder="tag id, e.g. 3", id="tag-id")
+
+    def on_mount(self) -> None:
+        """The columns."""
+        table = self.table
+        for label, key, width in (("name", "name", 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
+            table.add_column(label, key=key, width=width)
+        table.add_column("", key="marked", width=4)
+
+    @property
+    def table(self) -> DataTable[Text]:
+        """The tag table."""
+        return self.query_one("#tags", DataTable)
+
+    @property
+    def state(self) -> StatePanel:
+        """The state panel (loading, error)."""
+        return self.query_one("#tags-state", StatePanel)
+
+    def show_loading(self, server: str) -> None:
+        """Loading the tag list."""
+        self.set_class(False, "-listed", "-prompt", "-failed")
+        self.state.show_loading("tags", server)
+
+    def show_failure(self, error: BaseException) -> None:
+        """A failure: a 404 opens the tag-id prompt, anything else is an error state (`r` retries)."""
+        self.set_class(False, "-listed")
+        if getattr(error, "status", None) == 404:
+            self.set_class(True, "-prompt")
+            self.state.show_message("No tag list on this server", "Selectors can still be browsed by tag id.")
+            self.query_one("#tag-id", Input).focus()
+            return
+        self.set_class(True, "-failed")
+        self.state.show_error(error, noun="tags")
+
+    def show_tags(self, tags: Sequence[AssetGroupTag]) -> None:
+        """Show the tags (tiers by position first, then labels, owned, by name) and choose the first."""
+        self.set_class(False, "-prompt", "-failed")
+        self.set_class(True, "-listed")
+        self.state.hide()
+        kinds = {"tier": 0, "label": 1, "owned": 2}
+        self.tags = tuple(
+            sorted(tags, key=lambda tag: (kinds.get(tag.type_label, 3), tag.position or 0, tag.name.lower(), tag.id))
+        )
+        self._render_rows()
+        if self.tags:
+            chosen = next((tag for tag in self.tags if self.chosen and tag.id == self.chosen.id), self.tags[0])
+            self.table.move_cursor(row=self.tags.index(chosen), animate=False)
+            self._choose(chosen)
+        else:
+            self.state.show_empty("There are no tags on this server", "Press t to open a tag by its id.")
+            self.set_class(False, "-listed")
+
+    def show_counts(self, counts: Mapping[int, int]) -> None:
+        """Fill in the selector count of each tag."""
+        self.counts.update(counts)
+        self._render_rows()
+
+    def show_marked(self, marked: Mapping[int, int]) -> None:
+        """Show how many selectors are marked in each tag."""
+        self.marked = dict(marked)
+        self._render_rows()
+
+    def _render_rows(self) -> None:
+        table = self.table
+        wanted = {str(tag.id) for tag in self.tags}
+        for gone in [row for row in table.rows if row.value not in wanted]:  # another profile's tags
+            table.remove_row(gone)
+        shown = {row.value for row in table.rows}
+        for tag in self.tags:
+            key = str(tag.id)
+            cells = tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0))
+            if key in shown:
+                for column, cell in zip(("name", "kind", "count", "pos", "marked"), cells, strict=True):
+                    table.update_cell(key, column, cell)
+            else:
+                table.add_row(*cells, key=key)
+
+    def _choose(self, tag: AssetGroupTag) -> None:
+        if self.chosen is None or self.chosen.id != tag.id or self.chosen != tag:
+            self.chosen = tag
+            self.post_message(TagChosen(tag))
+
+    @on(DataTable.RowHighlighted, "#tags")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        key = event.row_key.value
+        tag = next((tag for tag in self.tags if str(tag.id) == key), None)
+        if tag is not None:
+            self._choose(tag)
+
+    def action_ask_tag_id(self) -> None:
+        """Show the tag-id prompt (also when the list loaded: a tag may be hidden from it)."""
+        self.set_class(True, "-prompt")
+        self.query_one("#tag-id", Input).focus()
+
+    @on(Input.Submitted, "#tag-id")
+    def _tag_id_typed(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            tag_id = parse_id(event.value.strip()[:100], what="tag id", allowed="a positive integer, e.g. 3")
+        except IdError as exc:
+            self.notify(str(exc)[:160], severity="error", markup=False)
+            return
+        known = next((tag for tag in self.tags if tag.id == tag_id), None)
+        if self.tags:
+            self.set_class(False, "-prompt")
+            self.table.focus()
+        self._choose(known or AssetGroupTag(id=tag_id, name=f"tag {tag_id}"))

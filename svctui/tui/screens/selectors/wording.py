@@ -1,0 +1,55 @@
+"""What the cleanup screen says about marks: the count before marking every match, typed ids, the plan's why."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from svctui.api.models import AssetGroupTag
+from svctui.tui.screens.selectors.loaders import Matching
+from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
+from svctui.tui.screens.selectors.plan import CleanupPlan
+
+NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 selector`, `3 selectors`."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tuple[str, ...]]:
+    """How many of the matches would be newly marked, and the lines saying it (count, pages, defaults, already)."""
+    defaults = sum(1 for selector in found.selectors if selector.is_default)
+    already = sum(1 for selector in found.selectors if marks.is_marked(found.tag_id, selector.id))
+    pages = (len(found.selectors) + limit - 1) // limit
+    lines = (
+        f"{plural(len(found.selectors), 'selector')} {found.why}, on {plural(pages, 'page')}.",
+        f"{defaults:,} of them are default selectors: the server refuses to delete those, they stay unmarked.",
+        f"{already:,} are marked already.",
+        "Marking sends nothing; ctrl+d shows the review before anything is deleted.",
+    )
+    return len(found.selectors) - defaults - already, lines
+
+
+def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
+    """`Marked 7 selectors; 1 already marked; default (…): 5; not part of this tag: 900-901.`"""
+    said = [f"Marked {plural(len(result.added), 'selector')}"]
+    if result.already:
+        said.append(f"{len(result.already):,} already marked")
+    if result.refused_default:
+        said.append(f"default (can't be deleted, not marked): {format_ids(result.refused_default)[:100]}")
+    if unknown:
+        said.append(f"not part of this tag: {format_ids(unknown)[:100]}")
+    return "; ".join(said) + "."
+
+
+def why_marked(marks: TagMarks) -> str:
+    """Why the selectors of a plan are marked: `marked by hand; matching name ∋ old-; typed ids 12 15-20`."""
+    return "; ".join(marks.reasons) or "marked by hand"
+
+
+def plan_from_marks(tag: AssetGroupTag, marks: TagMarks) -> CleanupPlan | None:
+    """The plan of one tag's marks (records in mark order, unknown typed ids, why), or None when nothing is."""
+    if not marks.records and not marks.unknown:
+        return None
+    return CleanupPlan(tag, tuple(marks.records.values()), tuple(marks.unknown), why_marked(marks))

@@ -1,0 +1,300 @@
+"""Pilot tests of the cleanup screen (key 3) against the demo server over loopback: browse, filter, mark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Input
+
+from svctui.api.filters import Filter
+from svctui.demo.server import DemoServer
+from svctui.store.model import build_profile
+from svctui.store.settings import Settings
+from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
+from svctui.tui.screens.selectors.screen import SelectorsScreen
+from svctui.tui.widgets.filter_editor import FilterEditor
+from tests.integration.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
+from tests.integration.selectors_support import on_cleanup, shown_ids
+from tests.integration.tui_support import settle
+
+pytestmark = pytest.mark.anyio
+SMALL_PAGES = Settings(page_size=20)
+
+
+def first_plain_row(screen: SelectorsScreen, *, skip: int = 0) -> int:
+    """Row index of the first (after `skip`) selector that is not a default one."""
+    rows = [index for index, item in enumerate(screen.selector_table.items) if not item.is_default]
+    return rows[skip]
+
+
+async def test_browse_shows_tags_counts_and_the_first_tags_selectors(demo_server: DemoServer) -> None:
+    """Key 3: tags on the left with their selector counts; the first tag's first page on the right."""
+    async with on_cleanup(demo_server) as (_app, _pilot, screen):
+        pane = screen.tags_pane
+        assert pane.tags
+        assert set(pane.counts) == {tag.id for tag in pane.tags}
+        assert screen.tag is not None and screen.tag.id == pane.tags[0].id
+        assert len(shown_ids(screen)) == min(pane.counts[screen.tag.id], screen.window.limit)
+        assert all(selector.asset_group_tag_id == screen.tag.id for selector in screen.selector_table.items)
+
+
+async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
+    """`/` opens the editor on the selectors' columns; a filter reloads; `p` shows every field and the seeds."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("slash")
+        await settle(pilot)
+        assert isinstance(app.screen, FilterEditor)
+        await pilot.press("escape")
+        screen.set_filters([Filter("name", "~eq", "Hosts")])
+        await settle(pilot)
+        assert shown_ids(screen) and all("Hosts" in item.name for item in screen.selector_table.items)
+        await pilot.press("p")
+        await settle(pilot)
+        body = str(screen.detail.query_one("#detail-body").render())
+        assert "Seeds (" in body and "auto-certify" in body
+
+
+async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoServer) -> None:
+    """`space` marks a row; on a default selector it marks nothing and says why."""
+    async with on_cleanup(demo_server) as (_app, pilot, screen):
+        table, tag = screen.selector_table, screen.tag
+        assert tag is not None
+        table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        default_row = next(i for i, item in enumerate(table.items) if item.is_default)
+        table.move_cursor(row=default_row, column=1)
+        await pilot.press("space")
+        await settle(pilot)
+        assert screen.marks.ids(tag.id) == (table.items[first_plain_row(screen)].id,)
+        assert table.marked == {str(table.items[first_plain_row(screen)].id)}
+        assert any("default" in note.message for note in pilot.app._notifications)
+        assert "1 marked on 1 page" in screen.status_parts()
+
+
+async def test_range_marks_survive_paging_sorting_refresh_and_tag_switches(demo_server: DemoServer) -> None:
+    """`v` marks a range; marks stay through `]`, a sort, `r`, and another tag (kept per tag)."""
+    async with on_cleanup(demo_server, settings=SMALL_PAGES) as (_app, pilot, screen):
+        table, tag = screen.selector_table, screen.tag
+        assert tag is not None
+        table.move_cursor(row=0, column=1)
+        await pilot.press("space", "down", "down", "down", "down", "v")
+        first = set(screen.marks.ids(tag.id))
+        plain = {item.id for item in table.items[:5] if not item.is_default}
+        assert first == plain
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        assert screen.marks.of(tag.id).page_count == 2
+        assert f"{len(plain) + 1} marked on 2 pages" in screen.status_parts()
+        await pilot.press("s")  # sort by id under the cursor
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(screen.marks.ids(tag.id)) == len(plain) + 1
+        assert table.marked == {str(i) for i in screen.marks.ids(tag.id)}
+        screen.tags_pane.table.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.tag is not None and screen.tag.id != tag.id
+        assert not screen.marks.ids(screen.tag.id)
+        assert any(part.startswith("other tags") for part in screen.status_parts())
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert table.marked == {str(i) for i in screen.marks.ids(tag.id)}
+        assert table.has_focus
+        await pilot.press("ctrl+u")
+        await settle(pilot)
+        assert not screen.marks.ids(tag.id) and not table.marked
+
+
+async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_server: DemoServer) -> None:
+    """`M` fetches every match (all pages), shows the count, and marks them all but the defaults."""
+    async with on_cleanup(demo_server, settings=SMALL_PAGES) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        screen.set_filters([Filter("name", "~eq", "s")])
+        await settle(pilot)
+        total = screen.window.count
+        assert total is not None and total > screen.window.limit
+        await pilot.press("M")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmMarks)
+        assert f"{total} selectors matching name" in " ".join(app.screen.lines)
+        await pilot.press("enter")
+        await settle(pilot)
+        client = await app.api_client()
+        every = (await client.selectors.list(tag.id, screen.current_query().page(0, -1))).data.selectors
+        assert set(screen.marks.ids(tag.id)) == {item.id for item in every if not item.is_default}
+        assert screen.marks.of(tag.id).page_count > 1
+        assert "matching name ∋ s" in screen.marks.of(tag.id).reasons
+
+
+async def test_palette_command_marks_every_match(demo_server: DemoServer) -> None:
+    """The palette's 'Mark all matching selectors' does what `M` does."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Mark all matching")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmMarks)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.tag is not None and not screen.marks.ids(screen.tag.id)
+
+
+async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_server: DemoServer) -> None:
+    """`i`, `a b-c 999999`: ids of the tag are marked, defaults refused, the unknown id reported and kept."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        items = screen.selector_table.items
+        plain = [item.id for item in items if not item.is_default][:3]
+        default = next(item.id for item in items if item.is_default)
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, TypeIds)
+        await pilot.press(*"12x")
+        await pilot.press("enter")
+        assert "not a selector id" in str(app.screen.query_one("#ids-error").render())
+        app.screen.query_one("#ids", Input).value = f"{plain[0]} {plain[1]},{plain[2]} {default} 999999"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.marks.ids(tag.id) == tuple(plain)
+        assert list(screen.marks.of(tag.id).unknown) == [999999]
+        said = " ".join(note.message for note in app._notifications)
+        assert "not part of this tag: 999999" in said and f"not marked): {default}" in said
+        plan = screen.cleanup_plan()
+        assert plan is not None and plan.unknown_ids == (999999,)
+        assert [selector.id for selector in plan.selectors] == plain
+        assert plan.filters_text.startswith("typed ids")
+
+
+async def test_ctrl_d_opens_the_review_and_a_deleted_row_leaves(demo_server: DemoServer) -> None:
+    """`ctrl+d` pushes the review with the plan; a deletion reported by the run removes the row and its mark."""
+    from svctui.tui.screens.selectors.review import ReviewScreen
+
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        await pilot.press("ctrl+d")
+        assert any("Nothing is marked" in note.message for note in app._notifications)
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        gone = screen.marks.ids(tag.id)[0]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        assert [selector.id for selector in app.screen.plan.selectors] == [gone]
+        await pilot.press("escape")
+        await settle(pilot)
+        count = screen.tags_pane.counts[tag.id]
+        screen.selector_gone(tag.id, gone)
+        await settle(pilot)
+        assert gone not in shown_ids(screen) and not screen.marks.ids(tag.id)
+        assert screen.tags_pane.counts[tag.id] == count - 1
+
+
+async def test_read_only_hides_delete(demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only session has no ctrl+d in the footer and the palette, and the key does nothing."""
+    monkeypatch.setenv("SVCTUI_READ_ONLY", "1")
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        assert "delete_marked" not in {b.binding.action for b in screen.active_bindings.values() if b.enabled}
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space", "ctrl+d")
+        await settle(pilot)
+        assert app.screen is screen
+
+
+class NoTagList(RecordingServer):
+    """A server without the tag list (community / older): 404 on GET /api/v2/asset-group-tags."""
+
+    def route(self, recorded: Recorded) -> Reply:
+        """The tag list is a 404; everything else as usual."""
+        if recorded.path == "/api/v2/asset-group-tags":
+            return Reply(404, envelope(404, "resource not found", "0c6f1f5e-1111-4222-8333-944445555666"))
+        return super().route(recorded)
+
+
+async def test_tag_list_404_asks_for_a_tag_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 404 to the tag list opens the tag-id prompt; a typed id browses that tag."""
+    with NoTagList(selectors=6) as server:
+        profile = build_profile(
+            name="older", base_url=server.base_url, token_id=TOKEN_ID, token_key=TOKEN_KEY, storage="env"
+        )
+        async with on_cleanup(profile=profile) as (_app, pilot, screen):
+            assert screen.tags_pane.has_class("-prompt")
+            assert screen.tag is None
+            prompt: Any = screen.tags_pane.query_one("#tag-id", Input)
+            prompt.value = "1"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert screen.tag is not None and screen.tag.id == 1
+            assert len(shown_ids(screen)) == 6
+
+
+async def test_tag_list_failure_is_a_state_and_r_retries(fresh_demo_server: DemoServer) -> None:
+    """A 500 to the tag list is an error state with status and request id; `r` loads the tags once it's back."""
+    from svctui.demo.config import Faults
+    from svctui.tui.widgets.state_panel import StateKind
+
+    fresh_demo_server.faults = Faults(error_rate=1.0)
+    async with on_cleanup(fresh_demo_server) as (_app, pilot, screen):
+        pane = screen.tags_pane
+        assert pane.has_class("-failed") and pane.state.kind is StateKind.ERROR
+        assert pane.state.view is not None and pane.state.view.status == 500 and pane.state.view.request_id
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert pane.tags and screen.tag is not None and shown_ids(screen)
+
+
+async def test_help_lists_the_cleanup_keys(demo_server: DemoServer) -> None:
+    """`?` on screen 3 lists the marking keys and ctrl+d with their binding ids."""
+    from svctui.tui.screens.help import HelpScreen
+
+    async with on_cleanup(demo_server) as (app, pilot, _screen):
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        ids = {row.binding_id for row in app.screen.rows}
+        assert {"selectors.mark_all", "selectors.ids", "selectors.clear", "selectors.delete", "table.range"} <= ids
+
+
+async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server: DemoServer) -> None:
+    """Mark 3, ctrl+d, Delete: the run deletes them on the server; their rows leave and their marks clear."""
+    from textual.widgets import Button
+
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=1), column=1)
+        await pilot.press("space")
+        screen.selector_table.move_cursor(row=first_plain_row(screen, skip=2), column=1)
+        await pilot.press("space")
+        doomed = set(screen.marks.ids(tag.id))
+        count = screen.tags_pane.counts[tag.id]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        review.query_one("#review-delete", Button).press()
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RunScreen)
+        assert not doomed & set(shown_ids(screen))
+        assert not screen.marks.ids(tag.id) and not screen.selector_table.marked
+        client = await app.api_client()
+        left = {
+            item.id for item in (await client.selectors.list(tag.id, screen.current_query().page(0, -1))).data.selectors
+        }
+        assert not doomed & left
+        assert screen.tags_pane.counts[tag.id] == count - 3

@@ -1,0 +1,64 @@
+"""The whole cleanup from screen 3 at the demo's default rate limit: mark 300, review, type the count, run."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button, DataTable, Input
+
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.screens.selectors.run import RunScreen
+from tests.integration.selectors_run_support import DeleteGate, big_tag_server, remaining_ids, tag_selectors
+from tests.integration.selectors_support import open_cleanup, shown_ids
+from tests.integration.tui_support import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = DeleteGate()  # holds nothing: counts the server's answers
+    with big_tag_server(tmp_path, monkeypatch, rate_limit=55, gate=counter) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:300]
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            screen = await open_cleanup(pilot)
+            assert screen.tag is not None and screen.tag.id == 1
+            await pilot.press("i")
+            await settle(pilot)
+            app.screen.query_one("#ids", Input).value = " ".join(str(selector.id) for selector in plain)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert set(screen.marks.ids(1)) == {selector.id for selector in plain}
+            await pilot.press("ctrl+d")
+            await settle(pilot)
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and len(review.ids) == 300
+            assert review.query_one("#review-delete", Button).disabled
+            review.query_one("#review-typed", Input).focus()
+            await pilot.press(*"300", "enter")  # enter moves to Delete, never deletes by itself
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen)
+            started = time.monotonic()
+            await pilot.press("enter")
+            await settle(pilot)
+            run = app.screen
+            assert isinstance(run, RunScreen) and run.report is not None
+            wall = time.monotonic() - started
+            assert {str(outcome): count for outcome, count in run.report.counts.items()} == {"deleted": 300}
+            print(
+                f"300 from screen 3: {app.request_count} requests in the session, {counter.statuses[429]} answered "
+                f"429, the run {wall:.1f} s"
+            )
+            await pilot.press("a")  # close the run, open the Audit tab: the run is there, newest first
+            await settle(pilot)
+            runs = screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            assert runs.is_attached and runs.region.height > 0
+            assert str(runs.get_row_at(0)[0]) == run.report.run_id
+            assert not set(shown_ids(screen)) & {selector.id for selector in plain}
+            assert not screen.marks.ids(1)
+        assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)

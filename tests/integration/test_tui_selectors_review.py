@@ -1,0 +1,117 @@
+"""The cleanup review (pushed from a dashboard on a demo server): names, why, dry run, impact, typed count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button, DataTable, Input, Static
+
+from svctui.store.model import READ_ONLY_ENV
+from svctui.tui.screens.selectors.review import ReviewScreen
+from tests.integration.selectors_run_support import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
+from tests.integration.tui_support import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def text_of(screen: ReviewScreen, selector: str) -> str:
+    """The text a Static shows."""
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_typed_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = tag_selectors(demo)
+        defaults = [selector for selector in selectors if selector.is_default][:2]
+        plain = [selector for selector in selectors if not selector.is_default][:20]
+        delete_now(demo, plain[0].id)
+        plan = plan_of(demo, [*defaults, *plain], unknown_ids=(999_999,))
+        answers: list[bool | None] = []
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan), answers.append)
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            table = screen.query_one("#review-table", DataTable)
+            column = [str(cell) for cell in table.get_column("preview")]
+            assert column[:2] == ["would be refused: default selector"] * 2
+            assert column[2] == "not found (already gone)"
+            assert column[3:22] == ["would delete"] * 19
+            assert column[22] in ("not found (already gone)", "not part of tag")
+            assert "Why these: name ~ old" in text_of(screen, "#review-why")
+            assert "Profile demo on demo server" in text_of(screen, "#review-where")
+            assert "Impact:" in text_of(screen, "#review-impact")
+            assert screen.focused is screen.query_one("#review-cancel", Button)
+            delete = screen.query_one("#review-delete", Button)
+            assert delete.disabled  # 23 selectors: the count must be typed
+            screen.query_one("#review-typed", Input).value = "22"
+            await pilot.pause()
+            assert delete.disabled
+            screen.query_one("#review-typed", Input).value = "23"
+            await pilot.pause()
+            assert not delete.disabled
+            await pilot.click("#review-delete")
+            await settle(pilot)
+        assert answers == [True]
+
+
+async def test_review_cancel_is_the_default_and_read_only_has_no_delete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:3])
+        answers: list[bool | None] = []
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan), answers.append)
+            await settle(pilot)
+            assert not app.screen.query_one("#review-delete", Button).disabled  # 3: no typed count
+            await pilot.press("enter")  # Cancel has the focus
+            await settle(pilot)
+            monkeypatch.setenv(READ_ONLY_ENV, "1")
+            app.push_screen(ReviewScreen(plan), answers.append)
+            await settle(pilot)
+            assert not app.screen.query("#review-delete")
+            assert "SVCTUI_READ_ONLY is set" in text_of(app.screen, "#review-readonly")  # type: ignore[arg-type]
+            await pilot.press("escape")
+            await settle(pilot)
+        assert answers == [False, False]
+
+
+async def test_review_shows_the_impact_per_selector_by_kind_and_the_total(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = {3: {"User": 5, "Computer": 2}, 4: {"Computer": 1}, 5: {}}
+    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(member_counts=counts)) as demo:
+        plan = plan_of(demo, [selector for selector in tag_selectors(demo) if selector.id in counts])
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan))
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            table = screen.query_one("#review-table", DataTable)
+            assert [str(cell) for cell in table.get_column("members")] == ["7", "1", "0"]
+            assert [str(cell) for cell in table.get_column("kinds")] == ["User 5, Computer 2", "Computer 1", "0"]
+            assert text_of(screen, "#review-impact") == "Impact: 8 tagged objects (User 5, Computer 3)"
+
+
+async def test_review_says_when_the_server_has_no_member_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(counts_missing=True)) as demo:
+        plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:2])
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan))
+            await settle(pilot)
+            assert isinstance(app.screen, ReviewScreen)
+            assert text_of(app.screen, "#review-impact") == "Impact: member counts not available on this server"

@@ -1,0 +1,150 @@
+"""The cleanup run screen against the demo server: mixed outcomes, cancel mid-run, 300 deletions at 55 req/s."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from svctui.store.audit import audit_path
+from svctui.store.audit_read import read_audit
+from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.run import RunScreen
+from tests.integration.audit_support import audit_lines
+from tests.integration.selectors_run_support import (
+    DeleteGate,
+    as_dicts,
+    big_tag_server,
+    delete_now,
+    plan_of,
+    remaining_ids,
+    tag_selectors,
+)
+from tests.integration.tui_support import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+
+class BrowseStandIn(Screen[None]):
+    """Stands in for the cleanup screen under the run: counts the requests to open its Audit tab."""
+
+    asked_for_audit = 0
+
+    def compose(self) -> ComposeResult:
+        """Nothing to show."""
+        yield Static("browse")
+
+    def on_show_audit_tab(self, message: ShowAuditTab) -> None:
+        """The run screen closed with `a`."""
+        self.asked_for_audit += 1
+
+
+def outcome_column(screen: RunScreen) -> list[str]:
+    """The outcome of every row, in plan order."""
+    return [str(cell) for cell in screen.query_one("#run-table", DataTable).get_column("outcome")]
+
+
+async def test_run_with_mixed_outcomes_reports_each_and_tells_the_browse_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = tag_selectors(demo)
+        defaults = [selector for selector in selectors if selector.is_default][:2]
+        plain = [selector for selector in selectors if not selector.is_default][:6]
+        other_tag = tag_selectors(demo, 2)[0]
+        delete_now(demo, plain[0].id)
+        plan = plan_of(demo, [*defaults, *plain], unknown_ids=(other_tag.id,))
+        gone: list[tuple[int, int]] = []
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            host = BrowseStandIn()
+            app.push_screen(host)
+            app.push_screen(RunScreen(plan, lambda tag_id, selector_id: gone.append((tag_id, selector_id))))
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, RunScreen) and screen.report is not None
+            assert outcome_column(screen) == [
+                "refused: default selector",
+                "refused: default selector",
+                "already gone",
+                *["deleted"] * 5,
+                "not part of tag",
+            ]
+            status = str(screen.query_one("#run-status", Static).render())
+            assert f"Run {screen.report.run_id}: 5 deleted, 1 already gone" in status
+            assert "a to open the Audit tab" in status
+            await pilot.press("a")
+            await settle(pilot)
+            assert not isinstance(app.screen, RunScreen)
+            assert host.asked_for_audit == 1
+        assert sorted(gone) == sorted((1, selector.id) for selector in plain)
+        assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)
+        run = read_audit().runs[-1]
+        assert not run.interrupted and run.counts["deleted"] == 5
+
+
+async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = DeleteGate()
+    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:40]
+        gate.held = {selector.id for selector in plain[5:]}
+        plan = plan_of(demo, plain)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            screen = RunScreen(plan, lambda tag_id, selector_id: None)
+            app.push_screen(screen)
+            while len(screen.results) < 5:
+                await pilot.pause()
+            await pilot.press("q")  # quitting now would lose the end line: refused
+            assert app.screen is screen and app.is_running
+            await pilot.press("escape")  # cancel: the 4 held requests are in flight
+            gate.release()
+            await settle(pilot)
+            assert screen.report is not None
+            counts = {str(outcome): count for outcome, count in screen.report.counts.items()}
+            assert counts["deleted"] == 9 and counts["skipped"] == 31
+            assert outcome_column(screen)[:9] == ["deleted"] * 9
+            assert outcome_column(screen)[9:] == ["skipped"] * 31
+        lines = audit_lines(audit_path())
+        intents = {line["selector_id"] for line in as_dicts(lines, "intent")}
+        outcomes = {line["selector_id"] for line in as_dicts(lines, "outcome")}
+        assert intents == outcomes == {selector.id for selector in plain[:9]}
+        (end,) = as_dicts(lines, "end")
+        assert end["stopped"] == "cancelled" and end["counts"] == {"deleted": 9, "skipped": 31}
+        assert not read_audit().runs[-1].interrupted
+
+
+async def test_300_deletions_at_the_demo_rate_limit_without_a_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counter = DeleteGate()  # holds nothing: counts the server's answers
+    with big_tag_server(tmp_path, monkeypatch, rate_limit=55, gate=counter) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:300]
+        plan = plan_of(demo, plain)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            screen = RunScreen(plan, lambda tag_id, selector_id: None)
+            started = time.monotonic()
+            app.push_screen(screen)
+            await settle(pilot)
+            wall = time.monotonic() - started
+            assert screen.report is not None
+            assert screen.report.counts == {"deleted": 300}, screen.report.summary()
+            assert screen.batcher.batches >= 1
+            print(  # the numbers for BENCHMARKS-style reports (pytest -s shows them)
+                f"300 deletions: {app.request_count} requests sent by the app, "
+                f"{counter.statuses[429]} answered 429, {counter.statuses[204]} answered 204, "
+                f"{screen.batcher.batches} result batches, {wall:.1f} s"
+            )
+        assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)
+        (end,) = as_dicts(audit_lines(audit_path()), "end")
+        assert end["counts"] == {"deleted": 300} and end["stopped"] is None

@@ -1,0 +1,70 @@
+"""SVG snapshot of the Audit tab: a finished run and an interrupted one (a hand-written, real audit log)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.pilot import Pilot
+from textual.screen import Screen
+
+from svctui.demo.server import DemoServer
+from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.outcomes import DeleteResult, Outcome
+from svctui.store.audit import append_audit
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from tests.integration.selectors_run_support import BIG_TAG_ID, tag_selectors
+from tests.integration.tui_support import make_app, settle
+from tests.snapshots import selectors_snap_support as support
+from tests.snapshots.selectors_snap_support import FIXED_REQUEST_ID, SIZE, SnapCompare
+
+CONTEXT = AuditContext("prod", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "https://bh.example.com", "alice")
+
+big_demo = support.big_demo  # fixture
+gate = support.gate  # fixture
+
+
+class AuditHost(Screen[None]):
+    """A screen holding only the Audit tab."""
+
+    def compose(self) -> ComposeResult:
+        """The tab."""
+        yield AuditTab()
+
+
+def write_log(demo: DemoServer) -> None:
+    """Two runs: one finished (3 deleted, 1 refused), a later one interrupted (1 deleted, 1 in doubt, 2 left)."""
+    selectors = tag_selectors(demo)
+    default = next(selector for selector in selectors if selector.is_default)
+    plain = [selector for selector in selectors if not selector.is_default]
+    runs = (
+        ("20261120T091500Z-1a2b", "2026-11-20T09:15:00.000Z", [default, *plain[:3]], 4),
+        ("20261124T101500Z-0abc", "2026-11-24T10:15:00.000Z", plain[3:7], 2),
+    )
+    for run_id, ts, chosen, attempted in runs:
+        ids = [selector.id for selector in chosen]
+        append_audit({**plan_line(run_id, CONTEXT, BIG_TAG_ID, "Tier Zero", ids, 4, None), "ts": ts})
+        results = []
+        for selector in chosen[:attempted]:
+            append_audit({**intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)), "ts": ts})
+            if selector.is_default:
+                result = DeleteResult(selector.id, Outcome.REFUSED_DEFAULT, 403, str(FIXED_REQUEST_ID), "default")
+            else:
+                result = DeleteResult(selector.id, Outcome.DELETED, 204, str(FIXED_REQUEST_ID))
+            if run_id.endswith("0abc") and selector is chosen[1]:
+                continue  # killed before the answer: in doubt
+            results.append(result)
+            append_audit({**outcome_line(run_id, BIG_TAG_ID, result), "ts": ts})
+        if attempted == len(chosen):
+            append_audit({**end_line(run_id, results, None), "ts": ts})
+
+
+def test_audit_tab(snap_compare: SnapCompare, big_demo: DemoServer) -> None:
+    write_log(big_demo)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(AuditHost())
+        await settle(pilot)
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)

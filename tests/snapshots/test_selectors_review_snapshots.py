@@ -1,0 +1,55 @@
+"""SVG snapshots of the cleanup review: the dry run and impact of a few selectors, and the typed-count confirm."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from svctui.demo.server import DemoServer
+from svctui.tui.screens.selectors.review import ReviewScreen
+from tests.integration.selectors_run_support import DeleteGate, delete_now, plan_of, tag_selectors
+from tests.integration.tui_support import make_app, settle
+from tests.snapshots import selectors_snap_support as support
+from tests.snapshots.selectors_snap_support import SIZE, SnapCompare, steady_cursor
+
+big_demo = support.big_demo  # fixture
+fixed_ids = support.fixed_ids  # fixture
+gate = support.gate  # fixture
+
+
+def test_review_dry_run(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+    selectors = tag_selectors(big_demo)
+    defaults = [selector for selector in selectors if selector.is_default][:2]
+    plain = [selector for selector in selectors if not selector.is_default][:5]
+    kinds = ("User", "Computer", "Group")
+    gate.member_counts = {
+        selector.id: {kind: (selector.id * (n + 3)) % 17 for n, kind in enumerate(kinds)} for selector in selectors
+    }
+    delete_now(big_demo, plain[0].id)
+    plan = plan_of(big_demo, [*defaults, *plain], unknown_ids=(999_999,), why="filter: name contains 'old'")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen(plan))
+        await settle(pilot)
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+
+
+def test_review_typed_count(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+    gate.counts_missing = True  # a server without members/counts
+    plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:25]
+    plan = plan_of(big_demo, plain, why="marked: all matching 'disabled = true'")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen(plan))
+        await settle(pilot)
+        pilot.app.screen.query_one("#review-typed", Input).focus()
+        await pilot.press(*"25")
+        await settle(pilot)
+        await steady_cursor(pilot)
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)

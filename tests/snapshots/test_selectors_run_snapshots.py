@@ -1,0 +1,50 @@
+"""SVG snapshots of the cleanup run: in progress (DELETEs held at a gate) and finished with mixed outcomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from svctui.demo.server import DemoServer
+from svctui.tui.screens.selectors.run import RunScreen
+from tests.integration.selectors_run_support import DeleteGate, delete_now, plan_of, tag_selectors
+from tests.integration.tui_support import make_app, settle
+from tests.snapshots import selectors_snap_support as support
+from tests.snapshots.selectors_snap_support import SIZE, SnapCompare, fixed_ticker
+
+big_demo = support.big_demo  # fixture
+fixed_ids = support.fixed_ids  # fixture
+gate = support.gate  # fixture
+
+
+def test_run_in_progress(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+    plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:30]
+    gate.held = {selector.id for selector in plain[6:]}
+    plan = plan_of(big_demo, plain)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        screen = RunScreen(plan, lambda tag_id, selector_id: None, ticker=fixed_ticker())
+        pilot.app.push_screen(screen)
+        while len(screen.results) < 6:
+            await pilot.pause()
+        await pilot.pause()
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+
+
+def test_run_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+    selectors = tag_selectors(big_demo)
+    defaults = [selector for selector in selectors if selector.is_default][:2]
+    plain = [selector for selector in selectors if not selector.is_default][:6]
+    other_tag = tag_selectors(big_demo, 2)[0]
+    delete_now(big_demo, plain[0].id)
+    plan = plan_of(big_demo, [*defaults, *plain], unknown_ids=(other_tag.id,))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(RunScreen(plan, lambda tag_id, selector_id: None, ticker=fixed_ticker()))
+        await settle(pilot)
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
