@@ -13,7 +13,7 @@ from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, ctrl_c_cancels, re
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
-    from svctui.ops.selector_restore import RestorePlan, RestoreResult
+    from svctui.ops.selector_restore import RestoreResult
     from svctui.store.model import Profile
 
 REFUSE_NON_TTY = "refusing to restore without --yes when not on a terminal"
@@ -30,20 +30,6 @@ def result_line(result: RestoreResult) -> str:
     request = f" [request {result.request_id}]" if result.request_id else ""
     message = f": {result.message}" if result.message else ""
     return f"{result.old_id}{name}: {result.outcome}{status}{message}{request}"
-
-
-def describe(plan: RestorePlan) -> list[str]:
-    """What the restore will and won't do, for the prompt."""
-    names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
-    more = len(names) - PROMPT_NAMES_SHOWN
-    lines = [f"  {', '.join(names[:PROMPT_NAMES_SHOWN])}" + (f" … and {more:,} more" if more > 0 else "")]
-    for old_id, new_id in plan.already.items():
-        lines.append(f"  {old_id}: already restored" + (f" as {new_id}" if new_id is not None else "") + "; skipped")
-    for old_id, why in plan.not_restorable.items():
-        lines.append(f"  {old_id}: {why}; skipped")
-    if plan.in_doubt:
-        lines.append(f"  {len(plan.in_doubt):,} had a restore that got no answer: looked up by name first")
-    return lines
 
 
 def confirmed(count: int, yes: bool) -> bool:
@@ -69,7 +55,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
     id -> new id is printed and logged. Nothing is re-created twice: ids an earlier restore of the run re-created
     are skipped. Exit 0 when every one was restored, 5 when any failed or got no answer, 2 for bad input.
     """
-    from svctui.api.errors import quote_input
+    from svctui.api.quoting import quote_input
     from svctui.ops.selector_ids import IdError, collect_ids
 
     if not run_id.strip():
@@ -84,7 +70,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
         from svctui.ops.audit_lines import AuditContext
         from svctui.ops.resume import ResumeRefused, check_same_server
-        from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_run
+        from svctui.ops.selector_restore import NothingToRestore, describe_plan, plan_restore, restore_run
         from svctui.store.audit import append_audit, check_audit_writable, new_run_id
         from svctui.store.audit_read import read_audit
         from svctui.store.errors import StoreError
@@ -101,7 +87,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
             f"Run {plan.run.run_id} deleted selectors of tag {tag}; to re-create on {client.base_url} "
             f"(profile {profile.name}):"
         )
-        for line in describe(plan):
+        for line in describe_plan(plan, PROMPT_NAMES_SHOWN):
             note(line)
         if not plan.to_restore:
             note("nothing to re-create")

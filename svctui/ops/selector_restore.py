@@ -102,6 +102,20 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
     return plan
 
 
+def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
+    """What the restore will and won't do, in words: the first names, the ids skipped and why."""
+    names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
+    more = len(names) - names_shown
+    lines = [f"  {', '.join(names[:names_shown])}" + (f" … and {more:,} more" if more > 0 else "")] if names else []
+    for old_id, new_id in plan.already.items():
+        lines.append(f"  {old_id}: already restored" + (f" as {new_id}" if new_id is not None else "") + "; skipped")
+    for old_id, why in plan.not_restorable.items():
+        lines.append(f"  {old_id}: {why}; skipped")
+    if plan.in_doubt:
+        lines.append(f"  {len(plan.in_doubt):,} had a restore that got no answer: looked up by name first")
+    return lines
+
+
 def _line(run_id: str, event: str, **fields: Any) -> dict[str, Any]:
     return {"run": run_id, "event": event, **fields}
 
@@ -205,7 +219,8 @@ async def _restore_one(
             int(record.get("auto_certify") or 0),
         )
         was_disabled = record.get("disabled_at")
-        note = f"was disabled ({record.get('disabled_by') or 'by someone'}); re-created enabled" if was_disabled else ""
+        by = record.get("disabled_by")
+        note = ("re-created enabled; was disabled" + (f" by {by}" if by else "")) if was_disabled else ""
         result = RestoreResult(old_id, RESTORED, name, created.id, 201, message=note)
     except ApiError as exc:  # sent and never answered is `no answer`: the selector may have been created
         judged = classify(old_id, exc)

@@ -7,15 +7,24 @@ from pathlib import Path
 import pytest
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Button, DataTable, Input, Static
 
+from svctui.api.models import Selector
+from svctui.demo.server import DemoServer
 from svctui.store.audit_read import read_audit
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.resume import offer_resume
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.integration.selectors_run_support import big_tag_server, interrupted_log, remaining_ids, tag_selectors
+from tests.integration.selectors_run_support import (
+    BIG_TAG_ID,
+    big_tag_server,
+    interrupted_log,
+    remaining_ids,
+    tag_selectors,
+)
 from tests.integration.tui_support import make_app, settle
 
 pytestmark = pytest.mark.anyio
@@ -127,3 +136,97 @@ async def test_resume_is_not_offered_read_only_nor_for_another_server(
             assert not isinstance(app.screen, ConfirmScreen)
             assert any("resume it with the profile for that server" in note.message for note in app._notifications)
         assert len(remaining_ids(demo) & {selector.id for selector in selectors}) == 1  # the third is still there
+
+
+async def delete_through_engine(demo: DemoServer, selectors: list[Selector]) -> str:
+    """A finished deletion run of `selectors` by the engine (its own audit lines); its run id."""
+    from svctui.api.client import ApiClient
+    from svctui.api.signing import SignatureAuth
+    from svctui.ops.selector_delete import AuditContext, delete_selectors
+
+    context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+    async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+        report = await delete_selectors(
+            client, BIG_TAG_ID, [selector.id for selector in selectors], context=context, tag_name="Tier Zero"
+        )
+    assert report.summary().startswith(f"{len(selectors)} deleted"), report.summary()
+    return report.run_id
+
+
+async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
+        run_id = await delete_through_engine(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            app.push_screen(AuditHost())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            assert "u to restore it" in str(tab.query_one("#audit-run-line", Static).render())
+            tab.query_one("#audit-runs", DataTable).focus()
+            await pilot.press("u")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert run_id in dialog.title_text and repr(selectors[0].name) in dialog.body
+            assert dialog.focused is not None and dialog.focused.id == "cancel"
+            await pilot.press("tab", "enter")  # from Cancel to Restore 3
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, RestoreScreen) and screen.finished
+            assert column(screen.query_one("#restore-table", DataTable), "outcome") == ["restored"] * 3
+            await pilot.press("escape")
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            assert column(tab.query_one("#audit-runs", DataTable), "tag")[0].startswith("restore ")
+            tab.query_one("#audit-runs", DataTable).move_cursor(row=1)  # the deletion run again
+            await settle(pilot)
+            await pilot.press("u")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)  # nothing is left to re-create: said, not asked
+            assert any("nothing to re-create" in note.message for note in app._notifications)
+        now = {selector.name: selector for selector in tag_selectors(demo)}
+        restore = read_audit().runs[-1]
+        assert restore.plan["restores"] == run_id and not restore.interrupted
+        for old in selectors:
+            new = now[old.name]
+            assert new.id != old.id and restore.entries[old.id].new_id == new.id
+            assert (new.description, new.auto_certify, new.seeds) == (old.description, old.auto_certify, old.seeds)
+
+
+async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:21]
+        await delete_through_engine(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            app.push_screen(AuditHost())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            tab.query_one("#audit-runs", DataTable).focus()
+            monkeypatch.setenv(READ_ONLY_ENV, "1")
+            assert tab.check_action("restore", ()) is False
+            await pilot.press("u")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            monkeypatch.delenv(READ_ONLY_ENV)
+            await pilot.press("u")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            confirm = dialog.query_one("#confirm", Button)
+            assert confirm.disabled
+            dialog.query_one("#confirm-typed", Input).focus()
+            await pilot.press("2", "0")
+            assert confirm.disabled
+            await pilot.press("backspace", "1")
+            assert not confirm.disabled
+            await pilot.press("escape")
+            await settle(pilot)
+        assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)  # nothing was re-created

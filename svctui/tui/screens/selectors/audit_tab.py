@@ -1,8 +1,9 @@
 """The Audit tab of the Selector cleanup screen: past runs (newest first) and the chosen run's selectors.
 
 Each run: when, who (profile, token id, user), server, tag, counts per outcome, INTERRUPTED. The chosen run's
-selectors with names, outcomes, status, message and request id. `s` resumes an interrupted deletion run (confirm
-first); `r` reads the log again. The log is read in a worker thread (Loads.start_in_thread), never in a handler.
+selectors with names, outcomes, status, message and request id. `s` resumes an interrupted deletion run and `u`
+re-creates what a deletion run deleted (both confirm first, both hidden when read-only); `r` reads the log again.
+The log is read in a worker thread (Loads.start_in_thread), never in a handler.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from textual.widgets import DataTable, Static
 
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.restore import restorable, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
-from svctui.tui.screens.selectors.session import read_only_why
+from svctui.tui.screens.selectors.session import read_only_why, server_words
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -62,12 +64,14 @@ class AuditTab(Widget):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "reload", "Reload log"),
         Binding("s", "resume", "Resume run"),
+        Binding("u", "restore", "Restore run"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.loads = Loads(self)
         self.log_runs: list[AuditRun] = []
+        self.audit_log: AuditLog | None = None
         self.chosen: AuditRun | None = None
 
     def compose(self) -> ComposeResult:
@@ -103,6 +107,7 @@ class AuditTab(Widget):
         if not self.loads.is_current(message):
             return
         log: AuditLog = message.value
+        self.audit_log = log
         self.log_runs = list(reversed(log.runs))
         unreadable = f"; {log.unreadable_lines:,} unreadable line(s) skipped" if log.unreadable_lines else ""
         self.query_one("#audit-summary", Static).update(
@@ -118,12 +123,20 @@ class AuditTab(Widget):
                 when_text(run.started),
                 state_text(run),
                 who_text(run),
-                str(run.plan.get("server") or "?"),
+                self.server_text(run),
                 f"{action}{tag}",
                 counts_text(run.counts),
                 key=run.run_id,
             )
         self.show_run(self.log_runs[0] if self.log_runs else None)
+
+    def server_text(self, run: AuditRun) -> str:
+        """The run's server; `this server (demo server)` when it is the profile's, whose runs can be resumed here."""
+        server = str(run.plan.get("server") or "?").rstrip("/")
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        if app.profile is not None and app.profile.base_url.rstrip("/") == server:
+            return f"this server ({server_words(app)})"
+        return server
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """The log could not be read: say why."""
@@ -147,7 +160,9 @@ class AuditTab(Widget):
         if run is None:
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
             return
-        hint = " · s to resume it" if run.interrupted and read_only_why(self.app) is None else ""  # type: ignore[arg-type]
+        hint = ""
+        if read_only_why(self.app) is None:  # type: ignore[arg-type]
+            hint = " · s to resume it" if run.interrupted else " · u to restore it" if restorable(run) else ""
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {state_text(run)}{hint}")
         for entry in run.entries.values():
             outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
@@ -164,10 +179,13 @@ class AuditTab(Widget):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Resume only for an interrupted run, and never in a read-only session (the key is hidden then)."""
-        if action == "resume":
+        if action in ("resume", "restore"):
             if read_only_why(self.app) is not None:  # type: ignore[arg-type]
                 return False
-            return None if self.chosen is None or not self.chosen.interrupted else True
+            allowed = self.chosen is not None and (
+                self.chosen.interrupted if action == "resume" else restorable(self.chosen)
+            )
+            return True if allowed else None
         return True
 
     def action_resume(self) -> None:
@@ -178,3 +196,12 @@ class AuditTab(Widget):
             return
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         start_resume(app, run, on_closed=self.action_reload)
+
+    def action_restore(self) -> None:
+        """Ask to re-create what the chosen deletion run deleted; the log is read again when the restore closes."""
+        run, log = self.chosen, self.audit_log
+        if run is None or log is None or not restorable(run):
+            self.notify("Only a deletion run that deleted selectors can be restored.", severity="warning")
+            return
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        start_restore(app, log, run, on_closed=self.action_reload)

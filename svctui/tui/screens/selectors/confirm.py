@@ -1,4 +1,5 @@
-"""A yes/no dialog for destructive actions: it names what will happen; focus starts on Cancel."""
+"""A yes/no dialog for destructive actions: it names what will happen; focus starts on Cancel; with `typed_count`,
+the action's button stays disabled until that number is typed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -23,28 +24,50 @@ class ConfirmScreen(ModalScreen[bool]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, body: str, action_label: str) -> None:
+    def __init__(self, title: str, body: str, action_label: str, typed_count: int | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.action_label = action_label
+        self.typed_count = typed_count
 
     def compose(self) -> ComposeResult:
         """Title, body, Cancel and the action."""
         with Vertical():
             yield Static(self.title_text, classes="confirm-title", markup=False)
             yield Static(self.body, markup=False)
+            if self.typed_count is not None:
+                count = self.typed_count
+                yield Static(f"Type {count} to enable {self.action_label}", markup=False)
+                yield Input(placeholder=f"type {count}", id="confirm-typed", restrict=r"[0-9]*")
             with Horizontal():
                 yield Button("Cancel", id="cancel", variant="primary")
-                yield Button(self.action_label, id="confirm", variant="error")
+                yield Button(self.action_label, id="confirm", variant="error", disabled=self.typed_count is not None)
 
     def on_mount(self) -> None:
         """Focus starts on Cancel."""
         self.query_one("#cancel", Button).focus()
 
+    def typed_ok(self) -> bool:
+        """True without a typed count, or when the typed number is the count."""
+        if self.typed_count is None:
+            return True
+        return self.query_one("#confirm-typed", Input).value.strip() == str(self.typed_count)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The action's button is enabled once the count is typed."""
+        event.stop()
+        self.query_one("#confirm", Button).disabled = not self.typed_ok()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the count field moves to the action's button when the count is right."""
+        event.stop()
+        if self.typed_ok():
+            self.query_one("#confirm", Button).focus()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Confirm or cancel."""
-        self.dismiss(event.button.id == "confirm")
+        self.dismiss(event.button.id == "confirm" and not event.button.disabled and self.typed_ok())
 
     def action_cancel(self) -> None:
         """Nothing happens."""

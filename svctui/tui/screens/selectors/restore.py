@@ -1,0 +1,223 @@
+"""Undo from the Audit tab: re-create the selectors a past deletion run deleted (`svctui selectors restore`).
+
+`start_restore(app, log, run)` plans with the engine (svctui.ops.selector_restore: never twice, in-doubt lookups),
+asks in words (Cancel focused; above 20 the count is typed), then RestoreScreen runs `restore_run` in a worker:
+one row per old id, its outcome and new id as each POST lands. `esc` cancels (the POST in flight finishes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from svctui.ops.resume import ResumeRefused, check_same_server
+from svctui.ops.selector_restore import (
+    NothingToRestore,
+    RestorePlan,
+    RestoreResult,
+    describe_plan,
+    plan_restore,
+    restore_run,
+)
+from svctui.store import audit
+from svctui.store.audit_read import AuditLog, AuditRun
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from svctui.tui.screens.selectors.session import audit_context, profile_name, read_only_why, server_words
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+TYPED_COUNT_ABOVE = 20
+NAMES_SHOWN = 5
+WAITING = "waiting"
+
+
+class RestoreLanded(Message):
+    """One old selector's restore outcome."""
+
+    def __init__(self, result: RestoreResult) -> None:
+        super().__init__()
+        self.result = result
+
+
+def restorable(run: AuditRun | None) -> bool:
+    """True for a deletion run that deleted something (the plan says what is left to re-create)."""
+    return run is not None and run.action == "selectors.delete" and run.counts.get("deleted", 0) > 0
+
+
+def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
+    """The confirm dialog's body: which run, where to, what will and won't be re-created."""
+    run = plan.run
+    tag = f"{run.tag_id} {run.plan.get('tag_name') or ''}".strip()
+    lines = [
+        f"Run {run.run_id} deleted these selectors of tag {tag}.",
+        f"Each is created again on {server_words(app)} (profile {profile_name(app)}) under a new id,",
+        "with name, description, auto-certify and seeds; the audit log maps old → new ids.",
+        *describe_plan(plan, NAMES_SHOWN),
+    ]
+    return "\n".join(lines)
+
+
+def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Callable[[], None]) -> None:
+    """Plan the restore of `run`, say what it will do, and on yes run it in RestoreScreen (`on_closed` after)."""
+    why_not = read_only_why(app)
+    if why_not is not None:
+        app.notify(f"Restoring is off: {why_not}.", severity="warning", markup=False)
+        return
+    try:
+        plan = plan_restore(log, run.run_id)
+        check_same_server(plan.run, app.profile.base_url if app.profile is not None else "")
+    except (NothingToRestore, ResumeRefused) as exc:
+        app.notify(str(exc), severity="warning", markup=False)
+        return
+    count = len(plan.to_restore)
+    if not count:
+        app.notify(f"Run {run.run_id}: nothing to re-create.\n" + "\n".join(describe_plan(plan, NAMES_SHOWN)))
+        return
+
+    def answered(confirmed: bool | None) -> None:
+        if confirmed:
+            app.push_screen(RestoreScreen(plan), lambda _: on_closed())
+
+    typed = count if count > TYPED_COUNT_ABOVE else None
+    title = f"Re-create {count:,} selector(s) deleted by run {run.run_id}?"
+    app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed), answered)
+
+
+class RestoreScreen(ModalScreen[None]):
+    """Re-create the plan's selectors one at a time; each row shows old id → new id or why not."""
+
+    DEFAULT_CSS = """
+    RestoreScreen { align: center middle; }
+    RestoreScreen > Vertical { width: 96%; height: 94%; border: thick $warning; background: $surface; padding: 0 1; }
+    RestoreScreen .restore-title { text-style: bold; }
+    RestoreScreen DataTable { height: 1fr; }
+    RestoreScreen #restore-status { color: $text-muted; }
+    RestoreScreen.-finished #restore-status { color: $text; text-style: bold; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel_or_close", "Cancel / close"),
+        Binding("q", "stay", "Quit", show=False),
+    ]
+
+    def __init__(self, plan: RestorePlan) -> None:
+        super().__init__()
+        self.plan = plan
+        self.run_id = audit.new_run_id()
+        self.cancel_event = asyncio.Event()
+        self.loads = Loads(self)
+        self.results: dict[int, RestoreResult] = {}
+        self.finished = False
+
+    def compose(self) -> ComposeResult:
+        """Title, where, the table of old ids, the status line."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        count = len(self.plan.to_restore)
+        with Vertical():
+            title = f"Restoring {count:,} selector(s) deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
+            yield Static(title, classes="restore-title", markup=False)
+            yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
+            yield DataTable(id="restore-table", cursor_type="row", zebra_stripes=True)
+            yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")
+
+    def on_mount(self) -> None:
+        """Every old id waiting; the run starts in a worker."""
+        table = self.query_one("#restore-table", DataTable)
+        for label, key, width in (
+            ("old id", "old", None),
+            ("name", "name", 28),
+            ("outcome", "outcome", 10),
+            ("new id", "new", None),
+            ("status", "status", None),
+            ("message", "message", 50),
+            ("request id", "request", None),
+        ):
+            table.add_column(label, key=key, width=width)
+        for entry in self.plan.to_restore:
+            key = str(entry.selector_id)
+            table.add_row(key, entry.name, WAITING, "", "", "", "", key=key)
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        plan, cancel, run_id = self.plan, self.cancel_event, self.run_id
+
+        async def run() -> list[RestoreResult]:
+            client = await app.api_client()
+            context = audit_context(app, client)
+            landed = self.post_message
+            return await restore_run(
+                client,
+                plan,
+                context=context,
+                run_id=run_id,
+                audit=audit.append_audit,
+                on_result=lambda result: landed(RestoreLanded(result)),
+                cancel=cancel,
+            )
+
+        self.loads.start("restore", run)
+
+    def on_restore_landed(self, message: RestoreLanded) -> None:
+        """One row: outcome, new id, status, message, request id."""
+        self.show_result(message.result)
+
+    def show_result(self, result: RestoreResult) -> None:
+        """Put one result in its row."""
+        self.results[result.old_id] = result
+        table = self.query_one("#restore-table", DataTable)
+        key = str(result.old_id)
+        if key not in table.rows:
+            return
+        table.update_cell(key, "outcome", result.outcome)
+        table.update_cell(key, "new", str(result.new_id) if result.new_id is not None else "")
+        table.update_cell(key, "status", str(result.status) if result.status is not None else "")
+        table.update_cell(key, "message", result.message)
+        table.update_cell(key, "request", result.request_id or "")
+
+    def on_loaded(self, message: Loaded) -> None:
+        """The restore ended: its counts, its run id, where the mapping is kept."""
+        if not self.loads.is_current(message):
+            return
+        results: list[RestoreResult] = message.value
+        for result in results:  # the skipped ones were never reported one by one
+            self.show_result(result)
+        counts = Counter(result.outcome for result in results)
+        summary = ", ".join(f"{number:,} {outcome}" for outcome, number in counts.items()) or "nothing"
+        self.finish(f"Restore run {self.run_id}: {summary}. The Audit tab lists it · esc to close")
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """The run could not start or stopped (e.g. the audit log can't be written): say why."""
+        if not self.loads.is_current(message):
+            return
+        error = message.error
+        text = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
+        self.finish(f"The restore stopped: {text}; nothing more was sent · esc to close")
+
+    def finish(self, text: str) -> None:
+        """The status line says how it ended; esc closes now."""
+        self.finished = True
+        self.add_class("-finished")
+        self.query_one("#restore-status", Static).update(text)
+
+    def action_cancel_or_close(self) -> None:
+        """While running: cancel (the POST in flight finishes, the rest is skipped). After: close."""
+        if self.finished:
+            self.dismiss(None)
+        elif not self.cancel_event.is_set():
+            self.cancel_event.set()
+            self.query_one("#restore-status", Static).update("Cancelling: waiting for the request in flight…")
+
+    def action_stay(self) -> None:
+        """`q` during a restore would stop it without its end line: cancel first."""
+        if self.finished:
+            self.app.exit()
+        else:
+            self.notify("A restore is going: esc cancels it first.", severity="warning")

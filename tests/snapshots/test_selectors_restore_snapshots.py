@@ -1,0 +1,82 @@
+"""SVG snapshots of undo from the Audit tab: the question (names, what is skipped) and the finished restore."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import DataTable
+
+from svctui.demo.server import DemoServer
+from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.outcomes import DeleteResult, Outcome
+from svctui.store.audit import append_audit
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from svctui.tui.screens.selectors.restore import RestoreScreen
+from tests.integration.selectors_run_support import BIG_TAG_ID, delete_now, tag_selectors
+from tests.integration.tui_support import make_app, settle
+from tests.snapshots import selectors_snap_support as support
+from tests.snapshots.selectors_snap_support import FIXED_REQUEST_ID, SIZE, SnapCompare
+
+big_demo = support.big_demo  # fixture
+fixed_ids = support.fixed_ids  # fixture
+gate = support.gate  # fixture
+RUN_ID = "20261120T091500Z-1a2b"
+TS = "2026-11-20T09:15:00.000Z"
+
+
+class AuditHost(Screen[None]):
+    """A screen holding only the Audit tab."""
+
+    def compose(self) -> ComposeResult:
+        """The tab."""
+        yield AuditTab()
+
+
+def deletion_run(demo: DemoServer) -> None:
+    """A finished run on the demo server: 4 deleted (really gone from the server), 1 default refused."""
+    selectors = tag_selectors(demo)
+    default = next(selector for selector in selectors if selector.is_default)
+    chosen = [default, *[selector for selector in selectors if not selector.is_default][:4]]
+    context = AuditContext("demo", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", demo.base_url.rstrip("/"), "alice")
+    append_audit({**plan_line(RUN_ID, context, BIG_TAG_ID, "Tier Zero", [s.id for s in chosen], 4, None), "ts": TS})
+    results = []
+    for selector in chosen:
+        append_audit({**intent_line(RUN_ID, BIG_TAG_ID, selector.id, selector_record(selector)), "ts": TS})
+        if selector.is_default:
+            result = DeleteResult(selector.id, Outcome.REFUSED_DEFAULT, 403, str(FIXED_REQUEST_ID), "default")
+        else:
+            delete_now(demo, selector.id)
+            result = DeleteResult(selector.id, Outcome.DELETED, 204, str(FIXED_REQUEST_ID))
+        results.append(result)
+        append_audit({**outcome_line(RUN_ID, BIG_TAG_ID, result), "ts": TS})
+    append_audit({**end_line(RUN_ID, results, None), "ts": TS})
+
+
+async def open_restore(pilot: Pilot[Any]) -> None:
+    """The Audit tab, its newest run chosen, `u`."""
+    await settle(pilot)
+    pilot.app.push_screen(AuditHost())
+    await settle(pilot)
+    pilot.app.screen.query_one("#audit-runs", DataTable).focus()
+    await pilot.press("u")
+    await settle(pilot)
+
+
+def test_restore_question(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+    deletion_run(big_demo)
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=open_restore)
+
+
+def test_restore_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+    deletion_run(big_demo)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await open_restore(pilot)
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, RestoreScreen) and pilot.app.screen.finished
+
+    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
