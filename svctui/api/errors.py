@@ -35,17 +35,6 @@ def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-QUOTE_LIMIT = 100
-
-
-def quote_input(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """`repr(text)` for an error message, at most ~`limit` characters: a long input keeps its ends, `…` between."""
-    if len(text) <= limit:
-        return repr(text)
-    keep = (limit - 20) // 2
-    return repr(text[:keep]) + f" …({len(text) - 2 * keep:,} characters)… " + repr(text[-keep:])
-
-
 def html_text(body: str) -> str:
     """The readable gist of an HTML page: its title, else its first text."""
     title = _TITLE_RE.search(body)

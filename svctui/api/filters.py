@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
+from svctui.api.quoting import quote_input
 
 
 class Kind(StrEnum):
@@ -116,7 +117,7 @@ class EndpointSpec:
         except KeyError:
             known = ", ".join(self.columns) or "none"
             raise FilterError(
-                f"{name!r} is not a filter column of {self.name}; filter columns: {known}",
+                f"{quote_input(name)} is not a filter column of {self.name}; filter columns: {known}",
                 column=name,
                 allowed=known,
             ) from None
@@ -312,28 +313,28 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
             return str(by_label[value.lower()])
         if re.fullmatch(r"-?[0-9]{1,19}", value) and int(value) in col.choices.values():
             return str(int(value))
-        raise refuse(f"{value!r} is not a known value")
+        raise refuse(f"{quote_input(value)} is not a known value")
     if col.kind is Kind.TIMESTAMP:
         try:
             value = parse_timestamp(value, now)
         except (ValueError, OverflowError):
-            raise refuse(f"{value!r} is not a valid time") from None
+            raise refuse(f"{quote_input(value)} is not a valid time") from None
     elif col.kind is Kind.BOOLEAN:
         if value in BOOLEAN_TRUE:
             value = "true"
         elif value in BOOLEAN_FALSE:
             value = "false"
         else:
-            raise refuse(f"{value!r} is not a boolean")
+            raise refuse(f"{quote_input(value)} is not a boolean")
     elif col.kind is Kind.UUID:
         if not VALUE_PATTERNS[Kind.UUID].fullmatch(value):
-            raise refuse(f"{value!r} is not a uuid")
+            raise refuse(f"{quote_input(value)} is not a uuid")
         value = value.lower()
     elif col.kind is Kind.INTEGER:
         if not VALUE_PATTERNS[Kind.INTEGER].fullmatch(value):
-            raise refuse(f"{value!r} is not an integer")
+            raise refuse(f"{quote_input(value)} is not an integer")
         if len(value.lstrip("-").lstrip("0")) > 19 or not INT64_MIN <= int(value) <= INT64_MAX:
-            raise refuse(f"{value!r} is out of range for a 64-bit integer")
+            raise refuse(f"{quote_input(value)} is out of range for a 64-bit integer")
         value = str(int(value))
     elif ":" in value:
         raise refuse("the value contains ':', which the filter grammar does not allow in text")
@@ -356,7 +357,7 @@ class Filter:
         if op not in col.predicates:
             allowed = ", ".join(col.predicates)
             raise FilterError(
-                f"{column}: predicate {op!r} is not allowed for a {col.kind} column; allowed: {allowed}",
+                f"{column}: predicate {quote_input(op)} is not allowed for a {col.kind} column; allowed: {allowed}",
                 column=column,
                 op=op,
                 allowed=allowed,
@@ -381,7 +382,7 @@ def parse_filter(spec: EndpointSpec, text: str, now: datetime | None = None) -> 
     column = column.strip()
     if not sep or not column:
         raise FilterError(
-            f"{text.strip()!r} is not a filter; write column=op:value or column=value",
+            f"{quote_input(text.strip())} is not a filter; write column=op:value or column=value",
             column=column,
             allowed="column=op:value",
         )
@@ -392,7 +393,7 @@ def parse_filter(spec: EndpointSpec, text: str, now: datetime | None = None) -> 
         col = spec.column(column)
         allowed = ", ".join(col.predicates)
         raise FilterError(
-            f"{column}: unknown predicate {op.strip()!r}; allowed: {allowed}",
+            f"{column}: unknown predicate {quote_input(op.strip())}; allowed: {allowed}",
             column=column,
             op=op.strip(),
             allowed=allowed,
@@ -428,11 +429,17 @@ class SortKey:
         """Parse `[-]column`, checking that the endpoint can sort by it."""
         text = text.strip()
         descending = text.startswith("-")
-        column = text.lstrip("-")
+        column = text.removeprefix("-")
+        if column.startswith("-"):  # `-s --id`: an option where the sort key should be
+            raise FilterError(
+                f"{quote_input(text)} is not a sort key; write COLUMN, or -COLUMN for descending",
+                column=column,
+                allowed=", ".join(spec.sortable),
+            )
         if column not in spec.sortable:
             allowed = ", ".join(spec.sortable) or "none"
             raise FilterError(
-                f"cannot sort {spec.name} by {column!r}; sortable: {allowed}",
+                f"cannot sort {spec.name} by {quote_input(column)}; sortable: {allowed}",
                 column=column,
                 allowed=allowed,
             )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from enum import IntEnum
@@ -14,6 +15,7 @@ import click
 
 from svctui.api.filters import EndpointSpec, Filter, FilterError, SortKey, parse_filter
 from svctui.api.limits import DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
+from svctui.api.quoting import quote_input
 from svctui.commands.output import Format
 
 if TYPE_CHECKING:
@@ -235,19 +237,17 @@ def list_options(*, hydration: bool) -> Callable[[F], F]:
                 metavar="[-]COL",
                 help="Sort column, repeatable (first = highest priority); leading - for descending.",
             ),
-            click.option(
-                "--skip", type=click.IntRange(0, MAX_COUNT), default=0, show_default=True, help="Items to skip."
-            ),
+            click.option("--skip", type=AsciiInt(0, MAX_COUNT), default=0, show_default=True, help="Items to skip."),
             click.option(
                 "--limit",
-                type=click.IntRange(1, MAX_COUNT),
+                type=AsciiInt(1, MAX_COUNT),
                 default=None,
                 help=f"Items to fetch (default {DEFAULT_LIMIT}; with --all: stop after this many).",
             ),
             click.option("--all", "fetch_all", is_flag=True, help="Fetch every page, streaming (constant memory)."),
             click.option(
                 "--page-size",
-                type=click.IntRange(1, MAX_PAGE_SIZE),
+                type=AsciiInt(1, MAX_PAGE_SIZE),
                 default=DEFAULT_PAGE_SIZE,
                 show_default=True,
                 help="Items per request with --all.",
@@ -269,6 +269,27 @@ def list_options(*, hydration: bool) -> Callable[[F], F]:
     return decorate
 
 
+ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+MAX_DIGITS = 19  # any longer number is out of every range here (and click would quote it whole)
+
+
+class AsciiInt(click.IntRange):
+    """An integer option (optionally bounded) written with the digits 0-9 only: `int()` would also read
+    full-width or Arabic-Indic digits, which no one types into a limit on purpose."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Refuse anything but ASCII digits (and a sign), then check the bounds."""
+        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value.strip()):
+            self.fail(f"{quote_input(value)} is not an integer (digits 0-9)", param, ctx)
+        if isinstance(value, str) and len(value.strip().lstrip("+-")) > MAX_DIGITS:
+            bounded = self.min is not None or self.max is not None
+            allowed = self._describe_range() if bounded else f"at most {MAX_DIGITS} digits"
+            self.fail(f"{quote_input(value)} is out of range ({allowed})", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]) -> tuple[list[Filter], list[SortKey]]:
     """Validate every --filter and --sort against `spec` before any request (FilterError → exit 2)."""
     parsed: list[Filter] = []
@@ -276,11 +297,11 @@ def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]
         try:
             parsed.append(parse_filter(spec, text))
         except FilterError as exc:
-            fail(f"--filter {text!r}: {exc}")
+            fail(f"--filter {quote_input(text)}: {exc}")
     keys: list[SortKey] = []
     for text in sorts:
         try:
             keys.append(SortKey.parse(spec, text))
         except FilterError as exc:
-            fail(f"--sort {text!r}: {exc}")
+            fail(f"--sort {quote_input(text)}: {exc}")
     return parsed, keys

@@ -8,8 +8,9 @@ from typing import IO, TYPE_CHECKING
 
 import click
 
-from svctui.api.errors import quote_input
+from svctui.api.quoting import quote_input
 from svctui.commands.common import (
+    AsciiInt,
     CommandFailure,
     ExitCode,
     check_tag,
@@ -146,7 +147,7 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
 @click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
 @click.option(
     "--concurrency",
-    type=click.IntRange(1, MAX_CONCURRENCY),
+    type=AsciiInt(1, MAX_CONCURRENCY),
     default=4,
     show_default=True,
     help="Deletions in flight at once (429s are waited out by the client).",

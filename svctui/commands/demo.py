@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from svctui.commands.common import AsciiInt
 from svctui.demo.config import (
     DEFAULT_FAULT_RATE,
     DEFAULT_RATE_LIMIT,
@@ -48,10 +49,10 @@ def _banner(
 @click.command("demo-server")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
-    "--port", type=int, default=0, show_default=True, help="Port (0 = a free port; fix it for a stable profile)."
+    "--port", type=AsciiInt(), default=0, show_default=True, help="Port (0 = a free port; fix it for a stable profile)."
 )
 @click.option("--edition", type=click.Choice(EDITIONS), default="enterprise", show_default=True)
-@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
+@click.option("--seed", type=AsciiInt(), default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
 @click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), help="SQLite file (default: user data dir)."
 )
@@ -60,17 +61,21 @@ def _banner(
 @click.option("--token-key", help="Token key to accept; generated and kept in the database when absent.")
 @click.option(
     "--rate-limit",
-    type=int,
+    type=AsciiInt(),
     default=DEFAULT_RATE_LIMIT,
     show_default=True,
     help="Requests per second per IP and route (0 = off).",
 )
-@click.option("--clients", type=int, default=DemoSizes.clients, show_default=True)
-@click.option("--events", type=int, default=DemoSizes.events, show_default=True)
-@click.option("--tasks", type=int, default=DemoSizes.tasks, show_default=True)
-@click.option("--tags", type=int, default=DemoSizes.tags, show_default=True)
-@click.option("--selectors", type=int, default=DemoSizes.selectors, show_default=True, help="Selectors in all tags.")
-@click.option("--latency", type=int, default=0, show_default=True, help="Delay every API response by MS milliseconds.")
+@click.option("--clients", type=AsciiInt(), default=DemoSizes.clients, show_default=True)
+@click.option("--events", type=AsciiInt(), default=DemoSizes.events, show_default=True)
+@click.option("--tasks", type=AsciiInt(), default=DemoSizes.tasks, show_default=True)
+@click.option("--tags", type=AsciiInt(), default=DemoSizes.tags, show_default=True)
+@click.option(
+    "--selectors", type=AsciiInt(), default=DemoSizes.selectors, show_default=True, help="Selectors in all tags."
+)
+@click.option(
+    "--latency", type=AsciiInt(), default=0, show_default=True, help="Delay every API response by MS milliseconds."
+)
 @click.option("--error-rate", type=float, default=0.0, show_default=True, help="Share of requests answered with a 500.")
 @click.option(
     "--faults",

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
+from svctui.commands.common import AsciiInt
 from svctui.store import paths
 from svctui.store.envprofile import ENV_PROFILE, env_overrides, is_complete
 from svctui.store.errors import StoreError
@@ -75,7 +76,9 @@ def profile() -> None:
 @click.option("--token-id", metavar="UUID", help="API token id (signed requests; the key is prompted for).")
 @click.option("--bearer", is_flag=True, help="Use a JWT bearer token instead of a token id and key.")
 @click.option("--scheme-prefix", default="bhe", show_default=True, help="Signature scheme prefix (bhe → bhesignature).")
-@click.option("--prefer-wait", type=int, default=30, show_default=True, help="Prefer: wait=N seconds (-1 = no limit).")
+@click.option(
+    "--prefer-wait", type=AsciiInt(), default=30, show_default=True, help="Prefer: wait=N seconds (-1 = no limit)."
+)
 @click.option("--no-verify-tls", is_flag=True, help="Do not verify the server's TLS certificate (lab servers only).")
 @click.option("--ca-bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CA bundle (PEM).")
 @click.option("--default", "make_default", is_flag=True, help="Make this the default profile.")

@@ -15,6 +15,7 @@ from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, VALUE_P
 from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
+from svctui.api.quoting import quote_input
 from svctui.commands.common import (
     DEFAULT_LIMIT,
     CommandFailure,
@@ -225,7 +226,10 @@ def tasks_list(
 ) -> None:
     """List the completed tasks of CLIENT_ID (a uuid). Exit 4 when the server has no such client."""
     if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
-        fail(f"CLIENT_ID {client_id!r} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")
+        fail(
+            f"CLIENT_ID {quote_input(client_id)} is not a uuid; "
+            "allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+        )
     query = _hydrated_query(parse_query(COMPLETED_TASKS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
     if endpoint == "completed-tasks":
         note(CLI_DEPRECATION_NOTE)

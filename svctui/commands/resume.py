@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.common import AsciiInt, CommandFailure, ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
     InOrder,
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 @click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
 @click.option(
     "--concurrency",
-    type=click.IntRange(1, MAX_CONCURRENCY),
+    type=AsciiInt(1, MAX_CONCURRENCY),
     default=4,
     show_default=True,
     help="Requests in flight at once (429s are waited out by the client).",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from svctui.api.errors import quote_input
 from svctui.api.limits import INT32_MAX
+from svctui.api.quoting import quote_input
 
 MAX_IDS = 10_000
 ALLOWED_TEXT = f"a positive integer up to {INT32_MAX} or a range like 10-20"
@@ -52,6 +52,8 @@ def lines_to_tokens(lines: Iterable[str], source: str) -> list[tuple[str, str]]:
     """(token, where) for each id line of a file: `#` starts a comment, blank lines are skipped."""
     tokens: list[tuple[str, str]] = []
     for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
         text = line.split("#", 1)[0].strip()
         if text:
             tokens.append((text, f"{source} line {number}"))
