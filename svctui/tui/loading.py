@@ -85,8 +85,8 @@ class Loads:
                 return
             owner.post_message(Loaded(channel, seq, value, (time.perf_counter() - started) * 1000, request))
 
-        return owner.run_worker(
-            run(), name=f"load:{channel}", group=f"load:{channel}", exclusive=True, exit_on_error=False
+        return owner.run_worker(  # the function, not a coroutine: one cancelled before it starts is never created
+            run, name=f"load:{channel}", group=f"load:{channel}", exclusive=True, exit_on_error=False
         )
 
     def start_in_thread(self, channel: str, load: Callable[[], Any], request: Any = None) -> Worker[None]:

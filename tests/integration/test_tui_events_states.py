@@ -110,6 +110,29 @@ async def test_first_run_validates_like_the_cli_and_saves(demo_server: DemoServe
         assert app.current_mode == "events" and len(events_screen(app).table.items) == 100
 
 
+async def test_first_run_offers_no_secret_input_while_textual_log_is_on(
+    demo_server: DemoServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEXTUAL_LOG", str(tmp_path / "textual.log"))
+    app = make_app(None)
+    async with running(app) as pilot:
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        secret = screen.query_one("#first-secret", Input)
+        assert secret.disabled and "TEXTUAL_LOG" in secret.placeholder
+        said = str(screen.query_one("#first-secret-blocked", Static).render())
+        assert "can't be typed here while TEXTUAL_LOG is set" in said and "--secret-stdin" in said
+        screen.query_one("#first-base_url", Input).value = demo_server.base_url
+        screen.query_one("#first-token_id", Input).value = demo_server.token_id
+        await pilot.click("#first-secret")
+        await pilot.press(*"zq9x")
+        assert secret.value == ""
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "TEXTUAL_LOG" in str(screen.query_one("#first-error", Static).render())
+        assert ProfileStore().load().profiles == {}
+
+
 async def test_first_run_can_start_the_demo(demo_server: DemoServer) -> None:
     app = make_app(None, demo_profile_factory=lambda: demo_profile(demo_server))
     async with running(app) as pilot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on
@@ -23,6 +24,16 @@ FIELD_LABELS = {
     "token_key": "token key",
     "jwt": "JWT",
 }
+DEBUG_LOG_ENV = "TEXTUAL_LOG"  # Textual writes every event to this file, the keys typed into an Input among them
+SECRET_BLOCKED = (
+    f"The secret can't be typed here while {DEBUG_LOG_ENV} is set: Textual would write each keystroke to that "
+    "file. Unset it, or add the profile with `svctui profile add NAME --base-url URL --token-id ID --secret-stdin`."
+)
+
+
+def secret_input_blocked() -> bool:
+    """True while Textual's debug log is on: secret inputs are not offered then."""
+    return bool(os.environ.get(DEBUG_LOG_ENV))
 
 
 class FirstRunScreen(Screen[None]):
@@ -63,7 +74,11 @@ class FirstRunScreen(Screen[None]):
                 yield Input(placeholder="3f2504e0-4f89-41d3-9a0c-0305e82c3301", id="first-token_id")
             with Horizontal(classes="first-line"):
                 yield Label("secret", id="secret-label")
-                yield Input(password=True, placeholder="token key", id="first-secret")
+                blocked = secret_input_blocked()
+                placeholder = f"not while {DEBUG_LOG_ENV} is set" if blocked else "token key"
+                yield Input(password=True, placeholder=placeholder, id="first-secret", disabled=blocked)
+            if secret_input_blocked():
+                yield Static(SECRET_BLOCKED, id="first-secret-blocked", classes="dialog-error", markup=False)
             yield Static("", id="first-error", classes="dialog-error")
             with Horizontal(id="first-buttons"):
                 yield Button("Start the demo", id="demo")
@@ -74,7 +89,8 @@ class FirstRunScreen(Screen[None]):
     def _auth_changed(self, event: Select.Changed) -> None:
         bearer = event.value == "bearer"
         self.query_one("#line-token-id").display = not bearer
-        self.query_one("#first-secret", Input).placeholder = "JWT" if bearer else "token key"
+        if not secret_input_blocked():
+            self.query_one("#first-secret", Input).placeholder = "JWT" if bearer else "token key"
 
     def _value(self, field: str) -> str:
         return self.query_one(f"#first-{field}", Input).value.strip()
@@ -96,6 +112,9 @@ class FirstRunScreen(Screen[None]):
         }
         if not bearer:
             fields["token_id"] = self._value("token_id") or None
+        if secret_input_blocked():
+            self._error(f"✗ {SECRET_BLOCKED}")
+            return
         secret = self.query_one("#first-secret", Input).value
         fields["jwt" if bearer else "token_key"] = secret or None
         try:
