@@ -65,6 +65,7 @@ async def write_listing(
     Each page is written (and flushed) before the next one is requested.
     """
     complete = False
+    written = 0
     try:
         if not fetch_all:
             items, count = await first_page()
@@ -82,11 +83,19 @@ async def write_listing(
                 async for page in pages:
                     items = page if remaining is None else page[:remaining]
                     writer.write_page(items)
+                    written += len(items)
                     if remaining is not None:
                         remaining -= len(items)
                         if remaining <= 0:
                             break
         complete = True
+    except Exception as exc:
+        if fetch_all and not isinstance(exc, BrokenPipeError):  # a reader that stopped reading needs no note
+            note(
+                f"the output is cut short: {written:,} {noun} were written before the error below; "
+                f"--skip {skip + written} continues from there"
+            )
+        raise
     finally:
         writer.close(complete=complete)
 

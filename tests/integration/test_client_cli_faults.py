@@ -49,3 +49,16 @@ def test_an_answer_cut_short_is_exit_5_and_says_so(bad: BadServer) -> None:
     assert code == 5, err
     assert "was cut short" in err and "cannot reach" not in err
     assert len(bad.requests) == 3
+
+
+def test_an_all_listing_cut_short_by_an_error_says_how_far_it_got(bad: BadServer) -> None:
+    first = [{"id": 1, "client_id": "c"}, {"id": 2, "client_id": "c"}]
+    bad.enqueue(answer(200, {"count": 6, "skip": 0, "limit": 2, "data": first}))
+    bad.default = answer(500, {"http_status": 500, "request_id": "r-1", "errors": [{"context": "", "message": "boom"}]})
+    code, out, err = run(bad, "events", "list", "--all", "--page-size", "2", "-o", "jsonl")
+    assert code == 5, err
+    assert [line for line in out.splitlines() if line] and len(out.splitlines()) == 2
+    assert "the output is cut short: 2 events were written before the error below; --skip 2 continues" in err
+    assert err.index("cut short") < err.index("500"), "the note comes before the error it explains"
+    whole = run(bad, "events", "list", "--limit", "2", "-o", "jsonl")  # one page: nothing to say about pages
+    assert "cut short" not in whole[2]
