@@ -89,7 +89,7 @@ class SvcTuiApp(App[int]):
     """The svctui dashboard."""
 
     TITLE = "svctui"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: a subclass elsewhere (the tests') finds it too
     MODES: ClassVar[dict[str, str | Callable[[], Screen[None]]]] = {
         entry.name: load_screen(entry.target) for entry in SCREENS
     }

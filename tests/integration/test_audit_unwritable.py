@@ -19,8 +19,8 @@ import pytest
 
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.integration.audit_support import recording_server
-from tests.integration.cli_support import demo_env, invoke, run_binary
+from tests.support.audit import recording_server
+from tests.support.cli import demo_env, invoke, run_binary
 
 DEV_FULL = os.makedev(1, 7)  # Linux: the device behind /dev/full, every write fails with ENOSPC
 

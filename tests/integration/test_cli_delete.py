@@ -13,7 +13,7 @@ import pytest
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
-from tests.integration.cli_support import (
+from tests.support.cli import (
     DemoLike,
     copy_template,
     demo_env,

@@ -14,7 +14,7 @@ import pytest
 
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
-from tests.integration.cli_support import (
+from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
     connection_attempted,

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from svctui.demo.server import DemoServer
-from tests.integration.cli_support import demo_env, invoke
+from tests.support.cli import demo_env, invoke
 
 MESSAGE_MAX = 700  # an error quotes at most ~100 characters of the input, whatever was pasted
 CLIENT = "cd613e30-d8f1-4adf-91b7-584a22f0c000"

@@ -22,7 +22,7 @@ import pytest
 
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.server import DemoServer
-from tests.integration.cli_support import DemoLike, demo_env, invoke, jsonl_items
+from tests.support.cli import DemoLike, demo_env, invoke, jsonl_items
 
 TASKS = 10_000
 PAGE = 500

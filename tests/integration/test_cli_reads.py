@@ -13,7 +13,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
-from tests.integration.cli_support import (
+from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
     demo_env,

@@ -10,7 +10,7 @@ import pytest
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.integration.cli_support import demo_env, invoke, run_binary
+from tests.support.cli import demo_env, invoke, run_binary
 
 SERVER_SET = ("id", "created_at", "created_by", "updated_at", "updated_by", "disabled_at", "disabled_by")
 

@@ -12,7 +12,7 @@ from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.integration.cli_support import add_profile, demo_env, invoke, run_binary, run_on_pty
+from tests.support.cli import add_profile, demo_env, invoke, run_binary, run_on_pty
 
 
 def _audit() -> list[dict[str, Any]]:

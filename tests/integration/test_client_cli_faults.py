@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from svctui.store.settings import Settings, save_settings
-from tests.integration.bad_server import BadServer, Misbehaviour, answer
-from tests.integration.cli_support import invoke
+from tests.support.bad_server import BadServer, Misbehaviour, answer
+from tests.support.cli import invoke
 
 TOKEN_ID = "6f1e2d3c-4b5a-4968-8776-655443322110"
 ENV = {"SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "c2VjcmV0LWtleS1mb3ItdGVzdHMtb25seQ=="}

@@ -26,7 +26,7 @@ from svctui.api.errors import (
     status_error,
 )
 from svctui.api.signing import BearerAuth, SignatureAuth
-from tests.integration.recording_server import JWT, TOKEN_KEY, RecordingServer, Reply, SleepRecorder, client_for
+from tests.support.recording_server import JWT, TOKEN_KEY, RecordingServer, Reply, SleepRecorder, client_for
 
 pytestmark = pytest.mark.anyio
 

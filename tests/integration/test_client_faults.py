@@ -30,9 +30,9 @@ from svctui.connect import failure_hint
 from svctui.demo.config import Faults
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
-from tests.integration.bad_server import TAGS, BadServer, Misbehaviour, answer
-from tests.integration.demo_http import own_server
-from tests.integration.recording_server import JWT, SleepRecorder
+from tests.support.bad_server import TAGS, BadServer, Misbehaviour, answer
+from tests.support.demo_http import own_server
+from tests.support.recording_server import JWT, SleepRecorder
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ from svctui.api.filters import EVENTS, SELECTORS, Filter, FilterError, SortKey
 from svctui.api.limits import COMPLETED_TASKS_NOTICE
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
-from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
+from tests.support.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
 
 pytestmark = pytest.mark.anyio
 

@@ -21,9 +21,9 @@ from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.ops.selector_delete import AuditContext, Outcome, delete_selectors
 from svctui.store.audit import audit_path
-from tests.integration.bad_server import TAGS, BadServer, Misbehaviour, answer
-from tests.integration.cli_support import DemoLike, copy_template, demo_env, invoke
-from tests.integration.recording_server import JWT, SleepRecorder
+from tests.support.bad_server import TAGS, BadServer, Misbehaviour, answer
+from tests.support.cli import DemoLike, copy_template, demo_env, invoke
+from tests.support.recording_server import JWT, SleepRecorder
 
 MIB = 1024 * 1024
 SIGN_IN_PAGE = "<html><head><title>Sign in - Corp SSO</title></head><body><form>…</form></body></html>"

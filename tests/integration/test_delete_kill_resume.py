@@ -18,9 +18,9 @@ import pytest
 
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.integration.audit_support import audit_lines, recording_server
-from tests.integration.cli_support import demo_env, run_binary
-from tests.integration.demo_http import scalar
+from tests.support.audit import audit_lines, recording_server
+from tests.support.cli import demo_env, run_binary
+from tests.support.demo_http import scalar
 
 RUN_SIZE = 200
 KILL_AFTER_OUTCOMES = 40

@@ -13,7 +13,7 @@ import pytest
 from svctui.api.signing import SignatureAuth, compute_signature
 from svctui.demo.auth import mint_jwt
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import SIGNATURE_PREFIX, error_of, raw, sign_headers, signed
+from tests.support.demo_http import SIGNATURE_PREFIX, error_of, raw, sign_headers, signed
 
 TAGS = "/api/v2/asset-group-tags"
 QUERY_TARGET = "/api/v2/asset-group-tags/1/selectors?name=~eq:Domain%20Admins&sort_by=-id&limit=3"

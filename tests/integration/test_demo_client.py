@@ -25,7 +25,7 @@ from svctui.api.query import ListQuery
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import client_ids, own_server, scalar
+from tests.support.demo_http import client_ids, own_server, scalar
 
 pytestmark = pytest.mark.anyio
 

@@ -29,7 +29,7 @@ from svctui.api.filters import (
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import client_ids
+from tests.support.demo_http import client_ids
 
 pytestmark = pytest.mark.anyio
 

@@ -13,7 +13,7 @@ from dateutil.rrule import rrulestr
 
 from svctui.api.models import CompletedTask, Event, Page, SelectorPage, SelectorResponse, TagList, parse_json
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import all_items, client_ids, error_of, own_server, scalar, signed
+from tests.support.demo_http import all_items, client_ids, error_of, own_server, scalar, signed
 
 TAGS = "/api/v2/asset-group-tags"
 SID = re.compile(r"^S-1-5-21-\d+-\d+-\d+$")

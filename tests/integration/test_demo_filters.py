@@ -15,7 +15,7 @@ import pytest
 
 from svctui.api.filters import server_reads
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import all_items, client_ids, error_of, signed
+from tests.support.demo_http import all_items, client_ids, error_of, signed
 
 EVENTS = "/api/v2/events"
 SELECTORS = "/api/v2/asset-group-tags/1/selectors"

@@ -14,7 +14,7 @@ import pytest
 
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, EndpointSpec
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import client_ids, signed, table_counts
+from tests.support.demo_http import client_ids, signed, table_counts
 
 PAYLOADS = (
     "1 OR 1=1",

@@ -13,7 +13,7 @@ import pytest
 
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoOptions, DemoServer
-from tests.integration.demo_http import error_of, own_server, raw, sign_headers, signed
+from tests.support.demo_http import error_of, own_server, raw, sign_headers, signed
 
 TAGS = "/api/v2/asset-group-tags"
 EVENTS = "/api/v2/events"

@@ -11,7 +11,7 @@ import httpx
 
 from svctui.demo.app import MAX_BODY_BYTES, MAX_TARGET_BYTES
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import error_of, signed
+from tests.support.demo_http import error_of, signed
 
 SELECTORS = "/api/v2/asset-group-tags/1/selectors"
 ANSWER_WAIT = 10.0  # a server that waits for the body never answers: the read times out and the test fails

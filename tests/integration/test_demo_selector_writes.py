@@ -13,7 +13,7 @@ import pytest
 
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
-from tests.integration.demo_http import error_of, own_server, scalar, signed
+from tests.support.demo_http import error_of, own_server, scalar, signed
 
 SELECTORS = "/api/v2/asset-group-tags/{tag}/selectors"
 

@@ -15,8 +15,8 @@ import pytest
 
 from svctui.api.filters import SELECTORS, TAGS
 from svctui.demo.server import DemoServer
-from tests.integration.cli_support import demo_env, invoke, jsonl_items
-from tests.integration.demo_http import error_of, signed
+from tests.support.cli import demo_env, invoke, jsonl_items
+from tests.support.demo_http import error_of, signed
 
 TAGS_PATH = "/api/v2/asset-group-tags"
 Item = dict[str, Any]

@@ -18,8 +18,8 @@ from click.testing import Result
 
 from svctui.commands.profile import add as add_command
 from svctui.store import paths
-from tests.integration.cli_support import SVCTUI_BIN, add_profile
-from tests.integration.cli_support import run_cli as run
+from tests.support.cli import SVCTUI_BIN, add_profile
+from tests.support.cli import run_cli as run
 from tests.unit.store_keyring import MemoryKeyring, installed
 from tests.unit.store_keyring import headless_keyring as headless_keyring
 

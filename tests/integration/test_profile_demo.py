@@ -20,8 +20,8 @@ from svctui.connect import CLOCK_HINT, failure_hint
 from svctui.demo.server import DemoServer
 from svctui.store.model import Profile
 from svctui.store.profiles import ProfileStore
-from tests.integration.cli_support import SVCTUI_BIN, add_profile
-from tests.integration.cli_support import run_cli as run
+from tests.support.cli import SVCTUI_BIN, add_profile
+from tests.support.cli import run_cli as run
 from tests.unit.store_keyring import headless_keyring as headless_keyring
 
 WRONG_KEY = "V3Jvbmcta2V5LWZvci10aGUtZGVtby1zZXJ2ZXI="

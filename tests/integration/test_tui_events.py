@@ -9,7 +9,7 @@ from svctui.demo.server import DemoServer
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.raw_json import RawJson
-from tests.integration.tui_support import events_screen, ids, on_events, settle
+from tests.support.tui import events_screen, ids, on_events, settle
 
 pytestmark = pytest.mark.anyio
 

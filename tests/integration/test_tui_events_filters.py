@@ -15,7 +15,7 @@ from svctui.tui.loading import Loaded
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
-from tests.integration.tui_support import NOW, ids, on_events, settle, state_of
+from tests.support.tui import NOW, ids, on_events, settle, state_of
 
 pytestmark = pytest.mark.anyio
 

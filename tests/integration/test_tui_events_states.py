@@ -19,7 +19,7 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.palette import dashboard_commands, export_view
 from svctui.tui.screens.first_run import FirstRunScreen
 from svctui.tui.widgets.state_panel import StateKind
-from tests.integration.tui_support import (
+from tests.support.tui import (
     events_screen,
     make_app,
     on_events,
@@ -151,7 +151,7 @@ async def test_broken_theme_files_in_one_notification_and_fallback(demo_server: 
     (themes / "b.toml").write_text("not toml at all = = =\n")
     (themes / "good.toml").write_text('name = "good"\nprimary = "#336699"\n')
     async with on_events(demo_server, settings=Settings(theme="missing-theme")) as (app, _pilot, _screen):
-        messages = [note.message for note in app._notifications]
+        messages = [note.message for note in app.notes]
         broken = [message for message in messages if "broken theme files" in message]
         assert len(broken) == 1 and "a.toml" in broken[0] and "b.toml" in broken[0]
         assert any("'missing-theme' is not installed" in message for message in messages)
@@ -208,7 +208,7 @@ async def test_first_run_demo_that_fails_to_start_is_reported() -> None:
         await pilot.click("#demo")
         await settle(pilot)
         assert isinstance(app.screen, FirstRunScreen) and app.is_running
-        assert any("did not start" in note.message for note in app._notifications)
+        assert any("did not start" in note.message for note in app.notes)
 
 
 async def test_a_theme_picked_in_the_app_is_kept(demo_server: DemoServer) -> None:
@@ -227,6 +227,6 @@ async def test_a_theme_picked_in_the_app_is_kept(demo_server: DemoServer) -> Non
 async def test_keymap_problems_are_reported_once(demo_server: DemoServer) -> None:
     settings = Settings(keymap={"list.refresh": "R", "no.such.binding": "z"})
     async with on_events(demo_server, settings=settings) as (app, _pilot, _screen):
-        notes = [note.message for note in app._notifications if note.title == "Keymap in settings.toml"]
+        notes = [note.message for note in app.notes if note.title == "Keymap in settings.toml"]
         assert len(notes) == 1
         assert "unknown binding id(s): no.such.binding" in notes[0] and "'R' does two things" in notes[0]

@@ -14,9 +14,9 @@ from svctui.store.settings import Settings
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.screen import SelectorsScreen
 from svctui.tui.widgets.filter_editor import FilterEditor
-from tests.integration.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
-from tests.integration.selectors_support import on_cleanup, shown_ids
-from tests.integration.tui_support import settle
+from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
+from tests.support.selectors import on_cleanup, shown_ids
+from tests.support.tui import settle
 
 pytestmark = pytest.mark.anyio
 SMALL_PAGES = Settings(page_size=20)
@@ -57,7 +57,7 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
 
 async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoServer) -> None:
     """`space` marks a row; on a default selector it marks nothing and says why."""
-    async with on_cleanup(demo_server) as (_app, pilot, screen):
+    async with on_cleanup(demo_server) as (app, pilot, screen):
         table, tag = screen.selector_table, screen.tag
         assert tag is not None
         table.move_cursor(row=first_plain_row(screen), column=1)
@@ -68,7 +68,7 @@ async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoSe
         await settle(pilot)
         assert screen.marks.ids(tag.id) == (table.items[first_plain_row(screen)].id,)
         assert table.marked == {str(table.items[first_plain_row(screen)].id)}
-        assert any("default" in note.message for note in pilot.app._notifications)
+        assert any("default" in note.message for note in app.notes)
         assert "1 marked on 1 page" in screen.status_parts()
 
 
@@ -165,7 +165,7 @@ async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_serve
         await settle(pilot)
         assert screen.marks.ids(tag.id) == tuple(plain)
         assert list(screen.marks.of(tag.id).unknown) == [999999]
-        said = " ".join(note.message for note in app._notifications)
+        said = " ".join(note.message for note in app.notes)
         assert "not part of this tag: 999999" in said and f"not marked): {default}" in said
         plan = screen.cleanup_plan()
         assert plan is not None and plan.unknown_ids == (999999,)
@@ -181,7 +181,7 @@ async def test_ctrl_d_opens_the_review_and_a_deleted_row_leaves(demo_server: Dem
         tag = screen.tag
         assert tag is not None
         await pilot.press("ctrl+d")
-        assert any("Nothing is marked" in note.message for note in app._notifications)
+        assert any("Nothing is marked" in note.message for note in app.notes)
         screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
         await pilot.press("space")
         gone = screen.marks.ids(tag.id)[0]

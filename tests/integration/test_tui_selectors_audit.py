@@ -18,14 +18,14 @@ from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.resume import offer_resume
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.integration.selectors_run_support import (
+from tests.support.selectors_run import (
     BIG_TAG_ID,
     big_tag_server,
     interrupted_log,
     remaining_ids,
     tag_selectors,
 )
-from tests.integration.tui_support import make_app, settle
+from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -127,14 +127,14 @@ async def test_resume_is_not_offered_read_only_nor_for_another_server(
             offer_resume(app)
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-            assert any("resuming is off: SVCTUI_READ_ONLY is set" in note.message for note in app._notifications)
+            assert any("resuming is off: SVCTUI_READ_ONLY is set" in note.message for note in app.notes)
             monkeypatch.delenv(READ_ONLY_ENV)
             assert app.profile is not None
             app.profile = app.profile.model_copy(update={"base_url": "http://127.0.0.1:9"})
             offer_resume(app)
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-            assert any("resume it with the profile for that server" in note.message for note in app._notifications)
+            assert any("resume it with the profile for that server" in note.message for note in app.notes)
         assert len(remaining_ids(demo) & {selector.id for selector in selectors}) == 1  # the third is still there
 
 
@@ -187,7 +187,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await pilot.press("u")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)  # nothing is left to re-create: said, not asked
-            assert any("nothing to re-create" in note.message for note in app._notifications)
+            assert any("nothing to re-create" in note.message for note in app.notes)
         now = {selector.name: selector for selector in tag_selectors(demo)}
         restore = read_audit().runs[-1]
         assert restore.plan["restores"] == run_id and not restore.interrupted

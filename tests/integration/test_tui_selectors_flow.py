@@ -11,9 +11,9 @@ from textual.widgets import Button, DataTable, Input
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.integration.selectors_run_support import DeleteGate, big_tag_server, remaining_ids, tag_selectors
-from tests.integration.selectors_support import open_cleanup, shown_ids
-from tests.integration.tui_support import make_app, settle
+from tests.support.selectors import open_cleanup, shown_ids
+from tests.support.selectors_run import DeleteGate, big_tag_server, remaining_ids, tag_selectors
+from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
 

@@ -9,8 +9,8 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.review import ReviewScreen
-from tests.integration.selectors_run_support import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
-from tests.integration.tui_support import make_app, settle
+from tests.support.selectors_run import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
+from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
 

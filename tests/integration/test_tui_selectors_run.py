@@ -14,8 +14,8 @@ from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
 from svctui.tui.screens.selectors.messages import ShowAuditTab
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.integration.audit_support import audit_lines
-from tests.integration.selectors_run_support import (
+from tests.support.audit import audit_lines
+from tests.support.selectors_run import (
     DeleteGate,
     as_dicts,
     big_tag_server,
@@ -24,7 +24,7 @@ from tests.integration.selectors_run_support import (
     remaining_ids,
     tag_selectors,
 )
-from tests.integration.tui_support import make_app, settle
+from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
 

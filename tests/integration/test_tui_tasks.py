@@ -14,7 +14,7 @@ from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
 from svctui.tui.widgets.status_bar import StatusBar
-from tests.integration.tasks_support import (
+from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
     client_ids,
     drop_case,
@@ -27,7 +27,7 @@ from tests.integration.tasks_support import (
     tasks_app,
     text_of,
 )
-from tests.integration.tui_support import SIZE, settle, unreachable_profile, wrong_key_profile
+from tests.support.tui import SIZE, settle, unreachable_profile, wrong_key_profile
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
@@ -92,7 +92,7 @@ async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_serve
         assert screen.client_id == unknown.lower()
         assert state_of(app) is StateKind.ERROR, "the server knows no such client: 404"
         assert "resource not found" in text_of(screen.state_panel.query_one("#state-body", Static))
-        assert any("press C to choose another client" in note.message for note in app._notifications)
+        assert any("press C to choose another client" in note.message for note in app.notes)
 
 
 async def test_picker_escape_keeps_the_client(demo_server: DemoServer) -> None:

@@ -20,7 +20,7 @@ from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.status_bar import StatusBar
-from tests.integration.tasks_support import (
+from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
     client_ids,
     drop_case,
@@ -30,7 +30,7 @@ from tests.integration.tasks_support import (
     task_ids,
     text_of,
 )
-from tests.integration.tui_support import NOW, settle
+from tests.support.tui import NOW, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 

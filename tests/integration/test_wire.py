@@ -14,7 +14,7 @@ from svctui.api.errors import ServerError, Unauthorized
 from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth, rfc3339_now
-from tests.integration.recording_server import CLIENT_ID, RecordingServer, Reply, SleepRecorder
+from tests.support.recording_server import CLIENT_ID, RecordingServer, Reply, SleepRecorder
 
 pytestmark = pytest.mark.anyio
 

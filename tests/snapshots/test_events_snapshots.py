@@ -5,7 +5,6 @@ Review changed SVGs before accepting them with `--snapshot-update` (convert with
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,7 +17,7 @@ from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.integration.tui_support import (
+from tests.support.tui import (
     SIZE,
     events_screen,
     make_app,
@@ -28,14 +27,7 @@ from tests.integration.tui_support import (
 )
 
 THEMES = ["textual-dark", "svctui-paper"]
-FIXED_REQUEST_ID = uuid.UUID("5f0c6c2e-9d1b-4b7e-8a43-2c6d0f9e7a11")
 SnapCompare = Callable[..., bool]
-
-
-@pytest.fixture
-def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The demo server (same process) hands out one fixed request id, so error snapshots are stable."""
-    monkeypatch.setattr(uuid, "uuid4", lambda: FIXED_REQUEST_ID)
 
 
 def themed(server: DemoServer | None, theme: str, **kwargs: Any) -> SvcTuiApp:

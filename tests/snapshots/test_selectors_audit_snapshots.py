@@ -13,15 +13,11 @@ from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
 from svctui.tui.screens.selectors.audit_tab import AuditTab
-from tests.integration.selectors_run_support import BIG_TAG_ID, tag_selectors
-from tests.integration.tui_support import make_app, settle
-from tests.snapshots import selectors_snap_support as support
-from tests.snapshots.selectors_snap_support import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.selectors_run import BIG_TAG_ID, tag_selectors
+from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.tui import make_app, settle
 
 CONTEXT = AuditContext("prod", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "https://bh.example.com", "alice")
-
-big_demo = support.big_demo  # fixture
-gate = support.gate  # fixture
 
 
 class AuditHost(Screen[None]):

@@ -15,14 +15,10 @@ from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.restore import RestoreScreen
-from tests.integration.selectors_run_support import BIG_TAG_ID, delete_now, tag_selectors
-from tests.integration.tui_support import make_app, settle
-from tests.snapshots import selectors_snap_support as support
-from tests.snapshots.selectors_snap_support import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.selectors_run import BIG_TAG_ID, delete_now, tag_selectors
+from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.tui import make_app, settle
 
-big_demo = support.big_demo  # fixture
-fixed_ids = support.fixed_ids  # fixture
-gate = support.gate  # fixture
 RUN_ID = "20261120T091500Z-1a2b"
 TS = "2026-11-20T09:15:00.000Z"
 
@@ -65,12 +61,12 @@ async def open_restore(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
-def test_restore_question(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+def test_restore_question(snap_compare: SnapCompare, big_demo: DemoServer, fixed_request_ids: None) -> None:
     deletion_run(big_demo)
     assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=open_restore)
 
 
-def test_restore_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+def test_restore_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_request_ids: None) -> None:
     deletion_run(big_demo)
 
     async def run_before(pilot: Pilot[Any]) -> None:

@@ -9,17 +9,14 @@ from textual.widgets import Input
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.review import ReviewScreen
-from tests.integration.selectors_run_support import DeleteGate, delete_now, plan_of, tag_selectors
-from tests.integration.tui_support import make_app, settle
-from tests.snapshots import selectors_snap_support as support
-from tests.snapshots.selectors_snap_support import SIZE, SnapCompare, steady_cursor
-
-big_demo = support.big_demo  # fixture
-fixed_ids = support.fixed_ids  # fixture
-gate = support.gate  # fixture
+from tests.support.selectors_run import DeleteGate, delete_now, plan_of, tag_selectors
+from tests.support.snapshots import SIZE, SnapCompare, steady_cursor
+from tests.support.tui import make_app, settle
 
 
-def test_review_dry_run(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+def test_review_dry_run(
+    snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+) -> None:
     selectors = tag_selectors(big_demo)
     defaults = [selector for selector in selectors if selector.is_default][:2]
     plain = [selector for selector in selectors if not selector.is_default][:5]
@@ -38,7 +35,9 @@ def test_review_dry_run(snap_compare: SnapCompare, big_demo: DemoServer, gate: D
     assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_review_typed_count(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+def test_review_typed_count(
+    snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+) -> None:
     gate.counts_missing = True  # a server without members/counts
     plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:25]
     plan = plan_of(big_demo, plain, why="marked: all matching 'disabled = true'")

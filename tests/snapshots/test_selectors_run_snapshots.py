@@ -8,17 +8,14 @@ from textual.pilot import Pilot
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.integration.selectors_run_support import DeleteGate, delete_now, plan_of, tag_selectors
-from tests.integration.tui_support import make_app, settle
-from tests.snapshots import selectors_snap_support as support
-from tests.snapshots.selectors_snap_support import SIZE, SnapCompare, fixed_ticker
-
-big_demo = support.big_demo  # fixture
-fixed_ids = support.fixed_ids  # fixture
-gate = support.gate  # fixture
+from tests.support.selectors_run import DeleteGate, delete_now, plan_of, tag_selectors
+from tests.support.snapshots import SIZE, SnapCompare, fixed_ticker
+from tests.support.tui import make_app, settle
 
 
-def test_run_in_progress(snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_ids: None) -> None:
+def test_run_in_progress(
+    snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+) -> None:
     plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:30]
     gate.held = {selector.id for selector in plain[6:]}
     plan = plan_of(big_demo, plain)
@@ -34,7 +31,7 @@ def test_run_in_progress(snap_compare: SnapCompare, big_demo: DemoServer, gate: 
     assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
 
 
-def test_run_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_ids: None) -> None:
+def test_run_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_request_ids: None) -> None:
     selectors = tag_selectors(big_demo)
     defaults = [selector for selector in selectors if selector.is_default][:2]
     plain = [selector for selector in selectors if not selector.is_default][:6]

@@ -16,8 +16,8 @@ from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.integration.selectors_support import open_cleanup
-from tests.integration.tui_support import SIZE, make_app, settle
+from tests.support.selectors import open_cleanup
+from tests.support.tui import SIZE, make_app, settle
 
 THEMES = ["textual-dark", "svctui-paper"]
 SnapCompare = Callable[..., bool]
@@ -72,7 +72,7 @@ def test_marked_single_and_range(snap_compare: SnapCompare, demo_server: DemoSer
 
 def test_marked_all_matching_confirm(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
     async def ask(pilot: Pilot[Any]) -> None:
-        from tests.integration.selectors_support import selectors_screen
+        from tests.support.selectors import selectors_screen
 
         selectors_screen(pilot.app).set_filters([Filter("name", "~eq", "s")])  # type: ignore[arg-type]
         await settle(pilot)
@@ -83,7 +83,7 @@ def test_marked_all_matching_confirm(snap_compare: SnapCompare, demo_server: Dem
 
 def test_marked_all_matching(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
     async def mark_all(pilot: Pilot[Any]) -> None:
-        from tests.integration.selectors_support import selectors_screen
+        from tests.support.selectors import selectors_screen
 
         selectors_screen(pilot.app).set_filters([Filter("name", "~eq", "s")])  # type: ignore[arg-type]
         await settle(pilot)

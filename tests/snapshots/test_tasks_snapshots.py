@@ -6,9 +6,7 @@ the plot and the deltas. Review changed SVGs before accepting them with `--snaps
 
 from __future__ import annotations
 
-import os
 import time
-import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -20,11 +18,10 @@ from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.integration.tasks_support import drop_case, tasks_screen
-from tests.integration.tui_support import SIZE, make_app, settle, wrong_key_profile
+from tests.support.tasks import drop_case, tasks_screen
+from tests.support.tui import SIZE, make_app, settle, wrong_key_profile
 
 THEMES = ["textual-dark", "svctui-paper"]
-FIXED_REQUEST_ID = uuid.UUID("5f0c6c2e-9d1b-4b7e-8a43-2c6d0f9e7a11")
 LOCAL_ZONE = "CET-1CEST,M3.5.0,M10.5.0/3"  # a POSIX rule: needs no tz database
 SnapCompare = Callable[..., bool]
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
@@ -33,23 +30,13 @@ pytestmark = pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWa
 
 
 @pytest.fixture(autouse=True)
-def local_zone() -> Iterator[None]:
-    """Local time is CET for these snapshots (restored afterwards)."""
-    previous = os.environ.get("TZ")
-    os.environ["TZ"] = LOCAL_ZONE
+def local_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local time is CET for these snapshots (the zone is read again once the variable is restored)."""
+    monkeypatch.setenv("TZ", LOCAL_ZONE)
     time.tzset()
     yield
-    if previous is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = previous
+    monkeypatch.undo()
     time.tzset()
-
-
-@pytest.fixture
-def fixed_request_ids(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The demo server (same process) hands out one fixed request id, so error snapshots are stable."""
-    monkeypatch.setattr(uuid, "uuid4", lambda: FIXED_REQUEST_ID)
 
 
 def app_on_drop_client(demo_server: DemoServer, theme: str = "textual-dark", **kwargs: Any) -> SvcTuiApp:

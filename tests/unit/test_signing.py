@@ -19,8 +19,8 @@ TOKEN_ID = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
 needs_openssl = pytest.mark.skipif(
     shutil.which("openssl") is None,
     reason=(
-        "openssl not on PATH: the independent signing vectors need it (CI installs it; "
-        "here: apt-get install openssl or brew install openssl)"
+        "openssl not on PATH: the independent signing vectors need it (.ci/run says so when it is missing; "
+        "apt-get install openssl or brew install openssl)"
     ),
 )
 

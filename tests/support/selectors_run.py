@@ -19,8 +19,8 @@ from svctui.api.models import AssetGroupTag, Selector, SelectorPage
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.plan import CleanupPlan
-from tests.integration.audit_support import BIG_TAG
-from tests.integration.demo_http import signed
+from tests.support.audit import BIG_TAG
+from tests.support.demo_http import signed
 
 DELETE_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)$")
 COUNTS_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)/members/counts$")

@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from svctui.demo.server import DemoServer
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.screens.selectors.screen import SelectorsScreen
-from tests.integration.tui_support import SIZE, make_app, running, settle
+from tests.support.tui import SIZE, RecordingApp, make_app, running, settle
 
 
 def selectors_screen(app: SvcTuiApp) -> SelectorsScreen:
@@ -33,7 +33,7 @@ async def open_cleanup(pilot: Pilot[Any]) -> SelectorsScreen:
 @asynccontextmanager
 async def on_cleanup(
     server: DemoServer | None = None, *, size: tuple[int, int] = SIZE, **kwargs: Any
-) -> AsyncIterator[tuple[SvcTuiApp, Pilot[Any], SelectorsScreen]]:
+) -> AsyncIterator[tuple[RecordingApp, Pilot[Any], SelectorsScreen]]:
     """Run a dashboard on `server` with screen 3 open and settled: (app, pilot, cleanup screen)."""
     app = make_app(server, **kwargs)
     async with running(app, size) as pilot:

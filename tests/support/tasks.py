@@ -20,7 +20,7 @@ from svctui.tui.app import SvcTuiApp
 from svctui.tui.screens.tasks import TasksScreen
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.state_panel import StateKind
-from tests.integration.tui_support import SIZE, make_app, settle
+from tests.support.tui import SIZE, RecordingApp, make_app, settle
 
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
 # Python warnings, so a DeprecationWarning in a tasks test is a bug.
@@ -61,7 +61,7 @@ def client_ids(server: DemoServer) -> list[str]:
     return [row[0] for row in query(server, "SELECT id FROM clients ORDER BY id")]
 
 
-def tasks_app(server: DemoServer, client_id: str | None = None, **settings: Any) -> SvcTuiApp:
+def tasks_app(server: DemoServer, client_id: str | None = None, **settings: Any) -> RecordingApp:
     """A dashboard whose settings remember `client_id` (so the tasks screen opens on it)."""
     recent = [client_id] if client_id else []
     return make_app(server, settings=Settings(recent_clients=recent, **settings))
@@ -78,7 +78,7 @@ async def open_tasks(pilot: Pilot[Any]) -> TasksScreen:
 @asynccontextmanager
 async def on_tasks(
     server: DemoServer, client_id: str | None = None, **settings: Any
-) -> AsyncIterator[tuple[SvcTuiApp, Pilot[Any], TasksScreen]]:
+) -> AsyncIterator[tuple[RecordingApp, Pilot[Any], TasksScreen]]:
     """Run a dashboard on the tasks screen of `client_id` (remembered in settings): (app, pilot, tasks screen)."""
     app = tasks_app(server, client_id, **settings)
     async with app.run_test(size=SIZE) as pilot:

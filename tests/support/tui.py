@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 
 from svctui.demo.config import FIXED_ANCHOR
@@ -27,12 +29,42 @@ def frozen_clock() -> datetime:
     return NOW
 
 
+@dataclass(frozen=True)
+class Note:
+    """One notification as the user saw it."""
+
+    message: str
+    title: str
+    severity: str
+
+
+class RecordingApp(SvcTuiApp):
+    """The dashboard, keeping every notification it showed in `notes` (tests read these, not Textual's privates)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.notes: list[Note] = []
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show it, and remember it."""
+        self.notes.append(Note(message, title, severity))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+
 def make_app(
     server: DemoServer | None = None, *, profile: Profile | None = None, settings: Settings | None = None, **kwargs: Any
-) -> SvcTuiApp:
+) -> RecordingApp:
     """A dashboard on `server` (or `profile`) with the frozen clock and a stable server label."""
     chosen = profile if profile is not None else (demo_profile(server) if server is not None else None)
-    return SvcTuiApp(chosen, settings=settings, clock=frozen_clock, server_label="demo server", **kwargs)
+    return RecordingApp(chosen, settings=settings, clock=frozen_clock, server_label="demo server", **kwargs)
 
 
 def wrong_key_profile(server: DemoServer) -> Profile:
@@ -73,7 +105,7 @@ async def running(app: SvcTuiApp, size: tuple[int, int] = SIZE) -> AsyncIterator
 @asynccontextmanager
 async def on_events(
     server: DemoServer | None = None, *, size: tuple[int, int] = SIZE, **kwargs: Any
-) -> AsyncIterator[tuple[SvcTuiApp, Pilot[Any], EventsScreen]]:
+) -> AsyncIterator[tuple[RecordingApp, Pilot[Any], EventsScreen]]:
     """Run a dashboard (`make_app(server, **kwargs)`) until its first page settled: (app, pilot, events screen)."""
     app = make_app(server, **kwargs)
     async with running(app, size) as pilot:
