@@ -120,6 +120,21 @@ def _line(run_id: str, event: str, **fields: Any) -> dict[str, Any]:
     return {"run": run_id, "event": event, **fields}
 
 
+def _outcome_line(run_id: str, tag_id: int, result: RestoreResult) -> dict[str, Any]:
+    """The audit line of one restore's outcome (the new id when there is one)."""
+    return _line(
+        run_id,
+        "outcome",
+        tag_id=tag_id,
+        selector_id=result.old_id,
+        outcome=result.outcome,
+        new_id=result.new_id,
+        status=result.status,
+        request_id=result.request_id,
+        message=result.message,
+    )
+
+
 async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
     """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown."""
     try:
@@ -195,19 +210,7 @@ async def _restore_one(
         twin = next((selector for selector in existing.values() if selector.name == name), None)
         if twin is not None:
             result = RestoreResult(old_id, RESTORED, name, twin.id, message="found: an earlier restore created it")
-            audit(
-                _line(
-                    run_id,
-                    "outcome",
-                    tag_id=tag_id,
-                    selector_id=old_id,
-                    outcome=RESTORED,
-                    new_id=twin.id,
-                    status=None,
-                    request_id=None,
-                    message=result.message,
-                )
-            )
+            audit(_outcome_line(run_id, tag_id, result))
             return result
     audit(_line(run_id, "intent", tag_id=tag_id, selector_id=old_id, selector=record))
     try:
@@ -228,17 +231,5 @@ async def _restore_one(
         result = RestoreResult(old_id, outcome, name, None, judged.status, judged.request_id, judged.message)
     except Exception as exc:  # never a crashed run: the outcome says what happened
         result = RestoreResult(old_id, FAILED, name, message=one_line(f"{type(exc).__name__}: {exc}"))
-    audit(
-        _line(
-            run_id,
-            "outcome",
-            tag_id=tag_id,
-            selector_id=old_id,
-            outcome=result.outcome,
-            new_id=result.new_id,
-            status=result.status,
-            request_id=result.request_id,
-            message=result.message,
-        )
-    )
+    audit(_outcome_line(run_id, tag_id, result))
     return result
