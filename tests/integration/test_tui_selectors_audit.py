@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.api.models import Selector
@@ -18,6 +16,7 @@ from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.resume import offer_resume
 from svctui.tui.screens.selectors.run import RunScreen
+from tests.support.selectors import AuditHost
 from tests.support.selectors_run import (
     BIG_TAG_ID,
     big_tag_server,
@@ -28,14 +27,6 @@ from tests.support.selectors_run import (
 from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
-
-
-class AuditHost(Screen[None]):
-    """A screen holding only the Audit tab (as the cleanup screen's Audit tab does)."""
-
-    def compose(self) -> ComposeResult:
-        """The tab."""
-        yield AuditTab()
 
 
 def column(table: DataTable[object], key: str) -> list[str]:

@@ -4,28 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
 from textual.pilot import Pilot
-from textual.screen import Screen
 
 from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
-from svctui.tui.screens.selectors.audit_tab import AuditTab
+from tests.support.selectors import AuditHost
 from tests.support.selectors_run import BIG_TAG_ID, tag_selectors
 from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
 from tests.support.tui import make_app, settle
 
 CONTEXT = AuditContext("prod", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "https://bh.example.com", "alice")
-
-
-class AuditHost(Screen[None]):
-    """A screen holding only the Audit tab."""
-
-    def compose(self) -> ComposeResult:
-        """The tab."""
-        yield AuditTab()
 
 
 def write_log(demo: DemoServer) -> None:

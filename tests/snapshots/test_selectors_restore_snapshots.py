@@ -4,31 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.app import ComposeResult
 from textual.pilot import Pilot
-from textual.screen import Screen
 from textual.widgets import DataTable
 
 from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
-from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.restore import RestoreScreen
+from tests.support.selectors import AuditHost
 from tests.support.selectors_run import BIG_TAG_ID, delete_now, tag_selectors
 from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
 from tests.support.tui import make_app, settle
 
 RUN_ID = "20261120T091500Z-1a2b"
 TS = "2026-11-20T09:15:00.000Z"
-
-
-class AuditHost(Screen[None]):
-    """A screen holding only the Audit tab."""
-
-    def compose(self) -> ComposeResult:
-        """The tab."""
-        yield AuditTab()
 
 
 def deletion_run(demo: DemoServer) -> None:

@@ -6,12 +6,23 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from svctui.demo.server import DemoServer
 from svctui.tui.app import SvcTuiApp
+from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.screen import SelectorsScreen
 from tests.support.tui import SIZE, RecordingApp, make_app, running, settle
+
+
+class AuditHost(Screen[None]):
+    """A screen holding only the cleanup screen's Audit tab (the tab reads the real audit log)."""
+
+    def compose(self) -> ComposeResult:
+        """The tab."""
+        yield AuditTab()
 
 
 def selectors_screen(app: SvcTuiApp) -> SelectorsScreen:
