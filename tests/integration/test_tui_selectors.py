@@ -15,7 +15,7 @@ from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.screen import SelectorsScreen
 from svctui.tui.widgets.filter_editor import FilterEditor
 from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
-from tests.support.selectors import on_cleanup, shown_ids
+from tests.support.selectors import gone_shown, on_cleanup, shown_ids
 from tests.support.tui import settle
 
 pytestmark = pytest.mark.anyio
@@ -193,8 +193,10 @@ async def test_ctrl_d_opens_the_review_and_a_deleted_row_leaves(demo_server: Dem
         await settle(pilot)
         count = screen.tags_pane.counts[tag.id]
         screen.selector_gone(tag.id, gone)
-        await settle(pilot)
-        assert gone not in shown_ids(screen) and not screen.marks.ids(tag.id)
+        assert not screen.marks.ids(tag.id), "the mark clears at once"
+        assert gone in shown_ids(screen), "the row leaves with the next refresh, not per deletion"
+        await gone_shown(pilot, screen)
+        assert gone not in shown_ids(screen)
         assert screen.tags_pane.counts[tag.id] == count - 1
 
 
@@ -289,6 +291,8 @@ async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server:
         review.query_one("#review-delete", Button).press()
         await settle(pilot)
         await settle(pilot)
+        assert isinstance(app.screen, RunScreen)
+        await gone_shown(pilot, screen)  # while the run's dialog is still open
         assert isinstance(app.screen, RunScreen)
         assert not doomed & set(shown_ids(screen))
         assert not screen.marks.ids(tag.id) and not screen.selector_table.marked

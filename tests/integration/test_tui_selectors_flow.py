@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, DataTable, Input
 
+from svctui.store.audit import audit_path
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
+from tests.support.audit import audit_lines
 from tests.support.selectors import open_cleanup, shown_ids
-from tests.support.selectors_run import DeleteGate, big_tag_server, remaining_ids, tag_selectors
+from tests.support.selectors_run import DeleteGate, as_dicts, big_tag_server, remaining_ids, tag_selectors
 from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
@@ -62,3 +64,7 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
             assert not set(shown_ids(screen)) & {selector.id for selector in plain}
             assert not screen.marks.ids(1)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)
+        lines = audit_lines(audit_path())
+        assert len(as_dicts(lines, "intent")) == len(as_dicts(lines, "outcome")) == 300
+        (end,) = as_dicts(lines, "end")
+        assert end["counts"] == {"deleted": 300} and end["stopped"] is None

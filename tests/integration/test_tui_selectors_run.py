@@ -1,8 +1,8 @@
-"""The cleanup run screen against the demo server: mixed outcomes, cancel mid-run, 300 deletions at 55 req/s."""
+"""The cleanup run screen against the demo server: mixed outcomes, cancel mid-run (300 deletions at 55 req/s, from
+the keys on: test_tui_selectors_flow.py)."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -120,31 +120,3 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
         (end,) = as_dicts(lines, "end")
         assert end["stopped"] == "cancelled" and end["counts"] == {"deleted": 9, "skipped": 31}
         assert not read_audit().runs[-1].interrupted
-
-
-async def test_300_deletions_at_the_demo_rate_limit_without_a_failure(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    counter = DeleteGate()  # holds nothing: counts the server's answers
-    with big_tag_server(tmp_path, monkeypatch, rate_limit=55, gate=counter) as demo:
-        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:300]
-        plan = plan_of(demo, plain)
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            screen = RunScreen(plan, lambda tag_id, selector_id: None)
-            started = time.monotonic()
-            app.push_screen(screen)
-            await settle(pilot)
-            wall = time.monotonic() - started
-            assert screen.report is not None
-            assert screen.report.counts == {"deleted": 300}, screen.report.summary()
-            assert screen.batcher.batches >= 1
-            print(  # the numbers for BENCHMARKS-style reports (pytest -s shows them)
-                f"300 deletions: {app.request_count} requests sent by the app, "
-                f"{counter.statuses[429]} answered 429, {counter.statuses[204]} answered 204, "
-                f"{screen.batcher.batches} result batches, {wall:.1f} s"
-            )
-        assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)
-        (end,) = as_dicts(audit_lines(audit_path()), "end")
-        assert end["counts"] == {"deleted": 300} and end["stopped"] is None

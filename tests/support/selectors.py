@@ -54,3 +54,12 @@ async def on_cleanup(
 def shown_ids(screen: SelectorsScreen) -> list[int]:
     """Selector ids in table order."""
     return [selector.id for selector in screen.selector_table.items]
+
+
+async def gone_shown(pilot: Pilot[Any], screen: SelectorsScreen) -> None:
+    """Wait (in Textual's time, at most ~10 s) until the deletions reported so far have left the table."""
+    for _ in range(100):
+        if screen.gone_timer is None:
+            return
+        await pilot.pause(0.1)
+    raise AssertionError("the deleted rows never left the table")

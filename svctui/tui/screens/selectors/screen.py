@@ -15,6 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import DataTable, TabbedContent, TabPane
 
 from svctui.api.filters import SELECTORS, EndpointSpec
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from svctui.api.models import Page
 
 BY_HAND = "marked by hand"
+GONE_REFRESH_SECONDS = 1.0
 
 
 class SelectorsScreen(ListScreen[Selector]):
@@ -81,6 +83,8 @@ class SelectorsScreen(ListScreen[Selector]):
         super().__init__()
         self.tag: AssetGroupTag | None = None
         self.marks = Marks()
+        self.gone_pending: dict[int, set[int]] = {}  # tag id -> selectors a run deleted, not yet out of the table
+        self.gone_timer: Timer | None = None
 
     # ----- what the list screen asks ----------------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[Selector]:
@@ -304,17 +308,27 @@ class SelectorsScreen(ListScreen[Selector]):
         self._marks_shown()
 
     def selector_gone(self, tag_id: int, selector_id: int) -> None:
-        """A run deleted the selector (or found it gone): its row leaves the table and its mark clears."""
+        """A run deleted the selector (or found it gone): its mark clears now; its row leaves the table at the
+        next refresh (at most every GONE_REFRESH_SECONDS: the table sits behind the run's dialog, and redrawing it
+        per deletion would cost more than the deletions)."""
         self.marks.unmark(tag_id, [selector_id])
-        if self.tag is not None and self.tag.id == tag_id:
-            left = [item for item in self.selector_table.items if item.id != selector_id]
-            if len(left) != len(self.selector_table.items):
-                self.selector_table.show_items(left)
-                self.window.shown = len(left)
-                self.window.count = max(0, (self.window.count or 1) - 1)
+        self.gone_pending.setdefault(tag_id, set()).add(selector_id)
+        if self.gone_timer is None:
+            self.gone_timer = self.set_timer(GONE_REFRESH_SECONDS, self.show_gone)
+
+    def show_gone(self) -> None:
+        """Take the rows of deleted selectors out of the table and the tag counts, in one redraw."""
+        self.gone_timer = None
+        gone, self.gone_pending = self.gone_pending, {}
+        ids = gone.get(self.tag.id, set()) if self.tag is not None else set()
+        left = [item for item in self.selector_table.items if item.id not in ids]
+        removed = len(self.selector_table.items) - len(left)
+        if removed:
+            self.selector_table.show_items(left)
+            self.window.shown = len(left)
+            self.window.count = max(0, (self.window.count or removed) - removed)
         counts = self.tags_pane.counts
-        if tag_id in counts:
-            self.tags_pane.show_counts({tag_id: max(0, counts[tag_id] - 1)})
+        self.tags_pane.show_counts({tag: max(0, counts[tag] - len(ids)) for tag, ids in gone.items() if tag in counts})
         self._marks_shown()
 
     def read_only_reason(self) -> str | None:
@@ -351,6 +365,9 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.push_screen(ReviewScreen(plan), reviewed)
 
     def _after_run(self) -> None:
+        if self.gone_timer is not None:  # the reloads below are the server's word: no pending guess on top
+            self.gone_timer.stop()
+            self.show_gone()
         self.load()
         if self.tags_pane.tags:
             self._load_counts(self.tags_pane.tags)
