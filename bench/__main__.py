@@ -42,6 +42,15 @@ def _collect(selected: list[str]) -> list[Comparison]:
     return results
 
 
+KEPT_HEADING = "## Kept across runs"
+
+
+def kept_section(previous: str) -> str:
+    """The part of the previous BENCHMARKS.md from KEPT_HEADING on (one-off before/after measurements), or ""."""
+    start = previous.find(KEPT_HEADING)
+    return previous[start:].rstrip() + "\n" if start >= 0 else ""
+
+
 def _markdown(results: list[Comparison], load: float) -> str:
     lines = [
         "# Benchmarks",
@@ -69,12 +78,14 @@ def _markdown(results: list[Comparison], load: float) -> str:
 
 
 def main() -> None:
-    """Run the selected benchmarks (all by default) and write BENCHMARKS.md next to the Makefile."""
+    """Run the selected benchmarks (all by default) and write BENCHMARKS.md, keeping its KEPT_HEADING section."""
     selected = sys.argv[1:]
     load = os.getloadavg()[0]
     results = _collect(selected)
     if not selected:
-        Path("BENCHMARKS.md").write_text(_markdown(results, load), encoding="utf-8")
+        target = Path("BENCHMARKS.md")
+        kept = kept_section(target.read_text(encoding="utf-8")) if target.exists() else ""
+        target.write_text(_markdown(results, load) + ("\n" + kept if kept else ""), encoding="utf-8")
         print("wrote BENCHMARKS.md", file=sys.stderr)
 
 

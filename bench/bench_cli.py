@@ -19,8 +19,8 @@ from pathlib import Path
 from bench.harness import Comparison, Measurement, interleaved, summarise
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.server import DemoServer
-from tests.integration.cli_support import demo_env, invoke
 from tests.integration.test_cli_memory import COMMAND, HOARD, PAGE, TASKS, peak_rss_kib
+from tests.support.cli import demo_env, invoke
 
 TIME_PAGE = 1000
 MEMORY_REPEATS = 2  # peak RSS barely moves between runs; each round is ~8 s of subprocesses

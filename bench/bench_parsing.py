@@ -70,13 +70,13 @@ def run() -> list[Comparison]:
             f"1000 completed tasks ({len(content) // 1024} KiB)",
             ("json.loads + model_validate per item", naive),
             ("cached TypeAdapter.validate_json(bytes)", cached),
-            repeats=7,
+            repeats=15,
         ),
         compare(
             "parse-vs-loads",
             "same page: full validation vs bare json.loads (cost of validation)",
             ("json.loads only", loads_only),
             ("cached TypeAdapter.validate_json(bytes)", cached),
-            repeats=7,
+            repeats=15,
         ),
     ]

@@ -11,6 +11,7 @@ header or signature fails here, before any rate limit). Per route: rate limit (p
 from __future__ import annotations
 
 import asyncio
+import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -202,7 +203,7 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
             def headers(name: str) -> str:
                 return request.headers.get(name, "")
 
-            find_token = _find_token(state.db_path)
+            find_token = functools.cache(_find_token(state.db_path))  # one token lookup for both passes
             checked = auth.authenticate(headers, request.method, target, None, find_token, state.jwt_secret)
             body = b"" if checked is None else await _read_body(request)  # no credentials: 401 below, body unread
             principal = (
