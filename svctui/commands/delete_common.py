@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import click
 
 from svctui.commands.common import ExitCode, error, note
-from svctui.ops.selector_delete import DeleteReport, DeleteResult, Outcome, Stopped
+from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
 
 if TYPE_CHECKING:
     from svctui.api.models import Selector
@@ -135,6 +135,11 @@ def finish(report: DeleteReport, audit_log: object) -> ExitCode:
     """Say how the run ended (the run id, counts, the log; why it stopped; how to resume) and pick the exit code."""
     if report.audit_error is not None:
         error(f"{report.audit_error}; stopped: nothing more was sent")
+    elif report.stopped is Stopped.UNREACHABLE:
+        error(
+            f"stopped: the server could not be reached {UNREACHABLE_STREAK} times in a row (after retries); "
+            "requests in flight were finished and nothing more was sent"
+        )
     note(f"run {report.run_id}: {report.summary()} (audit log: {audit_log})")
     counts = report.counts
     unsure = counts[Outcome.NO_ANSWER] + counts[Outcome.FAILED] + counts[Outcome.SKIPPED]

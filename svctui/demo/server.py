@@ -112,6 +112,7 @@ class DemoServer:
         self._state: DemoState | None = None
         self._socket: socket.socket | None = None
         self.prepared: PreparedDatabase | None = None
+        self._bound_port = 0
         self.base_url = ""
         self.jwt = ""
 
@@ -162,14 +163,18 @@ class DemoServer:
         self.options.faults = value
 
     def start(self) -> DemoServer:
-        """Prepare the database, bind a port and serve in a daemon thread; return once it accepts requests."""
+        """Prepare the database, bind a port and serve in a daemon thread; return once it accepts requests.
+
+        Started again after `stop()`, it serves the same database (and tokens) on the same port: "the server is back".
+        """
         state = build_state(self.options)
         self.prepared = state[1]
         self._injector = state[0].injector
         self._state = state[0]
         self.jwt = mint_jwt(state[0].jwt_secret, self.prepared.credentials.admin.id)
-        sock = bind_socket(self.options.host, self.options.port)
+        sock = bind_socket(self.options.host, self.options.port or self._bound_port)
         self._socket = sock
+        self._bound_port = sock.getsockname()[1]  # a stopped server started again comes back at the same address
         self.base_url = base_url_of(sock, self.options.host)
         config = uvicorn.Config(
             create_app(state[0]),

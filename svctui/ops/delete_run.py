@@ -31,7 +31,11 @@ SKIP_MESSAGES = {
     Stopped.CANCELLED: "not attempted: the run was cancelled",
     Stopped.AUTH_FAILED: "not attempted after an authentication failure",
     Stopped.AUDIT_NOT_WRITABLE: "not attempted: the audit log could not be written",
+    Stopped.UNREACHABLE: "not attempted: the server stopped answering",
 }
+# This many outcomes in a row without an answer (each after the client's own retries) stop the run: the server is
+# gone, and every further DELETE would only add an intent in doubt. Any answer in between starts the count again.
+UNREACHABLE_STREAK = 3
 
 
 class SelectorApi(Protocol):
@@ -93,10 +97,11 @@ class _Run:
     stopped: Stopped | None = None
     audit_error: str | None = None
     callback_error: Exception | None = None
+    unanswered_streak: int = 0
 
     @property
     def halted(self) -> bool:
-        """No new selector is started: cancelled, or stopped by an authentication or audit failure."""
+        """No new selector is started: cancelled, or stopped (authentication, audit log, server unreachable)."""
         return self.stopped is not None or self.cancel.is_set()
 
     async def write(self, line: dict[str, Any]) -> bool:
@@ -120,6 +125,10 @@ class _Run:
         self.results[result.selector_id] = result
         if result.outcome is Outcome.AUTH_FAILED:
             self.stopped = self.stopped or Stopped.AUTH_FAILED
+        if answered:
+            self.unanswered_streak = self.unanswered_streak + 1 if result.outcome is Outcome.NO_ANSWER else 0
+            if self.unanswered_streak >= UNREACHABLE_STREAK:
+                self.stopped = self.stopped or Stopped.UNREACHABLE
         if answered:
             await self.write(outcome_line(self.run_id, self.tag_id, result))
         if self.on_result is not None:

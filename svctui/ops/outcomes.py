@@ -43,6 +43,7 @@ class Stopped(StrEnum):
     CANCELLED = "cancelled"
     AUTH_FAILED = "authentication failed"
     AUDIT_NOT_WRITABLE = "audit log not writable"
+    UNREACHABLE = "server unreachable"
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from svctui.ops.audit_lines import AuditContext
 from svctui.ops.delete_run import (
     MAX_CONCURRENCY,
+    UNREACHABLE_STREAK,
     AuditSink,
     ResultCallback,
     SelectorClient,
@@ -39,6 +40,7 @@ from svctui.ops.resume import NothingToResume, ResumeRefused, choose_run, resume
 
 __all__ = [
     "MAX_CONCURRENCY",
+    "UNREACHABLE_STREAK",
     "AuditContext",
     "AuditSink",
     "DeleteReport",

@@ -6,11 +6,9 @@ arrived, nothing is deleted twice, and every line of the log is whole.
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,30 +16,18 @@ import pytest
 
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.support.audit import audit_lines, recording_server
+from tests.support.audit import POLL_LIMIT, audit_lines, outcome_lines, recording_server, start_delete
 from tests.support.cli import demo_env, run_binary
 from tests.support.demo_http import scalar
 
 RUN_SIZE = 200
 KILL_AFTER_OUTCOMES = 40
-POLL_LIMIT = 120.0  # seconds: a guard against a hung run, not an assertion on speed
-
-
-def _outcome_lines(path: Path) -> int:
-    return path.read_bytes().count(b'"event":"outcome"') if path.exists() else 0
-
-
-def _start_delete(ids: list[int], env: dict[str, str]) -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-m", "svctui", "selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "8"]
-    return subprocess.Popen(
-        args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
-    )
 
 
 def _kill_mid_run(process: subprocess.Popen[bytes], log: Path) -> None:
     """SIGKILL once the log has some outcomes (polling the file; the run must still be going)."""
     give_up = time.monotonic() + POLL_LIMIT
-    while _outcome_lines(log) < KILL_AFTER_OUTCOMES:
+    while outcome_lines(log) < KILL_AFTER_OUTCOMES:
         assert process.poll() is None, f"the delete ended before the kill: {process.stderr and process.stderr.read()!r}"
         assert time.monotonic() < give_up, "no outcome lines appeared"
         time.sleep(0.005)
@@ -62,7 +48,7 @@ def test_sigkill_mid_delete_then_resume_deletes_each_selector_exactly_once(
             ids = [row[0] for row in conn.execute(query, (RUN_SIZE,))]
         assert len(ids) == RUN_SIZE
         env = demo_env(demo)
-        process = _start_delete(ids, env)
+        process = start_delete(ids, env)
         _kill_mid_run(process, log)
 
         killed = read_audit(log)
@@ -108,9 +94,9 @@ def test_ctrl_c_cancels_gracefully_then_resume_finishes(tmp_path: Path, monkeypa
             query = "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default ORDER BY id LIMIT 60"
             ids = [row[0] for row in conn.execute(query)]
         env = demo_env(demo)
-        process = _start_delete(ids, env)
+        process = start_delete(ids, env)
         give_up = time.monotonic() + POLL_LIMIT
-        while _outcome_lines(log) < 10:
+        while outcome_lines(log) < 10:
             assert process.poll() is None and time.monotonic() < give_up
             time.sleep(0.005)
         process.send_signal(signal.SIGINT)

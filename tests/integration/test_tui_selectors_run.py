@@ -3,6 +3,10 @@ the keys on: test_tui_selectors_flow.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -10,6 +14,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from svctui.ops.outcomes import Outcome
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
 from svctui.tui.screens.selectors.messages import ShowAuditTab
@@ -120,3 +125,77 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
         (end,) = as_dicts(lines, "end")
         assert end["stopped"] == "cancelled" and end["counts"] == {"deleted": 9, "skipped": 31}
         assert not read_audit().runs[-1].interrupted
+
+
+def _run_status(screen: RunScreen) -> str:
+    return str(screen.query_one("#run-status", Static).render())
+
+
+def _ids_in_db(demo: object, ids: list[int]) -> set[int]:
+    db = demo.db_path  # type: ignore[attr-defined]
+    with sqlite3.connect(db) as conn:
+        marks = ",".join("?" * len(ids))
+        return {row[0] for row in conn.execute(f"SELECT id FROM selectors WHERE id IN ({marks})", ids)}
+
+
+async def test_server_gone_mid_run_stops_it_and_the_log_says_deleted_only_for_what_is_gone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = DeleteGate()
+    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:40]
+        ids = [selector.id for selector in plain]
+        gate.held = set(ids[5:])
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            screen = RunScreen(plan_of(demo, plain), lambda tag_id, selector_id: None)
+            app.push_screen(screen)
+            while len(screen.results) < 5:
+                await pilot.pause()
+            gate.release()  # the held requests are answered, then the server goes away
+            await asyncio.to_thread(demo.stop)
+            while screen.report is None:
+                await pilot.pause()
+            await settle(pilot)
+            report = screen.report
+            assert str(report.stopped) == "server unreachable" and app.is_running
+            assert "(stopped: server unreachable)" in _run_status(screen)
+            assert report.counts[Outcome.SKIPPED] > 0 and report.counts[Outcome.NO_ANSWER] >= 3
+        there = _ids_in_db(demo, ids)
+        run = read_audit().runs[-1]
+        deleted = {entry.selector_id for entry in run.entries.values() if entry.outcome == "deleted"}
+        assert len(deleted) >= 5 and not deleted & there
+        in_doubt = {entry.selector_id for entry in run.entries.values() if entry.in_doubt}
+        assert set(ids) - there - deleted <= in_doubt
+        assert run.unsettled_ids(), "the Audit tab can resume it"
+
+
+async def test_a_full_disk_for_the_audit_log_sends_nothing_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = audit_path()
+    log.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.mknod(log, stat.S_IFCHR | 0o600, os.makedev(1, 7))  # /dev/full: every write fails with ENOSPC
+        reason = "No space left on device"
+    except PermissionError:  # no privilege for device nodes: a directory in the log's place is just as unwritable
+        log.mkdir()
+        reason = "Is a directory"
+    gate = DeleteGate()
+    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:10]
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            screen = RunScreen(plan_of(demo, plain), lambda tag_id, selector_id: None)
+            app.push_screen(screen)
+            while screen.report is None:
+                await pilot.pause()
+            await settle(pilot)
+            status = _run_status(screen)
+            assert "(stopped: audit log not writable)" in status and reason in status
+            assert "nothing more was sent" in status
+            assert set(outcome_column(screen)) == {"skipped"}
+        assert 204 not in gate.statuses, "no DELETE reached the server"
+        assert _ids_in_db(demo, [selector.id for selector in plain]) == {selector.id for selector in plain}

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +22,7 @@ from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.server import DemoServer
 
 DELETE_PATH = re.compile(r"^/api/v2/asset-group-tags/(\d+)/selectors/(\d+)$")
+POLL_LIMIT = 120.0  # seconds: a guard against a hung run, not an assertion on speed
 BIG_TAG = DemoSizes(clients=1, events=1, tasks=0, tags=2, selectors=500)  # tag 1 has 400 selectors, 8 default
 
 
@@ -118,3 +122,16 @@ def audit_lines(path: Path) -> list[dict[str, Any]]:
         assert isinstance(line, dict), f"line {number} is not a JSON object: {raw[:100]!r}"
         lines.append(line)
     return lines
+
+
+def outcome_lines(path: Path) -> int:
+    """How many outcome lines the log holds right now (0 before it exists)."""
+    return path.read_bytes().count(b'"event":"outcome"') if path.exists() else 0
+
+
+def start_delete(ids: list[int], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """`svctui selectors delete 1 IDS --yes --concurrency 8` in a child process (stderr piped, stdout dropped)."""
+    args = [sys.executable, "-m", "svctui", "selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "8"]
+    return subprocess.Popen(
+        args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )

@@ -121,3 +121,16 @@ def test_every_run_keeps_the_audit_promises(
         assert written[-1]["event"] == "end"
         assert written[-1]["counts"] == dict(Counter(str(result.outcome) for result in report.results))
         assert set(outcome_ids) == sent_ids
+
+
+def test_three_unanswered_in_a_row_stop_the_run_and_an_answer_between_resets_the_count() -> None:
+    answers = ["reset", "reset", "204", "reset", "deadline", "reset", "204", "204"]
+    ids = list(range(1, len(answers) + 1))
+    written: list[dict[str, Any]] = []
+    server = Server(dict(zip(ids, answers, strict=True)), written)
+    report = asyncio.run(delete_selectors(Client(server), 1, ids, context=CONTEXT, concurrency=1, audit=written.append))
+    assert [str(result.outcome) for result in report.results] == [
+        "no answer", "no answer", "deleted", "no answer", "no answer", "no answer", "skipped", "skipped",
+    ]  # fmt: skip
+    assert str(report.stopped) == "server unreachable" and [selector_id for selector_id, _ in server.sent] == ids[:6]
+    assert written[-1]["stopped"] == "server unreachable"
