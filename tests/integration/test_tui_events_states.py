@@ -72,6 +72,47 @@ async def test_network_down_keeps_the_app_up_and_retries(demo_server: DemoServer
         assert app.header_info.profile == "demo" and app.header_info.edition == "enterprise"
 
 
+async def test_server_gone_mid_session_is_an_error_state_and_retry_brings_it_back(
+    fresh_demo_server: DemoServer,
+) -> None:
+    async with on_events(fresh_demo_server) as (app, pilot, screen):
+        assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
+        fresh_demo_server.stop()
+        await pilot.press("r")
+        await settle(pilot)
+        assert app.is_running and state_of(app) is StateKind.ERROR
+        assert "Cannot reach the server" in panel_text(app) and "Press r to retry" in panel_text(app)
+        fresh_demo_server.start()  # back at the same address with the same data
+        await pilot.press("r")
+        await settle(pilot)
+        assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
+        assert app.header_info.problem is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "said"),
+    [
+        ("malformed", "The server's answer is not the API's"),
+        ("html", "The server answered 502"),
+        ("truncated", "The server's answer was cut short"),
+    ],
+)
+async def test_garbage_answers_are_an_error_state_never_an_empty_list(
+    fresh_demo_server: DemoServer, kind: str, said: str
+) -> None:
+    from svctui.demo.config import Faults
+
+    fresh_demo_server.faults = Faults(kinds={kind: 1.0})
+    async with on_events(fresh_demo_server) as (app, pilot, screen):
+        assert state_of(app) is StateKind.ERROR and app.is_running
+        assert said in panel_text(app) and "Press r to retry" in panel_text(app)
+        assert not screen.table.items
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
+
+
 async def test_server_errors_show_status_message_and_request_id(fresh_demo_server: DemoServer) -> None:
     from svctui.demo.config import Faults
 

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from svctui.api.errors import ApiConnectionError, EnterpriseOnly, ServerError, Unauthorized
+from svctui.api.errors import (
+    ApiConnectionError,
+    DeadlineExceeded,
+    EnterpriseOnly,
+    ResponseCutShort,
+    ResponseShapeError,
+    ResponseTooLarge,
+    ServerError,
+    Unauthorized,
+)
 from svctui.api.filters import Filter, SortKey
 from svctui.tui.app import make_clock
 from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
@@ -80,6 +89,14 @@ def test_error_views_by_kind() -> None:
     assert (server.kind, server.status, server.title) == (StateKind.ERROR, 500, "The server answered 500")
     down = error_view(ApiConnectionError("cannot reach http://x: refused"))
     assert down.title == "Cannot reach the server" and down.lines == ("cannot reach http://x: refused",)
+    cut = error_view(ResponseCutShort("GET http://x/e: the server's answer (HTTP 200) was cut short", status=200))
+    assert cut.title == "The server's answer was cut short" and cut.status == 200
+    late = error_view(DeadlineExceeded("GET http://x/e: no whole answer within 35 s", deadline=35.0))
+    assert late.title == "The server did not answer in time"
+    shape = error_view(ResponseShapeError("unexpected response to GET /e (HTTP 200): body: Invalid JSON", status=200))
+    assert shape.title == "The server's answer is not the API's" and shape.lines[0].startswith("unexpected response")
+    large = error_view(ResponseTooLarge("GET http://x/e: the answer is over 64 MiB", limit=64))
+    assert large.title == "The server's answer is over the size cap"
     other = error_view(ValueError("odd"))
     assert other.title == "Unexpected error (ValueError)" and other.lines == ("odd",)
 

@@ -80,8 +80,16 @@ def error_view(error: BaseException, noun: str = "records") -> ErrorView:
             request_id,
             ("Switch profile: ctrl+p, then 'Switch profile'.", "Check the token with: svctui profile test", retry),
         )
+    if "ResponseCutShort" in names:
+        return ErrorView(StateKind.ERROR, "The server's answer was cut short", lines, status, None, (retry,))
+    if "ApiTimeout" in names:
+        return ErrorView(StateKind.ERROR, "The server did not answer in time", lines, None, None, (retry,))
     if "ApiConnectionError" in names:
         return ErrorView(StateKind.ERROR, "Cannot reach the server", lines, None, None, (retry,))
+    if "ResponseShapeError" in names:
+        return ErrorView(StateKind.ERROR, "The server's answer is not the API's", lines, status, None, (retry,))
+    if "ResponseTooLarge" in names:
+        return ErrorView(StateKind.ERROR, "The server's answer is over the size cap", lines, None, None, (retry,))
     if "ApiError" in names:
         title = f"The server answered {status}" if status is not None else "The request failed"
         return ErrorView(StateKind.ERROR, title, lines, status, request_id, (retry,))
