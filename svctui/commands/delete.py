@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
+from functools import partial
 from typing import IO, TYPE_CHECKING
 
 import click
 
 from svctui.api.quoting import quote_input
 from svctui.commands.common import (
-    AsciiInt,
     CommandFailure,
     ExitCode,
     check_tag,
@@ -22,16 +21,17 @@ from svctui.commands.common import (
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
     InOrder,
-    ctrl_c_cancels,
+    concurrency_option,
+    declined,
     exit_code,
     finish,
+    printed_run,
     prompt_lines,
     refuse_if_read_only,
     result_line,
+    yes_option,
 )
 from svctui.ops.selector_delete import (
-    MAX_CONCURRENCY,
-    AuditContext,
     Preview,
     PreviewResult,
     delete_selectors,
@@ -144,14 +144,8 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
 @click.option(
     "--dry-run", is_flag=True, help="Show what would be deleted (names when the server has them); delete nothing."
 )
-@click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
-@click.option(
-    "--concurrency",
-    type=AsciiInt(1, MAX_CONCURRENCY),
-    default=4,
-    show_default=True,
-    help="Deletions in flight at once (429s are waited out by the client).",
-)
+@yes_option
+@concurrency_option
 @profile_option
 @click.pass_context
 def delete_command(
@@ -195,22 +189,12 @@ def delete_command(
             note(f"About to delete {len(ids):,} {noun} from tag {label} on {client.base_url} (profile {profile.name}):")
             for line in prompt_lines(ids, records or {}, tag_id, records is not None):
                 note(line)
-            if not click.confirm(f"Delete {len(ids):,} {noun}?", default=False, err=True):
-                note("aborted: nothing was deleted")
+            if declined(f"Delete {len(ids):,} {noun}?", yes):
                 return ExitCode.ABORTED
-        cancel = asyncio.Event()
-        with ctrl_c_cancels(cancel):
-            report = await delete_selectors(
-                client,
-                tag_id,
-                ids,
-                context=AuditContext.of(profile.name, profile.token_id, client.base_url),
-                concurrency=concurrency,
-                on_result=InOrder(ids, result_line),
-                cancel=cancel,
-                records=records or {},
-                tag_name=tag_name,
-            )
+        deletion = partial(
+            delete_selectors, client, tag_id, ids, concurrency=concurrency, records=records or {}, tag_name=tag_name
+        )
+        report = await printed_run(client, profile, ids, deletion)
         return finish(report, audit_log)
 
     run_connected(ctx, profile_name, body)

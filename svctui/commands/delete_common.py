@@ -1,20 +1,24 @@
-"""What `selectors delete` and `selectors resume` share: the prompt that names selectors, result lines, exit codes."""
+"""What `selectors delete`, `resume` and `restore` share: the prompt that names selectors, the past run to act on,
+result lines printed in order with Ctrl-C cancelling, exit codes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import click
 
-from svctui.commands.common import ExitCode, error, note
+from svctui.commands.common import CommandFailure, ExitCode, error, note
 from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
 
 if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
     from svctui.api.models import Selector
+    from svctui.store.audit_read import AuditLog, AuditRun
     from svctui.store.model import Profile
 
 PROMPT_NAMES_SHOWN = 5
@@ -31,6 +35,24 @@ class HasSelectorId(Protocol):
 
 
 R = TypeVar("R", bound=HasSelectorId)
+Picked = TypeVar("Picked")
+F = TypeVar("F", bound=Callable[..., object])
+
+yes_option = click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
+
+
+def concurrency_option(func: F) -> F:
+    """`--concurrency N` (1..MAX_CONCURRENCY, default 4) of `selectors delete` and `resume`."""
+    from svctui.commands.common import AsciiInt
+    from svctui.ops.selector_delete import MAX_CONCURRENCY
+
+    return click.option(
+        "--concurrency",
+        type=AsciiInt(1, MAX_CONCURRENCY),
+        default=4,
+        show_default=True,
+        help="Deletions in flight at once (429s are waited out by the client).",
+    )(func)
 
 
 def refuse_if_read_only(ctx: click.Context, profile: Profile, what: str) -> None:
@@ -87,6 +109,54 @@ def ctrl_c_cancels(cancel: asyncio.Event) -> Iterator[None]:
         yield
     finally:
         loop.remove_signal_handler(signal.SIGINT)
+
+
+def declined(question: str, yes: bool) -> bool:
+    """Unless `yes`: ask `question` (default No) and say "nothing was deleted" when the answer is no."""
+    if yes or click.confirm(question, default=False, err=True):
+        return False
+    note("aborted: nothing was deleted")
+    return True
+
+
+def past_run_here(
+    ctx: click.Context,
+    profile: Profile,
+    client: ApiClient,
+    what: str,
+    pick: Callable[[AuditLog], Picked],
+    run_of: Callable[[Picked], AuditRun],
+) -> tuple[Picked, Path]:
+    """For resume and restore: refuse a read-only profile, check the log writable, pick from it, and refuse a run
+    made on another server (exit 2). Returns what `pick` chose and the log's path; `pick`'s own errors pass."""
+    from svctui.ops.resume import ResumeRefused, check_same_server
+    from svctui.store.audit import check_audit_writable
+    from svctui.store.audit_read import read_audit
+
+    refuse_if_read_only(ctx, profile, what)
+    audit_log = check_audit_writable()
+    try:
+        picked = pick(read_audit(audit_log))
+        check_same_server(run_of(picked), client.base_url)
+    except ResumeRefused as exc:
+        raise CommandFailure(str(exc), ExitCode.USAGE) from None
+    return picked, audit_log
+
+
+async def printed_run(
+    client: ApiClient,
+    profile: Profile,
+    ids: Sequence[int],
+    start: Callable[..., Awaitable[DeleteReport]],
+) -> DeleteReport:
+    """Run a deletion, `start(context=, on_result=, cancel=)` (a partial of `delete_selectors` or `resume_run`):
+    the profile's audit context, each result printed in the order of `ids`, the first Ctrl-C cancelling gracefully."""
+    from svctui.ops.audit_lines import AuditContext
+
+    cancel = asyncio.Event()
+    with ctrl_c_cancels(cancel):
+        context = AuditContext.of(profile.name, profile.token_id, client.base_url)
+        return await start(context=context, on_result=InOrder(ids, result_line), cancel=cancel)
 
 
 def result_line(result: DeleteResult) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, ctrl_c_cancels, refuse_if_read_only
+from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, ctrl_c_cancels, past_run_here, yes_option
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -45,7 +45,7 @@ def confirmed(count: int, yes: bool) -> bool:
 @click.command("restore")
 @click.argument("run_id", metavar="RUN_ID")
 @click.argument("ids", nargs=-1, metavar="[ID|RANGE]...")
-@click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
+@yes_option
 @profile_option
 @click.pass_context
 def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: bool, profile_name: str | None) -> None:
@@ -69,18 +69,20 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
         from svctui.ops.audit_lines import AuditContext
-        from svctui.ops.resume import ResumeRefused, check_same_server
         from svctui.ops.selector_restore import NothingToRestore, describe_plan, plan_restore, restore_run
-        from svctui.store.audit import append_audit, check_audit_writable, new_run_id
-        from svctui.store.audit_read import read_audit
+        from svctui.store.audit import append_audit, new_run_id
         from svctui.store.errors import StoreError
 
-        refuse_if_read_only(ctx, profile, "re-create selectors")
-        audit_log = check_audit_writable()
         try:
-            plan = plan_restore(read_audit(audit_log), run_id.strip(), only)
-            check_same_server(plan.run, client.base_url)
-        except (NothingToRestore, ResumeRefused) as exc:
+            plan, audit_log = past_run_here(
+                ctx,
+                profile,
+                client,
+                "re-create selectors",
+                lambda log: plan_restore(log, run_id.strip(), only),
+                lambda plan: plan.run,
+            )
+        except NothingToRestore as exc:
             raise CommandFailure(str(exc), ExitCode.USAGE) from None
         tag = f"{plan.run.tag_id} {plan.run.plan.get('tag_name') or ''}".strip()
         note(

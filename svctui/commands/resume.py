@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
+from functools import partial
 from typing import TYPE_CHECKING
 
 import click
 
-from svctui.commands.common import AsciiInt, CommandFailure, ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.common import ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.delete_common import (
     REFUSE_NON_TTY,
-    InOrder,
-    ctrl_c_cancels,
+    concurrency_option,
+    declined,
     finish,
+    past_run_here,
+    printed_run,
     prompt_lines,
-    refuse_if_read_only,
-    result_line,
+    yes_option,
 )
-from svctui.ops.selector_delete import MAX_CONCURRENCY, AuditContext, NothingToResume, ResumeRefused, resume_run
+from svctui.ops.selector_delete import NothingToResume, resume_run
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -27,14 +28,8 @@ if TYPE_CHECKING:
 
 @click.command("resume")
 @click.argument("run_id", metavar="[RUN_ID]", required=False)
-@click.option("--yes", "-y", is_flag=True, help="Do not ask; required when stdin is not a terminal.")
-@click.option(
-    "--concurrency",
-    type=AsciiInt(1, MAX_CONCURRENCY),
-    default=4,
-    show_default=True,
-    help="Requests in flight at once (429s are waited out by the client).",
-)
+@yes_option
+@concurrency_option
 @profile_option
 @click.pass_context
 def resume_command(
@@ -53,17 +48,13 @@ def resume_command(
         fail(REFUSE_NON_TTY)
 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
-        from svctui.ops.resume import check_same_server, choose_run, recorded_selectors
-        from svctui.store.audit import check_audit_writable
-        from svctui.store.audit_read import read_audit
+        from svctui.ops.resume import choose_run, recorded_selectors
 
-        refuse_if_read_only(ctx, profile, "resume a deletion run")
-        audit_log = check_audit_writable()
+        chosen = run_id.strip() if run_id else None
         try:
-            run = choose_run(read_audit(audit_log), run_id.strip() if run_id else None)
-            check_same_server(run, client.base_url)
-        except ResumeRefused as exc:
-            raise CommandFailure(str(exc), ExitCode.USAGE) from None
+            run, audit_log = past_run_here(
+                ctx, profile, client, "resume a deletion run", lambda log: choose_run(log, chosen), lambda run: run
+            )
         except NothingToResume as exc:
             note(str(exc))
             return ExitCode.OK
@@ -77,19 +68,9 @@ def resume_command(
         where = f"{client.base_url} (profile {profile.name})"
         note(f"Each is re-checked with GET on {where}; only what is still there is deleted.")
         question = f"Resume: delete what is left of {len(ids):,} {noun}?"
-        if not yes and not click.confirm(question, default=False, err=True):
-            note("aborted: nothing was deleted")
+        if declined(question, yes):
             return ExitCode.ABORTED
-        cancel = asyncio.Event()
-        with ctrl_c_cancels(cancel):
-            report = await resume_run(
-                client,
-                run,
-                context=AuditContext.of(profile.name, profile.token_id, client.base_url),
-                concurrency=concurrency,
-                on_result=InOrder(ids, result_line),
-                cancel=cancel,
-            )
+        report = await printed_run(client, profile, ids, partial(resume_run, client, run, concurrency=concurrency))
         note(f"resumed run {run.run_id}")
         return finish(report, audit_log)
 

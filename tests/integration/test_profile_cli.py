@@ -136,7 +136,7 @@ BAD_INPUT = [
     ([*ADD_X, URL, STDIN], KEY, "exactly one of --token-id UUID"),
     ([*ADD_X, URL, "--token-id", TOKEN_ID, "--bearer"], KEY, "exactly one of"),
     ([*ADD_X, URL, "--token-id", TOKEN_ID, "--prefer-wait", "0", STDIN], KEY, "prefer_wait 0"),
-    ([*ADD_X, URL, "--token-id", TOKEN_ID, "--prefer-wait", "soon"], KEY, "'soon' is not a valid integer"),
+    ([*ADD_X, URL, "--token-id", TOKEN_ID, "--prefer-wait", "soon"], KEY, "'soon' is not an integer (digits 0-9)"),
     ([*ADD_X, URL, "--token-id", TOKEN_ID, "--ca-bundle", "/nope.pem"], KEY, "does not exist"),
     (["profile", "add", "x", "--token-id", TOKEN_ID, STDIN], KEY, "Missing option '--base-url'"),
     (["profile", "show", "ghost"], None, "unknown profile 'ghost'; known profiles: prod"),
