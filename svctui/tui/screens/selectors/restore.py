@@ -98,10 +98,6 @@ class RestoreScreen(ModalScreen[None]):
     """Re-create the plan's selectors one at a time; each row shows old id → new id or why not."""
 
     DEFAULT_CSS = """
-    RestoreScreen { align: center middle; }
-    RestoreScreen > Vertical { width: 96%; height: 94%; border: thick $warning; background: $surface; padding: 0 1; }
-    RestoreScreen .restore-title { text-style: bold; }
-    RestoreScreen DataTable { height: 1fr; }
     RestoreScreen #restore-status { color: $text-muted; }
     RestoreScreen.-finished #restore-status { color: $text; text-style: bold; }
     """
@@ -123,9 +119,9 @@ class RestoreScreen(ModalScreen[None]):
         """Title, where, the table of old ids, the status line."""
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         count = len(self.plan.to_restore)
-        with Vertical():
+        with Vertical(classes="sheet -undo"):
             title = f"Restoring {count:,} selector(s) deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
-            yield Static(title, classes="restore-title", markup=False)
+            yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield DataTable(id="restore-table", cursor_type="row", zebra_stripes=True)
             yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")

@@ -51,10 +51,6 @@ class ReviewScreen(ModalScreen[bool]):
     """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion."""
 
     DEFAULT_CSS = """
-    ReviewScreen { align: center middle; }
-    ReviewScreen > Vertical { width: 96%; height: 94%; border: thick $error; background: $surface; padding: 0 1; }
-    ReviewScreen .review-title { text-style: bold; }
-    ReviewScreen DataTable { height: 1fr; }
     ReviewScreen #review-typed { width: 40; }
     ReviewScreen Horizontal { height: auto; }
     ReviewScreen Button { margin-right: 2; }
@@ -88,8 +84,8 @@ class ReviewScreen(ModalScreen[bool]):
         """Who, where, why; the table; the impact; the confirmation."""
         app = self.svc_app
         count = len(self.ids)
-        with Vertical():
-            yield Static(f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", classes="review-title")
+        with Vertical(classes="sheet"):
+            yield Static(f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", classes="sheet-title")
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", id="review-where", markup=False)
             why = self.plan.filters_text or "marked by hand"
             yield Static(f"Why these: {why}", id="review-why", markup=False)

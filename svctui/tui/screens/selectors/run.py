@@ -88,11 +88,7 @@ class RunScreen(ModalScreen[None]):
     """Delete a CleanupPlan; `on_gone(tag_id, selector_id)` runs on the UI thread for each deleted/gone selector."""
 
     DEFAULT_CSS = """
-    RunScreen { align: center middle; }
-    RunScreen > Vertical { width: 96%; height: 94%; border: thick $error; background: $surface; padding: 0 1; }
-    RunScreen .run-title { text-style: bold; }
     RunScreen ProgressBar { margin: 1 0 0 0; }
-    RunScreen DataTable { height: 1fr; }
     RunScreen #run-status { color: $text-muted; }
     RunScreen.-finished #run-status { color: $text; text-style: bold; }
     """
@@ -134,8 +130,8 @@ class RunScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Title, where, progress, the outcomes table, the status line."""
         app: SvcTuiApp = self.app  # type: ignore[assignment]
-        with Vertical():
-            yield Static(self.title_text, classes="run-title", markup=False)
+        with Vertical(classes="sheet"):
+            yield Static(self.title_text, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
             yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
