@@ -133,6 +133,7 @@ class SvcTuiApp(App[int]):
         self._requests_before = 0  # sent by the clients of earlier profiles
         self.startup_ms: float | None = None
         self._client: ApiClient | None = None
+        self.quit_refusals: dict[object, str] = {}  # a deletion or restore run in progress -> why not quit now
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
         self._theme_timer: Timer | None = None
@@ -324,6 +325,21 @@ class SvcTuiApp(App[int]):
             return
         if name in self._modes and self.current_mode != name:
             self.switch_mode(name)
+
+    def refuse_quit_while(self, holder: object, reason: str | None) -> None:
+        """While `holder` (a run that must write its end line) gives a reason, quitting is refused with it; None
+        lifts the refusal. Every way out goes through action_quit: q, ctrl+q, the palette's Quit."""
+        if reason is None:
+            self.quit_refusals.pop(holder, None)
+        else:
+            self.quit_refusals[holder] = reason
+
+    async def action_quit(self) -> None:
+        """Quit, unless a deletion or restore run is going (quitting would leave it without its end line)."""
+        if self.quit_refusals:
+            self.notify(next(iter(self.quit_refusals.values())), severity="warning", markup=False)
+            return
+        self.exit()
 
     def action_help(self) -> None:
         """Show every key of the current screen."""

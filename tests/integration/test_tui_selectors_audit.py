@@ -221,3 +221,59 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
             await pilot.press("escape")
             await settle(pilot)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)  # nothing was re-created
+
+
+async def test_selector_ids_are_shown_whole_when_another_run_is_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default]
+        short = [selector for selector in plain if selector.id < 100][:2]
+        long = [selector for selector in plain if selector.id >= 100][:2]
+        interrupted_log(demo, short, "20261124T101500Z-0aaa")
+        interrupted_log(demo, long, "20261124T111500Z-0bbb")
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            app.push_screen(AuditHost())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            runs.focus()
+            for key in ("down", "up"):  # the older run (2-digit ids), then the newer one (3-digit ids)
+                await pilot.press(key)
+                await settle(pilot)
+            table = tab.query_one("#audit-selectors", DataTable)
+            assert column(table, "id") == [str(selector.id) for selector in long]
+            shown = "\n".join(line.text for line in table.render_lines(table.region.reset_offset))
+            for selector in long:
+                assert f" {selector.id} " in shown, shown
+
+
+async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from svctui.tui.screens.selectors.messages import ShowAuditTab
+    from tests.support.selectors import selectors_screen
+
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
+        interrupted_log(demo, selectors[:2], "20261124T101500Z-0aaa")
+        interrupted_log(demo, selectors[2:], "20261124T111500Z-0bbb")
+        app = make_app(demo)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            await pilot.press("escape")  # the offer to resume: not now
+            await settle(pilot)
+            screen = selectors_screen(app)
+            screen.post_message(ShowAuditTab())  # what `a` after a run does
+            await settle(pilot)
+            runs = screen.query_one("#audit-runs", DataTable)
+            assert app.focused is runs
+            await pilot.press("j")  # the vi keys move in every table
+            assert runs.cursor_row == 1
+            await pilot.press("k", "s")  # and the tab's own keys work at once
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)

@@ -108,8 +108,16 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             app.push_screen(screen)
             while len(screen.results) < 5:
                 await pilot.pause()
-            await pilot.press("q")  # quitting now would lose the end line: refused
-            assert app.screen is screen and app.is_running
+            for key in ("q", "ctrl+q", "1"):  # quitting now would lose the end line: refused, from any screen
+                await pilot.press(key)
+                await pilot.pause()
+                assert app.is_running, key
+            await app.run_action("quit")  # the palette's Quit
+            assert app.is_running and app.quit_refusals
+            assert "A deletion run is going: esc cancels it first" in app.notes[-1].message
+            await pilot.press("3")
+            await pilot.pause()
+            assert app.screen is screen
             await pilot.press("escape")  # cancel: the 4 held requests are in flight
             gate.release()
             await settle(pilot)
@@ -118,6 +126,7 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             assert counts["deleted"] == 9 and counts["skipped"] == 31
             assert outcome_column(screen)[:9] == ["deleted"] * 9
             assert outcome_column(screen)[9:] == ["skipped"] * 31
+            assert not app.quit_refusals, "the refusal goes with the run"
         lines = audit_lines(audit_path())
         intents = {line["selector_id"] for line in as_dicts(lines, "intent")}
         outcomes = {line["selector_id"] for line in as_dicts(lines, "outcome")}

@@ -20,6 +20,7 @@ from svctui.triage import (
     RunComparison,
     format_delta,
 )
+from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import semantic_style
 from svctui.tui.widgets.task_times import format_local_utc
 from svctui.tui.widgets.triage_pane import TriagePane
@@ -56,7 +57,7 @@ class DeltasPane(TriagePane):
     def compose(self) -> ComposeResult:
         """Header and table."""
         yield Static(self.note, id="deltas-header", markup=False)
-        table: DataTable[str | Text] = DataTable(id="deltas-table", cursor_type="row", zebra_stripes=True)
+        table: RowTable[str | Text] = RowTable(id="deltas-table")
         yield table
 
     def on_mount(self) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.models import CompletedTask, DomainResult
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
+from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
@@ -80,7 +81,7 @@ class DomainResultsPane(Vertical):
     def compose(self) -> ComposeResult:
         """Header, table, and the full message of a failed row under the cursor."""
         yield Static("no task selected", id="domain-results-header", markup=False)
-        table: DataTable[str | Text] = DataTable(id="domain-results-table", cursor_type="row", zebra_stripes=True)
+        table: RowTable[str | Text] = RowTable(id="domain-results-table")
         yield table
         yield Static("", id="domain-results-message", markup=False)
 

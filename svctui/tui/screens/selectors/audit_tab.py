@@ -21,6 +21,7 @@ from svctui.tui.screens.selectors.restore import restorable, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
 from svctui.tui.screens.selectors.session import read_only_why, server_words
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -77,9 +78,9 @@ class AuditTab(Widget):
     def compose(self) -> ComposeResult:
         """What the log holds, the runs, the chosen run's selectors."""
         yield Static("Audit log: reading…", id="audit-summary", classes="audit-line", markup=False)
-        yield DataTable(id="audit-runs", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="audit-runs")
         yield Static("", id="audit-run-line", markup=False)
-        yield DataTable(id="audit-selectors", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="audit-selectors")
 
     def on_mount(self) -> None:
         """The columns (the log is read when the tab is shown)."""

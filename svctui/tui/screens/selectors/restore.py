@@ -33,6 +33,7 @@ from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.session import audit_context, profile_name, read_only_why, server_words
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -103,7 +104,6 @@ class RestoreScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_or_close", "Cancel / close"),
-        Binding("q", "stay", "Quit", show=False),
     ]
 
     def __init__(self, plan: RestorePlan) -> None:
@@ -123,7 +123,7 @@ class RestoreScreen(ModalScreen[None]):
             title = f"Restoring {count:,} selector(s) deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
-            yield DataTable(id="restore-table", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="restore-table")
             yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")
 
     def on_mount(self) -> None:
@@ -143,6 +143,9 @@ class RestoreScreen(ModalScreen[None]):
             key = str(entry.selector_id)
             table.add_row(key, entry.name, WAITING, "", "", "", "", key=key)
         app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app.refuse_quit_while(
+            self, "A restore is going: esc cancels it first (quitting now would leave it unfinished)."
+        )
         plan, cancel, run_id = self.plan, self.cancel_event, self.run_id
 
         async def run() -> list[RestoreResult]:
@@ -202,6 +205,12 @@ class RestoreScreen(ModalScreen[None]):
         self.finished = True
         self.add_class("-finished")
         self.query_one("#restore-status", Static).update(text)
+        self.on_unmount()
+
+    def on_unmount(self) -> None:
+        """The quit refusal goes with the run (finished, or the screen closed)."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app.refuse_quit_while(self, None)
 
     def action_cancel_or_close(self) -> None:
         """While running: cancel (the POST in flight finishes, the rest is skipped). After: close."""
@@ -210,10 +219,3 @@ class RestoreScreen(ModalScreen[None]):
         elif not self.cancel_event.is_set():
             self.cancel_event.set()
             self.query_one("#restore-status", Static).update("Cancelling: waiting for the request in flight…")
-
-    def action_stay(self) -> None:
-        """`q` during a restore would stop it without its end line: cancel first."""
-        if self.finished:
-            self.app.exit()
-        else:
-            self.notify("A restore is going: esc cancels it first.", severity="warning")

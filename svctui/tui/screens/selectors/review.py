@@ -27,6 +27,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -94,7 +95,7 @@ class ReviewScreen(ModalScreen[bool]):
                     f"{len(self.plan.unknown_ids):,} typed id(s) are not in the tag's list: the dry run checks them",
                     markup=False,
                 )
-            yield DataTable(id="review-table", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="review-table")
             yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)
             yield Static(f"Impact: {CHECKING}", id="review-impact", markup=False)
             why_read_only = read_only_why(app)

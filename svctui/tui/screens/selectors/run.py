@@ -39,6 +39,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -95,7 +96,6 @@ class RunScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_or_close", "Cancel run"),
         Binding("a", "open_audit", "Audit tab", show=False),
-        Binding("q", "stay", "Quit", show=False),
     ]
 
     def __init__(
@@ -135,7 +135,7 @@ class RunScreen(ModalScreen[None]):
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
             yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
-            yield DataTable(id="run-table", cursor_type="row", zebra_stripes=True)
+            yield RowTable(id="run-table")
             yield Static("esc cancels: requests in flight finish, nothing more is sent", id="run-status")
 
     def on_mount(self) -> None:
@@ -154,7 +154,17 @@ class RunScreen(ModalScreen[None]):
         for selector_id in self.ids:
             table.add_row(str(selector_id), names.get(selector_id, ""), WAITING, "", "", "", key=str(selector_id))
         self.started = self.ticker()
+        self.guard_quit("A deletion run is going: esc cancels it first (quitting now would leave it unfinished).")
         self.start_run()
+
+    def guard_quit(self, reason: str | None) -> None:
+        """Refuse quitting the app (q, ctrl+q, the palette) while the run goes; None lifts it."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app.refuse_quit_while(self, reason)
+
+    def on_unmount(self) -> None:
+        """Never leave a refusal behind."""
+        self.guard_quit(None)
 
     def start_run(self) -> None:
         """Run the job in a worker; results come back as ResultsLanded, the report as Loaded."""
@@ -202,6 +212,7 @@ class RunScreen(ModalScreen[None]):
         self.on_results_landed(ResultsLanded(self.batcher))
         report: DeleteReport = message.value
         self.report = report
+        self.guard_quit(None)
         self.add_class("-finished")
         stopped = f" (stopped: {report.stopped})" if report.stopped else ""
         problem = f"\n{report.audit_error}; nothing more was sent" if report.audit_error else ""
@@ -216,6 +227,7 @@ class RunScreen(ModalScreen[None]):
         self.on_results_landed(ResultsLanded(self.batcher))
         error = message.error
         self.failure = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
+        self.guard_quit(None)
         self.add_class("-finished")
         self.query_one("#run-status", Static).update(f"The run failed: {self.failure}\nesc to close")
 
@@ -234,10 +246,3 @@ class RunScreen(ModalScreen[None]):
             return
         self.dismiss(None)
         self.app.screen.post_message(ShowAuditTab())
-
-    def action_stay(self) -> None:
-        """`q` during a run would stop it without its end line: cancel first."""
-        if self.finished:
-            self.app.exit()
-            return
-        self.notify("A deletion run is going: esc cancels it first.", severity="warning")

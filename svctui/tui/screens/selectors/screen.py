@@ -144,6 +144,14 @@ class SelectorsScreen(ListScreen[Selector]):
     def _show_audit(self) -> None:
         self.query_one(TabbedContent).active = "tab-audit"
 
+    @on(TabbedContent.TabActivated)
+    def _focus_the_tab(self, event: TabbedContent.TabActivated) -> None:
+        """The keys follow the tab: the Audit tab's run list, or the selectors table, gets the focus."""
+        if event.pane.id == "tab-audit":
+            self.query_one("#audit-runs").focus()
+        elif event.pane.id == "tab-selectors":
+            self.selector_table.focus()
+
     # ----- loading ----------------------------------------------------------------------------------------
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
         """Another profile (or the first mount): forget tag and marks, then load the tags."""

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from svctui.api.models import AssetGroupTag
 from svctui.ops.selector_ids import IdError, parse_id
+from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
@@ -67,7 +68,7 @@ class TagsPane(Vertical):
     def compose(self) -> ComposeResult:
         """Title, the table of tags, a state panel, and the tag-id prompt (shown when there is no list)."""
         yield Static("Tags", id="tags-title")
-        table: DataTable[Text] = DataTable(id="tags", cursor_type="row", zebra_stripes=True)
+        table: RowTable[Text] = RowTable(id="tags")
         yield table
         yield StatePanel(id="tags-state")
         yield Static(NO_LIST_HINT, id="tags-prompt")
