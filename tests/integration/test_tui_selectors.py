@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
@@ -236,6 +236,27 @@ async def test_tag_list_404_asks_for_a_tag_id(monkeypatch: pytest.MonkeyPatch) -
             await settle(pilot)
             assert screen.tag is not None and screen.tag.id == 1
             assert len(shown_ids(screen)) == 6
+
+
+async def test_t_opens_a_tag_by_id_esc_goes_back_and_an_unknown_one_is_named(demo_server: DemoServer) -> None:
+    """`t` with the list shown: neutral wording, esc back to the list; an id the server lacks is said plainly."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        pane = screen.tags_pane
+        first = screen.tag
+        await pilot.press("t")
+        await settle(pilot)
+        assert pane.has_class("-prompt")
+        assert "Open a tag by its id" in str(pane.query_one("#tags-prompt", Static).render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not pane.has_class("-prompt") and app.focused is pane.table and screen.tag == first
+        await pilot.press("t")
+        prompt: Any = pane.query_one("#tag-id", Input)
+        prompt.value = "99999"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert any("Tag 99999 does not exist on this server" in note.message for note in app.notes)
+        assert "tag #99999" in " · ".join(screen.status_parts())
 
 
 async def test_tag_list_failure_is_a_state_and_r_retries(fresh_demo_server: DemoServer) -> None:

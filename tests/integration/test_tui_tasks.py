@@ -81,6 +81,11 @@ async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_serve
         picker.query_one("#client-input", Input).value = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9fz"
         await settle(pilot)
         assert "is not a uuid" in text_of(picker.query_one("#client-error", Static))
+        picker.query_one("#client-input", Input).value = "漢c%'}b;\"" * 60  # 500 characters of pasted junk
+        await picker.query_one("#client-input", Input).action_submit()
+        await settle(pilot)
+        junk_error = text_of(picker.query_one("#client-error", Static))
+        assert "is not a uuid" in junk_error and "characters)…" in junk_error and len(junk_error) < 250
         assert demo_server.request_count == before, "nothing was sent"
         unknown = "0B1C2D3E-4F50-6172-8394-A5B6C7D8E9F0"
         picker.query_one("#client-input", Input).value = unknown

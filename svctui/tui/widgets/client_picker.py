@@ -22,6 +22,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from svctui.api.filters import VALUE_PATTERNS, Kind
+from svctui.api.quoting import quote_input
 from svctui.tui.widgets.dialog import show_line
 
 UUID_FORM = "a client uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0 (8-4-4-4-12 hexadecimal digits)"
@@ -149,7 +150,7 @@ class ClientPicker(ModalScreen[str | None]):
             self._error("")
             return value.lower()
         if value and not self.shown and (final or len(value) >= 36):
-            self._error(f"✗ {value!r} is not a uuid and matches no known client; expected {UUID_FORM}")
+            self._error(f"✗ {quote_input(value, 60)} is not a uuid and matches no known client; expected {UUID_FORM}")
         else:
             self._error("")
         return None

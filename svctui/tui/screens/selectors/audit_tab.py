@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 INTERRUPTED = "INTERRUPTED"
-AUDIT_LOG_WHERE = "`svctui paths` shows where it is"
+AUDIT_LOG_WHERE = "svctui locate state prints its directory"
 
 
 def when_text(started: str) -> str:

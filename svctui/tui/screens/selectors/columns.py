@@ -108,6 +108,8 @@ class SelectorDetail(DetailPane[Selector]):
 def tag_label(tag: AssetGroupTag) -> str:
     """`Tier Zero (tier 1)`, `Owned (owned)`, `Label A (label)`: the tag named in words."""
     kind = tag.type_label
+    if not tag.type:  # typed by id, not in the list: its kind is not known
+        return tag.name
     return (
         f"{tag.name} ({kind} {tag.position})" if kind == "tier" and tag.position is not None else f"{tag.name} ({kind})"
     )

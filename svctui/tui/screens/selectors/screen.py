@@ -191,6 +191,13 @@ class SelectorsScreen(ListScreen[Selector]):
         elif message.channel == "typed":
             self._mark_typed(message.value)
 
+    def page_failed(self, error: BaseException) -> None:
+        """A 404 for a tag typed by id: say the tag is not there (the error state follows)."""
+        if getattr(error, "status", None) == 404 and self.tag is not None:
+            known = any(tag.id == self.tag.id for tag in self.tags_pane.tags)
+            if not known:
+                self.notify(f"Tag {self.tag.id} does not exist on this server: press t to open another.")
+
     def on_load_failed(self, message: LoadFailed) -> None:
         """Tags, counts, matches and typed ids fail here; a failed page is the list screen's."""
         if message.channel == PAGE or not self.loads.is_current(message):

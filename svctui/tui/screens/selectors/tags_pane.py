@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -21,6 +21,7 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
+OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
 
 
 class TagChosen(Message):
@@ -165,8 +166,16 @@ class TagsPane(Vertical):
 
     def action_ask_tag_id(self) -> None:
         """Show the tag-id prompt (also when the list loaded: a tag may be hidden from it)."""
+        self.query_one("#tags-prompt", Static).update(OPEN_BY_ID_HINT if self.tags else NO_LIST_HINT)
         self.set_class(True, "-prompt")
         self.query_one("#tag-id", Input).focus()
+
+    def key_escape(self, event: events.Key) -> None:
+        """Esc in the prompt goes back to the list (when there is one)."""
+        if self.has_class("-prompt") and self.tags:
+            event.stop()
+            self.set_class(False, "-prompt")
+            self.table.focus()
 
     @on(Input.Submitted, "#tag-id")
     def _tag_id_typed(self, event: Input.Submitted) -> None:
@@ -180,4 +189,4 @@ class TagsPane(Vertical):
         if self.tags:
             self.set_class(False, "-prompt")
             self.table.focus()
-        self._choose(known or AssetGroupTag(id=tag_id, name=f"tag {tag_id}"))
+        self._choose(known or AssetGroupTag(id=tag_id, name=f"#{tag_id}"))
