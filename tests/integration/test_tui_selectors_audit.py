@@ -13,10 +13,11 @@ from svctui.store.audit_read import read_audit
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from svctui.tui.screens.selectors.messages import ShowAuditTab
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.resume import offer_resume
 from svctui.tui.screens.selectors.run import RunScreen
-from tests.support.selectors import AuditHost
+from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
     BIG_TAG_ID,
     big_tag_server,
@@ -153,7 +154,11 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
         app = make_app(demo)
         async with app.run_test(size=(160, 44)) as pilot:
             await settle(pilot)
-            app.push_screen(AuditHost())
+            await pilot.press("3")  # the real cleanup screen: its tag counts must follow the restore
+            await settle(pilot)
+            cleanup = selectors_screen(app)
+            before = cleanup.tags_pane.counts[BIG_TAG_ID]
+            cleanup.post_message(ShowAuditTab())
             await settle(pilot)
             tab = app.screen.query_one(AuditTab)
             assert "u to restore it" in str(tab.query_one("#audit-run-line", Static).render())
@@ -173,6 +178,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await settle(pilot)
             tab = app.screen.query_one(AuditTab)
             assert column(tab.query_one("#audit-runs", DataTable), "tag")[0].startswith("restore ")
+            assert cleanup.tags_pane.counts[BIG_TAG_ID] == before + 3, "the tag's count follows the restore"
             tab.query_one("#audit-runs", DataTable).move_cursor(row=1)  # the deletion run again
             await settle(pilot)
             await pilot.press("u")
@@ -253,8 +259,6 @@ async def test_selector_ids_are_shown_whole_when_another_run_is_chosen(
 async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from svctui.tui.screens.selectors.messages import ShowAuditTab
-    from tests.support.selectors import selectors_screen
 
     with big_tag_server(tmp_path, monkeypatch) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.messages import SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
@@ -205,4 +206,9 @@ class AuditTab(Widget):
             self.notify("Only a deletion run that deleted selectors can be restored.", severity="warning")
             return
         app: SvcTuiApp = self.app  # type: ignore[assignment]
-        start_restore(app, log, run, on_closed=self.action_reload)
+        start_restore(app, log, run, on_closed=self._restored)
+
+    def _restored(self) -> None:
+        """After a restore: the log has a new run, and the tag has its selectors back."""
+        self.action_reload()
+        self.post_message(SelectorsChanged())

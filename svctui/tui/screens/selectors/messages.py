@@ -22,6 +22,10 @@ class ShowAuditTab(Message):
     """Open the Audit tab of the Selector cleanup screen (posted to it when the run screen closes with `a`)."""
 
 
+class SelectorsChanged(Message):
+    """Selectors were re-created (a restore): the cleanup screen reloads its page and the tags' counts."""
+
+
 class ResultBatcher(Generic[T]):
     """Collects results (the engine's on_result) in the worker; posts one ResultsLanded while any are waiting."""
 

@@ -35,7 +35,7 @@ from svctui.tui.screens.selectors.loaders import (
     typed_lookup,
 )
 from svctui.tui.screens.selectors.marks import Marks, format_ids
-from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.messages import SelectorsChanged, ShowAuditTab
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.resume import offer_resume
@@ -143,6 +143,11 @@ class SelectorsScreen(ListScreen[Selector]):
     @on(ShowAuditTab)
     def _show_audit(self) -> None:
         self.query_one(TabbedContent).active = "tab-audit"
+
+    @on(SelectorsChanged)
+    def _selectors_changed(self) -> None:
+        """A restore re-created selectors: the page and the counts are stale."""
+        self.action_refresh()
 
     @on(TabbedContent.TabActivated)
     def _focus_the_tab(self, event: TabbedContent.TabActivated) -> None:
