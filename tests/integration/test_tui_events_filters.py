@@ -129,6 +129,9 @@ async def test_empty_result_says_how_to_clear(demo_server: DemoServer) -> None:
         await settle(pilot)
         assert state_of(app) is StateKind.HIDDEN and len(ids(screen)) == 100
         assert screen.detail.display
+        assert app.focused is screen.table, "the keys work on the rows again"
+        await pilot.press("j")
+        assert screen.table.cursor_row == 1
 
 
 async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: DemoServer) -> None:

@@ -237,6 +237,8 @@ class ListScreen(Screen[None], Generic[T]):
         """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
         self.query_one("#main").set_class(shown, "-state")
         self.query_one("#body").set_class(shown, "-state")
+        if not shown and self.is_current and (self.focused is None or not self.focused.display):
+            self.table.focus()  # rows are back (e.g. after x cleared a filter that matched nothing): keys work again
 
     # ----- loading ----------------------------------------------------------------------------------------
     def current_query(self) -> ListQuery:
