@@ -18,6 +18,7 @@ from tests.support.selectors_run import DeleteGate, as_dicts, big_tag_server, re
 from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
+HANG_GUARD = 300.0  # seconds: a guard against a hung run, not an assertion on speed
 
 
 async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
@@ -47,7 +48,9 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
             assert isinstance(app.screen, ReviewScreen)
             started = time.monotonic()
             await pilot.press("enter")
-            await settle(pilot)
+            while not (isinstance(app.screen, RunScreen) and app.screen.report is not None):
+                assert time.monotonic() - started < HANG_GUARD, "the run never finished"
+                await settle(pilot)  # the run screen mounts, then its worker runs: on a busy machine, more rounds
             run = app.screen
             assert isinstance(run, RunScreen) and run.report is not None
             wall = time.monotonic() - started
