@@ -173,6 +173,41 @@ async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_serve
         assert plan.filters_text.startswith("typed ids")
 
 
+async def test_typed_ids_the_server_says_are_not_in_the_tag_lose_their_marks_after_the_run(
+    fresh_demo_server: DemoServer,
+) -> None:
+    """A run answers 404 `not part of tag` for the unknown ids: their marks go, so a second ctrl+d won't resend."""
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+    from tests.support.selectors_run import tag_selectors
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        plain = [item.id for item in screen.selector_table.items if not item.is_default][:2]
+        other = next(selector.id for selector in tag_selectors(fresh_demo_server, 2) if not selector.is_default)
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one("#ids", Input).value = f"{plain[0]} {plain[1]} {other}"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert list(screen.marks.of(tag.id).unknown) == [other]
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        await pilot.click("#review-delete")
+        await settle(pilot)
+        run = app.screen
+        assert isinstance(run, RunScreen) and run.report is not None
+        assert sorted(str(result.outcome) for result in run.report.results) == ["deleted", "deleted", "not part of tag"]
+        await pilot.press("escape")
+        await settle(pilot)
+        marks = screen.marks.of(tag.id)
+        assert marks is None or (not marks.records and not marks.unknown)
+        assert "not in this tag" not in " · ".join(screen.status_parts())
+
+
 async def test_ctrl_d_opens_the_review_and_a_deleted_row_leaves(demo_server: DemoServer) -> None:
     """`ctrl+d` pushes the review with the plan; a deletion reported by the run removes the row and its mark."""
     from svctui.tui.screens.selectors.review import ReviewScreen
@@ -293,6 +328,7 @@ async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server:
 
     from svctui.tui.screens.selectors.review import ReviewScreen
     from svctui.tui.screens.selectors.run import RunScreen
+    from tests.support.selectors_run import tag_selectors
 
     async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
         tag = screen.tag

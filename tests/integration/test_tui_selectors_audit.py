@@ -276,6 +276,13 @@ async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
             await settle(pilot)
             runs = screen.query_one("#audit-runs", DataTable)
             assert app.focused is runs
+            assert runs.row_count == 2
+            more = [selector for selector in tag_selectors(demo) if not selector.is_default][:2]
+            interrupted_log(demo, more, "20261124T121500Z-0ccc")  # a run written while the tab is shown
+            screen.post_message(ShowAuditTab())  # `a` after it: the tab is already active, the log is read again
+            await settle(pilot)
+            assert runs.row_count == 3 and app.focused is runs
+            runs.move_cursor(row=0)
             await pilot.press("j")  # the vi keys move in every table
             assert runs.cursor_row == 1
             await pilot.press("k", "s")  # and the tab's own keys work at once

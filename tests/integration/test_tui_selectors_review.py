@@ -115,3 +115,36 @@ async def test_review_says_when_the_server_has_no_member_counts(
             await settle(pilot)
             assert isinstance(app.screen, ReviewScreen)
             assert text_of(app.screen, "#review-impact") == "Impact: member counts not available on this server"
+
+
+async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        selectors = tag_selectors(demo)
+        defaults = [selector for selector in selectors if selector.is_default][:1]
+        gone = [selector for selector in selectors if not selector.is_default][:1]
+        delete_now(demo, gone[0].id)
+        other_tag = tag_selectors(demo, 2)[0]
+        plan = plan_of(demo, [*defaults, *gone], unknown_ids=(other_tag.id,))
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan))
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            assert "none of these would be deleted" in text_of(screen, "#review-preview")
+            assert screen.query_one("#review-delete", Button).disabled, "a run that can only fail is not offered"
+        many = [selector for selector in selectors if not selector.is_default][1:23]
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan_of(demo, many)))
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            screen.query_one("#review-typed", Input).focus()
+            await pilot.press(*"21", "enter")
+            await pilot.pause()
+            assert any("Type 22 exactly" in note.message for note in app.notes)

@@ -179,8 +179,14 @@ class ReviewScreen(ModalScreen[bool]):
             if result.selector is not None and result.selector.id not in self.names:
                 table.update_cell(str(result.selector_id), "name", result.selector.name)
             table.update_cell(str(result.selector_id), "preview", text)
-        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        nothing = "" if self.anything_to_delete() else " — none of these would be deleted: Delete stays off"
+        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}{nothing}")
         self.update_delete_button()
+
+    def anything_to_delete(self) -> bool:
+        """False once the dry run answered that every selector is gone, refused or not part of the tag."""
+        settled = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
+        return self.previews is None or any(result.preview not in settled for result in self.previews)
 
     def show_impact(self, impact: Impact) -> None:
         """Members per selector and the total, or why the server can't say."""
@@ -209,7 +215,8 @@ class ReviewScreen(ModalScreen[bool]):
         """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
         buttons = self.query("#review-delete")
         if buttons:
-            buttons.first(Button).disabled = not self.ids or self.previews is None or not self.typed_count_ok()
+            ready = bool(self.ids) and self.previews is not None and self.anything_to_delete()
+            buttons.first(Button).disabled = not ready or not self.typed_count_ok()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Re-check the typed count."""
@@ -222,6 +229,8 @@ class ReviewScreen(ModalScreen[bool]):
         buttons = self.query("#review-delete")
         if buttons and not buttons.first(Button).disabled:
             buttons.first(Button).focus()
+        elif not self.typed_count_ok():
+            self.notify(f"Type {len(self.ids)} exactly (the number of selectors) to enable Delete.", severity="warning")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Cancel, or confirm."""

@@ -85,7 +85,7 @@ def counts_text(counts: Counter[str]) -> str:
     return ", ".join(f"{counts[outcome]:,} {outcome}" for outcome in Outcome if counts[outcome]) or "nothing yet"
 
 
-class RunScreen(ModalScreen[None]):
+class RunScreen(ModalScreen[DeleteReport | None]):
     """Delete a CleanupPlan; `on_gone(tag_id, selector_id)` runs on the UI thread for each deleted/gone selector."""
 
     DEFAULT_CSS = """
@@ -234,7 +234,7 @@ class RunScreen(ModalScreen[None]):
     def action_cancel_or_close(self) -> None:
         """While running: cancel (in-flight requests finish, the rest is skipped). After: close."""
         if self.finished:
-            self.dismiss(None)
+            self.dismiss(self.report)
             return
         if not self.cancel_event.is_set():
             self.cancel_event.set()
@@ -244,5 +244,5 @@ class RunScreen(ModalScreen[None]):
         """After the run: close and open the Audit tab of the cleanup screen."""
         if not self.finished:
             return
-        self.dismiss(None)
+        self.dismiss(self.report)
         self.app.screen.post_message(ShowAuditTab())

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.filters import SortKey
     from svctui.api.models import Page
+    from svctui.ops.outcomes import DeleteReport
 
 BY_HAND = "marked by hand"
 GONE_REFRESH_SECONDS = 1.0
@@ -142,7 +143,11 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(ShowAuditTab)
     def _show_audit(self) -> None:
-        self.query_one(TabbedContent).active = "tab-audit"
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == "tab-audit":  # already shown: no Show event, so read the log (the run just written) here
+            self.query_one(AuditTab).action_reload()
+            self.query_one("#audit-runs").focus()
+        tabs.active = "tab-audit"
 
     @on(SelectorsChanged)
     def _selectors_changed(self) -> None:
@@ -380,11 +385,19 @@ class SelectorsScreen(ListScreen[Selector]):
 
         def reviewed(confirmed: bool | None) -> None:
             if confirmed:
-                self.app.push_screen(RunScreen(plan, self.selector_gone), lambda _: self._after_run())
+                self.app.push_screen(RunScreen(plan, self.selector_gone), self._after_run)
 
         self.app.push_screen(ReviewScreen(plan), reviewed)
 
-    def _after_run(self) -> None:
+    def _after_run(self, report: DeleteReport | None = None) -> None:
+        """The run screen closed: typed ids the server said are not part of the tag lose their marks (a second
+        ctrl+d would only send them again), then the page and counts reload."""
+        if report is not None and self.tag is not None:
+            from svctui.ops.outcomes import Outcome
+
+            refused = [result.selector_id for result in report.results if result.outcome is Outcome.NOT_IN_TAG]
+            self.marks.unmark(self.tag.id, refused)
+            self._marks_shown()
         if self.gone_timer is not None:  # the reloads below are the server's word: no pending guess on top
             self.gone_timer.stop()
             self.show_gone()
