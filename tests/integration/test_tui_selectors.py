@@ -328,7 +328,6 @@ async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server:
 
     from svctui.tui.screens.selectors.review import ReviewScreen
     from svctui.tui.screens.selectors.run import RunScreen
-    from tests.support.selectors_run import tag_selectors
 
     async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
         tag = screen.tag
