@@ -127,6 +127,9 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             assert outcome_column(screen)[:9] == ["deleted"] * 9
             assert outcome_column(screen)[9:] == ["skipped"] * 31
             assert not app.quit_refusals, "the refusal goes with the run"
+            await pilot.press("q")  # finished: q quits from the run screen too
+            await pilot.pause()
+            assert not app.is_running
         lines = audit_lines(audit_path())
         intents = {line["selector_id"] for line in as_dicts(lines, "intent")}
         outcomes = {line["selector_id"] for line in as_dicts(lines, "outcome")}
