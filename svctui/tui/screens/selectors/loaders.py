@@ -57,7 +57,8 @@ def filters_text(filters: Sequence[Filter]) -> str:
 async def all_matching(client: ApiClient, tag_id: int, filters: Sequence[Filter], sort: Sequence[SortKey]) -> Matching:
     """Every selector of the tag matching `filters`, in `sort` order (one `limit=-1` request)."""
     page = await client.selectors.list(tag_id, ListQuery(tuple(filters), tuple(sort), 0, ALL))
-    return Matching(tag_id, tuple(page.data.selectors), f"matching {filters_text(filters)}")
+    why = f"matching {filters_text(filters)}" if filters else "of the tag (every one: no filter)"
+    return Matching(tag_id, tuple(page.data.selectors), why)
 
 
 async def typed_lookup(client: ApiClient, tag_id: int, typed: Sequence[int]) -> TypedLookup:
