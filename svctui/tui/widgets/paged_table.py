@@ -29,6 +29,7 @@ from textual.widgets.data_table import ColumnKey
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
+from svctui.tui.widgets.row_table import RowTable
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -127,14 +128,11 @@ def reverse_sort(sort: Sequence[SortKey], column: str) -> tuple[SortKey, ...]:
     return tuple(SortKey(key.column, not key.descending) if key.column == column else key for key in sort)
 
 
-class PagedTable(DataTable[Text], Generic[T]):
-    """A DataTable of one page of T records, refreshed by keyed diff, with server sort keys and marks."""
+class PagedTable(RowTable[Text], Generic[T]):
+    """A DataTable of one page of T records, refreshed by keyed diff, with server sort keys and marks (the vi
+    keys j/k/g/G come from RowTable)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False, id="table.down", tooltip="Move the cursor down"),
-        Binding("k", "cursor_up", "Up", show=False, id="table.up", tooltip="Move the cursor up"),
-        Binding("g", "first_row", "Top", show=False, id="table.top", tooltip="Go to the first row"),
-        Binding("G", "last_row", "Bottom", show=False, id="table.bottom", tooltip="Go to the last row"),
         Binding("space", "toggle_mark", "Mark", show=False, id="table.mark", tooltip="Mark or unmark the row"),
         Binding("v", "mark_range", "Range", show=False, id="table.range", tooltip="Mark from the last mark"),
         Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by this column: ▲, ▼, off"),
@@ -350,14 +348,6 @@ class PagedTable(DataTable[Text], Generic[T]):
         self._change_sort(self.adapter.column(event.column_key.value or ""), cycle_sort)
 
     # ----- movement ---------------------------------------------------------------------------------------
-    def action_first_row(self) -> None:
-        """Move to the first row."""
-        self.move_cursor(row=0)
-
-    def action_last_row(self) -> None:
-        """Move to the last row."""
-        self.move_cursor(row=max(0, self.row_count - 1))
-
     def export_rows(self) -> tuple[list[str], list[list[str]]]:
         """Column labels and the plain text of every row, in display order (for CSV export)."""
         headers = [column.label for column in self.adapter.columns]
