@@ -74,6 +74,11 @@ def base_url_of(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}"
 
 
+# stop(): requests in flight get this long to finish, then they are cancelled (a client then sees no answer);
+# without it a request held by `--latency-ms` kept stop() waiting for the whole delay
+STOP_GRACE_SECONDS = 2
+
+
 class DemoServer:
     """The demo server in a background thread: `with DemoServer(...) as demo: demo.base_url, demo.token_id, ...`."""
 
@@ -183,6 +188,7 @@ class DemoServer:
             lifespan="off",
             server_header=False,
             h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+            timeout_graceful_shutdown=STOP_GRACE_SECONDS,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(
