@@ -96,7 +96,9 @@ class DemoServer:
         token_id: str | None = None,
         token_key: str | None = None,
         host: str = "127.0.0.1",
+        preferred_port: int = 0,
     ) -> None:
+        self.preferred_port = preferred_port  # tried first when no port is set; a busy one falls back to any free port
         self.options = DemoOptions(
             edition=edition,
             seed=seed,
@@ -177,7 +179,7 @@ class DemoServer:
         self._injector = state[0].injector
         self._state = state[0]
         self.jwt = mint_jwt(state[0].jwt_secret, self.prepared.credentials.admin.id)
-        sock = bind_socket(self.options.host, self.options.port or self._bound_port)
+        sock = self._bind()
         self._socket = sock
         self._bound_port = sock.getsockname()[1]  # a stopped server started again comes back at the same address
         self.base_url = base_url_of(sock, self.options.host)
@@ -202,6 +204,16 @@ class DemoServer:
                 raise RuntimeError("the demo server did not start")
             time.sleep(0.01)
         return self
+
+    def _bind(self) -> socket.socket:
+        """The set port, else the port of an earlier start, else the preferred port when free, else any free one."""
+        port = self.options.port or self._bound_port
+        if not port and self.preferred_port:
+            try:
+                return bind_socket(self.options.host, self.preferred_port)
+            except OSError:  # another demo (or anything else) has it
+                pass
+        return bind_socket(self.options.host, port)
 
     def stop(self) -> None:
         """Ask the server to exit and wait for its thread (forcing it after a few seconds)."""

@@ -11,6 +11,10 @@ if TYPE_CHECKING:
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
 
+# `svctui --demo` serves here when the port is free (else on any free port), so the demo's address, and with it
+# the server named in the audit log, stays the same from one session to the next: an interrupted demo run resumes
+DEMO_PORT = 47361
+
 
 class DemoHandle(Protocol):
     """What the dashboard needs from a running DemoServer."""
@@ -90,7 +94,7 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> 
         from svctui.demo.server import DemoServer
 
         try:
-            server = DemoServer().start()
+            server = DemoServer(preferred_port=DEMO_PORT).start()
         except (RuntimeError, OSError, ValueError) as exc:
             print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
             return 1
@@ -107,7 +111,7 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> 
         def start_demo() -> Profile:
             from svctui.demo.server import DemoServer
 
-            return demo_profile(stack.enter_context(DemoServer()))
+            return demo_profile(stack.enter_context(DemoServer(preferred_port=DEMO_PORT)))
 
         app = app_class(profile, settings=settings, startup_notes=notes, demo_profile_factory=start_demo)
         return _run(app)

@@ -171,3 +171,24 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatc
     assert default_db_path() == tmp_path / "data" / "demo.sqlite3"
     monkeypatch.delenv("SVCTUI_DATA_DIR")
     assert default_db_path().name == "demo.sqlite3" and "svctui" in default_db_path().parts
+
+
+def test_the_embedded_demo_keeps_its_address_across_sessions_and_falls_back_when_it_is_taken(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    """`svctui --demo` prefers one port, so the audit log's server matches next time; a busy port is no failure."""
+    import shutil
+
+    from svctui.demo.server import DemoServer
+
+    with socket.socket() as probe:  # a port free right now, standing in for DEMO_PORT
+        probe.bind(("127.0.0.1", 0))
+        preferred = probe.getsockname()[1]
+    db = tmp_path / "demo.sqlite3"
+    shutil.copy(demo_template_db, db)
+    with DemoServer(db_path=db, preferred_port=preferred, rate_limit=0) as first:
+        assert first.base_url == f"http://127.0.0.1:{preferred}"
+        with DemoServer(db_path=tmp_path / "other.sqlite3", preferred_port=preferred, rate_limit=0) as second:
+            assert second.base_url != first.base_url, "the port is taken: any free one"
+    with DemoServer(db_path=db, preferred_port=preferred, rate_limit=0) as next_session:
+        assert next_session.base_url == f"http://127.0.0.1:{preferred}"
