@@ -10,7 +10,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.review import ReviewScreen
 from tests.support.selectors_run import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
-from tests.support.tui import make_app, settle
+from tests.support.tui import make_app, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -127,21 +127,13 @@ async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_
         delete_now(demo, gone[0].id)
         other_tag = tag_selectors(demo, 2)[0]
         plan = plan_of(demo, [*defaults, *gone], unknown_ids=(other_tag.id,))
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan))
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan)) as (app, pilot):
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             assert "none of these would be deleted" in text_of(screen, "#review-preview")
             assert screen.query_one("#review-delete", Button).disabled, "a run that can only fail is not offered"
         many = [selector for selector in selectors if not selector.is_default][1:23]
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan_of(demo, many)))
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan_of(demo, many))) as (app, pilot):
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             screen.query_one("#review-typed", Input).focus()

@@ -10,6 +10,7 @@ from typing import Any
 
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
@@ -127,3 +128,16 @@ def state_of(app: SvcTuiApp) -> StateKind:
 def ids(screen: EventsScreen) -> list[int]:
     """Event ids in table order."""
     return [event.id for event in screen.table.items]
+
+
+@asynccontextmanager
+async def with_screen(
+    server: DemoServer, screen: Screen[Any], size: tuple[int, int] = (140, 40)
+) -> AsyncIterator[tuple[RecordingApp, Pilot[Any]]]:
+    """A dashboard on `server`, settled, with `screen` pushed on top and settled: (app, pilot)."""
+    app = make_app(server)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.push_screen(screen)
+        await settle(pilot)
+        yield app, pilot
