@@ -129,7 +129,6 @@ class _Run:
             self.unanswered_streak = self.unanswered_streak + 1 if result.outcome is Outcome.NO_ANSWER else 0
             if self.unanswered_streak >= UNREACHABLE_STREAK:
                 self.stopped = self.stopped or Stopped.UNREACHABLE
-        if answered:
             await self.write(outcome_line(self.run_id, self.tag_id, result))
         if self.on_result is not None:
             try:

@@ -32,7 +32,13 @@ from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
-from svctui.tui.screens.selectors.session import audit_context, profile_name, read_only_why, server_words
+from svctui.tui.screens.selectors.session import (
+    audit_context,
+    guard_quit,
+    profile_name,
+    read_only_why,
+    server_words,
+)
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -144,9 +150,7 @@ class RestoreScreen(ModalScreen[None]):
             key = str(entry.selector_id)
             table.add_row(key, entry.name, WAITING, "", "", "", "", key=key)
         app: SvcTuiApp = self.app  # type: ignore[assignment]
-        app.refuse_quit_while(
-            self, "A restore is going: esc cancels it first (quitting now would leave it unfinished)."
-        )
+        guard_quit(self, app, "A restore")
         plan, cancel, run_id = self.plan, self.cancel_event, self.run_id
 
         async def run() -> list[RestoreResult]:
@@ -206,12 +210,11 @@ class RestoreScreen(ModalScreen[None]):
         self.finished = True
         self.add_class("-finished")
         self.query_one("#restore-status", Static).update(text)
-        self.on_unmount()
+        guard_quit(self, self.app, None)
 
     def on_unmount(self) -> None:
-        """The quit refusal goes with the run (finished, or the screen closed)."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
-        app.refuse_quit_while(self, None)
+        """Never leave a quit refusal behind."""
+        guard_quit(self, self.app, None)
 
     def action_cancel_or_close(self) -> None:
         """While running: cancel (the POST in flight finishes, the rest is skipped). After: close."""

@@ -34,6 +34,7 @@ from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
     audit_context,
+    guard_quit,
     plan_ids,
     profile_name,
     server_words,
@@ -155,17 +156,12 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         for selector_id in self.ids:
             table.add_row(str(selector_id), names.get(selector_id, ""), WAITING, "", "", "", key=str(selector_id))
         self.started = self.ticker()
-        self.guard_quit("A deletion run is going: esc cancels it first (quitting now would leave it unfinished).")
+        guard_quit(self, self.app, "A deletion run")
         self.start_run()
 
-    def guard_quit(self, reason: str | None) -> None:
-        """Refuse quitting the app (q, ctrl+q, the palette) while the run goes; None lifts it."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
-        app.refuse_quit_while(self, reason)
-
     def on_unmount(self) -> None:
-        """Never leave a refusal behind."""
-        self.guard_quit(None)
+        """Never leave a quit refusal behind."""
+        guard_quit(self, self.app, None)
 
     def start_run(self) -> None:
         """Run the job in a worker; results come back as ResultsLanded, the report as Loaded."""
@@ -213,7 +209,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         self.on_results_landed(ResultsLanded(self.batcher))
         report: DeleteReport = message.value
         self.report = report
-        self.guard_quit(None)
+        guard_quit(self, self.app, None)
         self.add_class("-finished")
         stopped = f" (stopped: {report.stopped})" if report.stopped else ""
         problem = f"\n{report.audit_error}; nothing more was sent" if report.audit_error else ""
@@ -228,7 +224,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         self.on_results_landed(ResultsLanded(self.batcher))
         error = message.error
         self.failure = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
-        self.guard_quit(None)
+        guard_quit(self, self.app, None)
         self.add_class("-finished")
         self.query_one("#run-status", Static).update(f"The run failed: {self.failure}\nesc to close")
 

@@ -20,6 +20,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 
 from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
+from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.list_screen import PAGE, ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_tab import AuditTab
@@ -58,7 +59,6 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.filters import SortKey
     from svctui.api.models import Page
-    from svctui.ops.outcomes import DeleteReport
 
 BY_HAND = "marked by hand"
 GONE_REFRESH_SECONDS = 1.0
@@ -393,8 +393,6 @@ class SelectorsScreen(ListScreen[Selector]):
         """The run screen closed: typed ids the server said are not part of the tag lose their marks (a second
         ctrl+d would only send them again), then the page and counts reload."""
         if report is not None and self.tag is not None:
-            from svctui.ops.outcomes import Outcome
-
             refused = [result.selector_id for result in report.results if result.outcome is Outcome.NOT_IN_TAG]
             self.marks.unmark(self.tag.id, refused)
             self._marks_shown()
