@@ -47,6 +47,8 @@ SCENES: list[Scene] = [
     Scene("events-community", edition="community"),
     Scene("tasks", keys=("2", "C"), typed="8aa67235", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
     Scene("tasks-drops-plot", keys=("2", "C"), typed="8aa67235", after=("enter", "d", "P")),
+    Scene("selectors", keys=("3", "space", "j", "space", "j", "j", "space", "p")),  # three marked, the detail
+    Scene("selectors-review", keys=("3", "space", "j", "space", "j", "j", "space", "ctrl+d")),  # the review
 ]
 
 
