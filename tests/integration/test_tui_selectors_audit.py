@@ -25,7 +25,7 @@ from tests.support.selectors_run import (
     remaining_ids,
     tag_selectors,
 )
-from tests.support.tui import make_app, settle
+from tests.support.tui import make_app, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -77,11 +77,7 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
     with big_tag_server(tmp_path, monkeypatch) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
         run_id = interrupted_log(demo, selectors)
-        app = make_app(demo)
-        async with app.run_test(size=(160, 44)) as pilot:
-            await settle(pilot)
-            app.push_screen(AuditHost())
-            await settle(pilot)
+        async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             assert column(runs, "run") == [run_id]
@@ -200,11 +196,7 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
     with big_tag_server(tmp_path, monkeypatch) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:21]
         await delete_through_engine(demo, selectors)
-        app = make_app(demo)
-        async with app.run_test(size=(160, 44)) as pilot:
-            await settle(pilot)
-            app.push_screen(AuditHost())
-            await settle(pilot)
+        async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
             tab = app.screen.query_one(AuditTab)
             tab.query_one("#audit-runs", DataTable).focus()
             monkeypatch.setenv(READ_ONLY_ENV, "1")
@@ -238,11 +230,7 @@ async def test_selector_ids_are_shown_whole_when_another_run_is_chosen(
         long = [selector for selector in plain if selector.id >= 100][:2]
         interrupted_log(demo, short, "20261124T101500Z-0aaa")
         interrupted_log(demo, long, "20261124T111500Z-0bbb")
-        app = make_app(demo)
-        async with app.run_test(size=(160, 44)) as pilot:
-            await settle(pilot)
-            app.push_screen(AuditHost())
-            await settle(pilot)
+        async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             runs.focus()

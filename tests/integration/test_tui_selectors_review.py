@@ -10,7 +10,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.review import ReviewScreen
 from tests.support.selectors_run import DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
-from tests.support.tui import make_app, settle, with_screen
+from tests.support.tui import settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -30,11 +30,7 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
         delete_now(demo, plain[0].id)
         plan = plan_of(demo, [*defaults, *plain], unknown_ids=(999_999,))
         answers: list[bool | None] = []
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan), answers.append)
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan), answered=answers.append) as (app, pilot):
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             table = screen.query_one("#review-table", DataTable)
@@ -66,11 +62,7 @@ async def test_review_cancel_is_the_default_and_read_only_has_no_delete(
     with big_tag_server(tmp_path, monkeypatch) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:3])
         answers: list[bool | None] = []
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan), answers.append)
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan), answered=answers.append) as (app, pilot):
             assert not app.screen.query_one("#review-delete", Button).disabled  # 3: no typed count
             await pilot.press("enter")  # Cancel has the focus
             await settle(pilot)
@@ -90,11 +82,7 @@ async def test_review_shows_the_impact_per_selector_by_kind_and_the_total(
     counts = {3: {"User": 5, "Computer": 2}, 4: {"Computer": 1}, 5: {}}
     with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(member_counts=counts)) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if selector.id in counts])
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan))
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             table = screen.query_one("#review-table", DataTable)
@@ -108,11 +96,7 @@ async def test_review_says_when_the_server_has_no_member_counts(
 ) -> None:
     with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(counts_missing=True)) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:2])
-        app = make_app(demo)
-        async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            app.push_screen(ReviewScreen(plan))
-            await settle(pilot)
+        async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
             assert isinstance(app.screen, ReviewScreen)
             assert text_of(app.screen, "#review-impact") == "Impact: member counts not available on this server"
 

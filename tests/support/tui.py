@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -132,12 +132,15 @@ def ids(screen: EventsScreen) -> list[int]:
 
 @asynccontextmanager
 async def with_screen(
-    server: DemoServer, screen: Screen[Any], size: tuple[int, int] = (140, 40)
+    server: DemoServer,
+    screen: Screen[Any],
+    size: tuple[int, int] = (140, 40),
+    answered: Callable[[Any], None] | None = None,
 ) -> AsyncIterator[tuple[RecordingApp, Pilot[Any]]]:
-    """A dashboard on `server`, settled, with `screen` pushed on top and settled: (app, pilot)."""
+    """A dashboard on `server`, settled, with `screen` pushed on top (its answer to `answered`) and settled."""
     app = make_app(server)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        app.push_screen(screen)
+        app.push_screen(screen, answered)
         await settle(pilot)
         yield app, pilot
