@@ -127,12 +127,12 @@ def _columns(*cols: Column) -> dict[str, Column]:
     return {c.name: c for c in cols}
 
 
-def _flags() -> tuple[Column, ...]:
-    return tuple(Column(n, Kind.BOOLEAN) for n in FILTERABLE_FLAGS)
+def _of(kind: Kind, *names: str, predicates: tuple[str, ...] = ()) -> tuple[Column, ...]:
+    """Columns of one kind (and one predicate set), in the order given."""
+    return tuple(Column(name, kind, predicates) for name in names)
 
 
-def _shared_times() -> tuple[Column, ...]:
-    return tuple(Column(n, Kind.TIMESTAMP) for n in SHARED_TIMES)
+EXACT = ("eq", "neq")  # the predicates of columns the server compares only for (in)equality
 
 
 TASK_STATUS_CODES: Mapping[str, int] = {
@@ -151,12 +151,12 @@ TASK_STATUS_CODES: Mapping[str, int] = {
 EVENTS = EndpointSpec(
     name="events",
     columns=_columns(
-        Column("id", Kind.INTEGER),
-        Column("rrule", Kind.STRING),
-        Column("next_scheduled_at", Kind.TIMESTAMP),
-        Column("client_id", Kind.UUID),
-        *_flags(),
-        *_shared_times(),
+        *_of(Kind.INTEGER, "id"),
+        *_of(Kind.STRING, "rrule"),
+        *_of(Kind.TIMESTAMP, "next_scheduled_at"),
+        *_of(Kind.UUID, "client_id"),
+        *_of(Kind.BOOLEAN, *FILTERABLE_FLAGS),
+        *_of(Kind.TIMESTAMP, *SHARED_TIMES),
     ),
     sortable=("next_scheduled_at", "id", "created_at", "updated_at", "deleted_at"),
     hydration=True,
@@ -165,34 +165,16 @@ EVENTS = EndpointSpec(
 COMPLETED_TASKS = EndpointSpec(
     name="completed tasks",
     columns=_columns(
-        Column("id", Kind.INTEGER),
-        Column("event_id", Kind.INTEGER),
+        *_of(Kind.INTEGER, "id", "event_id"),
         Column("status", Kind.STRING, choices=TASK_STATUS_CODES),
-        Column("log_path", Kind.STRING),
-        Column("domain_controller", Kind.STRING),
-        Column("event_title", Kind.STRING),
-        Column("client_id", Kind.UUID),
-        *_flags(),
-        Column("execution_time", Kind.TIMESTAMP),
-        Column("start_time", Kind.TIMESTAMP),
-        Column("end_time", Kind.TIMESTAMP),
-        Column("last_ingest", Kind.TIMESTAMP),
-        *_shared_times(),
+        *_of(Kind.STRING, "log_path", "domain_controller", "event_title"),
+        *_of(Kind.UUID, "client_id"),
+        *_of(Kind.BOOLEAN, *FILTERABLE_FLAGS),
+        *_of(Kind.TIMESTAMP, "execution_time", "start_time", "end_time", "last_ingest", *SHARED_TIMES),
     ),
     sortable=(
-        "event_id",
-        "execution_time",
-        "status",
-        "start_time",
-        "end_time",
-        "log_path",
-        "domain_controller",
-        "event_title",
-        "last_ingest",
-        "id",
-        "created_at",
-        "updated_at",
-        "deleted_at",
+        *("event_id", "execution_time", "status", "start_time", "end_time", "log_path", "domain_controller"),
+        *("event_title", "last_ingest", "id", "created_at", "updated_at", "deleted_at"),
     ),
     hydration=True,
 )
@@ -200,17 +182,12 @@ COMPLETED_TASKS = EndpointSpec(
 SELECTORS = EndpointSpec(
     name="selectors",
     columns=_columns(
-        Column("name", Kind.STRING),
-        Column("description", Kind.STRING),
-        Column("created_at", Kind.TIMESTAMP),
-        Column("updated_at", Kind.TIMESTAMP),
-        Column("disabled_at", Kind.TIMESTAMP),
-        Column("created_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("updated_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("disabled_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("is_default", Kind.BOOLEAN),
-        Column("auto_certify", Kind.INTEGER, predicates=("eq", "neq")),
-        Column("type", Kind.INTEGER, predicates=("eq", "neq"), label="seed type"),
+        *_of(Kind.STRING, "name", "description"),
+        *_of(Kind.TIMESTAMP, "created_at", "updated_at", "disabled_at"),
+        *_of(Kind.STRING, "created_by", "updated_by", "disabled_by", predicates=EXACT),
+        *_of(Kind.BOOLEAN, "is_default"),
+        *_of(Kind.INTEGER, "auto_certify", predicates=EXACT),
+        Column("type", Kind.INTEGER, EXACT, label="seed type"),
     ),
     sortable=("id", "name", "created_at"),
     default_limit=50,
@@ -220,19 +197,12 @@ SELECTORS = EndpointSpec(
 TAGS = EndpointSpec(
     name="asset group tags",
     columns=_columns(
-        Column("name", Kind.STRING),
-        Column("description", Kind.STRING),
-        Column("type", Kind.INTEGER, predicates=("eq", "neq")),
-        Column("position", Kind.INTEGER, predicates=("eq", "neq")),
-        Column("created_at", Kind.TIMESTAMP),
-        Column("updated_at", Kind.TIMESTAMP),
-        Column("deleted_at", Kind.TIMESTAMP),
-        Column("created_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("updated_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("deleted_by", Kind.STRING, predicates=("eq", "neq")),
-        Column("require_certify", Kind.BOOLEAN),
-        Column("analysis_enabled", Kind.BOOLEAN),
-        Column("glyph", Kind.STRING, predicates=("eq", "neq")),
+        *_of(Kind.STRING, "name", "description"),
+        *_of(Kind.INTEGER, "type", "position", predicates=EXACT),
+        *_of(Kind.TIMESTAMP, "created_at", "updated_at", "deleted_at"),
+        *_of(Kind.STRING, "created_by", "updated_by", "deleted_by", predicates=EXACT),
+        *_of(Kind.BOOLEAN, "require_certify", "analysis_enabled"),
+        *_of(Kind.STRING, "glyph", predicates=EXACT),
     ),
     sortable=(),
 )

@@ -238,18 +238,23 @@ class Seed(ApiModel):
     value: str
 
 
-class AssetGroupTag(ApiModel):
-    """An asset group tag (tier, label or owned)."""
+class Stamped(ApiModel):
+    """Who created and last updated a tag or selector, and when (the API's `created_*` / `updated_*`)."""
+
+    created_at: NullableTime = None
+    created_by: NullableStr = None
+    updated_at: NullableTime = None
+    updated_by: NullableStr = None
+
+
+class AssetGroupTag(Stamped):
+    """An asset group tag (tier, label or owned); own fields first in CSV, the stamps after them."""
 
     id: int
     type: int = 0
     kind_id: int = 0
     name: str = ""
     description: str = ""
-    created_at: NullableTime = None
-    created_by: NullableStr = None
-    updated_at: NullableTime = None
-    updated_by: NullableStr = None
     deleted_at: NullableTime = None
     deleted_by: NullableStr = None
     position: NullableInt = None
@@ -263,17 +268,13 @@ class AssetGroupTag(ApiModel):
         return {1: "tier", 2: "label", 3: "owned"}.get(self.type, str(self.type))
 
 
-class Selector(ApiModel):
+class Selector(Stamped):
     """An asset group tag selector."""
 
     id: int
     asset_group_tag_id: int
     name: str = ""
     description: str = ""
-    created_at: NullableTime = None
-    created_by: NullableStr = None
-    updated_at: NullableTime = None
-    updated_by: NullableStr = None
     disabled_at: NullableTime = None
     disabled_by: NullableStr = None
     auto_certify: NullableInt = None

@@ -39,13 +39,15 @@ _GO_INT_RE = re.compile(r"[+-]?[0-9]+")
 _OPERATORS = {"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
 
+@dataclass(eq=False)
 class Problem(Exception):
     """A request the server answers with an error envelope: HTTP status and message."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+    status: int
+    message: str
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
 
 
 @dataclass(frozen=True)
