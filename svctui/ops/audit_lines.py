@@ -10,7 +10,7 @@ import getpass
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from svctui.api.models import Selector
 from svctui.ops.outcomes import DeleteResult, Outcome, Stopped
@@ -71,13 +71,18 @@ def plan_line(
     tag_name: str,
     ids: Sequence[int],
     concurrency: int,
-    resumes: str | None,
+    *,
+    action: str = DELETE_ACTION,
+    **link: str | None,
 ) -> dict[str, Any]:
-    """Written before anything is sent: what the run may touch, who runs it, where."""
+    """Written before anything is sent: what the run may touch, who runs it, where, and the run it continues.
+
+    `link` is `resumes=` for a deletion (None for a new one) or `restores=` for a restore.
+    """
     return {
         "run": run_id,
         "event": "plan",
-        "action": DELETE_ACTION,
+        "action": action,
         "profile": context.profile,
         "token_id": context.token_id,
         "user": context.user,
@@ -86,17 +91,41 @@ def plan_line(
         "tag_name": tag_name,
         "ids": list(ids),
         "concurrency": concurrency,
-        "resumes": resumes,
+        **link,
     }
 
 
 def intent_line(run_id: str, tag_id: int, selector_id: int, record: dict[str, Any] | None) -> dict[str, Any]:
-    """Written (and fsynced) before the DELETE of one selector."""
+    """Written (and fsynced) before the DELETE of one selector (or the POST that restores it)."""
     return {"run": run_id, "event": "intent", "tag_id": tag_id, "selector_id": selector_id, "selector": record}
 
 
-def outcome_line(run_id: str, tag_id: int, result: DeleteResult) -> dict[str, Any]:
-    """Written after the server answered (or did not)."""
+class Settled(Protocol):
+    """What an outcome line records of one selector's result (a deletion's or a restore's)."""
+
+    @property
+    def selector_id(self) -> int:
+        """The (old) selector id."""
+
+    @property
+    def outcome(self) -> str:
+        """The outcome, as the audit log spells it."""
+
+    @property
+    def status(self) -> int | None:
+        """The HTTP status of the answer, if any."""
+
+    @property
+    def request_id(self) -> str | None:
+        """The server's request id, if any."""
+
+    @property
+    def message(self) -> str:
+        """What the server (or svctui) said."""
+
+
+def outcome_line(run_id: str, tag_id: int, result: Settled, **extra: Any) -> dict[str, Any]:
+    """Written after the server answered (or did not); `extra` adds a restore's `new_id`."""
     return {
         "run": run_id,
         "event": "outcome",
@@ -106,6 +135,7 @@ def outcome_line(run_id: str, tag_id: int, result: DeleteResult) -> dict[str, An
         "status": result.status,
         "request_id": result.request_id,
         "message": result.message,
+        **extra,
     }
 
 

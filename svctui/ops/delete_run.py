@@ -150,7 +150,13 @@ async def _recheck(run: _Run, client: SelectorClient, selector_id: int) -> dict[
         failed = classify(selector_id, exc)
         return replace(failed, message=f"could not re-check with GET: {failed.message}")
     if selector.asset_group_tag_id != run.tag_id:
-        return DeleteResult(selector_id, Outcome.NOT_IN_TAG, 200, None, "re-checked with GET: under another tag")
+        return DeleteResult(
+            selector_id,
+            Outcome.NOT_IN_TAG,
+            status=200,
+            request_id=None,
+            message="re-checked with GET: under another tag",
+        )
     return selector_record(selector)
 
 
@@ -171,7 +177,7 @@ async def _delete_one(run: _Run, client: SelectorClient, selector_id: int, reche
             return  # another worker found the log unwritable: nothing more is sent (this intent stays in doubt)
         try:
             answer = await client.selectors.delete(run.tag_id, selector_id)
-            result = DeleteResult(selector_id, Outcome.DELETED, answer.status, answer.request_id)
+            result = DeleteResult(selector_id, Outcome.DELETED, status=answer.status, request_id=answer.request_id)
         except ApiError as exc:
             result = classify(selector_id, exc)
         except Exception as exc:
@@ -228,7 +234,7 @@ async def delete_selectors(
         records = await _records_or_none(client, tag_id)
     run = _Run(run_id or new_run_id(), tag_id, audit or _default_sink(), records, on_result, cancel or asyncio.Event())
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
-    if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes)):
+    if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes)):
         await _pool(
             ids, concurrency, run, lambda selector_id: _delete_one(run, client, selector_id, resumes is not None)
         )

@@ -46,16 +46,22 @@ class Stopped(StrEnum):
     UNREACHABLE = "server unreachable"
 
 
-@dataclass(frozen=True)
-class DeleteResult:
-    """The outcome of one selector id (or of not attempting it)."""
+@dataclass(frozen=True, kw_only=True)
+class Answer:
+    """What the server said to one request of a run: status, request id, message (no status: no answer)."""
 
-    selector_id: int
-    outcome: Outcome
     status: int | None = None
     request_id: str | None = None
     message: str = ""
-    name: str = ""  # the selector's name from the tag's list, when the run had it
+
+
+@dataclass(frozen=True)
+class DeleteResult(Answer):
+    """The outcome of one selector id (or of not attempting it); `name` comes from the tag's list."""
+
+    selector_id: int
+    outcome: Outcome
+    name: str = field(default="", kw_only=True)
 
     @property
     def ok(self) -> bool:
@@ -111,10 +117,18 @@ def is_server_trouble(exc: ApiError) -> bool:
 def classify(selector_id: int, exc: ApiError) -> DeleteResult:
     """Map an API error from DELETE (or the GET that re-checks a selector) to the outcome a person should read."""
     if isinstance(exc, ApiConnectionError):  # sent (maybe) and never answered: nobody knows whether it happened
-        return DeleteResult(selector_id, Outcome.NO_ANSWER, getattr(exc, "status", None), None, one_line(str(exc)))
+        return DeleteResult(
+            selector_id,
+            Outcome.NO_ANSWER,
+            status=getattr(exc, "status", None),
+            request_id=None,
+            message=one_line(str(exc)),
+        )
     if not isinstance(exc, ApiStatusError):  # a 200 not in the API's shape, an answer over the size cap
         status = exc.status or None if isinstance(exc, ResponseShapeError) else None
-        return DeleteResult(selector_id, Outcome.FAILED, status, None, one_line(exc.user_message()))
+        return DeleteResult(
+            selector_id, Outcome.FAILED, status=status, request_id=None, message=one_line(exc.user_message())
+        )
     text = " ".join(exc.messages).lower()
     message = "; ".join(exc.messages)
     outcome = Outcome.FAILED
@@ -129,9 +143,11 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
         outcome = Outcome.REFUSED_DEFAULT
     else:
         message = one_line(exc.user_message())
-    return DeleteResult(selector_id, outcome, exc.status, exc.request_id, message)
+    return DeleteResult(selector_id, outcome, status=exc.status, request_id=exc.request_id, message=message)
 
 
 def unexpected(selector_id: int, exc: BaseException) -> DeleteResult:
     """Anything that is not an ApiError (a bug, an odd library error): FAILED with what it said, never a crash."""
-    return DeleteResult(selector_id, Outcome.FAILED, None, None, one_line(f"{type(exc).__name__}: {exc}"))
+    return DeleteResult(
+        selector_id, Outcome.FAILED, status=None, request_id=None, message=one_line(f"{type(exc).__name__}: {exc}")
+    )

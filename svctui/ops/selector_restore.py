@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 from svctui.api.errors import ApiError, NotFound
 from svctui.api.models import Selector
-from svctui.ops.audit_lines import AuditContext
+from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
-from svctui.ops.outcomes import Outcome, classify, one_line
+from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
 
 RESTORE_ACTION = "selectors.restore"
@@ -39,16 +39,18 @@ class NothingToRestore(Exception):
 
 
 @dataclass(frozen=True)
-class RestoreResult:
+class RestoreResult(Answer):
     """What happened to one deleted selector: re-created as `new_id`, or why not."""
 
     old_id: int
     outcome: str
     name: str = ""
     new_id: int | None = None
-    status: int | None = None
-    request_id: str | None = None
-    message: str = ""
+
+    @property
+    def selector_id(self) -> int:
+        """The old id, under the name the audit log's outcome lines use."""
+        return self.old_id
 
 
 @dataclass
@@ -116,23 +118,9 @@ def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
     return lines
 
 
-def _line(run_id: str, event: str, **fields: Any) -> dict[str, Any]:
-    return {"run": run_id, "event": event, **fields}
-
-
 def _outcome_line(run_id: str, tag_id: int, result: RestoreResult) -> dict[str, Any]:
     """The audit line of one restore's outcome (the new id when there is one)."""
-    return _line(
-        run_id,
-        "outcome",
-        tag_id=tag_id,
-        selector_id=result.old_id,
-        outcome=result.outcome,
-        new_id=result.new_id,
-        status=result.status,
-        request_id=result.request_id,
-        message=result.message,
-    )
+    return outcome_line(run_id, tag_id, result, new_id=result.new_id)
 
 
 async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
@@ -159,22 +147,8 @@ async def restore_run(
     """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first."""
     old_run, tag_id = plan.run, plan.run.tag_id or 0
     ids = [entry.selector_id for entry in plan.to_restore]
-    audit(
-        _line(
-            run_id,
-            "plan",
-            action=RESTORE_ACTION,
-            profile=context.profile,
-            token_id=context.token_id,
-            user=context.user,
-            server=context.server,
-            tag_id=tag_id,
-            tag_name=old_run.plan.get("tag_name") or "",
-            ids=ids,
-            concurrency=1,
-            restores=old_run.run_id,
-        )
-    )
+    tag_name = str(old_run.plan.get("tag_name") or "")
+    audit(plan_line(run_id, context, tag_id, tag_name, ids, 1, action=RESTORE_ACTION, restores=old_run.run_id))
     existing: dict[int, Selector] = {}
     if plan.in_doubt:
         existing = await fetch_selector_records(client, tag_id)
@@ -188,7 +162,8 @@ async def restore_run(
         if on_result is not None:
             on_result(result)
     counts = Counter(result.outcome for result in results)
-    audit(_line(run_id, "end", counts=dict(counts), stopped="cancelled" if counts[SKIPPED] else None))
+    stopped = "cancelled" if counts[SKIPPED] else None
+    audit({"run": run_id, "event": "end", "counts": dict(counts), "stopped": stopped})
     return results
 
 
@@ -212,7 +187,7 @@ async def _restore_one(
             result = RestoreResult(old_id, RESTORED, name, twin.id, message="found: an earlier restore created it")
             audit(_outcome_line(run_id, tag_id, result))
             return result
-    audit(_line(run_id, "intent", tag_id=tag_id, selector_id=old_id, selector=record))
+    audit(intent_line(run_id, tag_id, old_id, record))
     try:
         created = await client.selectors.create(
             tag_id,
@@ -224,11 +199,13 @@ async def _restore_one(
         was_disabled = record.get("disabled_at")
         by = record.get("disabled_by")
         note = ("re-created enabled; was disabled" + (f" by {by}" if by else "")) if was_disabled else ""
-        result = RestoreResult(old_id, RESTORED, name, created.id, 201, message=note)
+        result = RestoreResult(old_id, RESTORED, name, created.id, status=201, message=note)
     except ApiError as exc:  # sent and never answered is `no answer`: the selector may have been created
         judged = classify(old_id, exc)
         outcome = NO_ANSWER if judged.outcome is Outcome.NO_ANSWER else FAILED
-        result = RestoreResult(old_id, outcome, name, None, judged.status, judged.request_id, judged.message)
+        result = RestoreResult(
+            old_id, outcome, name, None, status=judged.status, request_id=judged.request_id, message=judged.message
+        )
     except Exception as exc:  # never a crashed run: the outcome says what happened
         result = RestoreResult(old_id, FAILED, name, message=one_line(f"{type(exc).__name__}: {exc}"))
     audit(_outcome_line(run_id, tag_id, result))

@@ -29,14 +29,20 @@ def write_log(demo: DemoServer) -> None:
     )
     for run_id, ts, chosen, attempted in runs:
         ids = [selector.id for selector in chosen]
-        append_audit({**plan_line(run_id, CONTEXT, BIG_TAG_ID, "Tier Zero", ids, 4, None), "ts": ts})
+        append_audit({**plan_line(run_id, CONTEXT, BIG_TAG_ID, "Tier Zero", ids, 4, resumes=None), "ts": ts})
         results = []
         for selector in chosen[:attempted]:
             append_audit({**intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)), "ts": ts})
             if selector.is_default:
-                result = DeleteResult(selector.id, Outcome.REFUSED_DEFAULT, 403, str(FIXED_REQUEST_ID), "default")
+                result = DeleteResult(
+                    selector.id,
+                    Outcome.REFUSED_DEFAULT,
+                    status=403,
+                    request_id=str(FIXED_REQUEST_ID),
+                    message="default",
+                )
             else:
-                result = DeleteResult(selector.id, Outcome.DELETED, 204, str(FIXED_REQUEST_ID))
+                result = DeleteResult(selector.id, Outcome.DELETED, status=204, request_id=str(FIXED_REQUEST_ID))
             if run_id.endswith("0abc") and selector is chosen[1]:
                 continue  # killed before the answer: in doubt
             results.append(result)

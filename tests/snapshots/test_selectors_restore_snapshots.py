@@ -27,15 +27,19 @@ def deletion_run(demo: DemoServer) -> None:
     default = next(selector for selector in selectors if selector.is_default)
     chosen = [default, *[selector for selector in selectors if not selector.is_default][:4]]
     context = AuditContext("demo", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", demo.base_url.rstrip("/"), "alice")
-    append_audit({**plan_line(RUN_ID, context, BIG_TAG_ID, "Tier Zero", [s.id for s in chosen], 4, None), "ts": TS})
+    append_audit(
+        {**plan_line(RUN_ID, context, BIG_TAG_ID, "Tier Zero", [s.id for s in chosen], 4, resumes=None), "ts": TS}
+    )
     results = []
     for selector in chosen:
         append_audit({**intent_line(RUN_ID, BIG_TAG_ID, selector.id, selector_record(selector)), "ts": TS})
         if selector.is_default:
-            result = DeleteResult(selector.id, Outcome.REFUSED_DEFAULT, 403, str(FIXED_REQUEST_ID), "default")
+            result = DeleteResult(
+                selector.id, Outcome.REFUSED_DEFAULT, status=403, request_id=str(FIXED_REQUEST_ID), message="default"
+            )
         else:
             delete_now(demo, selector.id)
-            result = DeleteResult(selector.id, Outcome.DELETED, 204, str(FIXED_REQUEST_ID))
+            result = DeleteResult(selector.id, Outcome.DELETED, status=204, request_id=str(FIXED_REQUEST_ID))
         results.append(result)
         append_audit({**outcome_line(RUN_ID, BIG_TAG_ID, result), "ts": TS})
     append_audit({**end_line(RUN_ID, results, None), "ts": TS})

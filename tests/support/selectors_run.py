@@ -144,11 +144,11 @@ def interrupted_log(demo: DemoServer, selectors: list[Selector], run_id: str = "
 
     context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
     ids = [selector.id for selector in selectors]
-    append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 4, None))
+    append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 4, resumes=None))
     first, second = selectors[0], selectors[1]
     append_audit(intent_line(run_id, BIG_TAG_ID, first.id, selector_record(first)))
     delete_now(demo, first.id)
-    append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(first.id, Outcome.DELETED, 204, None)))
+    append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(first.id, Outcome.DELETED, status=204, request_id=None)))
     append_audit(intent_line(run_id, BIG_TAG_ID, second.id, selector_record(second)))
     delete_now(demo, second.id)  # the server did it; the process was killed before the outcome line
     return run_id

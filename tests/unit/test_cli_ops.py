@@ -409,19 +409,23 @@ async def test_resume_rechecks_with_get_and_never_deletes_twice() -> None:
     assert after.last_interrupted() is None
 
 
+def _answered(outcome: Outcome, status: int, message: str) -> DeleteResult:
+    return DeleteResult(7, outcome, status=status, request_id="r", message=message)
+
+
 @pytest.mark.parametrize(
     ("result", "line"),
     [
-        (DeleteResult(7, Outcome.DELETED, 204), "selector 7: deleted"),
-        (DeleteResult(7, Outcome.ALREADY_GONE, 404, "r", "resource not found"),
+        (DeleteResult(7, Outcome.DELETED, status=204), "selector 7: deleted"),
+        (_answered(Outcome.ALREADY_GONE, 404, "resource not found"),
          "selector 7: already gone (404 resource not found)"),
-        (DeleteResult(7, Outcome.REFUSED_DEFAULT, 403, "r", "cannot delete a default selector"),
+        (_answered(Outcome.REFUSED_DEFAULT, 403, "cannot delete a default selector"),
          "selector 7: refused: default selector (403 cannot delete a default selector)"),
-        (DeleteResult(7, Outcome.NOT_IN_TAG, 404, "r", "selector is not part of asset group tag"),
+        (_answered(Outcome.NOT_IN_TAG, 404, "selector is not part of asset group tag"),
          "selector 7: not part of tag (404 selector is not part of asset group tag)"),
-        (DeleteResult(7, Outcome.FAILED, 500, "r", "HTTP 500 — boom (request id r)"),
+        (_answered(Outcome.FAILED, 500, "HTTP 500 — boom (request id r)"),
          "selector 7: failed: HTTP 500 — boom (request id r)"),
-        (DeleteResult(7, Outcome.AUTH_FAILED, 401, "r", "HTTP 401 — digest mismatch (request id r)"),
+        (_answered(Outcome.AUTH_FAILED, 401, "HTTP 401 — digest mismatch (request id r)"),
          "selector 7: failed: authentication: HTTP 401 — digest mismatch (request id r)"),
         (DeleteResult(7, Outcome.SKIPPED, message="not attempted after an authentication failure"),
          "selector 7: skipped: not attempted after an authentication failure"),
