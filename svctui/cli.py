@@ -6,52 +6,58 @@ Subcommands are loaded lazily (module imported only when named) so `svctui --hel
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 
 import click
 
-# name -> "module:attribute"; each family lives in its own module under svctui.commands.
-LAZY_COMMANDS: dict[str, str] = {
-    "profile": "svctui.commands.profile:profile",
-    "locate": "svctui.commands.profile:locate",
-    "demo-server": "svctui.commands.demo:demo_server",
-    "events": "svctui.commands.reads:events",
-    "tasks": "svctui.commands.reads:tasks",
-    "tags": "svctui.commands.reads:tags",
-    "selectors": "svctui.commands.reads:selectors",
-    "audit": "svctui.commands.audit:audit",
+# name -> ("module:attribute", the one-line help `svctui --help` lists); each family lives in its own module under
+# svctui.commands. The help is kept here so that listing the commands imports none of them (a test keeps each one
+# equal to its command's own short help).
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "audit": (
+        "svctui.commands.audit:audit",
+        "The audit log of destructive actions: every deletion and restore run (docs/AUDIT.md).",
+    ),
+    "demo-server": (
+        "svctui.commands.demo:demo_server",
+        "Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C.",
+    ),
+    "events": ("svctui.commands.reads:events", "Collection schedules (enterprise edition)."),
+    "locate": ("svctui.commands.profile:locate", "Print the config, data or state directory svctui uses."),
+    "profile": (
+        "svctui.commands.profile:profile",
+        "Manage connection profiles (server URL, token, TLS) stored in the config directory.",
+    ),
+    "selectors": ("svctui.commands.reads:selectors", "Selectors of an asset group tag: list them, delete them."),
+    "tags": ("svctui.commands.reads:tags", "Asset group tags (tiers, labels, owned)."),
+    "tasks": ("svctui.commands.reads:tasks", "Completed collection tasks of a client."),
 }
 
 
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use."""
+    """A click group whose subcommands are imported on first use (not to list them in `--help`)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        """Names of the subcommands whose modules exist."""
-        names = set(super().list_commands(ctx))
-        for name, target in LAZY_COMMANDS.items():
-            module = target.partition(":")[0]
-            if importlib.util.find_spec(module) is not None:
-                names.add(name)
-        return sorted(names)
+        """Names of the subcommands."""
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """Import and return the named subcommand."""
-        target = LAZY_COMMANDS.get(cmd_name)
-        if target is None:
+        entry = LAZY_COMMANDS.get(cmd_name)
+        if entry is None:
             return super().get_command(ctx, cmd_name)
-        module_name, _, attribute = target.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                return None
-            raise
-        command = getattr(module, attribute)
+        module_name, _, attribute = entry[0].partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
         assert isinstance(command, click.Command)
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their one-line help, from LAZY_COMMANDS: no command module is imported."""
+        rows = [(name, LAZY_COMMANDS[name][1]) for name in self.list_commands(ctx) if name in LAZY_COMMANDS]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
