@@ -1,7 +1,8 @@
 """The network reads behind the Completed tasks screen, as plain async functions (the screen's workers call them).
 
 - `fetch_breakdown`: per-status counts for the current filters, one `limit=1` request per status code.
-- `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, and their drops.
+- `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, and their drops (found in a
+  thread).
 - `fetch_known_clients`: (client id, name) of every event (enterprise only), up to KNOWN_EVENTS_LIMIT.
 """
 
@@ -89,7 +90,9 @@ async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoin
     finally:
         await close_iterator(pages)
     tasks = tasks[:HISTORY_LIMIT]
-    return History(tasks, detect_drops(tasks, threshold), max(total, len(tasks)))
+    # Pure CPU over up to HISTORY_LIMIT tasks (tens of ms): in a thread, so the event loop keeps drawing.
+    drops = await asyncio.to_thread(detect_drops, tasks, threshold)
+    return History(tasks, drops, max(total, len(tasks)))
 
 
 async def fetch_known_clients(client: ApiClient) -> list[tuple[str, str]]:
