@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 import warnings
 from collections.abc import Iterator
 
@@ -208,3 +209,11 @@ async def test_requests_sent_counts_what_reaches_the_wire(server: RecordingServe
         await client.events.list()
         await client.tags.list()
         assert client.requests_sent == len(server.requests) == 2
+
+
+def test_an_http_client_loads_no_ca_bundle_and_its_unused_tls_context_fails_closed() -> None:
+    from svctui.api.client import _plain_http_context
+
+    context = _plain_http_context()
+    assert context.cert_store_stats()["x509_ca"] == 0  # nothing loaded: the first frame does not pay for certifi
+    assert context.verify_mode is ssl.CERT_REQUIRED and context.check_hostname  # a handshake could never pass
