@@ -6,6 +6,7 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
@@ -121,15 +122,36 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
 async def paginate(
     fetch: Callable[[int, int], Awaitable[PageT]], size: Callable[[PageT], int], skip: int, page_size: int
 ) -> AsyncIterator[PageT]:
-    """Pages from `fetch(skip, limit)`, `page_size` at a time, until `skip + len(data) >= count` or an empty page."""
+    """Pages from `fetch(skip, limit)`, `page_size` at a time, until `skip + len(data) >= count` or an empty page.
+
+    The next page is requested as soon as this one has arrived, so the server works on it while the caller
+    writes or draws this one: at most two pages are held. A caller that stops early (closing the iterator)
+    cancels the request in flight; an error of the next page is raised after this page has been handed over.
+    """
     check_page_size(page_size)
-    while True:
-        page = await fetch(skip, page_size)
-        yield page
-        got = size(page)
-        if got == 0 or skip + got >= page.count:
-            return
-        skip += got
+    page = await fetch(skip, page_size)
+    ahead: asyncio.Task[PageT] | None = None
+    try:
+        while True:
+            got = size(page)
+            last = got == 0 or skip + got >= page.count
+            if not last:
+                skip += got
+                ahead = asyncio.ensure_future(fetch(skip, page_size))
+            yield page
+            if ahead is None:
+                return
+            page, ahead = await ahead, None
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+            ahead.add_done_callback(_forget)
+
+
+def _forget(task: asyncio.Task[Any]) -> None:
+    """Retrieve the outcome of a cancelled read-ahead, so asyncio does not report it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 def each_item(

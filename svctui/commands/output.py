@@ -80,8 +80,8 @@ class JsonLinesWriter:
         self.stream = stream
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
-        """Write one line per item."""
-        self.stream.write("".join(json.dumps(dump_item(item), ensure_ascii=False) + "\n" for item in items))
+        """Write one line per item (pydantic's own JSON encoder: the same document as `dump_item`, compact)."""
+        self.stream.write("".join(item.model_dump_json() + "\n" for item in items))
         self.stream.flush()
 
     def close(self, *, complete: bool = True) -> None:

@@ -62,7 +62,7 @@ async def write_listing(
 ) -> None:
     """One page (default) or every page (--all, capped by --limit) into `writer`, holding one page at a time.
 
-    Each page is written (and flushed) before the next one is requested.
+    Each page is written (and flushed) as it arrives; the client reads at most one page ahead.
     """
     complete = False
     written = 0
