@@ -1,0 +1,147 @@
+"""The morning check as a pure function: one client's verdict from its recent runs and its last check-in.
+
+Rules, in one place (the Clients screen and `svctui health` both use them):
+- A run is **not OK** when its status is failed, timed out or partially complete (canceled, running and the
+  analysis states are not failures). Runs count "in the window" when their time (`task_time`) is at or after
+  `now - window` (default 24 h).
+- **failing**: at least one not-OK run in the window. **drops**: at least one run in the window with a drop (the
+  drop rule of `svctui.triage`). **stale**: the client's last check-in is older than `stale_after` (default
+  24 h); unknown when the server does not say (a server without `/api/v2/clients`). **never ran**: no
+  completed run at all.
+- The verdict is the worst that applies, in this order: failing, stale, drops, never ran, ok. `SEVERITY` ranks
+  them so a table sorted by it puts the worst first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from svctui.api.models import CompletedTask, TaskStatus
+from svctui.triage.drops import Drop
+from svctui.triage.summary import task_order_key, task_time
+
+DEFAULT_WINDOW = timedelta(hours=24)
+DEFAULT_STALE_AFTER = timedelta(hours=24)
+STRIP_RUNS = 20
+NOT_OK_STATUSES = frozenset({TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.PARTIALLY_COMPLETE})
+
+
+class Verdict(StrEnum):
+    """A client's health, worst first."""
+
+    FAILING = "failing"
+    STALE = "stale"
+    DROPS = "drops"
+    NEVER_RAN = "never ran"
+    OK = "ok"
+
+
+SEVERITY: dict[Verdict, int] = {verdict: rank for rank, verdict in enumerate(reversed(Verdict))}
+
+
+class Problem(StrEnum):
+    """What `--fail-on` can name: each verdict but ok, by its flag."""
+
+    NOT_OK = "not-ok"
+    DROPS = "drops"
+    STALE = "stale"
+    NEVER_RAN = "never-ran"
+
+
+def is_not_ok(task: CompletedTask) -> bool:
+    """True for a failed, timed-out or partially complete run."""
+    return task.status in NOT_OK_STATUSES
+
+
+@dataclass(frozen=True)
+class ClientHealth:
+    """One client's morning check: the verdict and the numbers behind it."""
+
+    client_id: str
+    name: str
+    verdict: Verdict
+    runs_in_window: int = 0
+    not_ok_in_window: int = 0
+    drops_in_window: int = 0  # runs in the window with at least one drop
+    last_run: CompletedTask | None = None
+    last_checkin: datetime | None = None
+    stale: bool | None = None  # None: the server does not say when the client last checked in
+    strip: tuple[int, ...] = ()  # statuses of the last STRIP_RUNS runs, oldest first
+    last_failures: tuple[CompletedTask, ...] = field(default_factory=tuple)  # not-OK runs in the window, newest first
+
+    @property
+    def problems(self) -> frozenset[Problem]:
+        """Every flag that applies (the verdict is only the worst)."""
+        flags = set()
+        if self.not_ok_in_window:
+            flags.add(Problem.NOT_OK)
+        if self.drops_in_window:
+            flags.add(Problem.DROPS)
+        if self.stale:
+            flags.add(Problem.STALE)
+        if self.last_run is None:
+            flags.add(Problem.NEVER_RAN)
+        return frozenset(flags)
+
+    @property
+    def severity(self) -> int:
+        """Higher is worse (for sorting worst first)."""
+        return SEVERITY[self.verdict]
+
+
+def assess(
+    client_id: str,
+    name: str,
+    tasks: Iterable[CompletedTask],
+    drops: Iterable[Drop],
+    now: datetime,
+    *,
+    window: timedelta = DEFAULT_WINDOW,
+    stale_after: timedelta = DEFAULT_STALE_AFTER,
+    last_checkin: datetime | None = None,
+) -> ClientHealth:
+    """The verdict for one client from its runs (any order), the drops found among them, and its check-in."""
+    runs = sorted(tasks, key=task_order_key)
+    since = now - window
+    recent = [task for task in runs if (moment := task_time(task)) is not None and moment >= since]
+    flagged = {drop.task_id for drop in drops}
+    not_ok = [task for task in recent if is_not_ok(task)]
+    with_drops = [task for task in recent if task.id in flagged]
+    stale = None if last_checkin is None else now - last_checkin > stale_after
+    if not_ok:
+        verdict = Verdict.FAILING
+    elif stale:
+        verdict = Verdict.STALE
+    elif with_drops:
+        verdict = Verdict.DROPS
+    elif not runs:
+        verdict = Verdict.NEVER_RAN
+    else:
+        verdict = Verdict.OK
+    return ClientHealth(
+        client_id=client_id,
+        name=name,
+        verdict=verdict,
+        runs_in_window=len(recent),
+        not_ok_in_window=len(not_ok),
+        drops_in_window=len(with_drops),
+        last_run=runs[-1] if runs else None,
+        last_checkin=last_checkin,
+        stale=stale,
+        strip=tuple(task.status for task in runs[-STRIP_RUNS:]),
+        last_failures=tuple(reversed(not_ok)),
+    )
+
+
+def worst_first(healths: Sequence[ClientHealth]) -> list[ClientHealth]:
+    """Sorted by severity (worst first), then by name."""
+    return sorted(healths, key=lambda health: (-health.severity, health.name.lower(), health.client_id))
+
+
+def unhealthy(healths: Iterable[ClientHealth], fail_on: Iterable[Problem]) -> list[ClientHealth]:
+    """The clients with at least one of the `fail_on` problems."""
+    wanted = frozenset(fail_on)
+    return [health for health in healths if health.problems & wanted]
