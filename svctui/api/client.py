@@ -45,7 +45,7 @@ from svctui.api.errors import (
 from svctui.api.limiter import RateLimiter
 from svctui.api.limits import MAX_PREFER_WAIT
 from svctui.api.models import Page, parse_json
-from svctui.api.resources import EventsResource, SelectorsResource, TagsResource, TasksResource
+from svctui.api.resources import ClientsResource, EventsResource, SelectorsResource, TagsResource, TasksResource
 
 PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
 RETRY_STATUSES = frozenset({408, 429})
@@ -143,6 +143,7 @@ class ApiClient:
         )
         self.events = EventsResource(self)
         self.tasks = TasksResource(self)
+        self.clients = ClientsResource(self)
         self.tags = TagsResource(self)
         self.selectors = SelectorsResource(self)
 

@@ -20,6 +20,8 @@ from svctui.api.models import ErrorEnvelope, parse_json
 MESSAGE_LIMIT = 300
 BODY_LIMIT = 64 * 1024
 ENTERPRISE_ONLY_MESSAGE = "events are an enterprise feature: this server is the community edition"
+CLIENTS_ENTERPRISE_ONLY_MESSAGE = "the clients listing is an enterprise feature: this server is the community edition"
+_ENTERPRISE_ROUTE_RE = re.compile(r"/api/v2/(events|clients(/[^/]+)?)/?$")
 PROXY_HINT = "a proxy between you and the server could not reach it"
 RATE_LIMIT_HINT = "try --concurrency 1, or try again later"
 
@@ -116,11 +118,11 @@ class NotFound(ApiStatusError):
 
 
 class EnterpriseOnly(NotFound):
-    """Plain-text 404 on /api/v2/events: the server is the community edition."""
+    """Plain-text 404 on /api/v2/events or /api/v2/clients[/{id}]: the server is the community edition."""
 
     def user_message(self) -> str:
         """The edition message, not the router's `404 page not found`."""
-        return ENTERPRISE_ONLY_MESSAGE
+        return CLIENTS_ENTERPRISE_ONLY_MESSAGE if "/api/v2/clients" in self.url else ENTERPRISE_ONLY_MESSAGE
 
 
 class RateLimited(ApiStatusError):
@@ -249,7 +251,8 @@ def status_error(
 ) -> ApiStatusError:
     """Build the exception for a non-success response; never fails on an odd body.
 
-    `headers` must be case-insensitive (httpx.Headers); `path` is the URL path, used to spot the CE events 404.
+    `headers` must be case-insensitive (httpx.Headers); `path` is the URL path, used to spot the community
+    edition's 404 on events and clients.
     """
     body = content[:BODY_LIMIT].decode("utf-8", "replace")
     header_request_id = headers.get("RequestID") or headers.get("X-Request-Id")
@@ -263,7 +266,7 @@ def status_error(
         is_html = looks_like_html(body, headers.get("content-type", ""))
         gist = html_text(body) if is_html else shorten(body)
         messages = [gist] if gist else []
-        if status == 404 and not is_html and path.rstrip("/").endswith("/api/v2/events"):
+        if status == 404 and not is_html and _ENTERPRISE_ROUTE_RE.search(path):
             cls = EnterpriseOnly  # the router's plain text; a proxy's HTML 404 says nothing about the edition
     if 300 <= status < 400:
         location = headers.get("location", "")

@@ -207,11 +207,42 @@ TAGS = EndpointSpec(
     sortable=(),
 )
 
+CLIENTS = EndpointSpec(
+    name="clients",
+    columns=_columns(
+        Column("id", Kind.UUID),
+        Column("name", Kind.STRING),
+        Column("hostname", Kind.STRING),
+        Column("ip_address", Kind.STRING),
+        Column("configured_user", Kind.STRING),
+        Column("version", Kind.STRING),
+        Column("user_sid", Kind.STRING),
+        Column("domain_controller", Kind.STRING),
+        Column("current_job_id", Kind.INTEGER),
+        Column("completed_job_count", Kind.INTEGER),
+        Column("last_checkin", Kind.TIMESTAMP),
+        *_shared_times(),
+    ),
+    sortable=(
+        "name",
+        "ip_address",
+        "hostname",
+        "configured_user",
+        "last_checkin",
+        "completed_job_count",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+    ),
+    hydration=True,
+)
+
 SPECS: Mapping[str, EndpointSpec] = {
     "events": EVENTS,
     "completed-tasks": COMPLETED_TASKS,
     "selectors": SELECTORS,
     "tags": TAGS,
+    "clients": CLIENTS,
 }
 
 

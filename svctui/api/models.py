@@ -1,4 +1,5 @@
-"""pydantic models of the v2 API: pages, events, completed tasks, domain results, refs, errors, tags, selectors.
+"""pydantic models of the v2 API: pages, events, completed tasks, clients, domain results, refs, errors, tags,
+selectors.
 
 Nullable fields accept the four shapes the real server emits: a plain value, null, `{"Time": ..., "Valid": ...}`
 and `{"time"|"int32"|...: ..., "valid": ...}`. `0001-01-01T00:00:00Z` means unset. Unknown fields are kept.
@@ -213,6 +214,52 @@ class CompletedTask(CollectionFlags):
     def status_label(self) -> str:
         """Label of the status code."""
         return status_label(self.status)
+
+
+class ClientSchedule(CollectionFlags):
+    """A schedule listed inside a collection client (`events` of `GET /api/v2/clients`): an event, loosely."""
+
+    id: int
+    client_id: str = ""
+    rrule: str = ""
+    ous: list[HydratedOU] = Field(default_factory=list)
+    domains: list[HydratedDomain] = Field(default_factory=list)
+    next_scheduled_at: NullableTime = None
+
+
+class CollectionClient(ApiModel):
+    """A collection client (`GET /api/v2/clients`, enterprise only): identity, version, check-in, current job.
+
+    The client's `token` object is kept out of dumps, reprs and raw views: it is never shown or logged.
+    """
+
+    id: str
+    name: str = ""
+    hostname: str = ""
+    ip_address: str = ""
+    configured_user: str = ""
+    version: str = ""
+    type: str = ""
+    last_checkin: NullableTime = None
+    current_job_id: NullableInt = None
+    current_task_id: NullableInt = None
+    current_job: dict[str, Any] | None = None
+    current_task: dict[str, Any] | None = None
+    completed_job_count: int = 0
+    completed_task_count: int = 0
+    domain_controller: NullableStr = None
+    user_sid: NullableStr = None
+    events: list[ClientSchedule] = Field(default_factory=list)
+    token: Any = Field(default=None, exclude=True, repr=False)
+    created_at: NullableTime = None
+    updated_at: NullableTime = None
+    deleted_at: NullableTime = None
+
+
+class ClientResponse(ApiModel):
+    """`GET /api/v2/clients/{id}`: `{"data": client}`."""
+
+    data: CollectionClient
 
 
 class ErrorDetail(ApiModel):

@@ -1,4 +1,5 @@
-"""Resource namespaces of the API client: `client.events`, `client.tasks`, `client.tags`, `client.selectors`.
+"""Resource namespaces of the API client: `client.events`, `client.tasks`, `client.clients`, `client.tags`,
+`client.selectors`.
 
 Every list call checks its filters, sort keys, skip and limit against the endpoint's column spec before any
 request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >= count` or an empty page.
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
 from svctui.api.errors import ResponseShapeError, shorten
 from svctui.api.filters import (
+    CLIENTS,
     COMPLETED_TASKS,
     EVENTS,
     SELECTORS,
@@ -38,6 +40,8 @@ from svctui.api.limits import (
 )
 from svctui.api.models import (
     AssetGroupTag,
+    ClientResponse,
+    CollectionClient,
     CompletedTask,
     Event,
     MemberCounts,
@@ -235,6 +239,31 @@ class TasksResource:
         )
 
     iter = each_item(pages, _page_items)
+
+
+class ClientsResource:
+    """`client.clients`: collection clients (enterprise only: EnterpriseOnly on a community server)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def list(self, query: ListQuery = NO_QUERY) -> Page[CollectionClient]:
+        """One page of `GET /api/v2/clients` (their schedules' domains and OUs hydrated unless the query says not)."""
+        params = list_params(CLIENTS, query, hydrate_default=True)
+        return await self._client.get(Page[CollectionClient], "/api/v2/clients", params)
+
+    def pages(
+        self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[Page[CollectionClient]]:
+        """Every page from `query.skip` on, `page_size` clients at a time."""
+        return paginate(lambda at, size: self.list(query.page(at, size)), _page_size, query.skip, page_size)
+
+    iter = each_item(pages, _page_items)
+
+    async def get(self, client_id: str) -> CollectionClient:
+        """One client by its uuid (NotFound when there is none)."""
+        path = f"/api/v2/clients/{check_client_id(client_id)}"
+        return (await self._client.get(ClientResponse, path)).data
 
 
 class TagsResource:

@@ -267,7 +267,7 @@ async def _method_not_allowed(request: Request, exc: Exception) -> Response:
 
 
 def create_app(state: DemoState) -> ASGIApp:
-    """The ASGI app for `state` (edition decides whether /api/v2/events exists)."""
+    """The ASGI app for `state` (edition decides whether /api/v2/events and /api/v2/clients exist)."""
     tags = "/api/v2/asset-group-tags"
     routes = [
         Route("/api/v2/clients/{client_id}/completed-tasks", guarded(state, "completed-tasks", handlers.list_tasks)),
@@ -290,8 +290,12 @@ def create_app(state: DemoState) -> ASGIApp:
             methods=["DELETE"],
         ),
     ]
-    if state.edition == "enterprise":
-        routes.insert(0, Route("/api/v2/events", guarded(state, "events", handlers.list_events)))
+    if state.edition == "enterprise":  # on the community edition these are Go's plain-text 404 before any auth
+        routes[:0] = [
+            Route("/api/v2/events", guarded(state, "events", handlers.list_events)),
+            Route("/api/v2/clients", guarded(state, "clients", handlers.list_clients)),
+            Route("/api/v2/clients/{client_id}", guarded(state, "client", handlers.get_client)),
+        ]
     app = Starlette(
         routes=routes,
         exception_handlers={404: _not_found, 405: _method_not_allowed},

@@ -1,4 +1,5 @@
-"""Deterministic demo data: clients, forests (domains with SIDs, OUs with GUIDs and DNs) and scheduled events.
+"""Deterministic demo data: clients (and their host details), forests (domains with SIDs, OUs with GUIDs and DNs)
+and scheduled events.
 
 `svctui.demo.generate` calls these first, then `data_tasks` (tasks and per-domain results) and `data_tags` (tags
 and selectors); this module imports neither.
@@ -203,6 +204,43 @@ def event_rows(rng: random.Random, events: list[Event], anchor: datetime) -> lis
                 next_at,
                 to_micros(event.created_at),
                 to_micros(min(updated, anchor)),
+                None,
+            )
+        )
+    return rows
+
+
+SHARPHOUND_VERSIONS = ("v2.5.13", "v2.6.1", "v2.6.3")  # every demo client is a SharpHound collector
+
+
+def client_rows(rng: random.Random, clients: list[Client], anchor: datetime) -> list[tuple[object, ...]]:
+    """One `clients` row per client: host, address, account, collector type and version, created/updated times.
+
+    The check-in, current job and completed-job count are filled from the tasks afterwards (`generate`).
+    `rng` is the clients' own stream, so these details leave the rest of the data set unchanged.
+    """
+    rows: list[tuple[object, ...]] = []
+    for index, client in enumerate(clients):
+        root = client.domains[0]
+        netbios = root.name.split(".")[0]
+        host = f"{client.name.lower()}.{root.name.lower()}"
+        created = anchor - timedelta(days=rng.randint(400, 900), minutes=rng.randint(0, 1440))
+        rows.append(
+            (
+                client.id,
+                client.name,
+                host,
+                f"10.{rng.randint(0, 40)}.{rng.randint(0, 255)}.{rng.randint(2, 250)}",
+                f"{netbios}\\svc-sharphound",
+                rng.choice(SHARPHOUND_VERSIONS),
+                "sharphound",
+                None,
+                None,
+                0,
+                f"DC{index % 3 + 1:02d}.{root.name}",
+                f"{root.objectid}-{rng.randint(1100, 9000)}",
+                to_micros(created),
+                to_micros(created + timedelta(days=rng.randint(1, 300))),
                 None,
             )
         )

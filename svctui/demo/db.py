@@ -13,7 +13,7 @@ from pathlib import Path
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import DemoSizes
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 _FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_NAMES)
 _COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)
@@ -21,7 +21,11 @@ _COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tokens (id TEXT PRIMARY KEY, key TEXT NOT NULL, role TEXT NOT NULL, disabled INTEGER NOT NULL);
-CREATE TABLE clients (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE clients (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, hostname TEXT NOT NULL, ip_address TEXT NOT NULL,
+    configured_user TEXT NOT NULL, version TEXT NOT NULL, type TEXT NOT NULL, last_checkin INTEGER,
+    current_job_id INTEGER, completed_job_count INTEGER NOT NULL, domain_controller TEXT, user_sid TEXT,
+    created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER);
 CREATE TABLE domains (
     objectid TEXT PRIMARY KEY, client_id TEXT NOT NULL, name TEXT NOT NULL, present INTEGER NOT NULL,
     type TEXT NOT NULL, base_json TEXT NOT NULL);

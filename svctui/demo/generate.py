@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 from svctui.demo import data, data_tags, data_tasks, db
 from svctui.demo.config import DemoSizes
+from svctui.demo.timefmt import to_micros
 
 
 def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: datetime) -> float:
@@ -26,7 +27,7 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
     span = data_tasks.history_span(sizes)
     events = data.make_events(rng, clients, sizes.events, anchor - span)
     conn.execute("BEGIN")
-    db.insert(conn, "clients", [(client.id, client.name) for client in clients])
+    db.insert(conn, "clients", data.client_rows(random.Random(seed * 6151 + 3), clients, anchor))
     db.insert(
         conn,
         "domains",
@@ -46,6 +47,7 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
     db.insert(conn, "event_ous", [(e.id, ou, i) for e in events for i, ou in enumerate(e.ou_ids)])
     data_tasks.generate_tasks(conn, random.Random(seed * 7919 + 1), clients, events, sizes, anchor, span)
     data_tags.generate_tags(conn, random.Random(seed * 104729 + 2), sizes, anchor)
+    _client_activity(conn, anchor)
     db.write_meta(
         conn,
         {
@@ -59,3 +61,23 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
     conn.execute("COMMIT")
     db.create_indexes(conn)
     return time.perf_counter() - started
+
+
+CHECKIN_AFTER_RUN = 4 * 60 * 1_000_000  # a client checks in a few minutes after its last run ended (micros)
+RUNNING_CLIENT = 1  # the second client is collecting right now: it has a current job
+
+
+def _client_activity(conn: sqlite3.Connection, anchor: datetime) -> None:
+    """Each client's completed-job count and last check-in from its tasks; one client has a job in progress."""
+    conn.execute(
+        "UPDATE clients SET completed_job_count = (SELECT COUNT(*) FROM tasks t WHERE t.client_id = clients.id), "
+        "last_checkin = (SELECT MIN(MAX(t.end_time) + ?, ?) FROM tasks t WHERE t.client_id = clients.id)",
+        (CHECKIN_AFTER_RUN, to_micros(anchor)),
+    )
+    running = conn.execute("SELECT id FROM clients ORDER BY rowid LIMIT 1 OFFSET ?", (RUNNING_CLIENT,)).fetchone()
+    if running is not None:
+        next_id = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tasks").fetchone()[0])
+        conn.execute(
+            "UPDATE clients SET current_job_id = ?, last_checkin = ? WHERE id = ?",
+            (next_id, to_micros(anchor), running[0]),
+        )

@@ -14,7 +14,9 @@ from typing import Any
 
 from svctui.demo import repo, repo_write
 from svctui.demo.query import (
+    CLIENTS_TABLE,
     EVENTS_TABLE,
+    HYDRATION_PARAMS,
     SELECTORS_TABLE,
     TAGS_TABLE,
     TASKS_TABLE,
@@ -72,6 +74,27 @@ def list_events(conn: sqlite3.Connection, call: Call) -> Result:
     _check_values(query)
     count, events = repo.list_events(conn, query)
     return 200, _page(count, query, events)
+
+
+def list_clients(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/clients (enterprise only)."""
+    query = build_list_query(CLIENTS_TABLE, call.query)
+    _check_values(query)
+    count, clients = repo.list_clients(conn, query)
+    return 200, _page(count, query, clients)
+
+
+def get_client(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/clients/{client_id} (enterprise only): `{"data": client}`."""
+    try:
+        client_id = str(uuid.UUID(call.path["client_id"]))
+    except ValueError:
+        raise Problem(404, MSG_ID_MALFORMED) from None
+    hydration = [(key, value) for key, value in call.query if key in HYDRATION_PARAMS]
+    client = repo.get_client(conn, client_id, build_list_query(CLIENTS_TABLE, hydration, paged=False))
+    if client is None:
+        raise Problem(404, MSG_NOT_FOUND)
+    return 200, {"data": client}
 
 
 def list_tasks(conn: sqlite3.Connection, call: Call) -> Result:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from svctui.api.filters import (
     ALL_PREDICATES,
+    CLIENTS,
     COMPLETED_TASKS,
     EVENTS,
     SELECTORS,
@@ -91,6 +92,7 @@ TASKS_TABLE = SqlTable(COMPLETED_TASKS, sql_columns("t", COMPLETED_TASKS, status
 SELECTORS_TABLE = SqlTable(SELECTORS, sql_columns("s", SELECTORS, id="int", type="seed_type"), "s.id", TAG_PARAMS)
 SEED_TYPE_SQL = "EXISTS (SELECT 1 FROM selector_seeds q WHERE q.selector_id = s.id AND q.type = ?)"
 TAGS_TABLE = SqlTable(TAGS, sql_columns("g", TAGS), "g.id", TAG_PARAMS)
+CLIENTS_TABLE = SqlTable(CLIENTS, sql_columns("c", CLIENTS), "c.id", HYDRATION_PARAMS)
 
 
 @dataclass

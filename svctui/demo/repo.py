@@ -7,6 +7,7 @@ Shapes: plain values or null for most nullable fields, `{"Time": ..., "Valid": f
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -29,8 +30,19 @@ SELECTOR_FIELDS = (
     "auto_certify",
 )
 TIME_COLUMNS = frozenset(
-    {"created_at", "updated_at", "deleted_at", "disabled_at", "execution_time", "start_time", "end_time", "last_ingest"}
+    {
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "disabled_at",
+        "execution_time",
+        "start_time",
+        "end_time",
+        "last_ingest",
+        "last_checkin",
+    }
 )
+CLIENT_FIELDS = ("id", "name", "hostname", "ip_address", "configured_user", "version", "type", "last_checkin")
 JsonObject = dict[str, Any]
 
 
@@ -116,16 +128,64 @@ def _targets(
     return domains, ous
 
 
-def list_events(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[JsonObject]]:
-    """(count, events of the page)."""
-    count, rows = _page(conn, "events e", query, ("e.deleted_at IS NULL",), ())
+def _events(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], query: ListQuery) -> list[JsonObject]:
     ids = [int(row["id"]) for row in rows]
     domains, ous = _targets(conn, "event", ids, query.hydrate_domains, query.hydrate_ous)
     events = []
     for row in rows:
         event = _fields(row, ("id", "client_id", "rrule")) | _flags(row)
         events.append(event | {"ous": ous[row["id"]], "domains": domains[row["id"]]})
-    return count, events
+    return events
+
+
+def list_events(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[JsonObject]]:
+    """(count, events of the page)."""
+    count, rows = _page(conn, "events e", query, ("e.deleted_at IS NULL",), ())
+    return count, _events(conn, rows, query)
+
+
+def _clients(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], query: ListQuery) -> list[JsonObject]:
+    """Clients as the real server emits them: identity, host, check-in, current job, counts, schedules, token."""
+    event_rows = _grouped(
+        conn,
+        "SELECT client_id, * FROM events WHERE client_id IN ({marks}) AND deleted_at IS NULL ORDER BY client_id, id",
+        [row["id"] for row in rows],
+    )
+    out = []
+    for row in rows:
+        job_id = row["current_job_id"]
+        job = None if job_id is None else {"id": job_id, "client_id": row["id"], "status": 1, "status_message": ""}
+        client = _fields(row, CLIENT_FIELDS) | {
+            "current_job_id": job_id,
+            "current_job": job,
+            "current_task_id": job_id,
+            "current_task": job,
+            "completed_job_count": row["completed_job_count"],
+            "completed_task_count": row["completed_job_count"],
+            "domain_controller": row["domain_controller"],
+            "user_sid": row["user_sid"],
+            "events": _events(conn, event_rows.get(row["id"], []), query),
+            "token": {"id": _token_id(row["id"]), "name": f"{row['name']} token", "user_id": row["id"]},
+        }
+        out.append(client | _fields(row, SHARED_TIMES))
+    return out
+
+
+def _token_id(client_id: str) -> str:
+    """A stable token id for a client (the real token object carries its id; never a key)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"svctui-demo-client-token:{client_id}"))
+
+
+def list_clients(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[JsonObject]]:
+    """(count, clients of the page)."""
+    count, rows = _page(conn, "clients c", query, ("c.deleted_at IS NULL",), ())
+    return count, _clients(conn, rows, query)
+
+
+def get_client(conn: sqlite3.Connection, client_id: str, query: ListQuery) -> JsonObject | None:
+    """One client by id, or None."""
+    row = conn.execute("SELECT * FROM clients WHERE id = ? AND deleted_at IS NULL", (client_id,)).fetchone()
+    return None if row is None else _clients(conn, [row], query)[0]
 
 
 def client_name(conn: sqlite3.Connection, client_id: str) -> str | None:

@@ -119,7 +119,7 @@ def test_fifty_thousand_tasks(tmp_path: Path) -> None:
 
 def test_client_names_and_domains_look_real(demo_template_db: Path) -> None:
     data = dump(demo_template_db)
-    assert any(name == "SHARPHOUND-DC01" for _, name in data["clients"])
+    assert any(name == "SHARPHOUND-DC01" for _, name, *_ in data["clients"])
     for _objectid, _client, name, *_ in data["domains"]:
         assert name == name.upper() and "." in name
 
