@@ -210,18 +210,11 @@ TAGS = EndpointSpec(
 CLIENTS = EndpointSpec(
     name="clients",
     columns=_columns(
-        Column("id", Kind.UUID),
-        Column("name", Kind.STRING),
-        Column("hostname", Kind.STRING),
-        Column("ip_address", Kind.STRING),
-        Column("configured_user", Kind.STRING),
-        Column("version", Kind.STRING),
-        Column("user_sid", Kind.STRING),
-        Column("domain_controller", Kind.STRING),
-        Column("current_job_id", Kind.INTEGER),
-        Column("completed_job_count", Kind.INTEGER),
-        Column("last_checkin", Kind.TIMESTAMP),
-        *_shared_times(),
+        *_of(Kind.UUID, "id"),
+        *_of(Kind.STRING, "name", "hostname", "ip_address", "configured_user", "version", "user_sid"),
+        *_of(Kind.STRING, "domain_controller"),
+        *_of(Kind.INTEGER, "current_job_id", "completed_job_count"),
+        *_of(Kind.TIMESTAMP, "last_checkin", *SHARED_TIMES),
     ),
     sortable=(
         "name",
