@@ -19,11 +19,16 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "svctui.commands.audit:audit",
         "The audit log of destructive actions: every deletion and restore run (docs/AUDIT.md).",
     ),
+    "clients": (
+        "svctui.commands.health:clients",
+        "Collection clients (enterprise edition): name, host, version, last check-in, current job.",
+    ),
     "demo-server": (
         "svctui.commands.demo:demo_server",
         "Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C.",
     ),
     "events": ("svctui.commands.reads:events", "Collection schedules (enterprise edition)."),
+    "health": ("svctui.commands.health:health", "Did last night's collections work? One line per client, worst first."),
     "locate": ("svctui.commands.profile:locate", "Print the config, data or state directory svctui uses."),
     "profile": (
         "svctui.commands.profile:profile",

@@ -38,6 +38,7 @@ class ExitCode(IntEnum):
     AUTH = 3
     NOT_FOUND = 4
     SERVER = 5
+    UNHEALTHY = 6  # `svctui health`: every client was checked, and one has a problem named by --fail-on
 
 
 class CommandFailure(Exception):

@@ -11,7 +11,16 @@ from typing import Any, TextIO
 
 from pydantic import BaseModel
 
-from svctui.api.models import AssetGroupTag, CompletedTask, DomainResult, Event, Selector, flag_marks, status_label
+from svctui.api.models import (
+    AssetGroupTag,
+    CollectionClient,
+    CompletedTask,
+    DomainResult,
+    Event,
+    Selector,
+    flag_marks,
+    status_label,
+)
 from svctui.schedule import describe
 
 ELLIPSIS = "…"
@@ -112,6 +121,16 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("SEEDS", lambda s: len(s.seeds), right=True),
         TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16),
         TableColumn("DESCRIPTION", lambda s: s.description, flexible=True),
+    ),
+    CollectionClient: (
+        TableColumn("ID", lambda c: c.id, min_width=8),
+        TableColumn("NAME", lambda c: c.name, flexible=True),
+        TableColumn("HOSTNAME", lambda c: c.hostname, flexible=True),
+        TableColumn("VERSION", lambda c: c.version),
+        TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16),
+        TableColumn("CURRENT JOB", lambda c: "" if c.current_job_id is None else c.current_job_id, right=True),
+        TableColumn("JOBS", lambda c: c.completed_job_count, right=True),
+        TableColumn("SCHEDULES", lambda c: len(c.events), right=True),
     ),
 }
 

@@ -29,6 +29,26 @@ STRIP_RUNS = 20
 NOT_OK_STATUSES = frozenset({TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.PARTIALLY_COMPLETE})
 
 
+# One character per status for the run strip, told apart without colour: `.` complete, `F` failed, ...
+STATUS_GLYPHS: dict[int, str] = {
+    TaskStatus.INVALID: "?",
+    TaskStatus.READY: "r",
+    TaskStatus.RUNNING: "R",
+    TaskStatus.COMPLETE: ".",
+    TaskStatus.CANCELED: "C",
+    TaskStatus.TIMED_OUT: "T",
+    TaskStatus.FAILED: "F",
+    TaskStatus.INGESTING: "I",
+    TaskStatus.ANALYZING: "A",
+    TaskStatus.PARTIALLY_COMPLETE: "P",
+}
+
+
+def strip_text(statuses: Iterable[int]) -> str:
+    """The run strip as text, oldest first: `....F..P.` (`?` for a code svctui does not know)."""
+    return "".join(STATUS_GLYPHS.get(status, "?") for status in statuses)
+
+
 class Verdict(StrEnum):
     """A client's health, worst first."""
 

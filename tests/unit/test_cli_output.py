@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import TypeAdapter
 
-from svctui.api.models import AssetGroupTag, CompletedTask, DomainResult, Event, Selector
+from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
 from svctui.commands.table import ELLIPSIS, TABLE_COLUMNS, TableWriter, cell_width, fit_widths, truncate
 
@@ -186,7 +186,7 @@ def test_csv_header_alone_when_empty_and_none_after_failure() -> None:
 
 
 def test_every_model_has_table_and_csv_columns() -> None:
-    for model in (Event, CompletedTask, AssetGroupTag, Selector):
+    for model in (Event, CompletedTask, AssetGroupTag, Selector, CollectionClient):
         assert csv_columns(model)[0][0] == "id"
         make_writer(Format.TABLE, model, io.StringIO(), noun="x", err=io.StringIO(), width=80)
 

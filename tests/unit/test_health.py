@@ -85,3 +85,10 @@ def test_worst_first_and_fail_on() -> None:
     assert unhealthy([ok, failing, drops, never], {Problem.DROPS}) == [drops]
     assert unhealthy([ok, failing, drops, never], {Problem.NOT_OK, Problem.NEVER_RAN}) == [failing, never]
     assert unhealthy([ok], set(Problem)) == []
+
+
+def test_the_strip_reads_without_colour() -> None:
+    from svctui.triage.health import strip_text
+
+    statuses = [TaskStatus.COMPLETE, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE, TaskStatus.TIMED_OUT, 99]
+    assert strip_text(statuses) == ".FPT?"

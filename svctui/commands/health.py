@@ -1,0 +1,244 @@
+"""`svctui health` (the morning check for scripts and cron) and `svctui clients list`.
+
+`health` prints one line per client with its verdict — failing, stale, drops, never ran, ok (rules in
+`svctui.triage.health`) — and exits 0 when every client is well, 6 when one has a problem named by `--fail-on`,
+5 when a client could not be checked (its line says why), and the usual 2-4 for bad input, authentication and
+a missing client.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from svctui.api.filters import CLIENTS, parse_timestamp
+from svctui.api.limits import TASK_ENDPOINTS
+from svctui.api.models import CollectionClient, status_label
+from svctui.api.quoting import quote_input
+from svctui.commands.common import (
+    CommandFailure,
+    ExitCode,
+    fail,
+    list_options,
+    note,
+    parse_query,
+    profile_option,
+    run_connected,
+)
+from svctui.commands.table import TableColumn, TableWriter, terminal_width
+from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
+from svctui.triage.health import Problem, Verdict, strip_text, unhealthy, worst_first
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.store.model import Profile
+
+PROBLEMS = [problem.value for problem in Problem]
+DEFAULT_FAIL_ON = "not-ok,drops,stale"
+
+
+# ---------------------------------------------------------------- clients list
+
+
+@click.group()
+def clients() -> None:
+    """Collection clients (enterprise edition): name, host, version, last check-in, current job."""
+
+
+@clients.command("list")
+@list_options(hydration=False)
+@click.pass_context
+def clients_list(ctx: click.Context, /, filters: tuple[str, ...], sorts: tuple[str, ...], **paging: Any) -> None:
+    """List the collection clients. Exit 4 on a community-edition server."""
+    from svctui.api.query import ListQuery
+    from svctui.commands.reads import Listing, run_listing
+
+    parsed, keys = parse_query(CLIENTS, filters, sorts)
+    query = ListQuery(tuple(parsed), tuple(keys), hydrate_domains=False, hydrate_ous=False)
+    run_listing(ctx, Listing(CollectionClient, "clients", lambda client: client.clients, query=query), **paging)
+
+
+# ---------------------------------------------------------------- health
+
+
+def _window(since: str, now: datetime) -> timedelta:
+    """`--since -24h` (or an RFC 3339 time) as the window ending now."""
+    try:
+        start = datetime.fromisoformat(parse_timestamp(since, now).replace("Z", "+00:00"))
+    except ValueError:
+        fail(f"--since {quote_input(since)} is not a time; allowed: -24h, -7d, -30m or an RFC 3339 time")
+    if start >= now:
+        fail(f"--since {quote_input(since)} is not in the past")
+    return now - start
+
+
+def _duration(text: str, option: str) -> timedelta:
+    """`24h`, `90m`, `2d` as a duration."""
+    try:
+        return timedelta() + (datetime.fromisoformat(parse_timestamp(f"+{text}", EPOCH).replace("Z", "+00:00")) - EPOCH)
+    except ValueError:
+        fail(f"{option} {quote_input(text)} is not a duration; allowed: 24h, 90m, 2d, 1w")
+
+
+EPOCH = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+def _problems(text: str) -> frozenset[Problem]:
+    """`--fail-on not-ok,drops` as problems; `none` for none."""
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    if names == ["none"]:
+        return frozenset()
+    unknown = [name for name in names if name not in PROBLEMS]
+    if unknown or not names:
+        fail(f"--fail-on {quote_input(text)}: allowed: a comma-separated list of {', '.join(PROBLEMS)}, or none")
+    return frozenset(Problem(name) for name in names)
+
+
+def _age(moment: datetime | None, now: datetime) -> str:
+    if moment is None:
+        return "-"
+    seconds = max(int((now - moment).total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return "now"
+
+
+def _row_json(result: MemberHealth, now: datetime) -> dict[str, Any]:
+    member, health = result.member, result.health
+    row: dict[str, Any] = {"client_id": member.client_id, "name": member.name}
+    if health is None:
+        error = result.error
+        return {**row, "verdict": "error", "error": error.user_message() if error is not None else "unknown"}
+    last = health.last_run
+    return {
+        **row,
+        "name": health.name,
+        "verdict": str(health.verdict),
+        "problems": sorted(str(problem) for problem in health.problems),
+        "runs_in_window": health.runs_in_window,
+        "not_ok_in_window": health.not_ok_in_window,
+        "runs_with_drops_in_window": health.drops_in_window,
+        "last_run": None if last is None else {"id": last.id, "status": status_label(last.status),
+                                               "time": None if last.execution_time is None
+                                               else last.execution_time.isoformat()},
+        "last_checkin": None if health.last_checkin is None else health.last_checkin.isoformat(),
+        "stale": health.stale,
+        "strip": strip_text(health.strip),
+        "failures": [{"id": task.id, "status": status_label(task.status), "message": task.status_message}
+                     for task in health.last_failures[:5]],
+    }  # fmt: skip
+
+
+HEALTH_COLUMNS = (
+    TableColumn("VERDICT", lambda row: row["verdict"].upper() if row["verdict"] != "ok" else "ok", min_width=9),
+    TableColumn("CLIENT", lambda row: row["name"] or row["client_id"], flexible=True),
+    TableColumn("LAST RUN", lambda row: row["last_run_text"], min_width=12),
+    TableColumn("NOT OK", lambda row: row.get("not_ok_in_window", ""), right=True),
+    TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True),
+    TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9),
+    TableColumn("LAST 20 RUNS", lambda row: row.get("strip", ""), min_width=12),
+    TableColumn("NOTE", lambda row: row["note"], flexible=True),
+)
+
+
+def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
+    row = _row_json(result, now)
+    health = result.health
+    last = None if health is None else health.last_run
+    row["last_run_text"] = "-" if last is None else f"{status_label(last.status)}, {_age(last.execution_time, now)}"
+    row["checkin_text"] = _age(None if health is None else health.last_checkin, now)
+    if health is None:
+        row["note"] = row["error"]
+    elif health.last_failures:
+        failure = health.last_failures[0]
+        row["note"] = f"task {failure.id}: {failure.status_message or status_label(failure.status)}"
+    elif health.verdict is Verdict.STALE:
+        row["note"] = "no check-in since " + _age(health.last_checkin, now)
+    elif health.verdict is Verdict.NEVER_RAN:
+        row["note"] = "no completed run"
+    else:
+        row["note"] = ""
+    return row
+
+
+@click.command()
+@click.option("--since", default="-24h", show_default=True, help="Window of runs to judge: -24h, -7d, or a time.")
+@click.option("--stale-after", default="24h", show_default=True, help="A check-in older than this is stale.")
+@click.option("--client", "client_ids", multiple=True, metavar="ID", help="Check only this client (repeatable).")
+@click.option(
+    "--fail-on",
+    default=DEFAULT_FAIL_ON,
+    show_default=True,
+    metavar="LIST",
+    help=f"Problems that make the exit code 6: a comma-separated list of {', '.join(PROBLEMS)}, or none.",
+)
+@click.option("--threshold", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Drop threshold.")
+@click.option("--endpoint", type=click.Choice(TASK_ENDPOINTS), default="completed-jobs", show_default=True)
+@click.option("--format", "-o", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@profile_option
+@click.pass_context
+def health(
+    ctx: click.Context,
+    since: str,
+    stale_after: str,
+    client_ids: tuple[str, ...],
+    fail_on: str,
+    threshold: float,
+    endpoint: str,
+    fmt: str,
+    profile_name: str | None,
+) -> None:
+    """Did last night's collections work? One line per client, worst first.
+
+    Verdicts: failing (a failed, timed-out or partially complete run in the window), stale (no check-in within
+    --stale-after), drops (a run in the window whose counts dropped), never ran, ok. Exit 0 when all is well,
+    6 when a client has a problem named by --fail-on, 5 when a client could not be checked.
+    """
+    now = datetime.now(UTC).replace(microsecond=0)
+    window = _window(since, now)
+    options = HealthOptions(window=window, stale_after=_duration(stale_after, "--stale-after"),
+                            threshold=threshold, endpoint=endpoint)  # type: ignore[arg-type]  # fmt: skip
+    wanted = _problems(fail_on)
+    from svctui.api.filters import VALUE_PATTERNS, Kind
+
+    for client_id in client_ids:
+        if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
+            fail(f"--client {quote_input(client_id)} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-...")
+
+    async def body(client: ApiClient, _profile: Profile) -> ExitCode:
+        fleet = await find_fleet(client, client_ids)
+        if not fleet.members:
+            raise CommandFailure(
+                "this server lists no clients (community edition: no /clients, no events); name them with --client ID",
+                ExitCode.USAGE,
+            )
+        results = await fleet_health(client, fleet.members, now, options)
+        judged = [result.health for result in results if result.health is not None]
+        order = {id(health): rank for rank, health in enumerate(worst_first(judged))}
+        results.sort(key=lambda result: -1 if result.health is None else order[id(result.health)])
+        _print(results, fmt, now)
+        if any(result.health is None for result in results):
+            note(f"{sum(result.health is None for result in results)} client(s) could not be checked")
+            return ExitCode.SERVER
+        bad = unhealthy(judged, wanted)
+        if bad:
+            note(f"unhealthy: {len(bad)} of {len(judged)} clients ({', '.join(sorted(map(str, wanted)))})")
+            return ExitCode.UNHEALTHY
+        return ExitCode.OK
+
+    run_connected(ctx, profile_name, body)
+
+
+def _print(results: list[MemberHealth], fmt: str, now: datetime) -> None:
+    if fmt == "json":
+        click.echo(json.dumps([_row_json(result, now) for result in results], indent=2, ensure_ascii=False))
+        return
+    writer = TableWriter(HEALTH_COLUMNS, sys.stdout, terminal_width(), "clients", sys.stderr)
+    rows: list[Any] = [_table_row(result, now) for result in results]  # dicts: the columns read them by key
+    writer.write_page(rows)
+    writer.close()

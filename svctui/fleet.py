@@ -1,0 +1,160 @@
+"""The morning check's reads, shared by `svctui health` and the dashboard: which clients, and each one's health.
+
+Which clients: `GET /api/v2/clients` where the server has it (enterprise), else the clients named by the events
+(also enterprise), else the ones given (`--client`, recent choices). Each client's health comes from its newest
+RECENT_RUNS runs (one unhydrated request, newest first) and the drop rule over them (`svctui.triage.health`).
+Clients are fetched concurrently, at most `concurrency` at once; the client's shared rate limiter paces them.
+A client whose fetch failed is reported with its error, never left out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
+from svctui.api.filters import SortKey
+from svctui.api.limits import TaskEndpoint
+from svctui.api.models import CollectionClient
+from svctui.api.query import ListQuery
+from svctui.triage.drops import detect_drops
+from svctui.triage.health import DEFAULT_STALE_AFTER, DEFAULT_WINDOW, ClientHealth, assess
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+
+RECENT_RUNS = 200  # enough history for the window, the strip of 20 and the drops' like-for-like baselines
+CLIENT_PAGE = 500
+DEFAULT_CONCURRENCY = 4
+NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
+
+
+@dataclass(frozen=True)
+class Member:
+    """A client of the fleet: its id, its name, and its record when the server lists clients."""
+
+    client_id: str
+    name: str = ""
+    record: CollectionClient | None = None
+
+    @property
+    def last_checkin(self) -> datetime | None:
+        """When the client last checked in (None: the server does not say)."""
+        return None if self.record is None else self.record.last_checkin
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """The clients found and where they came from (`clients`, `events` or `given`)."""
+
+    members: list[Member]
+    source: str
+
+
+@dataclass(frozen=True)
+class HealthOptions:
+    """How clients are judged: the window for runs, when a check-in is stale, the drop threshold, the endpoint."""
+
+    window: timedelta = DEFAULT_WINDOW
+    stale_after: timedelta = DEFAULT_STALE_AFTER
+    threshold: float = 0.2
+    endpoint: TaskEndpoint = "completed-jobs"
+
+
+Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]
+
+
+@dataclass(frozen=True)
+class MemberHealth:
+    """One client's health, or the error that kept it from being judged."""
+
+    member: Member
+    health: ClientHealth | None
+    error: ApiError | None = None
+
+
+async def find_fleet(client: ApiClient, given: Sequence[str] = (), names: dict[str, str] | None = None) -> Fleet:
+    """The clients to check: `given` ids alone when there are any, else the server's client list, else the
+    clients named by its events, else nothing (a community server: the caller must name them)."""
+    names = names or {}
+    if given:
+        return Fleet([Member(client_id, names.get(client_id, "")) for client_id in _unique(given)], "given")
+    try:
+        records = [record async for record in client.clients.iter(_bare(), page_size=CLIENT_PAGE)]
+        members = [Member(record.id, record.name or names.get(record.id, ""), record) for record in records]
+        return Fleet(members, "clients")
+    except (EnterpriseOnly, NotFound):
+        pass
+    try:
+        seen: dict[str, str] = {}
+        async for event in client.events.iter(_bare(), page_size=CLIENT_PAGE):
+            seen.setdefault(event.client_id, event.client_name or names.get(event.client_id, ""))
+        return Fleet([Member(client_id, name) for client_id, name in seen.items()], "events")
+    except (EnterpriseOnly, NotFound):
+        return Fleet([], "none")
+
+
+async def member_health(
+    client: ApiClient,
+    member: Member,
+    now: datetime,
+    options: HealthOptions = HealthOptions(),
+    detect: Judge | None = None,
+) -> ClientHealth:
+    """One client's health from its newest RECENT_RUNS runs; `detect` may run the judging elsewhere (a thread)."""
+    query = ListQuery(sort=NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
+    page = await client.tasks.list(member.client_id, query, endpoint=options.endpoint)
+    name = member.name or next((task.client_name for task in page.data if task.client_name), "")
+
+    def judge() -> ClientHealth:
+        drops = detect_drops(page.data, options.threshold)
+        return assess(
+            member.client_id,
+            name,
+            page.data,
+            drops,
+            now,
+            window=options.window,
+            stale_after=options.stale_after,
+            last_checkin=member.last_checkin,
+        )
+
+    return await detect(judge) if detect is not None else judge()
+
+
+async def fleet_health(
+    client: ApiClient,
+    members: Iterable[Member],
+    now: datetime,
+    options: HealthOptions = HealthOptions(),
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    on_result: Callable[[MemberHealth], object] | None = None,
+    detect: Judge | None = None,
+) -> list[MemberHealth]:
+    """Every member's health, at most `concurrency` fetches at once, in the members' order; `on_result` as each
+    one lands (a failed fetch is a result with its error)."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(member: Member) -> MemberHealth:
+        async with gate:
+            try:
+                result = MemberHealth(member, await member_health(client, member, now, options, detect))
+            except ApiError as exc:
+                result = MemberHealth(member, None, exc)
+        if on_result is not None:
+            on_result(result)
+        return result
+
+    return list(await asyncio.gather(*(one(member) for member in members)))
+
+
+def _bare() -> ListQuery:
+    return ListQuery(hydrate_domains=False, hydrate_ous=False)
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(client_id.strip().lower() for client_id in ids))
