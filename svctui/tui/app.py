@@ -50,6 +50,7 @@ SCREENS: list[ScreenEntry] = [
     ScreenEntry("events", "1", "Events", "svctui.tui.screens.events:EventsScreen"),
     ScreenEntry("tasks", "2", "Completed tasks", "svctui.tui.screens.tasks:TasksScreen"),
     ScreenEntry("selectors", "3", "Selector cleanup", "svctui.tui.screens.selectors.screen:SelectorsScreen"),
+    ScreenEntry("clients", "4", "Clients", "svctui.tui.screens.clients:ClientsScreen"),
 ]
 
 

@@ -1,0 +1,391 @@
+"""Clients (key 4): the morning check at a glance — one row per collection client, worst first.
+
+Which clients and how each is judged come from `svctui.fleet` and `svctui.triage.health` (the same as `svctui
+health`). The client list is one load; then each client's runs are fetched concurrently (bounded, paced by the
+client's rate limiter) and its row fills in as its answer lands; a client whose fetch failed shows the error in
+its row. `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.coordinate import Coordinate
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from svctui.api.models import status_label
+from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
+from svctui.schedule import describe
+from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict
+from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.status_colors import semantic_style, status_style
+
+if TYPE_CHECKING:
+    from svctui.tui.app import SvcTuiApp
+
+MODE = "clients"
+COLUMNS = (
+    ("health", "health", 10),
+    ("name", "client", 20),
+    ("checkin", "check-in", 10),
+    ("job", "job", 6),
+    ("next", "next run", 17),
+    ("last", "last run", 22),
+    ("notok", "not OK", 6),
+    ("drops", "drops", 5),
+    ("strip", "last 20 runs", 20),
+    ("version", "version", 8),
+    ("host", "host", 24),
+)
+VERDICT_STYLES = {
+    Verdict.FAILING: "error",
+    Verdict.STALE: "warning",
+    Verdict.DROPS: "warning",
+    Verdict.NEVER_RAN: "secondary",
+    Verdict.OK: "success",
+}
+VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "▼", Verdict.NEVER_RAN: "○", Verdict.OK: "✓"}
+
+
+class ClientJudged(Message, bubble=False):
+    """One client's health (or its error) arrived for the fleet load numbered `seq`."""
+
+    def __init__(self, seq: int, result: MemberHealth) -> None:
+        super().__init__()
+        self.seq = seq
+        self.result = result
+
+
+def age_text(moment: datetime | None, now: datetime) -> str:
+    """`35m ago`, `2d ago`, `-` (unknown)."""
+    if moment is None:
+        return "-"
+    seconds = max(int((now - moment).total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return "now"
+
+
+def next_run(member: Member) -> datetime | None:
+    """The earliest next run among the client's schedules (as the server lists them)."""
+    record = member.record
+    moments = [event.next_scheduled_at for event in (record.events if record else []) if event.next_scheduled_at]
+    return min(moments) if moments else None
+
+
+class ClientsScreen(Screen[None]):
+    """Every collection client with its health, worst first; rows fill in as their answers arrive."""
+
+    MODE = MODE
+    DEFAULT_CSS = """
+    ClientsScreen #clients-body { height: 1fr; }
+    ClientsScreen #clients-table { width: 2fr; }
+    ClientsScreen #clients-detail { width: 1fr; min-width: 30; border-left: solid $panel; padding: 0 1; }
+    ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
+        Binding("r", "reload", "Refresh", id="clients.refresh", tooltip="Fetch every client again"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = Loads(self)
+        self.results: dict[str, MemberHealth] = {}
+        self.fleet: Fleet | None = None
+        self._generation = -1
+
+    @property
+    def dashboard(self) -> SvcTuiApp:
+        """The app, typed."""
+        from svctui.tui.app import SvcTuiApp
+
+        assert isinstance(self.app, SvcTuiApp)
+        return self.app
+
+    @property
+    def table(self) -> RowTable[Text]:
+        """The clients table."""
+        return self.query_one("#clients-table", RowTable)
+
+    def compose(self) -> ComposeResult:
+        """Header, what the verdicts mean, the table beside the detail, status line, footer."""
+        yield AppHeader(id="app-header")
+        yield Static(
+            "✗ failing: a not-OK run in 24 h · ◷ stale: no check-in in 24 h · ▼ drops · ○ never ran · ✓ ok",
+            id="clients-note",
+            markup=False,
+        )
+        with Horizontal(id="clients-body"):
+            yield RowTable[Text](id="clients-table")
+            with VerticalScroll(id="clients-detail"):
+                yield Static("", id="clients-detail-text", markup=False)
+        yield Static("", id="status-line", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Columns, header, first load."""
+        for key, label, width in COLUMNS:
+            self.table.add_column(label, key=key, width=width)
+        self.watch(self.dashboard, "header_info", self._refresh_header)
+        self.table.focus()
+        self.reload_if_stale()
+
+    def on_screen_resume(self) -> None:
+        """Back on this screen: the header, and a reload when the profile changed."""
+        self._refresh_header()
+        self.reload_if_stale()
+
+    def reload_if_stale(self) -> None:
+        """Load on first show and after a profile switch."""
+        if self._generation != self.dashboard.generation:
+            self._generation = self.dashboard.generation
+            self.action_reload()
+
+    def _refresh_header(self, *_: object) -> None:
+        app = self.dashboard
+        self.query_one(AppHeader).show(app.header_info, app.tabs, MODE)
+
+    # ----- loading ----------------------------------------------------------------------------------------
+    def action_reload(self) -> None:
+        """Find the clients again, then judge each one."""
+        self._status("loading the clients…")
+        app = self.dashboard
+        names = dict(getattr(app, "client_names", {}) or {})
+        recent = list(app.settings.recent_clients) if app.settings is not None else []
+
+        async def load() -> Fleet:
+            client = await app.api_client()
+            fleet = await find_fleet(client, names=names)
+            if not fleet.members and recent:
+                fleet = await find_fleet(client, recent, names)
+            return fleet
+
+        self.loads.start("fleet", load)
+
+    @on(Loaded)
+    def _loaded(self, message: Loaded) -> None:
+        if not self.loads.is_current(message):
+            return
+        if message.channel == "fleet":
+            self._show_fleet(message.value)
+
+    @on(LoadFailed)
+    def _failed(self, message: LoadFailed) -> None:
+        if not self.loads.is_current(message):
+            return
+        user_message = getattr(message.error, "user_message", None)
+        text = user_message() if callable(user_message) else str(message.error)
+        if message.channel == "fleet":
+            self._status(f"The clients could not be listed: {text} — r to retry")
+        else:
+            self.notify(text, title="Clients", severity="error", markup=False)
+
+    def _show_fleet(self, fleet: Fleet) -> None:
+        self.fleet, self.results = fleet, {}
+        self._render_rows()
+        if not fleet.members:
+            self._status("No clients: this server lists none (community edition); choose one on Completed tasks (2)")
+            return
+        self._status(f"{len(fleet.members)} clients (from {fleet.source}) · checking each one…")
+        app, seq = self.dashboard, self.loads.seq("fleet")
+        options = HealthOptions(threshold=app.settings.drop_threshold if app.settings is not None else 0.2)
+        now = app.clock()
+
+        async def judge_all() -> int:
+            client = await app.api_client()
+
+            def landed(result: MemberHealth) -> None:
+                self.post_message(ClientJudged(seq, result))
+
+            await fleet_health(client, fleet.members, now, options, on_result=landed, detect=_in_thread)
+            return len(fleet.members)
+
+        self.loads.start("judge", judge_all)
+
+    @on(ClientJudged)
+    def _judged(self, message: ClientJudged) -> None:
+        if message.seq != self.loads.seq("fleet"):
+            return  # an older fleet's answer
+        result = message.result
+        self.results[result.member.client_id] = result
+        self._render_rows()
+        done = len(self.results)
+        total = len(self.fleet.members) if self.fleet else done
+        failed = sum(1 for item in self.results.values() if item.health is None)
+        worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
+        suffix = f" · {failed} could not be checked" if failed else ""
+        self._status(f"{done}/{total} clients checked · {worst} need a look{suffix} · enter: runs · r: refresh")
+
+    def ordered_members(self) -> list[Member]:
+        """Worst first: fetch errors, then by verdict severity, then clients still being checked; by name within."""
+
+        def rank(member: Member) -> tuple[int, str]:
+            result = self.results.get(member.client_id)
+            if result is None:
+                return (1, member.name.lower() or member.client_id)
+            if result.health is None:
+                return (-(len(SEVERITY) + 1), member.name.lower())
+            return (-SEVERITY[result.health.verdict], (result.health.name or member.client_id).lower())
+
+        return sorted(self.fleet.members if self.fleet else [], key=rank)
+
+    def _render_rows(self) -> None:
+        """Rebuild the rows in rank order (a few dozen clients: cheap); the cursor stays on its client."""
+        table, current = self.table, self.current_key()
+        with self.app.batch_update():
+            table.clear()
+            for member in self.ordered_members():
+                result = self.results.get(member.client_id)
+                cells = self._pending_cells(member) if result is None else self._cells(result)
+                table.add_row(*cells, key=member.client_id)
+            if current is not None and current in {m.client_id for m in self.ordered_members()}:
+                table.move_cursor(row=table.get_row_index(current), animate=False)
+        key = self.current_key()
+        if key is not None:
+            self._show_detail(key)
+
+    # ----- cells ------------------------------------------------------------------------------------------
+    def _pending_cells(self, member: Member) -> list[Text]:
+        now = self.dashboard.clock()
+        record = member.record
+        cells = {
+            "health": Text("…", style="dim"),
+            "name": Text(member.name or member.client_id[:8] + "…"),
+            "checkin": Text(age_text(member.last_checkin, now)),
+            "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
+            "next": Text(_when(next_run(member))),
+            "last": Text("checking…", style="dim"),
+            "notok": Text(""),
+            "drops": Text(""),
+            "strip": Text(""),
+            "version": Text(record.version if record else ""),
+            "host": Text(record.hostname if record else ""),
+        }
+        return [cells[key] for key, _label, _width in COLUMNS]
+
+    def _cells(self, result: MemberHealth) -> list[Text]:
+        cells = dict(zip((key for key, _, _ in COLUMNS), self._pending_cells(result.member), strict=True))
+        health, app = result.health, self.app
+        if health is None:
+            error = result.error
+            text = error.user_message() if error is not None else "unknown error"
+            cells["health"] = Text("! error", style=semantic_style(app, "error", bold=True))
+            cells["last"] = Text(text, style=semantic_style(app, "error"))
+            return [cells[key] for key, _label, _width in COLUMNS]
+        verdict = health.verdict
+        cells["health"] = Text(
+            f"{VERDICT_GLYPHS[verdict]} {verdict}", style=semantic_style(app, VERDICT_STYLES[verdict], bold=True)
+        )
+        cells["name"] = Text(health.name or result.member.client_id[:8] + "…")
+        last = health.last_run
+        if last is not None:
+            label = f"{status_label(last.status)} {age_text(last.execution_time, self.dashboard.clock())}"
+            cells["last"] = Text(label, style=status_style(app, last.status))
+        else:
+            cells["last"] = Text("never ran", style="dim")
+        cells["notok"] = Text(
+            str(health.not_ok_in_window), style=semantic_style(app, "error") if health.not_ok_in_window else ""
+        )
+        cells["drops"] = Text(
+            str(health.drops_in_window), style=semantic_style(app, "warning") if health.drops_in_window else ""
+        )
+        strip = Text()
+        for status in health.strip:
+            strip.append(STATUS_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
+        cells["strip"] = strip
+        if health.stale:
+            cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=semantic_style(app, "warning"))
+        return [cells[key] for key, _label, _width in COLUMNS]
+
+    # ----- detail and actions -----------------------------------------------------------------------------
+    def current_key(self) -> str | None:
+        """The client id under the cursor."""
+        table = self.table
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
+
+    @on(DataTable.RowSelected, "#clients-table")
+    async def _selected(self, _event: DataTable.RowSelected) -> None:
+        await self.action_open_tasks()
+
+    @on(DataTable.RowHighlighted, "#clients-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value is not None:
+            self._show_detail(event.row_key.value)
+
+    def _show_detail(self, key: str) -> None:
+        member = next((m for m in (self.fleet.members if self.fleet else []) if m.client_id == key), None)
+        if member is None:
+            return
+        result = self.results.get(key)
+        lines = [member.name or "(no name)", key, ""]
+        record = member.record
+        if record is not None:
+            lines += [
+                f"host {record.hostname or '-'} ({record.ip_address or '-'}), version {record.version or '-'}",
+                f"last check-in {_when(record.last_checkin)}",
+                "",
+                f"Schedules ({len(record.events)}):",
+            ]
+            lines += [
+                f"  {describe(event.rrule)} — next {_when(event.next_scheduled_at)}" for event in record.events[:8]
+            ]
+        if result is None:
+            lines += ["", "checking…"]
+        elif result.health is None:
+            error = result.error
+            lines += ["", "Could not be checked:", error.user_message() if error is not None else "unknown error"]
+        else:
+            failures = result.health.last_failures
+            lines += ["", f"Not-OK runs in the last 24 h: {len(failures)}"]
+            for task in failures[:6]:
+                lines.append(f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}")
+                if task.status_message:
+                    lines.append(f"    {task.status_message}")
+        self.query_one("#clients-detail-text", Static).update("\n".join(lines))
+
+    async def action_open_tasks(self) -> None:
+        """Completed tasks of the client under the cursor."""
+        key = self.current_key()
+        if key is None:
+            return
+        await self.app.switch_mode("tasks")
+        choose = getattr(self.app.screen, "choose_client", None)
+        if callable(choose):
+            choose(key)
+
+    def _status(self, text: str) -> None:
+        self.query_one("#status-line", Static).update(text)
+
+
+async def _in_thread(judge: Callable[[], ClientHealth]) -> ClientHealth:
+    """Judge a client (drop detection over its runs) in a thread: the event loop keeps drawing."""
+    return await asyncio.to_thread(judge)
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.strftime("%Y-%m-%d %H:%MZ") if moment is not None else "-"
+
+
+def verdict_counts(results: Sequence[MemberHealth]) -> dict[str, int]:
+    """How many clients have each verdict ('error' for those not checked)."""
+    counts: dict[str, int] = {}
+    for result in results:
+        name = "error" if result.health is None else str(result.health.verdict)
+        counts[name] = counts.get(name, 0) + 1
+    return counts
