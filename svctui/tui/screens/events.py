@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from svctui.api.filters import EVENTS, EndpointSpec
+from textual.binding import Binding, BindingType
+
+from svctui.api.filters import EVENTS, EndpointSpec, Filter
 from svctui.tui.screens.event_detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -22,6 +24,10 @@ class EventsScreen(ListScreen["Event"]):
     NOUN: ClassVar[str] = "events"
     ITEM: ClassVar[str] = "event"
     MODE: ClassVar[str] = "events"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "show_runs", "Runs", id="events.runs", tooltip="This event's runs on Completed tasks"),
+    ]
+    _open_detail_for: int | None = None
 
     def make_adapter(self) -> RowAdapter[Event]:
         """id, client, schedule in words, next run, kinds, domains, OUs."""
@@ -34,3 +40,27 @@ class EventsScreen(ListScreen["Event"]):
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
         """One page of GET /api/v2/events."""
         return await client.events.list(query)
+
+    async def action_show_runs(self) -> None:
+        """Completed tasks of the event's client, filtered to this event (`event_id=eq:N`)."""
+        event = self.table.current_item
+        if event is None:
+            self.notify("No event under the cursor.", severity="warning")
+            return
+        await self.app.switch_mode("tasks")
+        show = getattr(self.app.screen, "show_event_runs", None)
+        if callable(show):
+            show(event.client_id, event.id)
+
+    def show_event(self, event_id: int) -> None:
+        """Jump here from a task: filter to the event (`id=eq:N`) and open its detail when it arrives."""
+        self._open_detail_for = event_id
+        self.set_filters([Filter.build(EVENTS, "id", "eq", str(event_id))])
+        self.notify(f"Event {event_id} (x clears the filter).", timeout=4)
+
+    def page_arrived(self, page: Any, query: ListQuery) -> None:
+        """After a jump from a task: the event's detail opens once its row is there."""
+        super().page_arrived(page, query)
+        wanted, self._open_detail_for = self._open_detail_for, None
+        if wanted is not None and any(event.id == wanted for event in page.data) and not self.detail.is_open:
+            self.call_after_refresh(self.action_toggle_detail)

@@ -35,6 +35,7 @@ from svctui.tui.screens.tasks.state import ClientHistory, KnownClients
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.paged_table import RowAdapter
 from svctui.tui.widgets.state_panel import error_view
 from svctui.tui.widgets.status_bar import StatusBar
@@ -73,6 +74,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
         Binding("e", "switch_endpoint", "Endpoint", id="tasks.endpoint", tooltip="completed-tasks ⇄ completed-jobs"),
+        Binding("E", "show_event", "Event", show=False, id="tasks.event", tooltip="Jump to this run's event"),
         *_quick_bindings(),
         Binding("R", "show_tab('results')", "Results", show=False, id="tasks.tab.results", tooltip="Domain results"),
         Binding("P", "show_tab('plot')", "Plot", show=False, id="tasks.tab.plot", tooltip="Plot the domain's counts"),
@@ -362,6 +364,24 @@ class TasksScreen(ListScreen[CompletedTask]):
 
         picker = ClientPicker(self.known_clients(), current=self.client_id, status=self.clients.picker_status())
         self.app.push_screen(picker, chosen)
+
+    def show_event_runs(self, client_id: str, event_id: int) -> None:
+        """Jump here from an event: its client's runs of that event only (`event_id=eq:N`, x clears)."""
+        self.filters = (Filter.build(COMPLETED_TASKS, "event_id", "eq", str(event_id)),)
+        self.query_one(FilterChips).show_filters(self.filters)
+        self.choose_client(client_id)
+        self.notify(f"Runs of event {event_id} (x clears the filter).", timeout=4)
+
+    async def action_show_event(self) -> None:
+        """The Events screen, filtered to this run's event, its detail open."""
+        task = self.table.current_item
+        if task is None or task.event_id is None:
+            self.notify("This run has no event (it was started by hand).", severity="warning")
+            return
+        await self.app.switch_mode("events")
+        show = getattr(self.app.screen, "show_event", None)
+        if callable(show):
+            show(task.event_id)
 
     def choose_client(self, client_id: str) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice."""
