@@ -16,6 +16,7 @@ from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.api.quoting import quote_input
+from svctui.commands.client_names import ClientNameBook
 from svctui.commands.common import (
     DEFAULT_LIMIT,
     CommandFailure,
@@ -34,6 +35,7 @@ from svctui.commands.delete import delete_command
 from svctui.commands.output import Format, ItemWriter, make_writer
 from svctui.commands.restore import restore_command
 from svctui.commands.resume import resume_command
+from svctui.commands.table import TableColumn, table_columns
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -44,9 +46,11 @@ FirstPage = Callable[[], Awaitable[tuple[Sequence[BaseModel], int]]]
 AllPages = Callable[[], AsyncGenerator[Sequence[BaseModel], None]]
 
 
-def new_writer(fmt: str, model: type[BaseModel], noun: str) -> ItemWriter:
+def new_writer(
+    fmt: str, model: type[BaseModel], noun: str, columns: tuple[TableColumn, ...] | None = None
+) -> ItemWriter:
     """A writer on the current stdout (CliRunner swaps it, so look it up at call time)."""
-    return make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr)
+    return make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns)
 
 
 async def write_listing(
@@ -148,17 +152,25 @@ def run_listing(
 
     from svctui.api.errors import EnterpriseOnly, NotFound
 
-    async def body(client: ApiClient, _profile: Profile) -> None:
+    async def body(client: ApiClient, profile: Profile) -> None:
+        first_page: FirstPage = lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT)  # noqa: E731
+        all_pages: AllPages = lambda: listing.all_pages(client, skip, page_size)  # noqa: E731
+        columns = None
+        book: ClientNameBook | None = None
+        if fmt == Format.TABLE and listing.model in (Event, CompletedTask):  # the CLIENT column shows names
+            book = ClientNameBook(profile.name)
+            columns = table_columns(listing.model, book.name_of)
+            first_page, all_pages = _naming(book, client, first_page, all_pages)
         try:
             await write_listing(
-                new_writer(fmt, listing.model, listing.noun),
+                new_writer(fmt, listing.model, listing.noun, columns),
                 fmt=fmt,
                 noun=listing.noun,
                 fetch_all=fetch_all,
                 skip=skip,
                 limit=limit,
-                first_page=lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT),
-                all_pages=lambda: listing.all_pages(client, skip, page_size),
+                first_page=first_page,
+                all_pages=all_pages,
             )
         except NotFound as exc:
             resource_missing = "resource not found" in " ".join(exc.messages).lower()  # not a missing route
@@ -166,7 +178,30 @@ def run_listing(
                 raise
             raise CommandFailure(f"{exc.user_message()}\nhint: {listing.not_found}", ExitCode.NOT_FOUND) from exc
 
+        finally:
+            if book is not None:
+                book.save()
+
     run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
+
+
+def _naming(
+    book: ClientNameBook, client: ApiClient, first_page: FirstPage, all_pages: AllPages
+) -> tuple[FirstPage, AllPages]:
+    """The page readers, each page's client names learnt before it is written."""
+
+    async def named_first() -> tuple[Sequence[BaseModel], int]:
+        items, count = await first_page()
+        await book.learn_page(client, items)
+        return items, count
+
+    async def named_all() -> AsyncGenerator[Sequence[BaseModel], None]:
+        async with contextlib.aclosing(all_pages()) as pages:
+            async for page in pages:
+                await book.learn_page(client, page)
+                yield page
+
+    return named_first, named_all
 
 
 def _hydrated_query(

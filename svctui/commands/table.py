@@ -86,10 +86,25 @@ class TableColumn:
     min_width: int = 0
 
 
+NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
+CLIENT_HEADER = "CLIENT"
+
+
+def _no_names(client_id: str) -> str:
+    return ""
+
+
+def client_column(name_of: NameOf = _no_names) -> TableColumn:
+    """The CLIENT column: the name the item carries, else the one `name_of` knows, else the client id."""
+    return TableColumn(
+        CLIENT_HEADER, lambda item: item.client_name or name_of(item.client_id) or item.client_id, flexible=True
+    )
+
+
 TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     Event: (
         TableColumn("ID", lambda e: e.id, right=True),
-        TableColumn("CLIENT", lambda e: e.client_name or e.client_id, flexible=True),
+        client_column(),
         TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
@@ -101,6 +116,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, right=True),
         TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
         TableColumn("STATUS", lambda t: status_label(t.status)),
+        client_column(),
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda t: len(t.domains), right=True),
         TableColumn("RESULTS", lambda t: _results(t.domain_results)),
@@ -133,6 +149,13 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("SCHEDULES", lambda c: len(c.events), right=True),
     ),
 }
+
+
+def table_columns(model: type[BaseModel], name_of: NameOf) -> tuple[TableColumn, ...]:
+    """The model's table columns with the CLIENT column (if any) naming clients through `name_of`."""
+    return tuple(
+        client_column(name_of) if column.header == CLIENT_HEADER else column for column in TABLE_COLUMNS[model]
+    )
 
 
 def fit_widths(natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int) -> list[int]:

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from svctui.clock import Clock
+from svctui.tui.client_names import ClientNames
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
@@ -139,6 +140,7 @@ class SvcTuiApp(App[int]):
         self.server_label = server_label
         self._theme_timer: Timer | None = None
         self.loads = Loads(self)
+        self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -220,6 +222,10 @@ class SvcTuiApp(App[int]):
         self.loads.start_in_thread("theme", save)
 
     # ----- the connection ---------------------------------------------------------------------------------
+    def client_name(self, client_id: str) -> str:
+        """A collection client's name as the current profile knows it ("" when unknown)."""
+        return self.client_names.get(self.profile.name, client_id) if self.profile is not None else ""
+
     @property
     def request_count(self) -> int:
         """Requests sent this session, retries included (each client counts its own with an httpx hook)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, EndpointSpec
+from svctui.api.filters import CLIENTS, COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, EndpointSpec
 from svctui.demo.server import DemoServer
 from tests.support.demo_http import client_ids, signed, table_counts
 
@@ -47,6 +47,7 @@ def endpoints(demo: DemoServer) -> list[tuple[str, EndpointSpec]]:
         (f"/api/v2/clients/{client}/completed-tasks", COMPLETED_TASKS),
         ("/api/v2/asset-group-tags/1/selectors", SELECTORS),
         ("/api/v2/asset-group-tags", TAGS),
+        ("/api/v2/clients", CLIENTS),
     ]
 
 

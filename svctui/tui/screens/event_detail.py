@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 VALUE_WRAP = 40  # the value column of the pane at 120 columns
 ColorOf = Callable[[str], str]
+NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
+CLIENT_WIDTH = 18
 KIND_NAMES = (
     ("session_collection", "sessions"),
     ("local_group_collection", "local groups"),
@@ -55,9 +57,15 @@ def _count_with_missing(refs: list[DomainRef] | list[OURef], color_of: ColorOf) 
     return text
 
 
-def _client(event: Event) -> str:
-    if event.client_name:
-        return event.client_name if len(event.client_name) <= 16 else f"{event.client_name[:15]}…"
+def _no_names(client_id: str) -> str:
+    return ""
+
+
+def client_cell(event: Event, name_of: NameOf) -> str:
+    """The client's name (cut to the column), or the start of its id while no name is known."""
+    name = event.client_name or name_of(event.client_id)
+    if name:
+        return name if len(name) <= CLIENT_WIDTH else f"{name[: CLIENT_WIDTH - 1]}…"
     return f"{event.client_id[:8]}…"
 
 
@@ -67,8 +75,9 @@ def _kinds(event: Event) -> str:
     return flag_marks(event)
 
 
-def event_adapter(clock: Clock, color_of: ColorOf) -> RowAdapter[Event]:
-    """The events table: id, client, schedule in words, next run, kinds, domain and OU counts (✗ = missing)."""
+def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) -> RowAdapter[Event]:
+    """The events table: id, client (its name; `c` copies its id), schedule in words, next run, kinds, domain and
+    OU counts (✗ = missing)."""
 
     def schedule_words(event: Event) -> Text:
         schedule = parse_schedule(event.rrule)
@@ -78,8 +87,14 @@ def event_adapter(clock: Clock, color_of: ColorOf) -> RowAdapter[Event]:
         key=lambda event: str(event.id),
         columns=(
             ColumnDef("id", "id", lambda event: str(event.id), width=6, sort="id"),
-            ColumnDef("client", "client", _client, width=16, copy_text=lambda event: event.client_id),
-            ColumnDef("schedule", "schedule", schedule_words, width=30, copy_text=lambda event: event.rrule),
+            ColumnDef(
+                "client",
+                "client",
+                lambda event: client_cell(event, name_of),
+                width=CLIENT_WIDTH,
+                copy_text=lambda event: event.client_id,
+            ),
+            ColumnDef("schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule),
             ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
             ColumnDef("kinds", "kinds", _kinds, width=7),
             ColumnDef("domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7),
@@ -125,16 +140,17 @@ class EventDetail(DetailPane["Event"]):
 
     EMPTY_HINT = "No event under the cursor."
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, name_of: NameOf = _no_names) -> None:
         super().__init__()
         self.clock = clock
+        self.name_of = name_of
 
     def sections(self, item: Event) -> list[Section]:
         """Event, schedule, domains, OUs and any extra fields the server sent."""
         kinds = ", ".join(label for name, label in KIND_NAMES if getattr(item, name)) or "none"
         fields: list[tuple[str, str | Content]] = [
             ("id", str(item.id)),
-            ("client", item.client_name or muted("(no name)")),
+            ("client", item.client_name or self.name_of(item.client_id) or muted("(no name)")),
             ("client id", item.client_id),
             ("kinds", _kinds(item)),
         ]

@@ -1,12 +1,19 @@
-"""The Events screen (key 1): collection schedules, server-paged, filtered, sorted, with a detail pane."""
+"""The Events screen (key 1): collection schedules, server-paged, filtered, sorted, with a detail pane.
+
+Besides the page, the screen loads the client names (channel "names", see svctui.tui.client_names): the client
+column shows a client's name once known, its id before that; `c` on the column copies the id.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import on
 from textual.binding import Binding, BindingType
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
+from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
+from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.event_detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -31,11 +38,11 @@ class EventsScreen(ListScreen["Event"]):
 
     def make_adapter(self) -> RowAdapter[Event]:
         """id, client, schedule in words, next run, kinds, domains, OUs."""
-        return event_adapter(self.dashboard.clock, self.theme_color)
+        return event_adapter(self.dashboard.clock, self.theme_color, self.dashboard.client_name)
 
     def make_detail(self) -> DetailPane[Event]:
         """Every field, domains and OUs, the rule and its next 5 runs."""
-        return EventDetail(self.dashboard.clock)
+        return EventDetail(self.dashboard.clock, self.dashboard.client_name)
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
         """One page of GET /api/v2/events."""
@@ -59,8 +66,29 @@ class EventsScreen(ListScreen["Event"]):
         self.notify(f"Event {event_id} (x clears the filter).", timeout=4)
 
     def page_arrived(self, page: Any, query: ListQuery) -> None:
-        """After a jump from a task: the event's detail opens once its row is there."""
-        super().page_arrived(page, query)
+        """Ask for the client names (once per profile); after a jump from a task, open the event's detail."""
+        start_name_load(self.dashboard, self.loads)
         wanted, self._open_detail_for = self._open_detail_for, None
         if wanted is not None and any(event.id == wanted for event in page.data) and not self.detail.is_open:
             self.call_after_refresh(self.action_toggle_detail)
+
+    def on_screen_resume(self) -> None:
+        """Coming back: names learnt on another screen meanwhile show here too."""
+        super().on_screen_resume()
+        self.show_names()
+
+    def show_names(self) -> None:
+        """Redraw the client column and the detail pane with the names known now."""
+        redraw_column(self.table, "client")
+        self.refresh_detail()
+
+    @on(Loaded)
+    def _names_loaded(self, message: Loaded) -> None:
+        current = message.channel == NAMES_CHANNEL and self.loads.is_current(message)
+        if current and names_loaded(self.dashboard, message.request, message.value):
+            self.show_names()
+
+    @on(LoadFailed)
+    def _names_failed(self, message: LoadFailed) -> None:
+        if message.channel == NAMES_CHANNEL and self.loads.is_current(message):
+            self.notify(f"Client names unavailable: {message.error}", severity="warning", markup=False)

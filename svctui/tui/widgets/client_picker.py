@@ -1,4 +1,4 @@
-"""Choose a collection client: known clients (from the events' client ids and recent choices) or a typed uuid.
+"""Choose a collection client: known clients (the events' client ids, named clients, recent choices) or a uuid.
 
     app.push_screen(ClientPicker(known, current=client_id), on_chosen)   # dismisses with a uuid or None
 
@@ -63,9 +63,11 @@ def is_uuid(text: str) -> bool:
 def merge_known(
     recent: Iterable[str], from_events: Iterable[tuple[str, str]], seen_names: Mapping[str, str] | None = None
 ) -> list[KnownClient]:
-    """Recent clients first (most recent first), then the events' clients by name; ids compared case-insensitively.
+    """Recent clients first (most recent first), then the events' clients and the named ones, by name; ids compared
+    case-insensitively.
 
-    `seen_names` (client id -> name, e.g. from tasks already shown) names clients the events leave unnamed.
+    `seen_names` (client id -> name: from GET /api/v2/clients, the tasks already shown, the names cache) names
+    clients the events leave unnamed, and lists the clients no event names.
     """
     counts: dict[str, int] = {}
     names: dict[str, str] = {key.lower(): name for key, name in (seen_names or {}).items() if name}
@@ -76,7 +78,8 @@ def merge_known(
             names[key] = name
     recent_ids = [client_id.lower() for client_id in recent if is_uuid(client_id)]
     ordered = list(dict.fromkeys(recent_ids))
-    ordered += sorted((key for key in counts if key not in ordered), key=lambda key: (names.get(key, "~"), key))
+    others = dict.fromkeys([*counts, *names])
+    ordered += sorted((key for key in others if key not in ordered), key=lambda key: (names.get(key, "~"), key))
     return [KnownClient(key, names.get(key, ""), counts.get(key, 0), key in recent_ids) for key in ordered]
 
 

@@ -7,8 +7,10 @@ client-side), the detail tabs (R results, P plot, W compare with the previous ru
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
-and the comparison), "clients" (client ids of the events, for the picker) and "remember" (the chosen client saved
-to the settings, in a thread). The reads themselves are in loaders.py; what they bring is kept in state.py.
+and the comparison), "clients" (client ids of the events, for the picker), "remember" (the chosen client saved
+to the settings, in a thread) and "names" / "names-save" (client names from GET /api/v2/clients or the cache, and
+names learnt from the tasks' `client_name`, see svctui.tui.client_names). The reads themselves are in loaders.py;
+what they bring is kept in state.py.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from svctui.api.filters import COMPLETED_TASKS, EndpointSpec, Filter, SortKey
 from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
+from svctui.tui.client_names import NAMES_CHANNEL, SAVE_CHANNEL, names_loaded, save_learnt_names, start_name_load
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
@@ -214,6 +217,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         super().reset(sort)
         self.load_history()
         self.load_known_clients()
+        start_name_load(self.dashboard, self.loads)
 
     # ----- layout and bars ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -230,13 +234,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         return self.query_one(TaskDetail)
 
     def client_name(self) -> str:
-        """The chosen client's name, from its tasks or the events ("" when unknown)."""
-        return self.seen_client_name or self.clients.name_of(self.client_id or "")
+        """The chosen client's name, from its tasks, the events or the client names ("" when unknown)."""
+        client_id = self.client_id or ""
+        return self.seen_client_name or self.clients.name_of(client_id) or self.dashboard.client_name(client_id)
 
     def _note_client_name(self, tasks: Sequence[CompletedTask]) -> None:
         name = next((task.client_name for task in tasks if task.client_name), "")
         if name and self.client_id is not None:
             self.clients.seen_names[self.client_id] = name  # the picker shows it (the events carry no names)
+            save_learnt_names(self.dashboard, self.loads, {self.client_id: name})  # and later sessions
         if name and name != self.seen_client_name:
             self.seen_client_name = name
             self._refresh_bars()
@@ -323,6 +329,8 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._known_changed()
         elif message.channel == "remember":
             self.dashboard.settings = message.value
+        elif message.channel == NAMES_CHANNEL and names_loaded(self.dashboard, message.request, message.value):
+            self._known_changed()
 
     @on(LoadFailed)
     def _tasks_failed(self, message: LoadFailed) -> None:
@@ -343,6 +351,8 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._known_changed()
         elif message.channel == "remember":
             self.notify(f"Could not remember the client: {message.error}", severity="warning", markup=False)
+        elif message.channel in (NAMES_CHANNEL, SAVE_CHANNEL):
+            self.notify(f"Client names cache: {message.error}", severity="warning", markup=False)
 
     def _known_changed(self) -> None:
         self._refresh_bars()
@@ -350,9 +360,11 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.app.screen.set_known(self.known_clients(), self.clients.picker_status())
 
     def known_clients(self) -> list[Any]:
-        """Recent choices first, then the events' clients."""
+        """Recent choices first, then the events' clients and every client whose name is known."""
         settings = self.dashboard.settings
-        return self.clients.merged(settings.recent_clients if settings is not None else [])
+        profile = self.dashboard.profile
+        names = self.dashboard.client_names.names(profile.name) if profile is not None else {}
+        return self.clients.merged(settings.recent_clients if settings is not None else [], names)
 
     # ----- intents ------------------------------------------------------------------------------------------
     def action_choose_client(self) -> None:

@@ -5,6 +5,7 @@ Plain objects (no widgets): the screen's handlers put what its workers loaded he
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from svctui.api.models import CompletedTask
@@ -51,9 +52,9 @@ class KnownClients:
         """A client's name from the events ("" when unknown)."""
         return next((name for cid, name in self.pairs if cid.lower() == client_id and name), "")
 
-    def merged(self, recent: list[str]) -> list[KnownClient]:
-        """Recent choices first, then the events' clients."""
-        return merge_known(recent, self.pairs, self.seen_names)
+    def merged(self, recent: list[str], names: Mapping[str, str] | None = None) -> list[KnownClient]:
+        """Recent choices first, then the events' clients and the clients of `names` (client id -> name)."""
+        return merge_known(recent, self.pairs, {**(names or {}), **self.seen_names})
 
     def picker_status(self) -> str:
         """What the picker says under its list."""

@@ -1,0 +1,127 @@
+"""Collection client names in the dashboard: what each profile knows (client id -> name) and how it learns more.
+
+Names come from `GET /api/v2/clients` where the server has it (enterprise), else from the `client_name` of the
+completed tasks seen; both are kept in the per-profile cache of `svctui.store.client_names`, so a later session
+(or a community server) starts with the names learnt before. The app imports this module at start-up, so the
+API and store modules are imported inside the functions that use them. Screens load them through their `Loads` channel
+"names" (`start_name_load`) and save names learnt from tasks on "names-save" (`save_learnt_names`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.tui.app import SvcTuiApp
+    from svctui.tui.loading import Loads
+    from svctui.tui.widgets.paged_table import PagedTable
+
+NAMES_CHANNEL = "names"
+SAVE_CHANNEL = "names-save"
+CLIENTS_PAGE = 1000
+CLIENTS_LIMIT = 5000  # the most clients read for their names
+
+
+@dataclass
+class ClientNames:
+    """Client names per profile, and which profiles have had the server's client list (or the cache) read."""
+
+    by_profile: dict[str, dict[str, str]] = field(default_factory=dict)
+    fetched: set[str] = field(default_factory=set)
+
+    def get(self, profile: str, client_id: str) -> str:
+        """The client's name for `profile` ("" when unknown)."""
+        return self.by_profile.get(profile, {}).get(client_id.lower(), "")
+
+    def names(self, profile: str) -> dict[str, str]:
+        """Every known name of `profile` (a copy)."""
+        return dict(self.by_profile.get(profile, {}))
+
+    def learn(self, profile: str, names: Mapping[str, str]) -> dict[str, str]:
+        """Keep `names` for `profile`; returns those that were new or changed (empty when nothing was)."""
+        known = self.by_profile.setdefault(profile, {})
+        changed = {key.lower(): name for key, name in names.items() if name and known.get(key.lower()) != name}
+        known.update(changed)
+        return changed
+
+
+async def fetch_client_names(client: ApiClient, profile: str) -> dict[str, str]:
+    """The profile's cached names, updated from `GET /api/v2/clients` when the server has it (and cached again).
+
+    A server without the listing (community edition) or one that fails it leaves the cached names; a cache file
+    that cannot be read raises its StoreError.
+    """
+    from svctui.api.errors import ApiError
+    from svctui.api.query import ListQuery
+    from svctui.store.client_names import learn_names, load_names
+
+    cached = await asyncio.to_thread(load_names, profile)
+    learnt: dict[str, str] = {}
+    bare = ListQuery(hydrate_domains=False, hydrate_ous=False)
+    try:
+        async for item in client.clients.iter(bare, page_size=CLIENTS_PAGE):
+            if item.name:
+                learnt[item.id.lower()] = item.name
+            if len(learnt) >= CLIENTS_LIMIT:
+                break
+    except ApiError:
+        pass  # EnterpriseOnly on a community server; any other failure shows on the screen's own loads
+    if not learnt:
+        return cached
+    return await asyncio.to_thread(learn_names, profile, learnt)
+
+
+def start_name_load(app: SvcTuiApp, loads: Loads) -> bool:
+    """Load the current profile's names on `loads` (channel "names") unless they were loaded already."""
+    profile = app.profile
+    if profile is None or profile.name in app.client_names.fetched:
+        return False
+    name = profile.name
+
+    async def names() -> dict[str, str]:
+        return await fetch_client_names(await app.api_client(), name)
+
+    loads.start(NAMES_CHANNEL, names, request=name)
+    return True
+
+
+def names_loaded(app: SvcTuiApp, profile: str, names: Mapping[str, str]) -> bool:
+    """Keep names a "names" load brought for `profile`; True when any was new."""
+    app.client_names.fetched.add(profile)
+    return bool(app.client_names.learn(profile, names))
+
+
+def save_learnt_names(app: SvcTuiApp, loads: Loads, names: Mapping[str, str]) -> bool:
+    """Remember names seen (e.g. tasks' `client_name`) for the current profile, and cache the new ones in a thread."""
+    profile = app.profile
+    if profile is None:
+        return False
+    changed = app.client_names.learn(profile.name, names)
+    if not changed:
+        return False
+    name = profile.name
+
+    def save() -> Any:
+        from svctui.store.client_names import learn_names
+
+        return learn_names(name, changed)
+
+    loads.start_in_thread(SAVE_CHANNEL, save)
+    return True
+
+
+def redraw_column(table: PagedTable[Any], column_key: str) -> None:
+    """Redraw one column's cells (names arrived); the cursor, marks and scroll stay where they are."""
+    column = table.adapter.column(column_key)
+    if column is None:
+        return
+    for item in table.items:
+        rendered = column.render(item)
+        cell = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+        table.update_cell(table.adapter.key(item), column_key, cell)

@@ -1,0 +1,71 @@
+"""`-o table` of `events list` and `tasks list` names clients: from GET /api/v2/clients, the tasks, the cache."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from svctui.demo.server import DemoServer
+from svctui.store.client_names import learn_names, load_names
+from tests.support.cli import demo_env, invoke
+from tests.support.demo_http import client_ids, own_server, scalar
+
+PROFILE = "env"  # the environment-only profile the commands use here
+
+
+@pytest.fixture
+def enterprise(demo_template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DemoServer]:
+    with own_server(demo_template_db, tmp_path, rate_limit=0) as demo:
+        for name, value in demo_env(demo, COLUMNS="120").items():
+            monkeypatch.setenv(name, value)
+        yield demo
+
+
+def names_in(db: Path) -> dict[str, str]:
+    return {
+        client_id: scalar(db, "SELECT name FROM clients WHERE id = ?", (client_id,)) for client_id in client_ids(db)
+    }
+
+
+def test_events_table_names_clients_from_the_server_and_caches_them(enterprise: DemoServer) -> None:
+    names = names_in(enterprise.db_path)
+    result = invoke(["events", "list", "--limit", "20", "--sort", "id"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["ID", "CLIENT"]
+    cells = {line.split()[1] for line in lines[1:]}
+    assert cells and cells <= set(names.values()), cells
+    assert not any(client_id in result.stdout for client_id in names), "names, not uuids"
+    assert load_names(PROFILE) == names
+    before = enterprise.request_count
+    again = invoke(["events", "list", "--limit", "20", "--sort", "id"])
+    assert again.stdout == result.stdout
+    assert enterprise.request_count - before == 1, "every name cached: the client list is not asked again"
+
+
+def test_events_table_uses_a_cached_name(enterprise: DemoServer) -> None:
+    first = client_ids(enterprise.db_path)[0]
+    seeded = {client_id: f"cached-{n}" for n, client_id in enumerate(names_in(enterprise.db_path))}
+    learn_names(PROFILE, seeded)
+    result = invoke(["events", "list", "--all", "-f", f"client_id={first}"])
+    assert result.exit_code == 0, result.stderr
+    assert {line.split()[1] for line in result.stdout.splitlines()[1:]} == {seeded[first]}
+
+
+def test_tasks_table_shows_the_client_name_on_a_community_server(
+    demo_template_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with own_server(demo_template_db, tmp_path, rate_limit=0, edition="community") as demo:
+        for name, value in demo_env(demo, COLUMNS="160").items():
+            monkeypatch.setenv(name, value)
+        client_id = client_ids(demo.db_path)[0]
+        name = names_in(demo.db_path)[client_id]
+        result = invoke(["tasks", "list", client_id, "--limit", "3", "--endpoint", "completed-jobs"])
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert "CLIENT" in lines[0].split()
+        at = lines[0].index("CLIENT")
+        assert len(lines) == 4 and all(line[at:].split()[0] == name for line in lines[1:]), lines
+        assert load_names(PROFILE) == {client_id: name}, "learnt from the tasks, cached for later"

@@ -1,0 +1,71 @@
+"""Client names in the dashboard: the events' client column, the picker (typing a name finds it), the client bar.
+
+Names come from GET /api/v2/clients (enterprise), else from the tasks seen; both are cached per profile.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from svctui.demo.server import DemoServer
+from svctui.store.client_names import learn_names, load_names
+from svctui.tui.screens.event_detail import EventDetail
+from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks, open_picker, query, text_of
+from tests.support.tui import on_events, settle
+
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+PROFILE = "demo"  # the in-memory profile of make_app(server)
+
+
+def names(server: DemoServer) -> dict[str, str]:
+    return {str(row[0]): str(row[1]) for row in query(server, "SELECT id, name FROM clients")}
+
+
+async def test_events_client_column_shows_names_and_copies_the_id(demo_server: DemoServer) -> None:
+    known = names(demo_server)
+    async with on_events(demo_server) as (_app, _pilot, screen):
+        table = screen.table
+        column = table.adapter.column("client")
+        assert column is not None and column.copy_text is not None
+        event = table.items[0]
+        assert str(column.render(event)) == known[event.client_id]
+        assert column.copy_text(event) == event.client_id, "`c` on the column still copies the id"
+        cells = {str(table.get_cell(str(item.id), "client")) for item in table.items}
+        assert cells <= set(known.values()) and len(cells) > 1
+        fields = dict(screen.query_one(EventDetail).sections(event)[0].fields)
+        assert (str(fields["client"]), fields["client id"]) == (known[event.client_id], event.client_id)
+    assert load_names(PROFILE) == known, "cached for the next session"
+
+
+async def test_picker_finds_a_client_by_typing_part_of_its_name(demo_server: DemoServer) -> None:
+    known = names(demo_server)
+    wanted = next(client_id for client_id, name in known.items() if name == "SHARPHOUND-LON-01")
+    async with on_tasks(demo_server) as (_app, pilot, screen):
+        picker = await open_picker(pilot)
+        assert {client.client_id: client.name for client in picker.shown} == known, "every client, named"
+        await pilot.press(*"lon-0")
+        assert [client.client_id for client in picker.shown] == [wanted]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.client_id == wanted
+        assert f"Client SHARPHOUND-LON-01 ({wanted})" in text_of(screen.query_one("#client-bar", Static))
+
+
+async def test_community_names_come_from_the_tasks_and_the_cache(demo_server_community: DemoServer) -> None:
+    known = names(demo_server_community)
+    case = drop_case(demo_server_community)
+    other = next(client_id for client_id in known if client_id != case.client_id)
+    learn_names(PROFILE, {other: "collector-from-last-week"})  # learnt in an earlier session
+    async with on_tasks(demo_server_community, case.client_id) as (_app, pilot, screen):
+        assert known[case.client_id] in text_of(screen.query_one("#client-bar", Static))
+        picker = await open_picker(pilot)
+        await pilot.press(*"last-week")
+        assert [(client.client_id, client.name) for client in picker.shown] == [(other, "collector-from-last-week")]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.client_id == other
+    assert load_names(PROFILE) == {
+        case.client_id: known[case.client_id],
+        other: known[other],
+    }, "the names the tasks carried replace the cached ones, and are kept"
