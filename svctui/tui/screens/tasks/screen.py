@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from svctui.api.filters import COMPLETED_TASKS, EndpointSpec, Filter, SortKey
+from svctui.api.filters import COMPLETED_TASKS, TASKS_NEWEST_FIRST, EndpointSpec, Filter, SortKey
 from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from svctui.api.models import Page
     from svctui.triage import Drop
 
-DEFAULT_SORT = (SortKey("execution_time", descending=True),)
+DEFAULT_SORT = TASKS_NEWEST_FIRST
 ONE_PAGE = "The drops view is computed client-side: it has one page."
 QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
 
