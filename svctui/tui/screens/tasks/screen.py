@@ -216,9 +216,9 @@ class TasksScreen(ListScreen[CompletedTask]):
     # ----- layout and bars ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         """Start from the most recent client of the settings (runs before ListScreen's on_mount loads)."""
-        settings = self.dashboard.settings
-        if settings is not None and settings.recent_clients and self.client_id is None:
-            self.client_id = settings.recent_clients[0].lower()
+        recent = self.recent_clients()
+        if recent and self.client_id is None:
+            self.client_id = recent[0].lower()
         self.detail.set_open(True)
         self._refresh_bars()
 
@@ -349,8 +349,12 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def known_clients(self) -> list[Any]:
         """Recent choices first, then the events' clients."""
-        settings = self.dashboard.settings
-        return self.clients.merged(settings.recent_clients if settings is not None else [])
+        return self.clients.merged(self.recent_clients())
+
+    def recent_clients(self) -> list[str]:
+        """The clients recently chosen with the profile in use, most recent first (each profile has its own)."""
+        settings, profile = self.dashboard.settings, self.dashboard.profile
+        return settings.recent_for(profile.name if profile is not None else "") if settings is not None else []
 
     # ----- intents ------------------------------------------------------------------------------------------
     def action_choose_client(self) -> None:
@@ -374,7 +378,8 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.window.count, self.window.shown = None, 0
             self._show_breakdown((), "")
         self.window.skip = 0
-        self.loads.start_in_thread("remember", lambda: remember_client(client_id))
+        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        self.loads.start_in_thread("remember", lambda: remember_client(client_id, profile))
         self.load()
         self.load_history()
 
@@ -452,10 +457,10 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.query_one(CountPlot).cycle_field(step)
 
 
-def remember_client(client_id: str) -> Any:
-    """Put `client_id` first among the recent clients in the settings (blocking: runs in a thread)."""
+def remember_client(client_id: str, profile: str) -> Any:
+    """Put `client_id` first among the recent clients of `profile` in the settings (blocking: runs in a thread)."""
     from svctui.store.settings import load_settings, save_settings
 
-    settings = load_settings().with_recent_client(client_id)
+    settings = load_settings().with_recent_client(client_id, profile)
     save_settings(settings)
     return settings
