@@ -10,8 +10,9 @@ from svctui.demo.server import DemoServer
 from svctui.store.model import Profile, build_profile
 from svctui.store.settings import Settings, load_settings
 from svctui.tui.palette import ProfilePicker, open_profile_picker
+from svctui.tui.widgets.state_panel import StateKind
 from tests.support.cli import add_profile
-from tests.support.tasks import client_ids, open_picker, open_tasks, tasks_screen
+from tests.support.tasks import client_ids, open_picker, open_tasks, state_of, tasks_screen
 from tests.support.tui import make_app, running, settle
 
 pytestmark = pytest.mark.anyio
@@ -36,11 +37,14 @@ async def test_recent_clients_are_kept_per_profile(demo_server: DemoServer) -> N
         assert load_settings().recent_for("alpha") == [chosen]
         await app.switch_profile(named(demo_server, "beta"))
         await settle(pilot)
+        assert tasks_screen(app).client_id is None, "beta has no recent client to open on"
+        assert state_of(app) is StateKind.IDLE and not tasks_screen(app).table.items, "alpha's rows are gone"
         picker = await open_picker(pilot)
         assert not any(client.recent for client in picker.shown), "alpha's choice is not beta's recent client"
         await pilot.press("escape")
         await app.switch_profile(named(demo_server, "alpha"))
         await settle(pilot)
+        assert tasks_screen(app).client_id == chosen, "back on alpha, its most recent client"
         again = await open_picker(pilot)
         assert again.shown[0].client_id == chosen and again.shown[0].recent
     assert load_settings().recent_clients_by_profile == {"alpha": [chosen]}

@@ -95,6 +95,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def __init__(self) -> None:
         super().__init__()
         self.client_id: str | None = None
+        self.client_profile: str | None = None  # the profile client_id was chosen with
         self.endpoint: TaskEndpoint = "completed-tasks"
         self.quick: str | None = None
         self.runs = ClientHistory()
@@ -204,7 +205,13 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
     def reset(self, sort: tuple[SortKey, ...] = DEFAULT_SORT) -> None:
-        """On first show or after a profile switch: newest first, then load the page, history, known clients."""
+        """On first show or after a profile switch: newest first, then load the page, history, known clients
+        (after a switch, of the new profile's most recent client: recent clients are kept per profile)."""
+        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        if self.client_profile is not None and profile != self.client_profile:
+            recent = self.recent_clients()
+            self.client_id = recent[0].lower() if recent else None
+        self.client_profile = profile
         self.quick = None
         self.runs.clear()
         self.clients.clear()
