@@ -444,6 +444,10 @@ class SortKey:
         return f"-{self.column}" if self.descending else self.column
 
 
+# Completed tasks newest first: the dashboard's list and `svctui tasks list` both start here.
+TASKS_NEWEST_FIRST = (SortKey("execution_time", descending=True),)
+
+
 def query_params(
     filters: Sequence[Filter] = (),
     sort: Sequence[SortKey] = (),

@@ -224,8 +224,12 @@ filter_option = click.option(
 )
 
 
-def list_options(*, hydration: bool) -> Callable[[F], F]:
-    """The options shared by the list commands: filters, sort, paging, --all, format, profile."""
+def list_options(*, hydration: bool, default_sort: str = "") -> Callable[[F], F]:
+    """The options shared by the list commands: filters, sort, paging, --all, format, profile (`default_sort`: what
+    --sort's help names as the order without one)."""
+    sort_help = "Sort column, repeatable (first = highest priority); leading - for descending."
+    if default_sort:
+        sort_help += f" Default: {default_sort}."
 
     def decorate(func: F) -> F:
         options: list[Callable[[F], F]] = [
@@ -236,7 +240,7 @@ def list_options(*, hydration: bool) -> Callable[[F], F]:
                 "sorts",
                 multiple=True,
                 metavar="[-]COL",
-                help="Sort column, repeatable (first = highest priority); leading - for descending.",
+                help=sort_help,
             ),
             click.option("--skip", type=AsciiInt(0, MAX_COUNT), default=0, show_default=True, help="Items to skip."),
             click.option(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -21,11 +22,34 @@ from svctui.demo.config import (
 )
 
 
+def free_profile_name(taken: Iterable[str], stem: str = "demo") -> str:
+    """`demo`, else `demo-2`, `demo-3`, … : the first name no stored profile has."""
+    names = set(taken)
+    if stem not in names:
+        return stem
+    number = 2
+    while f"{stem}-{number}" in names:
+        number += 1
+    return f"{stem}-{number}"
+
+
+def stored_profile_names() -> list[str]:
+    """The names in the profile store (none when it cannot be read: the banner still prints)."""
+    from svctui.store.errors import StoreError
+    from svctui.store.profiles import ProfileStore
+
+    try:
+        return list(ProfileStore().load().profiles)
+    except (StoreError, OSError):
+        return []
+
+
 def _banner(
     base_url: str, edition: str, seed: int, db_path: Path, how: str, jwt: str, state_tokens: dict[str, str]
 ) -> str:
     token_id, token_key = state_tokens["id"], state_tokens["key"]
     quoted_key = shlex.quote(token_key)
+    name = free_profile_name(stored_profile_names())
     return "\n".join(
         [
             f"svctui demo server ({edition} edition), seed {seed}",
@@ -36,11 +60,11 @@ def _banner(
             f"  JWT:        {jwt}   (valid 7 days)",
             f"  read-only token id: {state_tokens['ro_id']}   disabled token id: {state_tokens['disabled_id']}",
             "",
-            "Add it as a profile:",
-            f"  printf '%s\\n' {quoted_key} | svctui profile add demo --base-url {base_url} "
+            f"Add it as a profile ({name}: a name no stored profile has):",
+            f"  printf '%s\\n' {quoted_key} | svctui profile add {name} --base-url {base_url} "
             f"--token-id {token_id} --secret-stdin",
             "",
-            "Try it:  svctui --profile demo",
+            f"Try it:  svctui --profile {name}",
             "Press Ctrl-C to stop.",
         ]
     )

@@ -11,7 +11,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 from pydantic import BaseModel
 
-from svctui.api.filters import COMPLETED_TASKS, EVENTS, SELECTORS, TAGS, VALUE_PATTERNS, Filter, Kind, SortKey
+from svctui.api.filters import (
+    COMPLETED_TASKS,
+    EVENTS,
+    SELECTORS,
+    TAGS,
+    TASKS_NEWEST_FIRST,
+    VALUE_PATTERNS,
+    Filter,
+    Kind,
+    SortKey,
+)
 from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
@@ -248,7 +258,7 @@ def tasks() -> None:
 
 @tasks.command("list")
 @click.argument("client_id", metavar="CLIENT_ID")
-@list_options(hydration=True)
+@list_options(hydration=True, default_sort=f"{TASKS_NEWEST_FIRST[0].render()} (newest first, as the dashboard)")
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
@@ -268,13 +278,15 @@ def tasks_list(
     endpoint: str,
     **paging: Any,
 ) -> None:
-    """List the completed tasks of CLIENT_ID (a uuid). Exit 4 when the server has no such client."""
+    """List the completed tasks of CLIENT_ID (a uuid), newest first unless --sort says otherwise. Exit 4 when the
+    server has no such client."""
     if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
         fail(
             f"CLIENT_ID {quote_input(client_id)} is not a uuid; "
             "allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
         )
-    query = _hydrated_query(parse_query(COMPLETED_TASKS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
+    parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
+    query = _hydrated_query((parsed, keys or list(TASKS_NEWEST_FIRST)), no_hydrate_domains, no_hydrate_ous)
     if endpoint == "completed-tasks":
         note(CLI_DEPRECATION_NOTE)
     client_uuid = client_id.strip().lower()

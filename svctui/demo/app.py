@@ -15,6 +15,7 @@ import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote_to_bytes
@@ -50,6 +51,11 @@ class DemoState:
     limiter: RateLimiter
     injector: FaultInjector
     request_count: int = 0
+    anchor: datetime | None = None  # a fixed clock (tests): the data's "now"; None: the real time
+
+    def now(self) -> datetime:
+        """The server's clock: the fixed anchor when there is one, else the current UTC time."""
+        return self.anchor if self.anchor is not None else datetime.now(UTC)
 
 
 def parse_prefer(value: str) -> int:
@@ -232,7 +238,7 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
             if state.injector.server_error():
                 raise Problem(500, handlers.MSG_INTERNAL)
             call = handlers.Call(
-                dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")), body
+                dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")), body, state.now()
             )
             status, payload = await _with_timeout(state, handler, call, wait)
         except Problem as problem:

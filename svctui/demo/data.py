@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-
-from dateutil.rrule import rrulestr
+from datetime import UTC, datetime, timedelta
 
 from svctui.demo import names
 from svctui.demo.timefmt import to_micros
+from svctui.schedule import parse_schedule
 
 COUNT_SCALE = {  # field -> (low, high) of a domain's base count
     "user_count": (400, 40_000),
@@ -32,6 +31,8 @@ COUNT_SCALE = {  # field -> (low, high) of a domain's base count
     "deleted_count": (0, 400),
 }
 FREQUENCY_SHARE = {"HOURLY": 0.08, "DAILY": 0.6, "WEEKLY": 0.32}
+# New schedules must have a DTSTART on the real server; RRULE-only rules are a few legacy rows.
+LEGACY_RULE_SHARE = 0.06
 
 
 @dataclass
@@ -172,12 +173,12 @@ def make_events(rng: random.Random, clients: list[Client], count: int, start: da
 
 
 def event_rrule(rng: random.Random, event: Event) -> tuple[str, datetime]:
-    """The rrule text (DTSTART + RRULE, or RRULE only for ~25 %) and the dtstart it implies."""
+    """The rrule text (DTSTART + RRULE, or RRULE only for a few legacy rows) and the dtstart it implies."""
     weekday = names.WEEKDAYS[event.first_run.weekday()]
     rule = f"RRULE:FREQ={event.frequency};INTERVAL=1"
     if event.frequency == "WEEKLY":
         rule += f";BYDAY={weekday}"
-    if rng.random() < 0.25:
+    if rng.random() < LEGACY_RULE_SHARE:
         # An older, RRULE-only schedule: the rule counts from the event's creation time.
         event.first_run = event.created_at
         return rule.replace(
@@ -186,12 +187,24 @@ def event_rrule(rng: random.Random, event: Event) -> tuple[str, datetime]:
     return f"DTSTART:{event.first_run.strftime('%Y%m%dT%H%M%SZ')}\n{rule}", event.first_run
 
 
+def next_run(rrule_text: str, created_at: datetime, after: datetime) -> datetime | None:
+    """The rule's first run after `after`, as the real server keeps it in next_scheduled_at (None when ended).
+
+    A rule with a DTSTART runs as the dashboard reads it (`svctui.schedule`); a legacy RRULE-only rule counts from
+    the event's creation time.
+    """
+    text = rrule_text.strip()
+    if not parse_schedule(text).has_start:
+        text = f"DTSTART:{created_at.astimezone(UTC).strftime('%Y%m%dT%H%M%SZ')}\n{text}"
+    return parse_schedule(text).next_run(after)
+
+
 def event_rows(rng: random.Random, events: list[Event], anchor: datetime) -> list[tuple[object, ...]]:
-    """Rows of the events table, with next_scheduled_at computed by dateutil after the anchor."""
+    """Rows of the events table, with next_scheduled_at the rule's next run after the anchor."""
     rows: list[tuple[object, ...]] = []
     for event in events:
-        rrule_text, dtstart = event_rrule(rng, event)
-        following = rrulestr(rrule_text, dtstart=dtstart).after(anchor)
+        rrule_text, _ = event_rrule(rng, event)
+        following = next_run(rrule_text, event.created_at, anchor)
         next_at = to_micros(following) if following is not None else None
         updated = event.created_at + timedelta(days=rng.randint(0, 30), minutes=rng.randint(0, 600))
         rows.append(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -30,6 +31,8 @@ AD_FIELDS = ("user_count", "group_count", "computer_count", "gpo_count", "ou_cou
 CERT_FIELDS = ("aiaca_count", "rootca_count", "enterpriseca_count", "ntauthstore_count", "certtemplate_count")
 FINISHED_WEIGHTS = {2: 0.82, 8: 0.06, 5: 0.05, 4: 0.03, 3: 0.035, -1: 0.005}
 RECENT_STATUSES = (0, 1, 1, 6, 7)  # newest first: waiting, two running, ingesting, analyzing
+STATED_DURATION = re.compile(r"after (\d+) (seconds?|minutes?|hours?)", re.IGNORECASE)
+UNIT_SECONDS = {"second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600}
 DROP_FLOOR = 100
 MICRO = 1_000_000
 
@@ -130,7 +133,8 @@ def plan_runs(
 
 
 def assign_statuses(rng: random.Random, runs: list[Run]) -> None:
-    """Mostly complete; the newest few waiting/running/ingesting/analyzing; every finished status at least once."""
+    """Mostly complete; the newest few waiting/running/ingesting/analyzing; every finished status at least once;
+    each client's newest run after those still ingesting (6) or analyzing (7), as recent runs are."""
     codes = list(FINISHED_WEIGHTS)
     weights = list(FINISHED_WEIGHTS.values())
     for run in runs:
@@ -139,6 +143,11 @@ def assign_statuses(rng: random.Random, runs: list[Run]) -> None:
         for run, status in zip(reversed(runs), RECENT_STATUSES, strict=False):
             run.status = status
         finished = runs[: -len(RECENT_STATUSES)]
+        seen: set[str] = set()
+        for run in reversed(finished[-len(runs) // 10 :]):
+            if run.client.id not in seen:
+                seen.add(run.client.id)
+                run.status = 6 if len(seen) % 2 else 7
         present = {run.status for run in finished}
         for code in codes:
             if code not in present:
@@ -153,8 +162,9 @@ def count_value(domain: Domain, name: str, fraction: float, rng: random.Random) 
     return round(base * (1 + domain.trend[name] * fraction) * rng.uniform(0.99, 1.01))
 
 
-def build_results(rng: random.Random, run: Run, fraction: float, finished_at: int) -> None:
-    """Per-domain results of a run according to its status, flags and the drift model."""
+def build_results(rng: random.Random, run: Run, fraction: float) -> None:
+    """Per-domain results of a run according to its status, flags and the drift model (finished at 0 until
+    `task_times` says when the run ended)."""
     status = run.status
     if status in (-1, 0, 1, 3) or (status == 5 and rng.random() < 0.5):
         return
@@ -173,11 +183,20 @@ def build_results(rng: random.Random, run: Run, fraction: float, finished_at: in
             message = "Timed out after 43200 seconds waiting for collection to finish"
         else:
             message = rng.choice(names.DOMAIN_FAILURES)
-        run.results.append([domain.name, int(success), message, *(counts[c] for c in COUNT_NAMES), finished_at])
+        run.results.append([domain.name, int(success), message, *(counts[c] for c in COUNT_NAMES), 0])
 
 
-def task_times(rng: random.Random, run: Run) -> tuple[int, int, int]:
-    """(start, end, last_ingest) in microseconds; unset ones are ZERO_TIME."""
+def stated_seconds(text: str) -> int:
+    """The longest duration a message states ("timed out after 3600 seconds", "after 12 hours"), else 0."""
+    return max((int(number) * UNIT_SECONDS[unit.lower()] for number, unit in STATED_DURATION.findall(text)), default=0)
+
+
+def task_times(rng: random.Random, run: Run, message: str, now: int) -> tuple[int, int, int]:
+    """(start, end, last_ingest) in microseconds, all before `now`; unset ones are ZERO_TIME.
+
+    A run lasts at least as long as its messages and its domains' messages say it waited; one that could not
+    have ended by `now` is still running (status 1, no end, no results).
+    """
     if run.status in (-1, 0):
         return ZERO_TIME, ZERO_TIME, ZERO_TIME
     start = run.execution + rng.randint(5, 55) * MICRO
@@ -187,12 +206,19 @@ def task_times(rng: random.Random, run: Run) -> tuple[int, int, int]:
         return start, ZERO_TIME, ZERO_TIME
     heavy = run.flags[2] or run.flags[3]
     minutes = rng.randint(10, 240) if heavy else rng.randint(2, 25)
-    if run.status == 4:
-        minutes = 720
-    elif run.status in (5, 3):
+    if run.status in (5, 3):
         minutes = rng.randint(1, 30)
+    stated = max([stated_seconds(message), *(stated_seconds(str(result[2])) for result in run.results)])
+    least = math.ceil(stated / 60) + (1 if stated else 0)  # the wait it reports, and a minute to report it
+    ingest_gap = rng.randint(60, 600) * MICRO
+    room = (now - start - ingest_gap) // (60 * MICRO) - 1  # whole minutes left before `now`
+    minutes = min(max(minutes, least), room)
+    if minutes < max(least, 1):
+        run.status = 1
+        run.results = []
+        return start, ZERO_TIME, ZERO_TIME
     end = start + minutes * 60 * MICRO + rng.randint(0, 999_999)
-    ingest = end + rng.randint(60, 600) * MICRO if run.status in (2, 7, 8) else ZERO_TIME
+    ingest = end + ingest_gap if run.status in (2, 7, 8) else ZERO_TIME
     return start, end, ingest
 
 
@@ -251,9 +277,14 @@ def generate_tasks(
     }
     task_rows: list[tuple[object, ...]] = []
     for run in runs:
-        begin, end, ingest = task_times(rng, run)
+        build_results(rng, run, (run.execution - start) / length)
+        message = rng.choice(names.TASK_MESSAGES[run.status])
+        begin, end, ingest = task_times(rng, run, message, to_micros(anchor))
+        if run.status == 1 and message not in names.TASK_MESSAGES[1]:  # it could not have ended yet
+            message = rng.choice(names.TASK_MESSAGES[1])
         finished = end if end != ZERO_TIME else run.execution
-        build_results(rng, run, (run.execution - start) / length, finished)
+        for result in run.results:
+            result[-1] = finished
         stamp = f"{run.execution // MICRO}"
         log_path = (
             None
@@ -262,7 +293,6 @@ def generate_tasks(
         )
         domain_controller = rng.choice(dc_names[run.domains[0].objectid]) if run.status not in (-1, 0) else ""
         updated = max(run.execution, begin, end, ingest)
-        message = rng.choice(names.TASK_MESSAGES[run.status])
         task_rows.append(
             (
                 run.id,

@@ -10,6 +10,7 @@ import sqlite3
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from svctui.demo import repo, repo_write
@@ -40,6 +41,7 @@ class Call:
     path: Mapping[str, str]
     query: Sequence[tuple[str, str]]
     body: bytes = b""
+    now: datetime | None = None  # the server's clock (the fixed anchor of a test server); None: keep nothing
 
 
 def _page(count: int, query: ListQuery, data: Any) -> dict[str, Any]:
@@ -72,6 +74,8 @@ def list_events(conn: sqlite3.Connection, call: Call) -> Result:
     """GET /api/v2/events."""
     query = build_list_query(EVENTS_TABLE, call.query)
     _check_values(query)
+    if call.now is not None:  # next_scheduled_at stays the next run from now, so sorting by it orders next runs
+        repo_write.keep_next_runs(conn, call.now)
     count, events = repo.list_events(conn, query)
     return 200, _page(count, query, events)
 

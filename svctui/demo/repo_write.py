@@ -14,7 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from svctui.demo import repo
-from svctui.demo.timefmt import to_micros
+from svctui.demo.data import next_run
+from svctui.demo.timefmt import from_micros, to_micros
 
 MEMBER_KINDS = ("User", "Computer", "Group", "Container", "OU", "GPO", "Domain", "CertTemplate")
 CREATED_BY = "admin@svctui-demo"
@@ -77,3 +78,21 @@ def member_counts(conn: sqlite3.Connection, selector_id: int) -> dict[str, Any] 
     counts = {kind: int(total * weight / sum(weights)) for kind, weight in zip(kinds, weights, strict=True)}
     counts[kinds[0]] += total - sum(counts.values())
     return {"total_count": total, "counts": {kind: count for kind, count in counts.items() if count}}
+
+
+def keep_next_runs(conn: sqlite3.Connection, now: datetime) -> int:
+    """Move every next_scheduled_at that is not after `now` to the rule's next run, as the real server's scheduler
+    does once a run is due; returns how many events moved (no write when none is due)."""
+    moment = to_micros(now)
+    due_sql = "SELECT id, rrule, created_at FROM events WHERE deleted_at IS NULL AND next_scheduled_at <= ?"
+    if conn.execute(due_sql + " LIMIT 1", (moment,)).fetchone() is None:
+        return 0
+    with write_transaction(conn):
+        due = conn.execute(due_sql, (moment,)).fetchall()
+        for row in due:
+            following = next_run(str(row["rrule"]), from_micros(int(row["created_at"])), now)
+            conn.execute(
+                "UPDATE events SET next_scheduled_at = ? WHERE id = ?",
+                (to_micros(following) if following is not None else None, row["id"]),
+            )
+    return len(due)

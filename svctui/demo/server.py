@@ -257,6 +257,7 @@ def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
         jwt_secret=prepared.credentials.jwt_secret,
         limiter=RateLimiter(options.rate_limit),
         injector=FaultInjector(options.faults, seed=options.seed),
+        anchor=options.anchor,
     )
     return state, prepared
 

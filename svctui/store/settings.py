@@ -30,7 +30,8 @@ class Settings(BaseModel):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys, as App.set_keymap takes them
     page_size: int = Field(default=100, ge=1, le=MAX_PAGE_SIZE)
-    recent_clients: list[str] = Field(default_factory=list)  # most recent first
+    recent_clients: list[str] = Field(default_factory=list)  # most recent first; from before lists were per profile
+    recent_clients_by_profile: dict[str, list[str]] = Field(default_factory=dict)  # profile name -> most recent first
     drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
     max_response_mb: int = Field(default=64, ge=1, le=MAX_RESPONSE_MB)  # a larger answer is refused, not read
 
@@ -44,11 +45,26 @@ class Settings(BaseModel):
     def _cap_recent(cls, clients: list[str]) -> list[str]:
         return _dedupe(clients)[:MAX_RECENT_CLIENTS]
 
-    def with_recent_client(self, client_id: str) -> Settings:
-        """A copy with `client_id` first in recent_clients (no duplicates, at most 10)."""
-        return self.model_copy(
-            update={"recent_clients": _dedupe([client_id, *self.recent_clients])[:MAX_RECENT_CLIENTS]}
-        )
+    @field_validator("recent_clients_by_profile")
+    @classmethod
+    def _cap_recent_by_profile(cls, lists: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {name: _dedupe(clients)[:MAX_RECENT_CLIENTS] for name, clients in lists.items()}
+
+    def recent_for(self, profile: str) -> list[str]:
+        """The recent clients of `profile`, most recent first (a profile without its own list starts from the list
+        kept before lists were per profile)."""
+        return list(self.recent_clients_by_profile.get(profile, self.recent_clients))
+
+    def with_recent_client(self, client_id: str, profile: str | None = None) -> Settings:
+        """A copy with `client_id` first among the recent clients of `profile` (no duplicates, at most 10); without
+        a profile, first in the list from before lists were per profile."""
+        if profile is None:
+            return self.model_copy(
+                update={"recent_clients": _dedupe([client_id, *self.recent_clients])[:MAX_RECENT_CLIENTS]}
+            )
+        chosen = _dedupe([client_id, *self.recent_for(profile)])[:MAX_RECENT_CLIENTS]
+        lists = {**self.recent_clients_by_profile, profile: chosen}
+        return self.model_copy(update={"recent_clients_by_profile": lists})
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -67,21 +67,37 @@ class ProfilePicker(ModalScreen["Profile | None"]):
     ProfilePicker OptionList { height: auto; max-height: 20; }
     """
 
-    def __init__(self, names: list[tuple[str, str]]) -> None:
+    def __init__(self, names: list[tuple[str, str]], in_use: str | None = None) -> None:
         super().__init__()
         self.names = names
+        self.in_use = in_use
 
     def compose(self) -> ComposeResult:
-        """The list of profiles."""
+        """The list of profiles, the one in use marked `●` (and highlighted)."""
         with Vertical(id="picker", classes="dialog"):
-            yield Static("Switch profile  (enter choose · esc cancel)", classes="dialog-title")
-            yield OptionList(*(Option(f"{name}  {url}", id=name) for name, url in self.names))
+            title = "Switch profile  (enter choose · esc cancel)"
+            if self.in_use is not None and self.in_use not in dict(self.names):
+                title += f"  · in use: {self.in_use} (not stored)"
+            yield Static(title, classes="dialog-title", markup=False)
+            options = OptionList(*(Option(self.label(name, url), id=name) for name, url in self.names))
+            stored = [name for name, _ in self.names]
+            if self.in_use in stored:
+                options.highlighted = stored.index(self.in_use)
+            yield options
+
+    def label(self, name: str, url: str) -> str:
+        """`● name  url  (in use)` for the profile in use, `  name  url` for the others."""
+        return f"● {name}  {url}  (in use)" if name == self.in_use else f"  {name}  {url}"
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Resolve the chosen profile (with its secret) and return it."""
+        """Resolve the chosen profile (with its secret) and return it; the one in use just closes the list."""
         from svctui.store.errors import StoreError
         from svctui.store.profiles import ProfileStore
 
+        if event.option.id == self.in_use:
+            self.notify(f"Already using profile {self.in_use}.", markup=False)
+            self.dismiss(None)
+            return
         try:
             profile = ProfileStore().resolve(event.option.id)
         except StoreError as exc:
@@ -112,7 +128,8 @@ def open_profile_picker(app: SvcTuiApp) -> None:
         if profile is not None:
             app.call_later(app.switch_profile, profile)
 
-    app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()]), chosen)
+    in_use = app.profile.name if app.profile is not None else None
+    app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()], in_use), chosen)
 
 
 def save_screenshot(app: SvcTuiApp) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -134,3 +135,14 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     while tmux.alive() and time.monotonic() < end:
         time.sleep(0.1)
     assert not tmux.alive(), "q quits the dashboard"
+
+
+def test_events_sorted_by_next_run_in_tmux(tmux: Tmux) -> None:
+    """Issue 13 item 1: sorting by the "next run" column orders it (the demo keeps next_scheduled_at by its clock)."""
+    tmux.wait_for("rows 1\u2013100 of 200")
+    time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
+    tmux.keys("Right", "Right", "Right", "s")
+    screen = tmux.wait_for("sort next_scheduled_at")
+    runs = re.findall(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}Z)\s+in ", screen)
+    assert len(runs) >= 15 and runs == sorted(runs), screen
+    tmux.keys("q")

@@ -58,8 +58,8 @@ async def test_picker_offers_the_events_clients_and_remembers_the_choice(demo_se
         assert screen.client_id == chosen
         total = query(demo_server, "SELECT count(*) FROM tasks WHERE client_id = ?", chosen)[0][0]
         assert screen.window.count == total and len(task_ids(screen)) == 100
-        assert load_settings().recent_clients[0] == chosen, "the choice is remembered in settings"
-        assert app.settings is not None and app.settings.recent_clients[0] == chosen
+        assert load_settings().recent_for("demo")[0] == chosen, "the choice is remembered for the profile"
+        assert app.settings is not None and app.settings.recent_for("demo")[0] == chosen
         name = query(demo_server, "SELECT name FROM clients WHERE id = ?", chosen)[0][0]
         assert f"Client {name} ({chosen})" in text_of(screen.query_one("#client-bar", Static))
         again = await open_picker(pilot)

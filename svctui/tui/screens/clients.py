@@ -164,8 +164,9 @@ class ClientsScreen(Screen[None]):
         """Find the clients again, then judge each one."""
         self._status("loading the clients…")
         app = self.dashboard
-        names = dict(getattr(app, "client_names", {}) or {})
-        recent = list(app.settings.recent_clients) if app.settings is not None else []
+        names = app.client_names.names(app.profile.name) if app.profile is not None else {}
+        profile_name = app.profile.name if app.profile is not None else ""
+        recent = app.settings.recent_for(profile_name) if app.settings is not None else []
 
         async def load() -> Fleet:
             client = await app.api_client()

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from svctui.api.filters import COMPLETED_TASKS, EndpointSpec, Filter, SortKey
+from svctui.api.filters import COMPLETED_TASKS, TASKS_NEWEST_FIRST, EndpointSpec, Filter, SortKey
 from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from svctui.api.models import Page
     from svctui.triage import Drop
 
-DEFAULT_SORT = (SortKey("execution_time", descending=True),)
+DEFAULT_SORT = TASKS_NEWEST_FIRST
 ONE_PAGE = "The drops view is computed client-side: it has one page."
 QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
 
@@ -100,6 +100,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def __init__(self) -> None:
         super().__init__()
         self.client_id: str | None = None
+        self.client_profile: str | None = None  # the profile client_id was chosen with
         self.endpoint: TaskEndpoint = "completed-tasks"
         self.quick: str | None = None
         self.runs = ClientHistory()
@@ -209,7 +210,13 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
     def reset(self, sort: tuple[SortKey, ...] = DEFAULT_SORT) -> None:
-        """On first show or after a profile switch: newest first, then load the page, history, known clients."""
+        """On first show or after a profile switch: newest first, then load the page, history, known clients
+        (after a switch, of the new profile's most recent client: recent clients are kept per profile)."""
+        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        if self.client_profile is not None and profile != self.client_profile:
+            recent = self.recent_clients()
+            self.client_id = recent[0].lower() if recent else None
+        self.client_profile = profile
         self.quick = None
         self.runs.clear()
         self.clients.clear()
@@ -222,9 +229,9 @@ class TasksScreen(ListScreen[CompletedTask]):
     # ----- layout and bars ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
         """Start from the most recent client of the settings (runs before ListScreen's on_mount loads)."""
-        settings = self.dashboard.settings
-        if settings is not None and settings.recent_clients and self.client_id is None:
-            self.client_id = settings.recent_clients[0].lower()
+        recent = self.recent_clients()
+        if recent and self.client_id is None:
+            self.client_id = recent[0].lower()
         self.detail.set_open(True)
         self._refresh_bars()
 
@@ -361,10 +368,14 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def known_clients(self) -> list[Any]:
         """Recent choices first, then the events' clients and every client whose name is known."""
-        settings = self.dashboard.settings
         profile = self.dashboard.profile
         names = self.dashboard.client_names.names(profile.name) if profile is not None else {}
-        return self.clients.merged(settings.recent_clients if settings is not None else [], names)
+        return self.clients.merged(self.recent_clients(), names)
+
+    def recent_clients(self) -> list[str]:
+        """The clients recently chosen with the profile in use, most recent first (each profile has its own)."""
+        settings, profile = self.dashboard.settings, self.dashboard.profile
+        return settings.recent_for(profile.name if profile is not None else "") if settings is not None else []
 
     # ----- intents ------------------------------------------------------------------------------------------
     def action_choose_client(self) -> None:
@@ -406,7 +417,8 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.window.count, self.window.shown = None, 0
             self._show_breakdown((), "")
         self.window.skip = 0
-        self.loads.start_in_thread("remember", lambda: remember_client(client_id))
+        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        self.loads.start_in_thread("remember", lambda: remember_client(client_id, profile))
         self.load()
         self.load_history()
 
@@ -484,10 +496,10 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.query_one(CountPlot).cycle_field(step)
 
 
-def remember_client(client_id: str) -> Any:
-    """Put `client_id` first among the recent clients in the settings (blocking: runs in a thread)."""
+def remember_client(client_id: str, profile: str) -> Any:
+    """Put `client_id` first among the recent clients of `profile` in the settings (blocking: runs in a thread)."""
     from svctui.store.settings import load_settings, save_settings
 
-    settings = load_settings().with_recent_client(client_id)
+    settings = load_settings().with_recent_client(client_id, profile)
     save_settings(settings)
     return settings

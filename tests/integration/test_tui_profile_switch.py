@@ -1,0 +1,69 @@
+"""Profiles in the dashboard: recent clients are kept per profile (not shared), and the profile switcher marks the
+profile in use (choosing it again switches nothing)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import OptionList
+
+from svctui.demo.server import DemoServer
+from svctui.store.model import Profile, build_profile
+from svctui.store.settings import Settings, load_settings
+from svctui.tui.palette import ProfilePicker, open_profile_picker
+from svctui.tui.widgets.state_panel import StateKind
+from tests.support.cli import add_profile
+from tests.support.tasks import client_ids, open_picker, open_tasks, state_of, tasks_screen
+from tests.support.tui import make_app, running, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def named(server: DemoServer, name: str) -> Profile:
+    """An in-memory profile called `name` for the demo server."""
+    return build_profile(
+        name=name, base_url=server.base_url, token_id=server.token_id, token_key=server.token_key, storage="env"
+    )
+
+
+async def test_recent_clients_are_kept_per_profile(demo_server: DemoServer) -> None:
+    app = make_app(profile=named(demo_server, "alpha"), settings=Settings())
+    async with running(app) as pilot:
+        await open_tasks(pilot)
+        chosen = client_ids(demo_server)[1]
+        await open_picker(pilot)
+        await pilot.press(*chosen[:8], "enter")
+        await settle(pilot)
+        assert tasks_screen(app).client_id == chosen
+        assert load_settings().recent_for("alpha") == [chosen]
+        await app.switch_profile(named(demo_server, "beta"))
+        await settle(pilot)
+        assert tasks_screen(app).client_id is None, "beta has no recent client to open on"
+        assert state_of(app) is StateKind.IDLE and not tasks_screen(app).table.items, "alpha's rows are gone"
+        picker = await open_picker(pilot)
+        assert not any(client.recent for client in picker.shown), "alpha's choice is not beta's recent client"
+        await pilot.press("escape")
+        await app.switch_profile(named(demo_server, "alpha"))
+        await settle(pilot)
+        assert tasks_screen(app).client_id == chosen, "back on alpha, its most recent client"
+        again = await open_picker(pilot)
+        assert again.shown[0].client_id == chosen and again.shown[0].recent
+    assert load_settings().recent_clients_by_profile == {"alpha": [chosen]}
+
+
+async def test_the_profile_switcher_marks_the_profile_in_use(demo_server: DemoServer) -> None:
+    for name in ("alpha", "beta"):
+        assert add_profile(name, demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(profile=named(demo_server, "beta"))
+    async with running(app) as pilot:
+        open_profile_picker(app)
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ProfilePicker)
+        options = picker.query_one(OptionList)
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert prompts == [f"  alpha  {demo_server.base_url}", f"● beta  {demo_server.base_url}  (in use)"]
+        assert options.highlighted == 1
+        await pilot.press("enter")  # the profile in use: nothing to switch
+        await settle(pilot)
+        assert not isinstance(app.screen, ProfilePicker) and app.profile is not None and app.profile.name == "beta"
+        assert any("Already using profile beta" in note.message for note in app.notes)
