@@ -99,6 +99,7 @@ class ListScreen(Screen[None], Generic[T]):
         self._loading = False
         self._generation = -1
         self._shown_query: ListQuery | None = None
+        self._table_takes_focus = False
 
     # ----- what a concrete screen provides ----------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[T]:
@@ -237,8 +238,17 @@ class ListScreen(Screen[None], Generic[T]):
         """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
         self.query_one("#main").set_class(shown, "-state")
         self.query_one("#body").set_class(shown, "-state")
-        if not shown and self.is_current and (self.focused is None or not self.focused.display):
+        if shown or not self.is_current:
+            return
+        if self._table_takes_focus or self.focused is None or not self.focused.display:
+            self._table_takes_focus = False
             self.table.focus()  # rows are back (e.g. after x cleared a filter that matched nothing): keys work again
+
+    def focus_table_when_shown(self) -> None:
+        """Give the table the keyboard now, or as soon as rows replace the state panel (e.g. another client)."""
+        self._table_takes_focus = True
+        if self.state_panel.kind is StateKind.HIDDEN:
+            self.show_state(False)
 
     # ----- loading ----------------------------------------------------------------------------------------
     def current_query(self) -> ListQuery:

@@ -377,6 +377,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.loads.start_in_thread("remember", lambda: remember_client(client_id))
         self.load()
         self.load_history()
+        self.focus_table_when_shown()  # the keys (j/k, paging, filters) belong to the new list, not the lower pane
 
     def set_filters(self, filters: Sequence[Filter]) -> None:
         """Any explicit filter change leaves a quick filter."""
