@@ -1,9 +1,10 @@
 """The Completed tasks screen (key 2): triage a client's collection runs and their per-domain results.
 
 Keys and intents: choose the client (C), switch the endpoint (e: `completed-tasks`, deprecated, or
-`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, d runs with drops, the last one
-client-side), the detail tabs (R results, P plot, W compare with the previous run, T fields) and the plotted count
-(n / N). Paging, sort, the filter editor, chips, hydration, states and the page's load come from ListScreen.
+`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs with drops, the
+last one client-side; each is also a palette command), the detail tabs (R results, P plot, W compare with the
+previous run, T fields) and the plotted count (n / N). Paging, sort, the filter editor, chips, hydration, states
+and the page's load come from ListScreen.
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
@@ -13,11 +14,11 @@ to the settings, in a thread). The reads themselves are in loaders.py; what they
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 DEFAULT_SORT = (SortKey("execution_time", descending=True),)
 ONE_PAGE = "The drops view is computed client-side: it has one page."
-QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
+QUICK = Binding.Group("Quick filter")  # the footer shows `f i o d Quick filter`; help lists each key
 
 
 def _quick_bindings() -> list[BindingType]:
@@ -404,6 +405,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         else:
             self.quick = name
             self.load()
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """One palette command per quick filter (the same toggle as its key)."""
+        for quick in QUICK_FILTERS:
+            yield SystemCommand(
+                f"Quick filter: {quick.title} ({quick.key})",
+                quick.description,
+                lambda name=quick.name: self.action_quick(name),
+            )
 
     def action_clear_filters(self) -> None:
         """`x` also leaves the client-side drops view."""
