@@ -200,7 +200,7 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 usually means an unknown client: say how to choose another."""
-        self._show_breakdown((), "")
+        self._show_breakdown((), "no breakdown: the page did not load")
         if getattr(error, "status", None) == 404:
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
@@ -329,9 +329,11 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         view = error_view(message.error, "events" if message.channel == "clients" else "completed tasks")
         if message.channel == "breakdown":
-            self._show_breakdown((), "")
+            self._show_breakdown((), f"status breakdown unavailable: {view.title}")
             self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
+            self.dashboard.note_failure(message.error)
         elif message.channel == "history":
+            self.dashboard.note_failure(message.error)
             self.runs.problem = view.title
             detail = " ".join(view.lines[:1])
             self.task_detail.set_history(None, [], f"the client's history could not be loaded: {view.title}. {detail}")
