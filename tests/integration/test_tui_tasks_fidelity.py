@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
+from svctui.api.fields import FLAG_NAMES
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.tui.palette import dashboard_commands
 from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.widgets.count_plot import CountPlot
+from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.paged_table import PagedTable
 from svctui.tui.widgets.state_panel import StateKind
@@ -17,7 +20,9 @@ from svctui.tui.widgets.status_bar import StatusBar
 from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
     client_ids,
+    drop_case,
     on_tasks,
+    only_task,
     open_picker,
     open_tasks,
     query,
@@ -125,3 +130,62 @@ async def test_after_the_server_died_the_header_says_so_and_the_latency_goes(fre
         status = text_of(screen.query_one("#status-line", Static))
         assert screen.stats.last_ms is None, "the last answer's latency is not this load's"
         assert " ms" not in status and "rows 1" not in status, status
+
+
+def previous_comparable_in_db(server: DemoServer, task_id: int, domain: str) -> int:
+    """The rule, in SQL: latest earlier task of the client, same collection kinds, the domain collected fine."""
+    same_kinds = " AND ".join(f"t.{name} = me.{name}" for name in FLAG_NAMES)
+    rows = query(
+        server,
+        f"SELECT t.id FROM tasks t, tasks me WHERE me.id = ? AND t.client_id = me.client_id AND {same_kinds} "
+        "AND (t.execution_time < me.execution_time OR (t.execution_time = me.execution_time AND t.id < me.id)) "
+        "AND EXISTS (SELECT 1 FROM domain_results r WHERE r.job_id = t.id AND r.domain_name = ? AND r.success = 1) "
+        "ORDER BY t.execution_time DESC, t.id DESC LIMIT 1",
+        task_id,
+        domain,
+    )
+    return int(rows[0][0])
+
+
+async def test_compare_and_plot_name_the_same_previous_comparable_run(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    baseline = previous_comparable_in_db(demo_server, case.task_id, case.domain_name)
+    same_event = query(  # what "vs previous run" used to pick: the event's last earlier run with any results
+        demo_server,
+        "SELECT t.id FROM tasks t WHERE t.event_id = ? AND t.id != ? AND t.execution_time <= "
+        "(SELECT execution_time FROM tasks WHERE id = ?) AND EXISTS (SELECT 1 FROM domain_results r "
+        "WHERE r.job_id = t.id) ORDER BY t.execution_time DESC LIMIT 1",
+        case.event_id,
+        case.task_id,
+        case.task_id,
+    )
+    assert not same_event or same_event[0][0] != baseline, "the demo case where the two rules used to differ"
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, case.task_id)
+        await pilot.press("P")
+        await settle(pilot)
+        plot = screen.query_one(CountPlot)
+        assert [drop.previous_task_id for drop in plot.field_drops()] == [baseline]
+        assert f"vs task {baseline}" in text_of(plot.query_one("#count-plot-drops", Static))
+        await pilot.press("W")
+        await settle(pilot)
+        deltas = screen.query_one(DeltasPane)
+        comparison = deltas.comparison
+        assert comparison is not None
+        row = next(row for row in comparison.domains if row.domain_name == case.domain_name)
+        assert row.previous_task is not None and row.previous_task.id == baseline
+        headings = [column.label.plain for column in deltas.table.columns.values()]
+        assert f"{case.domain_name} vs {baseline}" in headings, headings
+        header = text_of(deltas.query_one("#deltas-header", Static))
+        assert f"task {baseline}" in header and "same collection kinds" in header, header
+        before, after = (
+            query(
+                demo_server,
+                f"SELECT {case.field} FROM domain_results WHERE job_id = ? AND domain_name = ?",
+                job,
+                case.domain_name,
+            )[0][0]
+            for job in (baseline, case.task_id)
+        )
+        shown = deltas.table.get_cell(case.field, f"domain:{case.domain_name}")
+        assert str(getattr(shown, "plain", shown)).startswith(f"-{before - after:,} (-")
