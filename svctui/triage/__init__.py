@@ -5,19 +5,20 @@ No Textual and no I/O here: the screen and the CLI feed lists of `CompletedTask`
 Rules, in one place:
 - A task's time is its execution time, else its start time, else its end time, else its creation time; tasks are
   ordered by (time, id). Tasks without any time sort first.
+- "Previous comparable run" (one rule, `baseline.previous_comparable`): for one domain of a task, the latest
+  earlier task (same ordering) of the same client with the same collection kinds in which that domain was
+  collected successfully. Both the drops (and so the plot) and "vs previous run" use it, so they name the same
+  baseline task.
 - Drop rule: for each domain (by `domain_name`) and each of the 12 counts, a successful domain result is a drop
   when `(previous - current) / previous > threshold` (default 0.2 = 20 %), where `previous` is the same count
-  in the latest earlier *successful* result of the same domain from a task with the same collection kinds
-  (like for like: a run that does not collect AD structure reports zero users, which is no drop). Failed
-  domain results are ignored (neither flagged nor used as a baseline), and baselines below `min_baseline`
-  (default 10) are too small to judge.
-- "Previous run" of a task: the latest earlier task (same ordering) with the same `event_id`, whatever its status;
-  the screen compares with the latest earlier run of the event that has domain results and names the runs it
-  passed over (a failed run without results has nothing to compare).
+  in the domain's previous comparable run (like for like: a run that does not collect AD structure reports zero
+  users, which is no drop). Failed domain results are not judged, and baselines below `min_baseline` (default
+  10) are too small to judge.
 """
 
 from __future__ import annotations
 
+from svctui.triage.baseline import baseline_result, comparable_kind, previous_comparable
 from svctui.triage.compare import (
     Change,
     CountDelta,
@@ -26,7 +27,6 @@ from svctui.triage.compare import (
     compare_runs,
     compare_with_previous,
     format_delta,
-    previous_run,
 )
 from svctui.triage.drops import (
     DomainPoint,
@@ -78,7 +78,9 @@ __all__ = [
     "ResultSummary",
     "RunComparison",
     "StatusCount",
+    "baseline_result",
     "chronological",
+    "comparable_kind",
     "compare_runs",
     "compare_with_previous",
     "count_totals",
@@ -89,7 +91,7 @@ __all__ = [
     "format_delta",
     "format_duration",
     "is_drop",
-    "previous_run",
+    "previous_comparable",
     "result_summary",
     "status_breakdown",
     "task_duration",

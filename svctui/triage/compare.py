@@ -1,17 +1,19 @@
-"""Compare a run with the previous run of the same event: per-domain, per-count deltas, added/removed domains."""
+"""Compare a run with its previous comparable run (`svctui.triage.baseline`, the rule the drops use): per-domain,
+per-count deltas, each domain against its own baseline task."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from svctui.api.models import CompletedTask
-from svctui.triage.summary import COUNT_LABELS, COUNT_NAMES, count_totals, counts_of, task_order_key
+from svctui.api.models import CompletedTask, DomainResult
+from svctui.triage.baseline import baseline_result, previous_comparable
+from svctui.triage.summary import COUNT_LABELS, COUNT_NAMES, counts_of, task_order_key
 
 
 class Change(StrEnum):
-    """How a domain differs between a run and the previous run of its event."""
+    """How a domain stands between a run and its baseline: in both, only in the run (no baseline), only before."""
 
     SAME = "same"
     ADDED = "added"
@@ -46,56 +48,52 @@ class CountDelta:
 
 @dataclass(frozen=True)
 class DomainComparison:
-    """One domain in the comparison: present in both runs, added, or removed; with per-count deltas."""
+    """One domain in the comparison: present in both runs, added, or removed; with per-count deltas.
+
+    `previous_task` is the run the domain is compared with (its previous comparable run), None without one.
+    """
 
     domain_name: str
     change: Change
     previous_success: bool | None
     current_success: bool | None
     deltas: tuple[CountDelta, ...]
+    previous_task: CompletedTask | None = None
 
 
 @dataclass(frozen=True)
 class RunComparison:
-    """A task against the previous task of the same event (None when there is none)."""
+    """A task against its baseline(s); `previous` is the newest baseline task (None when no domain has one)."""
 
     task: CompletedTask
     previous: CompletedTask | None
     domains: tuple[DomainComparison, ...] = field(default=())
-    skipped: tuple[CompletedTask, ...] = field(default=())
+
+    @property
+    def baselines(self) -> tuple[CompletedTask, ...]:
+        """The distinct baseline tasks, newest first."""
+        found = {row.previous_task.id: row.previous_task for row in self.domains if row.previous_task is not None}
+        return tuple(sorted(found.values(), key=task_order_key, reverse=True))
 
     @property
     def totals(self) -> tuple[CountDelta, ...]:
-        """Per-count deltas summed over all domains of both runs."""
-        before = count_totals(self.previous.domain_results) if self.previous else dict.fromkeys(COUNT_NAMES, 0)
-        after = count_totals(self.task.domain_results)
-        return tuple(CountDelta(name, before[name], after[name]) for name in COUNT_NAMES)
+        """Per-count deltas summed over the domains compared."""
+        totals: list[CountDelta] = []
+        for position, name in enumerate(COUNT_NAMES):
+            before = sum(row.deltas[position].previous or 0 for row in self.domains)
+            after = sum(row.deltas[position].current or 0 for row in self.domains)
+            totals.append(CountDelta(name, before, after))
+        return tuple(totals)
 
 
-def _same_event_before(task: CompletedTask, tasks: Iterable[CompletedTask]) -> list[CompletedTask]:
-    if task.event_id is None:
-        return []
-    key = task_order_key(task)
-    return [
-        other
-        for other in tasks
-        if other.event_id == task.event_id and other.id != task.id and task_order_key(other) < key
-    ]
-
-
-def previous_run(
-    task: CompletedTask, tasks: Iterable[CompletedTask], *, require_results: bool = False
-) -> CompletedTask | None:
-    """The latest task of the same event strictly before `task` (by time, then id), or None.
-
-    With `require_results`, runs without domain results (failed early, canceled) are passed over.
-    """
-    earlier = [other for other in _same_event_before(task, tasks) if other.domain_results or not require_results]
-    return max(earlier, key=task_order_key, default=None)
+def _deltas(old: DomainResult | None, new: DomainResult | None) -> tuple[CountDelta, ...]:
+    old_counts = counts_of(old) if old else {}
+    new_counts = counts_of(new) if new else {}
+    return tuple(CountDelta(count, old_counts.get(count), new_counts.get(count)) for count in COUNT_NAMES)
 
 
 def compare_runs(task: CompletedTask, previous: CompletedTask | None) -> RunComparison:
-    """Per-domain, per-count deltas of `task` against `previous`, matched by domain name."""
+    """Per-domain, per-count deltas of `task` against one chosen `previous` task, matched by domain name."""
     if previous is None:
         return RunComparison(task, None)
     before = {result.domain_name: result for result in previous.domain_results}
@@ -104,29 +102,29 @@ def compare_runs(task: CompletedTask, previous: CompletedTask | None) -> RunComp
     for name in sorted(before.keys() | after.keys()):
         old, new = before.get(name), after.get(name)
         change = Change.SAME if old and new else (Change.ADDED if new else Change.REMOVED)
-        old_counts = counts_of(old) if old else {}
-        new_counts = counts_of(new) if new else {}
-        deltas = tuple(CountDelta(count, old_counts.get(count), new_counts.get(count)) for count in COUNT_NAMES)
-        rows.append(DomainComparison(name, change, old.success if old else None, new.success if new else None, deltas))
+        success = (old.success if old else None, new.success if new else None)
+        rows.append(DomainComparison(name, change, *success, _deltas(old, new), previous if old else None))
     return RunComparison(task, previous, tuple(rows))
 
 
-def compare_with_previous(
-    task: CompletedTask, tasks: Iterable[CompletedTask], *, require_results: bool = False
-) -> RunComparison:
-    """`compare_runs` against the previous run of the same event among `tasks`.
+def compare_with_previous(task: CompletedTask, tasks: Iterable[CompletedTask]) -> RunComparison:
+    """Each domain of `task` against its previous comparable run among `tasks` (the drops' rule).
 
-    With `require_results`, the comparison is against the previous run that has domain results, and the runs
-    passed over on the way (newest first) are listed in `skipped`.
+    A domain without one is ADDED (nothing comparable before it); the deltas of a failed result are against the
+    baseline's counts (its own counts are what the server sent, usually zeros).
     """
-    candidates = _same_event_before(task, tasks)
-    previous = previous_run(task, candidates, require_results=require_results)
-    comparison = compare_runs(task, previous)
-    if not require_results:
-        return comparison
-    floor = task_order_key(previous) if previous is not None else None
-    skipped = [other for other in candidates if floor is None or task_order_key(other) > floor]
-    return replace(comparison, skipped=tuple(sorted(skipped, key=task_order_key, reverse=True)))
+    pool = list(tasks)
+    rows: list[DomainComparison] = []
+    for result in sorted(task.domain_results, key=lambda result: result.domain_name):
+        previous = previous_comparable(task, result.domain_name, pool)
+        old = baseline_result(previous, result.domain_name) if previous is not None else None
+        change = Change.SAME if old is not None else Change.ADDED
+        success = True if old is not None else None
+        rows.append(
+            DomainComparison(result.domain_name, change, success, result.success, _deltas(old, result), previous)
+        )
+    newest = max((row.previous_task for row in rows if row.previous_task), key=task_order_key, default=None)
+    return RunComparison(task, newest, tuple(rows))
 
 
 def format_delta(delta: CountDelta) -> str:

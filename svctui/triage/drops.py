@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from svctui.api.models import CompletedTask, flag_marks
+from svctui.api.models import CompletedTask, DomainResult, flag_marks
+from svctui.triage.baseline import Kind, baseline_result, comparable_kind
 from svctui.triage.summary import (
     COUNT_LABELS,
     COUNT_NAMES,
@@ -79,24 +80,29 @@ def detect_drops(
     threshold: float = DEFAULT_DROP_THRESHOLD,
     min_baseline: int = DEFAULT_MIN_BASELINE,
 ) -> list[Drop]:
-    """All drops in `tasks` (one client's tasks), oldest first, by the rule in the module docstring."""
+    """All drops in `tasks`, oldest first: each successful domain result against the same domain's result in its
+    previous comparable run (`svctui.triage.baseline`), by the rule in the package docstring."""
     if not 0 <= threshold <= 1:
         raise ValueError(f"drop threshold must be between 0 and 1 (0.2 = 20 %), got {threshold}")
     drops: list[Drop] = []
-    for domain_name, points in domain_series(tasks).items():
-        baseline: dict[str, DomainPoint] = {}
-        for point in points:
-            if not point.success:
-                continue
-            before = baseline.get(point.kinds)
+    # one chronological pass: the last comparable success of each (domain, kind) so far is exactly what
+    # previous_comparable() finds for the next task (tests check the two agree)
+    latest: dict[tuple[str, Kind], tuple[CompletedTask, DomainResult]] = {}
+    for task in chronological(tasks):
+        kind = comparable_kind(task)
+        for result in task.domain_results:
+            if baseline_result(task, result.domain_name) is not result:
+                continue  # a failed result is neither judged nor a baseline
+            before = latest.get((result.domain_name, kind))
             if before is not None:
+                previous_counts, current_counts = counts_of(before[1]), counts_of(result)
                 for name in COUNT_NAMES:
-                    previous, current = before.counts[name], point.counts[name]
+                    previous, current = previous_counts[name], current_counts[name]
                     if is_drop(previous, current, threshold, min_baseline):
                         drops.append(
-                            Drop(point.task_id, domain_name, name, previous, current, before.task_id, point.time)
+                            Drop(task.id, result.domain_name, name, previous, current, before[0].id, task_time(task))
                         )
-            baseline[point.kinds] = point
+            latest[(result.domain_name, kind)] = (task, result)
     drops.sort(key=lambda drop: (drop.time is not None, drop.time or datetime.min, drop.task_id, drop.domain_name))
     return drops
 

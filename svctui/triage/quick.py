@@ -1,4 +1,10 @@
-"""Quick filters of the Completed tasks screen: failed in the last 24 h, partially complete, runs with drops."""
+"""Quick filters of the Completed tasks screen: failed in the last 24 h, partially complete, not OK, runs with drops.
+
+The server's filters are AND-only and `status` takes eq, ~eq and neq: "status is one of Timed out, Failed,
+Partially complete" cannot be sent as an IN list. It is sent as `status=neq:<code>` for every *other* known code
+(ANDed), which is exactly those three among the codes the API defines; a code the server added later would pass
+too, and the notice on screen says so.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +25,17 @@ def _failed_last_24h(now: datetime) -> list[Filter]:
 
 def _partially_complete(now: datetime) -> list[Filter]:
     return [Filter.build(COMPLETED_TASKS, "status", "eq", str(int(TaskStatus.PARTIALLY_COMPLETE)))]
+
+
+NOT_OK_STATUSES = (TaskStatus.TIMED_OUT, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE)
+
+
+def _not_ok(now: datetime) -> list[Filter]:
+    return [
+        Filter.build(COMPLETED_TASKS, "status", "neq", str(int(code)))
+        for code in TaskStatus
+        if code not in NOT_OK_STATUSES
+    ]
 
 
 def _client_side(now: datetime) -> list[Filter]:
@@ -57,6 +74,15 @@ QUICK_FILTERS: tuple[QuickFilter, ...] = (
         "status Partially complete (server-side)",
         server_side=True,
         build=_partially_complete,
+    ),
+    QuickFilter(
+        "not-ok",
+        "o",
+        "Not OK",
+        "status Timed out, Failed or Partially complete — sent as status ≠ each other known code, because the server"
+        " only ANDs its filters (a status code unknown to svctui would also match) (server-side)",
+        server_side=True,
+        build=_not_ok,
     ),
     QuickFilter(
         "drops",

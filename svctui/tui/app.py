@@ -282,18 +282,32 @@ class SvcTuiApp(App[int]):
         if not self.loads.is_current(message):
             return
         if message.channel == "probe":
-            from svctui.tui.widgets.state_panel import StateKind, error_view
+            from svctui.tui.widgets.state_panel import error_view
 
-            view = error_view(message.error)
-            if view.kind is StateKind.AUTH_FAILURE:
-                problem = f"auth failed ({view.status})" if view.status else "auth failed"
-            else:
+            if not self.note_failure(message.error):
+                view = error_view(message.error)  # the probe itself was refused: say how
                 problem = f"HTTP {view.status}" if view.status is not None else view.title.lower()
-            self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
+                self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
         elif message.channel == "theme":
             self.notify(f"Could not keep the theme: {message.error}", severity="warning", markup=False)
         elif message.channel == "demo":
             self._demo_failed(message.error)
+
+    def note_failure(self, error: BaseException) -> bool:
+        """Show in the header what a failed request says about the server (gone, not the API, auth); True if it did.
+
+        The edition stays when the server still answered (an answer that is not the API's, a 5xx); it goes when
+        nothing answered. The next load asks for the edition again (`ListScreen.load` probes while a problem shows).
+        """
+        from svctui.tui.widgets.state_panel import header_problem
+
+        found = header_problem(error)
+        if found is None:
+            return False
+        problem, keeps_edition = found
+        info = self.header_info
+        self.header_info = HeaderInfo(info.profile, info.server, info.edition if keeps_edition else None, problem)
+        return True
 
     async def switch_profile(self, profile: Profile) -> None:
         """Talk to another profile from now on; screens reset and reload."""

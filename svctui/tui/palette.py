@@ -183,3 +183,6 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
                 lambda key=key: list_screen.set_sort((key,)),
                 discover=False,
             )
+    extra = getattr(screen, "palette_commands", None)
+    if callable(extra):
+        yield from extra()  # the screen's own commands (e.g. the quick filters of Completed tasks)

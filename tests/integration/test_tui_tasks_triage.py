@@ -17,7 +17,6 @@ from svctui.tui.loading import Loaded
 from svctui.tui.screens.tasks.detail import TaskDetail
 from svctui.tui.screens.tasks.loaders import History
 from svctui.tui.widgets.count_plot import CountPlot
-from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.status_bar import StatusBar
 from tests.support.tasks import (
@@ -102,40 +101,6 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         assert plot.field != case.field and plot.field_drops() == []
         await pilot.press("N")
         assert plot.field == case.field
-
-
-async def test_compare_with_the_previous_run_of_the_event(demo_server: DemoServer) -> None:
-    case = drop_case(demo_server)
-    assert case.event_id is not None
-    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
-        await only_task(pilot, screen, case.task_id)
-        await pilot.press("W")
-        await settle(pilot)
-        deltas = screen.query_one(DeltasPane)
-        comparison = deltas.comparison
-        assert comparison is not None and comparison.previous is not None
-        previous_id = query(
-            demo_server,
-            "SELECT t.id FROM tasks t WHERE t.event_id = ? AND t.execution_time < "
-            "(SELECT execution_time FROM tasks WHERE id = ?) AND EXISTS "
-            "(SELECT 1 FROM domain_results r WHERE r.job_id = t.id) ORDER BY t.execution_time DESC LIMIT 1",
-            case.event_id,
-            case.task_id,
-        )[0][0]
-        assert comparison.previous.id == previous_id
-        header = text_of(deltas.query_one("#deltas-header", Static))
-        assert f"Task {case.task_id}" in header and f"task {previous_id}" in header
-        before, after = (
-            query(
-                demo_server,
-                f"SELECT {case.field} FROM domain_results WHERE job_id = ? AND domain_name = ?",
-                job,
-                case.domain_name,
-            )[0][0]
-            for job in (previous_id, case.task_id)
-        )
-        shown = cell(deltas.table, case.field, f"domain:{case.domain_name}")
-        assert shown.startswith(f"-{before - after:,} (-")
 
 
 async def test_quick_filters_failed_24h_and_partially_complete(demo_server: DemoServer) -> None:

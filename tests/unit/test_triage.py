@@ -23,13 +23,14 @@ from svctui.triage import (
     format_delta,
     format_duration,
     is_drop,
-    previous_run,
+    previous_comparable,
     result_summary,
     status_breakdown,
     task_duration,
     task_time,
     tasks_with_drops,
 )
+from tests.triage_samples import sample_tasks
 from tests.unit.test_layers import _import_with_textual_blocked
 
 T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
@@ -169,21 +170,47 @@ def test_detect_drops_rejects_bad_threshold() -> None:
     assert detect_drops(tasks, threshold=1.0) == []  # 1: nothing can fall by more than 100 %
 
 
-def test_previous_run_same_event_any_status() -> None:
-    a1, b1 = task(1, 0, event_id=7), task(2, 0, event_id=8)
-    a2 = task(3, 1, event_id=7, status=5)
-    a3 = task(4, 2, event_id=7)
-    everything = [a3, b1, a2, a1]
-    assert previous_run(a3, everything) is a2
-    assert previous_run(a2, everything) is a1
-    assert previous_run(a1, everything) is None
-    assert previous_run(task(5, 3, event_id=None), everything) is None
+def test_previous_comparable_run_is_one_rule_same_client_same_kinds_domain_collected() -> None:
+    base = task(1, 0, result("A", user_count=200), result("B"), event_id=7)
+    other_event = task(2, 1, result("A", user_count=190), event_id=8)  # another schedule, same kinds: counts
+    failed_a = task(3, 2, result("A", success=False), result("B"), event_id=7)  # A failed: not A's baseline
+    sessions_only = task(4, 3, result("A"), event_id=7, ad_structure_collection=False)  # other kinds
+    other_client = task(5, 3, result("A"), event_id=7, client_id="1b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0")
+    manual = task(6, 3, result("B", user_count=80), event_id=None)  # no event: still comparable
+    latest = task(7, 4, result("A", user_count=100), result("B"), event_id=7)
+    everything = [latest, manual, other_client, sessions_only, failed_a, other_event, base]
+    assert previous_comparable(latest, "A", everything) is other_event
+    assert previous_comparable(latest, "B", everything) is manual
+    assert previous_comparable(other_event, "A", everything) is base
+    assert previous_comparable(base, "A", everything) is None
+    assert previous_comparable(latest, "C", everything) is None
+    comparison = compare_with_previous(latest, everything)
+    assert {row.domain_name: row.previous_task.id for row in comparison.domains if row.previous_task} == {
+        "A": 2,
+        "B": 6,
+    }
+    assert comparison.previous is manual and [run.id for run in comparison.baselines] == [6, 2]
+    assert comparison.domains[0].deltas[0].delta == 100 - 190
 
 
-def test_compare_with_previous_marks_added_and_removed() -> None:
+def test_drops_and_comparison_name_the_same_baseline_for_every_drop() -> None:
+    tasks = sample_tasks()
+    drops = detect_drops(tasks, threshold=0.0)
+    assert drops, "the samples have decreases"
+    for drop in drops:
+        current = next(t for t in tasks if t.id == drop.task_id)
+        baseline = previous_comparable(current, drop.domain_name, tasks)
+        assert baseline is not None and baseline.id == drop.previous_task_id, drop
+        row = next(r for r in compare_with_previous(current, tasks).domains if r.domain_name == drop.domain_name)
+        assert row.previous_task is baseline
+        delta = row.deltas[[d.field for d in row.deltas].index(drop.field)]
+        assert (delta.previous, delta.current) == (drop.previous, drop.current)
+
+
+def test_compare_runs_marks_added_and_removed() -> None:
     before = task(1, 0, result("A", user_count=200), result("GONE"))
     after = task(2, 1, result("A", user_count=150, group_count=100), result("NEW", success=False))
-    comparison = compare_with_previous(after, [before, after])
+    comparison = compare_runs(after, before)
     assert comparison.previous is before
     rows = {row.domain_name: row for row in comparison.domains}
     assert [row.domain_name for row in comparison.domains] == ["A", "GONE", "NEW"]
@@ -222,24 +249,19 @@ def test_quick_filters() -> None:
     assert len({quick.key for quick in QUICK_FILTERS}) == len(QUICK_FILTERS)
 
 
-def test_compare_passes_over_runs_without_results() -> None:
+def test_compare_with_previous_passes_over_runs_that_did_not_collect_the_domain() -> None:
     full = task(1, 0, result("A", user_count=200), event_id=7)
     failed = task(2, 1, event_id=7, status=5)
     canceled = task(3, 2, event_id=7, status=3)
-    other_event = task(4, 2, result("A"), event_id=8)
-    latest = task(5, 3, result("A", user_count=100), event_id=7)
-    everything = [latest, other_event, canceled, failed, full]
-    assert previous_run(latest, everything) is canceled
-    assert previous_run(latest, everything, require_results=True) is full
-    literal = compare_with_previous(latest, everything)
-    assert literal.previous is canceled and literal.skipped == ()
-    useful = compare_with_previous(latest, everything, require_results=True)
-    assert useful.previous is full
-    assert [t.id for t in useful.skipped] == [3, 2]
-    assert useful.domains[0].deltas[0].delta == -100
-    assert compare_with_previous(failed, everything, require_results=True).previous is full
-    first = compare_with_previous(full, everything, require_results=True)
-    assert first.previous is None and first.skipped == ()
+    latest = task(5, 3, result("A", user_count=100), result("NEW"), event_id=7)
+    everything = [latest, canceled, failed, full]
+    comparison = compare_with_previous(latest, everything)
+    assert comparison.previous is full
+    rows = {row.domain_name: row for row in comparison.domains}
+    assert rows["A"].deltas[0].delta == -100 and rows["A"].change is Change.SAME
+    assert rows["NEW"].change is Change.ADDED and rows["NEW"].previous_task is None
+    first = compare_with_previous(full, everything)
+    assert first.previous is None and first.baselines == ()
 
 
 def test_triage_imports_without_textual() -> None:

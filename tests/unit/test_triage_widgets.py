@@ -135,33 +135,37 @@ async def test_deltas_against_previous_run() -> None:
         await pilot.pause()
         table = pane.table
         header = static_text(pane.query_one("#deltas-header", Static))
-        assert "Task 205" in header and "event 4" in header and "task 204" in header
+        assert "Task 205 vs previous comparable run: task 204" in header and "event 4" in header
+        assert "same client, same collection kinds" in header, "the rule is said"
         assert cell_text(table, "user_count", "domain:CORP.EXAMPLE.COM") == "-572 (-47.2 %)"
         assert cell_text(table, "group_count", "domain:CORP.EXAMPLE.COM") == "+3 (+0.9 %)"
         assert cell_text(table, "ou_count", "total") == "0"
         assert cell_text(table, "__result__", "domain:CORP.EXAMPLE.COM") == "ok → ok"
         assert table.row_count == 13
+        headings = [column.label.plain for column in table.columns.values()]
+        assert "CORP.EXAMPLE.COM vs 204" in headings
 
         pane.show_comparison(compare_with_previous(tasks[3], tasks))  # LAB.EXAMPLE.NET first appears
         await pilot.pause()
         headings = [column.label.plain for column in table.columns.values()]
-        assert "LAB.EXAMPLE.NET (added)" in headings
+        assert "LAB.EXAMPLE.NET (no baseline)" in headings
         assert cell_text(table, "user_count", "domain:LAB.EXAMPLE.NET") == f"+{35 + 9} (new)"
 
-        pane.show_comparison(compare_with_previous(tasks[7], tasks))  # previous run had a failed EU domain
+        pane.show_comparison(compare_with_previous(tasks[7], tasks))  # run 206 had a failed EU domain
         await pilot.pause()
-        assert cell_text(table, "__result__", "domain:EU.CORP.EXAMPLE.COM") == "failed → ok"
-
-        skipping = compare_with_previous(tasks[9], tasks, require_results=True)  # event 9: both runs lack results
-        pane.show_comparison(skipping)
-        await pilot.pause()
+        assert cell_text(table, "__result__", "domain:EU.CORP.EXAMPLE.COM") == "ok → ok"
+        headings = [column.label.plain for column in table.columns.values()]
+        assert "EU.CORP.EXAMPLE.COM vs 205" in headings and "CORP.EXAMPLE.COM vs 206" in headings
         header = static_text(pane.query_one("#deltas-header", Static))
-        assert "no earlier run of event 9 with domain results" in header
-        assert "passed over 1 run without domain results: 300 Failed" in header
+        assert "previous comparable runs, per domain: task 206, task 205" in header
+
+        pane.show_comparison(compare_with_previous(tasks[9], tasks))  # event 9's run has no results
+        await pilot.pause()
+        assert "Task 301 has no domain results" in static_text(pane.query_one("#deltas-header", Static))
 
         pane.show_comparison(compare_with_previous(tasks[0], tasks))
         await pilot.pause()
-        assert "no earlier run of event 4" in static_text(pane.query_one("#deltas-header", Static))
+        assert "no earlier comparable run" in static_text(pane.query_one("#deltas-header", Static))
         assert table.row_count == 0
 
 

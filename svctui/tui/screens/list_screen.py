@@ -19,6 +19,7 @@ refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from textual import events, on
@@ -99,6 +100,8 @@ class ListScreen(Screen[None], Generic[T]):
         self._loading = False
         self._generation = -1
         self._shown_query: ListQuery | None = None
+        self._table_takes_focus = False
+        self._shown_skip = 0  # the skip of the rows on screen (window.skip moves ahead while the next page loads)
 
     # ----- what a concrete screen provides ----------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[T]:
@@ -237,8 +240,17 @@ class ListScreen(Screen[None], Generic[T]):
         """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
         self.query_one("#main").set_class(shown, "-state")
         self.query_one("#body").set_class(shown, "-state")
-        if not shown and self.is_current and (self.focused is None or not self.focused.display):
+        if shown or not self.is_current:
+            return
+        if self._table_takes_focus or self.focused is None or not self.focused.display:
+            self._table_takes_focus = False
             self.table.focus()  # rows are back (e.g. after x cleared a filter that matched nothing): keys work again
+
+    def focus_table_when_shown(self) -> None:
+        """Give the table the keyboard now, or as soon as rows replace the state panel (e.g. another client)."""
+        self._table_takes_focus = True
+        if self.state_panel.kind is StateKind.HIDDEN:
+            self.show_state(False)
 
     # ----- loading ----------------------------------------------------------------------------------------
     def current_query(self) -> ListQuery:
@@ -289,6 +301,7 @@ class ListScreen(Screen[None], Generic[T]):
         self.stats.applied += 1
         self.stats.last_ms = message.elapsed_ms
         self.window.count, self.window.shown = page.count, len(records)
+        self._shown_skip = self.window.skip
         same_query = self._shown_query == message.request
         self._shown_query = message.request
         self.page_arrived(page, message.request)
@@ -311,17 +324,28 @@ class ListScreen(Screen[None], Generic[T]):
             return
         self._loading = False
         self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
+        self.stats.last_ms = None  # nor is the latency of an answer that is not the latest
+        self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
         self.state_panel.show_error(message.error, noun=self.NOUN)
         self.show_state(True)
         self._update_status()
 
+    def rows_on_screen(self) -> bool:
+        """True when the table (not the state panel) is shown and holds rows."""
+        return self.state_panel.kind is StateKind.HIDDEN and self.table.row_count > 0
+
     def status_parts(self) -> list[str]:
-        """Pieces of the status line (screens may add their own)."""
-        parts = [self.window.label()]
-        if self.window.count:
-            pages = (self.window.count + self.window.limit - 1) // self.window.limit
-            parts.append(f"page {self.window.skip // self.window.limit + 1}/{pages}")
+        """Pieces of the status line (screens may add their own); they describe the rows on screen.
+
+        While a page loads, the rows of the page before stay on screen: the line names those and says which rows
+        are loading (`rows 1-100 of 702  ·  loading rows 101-200…`), never the coming range as if it were shown.
+        """
+        shown = replace(self.window, skip=self._shown_skip) if self._loading else self.window
+        parts = [shown.label()] if not self._loading or self.rows_on_screen() else []
+        if shown.count and parts:
+            pages = (shown.count + shown.limit - 1) // shown.limit
+            parts.append(f"page {shown.skip // shown.limit + 1}/{pages}")
         if self.sort:
             parts.append("sort " + ", ".join(("-" if key.descending else "") + key.column for key in self.sort))
         if self.filters:
@@ -332,10 +356,21 @@ class ListScreen(Screen[None], Generic[T]):
         if self.table.marked:
             parts.append(f"{len(self.table.marked)} marked")
         if self._loading:
-            parts.append("loading…")
+            parts.append(self._loading_label())
         elif self.stats.last_ms is not None and not self.dashboard.frozen:
             parts.append(f"{self.stats.last_ms:.0f} ms")
         return parts
+
+    def _loading_label(self) -> str:
+        """`loading rows 101-200…` (the range asked for; capped by the total when only the page changed)."""
+        first = self.window.skip + 1
+        last = self.window.skip + self.window.limit
+        paging = self._shown_query is not None and replace(self._shown_query, skip=self.window.skip) == (
+            self.current_query()
+        )
+        if paging and self.window.count is not None and self.window.count >= first:
+            last = min(last, self.window.count)
+        return f"loading rows {first:,}\u2013{last:,}…"
 
     def _update_status(self) -> None:
         self.query_one("#status-line", Static).update("  ·  ".join(self.status_parts()))

@@ -1,4 +1,9 @@
-"""Compare with the previous run: per-count deltas of a task against the previous task of the same event.
+"""Compare with the previous run: per-count deltas of a task against its previous comparable run.
+
+"Previous comparable run" is one rule (svctui.triage.baseline), the one the drops and the plot use: per domain,
+the latest earlier run of the same client with the same collection kinds that collected that domain
+successfully. Each domain's heading names its baseline task (`vs 2773`), so the comparison and the plot's
+"vs task 2773" always agree.
 
 Laid out with the 12 counts as rows and the domains as columns (domains are few, counts are many), plus a
 result row (ok/failed before → after) and a total column; domains added or removed are marked in their header.
@@ -26,7 +31,8 @@ from svctui.tui.widgets.task_times import format_local_utc
 from svctui.tui.widgets.triage_pane import TriagePane
 
 RESULT_ROW = "__result__"
-NO_TASK_NOTE = "select a task to compare it with the previous run of its event"
+NO_TASK_NOTE = "select a task to compare it with its previous comparable run"
+RULE = "comparable: same client, same collection kinds, the domain collected successfully (the rule of the drops)"
 
 
 def _success_word(value: bool | None) -> str:
@@ -116,31 +122,34 @@ class DeltasPane(TriagePane):
     def _header(self, comparison: RunComparison) -> Text:
         task = comparison.task
         text = Text()
-        if task.event_id is None:
-            text.append(f"Task {task.id} belongs to no event: there is no previous run to compare with")
+        baselines = comparison.baselines
+        if not task.domain_results:
+            text.append(f"Task {task.id} has no domain results to compare")
             return text
-        previous = comparison.previous
-        if previous is None:
-            text.append(f"Task {task.id}: no earlier run of event {task.event_id} with domain results here")
-        else:
+        if not baselines:
+            text.append(f"Task {task.id}: no earlier comparable run of its domains in the loaded history")
+        elif len(baselines) == 1:
+            previous = baselines[0]
             text.append(f"Task {task.id}", style="bold")
-            text.append(f" vs previous run of event {task.event_id}: ")
+            text.append(" vs previous comparable run: ")
             text.append(f"task {previous.id}", style="bold")
             executed = format_local_utc(previous.execution_time, self.zone)
-            text.append(f" ({previous.status_label}, executed {executed})")
-        if comparison.skipped:
-            runs = ", ".join(f"{run.id} {run.status_label}" for run in comparison.skipped[:3])
-            more = f" and {len(comparison.skipped) - 3} more" if len(comparison.skipped) > 3 else ""
-            count = len(comparison.skipped)
-            text.append(f"\npassed over {count} run{'s' if count != 1 else ''} without domain results: ", style="dim")
-            text.append(f"{runs}{more}", style="dim")
+            event = f"event {previous.event_id}" if previous.event_id is not None else "no event"
+            text.append(f" ({previous.status_label}, {event}, executed {executed})")
+        else:
+            text.append(f"Task {task.id}", style="bold")
+            text.append(" vs previous comparable runs, per domain: ")
+            text.append(", ".join(f"task {run.id}" for run in baselines), style="bold")
+        text.append(f"\n{RULE}", style="dim")
         return text
 
     def _domain_heading(self, domain: DomainComparison) -> Text:
-        if domain.change is Change.ADDED:
-            return Text(f"{domain.domain_name} (added)", style=semantic_style(self.app, "success"))
+        if domain.previous_task is None and domain.change is Change.ADDED:
+            return Text(f"{domain.domain_name} (no baseline)", style=semantic_style(self.app, "success"))
         if domain.change is Change.REMOVED:
             return Text(f"{domain.domain_name} (removed)", style=semantic_style(self.app, "error"))
+        if domain.previous_task is not None:
+            return Text(f"{domain.domain_name} vs {domain.previous_task.id}")
         return Text(domain.domain_name)
 
     def _result_cell(self, domain: DomainComparison) -> Text:

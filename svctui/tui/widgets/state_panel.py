@@ -47,6 +47,29 @@ def _class_names(error: BaseException) -> set[str]:
     return {cls.__name__ for cls in type(error).__mro__}
 
 
+NOT_THE_API = "The server's answer is not the API's"
+
+
+def header_problem(error: BaseException) -> tuple[str, bool] | None:
+    """What the header says after `error` (and whether the edition it knew still holds), or None to leave it be.
+
+    An answer that is not the API's (a 200 with a proxy page or broken JSON) came from *something*: the edition
+    stays. An unreachable server, a timeout or a cut answer leave nothing known: the edition goes. A 4xx about the
+    request itself (a bad filter, an unknown client) says nothing about the server.
+    """
+    view = error_view(error)
+    names = _class_names(error)
+    if view.title == NOT_THE_API:
+        return "answer not the API's", True
+    if view.kind is StateKind.AUTH_FAILURE:
+        return (f"auth failed ({view.status})" if view.status else "auth failed"), False
+    if "ApiConnectionError" in names:
+        return view.title.lower(), False
+    if view.status is not None and view.status >= 500:
+        return f"HTTP {view.status}", True
+    return None
+
+
 def error_view(error: BaseException, noun: str = "records") -> ErrorView:
     """Classify an exception (svctui.api.errors or anything else) into what the panel shows."""
     names = _class_names(error)
@@ -87,11 +110,13 @@ def error_view(error: BaseException, noun: str = "records") -> ErrorView:
     if "ApiConnectionError" in names:
         return ErrorView(StateKind.ERROR, "Cannot reach the server", lines, None, None, (retry,))
     if "ResponseShapeError" in names:
-        return ErrorView(StateKind.ERROR, "The server's answer is not the API's", lines, status, None, (retry,))
+        return ErrorView(StateKind.ERROR, NOT_THE_API, lines, None, None, (retry,))  # a 2xx chip would read as success
     if "ResponseTooLarge" in names:
         return ErrorView(StateKind.ERROR, "The server's answer is over the size cap", lines, None, None, (retry,))
     if "ApiError" in names:
         title = f"The server answered {status}" if status is not None else "The request failed"
+        if status is not None and 200 <= status < 300:
+            return ErrorView(StateKind.ERROR, NOT_THE_API, lines, None, request_id, (retry,))
         return ErrorView(StateKind.ERROR, title, lines, status, request_id, (retry,))
     return ErrorView(StateKind.ERROR, f"Unexpected error ({type(error).__name__})", lines, None, None, (retry,))
 

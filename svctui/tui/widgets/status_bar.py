@@ -71,8 +71,8 @@ class StatusBar(Widget):
         """The bar and its legend, fitted to the widget width (short labels when the full ones do not fit)."""
         items = [item for item in self.breakdown if item.count > 0]
         total = sum(item.count for item in items)
-        if not items:
-            return Text("no tasks to break down", style="italic")
+        if not items:  # the scope then says why (e.g. the page or the counts did not load), if it knows
+            return Text(self.scope if self.scope and not self.breakdown else "no tasks to break down", style="italic")
         room = self.content_size.width or 80
         legend = self._legend(items, total, short=False)
         if legend.cell_len + MIN_BAR > room:

@@ -1,7 +1,7 @@
 """How a CompletedTask reads: the tasks table columns, and the detail pane with its four tabs.
 
 Tabs: domain results (R), plot of the selected domain's counts over the client's history (P), compare with the
-previous run of the same event (W), and every field of the task (T). The screen feeds the client's history (all
+previous comparable run (W), and every field of the task (T). The screen feeds the client's history (all
 tasks loaded for the plot) with `set_history`; everything else is computed here from the task and that history.
 """
 
@@ -219,10 +219,10 @@ class TaskDetail(DetailPane[CompletedTask]):
         task = self.item
         if task is None:
             deltas.show_comparison(None)
-        elif self.history is None and task.event_id is not None:
+        elif self.history is None:
             deltas.show_note(self.history_note or "the client's task history is not loaded")
         else:
-            deltas.show_comparison(compare_with_previous(task, self.history or [], require_results=True))
+            deltas.show_comparison(compare_with_previous(task, self.history))
 
     def sections(self, item: CompletedTask) -> list[Section]:
         """Every field of the task, its domains and OUs."""

@@ -1,9 +1,10 @@
 """The Completed tasks screen (key 2): triage a client's collection runs and their per-domain results.
 
 Keys and intents: choose the client (C), switch the endpoint (e: `completed-tasks`, deprecated, or
-`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, d runs with drops, the last one
-client-side), the detail tabs (R results, P plot, W compare with the previous run, T fields) and the plotted count
-(n / N). Paging, sort, the filter editor, chips, hydration, states and the page's load come from ListScreen.
+`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs with drops, the
+last one client-side; each is also a palette command), the detail tabs (R results, P plot, W compare with the
+previous run, T fields) and the plotted count (n / N). Paging, sort, the filter editor, chips, hydration, states
+and the page's load come from ListScreen.
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
@@ -15,11 +16,11 @@ what they bring is kept in state.py.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 
 DEFAULT_SORT = TASKS_NEWEST_FIRST
 ONE_PAGE = "The drops view is computed client-side: it has one page."
-QUICK = Binding.Group("Quick filter")  # the footer shows `f i d Quick filter`; help lists each key
+QUICK = Binding.Group("Quick filter")  # the footer shows `f i o d Quick filter`; help lists each key
 
 
 def _quick_bindings() -> list[BindingType]:
@@ -205,7 +206,7 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 usually means an unknown client: say how to choose another."""
-        self._show_breakdown((), "")
+        self._show_breakdown((), "no breakdown: the page did not load")
         if getattr(error, "status", None) == 404:
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
 
@@ -345,9 +346,11 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         view = error_view(message.error, "events" if message.channel == "clients" else "completed tasks")
         if message.channel == "breakdown":
-            self._show_breakdown((), "")
+            self._show_breakdown((), f"status breakdown unavailable: {view.title}")
             self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
+            self.dashboard.note_failure(message.error)
         elif message.channel == "history":
+            self.dashboard.note_failure(message.error)
             self.runs.problem = view.title
             detail = " ".join(view.lines[:1])
             self.task_detail.set_history(None, [], f"the client's history could not be loaded: {view.title}. {detail}")
@@ -421,6 +424,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.loads.start_in_thread("remember", lambda: remember_client(client_id, profile))
         self.load()
         self.load_history()
+        self.focus_table_when_shown()  # the keys (j/k, paging, filters) belong to the new list, not the lower pane
 
     def set_filters(self, filters: Sequence[Filter]) -> None:
         """Any explicit filter change leaves a quick filter."""
@@ -447,6 +451,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         else:
             self.quick = name
             self.load()
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """One palette command per quick filter (the same toggle as its key)."""
+        for quick in QUICK_FILTERS:
+            yield SystemCommand(
+                f"Quick filter: {quick.title} ({quick.key})",
+                quick.description,
+                lambda name=quick.name: self.action_quick(name),
+            )
 
     def action_clear_filters(self) -> None:
         """`x` also leaves the client-side drops view."""
