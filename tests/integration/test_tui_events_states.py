@@ -52,6 +52,7 @@ async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: 
         assert "Authentication failed" in text and "HTTP 401" in text
         assert "digest validation failed" in text and "request id" in text and "Switch profile" in text
         assert "not-the-key" not in text
+        assert "Check the token with: svctui profile test wrongkey" in text  # the profile in use, not the default
         assert app.header_info.problem == "auth failed (401)"
         titles = [command.title for command in dashboard_commands(app, screen)]
         assert "Switch profile" in titles
