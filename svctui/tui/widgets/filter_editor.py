@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
+from svctui.api.quoting import quote_input
 from svctui.clock import Clock
 from svctui.tui.widgets.dialog import show_line
 
@@ -36,6 +37,22 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
+
+
+CASE_NOTE = "~eq is case-sensitive on the server"
+
+
+def case_note(value: str) -> str:
+    """What the server does with `~eq value`: it matches that capitalisation only."""
+    other = value.swapcase() if value.swapcase() != value else ""
+    example = f" ({quote_input(other)} is not found)" if other else ""
+    return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
+
+
+def _hint(column: Column, predicate: str) -> str:
+    if column.choices:
+        return column.allowed_text
+    return KIND_HINTS[column.kind] + (", case-sensitive" if predicate == "~eq" else "")
 
 
 def _default_predicate(column: Column) -> str:
@@ -67,7 +84,7 @@ class FilterRow(Vertical):
             else:
                 value = active.value if active is not None else ""
                 yield Input(value, placeholder="any", compact=True, classes="filter-value")
-            yield Static(column.allowed_text if column.choices else KIND_HINTS[column.kind], classes="filter-hint")
+            yield Static(_hint(column, predicate), classes="filter-hint")
         yield Static("", classes="filter-error", markup=False)
 
     def _initial_choice(self) -> str | object:
@@ -110,8 +127,11 @@ class FilterRow(Vertical):
             self.set_class(True, "-invalid")
             raise
         self.set_class(False, "-invalid")
+        self.query_one(".filter-hint", Static).update(_hint(self.column, self.predicate))
         if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != self.raw_value.strip():
             show_line(error, f"→ sent as {built.value}")
+        elif built is not None and built.op == "~eq":
+            show_line(error, f"→ {case_note(built.value)}")
         else:
             show_line(error, "")
         return built
@@ -199,7 +219,9 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             raise
         error.set_class(False, "-invalid")
         times = [str(item) for item in parsed if self.spec.columns[item.column].kind is Kind.TIMESTAMP]
-        show_line(error, f"→ sent as {' '.join(times)}" if times else "")
+        notes = [f"sent as {' '.join(times)}"] if times else []
+        notes += [case_note(item.value) for item in parsed if item.op == "~eq"][:1]
+        show_line(error, f"→ {'; '.join(notes)}" if notes else "")
         return parsed
 
     def collect(self) -> tuple[tuple[Filter, ...], list[str]]:
