@@ -78,12 +78,16 @@ def event_adapter(clock: Clock, color_of: ColorOf) -> RowAdapter[Event]:
         key=lambda event: str(event.id),
         columns=(
             ColumnDef("id", "id", lambda event: str(event.id), width=6, sort="id"),
-            ColumnDef("client", "client", _client, width=16, copy_text=lambda event: event.client_id),
-            ColumnDef("schedule", "schedule", schedule_words, width=30, copy_text=lambda event: event.rrule),
+            ColumnDef("client", "client", _client, width=16, copy_text=lambda event: event.client_id, narrow_width=12),
+            ColumnDef(
+                "schedule", "schedule", schedule_words, width=30, copy_text=lambda event: event.rrule, narrow_width=19
+            ),
             ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
-            ColumnDef("kinds", "kinds", _kinds, width=7),
-            ColumnDef("domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7),
-            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5),
+            ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
+            ColumnDef(
+                "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
+            ),
+            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
         ),
     )
 

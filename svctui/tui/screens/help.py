@@ -99,6 +99,10 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", "Close", id="help.close", tooltip="Close help"),
+        Binding("j", "scroll('down')", "Down", show=False, id="help.down", tooltip="Scroll down a line"),
+        Binding("k", "scroll('up')", "Up", show=False, id="help.up", tooltip="Scroll up a line"),
+        Binding("g", "scroll('home')", "Top", show=False, id="help.top", tooltip="Scroll to the top"),
+        Binding("G", "scroll('end')", "Bottom", show=False, id="help.bottom", tooltip="Scroll to the bottom"),
     ]
     DEFAULT_CSS = """
     HelpScreen #help-dialog { width: 110; padding: 0 1; }
@@ -126,3 +130,9 @@ class HelpScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close."""
         self.dismiss(None)
+
+    def action_scroll(self, where: str) -> None:
+        """`j k g G`: a line down or up, the top or the bottom of the key list."""
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        moves = {"down": scroll.scroll_down, "up": scroll.scroll_up, "home": scroll.scroll_home}
+        moves.get(where, scroll.scroll_end)(animate=False)

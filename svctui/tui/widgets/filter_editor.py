@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +30,9 @@ from svctui.tui.widgets.dialog import show_line
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
+NARROW_TERMINAL = 100
+MAX_ROWS = 24
+FIXED_ROWS = 10  # border, title, hint, quick line, margins, buttons and one error line
 KIND_HINTS = {
     Kind.INTEGER: "integer",
     Kind.STRING: "text",
@@ -52,7 +55,7 @@ def case_note(value: str) -> str:
 def _hint(column: Column, predicate: str) -> str:
     if column.choices:
         return column.allowed_text
-    return KIND_HINTS[column.kind] + (", case-sensitive" if predicate == "~eq" else "")
+    return "case-sensitive" if predicate == "~eq" else KIND_HINTS[column.kind]
 
 
 def _default_predicate(column: Column) -> str:
@@ -168,6 +171,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
+    FilterEditor.-narrow .filter-name { width: 24; }
+    FilterEditor.-narrow .filter-op { width: 17; }
+    FilterEditor.-narrow .filter-value { width: 13; }
+    FilterEditor.-narrow .filter-error { padding-left: 24; }
     """
 
     def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:
@@ -207,6 +214,12 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     def on_mount(self) -> None:
         """Focus the quick-filter line."""
         self.query_one("#quick", Input).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower fields under 100 columns; on a short terminal the rows scroll so the buttons stay in view."""
+        self.set_class(event.size.width < NARROW_TERMINAL, "-narrow")
+        room = int(event.size.height * 0.9) - FIXED_ROWS  # the dialog's max-height less everything but the rows
+        self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room))
 
     def _quick_filters(self, now: datetime) -> list[Filter]:
         line = self.query_one("#quick", Input).value
