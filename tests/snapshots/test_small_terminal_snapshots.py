@@ -91,3 +91,8 @@ def test_selectors(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
         await settle(pilot)
 
     assert snap_compare(small_app(demo_server, page_size=20), terminal_size=SMALL, run_before=run_before)
+
+
+def test_help(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    """The key list fits its dialog (the binding ids are left out under 100 columns)."""
+    assert snap_compare(small_app(demo_server), terminal_size=SMALL, run_before=pressing("question_mark"))
