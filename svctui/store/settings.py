@@ -1,5 +1,5 @@
-"""Non-secret settings (theme, keymap, page size, recent clients, drop threshold, response size cap) in
-config_dir()/settings.toml.
+"""Non-secret settings (theme, keymap, page size, recent clients, drop threshold, response size cap, where exports
+and screenshots go) in config_dir()/settings.toml.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Settings(BaseModel):
     recent_clients_by_profile: dict[str, list[str]] = Field(default_factory=dict)  # profile name -> most recent first
     drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
     max_response_mb: int = Field(default=64, ge=1, le=MAX_RESPONSE_MB)  # a larger answer is refused, not read
+    export_dir: str = ""  # where exports and screenshots go ("" = the current directory; ~ is expanded)
 
     @property
     def max_response_bytes(self) -> int:

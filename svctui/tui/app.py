@@ -349,7 +349,7 @@ class SvcTuiApp(App[int]):
 
     def refuse_quit_while(self, holder: object, reason: str | None) -> None:
         """While `holder` (a run that must write its end line) gives a reason, quitting is refused with it; None
-        lifts the refusal. Every way out goes through action_quit: q, ctrl+q, the palette's Quit."""
+        lifts the refusal. Every way out goes through action_quit: q, ctrl+q, ctrl+c, the palette's Quit."""
         if reason is None:
             self.quit_refusals.pop(holder, None)
         else:
@@ -357,10 +357,17 @@ class SvcTuiApp(App[int]):
 
     async def action_quit(self) -> None:
         """Quit, unless a deletion or restore run is going (quitting would leave it without its end line)."""
+        self._quit_unless_refused()
+
+    def _quit_unless_refused(self) -> None:
         if self.quit_refusals:
             self.notify(next(iter(self.quit_refusals.values())), severity="warning", markup=False)
             return
         self.exit()
+
+    def action_help_quit(self) -> None:
+        """`ctrl+c` quits like `q` (Textual's default only says which key quits); the same guard applies."""
+        self._quit_unless_refused()
 
     def action_help(self) -> None:
         """Show every key of the current screen."""

@@ -21,12 +21,18 @@ from svctui.api.filters import SortKey
 
 if TYPE_CHECKING:
     from svctui.store.model import Profile
+    from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
     from svctui.tui.screens.list_screen import ListScreen
 
 
-def export_dir() -> Path:
-    """Where exports and screenshots go: the current directory when writable, else the state dir."""
+def export_dir(settings: Settings | None = None) -> Path:
+    """Where exports and screenshots go: `export_dir` of the settings (created when missing; OSError when it
+    cannot be), else the current directory when writable, else the state dir. Always an absolute path."""
+    if settings is not None and settings.export_dir.strip():
+        target = Path(settings.export_dir.strip()).expanduser()
+        target.mkdir(parents=True, exist_ok=True)
+        return target.resolve()
     here = Path.cwd()
     if os.access(here, os.W_OK):
         return here
@@ -41,17 +47,26 @@ def _stamp() -> str:
     return datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
+def export_records(screen: ListScreen[Any]) -> tuple[list[Any], bool]:
+    """What an export writes: the marked rows (from every page) when there are marks, else the page on screen;
+    and whether they are the marked ones."""
+    marked = screen.marked_records()
+    return (list(marked), True) if marked else (screen.table.items, False)
+
+
 def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None) -> Path:
-    """Write the rows on screen as CSV (the cells shown) or JSON (the full records); returns the path."""
-    target = (directory or export_dir()) / f"svctui-{screen.NOUN.replace(' ', '-')}-{_stamp()}.{fmt}"
+    """Write the marked rows (else the rows on screen) as CSV (the cells shown) or JSON (the full records) in
+    `directory` (default: export_dir()); returns the absolute path."""
+    chosen, _ = export_records(screen)
+    target = (directory or export_dir()).resolve() / f"svctui-{screen.NOUN.replace(' ', '-')}-{_stamp()}.{fmt}"
     if fmt == "csv":
-        headers, rows = screen.table.export_rows()
+        headers, rows = screen.table.export_rows(chosen)
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(headers)
             writer.writerows(rows)
     else:
-        records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in screen.table.items]
+        records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
         target.write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return target
 
@@ -133,9 +148,13 @@ def open_profile_picker(app: SvcTuiApp) -> None:
 
 
 def save_screenshot(app: SvcTuiApp) -> None:
-    """Save an SVG of the screen and say where."""
-    path = app.save_screenshot(path=str(export_dir()), filename=f"svctui-{_stamp()}.svg")
-    app.notify(f"Screenshot saved: {path}", markup=False)
+    """Save an SVG of the screen in the export directory and say where (the full path)."""
+    try:
+        path = app.save_screenshot(path=str(export_dir(app.settings)), filename=f"svctui-{_stamp()}.svg")
+    except OSError as exc:
+        app.notify(f"Screenshot not saved: {exc.strerror or exc}", severity="error", markup=False)
+        return
+    app.notify(f"Screenshot saved: {Path(path).resolve()}", markup=False)
 
 
 def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
@@ -143,22 +162,27 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
     from svctui.tui.screens.list_screen import ListScreen
 
     yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
-    yield SystemCommand("Save screenshot", "Save an SVG of this screen (current dir)", lambda: save_screenshot(app))
+    where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "current dir"
+    yield SystemCommand("Save screenshot", f"Save an SVG of this screen ({where})", lambda: save_screenshot(app))
     if not isinstance(screen, ListScreen):
         return
     list_screen: ListScreen[Any] = screen
     yield SystemCommand("Refresh", f"Reload this page of {screen.NOUN}", list_screen.action_refresh)
 
     def export(fmt: str) -> None:
+        records, marked = export_records(list_screen)
         try:
-            path = export_view(list_screen, fmt)
+            path = export_view(list_screen, fmt, export_dir(app.settings))
         except OSError as exc:
             app.notify(f"Export failed: {exc.strerror or exc}", severity="error", markup=False)
             return
-        app.notify(f"Exported {len(list_screen.table.items)} rows: {path}", markup=False)
+        what = f"{len(records):,} marked rows" if marked else f"{len(records):,} rows (this page; none marked)"
+        app.notify(f"Exported {what}: {path}", markup=False)
 
-    yield SystemCommand("Export view as CSV", "The rows on screen, as shown", lambda: export("csv"))
-    yield SystemCommand("Export view as JSON", "The full records on screen", lambda: export("json"))
+    yield SystemCommand("Export view as CSV", "The marked rows (else the page), as shown", lambda: export("csv"))
+    yield SystemCommand(
+        "Export view as JSON", "The full records of the marked rows (else the page)", lambda: export("json")
+    )
     if screen.SPEC.hydration:
         yield SystemCommand(
             "Toggle hydration", "Domains and OUs with names (on) or ids only (off)", list_screen.action_toggle_hydration

@@ -1,4 +1,5 @@
-"""End to end: the real `.venv/bin/svctui --demo` in tmux (120x36): load, filter, detail pane, quit."""
+"""End to end: the real `.venv/bin/svctui --demo` in tmux (120x36): load, filter, detail pane (esc closes it),
+quit (q, ctrl+c)."""
 
 from __future__ import annotations
 
@@ -104,11 +105,14 @@ def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
     tmux.keys("p")
     screen = tmux.wait_for("next 5 runs")
     assert "Schedule" in screen and "client id" in screen
-    tmux.keys("q")
+    tmux.keys("Escape")  # esc closes the detail pane
+    tmux.wait_gone("next 5 runs")
+    time.sleep(0.5)  # a key right after Escape would arrive as alt+key
+    tmux.keys("C-c")  # ctrl+c quits like q
     end = time.monotonic() + DEADLINE
     while tmux.alive() and time.monotonic() < end:
         time.sleep(0.1)
-    assert not tmux.alive(), "q quits the dashboard"
+    assert not tmux.alive(), "ctrl+c quits the dashboard"
 
 
 def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:

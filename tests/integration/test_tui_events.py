@@ -204,3 +204,67 @@ async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoS
         assert table.marked == frozenset({"1", "2"})
         marked_cells = [str(table.get_cell(str(n), "_mark")).strip() for n in (1, 2, 3)]
         assert marked_cells[0] and marked_cells[1] and not marked_cells[2]
+
+
+async def test_escape_closes_the_detail_pane_and_ctrl_c_quits(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("p")
+        assert screen.detail.is_open
+        screen.detail.focus()
+        await pilot.press("escape")
+        assert not screen.detail.is_open and screen.table.has_focus
+        await pilot.press("escape")  # nothing to close: esc does what it did, the app stays
+        assert app.is_running and not screen.detail.is_open
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running, "ctrl+c quits like q"
+
+
+async def test_the_whole_cursor_row_is_highlighted_and_the_cell_stands_out(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("j", "right")
+        row_bg = table.get_component_rich_style("pagedtable--cursor-row").bgcolor
+        cell_bg = table.get_component_rich_style("datatable--cursor").bgcolor
+        assert row_bg is not None and cell_bg is not None and row_bg != cell_bg
+
+        def backgrounds(row: int) -> list[object]:
+            strip = table.render_line(row + 1 - round(table.scroll_y))  # + the header line
+            return [segment.style.bgcolor for segment in strip if segment.text.strip() and segment.style]
+
+        cursor_row = backgrounds(table.cursor_row)
+        assert cursor_row.count(cell_bg) == 1, "one cell (the one `c` copies) keeps the cursor style"
+        assert all(bg in (row_bg, cell_bg) for bg in cursor_row), "every other cell of the row is highlighted"
+        assert row_bg not in backgrounds(table.cursor_row + 1)
+        assert table.current_cell_text() == table.current_item.client_id  # type: ignore[union-attr]
+
+
+async def test_help_scrolls_with_j_k_g_and_shift_g(demo_server: DemoServer) -> None:
+    async with on_events(demo_server, size=(140, 20)) as (app, pilot, _screen):
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        scroll = app.screen.query_one("#help-scroll")
+        assert scroll.max_scroll_y > 2, "the key list is longer than the dialog"
+        await pilot.press("G")
+        assert scroll.scroll_y == scroll.max_scroll_y
+        await pilot.press("k")
+        assert scroll.scroll_y == scroll.max_scroll_y - 1
+        await pilot.press("g")
+        assert scroll.scroll_y == 0
+        await pilot.press("j")
+        assert scroll.scroll_y == 1
+
+
+async def test_a_narrow_terminal_drops_the_minor_columns_and_keeps_the_row(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("j", "j", "space")
+        keys = [column.key.value for column in table.ordered_columns]
+        assert keys[-3:] == ["kinds", "domains", "ous"]
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert [column.key.value for column in table.ordered_columns] == ["_mark", "id", "client", "schedule", "next"]
+        assert table.current_key == "3" and table.marked == {"3"} and len(table.items) == 100
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert [column.key.value for column in table.ordered_columns] == keys and table.current_key == "3"

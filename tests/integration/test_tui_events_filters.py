@@ -165,3 +165,25 @@ async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer
         await pilot.press("r")  # r was remapped to f5
         await settle(pilot)
         assert screen.stats.started == started + 1
+
+
+async def test_the_editor_says_contains_is_case_sensitive(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (app, pilot, _screen):
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        row = editor.query_one("#row-rrule", FilterRow)
+        assert row.predicate == "~eq"
+        assert str(row.query_one(".filter-hint", Static).render()) == "case-sensitive"
+        row.query_one(Input).value = "Freq"
+        await pilot.pause()
+        note = str(row.query_one(".filter-error", Static).render())
+        assert "~eq is case-sensitive on the server: 'Freq'" in note and "'fREQ' is not found" in note
+        row.query_one(".filter-op", Select).value = "eq"
+        await pilot.pause()
+        assert "case-sensitive" not in str(row.query_one(".filter-error", Static).render())
+        assert "case-sensitive" not in str(row.query_one(".filter-hint", Static).render())
+        row.query_one(Input).value = ""
+        editor.query_one("#quick", Input).value = "rrule=~eq:daily"
+        await pilot.pause()
+        assert "~eq is case-sensitive on the server: 'daily'" in str(editor.query_one("#quick-error", Static).render())

@@ -52,6 +52,7 @@ async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: 
         assert "Authentication failed" in text and "HTTP 401" in text
         assert "digest validation failed" in text and "request id" in text and "Switch profile" in text
         assert "not-the-key" not in text
+        assert "Check the token with: svctui profile test wrongkey" in text  # the profile in use, not the default
         assert app.header_info.problem == "auth failed (401)"
         titles = [command.title for command in dashboard_commands(app, screen)]
         assert "Switch profile" in titles
@@ -216,6 +217,44 @@ async def test_export_view_csv_and_json(demo_server: DemoServer, tmp_path: Path)
         json_path = export_view(screen, "json", tmp_path)
         records = json.loads(json_path.read_text(encoding="utf-8"))
         assert len(records) == 100 and records[0]["id"] == 1 and "rrule" in records[0]
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+def read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def read_json(path: Path) -> list[dict[str, object]]:
+    return list(json.loads(read_text(path)))
+
+
+async def test_export_writes_the_marked_rows_and_saves_in_the_settings_directory(
+    demo_server: DemoServer, tmp_path: Path
+) -> None:
+    where = tmp_path / "not yet" / "exports"
+    async with on_events(demo_server, settings=Settings(export_dir=str(where))) as (app, pilot, screen):
+        commands = {command.title: command for command in dashboard_commands(app, screen)}
+        commands["Export view as CSV"].callback()  # no marks: the page, as before
+        assert app.notes[-1].message.startswith("Exported 100 rows (this page; none marked): ")
+        await pilot.press("space", "j", "j", "space", "right_square_bracket")
+        await settle(pilot)
+        await pilot.press("space")  # a mark on page 2: marks keep their records across pages
+        commands["Export view as CSV"].callback()
+        message = app.notes[-1].message
+        assert message.startswith("Exported 3 marked rows: ")
+        path = Path(message.removeprefix("Exported 3 marked rows: "))
+        assert path.is_absolute() and path.parent == where.resolve() and path.suffix == ".csv"
+        assert [row[0] for row in read_csv(path)] == ["id", "1", "3", "101"]
+        commands["Export view as JSON"].callback()
+        path = Path(app.notes[-1].message.removeprefix("Exported 3 marked rows: "))
+        assert [record["id"] for record in read_json(path)] == [1, 3, 101]
+        commands["Save screenshot"].callback()
+        shot = Path(app.notes[-1].message.removeprefix("Screenshot saved: "))
+        assert shot.parent == where.resolve() and shot.suffix == ".svg" and "<svg" in read_text(shot)
 
 
 async def test_palette_commands(demo_server: DemoServer) -> None:

@@ -11,6 +11,7 @@ from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
+from svctui.tui.palette import export_records
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.screen import SelectorsScreen
 from svctui.tui.widgets.filter_editor import FilterEditor
@@ -53,6 +54,8 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
         await settle(pilot)
         body = str(screen.detail.query_one("#detail-body").render())
         assert "Seeds (" in body and "auto-certify" in body
+        await pilot.press("escape")
+        assert not screen.detail.is_open, "esc closes the detail pane"
 
 
 async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoServer) -> None:
@@ -70,6 +73,7 @@ async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoSe
         assert table.marked == {str(table.items[first_plain_row(screen)].id)}
         assert any("default" in note.message for note in app.notes)
         assert "1 marked on 1 page" in screen.status_parts()
+        assert export_records(screen) == ([table.items[first_plain_row(screen)]], True), "an export writes the mark"
 
 
 async def test_range_marks_survive_paging_sorting_refresh_and_tag_switches(demo_server: DemoServer) -> None:

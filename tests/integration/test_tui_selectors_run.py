@@ -108,7 +108,7 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             app.push_screen(screen)
             while len(screen.results) < 5:
                 await pilot.pause()
-            for key in ("q", "ctrl+q", "1"):  # quitting now would lose the end line: refused, from any screen
+            for key in ("q", "ctrl+q", "ctrl+c", "1"):  # quitting now would lose the end line: refused, from any screen
                 await pilot.press(key)
                 await pilot.pause()
                 assert app.is_running, key
@@ -127,7 +127,7 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             assert outcome_column(screen)[:9] == ["deleted"] * 9
             assert outcome_column(screen)[9:] == ["skipped"] * 31
             assert not app.quit_refusals, "the refusal goes with the run"
-            await pilot.press("q")  # finished: q quits from the run screen too
+            await pilot.press("ctrl+c")  # finished: ctrl+c quits (like q) from the run screen too
             await pilot.pause()
             assert not app.is_running
         lines = audit_lines(audit_path())

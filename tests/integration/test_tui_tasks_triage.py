@@ -101,6 +101,8 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         assert plot.field != case.field and plot.field_drops() == []
         await pilot.press("N")
         assert plot.field == case.field
+        await pilot.press("escape")
+        assert not detail.is_open and screen.table.has_focus, "esc closes the detail pane"
 
 
 async def test_quick_filters_failed_24h_and_partially_complete(demo_server: DemoServer) -> None:

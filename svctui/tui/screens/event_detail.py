@@ -93,12 +93,17 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
                 lambda event: client_cell(event, name_of),
                 width=CLIENT_WIDTH,
                 copy_text=lambda event: event.client_id,
+                narrow_width=14,
             ),
-            ColumnDef("schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule),
+            ColumnDef(
+                "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=19
+            ),
             ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
-            ColumnDef("kinds", "kinds", _kinds, width=7),
-            ColumnDef("domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7),
-            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5),
+            ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
+            ColumnDef(
+                "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
+            ),
+            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
         ),
     )
 

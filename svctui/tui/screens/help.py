@@ -65,7 +65,12 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
 
 
 def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> Content:
-    """The rows as aligned columns (key, what, tooltip wrapped in its column, binding id), a heading per group."""
+    """The rows as aligned columns (key, what, tooltip wrapped in its column, binding id), a heading per group.
+
+    Under HELP_WIDTH (a narrow terminal) the binding ids are left out so the other columns keep their shape.
+    """
+    if width < HELP_WIDTH:
+        rows = [KeyRow(row.keys, row.description, row.tooltip, row.group) for row in rows]
     key_width = min(max((len(row.keys) for row in rows), default=0) + 2, 14)
     what_width = min(max((len(row.description) for row in rows), default=0) + 2, 22)
     id_width = max((len(row.binding_id) for row in rows), default=0)
@@ -76,7 +81,7 @@ def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> 
     for row in rows:
         if row.group != group:
             group = row.group
-            heading = titles[group].ljust(key_width + what_width + tip_width + 2) + "binding id"
+            heading = titles[group].ljust(key_width + what_width + tip_width + 2) + ("binding id" if id_width else "")
             parts.append(Content.from_markup("\n[b $primary]$title[/]\n", title=heading))
         tips = textwrap.wrap(row.tooltip, tip_width) or [""]
         parts.append(
@@ -99,6 +104,10 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", "Close", id="help.close", tooltip="Close help"),
+        Binding("j", "scroll('down')", "Down", show=False, id="help.down", tooltip="Scroll down a line"),
+        Binding("k", "scroll('up')", "Up", show=False, id="help.up", tooltip="Scroll up a line"),
+        Binding("g", "scroll('home')", "Top", show=False, id="help.top", tooltip="Scroll to the top"),
+        Binding("G", "scroll('end')", "Bottom", show=False, id="help.bottom", tooltip="Scroll to the bottom"),
     ]
     DEFAULT_CSS = """
     HelpScreen #help-dialog { width: 110; padding: 0 1; }
@@ -117,7 +126,9 @@ class HelpScreen(ModalScreen[None]):
                 "Keys  (esc closes; change keys with keymap in settings.toml, by binding id)", classes="dialog-title"
             )
             with VerticalScroll(id="help-scroll"):
-                yield Static(help_content(self.rows, self.noun), id="help-body")
+                # the dialog is at most 95 % of the terminal; less its border, padding and scrollbar
+                width = min(HELP_WIDTH, self.app.size.width * 95 // 100 - 6)
+                yield Static(help_content(self.rows, self.noun, width), id="help-body")
 
     def on_mount(self) -> None:
         """Focus the list so the arrow and page keys scroll it."""
@@ -126,3 +137,9 @@ class HelpScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close."""
         self.dismiss(None)
+
+    def action_scroll(self, where: str) -> None:
+        """`j k g G`: a line down or up, the top or the bottom of the key list."""
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        moves = {"down": scroll.scroll_down, "up": scroll.scroll_up, "home": scroll.scroll_home}
+        moves.get(where, scroll.scroll_end)(animate=False)

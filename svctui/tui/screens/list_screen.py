@@ -23,11 +23,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from textual import events, on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
@@ -38,6 +39,7 @@ from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor
+from svctui.tui.widgets.key_footer import KeyFooter
 from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
@@ -67,6 +69,7 @@ class ListScreen(Screen[None], Generic[T]):
         Binding("right_square_bracket", "next_page", "Next", id="list.next", tooltip="Next page", group=PAGES),
         Binding("r", "refresh", "Refresh", id="list.refresh", tooltip="Reload this page from the server"),
         Binding("p", "toggle_detail", "Detail", id="list.detail", tooltip="Show or hide the detail pane (or enter)"),
+        Binding("escape", "close_detail", "Close detail", show=False, id="list.close", tooltip="Close the detail pane"),
         Binding("y", "raw_json", "JSON", show=False, id="list.json", tooltip="Raw JSON of the row under the cursor"),
         Binding(
             "c", "copy_cell", "Copy", show=False, id="list.copy", tooltip="Copy the cell under the cursor (OSC 52)"
@@ -144,6 +147,10 @@ class ListScreen(Screen[None], Generic[T]):
         """The current theme's value of an app variable (e.g. `status-missing`), for Rich cell styles."""
         return self.app.theme_variables.get(name) or self.app.theme_variables.get("error", "red")
 
+    def marked_records(self) -> list[T]:
+        """The records of the marked rows (every page), in mark order: what an export writes when there are marks."""
+        return self.table.marked_items
+
     def record_key(self, record: T) -> str:
         """The row key of a record."""
         return self.table.adapter.key(record)
@@ -177,7 +184,7 @@ class ListScreen(Screen[None], Generic[T]):
         yield from self.compose_under_chips()
         yield from self.compose_body()
         yield Static("", id="status-line", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         """The table (or the state panel in its place) beside the detail pane; a screen may wrap it."""
@@ -458,6 +465,15 @@ class ListScreen(Screen[None], Generic[T]):
         self.detail.set_open(not self.detail.is_open)
         self.refresh_detail()
         self.call_after_refresh(self._keep_cursor_visible)
+
+    def action_close_detail(self) -> None:
+        """`esc` closes the detail pane when it is open (the table takes the focus back); otherwise esc goes on."""
+        if not self.detail.is_open:
+            raise SkipAction()
+        focus_table = self.focused is None or self.detail in self.focused.ancestors_with_self
+        self.action_toggle_detail()
+        if focus_table and self.table.display:
+            self.table.focus()
 
     def _keep_cursor_visible(self) -> None:
         if self.table.row_count:

@@ -24,6 +24,7 @@ from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
 
 DROP_MARKER = "✗"
+MIN_CHART_ROWS = 8  # fewer rows cannot show a line with its ticks: the pane says it needs more room instead
 MAX_DROP_LINES = 4
 
 
@@ -48,7 +49,6 @@ class CountPlot(TriagePane):
     DEFAULT_CSS = """
     CountPlot {
         height: 1fr;
-        min-height: 10;
     }
     CountPlot > #count-plot-title {
         padding: 0 1;
@@ -56,8 +56,10 @@ class CountPlot(TriagePane):
     }
     CountPlot > PlotextPlot {
         height: 1fr;
-        min-height: 6;
     }
+    CountPlot > #count-plot-room { display: none; padding: 0 1; color: $warning; }
+    CountPlot.-cramped > #count-plot-room { display: block; height: auto; }
+    CountPlot.-cramped > PlotextPlot { display: none; }
     CountPlot > #count-plot-drops {
         padding: 0 1;
         height: auto;
@@ -75,12 +77,33 @@ class CountPlot(TriagePane):
         """Title, chart, drop list."""
         yield Static(self.note, id="count-plot-title", markup=False)
         yield PlotextPlot(id="count-plot-chart")
+        yield Static("", id="count-plot-room", markup=False)
         yield Static("", id="count-plot-drops", markup=False)
 
     def on_mount(self) -> None:
         """Redraw on theme change (line colours come from the theme)."""
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.redraw())
         self.redraw()
+
+    def chart_rows(self) -> int:
+        """The rows the chart would get: the pane's height less its title and drop list."""
+        title = self.query_one("#count-plot-title", Static).outer_size.height
+        listing = self.query_one("#count-plot-drops", Static).outer_size.height
+        return max(self.size.height - title - listing, 0)
+
+    def on_resize(self) -> None:
+        """Under MIN_CHART_ROWS the chart gives way to a line asking for room."""
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        rows = self.chart_rows()
+        cramped = self.size.height > 0 and rows < MIN_CHART_ROWS
+        if cramped:
+            self.query_one("#count-plot-room", Static).update(
+                f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: make the terminal taller "
+                "(the drops are listed below)."
+            )
+        self.set_class(cramped, "-cramped")
 
     def show_note(self, note: str) -> None:
         """Clear the chart and show a one-line note (loading, no domain, error...)."""
@@ -130,6 +153,7 @@ class CountPlot(TriagePane):
         """Rebuild title, chart and drop list from the current state."""
         if not self.is_mounted:
             return
+        self.call_after_refresh(self._fit)  # the title and the drop list may take other heights now
         title = self.query_one("#count-plot-title", Static)
         listing = self.query_one("#count-plot-drops", Static)
         chart = self.query_one("#count-plot-chart", PlotextPlot)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,11 +24,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
+from svctui.api.quoting import quote_input
 from svctui.clock import Clock
 from svctui.tui.widgets.dialog import show_line
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
+NARROW_TERMINAL = 100
+MAX_ROWS = 24
+FIXED_ROWS = 10  # border, title, hint, quick line, margins, buttons and one error line
 KIND_HINTS = {
     Kind.INTEGER: "integer",
     Kind.STRING: "text",
@@ -36,6 +40,22 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
+
+
+CASE_NOTE = "~eq is case-sensitive on the server"
+
+
+def case_note(value: str) -> str:
+    """What the server does with `~eq value`: it matches that capitalisation only."""
+    other = value.swapcase() if value.swapcase() != value else ""
+    example = f" ({quote_input(other)} is not found)" if other else ""
+    return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
+
+
+def _hint(column: Column, predicate: str) -> str:
+    if column.choices:
+        return column.allowed_text
+    return "case-sensitive" if predicate == "~eq" else KIND_HINTS[column.kind]
 
 
 def _default_predicate(column: Column) -> str:
@@ -67,7 +87,7 @@ class FilterRow(Vertical):
             else:
                 value = active.value if active is not None else ""
                 yield Input(value, placeholder="any", compact=True, classes="filter-value")
-            yield Static(column.allowed_text if column.choices else KIND_HINTS[column.kind], classes="filter-hint")
+            yield Static(_hint(column, predicate), classes="filter-hint")
         yield Static("", classes="filter-error", markup=False)
 
     def _initial_choice(self) -> str | object:
@@ -110,8 +130,11 @@ class FilterRow(Vertical):
             self.set_class(True, "-invalid")
             raise
         self.set_class(False, "-invalid")
+        self.query_one(".filter-hint", Static).update(_hint(self.column, self.predicate))
         if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != self.raw_value.strip():
             show_line(error, f"→ sent as {built.value}")
+        elif built is not None and built.op == "~eq":
+            show_line(error, f"→ {case_note(built.value)}")
         else:
             show_line(error, "")
         return built
@@ -148,6 +171,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
+    FilterEditor.-narrow .filter-name { width: 24; }
+    FilterEditor.-narrow .filter-op { width: 17; }
+    FilterEditor.-narrow .filter-value { width: 13; }
+    FilterEditor.-narrow .filter-error { padding-left: 24; }
     """
 
     def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:
@@ -188,6 +215,12 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         """Focus the quick-filter line."""
         self.query_one("#quick", Input).focus()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower fields under 100 columns; on a short terminal the rows scroll so the buttons stay in view."""
+        self.set_class(event.size.width < NARROW_TERMINAL, "-narrow")
+        room = int(event.size.height * 0.9) - FIXED_ROWS  # the dialog's max-height less everything but the rows
+        self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room))
+
     def _quick_filters(self, now: datetime) -> list[Filter]:
         line = self.query_one("#quick", Input).value
         error = self.query_one("#quick-error", Static)
@@ -199,7 +232,9 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             raise
         error.set_class(False, "-invalid")
         times = [str(item) for item in parsed if self.spec.columns[item.column].kind is Kind.TIMESTAMP]
-        show_line(error, f"→ sent as {' '.join(times)}" if times else "")
+        notes = [f"sent as {' '.join(times)}"] if times else []
+        notes += [case_note(item.value) for item in parsed if item.op == "~eq"][:1]
+        show_line(error, f"→ {'; '.join(notes)}" if notes else "")
         return parsed
 
     def collect(self) -> tuple[tuple[Filter, ...], list[str]]:

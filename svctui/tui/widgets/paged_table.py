@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
@@ -38,6 +40,7 @@ MARK_ON = "●"
 ASCENDING = "▲"
 DESCENDING = "▼"
 EN_DASH = "\u2013"
+NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class ColumnDef(Generic[T]):
     width: int = 10
     sort: str | None = None
     copy_text: Callable[[T], str] | None = None
+    minor: bool = False  # dropped on a narrow terminal (the detail pane and exports still have it)
+    narrow_width: int | None = None  # the width on a narrow terminal, when it differs
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,12 @@ class PagedTable(RowTable[Text], Generic[T]):
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),
     ]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"pagedtable--cursor-row"}
+    DEFAULT_CSS = """
+    PagedTable > .pagedtable--cursor-row { background: $block-cursor-blurred-background 45%; }
+    PagedTable:focus > .pagedtable--cursor-row { background: $block-cursor-background 30%; }
+    """
+
     def __init__(self, adapter: RowAdapter[T], *, id: str | None = None, classes: str | None = None) -> None:
         # Fixed: the mark and the first (id) column stay in view when the table scrolls sideways.
         super().__init__(id=id, classes=classes, cursor_type="cell", zebra_stripes=True, fixed_columns=2)
@@ -146,14 +157,58 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.sort_keys: tuple[SortKey, ...] = ()
         self._items: dict[str, T] = {}
         self._marked: set[str] = set()
+        self._marked_records: dict[str, T] = {}  # the record of each row marked here, as last seen (mark order)
         self._anchor: str | None = None
         self._last_focused: str | None = None
+        self.narrow = False
+        self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> list[list[Segment]]:
+        """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
+        the cell `c` copies and `s` sorts by)."""
+        if row_index >= 0 and row_index == self.cursor_row and self.show_cursor and not cursor:
+            base_style += self.get_component_rich_style("pagedtable--cursor-row")
+        return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+
+    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
+        """The cursor row's style also fills the space right of the last column."""
+        style = super()._get_row_style(row_index, base_style)
+        if row_index >= 0 and row_index == self.cursor_row and self.show_cursor:
+            style += self.get_component_rich_style("pagedtable--cursor-row")
+        return style
 
     def on_mount(self) -> None:
-        """Create the mark column and the adapter's columns."""
+        """Create the mark column and the adapter's columns (on a narrow terminal: without the minor ones)."""
+        self._add_columns()
+
+    def on_resize(self) -> None:
+        """When the terminal crosses NARROW_TERMINAL the columns are rebuilt (rows, marks and cursor kept)."""
+        if (self.app.size.width < NARROW_TERMINAL) == self.narrow:
+            return
+        records, key, column = self.items, self.current_key, self.cursor_column
+        self.clear(columns=True)
+        self._items.clear()
+        self._add_columns()
+        self.set_sort(self.sort_keys)
+        self.show_items(records, follow_row=False)
+        if key is not None and key in self._items:
+            self.move_cursor(row=self.get_row_index(key), column=min(column, len(self.columns) - 1), animate=False)
+
+    def _add_columns(self) -> None:
+        self.narrow = self.app.size.width < NARROW_TERMINAL
+        self.shown_columns = [column for column in self.adapter.columns if not (self.narrow and column.minor)]
         self.add_column("", width=1, key=MARK_COLUMN)
-        for column in self.adapter.columns:
-            width = max(column.width, len(column.label) + (3 if column.sort else 0))
+        for column in self.shown_columns:
+            wanted = column.narrow_width if self.narrow and column.narrow_width else column.width
+            width = max(wanted, len(column.label) + (3 if column.sort else 0))
             self.add_column(column.label, width=width, key=column.key)
 
     # ----- data -------------------------------------------------------------------------------------------
@@ -166,6 +221,11 @@ class PagedTable(RowTable[Text], Generic[T]):
     def items(self) -> list[T]:
         """The records in display (server) order."""
         return [self._items[row.key.value] for row in self.ordered_rows if row.key.value in self._items]
+
+    @property
+    def marked_items(self) -> list[T]:
+        """The records of the marked rows, in mark order, from any page they were marked on."""
+        return [record for key, record in self._marked_records.items() if key in self._marked]
 
     def item(self, key: str) -> T | None:
         """The record with this key on the current page."""
@@ -205,7 +265,7 @@ class PagedTable(RowTable[Text], Generic[T]):
 
     def _cells(self, key: str, item: T) -> list[Text]:
         cells: list[Text] = [RowMark(key, key in self._marked)]
-        for column in self.adapter.columns:
+        for column in self.shown_columns:
             rendered = column.render(item)
             cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
         return cells
@@ -219,7 +279,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         wanted = {self.adapter.key(record): record for record in records}
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
-        column_keys = [MARK_COLUMN, *(column.key for column in self.adapter.columns)]
+        column_keys = [MARK_COLUMN, *(column.key for column in self.shown_columns)]
         gone = [key for key in self._items if key not in wanted]
         with self.app.batch_update():
             if len(gone) >= REBUILD_MIN_GONE and len(gone) * 4 >= len(self._items):
@@ -240,6 +300,8 @@ class PagedTable(RowTable[Text], Generic[T]):
                 else:
                     self.add_row(*cells, key=key)
                 self._items[key] = record
+                if key in self._marked:
+                    self._marked_records[key] = record
             current_order = [row.key.value for row in self.ordered_rows]
             if current_order != list(wanted):
                 self.sort(MARK_COLUMN, key=lambda mark: order[mark.row_key])
@@ -275,8 +337,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         for key in keys:
             if marked:
                 self._marked.add(key)
+                if key in self._items:
+                    self._marked_records[key] = self._items[key]
             else:
                 self._marked.discard(key)
+                self._marked_records.pop(key, None)
             if key in self._items:
                 self.update_cell(key, MARK_COLUMN, RowMark(key, marked))
         self.post_message(MarksChanged(self.marked))
@@ -348,11 +413,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._change_sort(self.adapter.column(event.column_key.value or ""), cycle_sort)
 
     # ----- movement ---------------------------------------------------------------------------------------
-    def export_rows(self) -> tuple[list[str], list[list[str]]]:
-        """Column labels and the plain text of every row, in display order (for CSV export)."""
+    def export_rows(self, records: Sequence[T] | None = None) -> tuple[list[str], list[list[str]]]:
+        """Column labels and the plain text of `records` (default: every row, in display order) for CSV export."""
         headers = [column.label for column in self.adapter.columns]
         rows = []
-        for record in self.items:
+        for record in self.items if records is None else records:
             cells = [column.render(record) for column in self.adapter.columns]
             rows.append([cell.plain if isinstance(cell, Text) else cell for cell in cells])
         return headers, rows

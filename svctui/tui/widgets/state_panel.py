@@ -10,6 +10,7 @@ Errors never show a traceback: a view is built from the error's status, messages
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -70,8 +71,16 @@ def header_problem(error: BaseException) -> tuple[str, bool] | None:
     return None
 
 
-def error_view(error: BaseException, noun: str = "records") -> ErrorView:
-    """Classify an exception (svctui.api.errors or anything else) into what the panel shows."""
+def profile_test_command(profile: str | None) -> str:
+    """The command that tests a profile's token, naming it (shell-quoted) so it tests the one in use."""
+    return "svctui profile test" + (f" {shlex.quote(profile)}" if profile else "")
+
+
+def error_view(error: BaseException, noun: str = "records", profile: str | None = None) -> ErrorView:
+    """Classify an exception (svctui.api.errors or anything else) into what the panel shows.
+
+    `profile` is the name of the profile in use: the authentication hint names it.
+    """
     names = _class_names(error)
     status = getattr(error, "status", None)
     status = status if isinstance(status, int) else None
@@ -101,7 +110,11 @@ def error_view(error: BaseException, noun: str = "records") -> ErrorView:
             lines,
             status,
             request_id,
-            ("Switch profile: ctrl+p, then 'Switch profile'.", "Check the token with: svctui profile test", retry),
+            (
+                "Switch profile: ctrl+p, then 'Switch profile'.",
+                f"Check the token with: {profile_test_command(profile)}",
+                retry,
+            ),
         )
     if "ResponseCutShort" in names:
         return ErrorView(StateKind.ERROR, "The server's answer was cut short", lines, status, None, (retry,))
@@ -177,8 +190,12 @@ class StatePanel(Vertical):
         self._show(StateKind.IDLE, content)
 
     def show_error(self, error: BaseException, *, noun: str = "records") -> ErrorView:
-        """Show an error as error / enterprise-only / auth-failure; returns the view it built."""
-        view = error_view(error, noun)
+        """Show an error as error / enterprise-only / auth-failure; returns the view it built.
+
+        The authentication hint names the app's profile in use (`svctui profile test NAME`).
+        """
+        profile = getattr(getattr(self.app, "profile", None), "name", None)
+        view = error_view(error, noun, profile if isinstance(profile, str) else None)
         self.view = view
         content = Content.from_markup("[b]$title[/b]", title=view.title)
         if view.status is not None and str(view.status) not in view.title:

@@ -110,7 +110,7 @@ class RestoreScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_or_close", "Cancel / close"),
-        Binding("q", "app.quit", "Quit", show=False),  # a modal screen hides the app's q: the guard is there
+        Binding("q,ctrl+c", "app.quit", "Quit", show=False),  # a modal screen hides the app's q: the guard is there
     ]
 
     def __init__(self, plan: RestorePlan) -> None:

@@ -97,7 +97,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel_or_close", "Cancel run"),
         Binding("a", "open_audit", "Audit tab", show=False),
-        Binding("q", "app.quit", "Quit", show=False),  # a modal screen hides the app's q: the guard is there
+        Binding("q,ctrl+c", "app.quit", "Quit", show=False),  # a modal screen hides the app's q: the guard is there
     ]
 
     def __init__(

@@ -245,6 +245,10 @@ class SelectorsScreen(ListScreen[Selector]):
         self.tags_pane.action_ask_tag_id()
 
     # ----- marks ------------------------------------------------------------------------------------------
+    def marked_records(self) -> list[Selector]:
+        """The marked selectors of the tag shown (every page, typed ids and mark-all included), in mark order."""
+        return list(self.marks.of(self.tag.id).records.values()) if self.tag is not None else []
+
     def _table_marked(self, records: Sequence[Selector], keys: Sequence[str], marked: bool) -> None:
         """`space` / `v` / the table's clear: keep the model in step."""
         if self.tag is None:

@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Input, Static
 
 from svctui.api.models import AssetGroupTag
 from svctui.ops.selector_ids import IdError, parse_id
+from svctui.tui.widgets.paged_table import NARROW_TERMINAL
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 
@@ -30,6 +31,9 @@ class TagChosen(Message):
     def __init__(self, tag: AssetGroupTag) -> None:
         super().__init__()
         self.tag = tag
+
+
+TAG_COLUMNS = ("name", "kind", "count", "pos", "marked")
 
 
 def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, Text, Text, Text, Text]:
@@ -49,6 +53,7 @@ class TagsPane(Vertical):
 
     DEFAULT_CSS = """
     TagsPane { width: 42; height: 1fr; border-right: outer $panel-lighten-2; }
+    TagsPane.-narrow { width: 30; }
     TagsPane #tags-title { height: 1; text-style: bold; color: $primary; padding: 0 1; }
     TagsPane #tags { height: 1fr; }
     TagsPane #tags-state { height: auto; max-height: 12; }
@@ -65,6 +70,7 @@ class TagsPane(Vertical):
         self.counts: dict[int, int] = {}
         self.marked: dict[int, int] = {}
         self.chosen: AssetGroupTag | None = None
+        self.tag_columns: tuple[tuple[str, str, int], ...] = ()  # label, key, width of the shown columns but marks
 
     def compose(self) -> ComposeResult:
         """Title, the table of tags, a state panel, and the tag-id prompt (shown when there is no list)."""
@@ -76,9 +82,13 @@ class TagsPane(Vertical):
         yield Input(placeholder="tag id, e.g. 3", id="tag-id")
 
     def on_mount(self) -> None:
-        """The columns."""
+        """The columns (on a narrow terminal the pane is narrower: name, selector count and marks only)."""
         table = self.table
-        for label, key, width in (("name", "name", 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)):
+        narrow = self.app.size.width < NARROW_TERMINAL
+        self.set_class(narrow, "-narrow")
+        columns = [("name", "name", 12 if narrow else 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)]
+        self.tag_columns = tuple(column for column in columns if not (narrow and column[1] in ("kind", "pos")))
+        for label, key, width in self.tag_columns:
             table.add_column(label, key=key, width=width)
         table.add_column("", key="marked", width=4)
 
@@ -144,9 +154,12 @@ class TagsPane(Vertical):
         shown = {row.value for row in table.rows}
         for tag in self.tags:
             key = str(tag.id)
-            cells = tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0))
+            every = dict(
+                zip(TAG_COLUMNS, tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0)), strict=True)
+            )
+            cells = [every[column] for column in (*(key for _, key, _ in self.tag_columns), "marked")]
             if key in shown:
-                for column, cell in zip(("name", "kind", "count", "pos", "marked"), cells, strict=True):
+                for column, cell in zip((*(key for _, key, _ in self.tag_columns), "marked"), cells, strict=True):
                     table.update_cell(key, column, cell)
             else:
                 table.add_row(*cells, key=key)
