@@ -16,9 +16,13 @@ MODULES = (
     "bench.bench_parsing",
     "bench.bench_signing",
     "bench.bench_startup",
+    "bench.bench_first_row",
     "bench.bench_table",
+    "bench.bench_stall",
+    "bench.bench_rss",
     "bench.bench_demo",
     "bench.bench_cli",
+    "bench.bench_throughput",
     "bench.bench_delete",
 )
 
