@@ -50,13 +50,19 @@ class LagMonitor:
         self.interval = interval
         self._worst = 0.0
         self._due = 0.0
+        self._since = 0.0
         self._task: asyncio.Task[None] | None = None
 
     async def _tick(self) -> None:
         while True:
             self._due = time.perf_counter() + self.interval
             await asyncio.sleep(self.interval)
-            self._worst = max(self._worst, time.perf_counter() - self._due)
+            self._worst = max(self._worst, self._late())
+
+    def _late(self) -> float:
+        """How late the pending tick is now, counting only time since `reset()` (a tick due before the window
+        opened, held up by something before it, is charged to the window for its part inside only)."""
+        return time.perf_counter() - max(self._due, self._since)
 
     def start(self) -> None:
         """Start watching the running loop."""
@@ -65,10 +71,11 @@ class LagMonitor:
     def reset(self) -> None:
         """Forget the lateness seen so far (open a new window)."""
         self._worst = 0.0
+        self._since = time.perf_counter()
 
     def worst(self) -> float:
         """The worst lateness (seconds) since `reset()`, counting the sleep still pending."""
-        return max(self._worst, time.perf_counter() - self._due)
+        return max(self._worst, self._late())
 
     async def stop(self) -> None:
         """Stop the timer task."""
