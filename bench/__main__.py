@@ -19,11 +19,11 @@ MODULES = (
     "bench.bench_first_row",
     "bench.bench_table",
     "bench.bench_stall",
-    "bench.bench_rss",
     "bench.bench_demo",
     "bench.bench_cli",
     "bench.bench_throughput",
     "bench.bench_delete",
+    "bench.bench_rss",  # the longest: 100 pages of 1,000 tasks through the dashboard
 )
 
 

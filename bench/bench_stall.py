@@ -29,6 +29,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,6 @@ async def tasks_rows(demo: DemoServer) -> list[Comparison]:
                 monitor,
                 history,
                 1,
-                "",
             )
             assert screen.runs.tasks is not None and len(screen.runs.tasks) == BIG_TASKS
             tasks = screen.runs.tasks
@@ -246,12 +246,9 @@ async def tasks_rows(demo: DemoServer) -> list[Comparison]:
     start = time.process_time()
     drops = detect_drops(tasks)
     alone = time.process_time() - start
-    every = Comparison(
-        every.name,
-        every.what,
-        every.baseline,
-        every.subject,
-        f"{every.note} One run (fetching 50 pages takes a while); loaders.HISTORY_LIMIT raised to {BIG_TASKS:,} "
+    every = replace(
+        every,
+        note=f"{every.note} One run (fetching 50 pages takes a while); loaders.HISTORY_LIMIT raised to {BIG_TASKS:,} "
         f"for this row. detect_drops alone over the same tasks: {human(alone)} CPU ({len(drops)} drops).",
     )
     return [plot, every]
