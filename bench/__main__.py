@@ -16,10 +16,14 @@ MODULES = (
     "bench.bench_parsing",
     "bench.bench_signing",
     "bench.bench_startup",
+    "bench.bench_first_row",
     "bench.bench_table",
+    "bench.bench_stall",
     "bench.bench_demo",
     "bench.bench_cli",
+    "bench.bench_throughput",
     "bench.bench_delete",
+    "bench.bench_rss",  # the longest: 100 pages of 1,000 tasks through the dashboard
 )
 
 

@@ -1,0 +1,98 @@
+"""Helpers shared by the benchmarks: isolated directories, the demo's client id, and a loop-lag monitor."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from svctui.demo.server import DemoServer
+
+
+def isolated_env(root: Path) -> dict[str, str]:
+    """TERM, and every directory the app (or a library) could read or write, under `root`."""
+    dirs = {
+        "HOME": "home",
+        "XDG_CONFIG_HOME": "xdg-config",
+        "XDG_STATE_HOME": "xdg-state",
+        "XDG_DATA_HOME": "xdg-data",
+        "SVCTUI_CONFIG_DIR": "config",
+        "SVCTUI_STATE_DIR": "state",
+        "SVCTUI_DATA_DIR": "data",
+    }
+    env = {name: str(root / sub) for name, sub in dirs.items()}
+    for path in env.values():
+        Path(path).mkdir(parents=True, exist_ok=True)
+    return {"TERM": "xterm-256color", "SVCTUI_NO_KEYRING": "1", **env}
+
+
+def only_client(demo: DemoServer) -> str:
+    """The id of the demo's first client (the only one when generated with clients=1), read from its SQLite file."""
+    assert demo.options.db_path is not None, "the demo server needs a db_path"
+    with sqlite3.connect(str(demo.options.db_path)) as conn:
+        row = conn.execute("SELECT id FROM clients ORDER BY id LIMIT 1").fetchone()
+    return str(row[0])
+
+
+class LagMonitor:
+    """How late a 5 ms timer fires on the running event loop: the worst lateness since `reset()`.
+
+    `start()` (from a coroutine on the loop to watch, e.g. a Pilot test's) runs a task that sleeps `interval`
+    again and again and records how much later than asked each sleep ended: anything that holds the loop (a
+    long handler, a synchronous parse, a big table update) shows as lateness. `worst()` also counts the sleep
+    in progress, so a loop still blocked when the window closes is not missed.
+    """
+
+    def __init__(self, interval: float = 0.005) -> None:
+        self.interval = interval
+        self._worst = 0.0
+        self._due = 0.0
+        self._since = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        while True:
+            self._due = time.perf_counter() + self.interval
+            await asyncio.sleep(self.interval)
+            self._worst = max(self._worst, self._late())
+
+    def _late(self) -> float:
+        """How late the pending tick is now, counting only time since `reset()` (a tick due before the window
+        opened, held up by something before it, is charged to the window for its part inside only)."""
+        return time.perf_counter() - max(self._due, self._since)
+
+    def start(self) -> None:
+        """Start watching the running loop."""
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+
+    def reset(self) -> None:
+        """Forget the lateness seen so far (open a new window)."""
+        self._worst = 0.0
+        self._since = time.perf_counter()
+
+    def worst(self) -> float:
+        """The worst lateness (seconds) since `reset()`, counting the sleep still pending."""
+        return max(self._worst, self._late())
+
+    async def stop(self) -> None:
+        """Stop the timer task."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def idle(self, seconds: float) -> float:
+        """The worst lateness over `seconds` of doing nothing else: the baseline for a stall."""
+        self.reset()
+        await asyncio.sleep(seconds)
+        return self.worst()
+
+
+async def until(condition: Callable[[], bool], step: float = 0.001) -> None:
+    """Poll `condition` every `step` seconds on the loop until it holds (app state the bench cannot await)."""
+    while not condition():  # noqa: ASYNC110 - the app posts no event the bench could wait on
+        await asyncio.sleep(step)
