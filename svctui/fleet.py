@@ -77,17 +77,25 @@ class MemberHealth:
 
 
 async def find_fleet(client: ApiClient, given: Sequence[str] = (), names: dict[str, str] | None = None) -> Fleet:
-    """The clients to check: `given` ids alone when there are any, else the server's client list, else the
-    clients named by its events, else nothing (a community server: the caller must name them)."""
+    """The clients to check: `given` ids alone when there are any (with their records where the server lists
+    clients), else the server's client list, else the clients named by its events, else nothing (a community
+    server: the caller must name them)."""
     names = names or {}
-    if given:
-        return Fleet([Member(client_id, names.get(client_id, "")) for client_id in _unique(given)], "given")
+    records: dict[str, CollectionClient] | None
     try:
-        records = [record async for record in client.clients.iter(_bare(), page_size=CLIENT_PAGE)]
-        members = [Member(record.id, record.name or names.get(record.id, ""), record) for record in records]
-        return Fleet(members, "clients")
+        records = {record.id: record async for record in client.clients.iter(_bare(), page_size=CLIENT_PAGE)}
     except (EnterpriseOnly, NotFound):
-        pass
+        records = None
+    if given:
+        known = records or {}
+        members = [
+            Member(client_id, _name(known.get(client_id)) or names.get(client_id, ""), known.get(client_id))
+            for client_id in _unique(given)
+        ]
+        return Fleet(members, "given")
+    if records is not None:
+        members = [Member(record.id, record.name or names.get(record.id, ""), record) for record in records.values()]
+        return Fleet(members, "clients")
     try:
         seen: dict[str, str] = {}
         async for event in client.events.iter(_bare(), page_size=CLIENT_PAGE):
@@ -150,6 +158,10 @@ async def fleet_health(
         return result
 
     return list(await asyncio.gather(*(one(member) for member in members)))
+
+
+def _name(record: CollectionClient | None) -> str:
+    return "" if record is None else record.name
 
 
 def _bare() -> ListQuery:

@@ -199,7 +199,9 @@ def health(
     --stale-after), drops (a run in the window whose counts dropped), never ran, ok. Exit 0 when all is well,
     6 when a client has a problem named by --fail-on, 5 when a client could not be checked.
     """
-    now = datetime.now(UTC).replace(microsecond=0)
+    from svctui.clock import make_clock
+
+    now = make_clock()[0]().replace(microsecond=0)  # SVCTUI_FROZEN_NOW (tests, a demo's fixed anchor) or now
     window = _window(since, now)
     options = HealthOptions(window=window, stale_after=_duration(stale_after, "--stale-after"),
                             threshold=threshold, endpoint=endpoint)  # type: ignore[arg-type]  # fmt: skip

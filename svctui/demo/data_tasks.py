@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from svctui.api.fields import COUNT_NAMES
-from svctui.demo import names
+from svctui.demo import data_health, names
 from svctui.demo.config import DemoSizes
 from svctui.demo.data import Client, Domain, Event
 from svctui.demo.db import insert
@@ -222,10 +222,13 @@ def task_times(rng: random.Random, run: Run, message: str, now: int) -> tuple[in
     return start, end, ingest
 
 
-def choose_drops(rng: random.Random, runs: list[Run], count: int) -> list[tuple[Run, int, str, int]]:
+def choose_drops(
+    rng: random.Random, runs: list[Run], count: int, until: int | None = None
+) -> list[tuple[Run, int, str, int]]:
     """Pick successful results with a like-for-like predecessor and a count >= 100 on both sides to cut.
 
-    Each pick is (run, result index, count name, the predecessor's value of that count).
+    Each pick is (run, result index, count name, the predecessor's value of that count); runs from `until` on
+    are not picked (the last day's drop belongs to one client only: `data_health`).
     """
     if count <= 0:
         return []
@@ -237,7 +240,7 @@ def choose_drops(rng: random.Random, runs: list[Run], count: int) -> list[tuple[
                 continue
             key = (run.client.id, str(result[0]), run.flags)
             before = last_success.get(key)
-            if before is not None and run.status in (2, 8):
+            if before is not None and run.status in (2, 8) and (until is None or run.execution < until):
                 for offset, name in enumerate(COUNT_NAMES):
                     previous, current = before[3 + offset], result[3 + offset]
                     if isinstance(previous, int) and isinstance(current, int) and min(previous, current) >= DROP_FLOOR:
@@ -270,6 +273,9 @@ def generate_tasks(
     """Write tasks, their targets, their domain results and the seeded drops."""
     runs = plan_runs(rng, clients, events, sizes, anchor, span)
     assign_statuses(rng, runs)
+    fleet = data_health.shapes_fleet(clients, sizes)
+    if fleet:
+        runs = data_health.shape_fleet(runs, [client.id for client in clients], to_micros(anchor))
     start = to_micros(anchor - span)
     length = max(to_micros(anchor) - start, 1)
     dc_names = {
@@ -314,7 +320,12 @@ def generate_tasks(
             )
         )
     drop_count = 0 if sizes.tasks < 50 else min(8, max(3, sizes.tasks // 700))
-    drops = choose_drops(rng, runs, drop_count)
+    last_day = to_micros(anchor) - data_health.HOUR * 24
+    drops = choose_drops(rng, runs, drop_count, until=last_day if fleet else None)
+    if fleet and drop_count:
+        recent = data_health.drop_in_window(runs, clients[data_health.DROPS].id, last_day, DROP_FLOOR)
+        if recent is not None:
+            drops.append(recent)
     for run, index, name, previous in drops:
         run.results[index][3 + COUNT_NAMES.index(name)] = int(previous * (1 - rng.uniform(0.35, 0.6)))
     insert(conn, "tasks", task_rows)

@@ -12,7 +12,7 @@ import sqlite3
 import time
 from datetime import UTC, datetime
 
-from svctui.demo import data, data_tags, data_tasks, db
+from svctui.demo import data, data_health, data_tags, data_tasks, db
 from svctui.demo.config import DemoSizes
 from svctui.demo.timefmt import to_micros
 
@@ -27,7 +27,8 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
     span = data_tasks.history_span(sizes)
     events = data.make_events(rng, clients, sizes.events, anchor - span)
     conn.execute("BEGIN")
-    db.insert(conn, "clients", data.client_rows(random.Random(seed * 6151 + 3), clients, anchor))
+    fleet = [*clients, *_never_ran(seed, clients, sizes)]
+    db.insert(conn, "clients", data.client_rows(random.Random(seed * 6151 + 3), fleet, anchor))
     db.insert(
         conn,
         "domains",
@@ -63,6 +64,16 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
     return time.perf_counter() - started
 
 
+def _never_ran(seed: int, clients: list[data.Client], sizes: DemoSizes) -> list[data.Client]:
+    """The registered client that never ran (its own random stream: the rest of the data is unchanged)."""
+    if not data_health.shapes_fleet(clients, sizes):
+        return []
+    rng = random.Random(seed * 31337 + 4)
+    client = data.Client(id=data.new_uuid(rng), name=data_health.FLEET_NEW_CLIENT)
+    client.domains.append(data.make_domain(rng, "branch.fabrikam.local", client.id))
+    return [client]
+
+
 CHECKIN_AFTER_RUN = 4 * 60 * 1_000_000  # a client checks in a few minutes after its last run ended (micros)
 RUNNING_CLIENT = 1  # the second client is collecting right now: it has a current job
 
@@ -73,6 +84,10 @@ def _client_activity(conn: sqlite3.Connection, anchor: datetime) -> None:
         "UPDATE clients SET completed_job_count = (SELECT COUNT(*) FROM tasks t WHERE t.client_id = clients.id), "
         "last_checkin = (SELECT MIN(MAX(t.end_time) + ?, ?) FROM tasks t WHERE t.client_id = clients.id)",
         (CHECKIN_AFTER_RUN, to_micros(anchor)),
+    )
+    # a client that never ran still checks in (every few minutes, like the others)
+    conn.execute(
+        "UPDATE clients SET last_checkin = ? WHERE last_checkin IS NULL", (to_micros(anchor) - CHECKIN_AFTER_RUN,)
     )
     running = conn.execute("SELECT id FROM clients ORDER BY rowid LIMIT 1 OFFSET ?", (RUNNING_CLIENT,)).fetchone()
     if running is not None:

@@ -11,7 +11,6 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -23,7 +22,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
 
-from svctui.clock import Clock
+from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
@@ -76,15 +75,6 @@ def process_age_ms() -> float | None:
         return None
     started = int(boot.split()[1]) + int(fields[19]) / os.sysconf("SC_CLK_TCK")
     return (time.time() - started) * 1000
-
-
-def make_clock(environ: dict[str, str] | None = None) -> tuple[Clock, bool]:
-    """The app's clock: frozen at SVCTUI_FROZEN_NOW (RFC 3339) when set (tests, screenshots), else real time."""
-    frozen = (environ if environ is not None else os.environ).get("SVCTUI_FROZEN_NOW", "").strip()
-    if frozen:
-        moment = datetime.fromisoformat(frozen.replace("Z", "+00:00")).astimezone(UTC)
-        return (lambda: moment), True
-    return (lambda: datetime.now(UTC)), False
 
 
 class SvcTuiApp(App[int]):

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Static
 
+from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from svctui.triage.health import Verdict
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
@@ -35,7 +39,18 @@ async def test_t_opens_the_events_runs_and_e_comes_back_to_the_event(demo_server
         assert [item.id for item in back.table.items] == [event.id] and back.detail.is_open
 
 
-async def test_clients_screen_judges_every_client_worst_first_and_enter_opens_its_runs(
+EXPECTED = {
+    "SHARPHOUND-DC01": Verdict.FAILING,
+    "SHARPHOUND-LON-01": Verdict.STALE,
+    "SHARPHOUND-FRA-03": Verdict.DROPS,
+    FLEET_NEW_CLIENT: Verdict.NEVER_RAN,
+    "SHARPHOUND-LAB": Verdict.OK,
+    "SHARPHOUND-NYC-02": Verdict.OK,
+    "SHARPHOUND-SGP-01": Verdict.OK,
+}
+
+
+async def test_clients_screen_shows_every_health_state_worst_first_and_enter_opens_its_runs(
     demo_server: DemoServer,
 ) -> None:
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
@@ -43,11 +58,32 @@ async def test_clients_screen_judges_every_client_worst_first_and_enter_opens_it
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen)
-        known = {row[0] for row in query(demo_server, "SELECT id FROM clients")}
-        assert {member.client_id for member in screen.ordered_members()} == known
-        assert set(screen.results) == known and all(result.health for result in screen.results.values())
-        ranks = [-screen.results[m.client_id].health.severity for m in screen.ordered_members()]  # type: ignore[union-attr]
-        assert ranks == sorted(ranks)
+        judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
+        assert judged == EXPECTED
+        order = [screen.results[m.client_id].health for m in screen.ordered_members()]
+        assert [h.verdict for h in order if h is not None][:4] == [
+            Verdict.FAILING, Verdict.STALE, Verdict.DROPS, Verdict.NEVER_RAN
+        ]  # fmt: skip
+        first_row = [str(cell) for cell in screen.table.get_row_at(0)]
+        assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
+        assert "clients checked" in str(screen.query_one("#status-line", Static).render())
         await pilot.press("j", "enter")
         await settle(pilot)
-        assert isinstance(app.screen, TasksScreen) and app.screen.client_id == screen.ordered_members()[1].client_id
+        tasks = app.screen
+        assert isinstance(tasks, TasksScreen) and tasks.client_id == screen.ordered_members()[1].client_id
+
+
+async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:
+    lab = query(demo_server_community, "SELECT id FROM clients WHERE name = 'SHARPHOUND-LAB'")[0][0]
+    missing = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+    settings = Settings(recent_clients_by_profile={"demo": [missing, lab]})
+    async with on_events(demo_server_community, size=(160, 45), settings=settings) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        rows = [[str(cell) for cell in screen.table.get_row_at(n)] for n in range(screen.table.row_count)]
+        assert rows[0][0] == "! error" and "404" in rows[0][2]
+        assert rows[1][1] == "SHARPHOUND-LAB" and rows[1][0].endswith("ok")
+        status = str(screen.query_one("#status-line", Static).render())
+        assert "2/2 clients checked" in status and "1 could not be checked" in status

@@ -18,7 +18,7 @@ from svctui.api.errors import (
     Unauthorized,
 )
 from svctui.api.filters import Filter, SortKey
-from svctui.tui.app import make_clock
+from svctui.clock import make_clock
 from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
 from svctui.tui.screens.help import HELP_WIDTH, KeyRow, help_content
 from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, repo_themes_dir

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.models import status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
-from svctui.schedule import describe
+from svctui.schedule import describe, parse_schedule
 from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -36,19 +36,20 @@ if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 MODE = "clients"
-COLUMNS = (
-    ("health", "health", 10),
-    ("name", "client", 20),
-    ("checkin", "check-in", 10),
-    ("job", "job", 6),
-    ("next", "next run", 17),
+COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
+    ("health", "health", 11),
+    ("name", "client", 18),
     ("last", "last run", 22),
     ("notok", "not OK", 6),
     ("drops", "drops", 5),
     ("strip", "last 20 runs", 20),
+    ("checkin", "check-in", 10),
+    ("next", "next run", 17),
+    ("job", "job", 6),
     ("version", "version", 8),
     ("host", "host", 24),
 )
+NARROW_WIDTH = 120  # below this the detail pane goes under the table
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -79,11 +80,17 @@ def age_text(moment: datetime | None, now: datetime) -> str:
     return "now"
 
 
-def next_run(member: Member) -> datetime | None:
-    """The earliest next run among the client's schedules (as the server lists them)."""
+def next_run(member: Member, now: datetime) -> datetime | None:
+    """The earliest next run among the client's schedules: the server's `next_scheduled_at` where it has one,
+    else computed from the rule (a rule without DTSTART has no next run)."""
     record = member.record
-    moments = [event.next_scheduled_at for event in (record.events if record else []) if event.next_scheduled_at]
-    return min(moments) if moments else None
+    moments = [
+        event.next_scheduled_at or parse_schedule(event.rrule).next_run(now)
+        for event in (record.events if record else [])
+        if parse_schedule(event.rrule).has_start or event.next_scheduled_at
+    ]
+    upcoming = [moment for moment in moments if moment is not None and moment > now]
+    return min(upcoming) if upcoming else None
 
 
 class ClientsScreen(Screen[None]):
@@ -94,6 +101,9 @@ class ClientsScreen(Screen[None]):
     ClientsScreen #clients-body { height: 1fr; }
     ClientsScreen #clients-table { width: 2fr; }
     ClientsScreen #clients-detail { width: 1fr; min-width: 30; border-left: solid $panel; padding: 0 1; }
+    ClientsScreen.-narrow #clients-body { layout: vertical; }
+    ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
+    ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -141,8 +151,13 @@ class ClientsScreen(Screen[None]):
         for key, label, width in COLUMNS:
             self.table.add_column(label, key=key, width=width)
         self.watch(self.dashboard, "header_info", self._refresh_header)
+        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self.table.focus()
         self.reload_if_stale()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The detail pane under the table on narrow terminals."""
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
     def on_screen_resume(self) -> None:
         """Back on this screen: the header, and a reload when the profile changed."""
@@ -268,7 +283,7 @@ class ClientsScreen(Screen[None]):
             "name": Text(member.name or member.client_id[:8] + "…"),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
-            "next": Text(_when(next_run(member))),
+            "next": Text(_when(next_run(member, now))),
             "last": Text("checking…", style="dim"),
             "notok": Text(""),
             "drops": Text(""),
@@ -343,9 +358,11 @@ class ClientsScreen(Screen[None]):
                 "",
                 f"Schedules ({len(record.events)}):",
             ]
-            lines += [
-                f"  {describe(event.rrule)} — next {_when(event.next_scheduled_at)}" for event in record.events[:8]
-            ]
+            now = self.dashboard.clock()
+            for event in record.events[:8]:
+                schedule = parse_schedule(event.rrule)
+                upcoming = event.next_scheduled_at or (schedule.next_run(now) if schedule.has_start else None)
+                lines.append(f"  {describe(event.rrule)} — next {_when(upcoming)}")
         if result is None:
             lines += ["", "checking…"]
         elif result.health is None:

@@ -1,0 +1,105 @@
+"""`svctui health` against the demo server: one test per verdict, the exit codes cron reads, and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.data_health import FLEET_NEW_CLIENT
+from svctui.demo.server import DemoServer
+from tests.support.cli import demo_env, invoke
+from tests.support.demo_http import scalar
+
+NOW = FIXED_ANCHOR.isoformat().replace("+00:00", "Z")
+
+
+@pytest.fixture
+def fleet(demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[DemoServer]:
+    """The session's demo server as the profile, the commands' clock at the data's anchor."""
+    for name, value in demo_env(demo_server, COLUMNS="160", SVCTUI_FROZEN_NOW=NOW).items():
+        monkeypatch.setenv(name, value)
+    yield demo_server
+
+
+def client_named(demo: DemoServer, name: str) -> str:
+    found = scalar(demo.db_path, "SELECT id FROM clients WHERE name = ?", (name,))
+    assert isinstance(found, str)
+    return found
+
+
+def health_of(*args: str) -> tuple[int, list[dict[str, Any]], str]:
+    result = invoke(["health", "-o", "json", *args])
+    return result.exit_code, json.loads(result.stdout) if result.stdout.strip() else [], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "verdict", "code"),
+    [
+        ("SHARPHOUND-DC01", "failing", 6),
+        ("SHARPHOUND-LON-01", "stale", 6),
+        ("SHARPHOUND-FRA-03", "drops", 6),
+        (FLEET_NEW_CLIENT, "never ran", 0),  # never-ran is not in the default --fail-on
+        ("SHARPHOUND-LAB", "ok", 0),
+    ],
+)
+def test_each_verdict_and_its_exit_code(fleet: DemoServer, name: str, verdict: str, code: int) -> None:
+    exit_code, rows, stderr = health_of("--client", client_named(fleet, name))
+    assert (exit_code, [row["verdict"] for row in rows], [row["name"] for row in rows]) == (code, [verdict], [name])
+    assert ("unhealthy: 1 of 1" in stderr) is (code == 6)
+
+
+def test_the_whole_fleet_worst_first_and_fail_on_chooses_what_is_unhealthy(fleet: DemoServer) -> None:
+    exit_code, rows, _ = health_of()
+    verdicts = [row["verdict"] for row in rows]
+    assert exit_code == 6 and verdicts[:4] == ["failing", "stale", "drops", "never ran"]
+    assert set(verdicts[4:]) == {"ok"} and len(rows) == scalar(fleet.db_path, "SELECT count(*) FROM clients")
+    failing = rows[0]
+    assert failing["not_ok_in_window"] > 0 and failing["failures"] and set(failing["strip"][-4:]) <= {"F", "I", "A"}
+    assert health_of("--fail-on", "none")[0] == 0
+    assert health_of("--fail-on", "never-ran")[0] == 6
+    lab = client_named(fleet, "SHARPHOUND-LAB")
+    assert health_of("--client", lab, "--fail-on", "not-ok,drops,stale,never-ran")[0] == 0
+
+
+def test_table_output_reads_without_colour(fleet: DemoServer) -> None:
+    result = invoke(["health"])
+    assert result.exit_code == 6
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:2] == ["VERDICT", "CLIENT"]
+    assert lines[1].startswith("FAILING") and "SHARPHOUND-DC01" in lines[1]
+    assert any(line.startswith("ok") and "SHARPHOUND-LAB" in line for line in lines)
+
+
+def test_a_client_that_cannot_be_checked_is_exit_5_and_the_others_still_print(fleet: DemoServer) -> None:
+    missing = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+    exit_code, rows, stderr = health_of("--client", missing, "--client", client_named(fleet, "SHARPHOUND-LAB"))
+    assert exit_code == 5 and "1 client(s) could not be checked" in stderr
+    assert [row["verdict"] for row in rows] == ["error", "ok"] and "404" in rows[0]["error"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--fail-on", "bogus"], "allowed: a comma-separated list of not-ok, drops, stale, never-ran, or none"),
+        (["--since", "soon"], "--since 'soon' is not a time"),
+        (["--since", "+1d"], "is not in the past"),
+        (["--stale-after", "often"], "--stale-after 'often' is not a duration"),
+        (["--client", "not-a-uuid"], "--client 'not-a-uuid' is not a uuid"),
+    ],
+)
+def test_bad_input_is_exit_2_before_any_request(fleet: DemoServer, args: list[str], message: str) -> None:
+    before = fleet.request_count
+    result = invoke(["health", *args])
+    assert result.exit_code == 2 and message in result.stderr
+    assert fleet.request_count == before
+
+
+def test_a_community_server_needs_the_clients_named(demo_server_community: DemoServer, monkeypatch: Any) -> None:
+    for name, value in demo_env(demo_server_community, SVCTUI_FROZEN_NOW=NOW).items():
+        monkeypatch.setenv(name, value)
+    result = invoke(["health"])
+    assert result.exit_code == 2 and "name them with --client ID" in result.stderr
