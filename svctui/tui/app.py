@@ -179,9 +179,9 @@ class SvcTuiApp(App[int]):
                 log.write(f"first-frame-ms since-exec={since_exec or 0:.0f} since-import={self.startup_ms:.0f}\n")
 
     def _apply_themes(self) -> None:
-        from svctui.tui.theme import DEFAULT_THEME, load_themes, pick_theme, repo_themes_dir, user_themes_dir
+        from svctui.tui.theme import DEFAULT_THEME, load_themes, pick_theme, shipped_themes_dir, user_themes_dir
 
-        loaded = load_themes([repo_themes_dir(), user_themes_dir()])
+        loaded = load_themes([shipped_themes_dir(), user_themes_dir()])
         for theme in loaded.themes:
             self.register_theme(theme)
         if loaded.problems:
