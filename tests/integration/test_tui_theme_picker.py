@@ -1,12 +1,16 @@
-"""Pilot test of "Change theme": the highlighted theme is previewed, esc goes back, enter keeps and saves it."""
+"""Pilot tests of themes at run time: "Change theme" previews the highlighted theme, esc goes back, enter keeps
+and saves it; marks take `$mark` and cells follow a theme change."""
 
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 from textual.command import CommandPalette
 
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
+from svctui.tui.theme import APP_VARIABLE_DEFAULTS
+from svctui.tui.widgets.paged_table import MARK_COLUMN
 from tests.support.tui import on_events, settle
 
 pytestmark = pytest.mark.anyio
@@ -50,3 +54,20 @@ async def test_change_theme_previews_on_the_cursor_reverts_on_esc_and_saves_on_e
         assert app.theme == "svctui-cvd"
         assert load_settings().theme == "svctui-cvd", "enter keeps the theme for the next start"
         assert app.settings is not None and app.settings.theme == "svctui-cvd"
+
+
+async def test_marks_take_the_theme_mark_colour_and_follow_a_theme_change(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("space")
+        await settle(pilot)
+        key = next(iter(screen.table.marked))
+
+        def mark_style() -> str:
+            cell = screen.table.get_cell(key, MARK_COLUMN)
+            assert isinstance(cell, Text) and cell.plain == "●"
+            return str(cell.style)
+
+        assert mark_style().lower() == f"bold {APP_VARIABLE_DEFAULTS['mark'].lower()}"
+        app.theme = "svctui-contrast"
+        await settle(pilot)
+        assert mark_style().lower() == "bold #ffff00", "a theme change restyles cells whose base style changed"
