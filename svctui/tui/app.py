@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -129,6 +130,7 @@ class SvcTuiApp(App[int]):
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
         self._theme_timer: Timer | None = None
+        self._theme_before_picker: str | None = None  # set while "Change theme" is open: esc goes back to it
         self.loads = Loads(self)
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         if profile is not None:
@@ -172,9 +174,9 @@ class SvcTuiApp(App[int]):
                 log.write(f"first-frame-ms since-exec={since_exec or 0:.0f} since-import={self.startup_ms:.0f}\n")
 
     def _apply_themes(self) -> None:
-        from svctui.tui.theme import DEFAULT_THEME, load_themes, pick_theme, repo_themes_dir, user_themes_dir
+        from svctui.tui.theme import DEFAULT_THEME, load_themes, pick_theme, shipped_themes_dir, user_themes_dir
 
-        loaded = load_themes([repo_themes_dir(), user_themes_dir()])
+        loaded = load_themes([shipped_themes_dir(), user_themes_dir()])
         for theme in loaded.themes:
             self.register_theme(theme)
         if loaded.problems:
@@ -191,9 +193,48 @@ class SvcTuiApp(App[int]):
         if problem:
             self.notify(problem, title="Themes", severity="warning", markup=False)
 
+    def action_change_theme(self) -> None:
+        """The theme picker: the highlighted theme is previewed, enter keeps (and saves) it, esc goes back."""
+        from svctui.tui.palette import ThemePickerProvider
+
+        self._theme_before_picker = self.theme
+        self.push_screen(CommandPalette(providers=[ThemePickerProvider], placeholder="Search for themes…"))
+
+    @on(CommandPalette.OptionHighlighted)
+    def _preview_theme(self, message: CommandPalette.OptionHighlighted) -> None:
+        """While the theme picker is open, the theme under its cursor is applied at once (a preview)."""
+        if self._theme_before_picker is None:
+            return
+        hit = getattr(message.highlighted_event.option, "hit", None)
+        name = getattr(hit, "text", None)
+        if isinstance(name, str) and name in self.available_themes:
+            self.theme = name
+
+    @on(CommandPalette.Closed)
+    def _theme_picker_closed(self, message: CommandPalette.Closed) -> None:
+        """Esc (or a click outside) restores the theme from before the picker; enter keeps the chosen one."""
+        before = self._theme_before_picker
+        if before is None:
+            return
+        if message.option_selected:
+            self.call_later(self._keep_picked_theme)  # after the picked command has set the theme
+            return
+        self.theme = before
+        self.call_next(self._end_theme_picker)  # after the restored theme's change signal (ignored as a preview)
+
+    def _end_theme_picker(self) -> None:
+        self._theme_before_picker = None
+
+    def _keep_picked_theme(self) -> None:
+        self._theme_before_picker = None
+        if self.settings is None or self.settings.theme != self.theme:
+            self._save_theme(self.theme)
+
     def _remember_theme(self, theme: object) -> None:
-        """A theme picked in the palette is kept for the next start (written by a worker thread, once the choice
-        has settled: the theme picker previews each theme it passes)."""
+        """A theme set outside the picker is kept for the next start (written by a worker thread, once the choice
+        has settled); the picker's previews are not saved, its choice is saved on enter."""
+        if self._theme_before_picker is not None:
+            return
         name = getattr(theme, "name", "")
         if self._theme_timer is not None:
             self._theme_timer.stop()
@@ -376,6 +417,6 @@ class SvcTuiApp(App[int]):
             if command.title not in ("Screenshot", "Theme", "Keys"):  # ours: Save screenshot, Change theme, ?
                 yield command
         yield SystemCommand(
-            "Change theme", "Pick a theme (svctui-dusk, svctui-paper, Textual's)", self.action_change_theme
+            "Change theme", "Preview as the cursor moves; enter keeps, esc goes back", self.action_change_theme
         )
         yield from dashboard_commands(self, screen)

@@ -1,4 +1,4 @@
-"""Command-palette commands of the dashboard: switch profile, refresh, hydration, sort, export, screenshot."""
+"""Command-palette commands of the dashboard: switch profile, refresh, hydration, sort, export, screenshot, theme."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hits
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
+from textual.theme import ThemeProvider
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,6 +26,16 @@ if TYPE_CHECKING:
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
     from svctui.tui.screens.list_screen import ListScreen
+
+
+class ThemePickerProvider(ThemeProvider):
+    """Textual's theme list with the current theme first, so opening the picker highlights (previews) it."""
+
+    async def discover(self) -> Hits:
+        """Every theme by name, the current one first."""
+        current = self.app.theme
+        for name, callback in sorted(self.commands, key=lambda command: command[0] != current):
+            yield DiscoveryHit(name, callback, help="the current theme" if name == current else None)
 
 
 def export_dir(settings: Settings | None = None) -> Path:

@@ -1,6 +1,7 @@
 """Themes: app variables (`$status-failed`, ...), theme files (TOML) validated, broken ones reported together.
 
-A theme file (`themes/*.toml` in the repository, or `<config dir>/themes/*.toml`) looks like:
+A theme file (`svctui/themes/*.toml`, shipped as package data and linked from `themes/` at the repository root, or
+`<config dir>/themes/*.toml`) looks like:
 
     name = "svctui-dusk"
     dark = true
@@ -53,7 +54,9 @@ APP_VARIABLE_DEFAULTS: Mapping[str, str] = {
     "status-unknown": "#8A8F98",
     "status-missing": "#F7768E",
     "mark": "#E0AF68",
+    "drop": "#BA3C5B",  # a count that fell beyond the threshold (▼); textual-dark's $error, as before the variable
 }
+SHIPPED_THEMES = ("svctui-dusk", "svctui-paper", "svctui-contrast", "svctui-cvd")
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -69,9 +72,9 @@ class ThemeLoad:
     problems: tuple[str, ...]
 
 
-def repo_themes_dir() -> Path:
-    """`themes/` next to the package (the repository checkout)."""
-    return Path(__file__).resolve().parents[2] / "themes"
+def shipped_themes_dir() -> Path:
+    """`svctui/themes/`: the themes installed with the package (`themes/` at the repository root links to it)."""
+    return Path(__file__).resolve().parents[1] / "themes"
 
 
 def user_themes_dir() -> Path:

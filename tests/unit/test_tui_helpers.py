@@ -21,7 +21,7 @@ from svctui.api.filters import Filter, SortKey
 from svctui.clock import make_clock
 from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
 from svctui.tui.screens.help import HELP_WIDTH, KeyRow, help_content
-from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, repo_themes_dir
+from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, shipped_themes_dir
 from svctui.tui.widgets.app_header import HeaderInfo, Tab, header_content
 from svctui.tui.widgets.filter_chips import chip_text
 from svctui.tui.widgets.paged_table import PageWindow, cycle_sort, reverse_sort, sort_label
@@ -102,7 +102,7 @@ def test_error_views_by_kind() -> None:
 
 
 def test_shipped_themes_are_valid() -> None:
-    loaded = load_themes([repo_themes_dir()])
+    loaded = load_themes([shipped_themes_dir()])
     assert loaded.problems == ()
     assert {theme.name for theme in loaded.themes} >= {"svctui-dusk", "svctui-paper"}
 

@@ -19,7 +19,7 @@ from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
-from svctui.tui.widgets.status_colors import semantic_style, theme_color
+from svctui.tui.widgets.status_colors import drop_style, theme_color
 from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
 
@@ -181,7 +181,7 @@ class CountPlot(TriagePane):
             text.append(f" with kinds {self.kinds}", style="dim")
         text.append(f" · drops > {self.threshold * 100:.0f} %: ")
         count = len(self.field_drops())
-        text.append(str(count), style=semantic_style(self.app, "error", bold=True) if count else "")
+        text.append(str(count), style=drop_style(self.app, bold=True) if count else "")
         others = len(self.drops) - count
         if others:
             text.append(f" (+{others} in other counts)", style="dim")
@@ -192,7 +192,7 @@ class CountPlot(TriagePane):
         xs = list(range(1, len(points) + 1))
         ys = [point.counts[self.field] for point in points]
         line = _rgb(theme_color(self.app, "primary", "primary"))
-        danger = _rgb(theme_color(self.app, "error", "error"))
+        danger = _rgb(theme_color(self.app, "drop", "error"))
         plt.plot(xs, ys, marker="braille", color=line)
         by_task = {point.task_id: index for index, point in enumerate(points, start=1)}
         dropped = [(by_task[drop.task_id], drop.current) for drop in self.field_drops() if drop.task_id in by_task]
@@ -222,7 +222,7 @@ class CountPlot(TriagePane):
         if not drops:
             text.append(f"no {COUNT_LABELS[self.field]} drop beyond {self.threshold * 100:.0f} %", style="dim")
             return text
-        danger = semantic_style(self.app, "error")
+        danger = drop_style(self.app)
         for position, drop in enumerate(drops[-MAX_DROP_LINES:]):
             if position:
                 text.append("\n")

@@ -26,7 +26,7 @@ from svctui.triage import (
     format_delta,
 )
 from svctui.tui.widgets.row_table import RowTable
-from svctui.tui.widgets.status_colors import semantic_style
+from svctui.tui.widgets.status_colors import drop_style, semantic_style
 from svctui.tui.widgets.task_times import format_local_utc
 from svctui.tui.widgets.triage_pane import TriagePane
 
@@ -165,7 +165,7 @@ class DeltasPane(TriagePane):
         percent = delta.percent
         if delta.delta < 0:
             beyond = percent is not None and -percent > self.threshold * 100
-            style = semantic_style(self.app, "error" if beyond else "warning", bold=beyond)
+            style = drop_style(self.app, bold=True) if beyond else semantic_style(self.app, "warning")
         elif delta.delta > 0:
             style = semantic_style(self.app, "success")
         text = Text(format_delta(delta), style=style, justify="right")

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.models import CompletedTask, DomainResult
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
-from svctui.tui.widgets.status_colors import semantic_style, status_style
+from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
 SHORT_COUNT_LABELS: dict[str, str] = {
@@ -184,7 +184,7 @@ class DomainResultsPane(Vertical):
         for field in COUNT_NAMES:
             value = f"{int(getattr(result, field)):,}"
             if field in dropped:
-                counts.append(Text(f"▼{value}", style=failed, justify="right"))
+                counts.append(Text(f"▼{value}", style=drop_style(self.app, bold=True), justify="right"))
             else:
                 counts.append(Text(value, justify="right"))
         return [name, mark, message, *counts]

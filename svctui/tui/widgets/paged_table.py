@@ -25,6 +25,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.color import Color, ColorParseError
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
@@ -102,9 +103,14 @@ class PageWindow:
 class RowMark(Text):
     """The mark cell of a row: remembers the row key so server order can be restored by sorting on it."""
 
-    def __init__(self, row_key: str, marked: bool) -> None:
-        super().__init__(MARK_ON if marked else " ", style="bold" if marked else "", end="")
+    def __init__(self, row_key: str, marked: bool, color: str = "") -> None:
+        super().__init__(MARK_ON if marked else " ", style=f"bold {color}".strip() if marked else "", end="")
         self.row_key = row_key
+
+
+def cell_changed(shown: object, cell: Text) -> bool:
+    """True when `cell` differs from the shown one in text, spans or base style (a theme change restyles)."""
+    return shown != cell or (isinstance(shown, Text) and shown.style != cell.style)
 
 
 def sort_label(label: str, column: str | None, sort: Sequence[SortKey]) -> str:
@@ -264,7 +270,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         return rendered.plain if isinstance(rendered, Text) else rendered
 
     def _cells(self, key: str, item: T) -> list[Text]:
-        cells: list[Text] = [RowMark(key, key in self._marked)]
+        cells: list[Text] = [self.mark_cell(key, key in self._marked)]
         for column in self.shown_columns:
             rendered = column.render(item)
             cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
@@ -295,7 +301,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                 cells = self._cells(key, record)
                 if key in self._items:
                     for column_key, cell in zip(column_keys, cells, strict=True):
-                        if self.get_cell(key, column_key) != cell:
+                        if cell_changed(self.get_cell(key, column_key), cell):
                             self.update_cell(key, column_key, cell)
                 else:
                     self.add_row(*cells, key=key)
@@ -333,6 +339,17 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._post_focus()
 
     # ----- marks ------------------------------------------------------------------------------------------
+    def mark_cell(self, key: str, marked: bool) -> RowMark:
+        """The mark cell of a row: `●` in bold and the theme's `$mark` colour when marked."""
+        if not marked:
+            return RowMark(key, False)
+        variables = self.app.theme_variables
+        try:
+            color = Color.parse(variables.get("mark") or variables.get("accent") or "").hex
+        except ColorParseError:
+            color = ""
+        return RowMark(key, True, color)
+
     def _set_marked(self, keys: Sequence[str], marked: bool) -> None:
         for key in keys:
             if marked:
@@ -343,7 +360,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._marked.discard(key)
                 self._marked_records.pop(key, None)
             if key in self._items:
-                self.update_cell(key, MARK_COLUMN, RowMark(key, marked))
+                self.update_cell(key, MARK_COLUMN, self.mark_cell(key, marked))
         self.post_message(MarksChanged(self.marked))
 
     def clear_marks(self) -> None:

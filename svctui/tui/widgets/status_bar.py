@@ -1,4 +1,8 @@
-"""A one-line status breakdown: a proportional coloured bar followed by a legend of labels and counts."""
+"""A one-line status breakdown: a proportional bar followed by a legend of labels and counts.
+
+Each status fills its part of the bar with its own glyph (`svctui.tui.widgets.status_colors.STATUS_GLYPHS`) in its
+theme colour, and its legend entry starts with that glyph: the parts are told apart by shape as well as by hue.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from svctui.triage import StatusCount
-from svctui.tui.widgets.status_colors import status_style
+from svctui.tui.widgets.status_colors import status_glyph, status_style
 
-BAR_CHAR = "█"
 MIN_BAR = 10
 MAX_BAR = 40
 SHORT_LABELS = {"Partially complete": "Partial", "Timed out": "Timeout", "Ingesting": "Ingest", "Analyzing": "Analyze"}
@@ -39,7 +42,7 @@ def bar_widths(counts: Sequence[int], width: int) -> list[int]:
 
 
 class StatusBar(Widget):
-    """Compact horizontal status breakdown: `███▇▇  Complete 40  Failed 3  Partially complete 2  (of 45)`."""
+    """Compact horizontal status breakdown: `████▚▓  █ Complete 40  ▚ Failed 3  ▓ Partially complete 2  (45)`."""
 
     DEFAULT_CSS = """
     StatusBar {
@@ -80,7 +83,7 @@ class StatusBar(Widget):
         bar_width = max(MIN_BAR, min(MAX_BAR, room - legend.cell_len))
         bar = Text()
         for item, cells in zip(items, bar_widths([item.count for item in items], bar_width), strict=True):
-            bar.append(BAR_CHAR * cells, style=status_style(self.app, item.code))
+            bar.append(status_glyph(item.code) * cells, style=status_style(self.app, item.code))
         line = bar + legend
         line.truncate(room, overflow="ellipsis")
         return line
@@ -89,7 +92,8 @@ class StatusBar(Widget):
         legend = Text()
         for item in items:
             legend.append(" " if short else "  ")
-            legend.append("■" if short else "■ ", style=status_style(self.app, item.code))
+            glyph = status_glyph(item.code)
+            legend.append(glyph if short else f"{glyph} ", style=status_style(self.app, item.code))
             label = SHORT_LABELS.get(item.label, item.label) if short else item.label
             legend.append(f"{label} {item.count:,}")
         scope = f" {self.scope}" if self.scope and not short else ""

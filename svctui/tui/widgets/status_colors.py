@@ -28,6 +28,21 @@ STATUS_VARIABLES: Mapping[int, tuple[str, str]] = {
     TaskStatus.PARTIALLY_COMPLETE: ("status-partially-complete", "warning"),
 }
 UNKNOWN_STATUS = ("status-unknown", "foreground-darken-3")
+# status code -> the glyph that fills its part of a status bar and leads its legend entry: statuses differ in shape,
+# not only in colour (colour-vision deficiencies, monochrome terminals). Table cells spell the status out.
+STATUS_GLYPHS: Mapping[int, str] = {
+    TaskStatus.INVALID: "·",
+    TaskStatus.READY: "▁",
+    TaskStatus.RUNNING: "▞",
+    TaskStatus.COMPLETE: "█",
+    TaskStatus.CANCELED: "░",
+    TaskStatus.TIMED_OUT: "▒",
+    TaskStatus.FAILED: "▚",
+    TaskStatus.INGESTING: "▄",
+    TaskStatus.ANALYZING: "▀",
+    TaskStatus.PARTIALLY_COMPLETE: "▓",
+}
+UNKNOWN_GLYPH = "?"
 LAST_RESORT = "#888888"
 
 
@@ -51,9 +66,19 @@ def status_color(app: App[object], code: int) -> str:
     return theme_color(app, name, fallback)
 
 
+def status_glyph(code: int) -> str:
+    """The status bar glyph of a task status code (`?` for codes the API does not define)."""
+    return STATUS_GLYPHS.get(code, UNKNOWN_GLYPH)
+
+
 def status_style(app: App[object], code: int, *, bold: bool = False) -> Style:
     """Rich style (foreground) for a task status code."""
     return Style(color=status_color(app, code), bold=bold)
+
+
+def drop_style(app: App[object], *, bold: bool = False) -> Style:
+    """Rich style for a count that dropped beyond the threshold (`$drop`, else `$error`)."""
+    return Style(color=theme_color(app, "drop", "error"), bold=bold)
 
 
 def semantic_style(app: App[object], name: str, *, bold: bool = False) -> Style:

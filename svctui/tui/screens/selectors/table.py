@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from svctui.api.models import Selector
 from svctui.tui.messages import MarksChanged
-from svctui.tui.widgets.paged_table import MARK_COLUMN, PagedTable, RowAdapter, RowMark
+from svctui.tui.widgets.paged_table import MARK_COLUMN, PagedTable, RowAdapter
 
 MarksCallback = Callable[[Sequence[Selector], Sequence[str], bool], None]
 DEFAULT_REFUSED = "the server refuses to delete default selectors (403), so they can't be marked"
@@ -46,5 +46,5 @@ class SelectorTable(PagedTable[Selector]):
         changed = (self._marked ^ wanted) & set(self._items)
         self._marked = wanted
         for key in changed:
-            self.update_cell(key, MARK_COLUMN, RowMark(key, key in wanted))
+            self.update_cell(key, MARK_COLUMN, self.mark_cell(key, key in wanted))
         self.post_message(MarksChanged(self.marked))

@@ -32,7 +32,7 @@ from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.detail_pane import DetailPane, Section, muted, render_sections
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
-from svctui.tui.widgets.status_colors import semantic_style, status_style
+from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
 TABS: Mapping[str, str] = {
@@ -80,7 +80,7 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
                 text.append(f"{summary.failed} failed", style=semantic_style(app, "error", bold=True))
         found = len(drops_of(task.id))
         if found:
-            text.append(f"  ▼{found}", style=semantic_style(app, "error", bold=True))
+            text.append(f"  ▼{found}", style=drop_style(app, bold=True))
         return text
 
     return RowAdapter(

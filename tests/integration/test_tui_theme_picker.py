@@ -1,0 +1,73 @@
+"""Pilot tests of themes at run time: "Change theme" previews the highlighted theme, esc goes back, enter keeps
+and saves it; marks take `$mark` and cells follow a theme change."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.command import CommandPalette
+
+from svctui.demo.server import DemoServer
+from svctui.store.settings import load_settings
+from svctui.tui.theme import APP_VARIABLE_DEFAULTS
+from svctui.tui.widgets.paged_table import MARK_COLUMN
+from tests.support.tui import on_events, settle
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def test_change_theme_previews_on_the_cursor_reverts_on_esc_and_saves_on_enter(
+    demo_server: DemoServer,
+) -> None:
+    async with on_events(demo_server) as (app, pilot, _screen):
+        assert app.theme == "textual-dark"
+        app.action_change_theme()
+        await settle(pilot)
+        assert isinstance(app.screen, CommandPalette)
+        assert app.theme == "textual-dark", "opening the picker highlights the current theme: nothing changes yet"
+        await pilot.press("down")
+        await settle(pilot)
+        first = app.theme
+        assert first != "textual-dark", "the theme under the cursor is applied at once"
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.theme not in ("textual-dark", first)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, CommandPalette)
+        assert app.theme == "textual-dark", "esc goes back to the theme from before the picker"
+        assert load_settings().theme == "textual-dark", "previews are never saved"
+
+        app.action_change_theme()
+        await settle(pilot)
+        await pilot.press(*"svctui-cvd")
+        await settle(pilot)
+        assert app.theme == "svctui-cvd", "the first match of the typed name is previewed"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, CommandPalette)
+        assert app.theme == "svctui-cvd"
+        assert load_settings().theme == "svctui-cvd", "enter keeps the theme for the next start"
+        assert app.settings is not None and app.settings.theme == "svctui-cvd"
+
+
+async def test_marks_take_the_theme_mark_colour_and_follow_a_theme_change(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("space")
+        await settle(pilot)
+        key = next(iter(screen.table.marked))
+
+        def mark_style() -> str:
+            cell = screen.table.get_cell(key, MARK_COLUMN)
+            assert isinstance(cell, Text) and cell.plain == "●"
+            return str(cell.style)
+
+        assert mark_style().lower() == f"bold {APP_VARIABLE_DEFAULTS['mark'].lower()}"
+        app.theme = "svctui-contrast"
+        await settle(pilot)
+        assert mark_style().lower() == "bold #ffff00", "a theme change restyles cells whose base style changed"
