@@ -1,8 +1,9 @@
 """`python -m svctui.tui.screenshots DIR`: render SVGs of the dashboard's screens from the demo (`make screenshots`).
 
 The demo data, the app clock and the time zone (UTC) are fixed, so the pictures only change when the interface
-does. Each scene is a name, the demo edition, a theme and the keys that bring the screen into shape; the tasks
-scenes pick the demo client with seeded drops (SHARPHOUND-LAB) by typing the start of its id into the picker.
+does; `tests/unit/test_screenshots_list.py` keeps SCENES and the files of `screenshots/` the same list. Each scene
+is a name, the demo edition, a theme, a size and the keys that bring the screen into shape; the tasks scenes pick
+a demo client with seeded drops (SHARPHOUND-LON-01) by typing part of its name into the picker.
 The app runs with a throwaway config directory, so choosing a client there touches no real settings.
 """
 
@@ -35,6 +36,7 @@ class Scene:
     theme: str = "textual-dark"
     typed: str = ""
     after: Sequence[str] = field(default_factory=tuple)
+    size: tuple[int, int] = SIZE
 
 
 SCENES: list[Scene] = [
@@ -45,10 +47,16 @@ SCENES: list[Scene] = [
     Scene("events-help", keys=("question_mark",)),
     Scene("events-light", keys=("p",), theme="svctui-paper"),
     Scene("events-community", edition="community"),
-    Scene("tasks", keys=("2", "C"), typed="8aa67235", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
-    Scene("tasks-drops-plot", keys=("2", "C"), typed="8aa67235", after=("enter", "d", "P")),
+    Scene("tasks", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
+    Scene("tasks-drops-plot", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "d", "P")),
     Scene("selectors", keys=("3", "space", "j", "space", "j", "j", "space", "p")),  # three marked, the detail
     Scene("selectors-review", keys=("3", "space", "j", "space", "j", "j", "space", "ctrl+d")),  # the review
+    Scene("tasks-compare", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "d", "W")),  # vs previous run
+    Scene("clients", keys=("4",)),  # the morning check
+    Scene("clients-light", keys=("4",), theme="svctui-paper"),
+    Scene("clients-small", keys=("4",), size=(80, 24)),
+    Scene("events-small", size=(80, 24)),
+    Scene("events-contrast", theme="svctui-contrast"),
 ]
 
 
@@ -70,7 +78,7 @@ async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: st
     app = SvcTuiApp(
         profile, settings=Settings(theme=scene.theme), clock=lambda: FIXED_ANCHOR, server_label="demo server"
     )
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=scene.size) as pilot:
         await _settle(pilot)
         for key in scene.keys:
             await pilot.press(key)
