@@ -136,7 +136,7 @@ class ApiClient:
             auth=auth,
             headers={"Prefer": self.prefer, "User-Agent": user_agent, "Accept": "application/json"},
             timeout=timeout or httpx.Timeout(10.0, connect=5.0, read=None if wait < 0 else wait + 10.0),
-            verify=_tls_verify(verify) if url.scheme == "https" else _plain_http_context(),
+            verify=_tls_verify(verify) if url.scheme == "https" or isinstance(verify, str) else _plain_http_context(),
             follow_redirects=False,
             transport=transport,
             event_hooks={"request": [self._count_request]},

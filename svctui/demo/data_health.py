@@ -3,7 +3,8 @@
 With at least FLEET_MIN_CLIENTS clients (the default 6), the last 24 hours before the anchor are shaped so that
 `svctui health` and the Clients screen show every verdict:
 - the first client is **failing since yesterday**: every finished run in the last 30 h failed;
-- the third is **stale**: its runs stop 3 days before the anchor, so its last check-in is that old;
+- the third is **stale**: its runs stop 3 days before the anchor (the last 3 days' runs happen 3 days earlier),
+  so its last check-in is that old;
 - the fourth has **a drop** in the last 24 h (recorded in `seeded_drops` like the others) and no failure;
 - the others are **healthy**: no failed, timed-out or partially complete run in the last 24 h;
 - one more client, FLEET_NEW_CLIENT, was registered but **never ran** (no schedule, no task).
@@ -27,6 +28,7 @@ FLEET_MIN_CLIENTS = 5
 FLEET_NEW_CLIENT = "SHARPHOUND-NEW-01"
 HOUR = 3600 * 1_000_000  # micros
 FAILING, STALE, DROPS = 0, 2, 3  # client positions
+STALE_DAYS = 3
 NOT_OK = (4, 5, 8)  # timed out, failed, partially complete
 FINISHED = (-1, 2, 3, 4, 5, 8)
 
@@ -37,12 +39,18 @@ def shapes_fleet(clients: Sequence[Client], sizes: DemoSizes) -> bool:
 
 
 def shape_fleet(runs: list[Run], client_ids: Sequence[str], anchor: int) -> list[Run]:
-    """Statuses of the recent runs set per client role; the stale client's last 3 days of runs removed."""
+    """Statuses of the recent runs set per client role; the stale client's last 3 days of runs moved 3 days back
+    (the task count stays what the sizes say); ids renumbered in time order."""
     if len(client_ids) < FLEET_MIN_CLIENTS:
         return runs
     failing, stale = client_ids[FAILING], client_ids[STALE]
     window = anchor - 24 * HOUR
-    kept = [run for run in runs if not (run.client.id == stale and run.execution >= anchor - 72 * HOUR)]
+    for run in runs:  # the stale client's last 3 days happen 3 days earlier: the same number of tasks, none since
+        if run.client.id == stale and run.execution >= anchor - STALE_DAYS * 24 * HOUR:
+            run.execution -= STALE_DAYS * 24 * HOUR
+    kept = sorted(runs, key=lambda run: run.execution)
+    for number, run in enumerate(kept, start=1):
+        run.id = number
     for run in kept:
         if run.status not in FINISHED:
             continue  # waiting, running, ingesting, analyzing: the newest runs stay as they are

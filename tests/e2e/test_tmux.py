@@ -121,12 +121,12 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
     tmux.keys("2")
     tmux.wait_for("Completed tasks")
-    tmux.wait_for("rows 1\u2013")
+    tmux.wait_for("rows 1\u2013100 of")
     tmux.keys("3")
     screen = tmux.wait_for("tag Tier Zero")
     assert "Tags" in screen and "Selectors" in screen and "Audit" in screen
-    screen = tmux.wait_for("rows 1\u2013")
-    assert "Tier One" in screen and "Members of" in screen
+    screen = tmux.wait_for("Members of")  # the selectors arrived (not "loading rows 1–100…")
+    assert "Tier One" in screen and " of " in screen.splitlines()[-2]
     tmux.keys("Space")
     tmux.wait_for("1 marked on 1 page")
     tmux.keys("1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from svctui.demo.server import DemoServer
 from svctui.store.client_names import learn_names, load_names
 from tests.support.cli import demo_env, invoke
-from tests.support.demo_http import client_ids, own_server, scalar
+from tests.support.demo_http import client_ids, own_server
 
 PROFILE = "env"  # the environment-only profile the commands use here
 
@@ -24,9 +25,9 @@ def enterprise(demo_template_db: Path, tmp_path: Path, monkeypatch: pytest.Monke
 
 
 def names_in(db: Path) -> dict[str, str]:
-    return {
-        client_id: scalar(db, "SELECT name FROM clients WHERE id = ?", (client_id,)) for client_id in client_ids(db)
-    }
+    """Every registered client's name (the one that never ran included: GET /api/v2/clients lists it)."""
+    with sqlite3.connect(str(db)) as conn:
+        return dict(conn.execute("SELECT id, name FROM clients").fetchall())
 
 
 def test_events_table_names_clients_from_the_server_and_caches_them(enterprise: DemoServer) -> None:

@@ -57,8 +57,10 @@ def drop_case(server: DemoServer, index: int = 0) -> DropCase:
 
 
 def client_ids(server: DemoServer) -> list[str]:
-    """Every client id of the demo data."""
-    return [row[0] for row in query(server, "SELECT id FROM clients ORDER BY id")]
+    """Every client of the demo data that ran (the registered client that never ran has no tasks nor events)."""
+    return [
+        row[0] for row in query(server, "SELECT id FROM clients WHERE id IN (SELECT client_id FROM tasks) ORDER BY id")
+    ]
 
 
 def tasks_app(server: DemoServer, client_id: str | None = None, **settings: Any) -> RecordingApp:
