@@ -271,7 +271,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         return cells
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
-        """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows added or changed.
+        """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
+        changed.
 
         With `follow_row` (a refresh of the same query) the cursor stays on its row, or its position when the row
         is gone; without it (a new filter, sort or page) the cursor goes to the first row, same column.
@@ -298,7 +299,8 @@ class PagedTable(RowTable[Text], Generic[T]):
                     for column_key, cell in zip(column_keys, cells, strict=True):
                         if self.get_cell(key, column_key) != cell:
                             self.update_cell(key, column_key, cell)
-                            changed.add(key)
+                    if self._items[key] != record:  # the record, not its cells: "in 5m" ticking is no change
+                        changed.add(key)
                 else:
                     self.add_row(*cells, key=key)
                     changed.add(key)
