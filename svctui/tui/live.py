@@ -17,12 +17,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from svctui.api.models import CompletedTask
-from svctui.triage.health import is_not_ok
-
 if TYPE_CHECKING:
     from textual.timer import Timer
 
+    from svctui.api.models import CompletedTask
     from svctui.tui.app import SvcTuiApp
 
 DEFAULT_SECONDS = 30  # what the palette turns on when neither --refresh nor the settings gave an interval
@@ -107,6 +105,8 @@ class NotOkWatch:
     def new_failures(self, scope: str, tasks: Iterable[CompletedTask], *, announce: bool = True) -> list[CompletedTask]:
         """Remember the not-OK runs among `tasks`; those not seen before (none on the first look, or unless
         `announce`)."""
+        from svctui.triage.health import is_not_ok  # pydantic: not before the first frame (the app imports this)
+
         baseline = scope not in self.seen
         known = self.seen.setdefault(scope, set())
         fresh = [task for task in tasks if is_not_ok(task) and task.id not in known]
