@@ -38,11 +38,12 @@ async def test_a_refresh_keeps_cursor_marks_scroll_and_detail_and_flashes_the_ch
     app, clock = live_app(fresh_demo_server)
     async with running(app) as pilot:
         screen = events_screen(app)
-        await pilot.press("j", "j", "j", "j", "space", "j", "j", "space", "p")
+        await pilot.press("G", "k", "k", "space", "k", "k", "space", "p")
         await settle(pilot)
         key, column, marked = screen.table.current_key, screen.table.cursor_column, screen.table.marked
         assert key is not None and len(marked) == 2 and screen.detail.is_open
         scroll = screen.table.scroll_y
+        assert scroll > 0, "scrolled down to the last rows"
         ids = [str(event.id) for event in screen.table.items]
         changed = ids[1]
         with sqlite3.connect(str(fresh_demo_server.db_path)) as conn:
