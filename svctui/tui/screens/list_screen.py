@@ -15,7 +15,7 @@ answer that is not the latest is dropped, so a slow old response can never overw
 refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete screen: `page_arrived`,
 `page_failed`, `compose_under_header`, `compose_under_chips`, `reset` (on first show and after a profile switch).
 
-Live refresh (svctui.tui.live) reloads the same query when due: rows whose cells changed flash for a moment, and
+Live refresh (svctui.tui.live) reloads the same query when due: rows new or changed flash for a moment, and
 a live refresh that fails keeps the rows on screen, dimmed and marked stale with the reason (`r` retries).
 """
 
