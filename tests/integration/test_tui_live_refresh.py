@@ -183,3 +183,19 @@ async def test_refresh_is_off_by_default_and_the_settings_or_the_command_line_tu
     app = make_app(demo_server)
     async with running(app):
         assert "updated" not in status_line(app) and app.live.tick() is Tick.OFF
+
+
+async def test_the_drops_view_refreshes_from_the_clients_history(demo_server: DemoServer) -> None:
+    client = client_ids(demo_server)[0]
+    app, clock = live_app(demo_server, recent_clients=[client])
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "drops"
+        before = demo_server.request_count
+        clock.advance(7)
+        assert app.live.tick() is Tick.NOT_DUE and "updated 7 s ago" in status_line(app)
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert demo_server.request_count > before, "the history was fetched again"
+        assert "updated 0 s ago" in status_line(app) and "runs with drops (client-side)" in status_line(app)

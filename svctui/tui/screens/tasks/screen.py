@@ -338,6 +338,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
             self.task_detail.set_history(self.runs.tasks, self.runs.drops)
             if self.quick == "drops":
+                self.freshness.updated_at = self.dashboard.live.now()
                 self.load()
             else:
                 refresh_results_column(self.table)
@@ -486,6 +487,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.window.skip = 0
         self.load()
         if self.client_id is not None:
+            self.load_history()
+
+    def live_refresh(self) -> None:
+        """Live refresh: the server list reloads its page; the client-side drops view reloads the client's
+        history it is computed from."""
+        if self.quick != "drops":
+            super().live_refresh()
+        elif self.client_id is not None:
+            self.freshness.started_at = self.dashboard.live.now()
             self.load_history()
 
     def action_refresh(self) -> None:
