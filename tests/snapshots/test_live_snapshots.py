@@ -1,4 +1,5 @@
-"""SVG snapshots of live refresh: the Events screen after a refresh that failed (rows kept, dimmed, marked stale).
+"""SVG snapshots of live refresh: the Events and Clients screens after a refresh that failed (rows kept, dimmed,
+marked stale).
 
 Review changed SVGs before accepting them with `--snapshot-update` (/tmp/svgtext.py prints their text rows).
 """
@@ -32,3 +33,18 @@ def test_stale_after_a_failed_refresh(
         await refresh_now(pilot, clock)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_clients_stale_after_a_failed_refresh(
+    snap_compare: SnapCompare, fresh_demo_server: DemoServer, fixed_request_ids: None
+) -> None:
+    app, clock = live_app(fresh_demo_server)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
+        await refresh_now(pilot, clock)
+
+    assert snap_compare(app, terminal_size=(160, 40), run_before=run_before)
