@@ -69,9 +69,16 @@ class LazyGroup(click.Group):
 @click.option("--profile", "profile_name", metavar="NAME", help="Profile to use (default: the default profile).")
 @click.option("--demo", is_flag=True, help="Start the embedded demo server and open the dashboard against it.")
 @click.option("--read-only", is_flag=True, help="Refuse every destructive command (and hide them in the dashboard).")
+@click.option(
+    "--refresh",
+    "refresh_seconds",
+    type=click.IntRange(0, 86400),
+    metavar="SECONDS",
+    help="Dashboard: reload the list on screen every SECONDS (0 = off; default: refresh_seconds in settings).",
+)
 @click.version_option(package_name="svctui")
 @click.pass_context
-def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: bool) -> None:
+def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: bool, refresh_seconds: int | None) -> None:
     """Terminal dashboard for the BloodHound v2 API. Without a subcommand, opens the dashboard."""
     ctx.ensure_object(dict)
     ctx.obj["profile"] = profile_name
@@ -85,7 +92,7 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
 
         os.environ[READ_ONLY_ENV] = "1"
 
-    sys.exit(run_dashboard(profile_name=profile_name, demo=demo))
+    sys.exit(run_dashboard(profile_name=profile_name, demo=demo, refresh_seconds=refresh_seconds))
 
 
 def main() -> None:

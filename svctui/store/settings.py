@@ -1,5 +1,5 @@
 """Non-secret settings (theme, keymap, page size, recent clients, drop threshold, response size cap, where exports
-and screenshots go) in config_dir()/settings.toml.
+and screenshots go, live refresh and its bell) in config_dir()/settings.toml.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from svctui.store.paths import settings_path
 
 MAX_RECENT_CLIENTS = 10
 MAX_RESPONSE_MB = 4096
+MAX_REFRESH_SECONDS = 86400  # live refresh: at most once a day (0 = off)
 _HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
 
 
@@ -35,6 +36,8 @@ class Settings(BaseModel):
     drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
     max_response_mb: int = Field(default=64, ge=1, le=MAX_RESPONSE_MB)  # a larger answer is refused, not read
     export_dir: str = ""  # where exports and screenshots go ("" = the current directory; ~ is expanded)
+    refresh_seconds: int = Field(default=0, ge=0, le=MAX_REFRESH_SECONDS)  # live refresh of list screens; 0 = off
+    bell_on_failure: bool = False  # ring the terminal bell when live refresh sees a new not-OK run
 
     @property
     def max_response_bytes(self) -> int:

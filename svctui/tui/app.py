@@ -25,6 +25,7 @@ from textual.timer import Timer
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
+from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
@@ -112,6 +113,7 @@ class SvcTuiApp(App[int]):
         demo_profile_factory: Callable[[], Profile] | None = None,
         startup_notes: Iterable[str] = (),
         server_label: str | None = None,
+        refresh_seconds: int | None = None,
     ) -> None:
         super().__init__()
         self.profile = profile
@@ -133,6 +135,8 @@ class SvcTuiApp(App[int]):
         self._theme_before_picker: str | None = None  # set while "Change theme" is open: esc goes back to it
         self.loads = Loads(self)
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
+        configured = settings.refresh_seconds if settings is not None else 0
+        self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -147,6 +151,7 @@ class SvcTuiApp(App[int]):
         """Themes, keymap, then the first screen (or the first-run screen)."""
         self._apply_themes()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.live.start()
         if self.settings is not None and self.settings.keymap:
             self.set_keymap(self.settings.keymap)
             from svctui.tui.keymap import keymap_problems
@@ -345,6 +350,7 @@ class SvcTuiApp(App[int]):
         await self.close_client()
         self.profile = profile
         self.generation += 1
+        self.live.failures.clear()  # another server's runs
         self.server_label = None
         self.header_info = HeaderInfo(profile.name, profile.base_url)
         if self.current_mode not in {entry.name for entry in SCREENS}:

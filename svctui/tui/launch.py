@@ -80,14 +80,15 @@ def _run(app: SvcTuiApp) -> int:
     return result if isinstance(result, int) else (app.return_code or 0)
 
 
-def run_dashboard(profile_name: str | None, demo: bool) -> int:
-    """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server."""
+def run_dashboard(profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
+    """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server;
+    `refresh_seconds` (from `--refresh`) overrides the live refresh interval of the settings."""
     from svctui.tui.app import SvcTuiApp
 
-    return launch(SvcTuiApp, profile_name, demo)
+    return launch(SvcTuiApp, profile_name, demo, refresh_seconds)
 
 
-def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> int:
+def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
     """Run the dashboard; returns the process exit code (2 when the profile cannot be used)."""
     settings, notes = load_settings_or_note()
     if demo:
@@ -99,7 +100,10 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> 
             print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
             return 1
         try:
-            return _run(app_class(demo_profile(server), settings=settings, startup_notes=notes))
+            demo_app = app_class(
+                demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds
+            )
+            return _run(demo_app)
         finally:
             server.stop()
     profile, problem = resolve_profile(profile_name)
@@ -113,5 +117,11 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool) -> 
 
             return demo_profile(stack.enter_context(DemoServer(preferred_port=DEMO_PORT)))
 
-        app = app_class(profile, settings=settings, startup_notes=notes, demo_profile_factory=start_demo)
+        app = app_class(
+            profile,
+            settings=settings,
+            startup_notes=notes,
+            demo_profile_factory=start_demo,
+            refresh_seconds=refresh_seconds,
+        )
         return _run(app)

@@ -58,6 +58,7 @@ class Loads:
     def __init__(self, owner: DOMNode) -> None:
         self._owner = owner
         self._seq: dict[str, int] = {}
+        self._workers: dict[str, Worker[None]] = {}
         self.dropped_stale = 0
 
     def invalidate(self, channel: str) -> int:
@@ -85,9 +86,16 @@ class Loads:
                 return
             owner.post_message(Loaded(channel, seq, value, (time.perf_counter() - started) * 1000, request))
 
-        return owner.run_worker(  # the function, not a coroutine: one cancelled before it starts is never created
+        worker: Worker[None] = owner.run_worker(  # the function, not a coroutine: one cancelled before it starts
             run, name=f"load:{channel}", group=f"load:{channel}", exclusive=True, exit_on_error=False
-        )
+        )  # is never created
+        self._workers[channel] = worker
+        return worker
+
+    def busy(self, *channels: str) -> bool:
+        """True while a load of one of `channels` (of any channel, without them) is still running."""
+        names = channels or tuple(self._workers)
+        return any(not self._workers[name].is_finished for name in names if name in self._workers)
 
     def start_in_thread(self, channel: str, load: Callable[[], Any], request: Any = None) -> Worker[None]:
         """Like `start` for blocking work (files, the keyring): `load()` runs in a thread."""

@@ -1,4 +1,5 @@
-"""Command-palette commands of the dashboard: switch profile, refresh, hydration, sort, export, screenshot, theme."""
+"""Command-palette commands of the dashboard: switch profile, refresh, live refresh, hydration, sort, export,
+screenshot, theme (previewed live)."""
 
 from __future__ import annotations
 
@@ -176,6 +177,13 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
     yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
     where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "current dir"
     yield SystemCommand("Save screenshot", f"Save an SVG of this screen ({where})", lambda: save_screenshot(app))
+    from svctui.tui.live import Refreshable, age_label
+
+    if isinstance(screen, Refreshable):
+        live = app.live
+        every = age_label(live.seconds if live.on else live.chosen)
+        state = f"on, every {every}: turn it off" if live.on else f"off: turn it on, every {every}"
+        yield SystemCommand("Toggle live refresh", f"Reload this list by itself ({state})", live.toggle)
     if not isinstance(screen, ListScreen):
         return
     list_screen: ListScreen[Any] = screen

@@ -40,11 +40,18 @@ class Note:
 
 
 class RecordingApp(SvcTuiApp):
-    """The dashboard, keeping every notification it showed in `notes` (tests read these, not Textual's privates)."""
+    """The dashboard, keeping every notification it showed in `notes` and counting its `bells` (tests read these,
+    not Textual's privates)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.notes: list[Note] = []
+        self.bells = 0
+
+    def bell(self) -> None:
+        """Ring (a headless app makes no sound), and count it."""
+        self.bells += 1
+        super().bell()
 
     def notify(
         self,

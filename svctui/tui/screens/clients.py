@@ -4,6 +4,10 @@ Which clients and how each is judged come from `svctui.fleet` and `svctui.triage
 health`). The client list is one load; then each client's runs are fetched concurrently (bounded, paced by the
 client's rate limiter) and its row fills in as its answer lands; a client whose fetch failed shows the error in
 its row. `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
+
+A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
+new answer replaces its row (rows whose health changed flash); a client list that cannot be fetched leaves the
+rows dimmed and marked stale with the reason. A not-OK run first seen in a reload is announced once.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -27,9 +32,11 @@ from svctui.api.models import status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict
+from svctui.tui.live import Freshness, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.state_panel import error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 
 if TYPE_CHECKING:
@@ -58,6 +65,14 @@ VERDICT_STYLES = {
     Verdict.OK: "success",
 }
 VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "▼", Verdict.NEVER_RAN: "○", Verdict.OK: "✓"}
+
+
+class RankCell(Text):
+    """The first cell of a row: remembers the client id so the rows can be put in rank order by sorting on it."""
+
+    def __init__(self, text: str, row_key: str, style: str | Style = "") -> None:
+        super().__init__(text, style=style)
+        self.row_key = row_key
 
 
 class ClientJudged(Message, bubble=False):
@@ -105,6 +120,7 @@ class ClientsScreen(Screen[None]):
     ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
     ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
+    ClientsScreen #clients-table.-stale { text-opacity: 55%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
@@ -115,7 +131,10 @@ class ClientsScreen(Screen[None]):
         super().__init__()
         self.loads = Loads(self)
         self.results: dict[str, MemberHealth] = {}
+        self.awaiting: set[str] = set()  # clients of the current round whose answer has not landed yet
         self.fleet: Fleet | None = None
+        self.freshness = Freshness()
+        self._status_text = ""
         self._generation = -1
 
     @property
@@ -165,9 +184,12 @@ class ClientsScreen(Screen[None]):
         self.reload_if_stale()
 
     def reload_if_stale(self) -> None:
-        """Load on first show and after a profile switch."""
+        """Load on first show and after a profile switch (another server's rows go at once)."""
         if self._generation != self.dashboard.generation:
             self._generation = self.dashboard.generation
+            self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
+            self._set_stale("")
+            self._render_rows()
             self.action_reload()
 
     def _refresh_header(self, *_: object) -> None:
@@ -176,9 +198,10 @@ class ClientsScreen(Screen[None]):
 
     # ----- loading ----------------------------------------------------------------------------------------
     def action_reload(self) -> None:
-        """Find the clients again, then judge each one."""
+        """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
         self._status("loading the clients…")
         app = self.dashboard
+        self.freshness.started_at = app.live.now()
         names = app.client_names.names(app.profile.name) if app.profile is not None else {}
         profile_name = app.profile.name if app.profile is not None else ""
         recent = app.settings.recent_for(profile_name) if app.settings is not None else []
@@ -205,15 +228,24 @@ class ClientsScreen(Screen[None]):
             return
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
-        if message.channel == "fleet":
+        if message.channel == "fleet" and self.table.row_count:
+            self.dashboard.note_failure(message.error)  # the rows of the last round stay, marked stale
+            self._set_stale(error_view(message.error, "clients").title)
+            self._status(self._summary())
+        elif message.channel == "fleet":
             self._status(f"The clients could not be listed: {text} — r to retry")
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
     def _show_fleet(self, fleet: Fleet) -> None:
-        self.fleet, self.results = fleet, {}
+        ids = {member.client_id for member in fleet.members}
+        self.fleet = fleet
+        self.results = {key: result for key, result in self.results.items() if key in ids}
+        self.awaiting = set(ids)
+        self._set_stale("")
         self._render_rows()
         if not fleet.members:
+            self.freshness.updated_at = self.dashboard.live.now()
             self._status("No clients: this server lists none (community edition); choose one on Completed tasks (2)")
             return
         self._status(f"{len(fleet.members)} clients (from {fleet.source}) · checking each one…")
@@ -237,14 +269,30 @@ class ClientsScreen(Screen[None]):
         if message.seq != self.loads.seq("fleet"):
             return  # an older fleet's answer
         result = message.result
-        self.results[result.member.client_id] = result
+        key = result.member.client_id
+        before = self.results.get(key)
+        self.results[key] = result
+        self.awaiting.discard(key)
         self._render_rows()
-        done = len(self.results)
-        total = len(self.fleet.members) if self.fleet else done
+        if before is not None and _differs(before, result):
+            self.table.flash([key])
+        if result.health is not None:
+            seen = self.dashboard.live.failures.new_failures(
+                key, result.health.last_failures, announce=before is not None
+            )
+            announce_failures(self.dashboard, result.health.name or result.member.name or key, seen)
+        if not self.awaiting:
+            self.freshness.updated_at = self.dashboard.live.now()
+        self._status(self._summary())
+
+    def _summary(self) -> str:
+        """`8/10 clients checked · 3 need a look · enter: runs · r: refresh`."""
+        total = len(self.fleet.members) if self.fleet else len(self.results)
+        done = total - len(self.awaiting)
         failed = sum(1 for item in self.results.values() if item.health is None)
         worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
         suffix = f" · {failed} could not be checked" if failed else ""
-        self._status(f"{done}/{total} clients checked · {worst} need a look{suffix} · enter: runs · r: refresh")
+        return f"{done}/{total} clients checked · {worst} need a look{suffix} · enter: runs · r: refresh"
 
     def ordered_members(self) -> list[Member]:
         """Worst first: fetch errors, then by verdict severity, then clients still being checked; by name within."""
@@ -260,15 +308,27 @@ class ClientsScreen(Screen[None]):
         return sorted(self.fleet.members if self.fleet else [], key=rank)
 
     def _render_rows(self) -> None:
-        """Rebuild the rows in rank order (a few dozen clients: cheap); the cursor stays on its client."""
+        """Show the rows in rank order by keyed diff: changed cells updated, rows added, removed and re-sorted in
+        place, so the cursor stays on its client and the scroll where it was."""
         table, current = self.table, self.current_key()
+        members = self.ordered_members()
+        order = {member.client_id: rank for rank, member in enumerate(members)}
         with self.app.batch_update():
-            table.clear()
-            for member in self.ordered_members():
+            for row_key in [key for key in table.rows if key.value not in order]:
+                table.remove_row(row_key)
+            shown = {key.value for key in table.rows}
+            for member in members:
                 result = self.results.get(member.client_id)
                 cells = self._pending_cells(member) if result is None else self._cells(result)
-                table.add_row(*cells, key=member.client_id)
-            if current is not None and current in {m.client_id for m in self.ordered_members()}:
+                if member.client_id not in shown:
+                    table.add_row(*cells, key=member.client_id)
+                    continue
+                for (column, _label, _width), cell in zip(COLUMNS, cells, strict=True):
+                    if table.get_cell(member.client_id, column) != cell:
+                        table.update_cell(member.client_id, column, cell)
+            if [row.key.value for row in table.ordered_rows] != list(order):
+                table.sort("health", key=lambda cell: order[cell.row_key])
+            if current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
         key = self.current_key()
         if key is not None:
@@ -279,7 +339,7 @@ class ClientsScreen(Screen[None]):
         now = self.dashboard.clock()
         record = member.record
         cells = {
-            "health": Text("…", style="dim"),
+            "health": RankCell("…", member.client_id, style="dim"),
             "name": Text(member.name or member.client_id[:8] + "…"),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
@@ -299,12 +359,15 @@ class ClientsScreen(Screen[None]):
         if health is None:
             error = result.error
             text = error.user_message() if error is not None else "unknown error"
-            cells["health"] = Text("! error", style=semantic_style(app, "error", bold=True))
+            style = semantic_style(app, "error", bold=True)
+            cells["health"] = RankCell("! error", result.member.client_id, style=style)
             cells["last"] = Text(text, style=semantic_style(app, "error"))
             return [cells[key] for key, _label, _width in COLUMNS]
         verdict = health.verdict
-        cells["health"] = Text(
-            f"{VERDICT_GLYPHS[verdict]} {verdict}", style=semantic_style(app, VERDICT_STYLES[verdict], bold=True)
+        cells["health"] = RankCell(
+            f"{VERDICT_GLYPHS[verdict]} {verdict}",
+            result.member.client_id,
+            style=semantic_style(app, VERDICT_STYLES[verdict], bold=True),
         )
         cells["name"] = Text(health.name or result.member.client_id[:8] + "…")
         last = health.last_run
@@ -388,12 +451,43 @@ class ClientsScreen(Screen[None]):
             choose(key)
 
     def _status(self, text: str) -> None:
-        self.query_one("#status-line", Static).update(text)
+        """Say `text` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""
+        self._status_text = text
+        self.show_freshness()
+
+    def _set_stale(self, reason: str) -> None:
+        self.freshness.stale = reason
+        self.table.set_class(bool(reason), "-stale")
+        self.query_one("#status-line", Static).set_class(bool(reason), "-stale")
+
+    # ----- live refresh (svctui.tui.live) ------------------------------------------------------------------
+    def refresh_busy(self) -> bool:
+        """True while the client list or a client's runs are being fetched."""
+        return self.loads.busy()
+
+    def live_refresh(self) -> None:
+        """Fetch every client again; the rows stay until their new answers land."""
+        self.action_reload()
+
+    def show_freshness(self) -> None:
+        """Redraw the status line (its `updated … ago` ticks)."""
+        live = self.dashboard.live
+        fresh = self.freshness
+        parts = [*fresh.stale_parts(), self._status_text, *fresh.age_parts(live.now(), live.seconds)]
+        self.query_one("#status-line", Static).update(" · ".join(part for part in parts if part))
 
 
 async def _in_thread(judge: Callable[[], ClientHealth]) -> ClientHealth:
     """Judge a client (drop detection over its runs) in a thread: the event loop keeps drawing."""
     return await asyncio.to_thread(judge)
+
+
+def _differs(before: MemberHealth, after: MemberHealth) -> bool:
+    """True when a client's health (or its error) changed between two rounds."""
+    if before.health is None or after.health is None:
+        error = before.error.user_message() if before.error is not None else ""
+        return before.health != after.health or error != (after.error.user_message() if after.error else "")
+    return before.health != after.health
 
 
 def _when(moment: datetime | None) -> str:

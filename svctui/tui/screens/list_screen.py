@@ -14,6 +14,9 @@ Every load goes through svctui.tui.loading.Loads (channel "page"): a new load ca
 answer that is not the latest is dropped, so a slow old response can never overwrite a newer one. The table is
 refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete screen: `page_arrived`,
 `page_failed`, `compose_under_header`, `compose_under_chips`, `reset` (on first show and after a profile switch).
+
+Live refresh (svctui.tui.live) reloads the same query when due: rows new or changed flash for a moment, and
+a live refresh that fails keeps the rows on screen, dimmed and marked stale with the reason (`r` retries).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
+from svctui.tui.live import Freshness
 from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.app_header import AppHeader
@@ -42,7 +46,7 @@ from svctui.tui.widgets.filter_editor import FilterEditor
 from svctui.tui.widgets.key_footer import KeyFooter
 from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
 from svctui.tui.widgets.raw_json import RawJson
-from svctui.tui.widgets.state_panel import StateKind, StatePanel
+from svctui.tui.widgets.state_panel import StateKind, StatePanel, error_view
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -89,6 +93,7 @@ class ListScreen(Screen[None], Generic[T]):
         width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
     }
     ListScreen #status-line { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    ListScreen PagedTable.-stale { text-opacity: 55%; }
     """
 
     def __init__(self) -> None:
@@ -105,6 +110,8 @@ class ListScreen(Screen[None], Generic[T]):
         self._shown_query: ListQuery | None = None
         self._table_takes_focus = False
         self._shown_skip = 0  # the skip of the rows on screen (window.skip moves ahead while the next page loads)
+        self.freshness = Freshness()
+        self.arrived_by_refresh = False  # the page being shown reloads the query on screen (page_arrived may ask)
 
     # ----- what a concrete screen provides ----------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[T]:
@@ -223,6 +230,8 @@ class ListScreen(Screen[None], Generic[T]):
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
         """Forget filters, paging and rows (another server's), start with `sort`, load the first page."""
         self.filters, self.sort, self.window.skip, self.window.count = (), sort, 0, None
+        self.freshness = Freshness()
+        self._set_stale("")
         self.table.set_sort(sort)
         self.table.show_items([])
         self.query_one(FilterChips).show_filters(())
@@ -276,6 +285,7 @@ class ListScreen(Screen[None], Generic[T]):
             self._update_status()
             return
         self._loading = True
+        self.freshness.started_at = self.dashboard.live.now()
         if self.dashboard.header_info.problem:
             self.dashboard.probe()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
@@ -310,9 +320,15 @@ class ListScreen(Screen[None], Generic[T]):
         self.window.count, self.window.shown = page.count, len(records)
         self._shown_skip = self.window.skip
         same_query = self._shown_query == message.request
+        refreshed = same_query and self.rows_on_screen()
         self._shown_query = message.request
+        self.arrived_by_refresh = refreshed
         self.page_arrived(page, message.request)
-        self.table.show_items(records, follow_row=same_query)
+        changed = self.table.show_items(records, follow_row=same_query)
+        if refreshed:
+            self.table.flash(changed)
+        self._set_stale("")
+        self.freshness.updated_at = self.dashboard.live.now()
         if records:
             self.state_panel.hide()
         else:
@@ -330,12 +346,41 @@ class ListScreen(Screen[None], Generic[T]):
             self.stats.dropped_stale += 1
             return
         self._loading = False
+        refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
+        if refresh and message.request == self._shown_query and self.rows_on_screen():
+            self.dashboard.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
+            self._set_stale(error_view(message.error, self.NOUN).title)
+            self._update_status()
+            return
+        self._set_stale("")
         self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
         self.stats.last_ms = None  # nor is the latency of an answer that is not the latest
         self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
         self.state_panel.show_error(message.error, noun=self.NOUN)
         self.show_state(True)
+        self._update_status()
+
+    def _set_stale(self, reason: str) -> None:
+        """Mark the rows on screen stale (dimmed, the reason in the status line) or fresh again ("")."""
+        self.freshness.stale = reason
+        self.table.set_class(bool(reason), "-stale")
+        self.query_one("#status-line", Static).set_class(bool(reason), "-stale")
+
+    # ----- live refresh (svctui.tui.live) ------------------------------------------------------------------
+    def refresh_busy(self) -> bool:
+        """True while one of this screen's loads is in flight (a refresh then waits for the next tick)."""
+        return self.loads.busy()
+
+    def live_refresh(self) -> None:
+        """Reload the query on screen (a failure keeps the rows, marked stale)."""
+        if self.blocked_reason() is not None:
+            return
+        self.load()
+        self.freshness.live_seq = self.loads.seq(PAGE)
+
+    def show_freshness(self) -> None:
+        """Redraw the status line (its `updated … ago` ticks)."""
         self._update_status()
 
     def rows_on_screen(self) -> bool:
@@ -366,7 +411,8 @@ class ListScreen(Screen[None], Generic[T]):
             parts.append(self._loading_label())
         elif self.stats.last_ms is not None and not self.dashboard.frozen:
             parts.append(f"{self.stats.last_ms:.0f} ms")
-        return parts
+        live = self.dashboard.live
+        return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
 
     def _loading_label(self) -> str:
         """`loading rows 101-200…` (the range asked for; capped by the total when only the page changed)."""

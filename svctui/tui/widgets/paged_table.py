@@ -276,12 +276,14 @@ class PagedTable(RowTable[Text], Generic[T]):
             cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
         return cells
 
-    def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> None:
-        """Show exactly `records`, in order, by keyed diff (marks kept).
+    def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
+        """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
+        changed.
 
         With `follow_row` (a refresh of the same query) the cursor stays on its row, or its position when the row
         is gone; without it (a new filter, sort or page) the cursor goes to the first row, same column.
         """
+        changed: set[str] = set()
         wanted = {self.adapter.key(record): record for record in records}
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
@@ -303,8 +305,11 @@ class PagedTable(RowTable[Text], Generic[T]):
                     for column_key, cell in zip(column_keys, cells, strict=True):
                         if cell_changed(self.get_cell(key, column_key), cell):
                             self.update_cell(key, column_key, cell)
+                    if self._items[key] != record:  # the record, not its cells: "in 5m" ticking is no change
+                        changed.add(key)
                 else:
                     self.add_row(*cells, key=key)
+                    changed.add(key)
                 self._items[key] = record
                 if key in self._marked:
                     self._marked_records[key] = record
@@ -316,6 +321,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             elif self.row_count:
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
         self._post_focus()
+        return changed
 
     def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:
         if not self.row_count:

@@ -1,10 +1,18 @@
-"""RowTable: a row-cursor DataTable that moves with j/k/g/G like the paged tables (tags, audit, run, review)."""
+"""RowTable: a row-cursor DataTable that moves with j/k/g/G like the paged tables (tags, audit, run, review).
+
+`flash(keys)` highlights rows for a moment (live refresh shows which rows changed); the rows stay highlighted
+by key, so a rebuild or a re-sort in the meantime keeps the highlight on the right rows.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from rich.segment import Segment
+from rich.style import Style
 from textual.binding import Binding, BindingType
+from textual.timer import Timer
 from textual.widgets import DataTable
 
 Cell = TypeVar("Cell")
@@ -20,10 +28,59 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         Binding("G", "last_row", "Bottom", show=False, id="table.bottom", tooltip="Go to the last row"),
     ]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"rowtable--changed"}
+    DEFAULT_CSS = """
+    RowTable > .rowtable--changed { background: $warning 30%; }
+    """
+
     def __init__(self, **options: Any) -> None:
         options.setdefault("cursor_type", "row")
         options.setdefault("zebra_stripes", True)
         super().__init__(**options)
+        self.flashing: frozenset[str] = frozenset()  # keys of the rows highlighted as changed
+        self._flash_timer: Timer | None = None
+
+    def flash(self, keys: Iterable[str], seconds: float = 2.0) -> None:
+        """Highlight the rows with these keys for `seconds` (nothing when there are none)."""
+        wanted = frozenset(keys)
+        if not wanted:
+            return
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+        self._set_flashing(wanted)
+        self._flash_timer = self.set_timer(seconds, lambda: self._set_flashing(frozenset()))
+
+    def _set_flashing(self, keys: frozenset[str]) -> None:
+        self.flashing = keys
+        self._clear_caches()  # rendered rows are cached by their style; these rows' style changed
+        self.refresh()
+
+    def _is_flashing(self, row_index: int) -> bool:
+        if not self.flashing or row_index < 0 or row_index >= self.row_count:
+            return False
+        key = self._row_locations.get_key(row_index)
+        return key is not None and key.value in self.flashing
+
+    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
+        """Rows that changed in the last refresh are highlighted."""
+        style = super()._get_row_style(row_index, base_style)
+        if self._is_flashing(row_index):
+            style += self.get_component_rich_style("rowtable--changed")
+        return style
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> list[list[Segment]]:
+        """The fixed columns of a changed row are highlighted too."""
+        if self._is_flashing(row_index):
+            base_style += self.get_component_rich_style("rowtable--changed")
+        return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""

@@ -29,6 +29,7 @@ from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
 from svctui.tui.client_names import NAMES_CHANNEL, SAVE_CHANNEL, names_loaded, save_learnt_names, start_name_load
+from svctui.tui.live import announce_failures
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
@@ -187,13 +188,22 @@ class TasksScreen(ListScreen[CompletedTask]):
     def status_parts(self) -> list[str]:
         """The base parts, with the client-side view said plainly."""
         if self.quick == "drops":
-            return [f"{self.window.shown:,} runs with drops (client-side)", "d or x returns to the server list"]
+            live = self.dashboard.live
+            return [
+                f"{self.window.shown:,} runs with drops (client-side)",
+                "d or x returns to the server list",
+                *self.freshness.age_parts(live.now(), live.seconds),
+            ]
         return super().status_parts()
 
     def page_arrived(self, page: Any, query: ListQuery) -> None:
         """Breakdown from the page when it holds every match, else ask the server (one count per status)."""
         self._note_client_name(page.data)
         assert isinstance(query, TasksQuery)
+        if query.client_id:  # a not-OK run first seen in a refresh of the same page is announced, once
+            watch = self.dashboard.live.failures
+            fresh = watch.new_failures(query.client_id, page.data, announce=self.arrived_by_refresh)
+            announce_failures(self.dashboard, self.client_name() or query.client_id, fresh)
         if query.skip == 0 and page.count <= len(page.data):
             self._show_breakdown(status_breakdown(page.data), "matching, all on this page")
             return
@@ -328,6 +338,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
             self.task_detail.set_history(self.runs.tasks, self.runs.drops)
             if self.quick == "drops":
+                self.freshness.updated_at = self.dashboard.live.now()
                 self.load()
             else:
                 refresh_results_column(self.table)
@@ -476,6 +487,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.window.skip = 0
         self.load()
         if self.client_id is not None:
+            self.load_history()
+
+    def live_refresh(self) -> None:
+        """Live refresh: the server list reloads its page; the client-side drops view reloads the client's
+        history it is computed from."""
+        if self.quick != "drops":
+            super().live_refresh()
+        elif self.client_id is not None:
+            self.freshness.started_at = self.dashboard.live.now()
             self.load_history()
 
     def action_refresh(self) -> None:

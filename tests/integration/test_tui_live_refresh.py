@@ -1,0 +1,201 @@
+"""Pilot tests of live refresh (issue 14): what a refresh keeps, what a failed one shows, new failures, the guards.
+
+Time is a hand-moved clock (tests/support/live.py): a refresh happens when a test lets the interval pass and
+ticks, never because the wall clock moved.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from textual.widgets import Static
+
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from svctui.tui.live import Tick
+from svctui.tui.palette import dashboard_commands
+from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.widgets.state_panel import StateKind
+from tests.support.live import SECONDS, insert_failed_run, live_app, refresh_now
+from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, open_tasks, tasks_screen
+from tests.support.tui import events_screen, make_app, running, settle
+
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+
+
+def status_line(app: object) -> str:
+    """The status line of the screen on show."""
+    from svctui.tui.app import SvcTuiApp
+
+    assert isinstance(app, SvcTuiApp)
+    return str(app.screen_stack[0].query_one("#status-line", Static).render())
+
+
+async def test_a_refresh_keeps_cursor_marks_scroll_and_detail_and_flashes_the_changed_rows(
+    fresh_demo_server: DemoServer,
+) -> None:
+    app, clock = live_app(fresh_demo_server)
+    async with running(app) as pilot:
+        screen = events_screen(app)
+        await pilot.press("G", "k", "k", "space", "k", "k", "space", "p")
+        await settle(pilot)
+        key, column, marked = screen.table.current_key, screen.table.cursor_column, screen.table.marked
+        assert key is not None and len(marked) == 2 and screen.detail.is_open
+        scroll = screen.table.scroll_y
+        assert scroll > 0, "scrolled down to the last rows"
+        ids = [str(event.id) for event in screen.table.items]
+        changed = ids[1]
+        with sqlite3.connect(str(fresh_demo_server.db_path)) as conn:
+            conn.execute(
+                "UPDATE events SET rrule = (SELECT rrule FROM events WHERE rrule <> "
+                "(SELECT rrule FROM events WHERE id = ?) LIMIT 1) WHERE id = ?",
+                (int(changed), int(changed)),
+            )
+        before = fresh_demo_server.request_count
+        assert "updated 0 s ago" in status_line(app) and "live every 1 min" in status_line(app)
+        clock.advance(12)
+        assert app.live.tick() is Tick.NOT_DUE and "updated 12 s ago" in status_line(app), "the age ticks"
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert fresh_demo_server.request_count > before
+        table = screen.table
+        assert [str(event.id) for event in table.items] == ids
+        assert (table.current_key, table.cursor_column, table.marked) == (key, column, marked)
+        assert table.scroll_y == scroll and screen.detail.is_open
+        assert table.flashing == {changed}, "only the row that changed is highlighted"
+        assert "updated 0 s ago" in status_line(app)
+
+
+async def test_a_failed_refresh_keeps_the_rows_marks_them_stale_and_r_retries(fresh_demo_server: DemoServer) -> None:
+    app, clock = live_app(fresh_demo_server)
+    async with running(app) as pilot:
+        screen = events_screen(app)
+        ids = [event.id for event in screen.table.items]
+        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
+        clock.advance(5)
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert screen.state_panel.kind is StateKind.HIDDEN and [event.id for event in screen.table.items] == ids
+        line = status_line(app)
+        assert line.startswith("stale: The server answered 502  ·  r to retry"), line
+        assert "updated 1 min ago" in line, "the age of the rows on screen (65 s)"
+        assert screen.table.has_class("-stale") and app.header_info.problem == "HTTP 502"
+        await pilot.press("r")  # still failing: still stale, rows still there
+        await settle(pilot)
+        assert screen.freshness.stale and [event.id for event in screen.table.items] == ids
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert not screen.freshness.stale and not screen.table.has_class("-stale")
+        assert "stale" not in status_line(app) and "updated 0 s ago" in status_line(app)
+
+
+async def test_no_refresh_under_a_modal_during_a_deletion_or_while_a_load_is_in_flight(
+    demo_server: DemoServer,
+) -> None:
+    app, clock = live_app(demo_server)
+    async with running(app) as pilot:
+        screen = events_screen(app)
+        clock.advance(SECONDS)
+        before = demo_server.request_count
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert app.live.tick() is Tick.MODAL
+        await pilot.press("escape")
+        await settle(pilot)
+        app.refuse_quit_while(screen, "a deletion runs")
+        assert app.live.tick() is Tick.DELETION
+        app.refuse_quit_while(screen, None)
+        assert demo_server.request_count == before, "nothing was sent"
+        screen.load()  # a load in flight: the tick waits for it
+        assert app.live.tick() is Tick.BUSY
+        await settle(pilot)
+        toggle = next(command for command in dashboard_commands(app, screen) if command.title == "Toggle live refresh")
+        assert "on, every 1 min" in toggle.help
+        toggle.callback()
+        assert app.live.tick() is Tick.OFF and "live every" not in status_line(app)
+        assert app.notes[-1].message == "Live refresh off."
+        toggle.callback()
+        assert app.live.seconds == SECONDS and "live every 1 min" in status_line(app)
+
+
+async def test_a_new_failure_on_completed_tasks_is_notified_once_with_the_bell(fresh_demo_server: DemoServer) -> None:
+    client = client_ids(fresh_demo_server)[0]
+    app, clock = live_app(fresh_demo_server, recent_clients=[client], bell_on_failure=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("j", "j", "space")
+        key, marked = screen.table.current_key, screen.table.marked
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert not [note for note in app.notes if note.title == "Live refresh"], "nothing new yet"
+        new_id = insert_failed_run(fresh_demo_server, client, "LDAP bind failed")
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        screen = tasks_screen(app)
+        assert screen.table.items[0].id == new_id and str(new_id) in screen.table.flashing
+        assert (screen.table.current_key, screen.table.marked) == (key, marked)
+        notes = [note for note in app.notes if note.title == "Live refresh"]
+        assert len(notes) == 1 and f"task {new_id} Failed — LDAP bind failed" in notes[0].message
+        assert notes[0].severity == "error" and app.bells == 1
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
+
+
+async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_keeps_stale_rows(
+    fresh_demo_server: DemoServer,
+) -> None:
+    app, clock = live_app(fresh_demo_server)
+    async with running(app, (160, 40)) as pilot:
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        chosen = screen.ordered_members()[-1].client_id
+        before = screen.results[chosen].health
+        assert before is not None
+        screen.table.move_cursor(row=screen.table.get_row_index(chosen), animate=False)
+        new_id = insert_failed_run(fresh_demo_server, chosen, "the collector crashed")
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        health = screen.results[chosen].health
+        assert health is not None and health.verdict == "failing"
+        assert health.not_ok_in_window == before.not_ok_in_window + 1 and health.last_failures[0].id == new_id
+        assert screen.current_key() == chosen and screen.table.flashing == {chosen}, "the cursor follows its client"
+        notes = [note for note in app.notes if note.title == "Live refresh"]
+        assert len(notes) == 1 and f"task {new_id} Failed — the collector crashed" in notes[0].message
+        assert app.bells == 0, "no bell unless the settings ask"
+        rows = screen.table.row_count
+        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert screen.table.row_count == rows and screen.table.has_class("-stale")
+        assert status_line(app).startswith("stale: The server answered 502 · r to retry"), status_line(app)
+        fresh_demo_server.faults = Faults()
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert not screen.table.has_class("-stale") and "stale" not in status_line(app)
+        assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
+
+
+async def test_refresh_is_off_by_default_and_the_settings_or_the_command_line_turn_it_on(
+    demo_server: DemoServer,
+) -> None:
+    from svctui.store.settings import Settings
+
+    assert make_app(demo_server).live.seconds == 0
+    assert make_app(demo_server, settings=Settings(refresh_seconds=15)).live.seconds == 15
+    assert make_app(demo_server, settings=Settings(refresh_seconds=15), refresh_seconds=0).live.seconds == 0
+    app = make_app(demo_server)
+    async with running(app):
+        assert "updated" not in status_line(app) and app.live.tick() is Tick.OFF
+
+
+async def test_the_drops_view_refreshes_from_the_clients_history(demo_server: DemoServer) -> None:
+    client = client_ids(demo_server)[0]
+    app, clock = live_app(demo_server, recent_clients=[client])
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "drops"
+        before = demo_server.request_count
+        clock.advance(7)
+        assert app.live.tick() is Tick.NOT_DUE and "updated 7 s ago" in status_line(app)
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert demo_server.request_count > before, "the history was fetched again"
+        assert "updated 0 s ago" in status_line(app) and "runs with drops (client-side)" in status_line(app)

@@ -1,0 +1,73 @@
+"""Helpers for the live refresh tests: a hand-moved monotonic clock, an app on it, a refresh now, a failed run."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from textual.pilot import Pilot
+
+from svctui.api.models import TaskStatus
+from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from svctui.tui.app import SvcTuiApp
+from svctui.tui.live import Tick
+from tests.support.tui import RecordingApp, make_app, settle
+
+SECONDS = 60  # the interval the tests set; time only moves when a test moves it
+
+
+class HandClock:
+    """A monotonic clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on."""
+        self.now += seconds
+
+
+def live_app(server: DemoServer, *, seconds: int = SECONDS, **settings: Any) -> tuple[RecordingApp, HandClock]:
+    """A dashboard on `server` refreshing every `seconds` on a hand-moved clock (settings from `settings`)."""
+    app = make_app(server, settings=Settings(**settings), refresh_seconds=seconds)
+    clock = HandClock()
+    app.live.monotonic = clock
+    app.live.use_timer = False  # only the test ticks
+    return app, clock
+
+
+async def refresh_now(pilot: Pilot[Any], clock: HandClock) -> Tick:
+    """Let the interval pass, run one tick, wait for what it started; what the tick did."""
+    app = pilot.app
+    assert isinstance(app, SvcTuiApp)
+    clock.advance(app.live.seconds)
+    done = app.live.tick()
+    await settle(pilot)
+    return done
+
+
+def insert_failed_run(server: DemoServer, client_id: str, message: str = "LDAP bind failed") -> int:
+    """A new failed run of `client_id`, a minute after its newest run (a copy of it): its id."""
+    with sqlite3.connect(str(server.db_path)) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(tasks)")]
+        newest = conn.execute(
+            "SELECT id FROM tasks WHERE client_id = ? AND deleted_at IS NULL ORDER BY execution_time DESC, id DESC",
+            (client_id,),
+        ).fetchone()[0]
+        new_id = int(conn.execute("SELECT max(id) + 1 FROM tasks").fetchone()[0])
+        changed = {
+            "id": "?",
+            "status": str(int(TaskStatus.FAILED)),
+            "status_message": "?",
+            "execution_time": "execution_time + 60000000",
+        }
+        select = ", ".join(changed.get(column, column) for column in columns)
+        conn.execute(
+            f"INSERT INTO tasks ({', '.join(columns)}) SELECT {select} FROM tasks WHERE id = ?",
+            (new_id, message, newest),
+        )
+    return new_id
