@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+# the suite runs on 2 pytest-xdist workers; PYTEST_ARGS comes last, so PYTEST_ARGS="-n 0" runs it in one process
+PYTEST_WORKERS ?= 2
 
 .PHONY: venv demo test lint fmt bench screenshots clean
 
@@ -18,7 +20,7 @@ demo: $(STAMP)
 	$(VENV)/bin/svctui --demo
 
 test: $(STAMP)
-	$(PY) -m pytest -q $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

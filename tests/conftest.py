@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Point config/data/state at fresh temp dirs and drop any SVCTUI_* variable from the environment."""
+    """Point config/data/state at fresh temp dirs; drop SVCTUI_* variables and COLUMNS/LINES from the environment."""
     for name in list(os.environ):
         if name.startswith("SVCTUI_"):
             monkeypatch.delenv(name, raising=False)
+    for name in ("COLUMNS", "LINES"):  # pytest-xdist workers get COLUMNS=80: CLI tables must see no terminal size
+        monkeypatch.delenv(name, raising=False)
     root = tmp_path_factory.mktemp("svctui-home")
     for kind in ("config", "data", "state"):
         path = root / kind

@@ -217,6 +217,7 @@ def test_bearer_jwt_is_accepted(demo_server: DemoServer) -> None:
         mint_jwt("another-secret", "someone"),
         mint_jwt("x", "y", now=0),
     ],
+    ids=["not-a-jwt", "garbage", "other-secret", "expired"],  # stable: pytest-xdist workers must collect the same ids
 )
 def test_invalid_bearer_jwt(demo_server: DemoServer, token: str) -> None:
     with raw(demo_server) as client:
