@@ -20,7 +20,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "The audit log of destructive actions: every deletion and restore run (docs/AUDIT.md).",
     ),
     "clients": (
-        "svctui.commands.health:clients",
+        "svctui.commands.reads:clients",
         "Collection clients (enterprise edition): name, host, version, last check-in, current job.",
     ),
     "demo-server": (

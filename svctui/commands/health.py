@@ -1,4 +1,4 @@
-"""`svctui health` (the morning check for scripts and cron) and `svctui clients list`.
+"""`svctui health`: the morning check for scripts and cron.
 
 `health` prints one line per client with its verdict — failing, stale, drops, never ran, ok (rules in
 `svctui.triage.health`) — and exits 0 when every client is well, 6 when one has a problem named by `--fail-on`,
@@ -15,23 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from svctui.api.filters import CLIENTS, parse_timestamp
+from svctui.api.filters import parse_timestamp
 from svctui.api.limits import TASK_ENDPOINTS
-from svctui.api.models import CollectionClient, status_label
+from svctui.api.models import status_label
 from svctui.api.quoting import quote_input
-from svctui.commands.common import (
-    CommandFailure,
-    ExitCode,
-    fail,
-    list_options,
-    note,
-    parse_query,
-    profile_option,
-    run_connected,
-)
+from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.table import TableColumn, TableWriter, terminal_width
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
-from svctui.triage.health import Problem, Verdict, strip_text, unhealthy, worst_first
+from svctui.triage.health import Problem, Verdict, age_text, strip_text, unhealthy, worst_first
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -39,27 +30,6 @@ if TYPE_CHECKING:
 
 PROBLEMS = [problem.value for problem in Problem]
 DEFAULT_FAIL_ON = "not-ok,drops,stale"
-
-
-# ---------------------------------------------------------------- clients list
-
-
-@click.group()
-def clients() -> None:
-    """Collection clients (enterprise edition): name, host, version, last check-in, current job."""
-
-
-@clients.command("list")
-@list_options(hydration=False)
-@click.pass_context
-def clients_list(ctx: click.Context, /, filters: tuple[str, ...], sorts: tuple[str, ...], **paging: Any) -> None:
-    """List the collection clients. Exit 4 on a community-edition server."""
-    from svctui.api.query import ListQuery
-    from svctui.commands.reads import Listing, run_listing
-
-    parsed, keys = parse_query(CLIENTS, filters, sorts)
-    query = ListQuery(tuple(parsed), tuple(keys), hydrate_domains=False, hydrate_ous=False)
-    run_listing(ctx, Listing(CollectionClient, "clients", lambda client: client.clients, query=query), **paging)
 
 
 # ---------------------------------------------------------------- health
@@ -96,16 +66,6 @@ def _problems(text: str) -> frozenset[Problem]:
     if unknown or not names:
         fail(f"--fail-on {quote_input(text)}: allowed: a comma-separated list of {', '.join(PROBLEMS)}, or none")
     return frozenset(Problem(name) for name in names)
-
-
-def _age(moment: datetime | None, now: datetime) -> str:
-    if moment is None:
-        return "-"
-    seconds = max(int((now - moment).total_seconds()), 0)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return "now"
 
 
 def _row_json(result: MemberHealth, now: datetime) -> dict[str, Any]:
@@ -150,15 +110,15 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
     row = _row_json(result, now)
     health = result.health
     last = None if health is None else health.last_run
-    row["last_run_text"] = "-" if last is None else f"{status_label(last.status)}, {_age(last.execution_time, now)}"
-    row["checkin_text"] = _age(None if health is None else health.last_checkin, now)
+    row["last_run_text"] = "-" if last is None else f"{status_label(last.status)}, {age_text(last.execution_time, now)}"
+    row["checkin_text"] = age_text(None if health is None else health.last_checkin, now)
     if health is None:
         row["note"] = row["error"]
     elif health.last_failures:
         failure = health.last_failures[0]
         row["note"] = f"task {failure.id}: {failure.status_message or status_label(failure.status)}"
     elif health.verdict is Verdict.STALE:
-        row["note"] = "no check-in since " + _age(health.last_checkin, now)
+        row["note"] = "no check-in since " + age_text(health.last_checkin, now)
     elif health.verdict is Verdict.NEVER_RAN:
         row["note"] = "no completed run"
     else:

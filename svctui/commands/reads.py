@@ -1,4 +1,4 @@
-"""`svctui events|tasks|tags|selectors list`: every read of the API as a scriptable command (gh/kubectl style)."""
+"""`svctui events|tasks|clients|tags|selectors list`: every read of the API as a scriptable command (gh style)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import click
 from pydantic import BaseModel
 
 from svctui.api.filters import (
+    CLIENTS,
     COMPLETED_TASKS,
     EVENTS,
     SELECTORS,
@@ -23,7 +24,7 @@ from svctui.api.filters import (
     SortKey,
 )
 from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
-from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
+from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.api.quoting import quote_input
 from svctui.commands.client_names import ClientNameBook
@@ -294,6 +295,24 @@ def tasks_list(
     listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
     listing = replace(listing, options={"endpoint": endpoint})
     run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
+
+
+# ---------------------------------------------------------------- clients list
+
+
+@click.group()
+def clients() -> None:
+    """Collection clients (enterprise edition): name, host, version, last check-in, current job."""
+
+
+@clients.command("list")
+@list_options(hydration=False)
+@click.pass_context
+def clients_list(ctx: click.Context, /, filters: tuple[str, ...], sorts: tuple[str, ...], **paging: Any) -> None:
+    """List the collection clients. Exit 4 on a community-edition server."""
+    parsed, keys = parse_query(CLIENTS, filters, sorts)
+    query = ListQuery(tuple(parsed), tuple(keys), hydrate_domains=False, hydrate_ous=False)
+    run_listing(ctx, Listing(CollectionClient, "clients", lambda client: client.clients, query=query), **paging)
 
 
 # ---------------------------------------------------------------- tags

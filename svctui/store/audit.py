@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import secrets
@@ -51,6 +52,9 @@ def _append(path: Path, data: bytes) -> None:
         fd = os.open(path, _APPEND_FLAGS, 0o600)
         try:
             if data:
+                # Held from the look at the last byte to the fsync: another writer (a thread of this run, another
+                # process) caught mid-write must not make this line start with a line end of its own.
+                fcntl.flock(fd, fcntl.LOCK_EX)
                 data = _after_torn_line(fd) + data
                 written = os.write(fd, data)  # one write per line: appends from several processes do not interleave
                 if written != len(data):

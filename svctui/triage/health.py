@@ -156,6 +156,17 @@ def assess(
     )
 
 
+def age_text(moment: datetime | None, now: datetime) -> str:
+    """How long ago: `35m ago`, `2d ago`, `now`; `-` when unknown."""
+    if moment is None:
+        return "-"
+    seconds = max(int((now - moment).total_seconds()), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit} ago"
+    return "now"
+
+
 def worst_first(healths: Sequence[ClientHealth]) -> list[ClientHealth]:
     """Sorted by severity (worst first), then by name."""
     return sorted(healths, key=lambda health: (-health.severity, health.name.lower(), health.client_id))

@@ -3,6 +3,7 @@ the intent record; the read_only profile setting."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -110,3 +111,28 @@ def test_read_only_reason_names_the_flag_the_variable_or_the_profile() -> None:
     assert read_only_reason(prod, env={"SVCTUI_READ_ONLY": "1"}) == "SVCTUI_READ_ONLY is set"
     assert read_only_reason(lab, env={}) == "profile 'lab' is read-only (read_only = true)"
     assert read_only_reason(None, env={"SVCTUI_READ_ONLY": "0"}) is None
+
+
+def test_concurrent_appends_from_threads_and_processes_leave_only_whole_lines() -> None:
+    """Writers racing the torn-line check (a thread of one run, other processes) never add a blank line."""
+    import threading
+
+    path = audit_path()
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom svctui.store.audit import append_audit\n"
+        "for n in range(60):\n    append_audit({'run': sys.argv[2], 'n': n}, Path(sys.argv[1]))\n"
+    )
+    others = [subprocess.Popen([sys.executable, "-c", script, str(path), f"p{k}"]) for k in range(3)]
+    threads = [
+        threading.Thread(target=lambda k=k: [append_audit({"run": f"t{k}", "n": n}, path) for n in range(60)])
+        for k in range(3)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(process.wait(timeout=60) == 0 for process in others)
+    lines = path.read_bytes().split(b"\n")
+    assert lines[-1] == b"" and b"" not in lines[:-1]
+    runs = [json.loads(line)["run"] for line in lines[:-1]]
+    assert sorted(set(runs)) == ["p0", "p1", "p2", "t0", "t1", "t2"] and len(runs) == 6 * 60

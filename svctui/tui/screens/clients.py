@@ -31,8 +31,8 @@ from textual.widgets import DataTable, Footer, Static
 from svctui.api.models import status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
-from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict
-from svctui.tui.live import Freshness, announce_failures
+from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict, age_text
+from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
@@ -84,17 +84,6 @@ class ClientJudged(Message, bubble=False):
         self.result = result
 
 
-def age_text(moment: datetime | None, now: datetime) -> str:
-    """`35m ago`, `2d ago`, `-` (unknown)."""
-    if moment is None:
-        return "-"
-    seconds = max(int((now - moment).total_seconds()), 0)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return "now"
-
-
 def next_run(member: Member, now: datetime) -> datetime | None:
     """The earliest next run among the client's schedules: the server's `next_scheduled_at` where it has one,
     else computed from the rule (a rule without DTSTART has no next run)."""
@@ -108,7 +97,7 @@ def next_run(member: Member, now: datetime) -> datetime | None:
     return min(upcoming) if upcoming else None
 
 
-class ClientsScreen(Screen[None]):
+class ClientsScreen(StaleRows, Screen[None]):
     """Every collection client with its health, worst first; rows fill in as their answers arrive."""
 
     MODE = MODE
@@ -178,19 +167,12 @@ class ClientsScreen(Screen[None]):
         """The detail pane under the table on narrow terminals."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
-    def on_screen_resume(self) -> None:
-        """Back on this screen: the header, and a reload when the profile changed."""
-        self._refresh_header()
-        self.reload_if_stale()
-
-    def reload_if_stale(self) -> None:
-        """Load on first show and after a profile switch (another server's rows go at once)."""
-        if self._generation != self.dashboard.generation:
-            self._generation = self.dashboard.generation
-            self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
-            self._set_stale("")
-            self._render_rows()
-            self.action_reload()
+    def restart(self) -> None:
+        """First show, or another profile: another server's rows go at once, then every client is fetched."""
+        self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
+        self._set_stale("")
+        self._render_rows()
+        self.action_reload()
 
     def _refresh_header(self, *_: object) -> None:
         app = self.dashboard
@@ -455,16 +437,7 @@ class ClientsScreen(Screen[None]):
         self._status_text = text
         self.show_freshness()
 
-    def _set_stale(self, reason: str) -> None:
-        self.freshness.stale = reason
-        self.table.set_class(bool(reason), "-stale")
-        self.query_one("#status-line", Static).set_class(bool(reason), "-stale")
-
     # ----- live refresh (svctui.tui.live) ------------------------------------------------------------------
-    def refresh_busy(self) -> bool:
-        """True while the client list or a client's runs are being fetched."""
-        return self.loads.busy()
-
     def live_refresh(self) -> None:
         """Fetch every client again; the rows stay until their new answers land."""
         self.action_reload()

@@ -36,7 +36,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
-from svctui.tui.live import Freshness
+from svctui.tui.live import Freshness, StaleRows
 from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.app_header import AppHeader
@@ -59,7 +59,7 @@ PAGE = "page"  # the Loads channel of the page
 __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
 
 
-class ListScreen(Screen[None], Generic[T]):
+class ListScreen(StaleRows, Screen[None], Generic[T]):
     """A screen showing one server-side page of an endpoint with filters, sort, paging and a detail pane."""
 
     SPEC: ClassVar[EndpointSpec]
@@ -216,16 +216,9 @@ class ListScreen(Screen[None], Generic[T]):
         self.table.focus()
         self.reload_if_stale()
 
-    def on_screen_resume(self) -> None:
-        """Coming back to this screen: reload when the profile changed meanwhile."""
-        self._refresh_header()
-        self.reload_if_stale()
-
-    def reload_if_stale(self) -> None:
-        """Reset and load when the app switched profile since this screen last loaded (and on first show)."""
-        if self._generation != self.dashboard.generation:
-            self._generation = self.dashboard.generation
-            self.reset()
+    def restart(self) -> None:
+        """First show, or another profile: forget filters, paging and rows, load the first page."""
+        self.reset()
 
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
         """Forget filters, paging and rows (another server's), start with `sort`, load the first page."""
@@ -361,17 +354,7 @@ class ListScreen(Screen[None], Generic[T]):
         self.show_state(True)
         self._update_status()
 
-    def _set_stale(self, reason: str) -> None:
-        """Mark the rows on screen stale (dimmed, the reason in the status line) or fresh again ("")."""
-        self.freshness.stale = reason
-        self.table.set_class(bool(reason), "-stale")
-        self.query_one("#status-line", Static).set_class(bool(reason), "-stale")
-
     # ----- live refresh (svctui.tui.live) ------------------------------------------------------------------
-    def refresh_busy(self) -> bool:
-        """True while one of this screen's loads is in flight (a refresh then waits for the next tick)."""
-        return self.loads.busy()
-
     def live_refresh(self) -> None:
         """Reload the query on screen (a failure keeps the rows, marked stale)."""
         if self.blocked_reason() is not None:

@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Generic, TypeVar
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -169,27 +168,13 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
 
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
+    def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
-        the cell `c` copies and `s` sorts by)."""
-        if row_index >= 0 and row_index == self.cursor_row and self.show_cursor and not cursor:
-            base_style += self.get_component_rich_style("pagedtable--cursor-row")
-        return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-
-    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
-        """The cursor row's style also fills the space right of the last column."""
-        style = super()._get_row_style(row_index, base_style)
-        if row_index >= 0 and row_index == self.cursor_row and self.show_cursor:
+        the cell `c` copies and `s` sorts by); a row that changed in the last refresh flashes over it."""
+        style = Style()
+        if row_index >= 0 and row_index == self.cursor_row and self.show_cursor and not in_cursor_cell:
             style += self.get_component_rich_style("pagedtable--cursor-row")
-        return style
+        return style + super().row_highlight(row_index, in_cursor_cell=in_cursor_cell)
 
     def on_mount(self) -> None:
         """Create the mark column and the adapter's columns (on a narrow terminal: without the minor ones)."""

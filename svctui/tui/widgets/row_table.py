@@ -61,12 +61,15 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         key = self._row_locations.get_key(row_index)
         return key is not None and key.value in self.flashing
 
-    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
-        """Rows that changed in the last refresh are highlighted."""
-        style = super()._get_row_style(row_index, base_style)
+    def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
+        """What a row adds to its style: rows that changed in the last refresh flash (subclasses add theirs)."""
         if self._is_flashing(row_index):
-            style += self.get_component_rich_style("rowtable--changed")
-        return style
+            return self.get_component_rich_style("rowtable--changed")
+        return Style()
+
+    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
+        """The row's highlight also fills the space right of the last column."""
+        return super()._get_row_style(row_index, base_style) + self.row_highlight(row_index)
 
     def _render_cell(
         self,
@@ -77,10 +80,9 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         cursor: bool = False,
         hover: bool = False,
     ) -> list[list[Segment]]:
-        """The fixed columns of a changed row are highlighted too."""
-        if self._is_flashing(row_index):
-            base_style += self.get_component_rich_style("rowtable--changed")
-        return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        """Every cell of the row (the fixed columns too) takes the row's highlight."""
+        highlighted = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)
+        return super()._render_cell(row_index, column_index, highlighted, width, cursor, hover)
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
