@@ -3,7 +3,7 @@
 The demo data, the app clock and the time zone (UTC) are fixed, so the pictures only change when the interface
 does; `tests/unit/test_screenshots_list.py` keeps SCENES and the files of `screenshots/` the same list. Each scene
 is a name, the demo edition, a theme, a size and the keys that bring the screen into shape; the tasks scenes pick
-a demo client with seeded drops (SHARPHOUND-LON-01) by typing part of its name into the picker.
+a demo client with seeded drops (SHARPHOUND-FRA-03) by typing part of its name into the picker.
 The app runs with a throwaway config directory, so choosing a client there touches no real settings.
 """
 
@@ -47,11 +47,11 @@ SCENES: list[Scene] = [
     Scene("events-help", keys=("question_mark",)),
     Scene("events-light", keys=("p",), theme="svctui-paper"),
     Scene("events-community", edition="community"),
-    Scene("tasks", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
-    Scene("tasks-drops-plot", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "d", "P")),
+    Scene("tasks", keys=("2", "C"), typed="SHARPHOUND-FRA", after=("enter", "j", "j", "j", "j", "j")),  # a partial run
+    Scene("tasks-drops-plot", keys=("2", "C"), typed="SHARPHOUND-FRA", after=("enter", "d", "P")),
     Scene("selectors", keys=("3", "space", "j", "space", "j", "j", "space", "p")),  # three marked, the detail
     Scene("selectors-review", keys=("3", "space", "j", "space", "j", "j", "space", "ctrl+d")),  # the review
-    Scene("tasks-compare", keys=("2", "C"), typed="SHARPHOUND-LON", after=("enter", "d", "W")),  # vs previous run
+    Scene("tasks-compare", keys=("2", "C"), typed="SHARPHOUND-FRA", after=("enter", "d", "W")),  # vs previous run
     Scene("clients", keys=("4",)),  # the morning check
     Scene("clients-light", keys=("4",), theme="svctui-paper"),
     Scene("clients-small", keys=("4",), size=(80, 24)),
