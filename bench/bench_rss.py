@@ -9,14 +9,13 @@ baseline stops after the first page. Both report their peak resident set (VmHWM 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from bench.harness import Comparison, Measurement
-from bench.support import isolated_env, only_client
+from bench.support import demo_profile_env, only_client
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.server import DemoServer
 
@@ -48,13 +47,7 @@ def run() -> list[Comparison]:
         tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp,
         DemoServer(sizes=SIZES, db_path=Path(tmp) / "demo.sqlite3", rate_limit=0, anchor=FIXED_ANCHOR) as demo,
     ):
-        env = {
-            **os.environ,
-            **isolated_env(Path(tmp)),
-            "SVCTUI_BASE_URL": demo.base_url,
-            "SVCTUI_TOKEN_ID": demo.token_id,
-            "SVCTUI_TOKEN_KEY": demo.token_key,
-        }
+        env = demo_profile_env(Path(tmp), demo)
         client_id = only_client(demo)
         first = probe("first", client_id, env)
         every = probe("all", client_id, env)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 from bench.harness import Comparison, Measurement
-from bench.support import isolated_env, only_client
+from bench.support import demo_profile_env, only_client
 from svctui.api.filters import COMPLETED_TASKS
 from svctui.api.query import ListQuery
 from svctui.api.resources import list_params
@@ -81,14 +80,7 @@ def run() -> list[Comparison]:
         tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp,
         DemoServer(sizes=SIZES, db_path=Path(tmp) / "demo.sqlite3", rate_limit=0, anchor=FIXED_ANCHOR) as demo,
     ):
-        env = {
-            **os.environ,
-            **isolated_env(Path(tmp)),
-            "SVCTUI_BASE_URL": demo.base_url,
-            "SVCTUI_TOKEN_ID": demo.token_id,
-            "SVCTUI_TOKEN_KEY": demo.token_key,
-        }
-        env.pop("SVCTUI_PROFILE", None)
+        env = demo_profile_env(Path(tmp), demo)
         client_id = only_client(demo)
         binary = str(Path(sys.executable).with_name("svctui"))
         argv = [binary, "tasks", "list", client_id, "--all", "-o", "jsonl", "--page-size", str(PAGE)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -27,6 +28,19 @@ def isolated_env(root: Path) -> dict[str, str]:
     for path in env.values():
         Path(path).mkdir(parents=True, exist_ok=True)
     return {"TERM": "xterm-256color", "SVCTUI_NO_KEYRING": "1", **env}
+
+
+def demo_profile_env(root: Path, demo: DemoServer) -> dict[str, str]:
+    """This process's environment, isolated under `root`, with `demo` as the environment-only profile."""
+    env = {
+        **os.environ,
+        **isolated_env(root),
+        "SVCTUI_BASE_URL": demo.base_url,
+        "SVCTUI_TOKEN_ID": demo.token_id,
+        "SVCTUI_TOKEN_KEY": demo.token_key,
+    }
+    env.pop("SVCTUI_PROFILE", None)
+    return env
 
 
 def only_client(demo: DemoServer) -> str:

@@ -49,22 +49,9 @@ def test_data(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) ->
     assert snap_compare(themed(demo_server, theme), terminal_size=SIZE, run_before=settled())
 
 
-@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("theme", [*THEMES, "svctui-contrast", "svctui-cvd"])
 def test_detail_pane(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) -> None:
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        table = events_screen(pilot.app).table  # type: ignore[arg-type]
-        with_missing = next(e for e in table.items if any(not ref.exists for ref in e.ous))
-        table.move_cursor(row=table.get_row_index(str(with_missing.id)), animate=False)
-        await pilot.press("p")
-        await settle(pilot)
-
-    assert snap_compare(themed(demo_server, theme), terminal_size=SIZE, run_before=run_before)
-
-
-@pytest.mark.parametrize("theme", ["svctui-contrast", "svctui-cvd"])
-def test_accessible_themes(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) -> None:
-    """The high-contrast and the colour-blind-safe theme: table, missing refs (✗) and the detail pane."""
+    """Table, missing refs (✗) and the detail pane; also in the high-contrast and the colour-blind-safe theme."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
