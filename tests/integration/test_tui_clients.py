@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import DataTable, Static
 
 from svctui.demo.server import DemoServer
-from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from tests.support.tasks import NO_DEPRECATION_WARNING, query
@@ -51,3 +52,20 @@ async def test_clients_screen_judges_every_client_worst_first_and_enter_opens_it
         await pilot.press("j", "enter")
         await settle(pilot)
         assert isinstance(app.screen, TasksScreen) and app.screen.client_id == screen.ordered_members()[1].client_id
+
+
+async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
+    """Newcomer audit (issue 16): the server's listings leave out next_scheduled_at, so the Clients screen computes
+    each schedule's next run from its rule as the Events screen does (it showed `-` for every client)."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        now = app.clock()
+        nexts = [next_run(member, now) for member in screen.ordered_members()]
+        assert nexts and all(moment is not None and moment > now for moment in nexts)
+        table = screen.query_one("#clients-table", DataTable)
+        assert all(str(cell) != "-" for cell in table.get_column("next"))
+        detail = str(screen.query_one("#clients-detail-text", Static).content)
+        assert "— next 20" in detail

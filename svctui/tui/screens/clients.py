@@ -23,9 +23,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from svctui.api.models import status_label
+from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
-from svctui.schedule import describe
+from svctui.schedule import describe, parse_schedule
 from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -79,10 +79,19 @@ def age_text(moment: datetime | None, now: datetime) -> str:
     return "now"
 
 
-def next_run(member: Member) -> datetime | None:
-    """The earliest next run among the client's schedules (as the server lists them)."""
+def event_next_run(event: ClientSchedule, now: datetime) -> datetime | None:
+    """The schedule's next run from its rule, as the Events screen computes it (the server's listings leave out
+    next_scheduled_at); what the server sent when the rule has no DTSTART or does not parse."""
+    schedule = parse_schedule(event.rrule)
+    if schedule.error is None and schedule.has_start:
+        return schedule.next_run(now)
+    return event.next_scheduled_at
+
+
+def next_run(member: Member, now: datetime) -> datetime | None:
+    """The earliest next run among the client's schedules."""
     record = member.record
-    moments = [event.next_scheduled_at for event in (record.events if record else []) if event.next_scheduled_at]
+    moments = [moment for event in (record.events if record else []) if (moment := event_next_run(event, now))]
     return min(moments) if moments else None
 
 
@@ -268,7 +277,7 @@ class ClientsScreen(Screen[None]):
             "name": Text(member.name or member.client_id[:8] + "…"),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
-            "next": Text(_when(next_run(member))),
+            "next": Text(_when(next_run(member, now))),
             "last": Text("checking…", style="dim"),
             "notok": Text(""),
             "drops": Text(""),
@@ -335,7 +344,7 @@ class ClientsScreen(Screen[None]):
             return
         result = self.results.get(key)
         lines = [member.name or "(no name)", key, ""]
-        record = member.record
+        record, now = member.record, self.dashboard.clock()
         if record is not None:
             lines += [
                 f"host {record.hostname or '-'} ({record.ip_address or '-'}), version {record.version or '-'}",
@@ -344,7 +353,7 @@ class ClientsScreen(Screen[None]):
                 f"Schedules ({len(record.events)}):",
             ]
             lines += [
-                f"  {describe(event.rrule)} — next {_when(event.next_scheduled_at)}" for event in record.events[:8]
+                f"  {describe(event.rrule)} — next {_when(event_next_run(event, now))}" for event in record.events[:8]
             ]
         if result is None:
             lines += ["", "checking…"]
