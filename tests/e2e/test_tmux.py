@@ -1,5 +1,6 @@
 """End to end: the real `.venv/bin/svctui --demo` in tmux (120x36): load, filter, detail pane (esc closes it),
-quit (q, ctrl+c), live refresh (`--refresh`)."""
+quit (q, ctrl+c), live refresh (`--refresh`), and the newcomer's walk of the README through every screen
+(issue 16)."""
 
 from __future__ import annotations
 
@@ -86,6 +87,11 @@ def tmux(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Tmux]:
         session.run("kill-server")
 
 
+def _exit_status(tmux: Tmux) -> str:
+    """Wait for the dashboard to end and return the exit status the pane's shell printed."""
+    return tmux.wait_for("EXIT=").split("EXIT=", 1)[1].split()[0]
+
+
 def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
     tmux.wait_for("rows 1\u2013100 of 200")
     screen = tmux.wait_for("enterprise")  # the edition probe and the first page run side by side: either may land first
@@ -127,8 +133,8 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     tmux.keys("3")
     screen = tmux.wait_for("tag Tier Zero")
     assert "Tags" in screen and "Selectors" in screen and "Audit" in screen
-    screen = tmux.wait_for("Members of")  # the page itself: its loading line also says "rows 1"
-    assert "Tier One" in screen
+    screen = tmux.wait_for("rows 1\u2013100 of ")  # not the "loading rows" line
+    assert "Tier One" in screen and "Members of" in screen
     tmux.keys("Space")
     tmux.wait_for("1 marked on 1 page")
     tmux.keys("1")
@@ -166,3 +172,92 @@ def test_refresh_option_reloads_the_screen_and_the_age_ticks_in_tmux(tmux: Tmux)
     while tmux.alive() and time.monotonic() < end:
         time.sleep(0.1)
     assert not tmux.alive()
+
+
+def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs: Path) -> None:
+    """Issue 16: events → filter → detail → tasks (a client chosen by part of its name) → domain results → plot →
+    cleanup dry run, cancelled → clients → quit with status 0; on the way issue 13 item 2 (`j` after choosing a
+    client moves the task list's cursor) and item 11 (esc closes the detail pane)."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    tmux = Tmux(f"svctui-e2e-walk-{os.getpid()}", "walk")
+    env = [f"{name}={value}" for name, value in os.environ.items() if name.startswith("SVCTUI_")]
+    env_args = [arg for pair in [*env, "TERM=xterm-256color"] for arg in ("-e", pair)]
+    tmux.run(
+        "new-session", "-d", "-s", "walk", "-x", "120", "-y", "36", "-c", str(tmp_path), *env_args,
+        f"env -u COLUMNS -u LINES {BINARY} --demo; echo EXIT=$?; sleep 60",
+    )  # fmt: skip
+    try:
+        tmux.wait_for("rows 1\u2013100 of 200")
+        screen = tmux.wait_for("SHARPHOUND-")
+        assert "Daily at" in screen or "Weekly on" in screen
+        time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
+        # filter: the editor, a filter applied, its chip above the table
+        tmux.keys("/")
+        tmux.wait_for("Filter events")
+        tmux.keys("id=gt:190", "Enter")
+        screen = tmux.wait_for("rows 1\u201310 of 10")
+        assert "id > 190 \u2715" in screen and "x clears all" in screen and "191" in screen
+        # detail of the event under the cursor; esc closes it
+        tmux.keys("Enter")
+        screen = tmux.wait_for("next 5 runs")
+        assert (
+            "Schedule" in screen
+            and "client id" in screen
+            and "\u2502 id            191" in screen.replace("\u258c", "\u2502")
+        )
+        tmux.keys("Escape")
+        tmux.wait_gone("next 5 runs")
+        time.sleep(0.5)  # a key right after Escape would arrive as alt+key
+        # tasks: choose a client by typing part of its name
+        tmux.keys("2")
+        tmux.wait_for("none chosen (press C)")
+        tmux.keys("C")
+        tmux.wait_for("Type to filter by name or id")
+        tmux.keys("lab")
+        screen = tmux.wait_gone("SHARPHOUND-DC01")
+        assert "SHARPHOUND-LAB" in screen
+        tmux.keys("Enter")
+        screen = tmux.wait_for("Client SHARPHOUND-LAB (")
+        screen = tmux.wait_for("Domain results [R]")
+        first = re.search(r" Task (\d+) ", screen)
+        assert first is not None, screen
+        tmux.wait_for("rows 1\u2013100 of ")
+        # issue 13 item 2: j moves the task list's cursor (the detail pane follows it), not the lower pane
+        tmux.keys("j")
+        end = time.monotonic() + DEADLINE
+        while (now := re.search(r" Task (\d+) ", tmux.screen())) and now.group(1) == first.group(1):
+            assert time.monotonic() < end, "j never moved the task list's cursor"
+            time.sleep(0.1)
+        # domain results, then the plot
+        tmux.keys("R")
+        screen = tmux.wait_for("Total ")
+        assert "Users" in screen and "Groups" in screen and "\u2713" in screen
+        tmux.keys("P")
+        screen = tmux.wait_for("successful runs with kinds")
+        assert "n/N: next/previous count" in screen
+        # selector cleanup: two marked, the review's dry run, cancelled
+        tmux.keys("3")
+        tmux.wait_for("tag Tier Zero")
+        tmux.wait_for("rows 1\u2013100 of ")
+        tmux.keys("Space", "j", "Space")
+        tmux.wait_for("2 marked on 1 page")
+        tmux.keys("C-d")
+        screen = tmux.wait_for("Dry run: 2 would delete")
+        assert "Delete 2 selector(s) from tag" in screen and screen.count("would delete") >= 3
+        assert "Cancel" in screen
+        tmux.keys("Escape")
+        screen = tmux.wait_gone("Dry run: 2 would delete")
+        assert "2 marked on 1 page" in screen  # nothing deleted: the marks stay
+        audit = isolated_dirs / "state" / "audit.jsonl"
+        assert not audit.exists() or '"outcome"' not in audit.read_text(), "a cancelled review deletes nothing"
+        time.sleep(0.5)  # a key right after Escape would arrive as alt+key
+        # the morning check
+        tmux.keys("4")
+        screen = tmux.wait_for("clients checked")
+        assert "\u2713 ok" in screen  # the legend of the verdicts
+        assert re.search(r"\u2717 failing +SHARPHOUND-", screen), screen  # a client's verdict, glyph and word
+        tmux.keys("q")
+        assert _exit_status(tmux) == "0"
+    finally:
+        tmux.run("kill-server")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.triage.health import Verdict
-from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from tests.support.tasks import NO_DEPRECATION_WARNING, query
@@ -87,3 +87,22 @@ async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_serve
         assert rows[1][1] == "SHARPHOUND-LAB" and rows[1][0].endswith("ok")
         status = str(screen.query_one("#status-line", Static).render())
         assert "2/2 clients checked" in status and "1 could not be checked" in status
+
+
+async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
+    """Newcomer audit (issue 16): the server's listings leave out next_scheduled_at, so the Clients screen computes
+    each schedule's next run from its rule as the Events screen does (it showed `-` for every client)."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        now = app.clock()
+        scheduled = [member for member in screen.ordered_members() if member.record and member.record.events]
+        nexts = [next_run(member, now) for member in scheduled]
+        assert nexts and all(moment is not None and moment > now for moment in nexts)
+        table = screen.query_one("#clients-table", DataTable)
+        shown = {str(row.key.value): str(table.get_cell(row.key, "next")) for row in table.ordered_rows}
+        assert all(shown[member.client_id] != "-" for member in scheduled)
+        detail = str(screen.query_one("#clients-detail-text", Static).content)
+        assert "— next 20" in detail

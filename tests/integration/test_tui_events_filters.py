@@ -187,3 +187,16 @@ async def test_the_editor_says_contains_is_case_sensitive(demo_server: DemoServe
         editor.query_one("#quick", Input).value = "rrule=~eq:daily"
         await pilot.pause()
         assert "~eq is case-sensitive on the server: 'daily'" in str(editor.query_one("#quick-error", Static).render())
+
+
+async def test_every_column_name_keeps_a_space_before_its_predicate_at_80_columns(demo_server: DemoServer) -> None:
+    """Newcomer audit (issue 16): at 80x24 `cert_services_collection` (24 cells) ran into its predicate."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, _screen):
+        await pilot.press("slash")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, FilterEditor) and editor.has_class("-narrow")
+        for row in editor.query(FilterRow):
+            name = row.query_one(".filter-name")
+            op = row.query_one(".filter-op")
+            assert op.region.x > name.region.x + len(row.column.name), row.column.name

@@ -276,3 +276,20 @@ async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
             await pilot.press("k", "s")  # and the tab's own keys work at once
             await settle(pilot)
             assert isinstance(app.screen, ConfirmScreen)
+
+
+async def test_a_opens_the_audit_tab_and_goes_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer audit (issue 16): the Audit tab is reachable by a key, not only by a click or after a run."""
+    with big_tag_server(tmp_path, monkeypatch) as demo:
+        app = make_app(demo)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            screen = selectors_screen(app)
+            await pilot.press("a")
+            await settle(pilot)
+            assert app.focused is screen.query_one("#audit-runs", DataTable)
+            await pilot.press("a")
+            await settle(pilot)
+            assert app.focused is screen.selector_table

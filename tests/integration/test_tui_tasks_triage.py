@@ -157,7 +157,10 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
         assert screen.stats.started == started and demo_server.request_count == requests, "no request"
         notice = text_of(screen.query_one("#quick-notice", Static))
         assert "client-side" in notice and "server filters and sort do not apply" in notice
-        assert "client-side" in text_of(screen.query_one("#status-line", Static))
+        status = text_of(screen.query_one("#status-line", Static))
+        assert "client-side" in status
+        runs = "run" if len(seeded_here) == 1 else "runs"  # the demo seeds one drop for this client: `1 run`
+        assert f"{len(seeded_here)} {runs} with drops (client-side)" in status
         await pilot.press("right_square_bracket")
         await pilot.press("d")
         await settle(pilot)

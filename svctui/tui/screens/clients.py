@@ -28,7 +28,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from svctui.api.models import status_label
+from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict, age_text
@@ -84,17 +84,20 @@ class ClientJudged(Message, bubble=False):
         self.result = result
 
 
+def event_next_run(event: ClientSchedule, now: datetime) -> datetime | None:
+    """The schedule's next run from its rule, as the Events screen computes it (the server's listings leave out
+    next_scheduled_at); what the server sent when the rule has no DTSTART or does not parse."""
+    schedule = parse_schedule(event.rrule)
+    if schedule.error is None and schedule.has_start:
+        return schedule.next_run(now)
+    return event.next_scheduled_at
+
+
 def next_run(member: Member, now: datetime) -> datetime | None:
-    """The earliest next run among the client's schedules: the server's `next_scheduled_at` where it has one,
-    else computed from the rule (a rule without DTSTART has no next run)."""
+    """The earliest next run among the client's schedules."""
     record = member.record
-    moments = [
-        event.next_scheduled_at or parse_schedule(event.rrule).next_run(now)
-        for event in (record.events if record else [])
-        if parse_schedule(event.rrule).has_start or event.next_scheduled_at
-    ]
-    upcoming = [moment for moment in moments if moment is not None and moment > now]
-    return min(upcoming) if upcoming else None
+    moments = [moment for event in (record.events if record else []) if (moment := event_next_run(event, now))]
+    return min(moments) if moments else None
 
 
 class ClientsScreen(StaleRows, Screen[None]):
@@ -395,7 +398,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return
         result = self.results.get(key)
         lines = [member.name or "(no name)", key, ""]
-        record = member.record
+        record, now = member.record, self.dashboard.clock()
         if record is not None:
             lines += [
                 f"host {record.hostname or '-'} ({record.ip_address or '-'}), version {record.version or '-'}",
@@ -405,9 +408,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             ]
             now = self.dashboard.clock()
             for event in record.events[:8]:
-                schedule = parse_schedule(event.rrule)
-                upcoming = event.next_scheduled_at or (schedule.next_run(now) if schedule.has_start else None)
-                lines.append(f"  {describe(event.rrule)} — next {_when(upcoming)}")
+                lines.append(f"  {describe(event.rrule)} — next {_when(event_next_run(event, now))}")
         if result is None:
             lines += ["", "checking…"]
         elif result.health is None:

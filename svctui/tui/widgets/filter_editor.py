@@ -171,10 +171,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
-    FilterEditor.-narrow .filter-name { width: 24; }
+    FilterEditor.-narrow .filter-name { width: 25; }
     FilterEditor.-narrow .filter-op { width: 17; }
-    FilterEditor.-narrow .filter-value { width: 13; }
-    FilterEditor.-narrow .filter-error { padding-left: 24; }
+    FilterEditor.-narrow .filter-value { width: 12; }
+    FilterEditor.-narrow .filter-error { padding-left: 25; }
     """
 
     def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:

@@ -21,5 +21,13 @@ SELECTOR_BINDINGS: list[BindingType] = [
         id="selectors.delete",
         tooltip="Review the marked selectors (dry run, impact), then delete them after confirmation",
     ),
+    Binding(
+        "a",
+        "switch_tab",
+        "Audit",
+        show=False,
+        id="selectors.audit",
+        tooltip="Switch between the Selectors and Audit tabs (past deletion runs: resume, restore)",
+    ),
     Binding("t", "tag_id", "Tag id", show=False, id="selectors.tag_id", tooltip="Open a tag by its id"),
 ]

@@ -149,6 +149,11 @@ class SelectorsScreen(ListScreen[Selector]):
             self.query_one("#audit-runs").focus()
         tabs.active = "tab-audit"
 
+    def action_switch_tab(self) -> None:
+        """`a`: the Audit tab, or back to the Selectors tab from it (the tab's table takes the keys)."""
+        tabs = self.query_one(TabbedContent)
+        tabs.active = "tab-selectors" if tabs.active == "tab-audit" else "tab-audit"
+
     @on(SelectorsChanged)
     def _selectors_changed(self) -> None:
         """A restore re-created selectors: the page and the counts are stale."""

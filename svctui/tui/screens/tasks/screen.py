@@ -188,9 +188,9 @@ class TasksScreen(ListScreen[CompletedTask]):
     def status_parts(self) -> list[str]:
         """The base parts, with the client-side view said plainly."""
         if self.quick == "drops":
-            live = self.dashboard.live
+            live, shown = self.dashboard.live, self.window.shown
             return [
-                f"{self.window.shown:,} runs with drops (client-side)",
+                f"{shown:,} {_runs(shown)} with drops (client-side)",
                 "d or x returns to the server list",
                 *self.freshness.age_parts(live.now(), live.seconds),
             ]
@@ -294,7 +294,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.loads.invalidate("page")  # any page in flight is now stale
             shown = drops_view(self, self.runs)
             if shown is not None:
-                self._show_breakdown(status_breakdown(shown), "runs with drops")
+                self._show_breakdown(status_breakdown(shown), f"{_runs(len(shown))} with drops")
         else:
             self.loads.invalidate("breakdown")  # a count for the page before must not land on this one
             super().load()
@@ -536,3 +536,8 @@ def remember_client(client_id: str, profile: str) -> Any:
     settings = load_settings().with_recent_client(client_id, profile)
     save_settings(settings)
     return settings
+
+
+def _runs(count: int) -> str:
+    """`run` or `runs`, for `1 run with drops` / `3 runs with drops`."""
+    return "run" if count == 1 else "runs"
