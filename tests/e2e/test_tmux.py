@@ -254,7 +254,8 @@ def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs:
         time.sleep(0.5)  # a key right after Escape would arrive as alt+key
         # the morning check
         tmux.keys("4")
-        screen = tmux.wait_for("clients checked")
+        tmux.wait_for("clients checked")
+        screen = tmux.wait_gone("checking\u2026")  # every client's row filled in
         assert "\u2713 ok" in screen  # the legend of the verdicts
         assert re.search(r"\u2717 failing +SHARPHOUND-", screen), screen  # a client's verdict, glyph and word
         tmux.keys("q")
