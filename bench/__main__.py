@@ -23,6 +23,7 @@ MODULES = (
     "bench.bench_cli",
     "bench.bench_throughput",
     "bench.bench_delete",
+    "bench.bench_clients",
     "bench.bench_rss",  # the longest: 100 pages of 1,000 tasks through the dashboard
 )
 

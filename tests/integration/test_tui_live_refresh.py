@@ -198,4 +198,4 @@ async def test_the_drops_view_refreshes_from_the_clients_history(demo_server: De
         assert app.live.tick() is Tick.NOT_DUE and "updated 7 s ago" in status_line(app)
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert demo_server.request_count > before, "the history was fetched again"
-        assert "updated 0 s ago" in status_line(app) and "runs with drops (client-side)" in status_line(app)
+        assert "updated 0 s ago" in status_line(app) and "with drops (client-side)" in status_line(app)

@@ -13,7 +13,7 @@ from textual.content import Content
 from svctui.clock import Clock
 from svctui.schedule import parse_schedule, relative
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
-from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
 if TYPE_CHECKING:
     from svctui.api.models import DomainRef, Event, OURef
@@ -83,28 +83,24 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
         schedule = parse_schedule(event.rrule)
         return Text(schedule.words, style="italic" if schedule.error else "", end="")
 
-    return RowAdapter(
-        key=lambda event: str(event.id),
-        columns=(
-            ColumnDef("id", "id", lambda event: str(event.id), width=6, sort="id"),
-            ColumnDef(
-                "client",
-                "client",
-                lambda event: client_cell(event, name_of),
-                width=CLIENT_WIDTH,
-                copy_text=lambda event: event.client_id,
-                narrow_width=14,
-            ),
-            ColumnDef(
-                "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=19
-            ),
-            ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
-            ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
-            ColumnDef(
-                "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
-            ),
-            ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
+    return by_id(
+        ColumnDef(
+            "client",
+            "client",
+            lambda event: client_cell(event, name_of),
+            width=CLIENT_WIDTH,
+            copy_text=lambda event: event.client_id,
+            narrow_width=14,
         ),
+        ColumnDef(
+            "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=19
+        ),
+        ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
+        ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
+        ColumnDef(
+            "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
+        ),
+        ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
     )
 
 

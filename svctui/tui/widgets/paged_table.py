@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -67,6 +67,30 @@ class RowAdapter(Generic[T]):
     def column(self, key: str) -> ColumnDef[T] | None:
         """The column definition with this key, or None."""
         return next((column for column in self.columns if column.key == key), None)
+
+
+class HasId(Protocol):
+    """A record with an id (every list of the API)."""
+
+    @property
+    def id(self) -> int:
+        """The record's id."""
+
+
+Rec = TypeVar("Rec", bound=HasId)
+
+
+def by_id(
+    *columns: ColumnDef[Rec], render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None
+) -> RowAdapter[Rec]:
+    """An adapter keyed by the record's id, whose first column is the id (sortable) and then `columns`;
+    `render` wraps the id cell's renderer (a screen's styling of every cell)."""
+
+    def ident(record: Rec) -> str:
+        return str(record.id)
+
+    first = ColumnDef("id", "id", render(ident) if render is not None else ident, width=6, sort="id")
+    return RowAdapter(key=ident, columns=(first, *columns))
 
 
 @dataclass

@@ -10,7 +10,7 @@ from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
-from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter
+from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
 ColorOf = Callable[[str], str]
 AUTO_CERTIFY = {0: "off", 1: "all members", 2: "seeds only"}
@@ -60,20 +60,15 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             text.append((" " if text else "") + "disabled", style="dim")
         return text
 
-    return RowAdapter(
-        key=lambda selector: str(selector.id),
-        columns=(
-            ColumnDef("id", "id", styled(lambda s: str(s.id)), width=6, sort="id"),
-            ColumnDef("name", "name", styled(lambda s: _shortened(s.name, 32)), width=32, sort="name", narrow_width=20),
-            ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
-            ColumnDef(
-                "auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True
-            ),
-            ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
-            ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
-            ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True),
-            ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True),
-        ),
+    return by_id(
+        ColumnDef("name", "name", styled(lambda s: _shortened(s.name, 32)), width=32, sort="name", narrow_width=20),
+        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
+        ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
+        ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
+        ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
+        ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True),
+        ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True),
+        render=styled,
     )
 
 

@@ -31,7 +31,7 @@ from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.detail_pane import DetailPane, Section, muted, render_sections
 from svctui.tui.widgets.domain_results import DomainResultsPane
-from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
+from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter, by_id
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
@@ -83,50 +83,40 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
             text.append(f"  ▼{found}", style=drop_style(app, bold=True))
         return text
 
-    return RowAdapter(
-        key=lambda task: str(task.id),
-        columns=(
-            ColumnDef("id", "id", lambda task: str(task.id), width=6, sort="id"),
-            ColumnDef(
-                "event",
-                "event",
-                lambda task: "" if task.event_id is None else str(task.event_id),
-                5,
-                "event_id",
-                minor=True,
-            ),
-            ColumnDef(
-                "executed", "executed (UTC)", lambda task: utc_minutes(task.execution_time), 17, "execution_time"
-            ),
-            ColumnDef(
-                "started",
-                "start",
-                lambda task: utc_clock(task.start_time, task.execution_time),
-                8,
-                "start_time",
-                minor=True,
-            ),
-            ColumnDef(
-                "ended", "end", lambda task: utc_clock(task.end_time, task.execution_time), 8, "end_time", minor=True
-            ),
-            ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
-            ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
-            ColumnDef("results", "results", results, width=16),
-            ColumnDef("message", "message", lambda task: task.status_message, width=22, minor=True),
-            ColumnDef(
-                "dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True
-            ),
-            ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
-            ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
-            ColumnDef("title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True),
-            ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True),
-            ColumnDef(
-                "ingest", "last ingest", lambda task: utc_minutes(task.last_ingest), 17, "last_ingest", minor=True
-            ),
-            ColumnDef("created", "created", lambda task: utc_minutes(task.created_at), 17, "created_at", minor=True),
-            ColumnDef("updated", "updated", lambda task: utc_minutes(task.updated_at), 17, "updated_at", minor=True),
-            ColumnDef("deleted", "deleted", lambda task: utc_minutes(task.deleted_at), 17, "deleted_at", minor=True),
+    return by_id(
+        ColumnDef(
+            "event",
+            "event",
+            lambda task: "" if task.event_id is None else str(task.event_id),
+            5,
+            "event_id",
+            minor=True,
         ),
+        ColumnDef("executed", "executed (UTC)", lambda task: utc_minutes(task.execution_time), 17, "execution_time"),
+        ColumnDef(
+            "started",
+            "start",
+            lambda task: utc_clock(task.start_time, task.execution_time),
+            8,
+            "start_time",
+            minor=True,
+        ),
+        ColumnDef(
+            "ended", "end", lambda task: utc_clock(task.end_time, task.execution_time), 8, "end_time", minor=True
+        ),
+        ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
+        ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
+        ColumnDef("results", "results", results, width=16),
+        ColumnDef("message", "message", lambda task: task.status_message, width=22, minor=True),
+        ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True),
+        ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
+        ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
+        ColumnDef("title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True),
+        ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True),
+        ColumnDef("ingest", "last ingest", lambda task: utc_minutes(task.last_ingest), 17, "last_ingest", minor=True),
+        ColumnDef("created", "created", lambda task: utc_minutes(task.created_at), 17, "created_at", minor=True),
+        ColumnDef("updated", "updated", lambda task: utc_minutes(task.updated_at), 17, "updated_at", minor=True),
+        ColumnDef("deleted", "deleted", lambda task: utc_minutes(task.deleted_at), 17, "deleted_at", minor=True),
     )
 
 
