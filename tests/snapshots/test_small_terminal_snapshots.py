@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
 from tests.support.selectors import open_cleanup
-from tests.support.snapshots import SnapCompare, steady_cursor
-from tests.support.tasks import drop_case, tasks_screen
+from tests.support.snapshots import SnapCompare
+from tests.support.snapshots import pressing as shared_pressing
+from tests.support.tasks import drop_case
 from tests.support.tui import make_app, settle
 
 SMALL = (80, 24)
@@ -44,24 +44,8 @@ def small_app(demo_server: DemoServer, **settings: Any) -> SvcTuiApp:
 
 
 def pressing(*keys: str, screen: str = "", task_id: int | None = None) -> Steps:
-    """Settle, go to `screen` (a screen key), optionally filter tasks to one id, press `keys`, settle."""
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        if screen:
-            await pilot.press(screen)
-            await settle(pilot)
-        if task_id is not None:
-            tasks_screen(pilot.app).set_filters([Filter("id", "eq", str(task_id))])  # type: ignore[arg-type]
-            await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        await steady_cursor(pilot)
-        pilot.app.clear_notifications()
-        await settle(pilot)
-
-    return run_before
+    """The shared steps, notifications cleared before the picture."""
+    return shared_pressing(*keys, screen=screen, task_id=task_id, quiet=True)
 
 
 def test_events(snap_compare: SnapCompare, demo_server: DemoServer) -> None:

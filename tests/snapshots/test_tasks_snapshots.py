@@ -14,16 +14,15 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.support.tasks import drop_case, tasks_screen
+from tests.support.snapshots import SnapCompare, pressing, steady_cursor
+from tests.support.tasks import drop_case
 from tests.support.tui import SIZE, make_app, settle, wrong_key_profile
 
 THEMES = ["textual-dark", "svctui-paper"]
 LOCAL_ZONE = "CET-1CEST,M3.5.0,M10.5.0/3"  # a POSIX rule: needs no tz database
-SnapCompare = Callable[..., bool]
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
 # Python warnings, so a DeprecationWarning here is a bug.
 pytestmark = pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")
@@ -46,27 +45,7 @@ def app_on_drop_client(demo_server: DemoServer, theme: str = "textual-dark", **k
 
 def on_tasks(*keys: str, task_id: int | None = None) -> Callable[[Pilot[Any]], Awaitable[None]]:
     """Open the tasks screen, optionally filter to one task, then press `keys`."""
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        if task_id is not None:
-            tasks_screen(pilot.app).set_filters([Filter("id", "eq", str(task_id))])  # type: ignore[arg-type]
-            await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
-        await steady_cursor(pilot)
-
-    return run_before
-
-
-async def steady_cursor(pilot: Pilot[Any]) -> None:
-    """A blinking input cursor makes the picture depend on timing: stop it."""
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    await pilot.pause()
+    return pressing(*keys, screen="2", task_id=task_id)
 
 
 @pytest.fixture

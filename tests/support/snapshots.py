@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -27,3 +28,32 @@ async def steady_cursor(pilot: Pilot[object]) -> None:
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
     await pilot.pause()
+
+
+def pressing(
+    *keys: str, screen: str = "", task_id: int | None = None, quiet: bool = False
+) -> Callable[[Pilot[Any]], Awaitable[None]]:
+    """A `run_before`: settle, go to `screen` (a screen key), optionally filter the tasks to one id, press `keys`
+    (settling after each), steady the cursor; `quiet` clears the notifications before the picture."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        from svctui.api.filters import Filter
+        from tests.support.tasks import tasks_screen
+        from tests.support.tui import settle
+
+        await settle(pilot)
+        if screen:
+            await pilot.press(screen)
+            await settle(pilot)
+        if task_id is not None:
+            tasks_screen(pilot.app).set_filters([Filter("id", "eq", str(task_id))])  # type: ignore[arg-type]
+            await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        await steady_cursor(pilot)
+        if quiet:
+            pilot.app.clear_notifications()
+            await settle(pilot)
+
+    return run_before
