@@ -18,7 +18,7 @@ from email.utils import parsedate_to_datetime
 from svctui.api.errors import RateLimited, header_number
 
 WINDOW = 1.0  # seconds per rate-limit window (the real server: `55-S`, per second)
-SAFETY = 0.9  # pace at 90 % of the limit: arrival jitter must not push a window over it
+SAFETY = 0.94  # pace at 94 % of the limit: arrival jitter must not push a window over it
 MIN_BLOCK = 0.05  # shortest wait after a spent window
 MAX_BLOCK = 60.0  # longest single wait (a Reset far away is a skewed or odd server: wait at most this)
 SPENT_BLOCK = 5.0  # longest wait on `Remaining: 0` alone (a wrong clock must not stall every request a minute)
@@ -61,7 +61,7 @@ def rate_limit_delay(error: RateLimited, now: float) -> float:
 
 
 def pace(limit: float) -> float:
-    """Requests per window to aim for: 90 % of the limit, and at least one below it so a window never fills."""
+    """Requests per window to aim for: 94 % of the limit, and at least one below it so a window never fills."""
     return max(min(limit * SAFETY, limit - 1.5), limit / 2)
 
 
