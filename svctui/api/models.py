@@ -73,6 +73,11 @@ class TaskStatus(IntEnum):
         return self.value >= 2
 
 
+# "Not OK": the finished runs that did not collect everything (one definition for the quick filter, the health
+# verdicts and the demo's fleet; canceled, running and the analysis states are not failures).
+NOT_OK_STATUSES = frozenset({TaskStatus.TIMED_OUT, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE})
+
+
 def status_label(code: int) -> str:
     """Label of a status code; unknown codes are shown as `Unknown (N)`."""
     try:

@@ -47,9 +47,9 @@ def _window(since: str, now: datetime) -> timedelta:
 
 
 def _duration(text: str, option: str) -> timedelta:
-    """`24h`, `90m`, `2d` as a duration."""
+    """`24h`, `90m`, `2d` as a duration (read by the filters' relative-time rule, as `+24h` from a fixed moment)."""
     try:
-        return timedelta() + (datetime.fromisoformat(parse_timestamp(f"+{text}", EPOCH).replace("Z", "+00:00")) - EPOCH)
+        return datetime.fromisoformat(parse_timestamp(f"+{text}", EPOCH).replace("Z", "+00:00")) - EPOCH
     except ValueError:
         fail(f"{option} {quote_input(text)} is not a duration; allowed: 24h, 90m, 2d, 1w")
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from svctui.api.fields import COUNT_NAMES
+from svctui.api.models import NOT_OK_STATUSES
 from svctui.demo.config import DemoSizes
 
 if TYPE_CHECKING:
@@ -29,7 +30,6 @@ FLEET_NEW_CLIENT = "SHARPHOUND-NEW-01"
 HOUR = 3600 * 1_000_000  # micros
 FAILING, STALE, DROPS = 0, 2, 3  # client positions
 STALE_DAYS = 3
-NOT_OK = (4, 5, 8)  # timed out, failed, partially complete
 FINISHED = (-1, 2, 3, 4, 5, 8)
 
 
@@ -56,7 +56,7 @@ def shape_fleet(runs: list[Run], client_ids: Sequence[str], anchor: int) -> list
             continue  # waiting, running, ingesting, analyzing: the newest runs stay as they are
         if run.client.id == failing and run.execution >= anchor - 30 * HOUR:
             run.status = 5
-        elif run.client.id != failing and run.execution >= window and run.status in NOT_OK:
+        elif run.client.id != failing and run.execution >= window and run.status in NOT_OK_STATUSES:
             run.status = 2
     return kept
 

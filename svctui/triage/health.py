@@ -19,18 +19,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from svctui.api.models import CompletedTask, TaskStatus
+from svctui.api.models import NOT_OK_STATUSES, CompletedTask, TaskStatus
 from svctui.triage.drops import Drop
 from svctui.triage.summary import task_order_key, task_time
 
 DEFAULT_WINDOW = timedelta(hours=24)
 DEFAULT_STALE_AFTER = timedelta(hours=24)
 STRIP_RUNS = 20
-NOT_OK_STATUSES = frozenset({TaskStatus.FAILED, TaskStatus.TIMED_OUT, TaskStatus.PARTIALLY_COMPLETE})
 
 
 # One character per status for the run strip, told apart without colour: `.` complete, `F` failed, ...
-STATUS_GLYPHS: dict[int, str] = {
+RUN_STRIP_GLYPHS: dict[int, str] = {
     TaskStatus.INVALID: "?",
     TaskStatus.READY: "r",
     TaskStatus.RUNNING: "R",
@@ -46,7 +45,7 @@ STATUS_GLYPHS: dict[int, str] = {
 
 def strip_text(statuses: Iterable[int]) -> str:
     """The run strip as text, oldest first: `....F..P.` (`?` for a code svctui does not know)."""
-    return "".join(STATUS_GLYPHS.get(status, "?") for status in statuses)
+    return "".join(RUN_STRIP_GLYPHS.get(status, "?") for status in statuses)
 
 
 class Verdict(StrEnum):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from svctui.api.filters import COMPLETED_TASKS, Filter
-from svctui.api.models import TaskStatus
+from svctui.api.models import NOT_OK_STATUSES, TaskStatus
 
 
 def _failed_last_24h(now: datetime) -> list[Filter]:
@@ -25,9 +25,6 @@ def _failed_last_24h(now: datetime) -> list[Filter]:
 
 def _partially_complete(now: datetime) -> list[Filter]:
     return [Filter.build(COMPLETED_TASKS, "status", "eq", str(int(TaskStatus.PARTIALLY_COMPLETE)))]
-
-
-NOT_OK_STATUSES = (TaskStatus.TIMED_OUT, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE)
 
 
 def _not_ok(now: datetime) -> list[Filter]:

@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Footer, Static
 from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
-from svctui.triage.health import SEVERITY, STATUS_GLYPHS, ClientHealth, Verdict, age_text
+from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -369,7 +369,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         )
         strip = Text()
         for status in health.strip:
-            strip.append(STATUS_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
+            strip.append(RUN_STRIP_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
         cells["strip"] = strip
         if health.stale:
             cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=semantic_style(app, "warning"))
