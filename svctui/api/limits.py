@@ -21,7 +21,7 @@ COMPLETED_TASKS_NOTICE = (
     f'its replacement is /api/v2/clients/{{client_id}}/{_NEW} (endpoint="{_NEW}")'
 )
 CLI_DEPRECATION_NOTE = f"note: {_OLD} is deprecated; use --endpoint {_NEW} where the server has it"
-DASHBOARD_DEPRECATION_NOTICE = f"⚠ {_OLD} is deprecated and will be removed; {_NEW} replaces it (e: switch)."
+DASHBOARD_DEPRECATION_NOTICE = f"⚠ {_OLD} is deprecated (to be removed): e switches to {_NEW}"  # one line at 80 columns
 
 DEFAULT_PREFER_WAIT = 30  # seconds; the server's own default timeout (spec section 8)
 # BloodHound's ContextMiddleware (cmd/api/src/api/middleware, RequestWaitDuration) parses `wait` with strconv.Atoi

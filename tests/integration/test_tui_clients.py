@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import DataTable, Static
 
+from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
@@ -12,6 +13,7 @@ from svctui.triage.health import Verdict
 from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.widgets.state_panel import StateKind, StatePanel
 from tests.support.tasks import NO_DEPRECATION_WARNING, query
 from tests.support.tui import on_events, settle
 
@@ -106,3 +108,33 @@ async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
         assert all(shown[member.client_id] != "-" for member in scheduled)
         detail = str(screen.query_one("#clients-detail-text", Static).content)
         assert "— next 20" in detail
+
+
+async def test_a_client_list_that_fails_shows_status_message_and_request_id_then_r_retries(
+    fresh_demo_server: DemoServer,
+) -> None:
+    """No rows yet and the list fails: a panel in place of the table says what the server answered and its request
+    id (a status line cut at 80 columns would lose them); `r` once the server is back fills the table."""
+    async with on_events(fresh_demo_server, size=(80, 24)) as (app, pilot, _events):
+        fresh_demo_server.faults = Faults(error_rate=1.0)
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        panel = screen.query_one("#clients-state", StatePanel)
+        assert panel.kind is StateKind.ERROR and panel.view is not None
+        assert panel.view.status == 500 and panel.view.request_id
+        assert not screen.table.display
+        fresh_demo_server.faults = Faults()
+        await pilot.press("r")
+        await settle(pilot)
+        assert panel.kind is StateKind.HIDDEN and screen.table.display and screen.table.row_count > 0
+
+
+async def test_a_server_without_a_client_list_says_how_to_add_one(demo_server_community: DemoServer) -> None:
+    async with on_events(demo_server_community, size=(80, 24)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        panel = app.screen.query_one("#clients-state", StatePanel)
+        assert panel.kind is StateKind.EMPTY
+        assert "Completed tasks (2)" in str(panel.query_one("#state-body", Static).render())

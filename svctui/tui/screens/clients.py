@@ -36,7 +36,7 @@ from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
-from svctui.tui.widgets.state_panel import error_view
+from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 
 if TYPE_CHECKING:
@@ -113,6 +113,8 @@ class ClientsScreen(StaleRows, Screen[None]):
     ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
+    ClientsScreen #clients-state { width: 1fr; }
+    ClientsScreen.-state #clients-table, ClientsScreen.-state #clients-detail { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
@@ -151,6 +153,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             markup=False,
         )
         with Horizontal(id="clients-body"):
+            yield StatePanel(id="clients-state")
             yield RowTable[Text](id="clients-table")
             with VerticalScroll(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
@@ -186,6 +189,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
         self._status("loading the clients…")
         app = self.dashboard
+        if not self.table.row_count:
+            self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
         self.freshness.started_at = app.live.now()
         names = app.client_names.names(app.profile.name) if app.profile is not None else {}
         profile_name = app.profile.name if app.profile is not None else ""
@@ -218,7 +223,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._set_stale(error_view(message.error, "clients").title)
             self._status(self._summary())
         elif message.channel == "fleet":
-            self._status(f"The clients could not be listed: {text} — r to retry")
+            self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
+            self._status("The clients could not be listed · r to retry")
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
@@ -231,8 +237,16 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._render_rows()
         if not fleet.members:
             self.freshness.updated_at = self.dashboard.live.now()
-            self._status("No clients: this server lists none (community edition); choose one on Completed tasks (2)")
+            self._show_state(
+                lambda panel: panel.show_empty(
+                    "No clients to check",
+                    "This server lists none (a community edition has no client list): choose a client on "
+                    "Completed tasks (2) and it is checked here from then on.",
+                )
+            )
+            self._status("no clients · r to refresh")
             return
+        self._show_state(None)
         self._status(f"{len(fleet.members)} clients (from {fleet.source}) · checking each one…")
         app, seq = self.dashboard, self.loads.seq("fleet")
         options = HealthOptions(threshold=app.settings.drop_threshold if app.settings is not None else 0.2)
@@ -269,6 +283,15 @@ class ClientsScreen(StaleRows, Screen[None]):
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
         self._status(self._summary())
+
+    def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
+        """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
+        panel = self.query_one("#clients-state", StatePanel)
+        if show is None:
+            panel.hide()
+        else:
+            show(panel)
+        self.set_class(show is not None, "-state")
 
     def _summary(self) -> str:
         """`8/10 clients checked · 3 need a look · enter: runs · r: refresh`."""

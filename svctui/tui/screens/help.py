@@ -123,12 +123,18 @@ class HelpScreen(ModalScreen[None]):
         """Title and the key table."""
         with Vertical(id="help-dialog", classes="dialog"):
             yield Static(
-                "Keys  (esc closes; change keys with keymap in settings.toml, by binding id)", classes="dialog-title"
+                "Keys  (esc closes; remap with keymap in settings.toml, by binding id)", classes="dialog-title"
             )
             with VerticalScroll(id="help-scroll"):
-                # the dialog is at most 95 % of the terminal; less its border, padding and scrollbar
-                width = min(HELP_WIDTH, self.app.size.width * 95 // 100 - 6)
-                yield Static(help_content(self.rows, self.noun, width), id="help-body")
+                yield Static(help_content(self.rows, self.noun, self._body_width()), id="help-body")
+
+    def _body_width(self) -> int:
+        """The dialog is at most 95 % of the terminal; less its border, padding and scrollbar."""
+        return min(HELP_WIDTH, self.app.size.width * 95 // 100 - 6)
+
+    def on_resize(self) -> None:
+        """A resized terminal lays the key list out again (the binding ids go under 100 columns)."""
+        self.query_one("#help-body", Static).update(help_content(self.rows, self.noun, self._body_width()))
 
     def on_mount(self) -> None:
         """Focus the list so the arrow and page keys scroll it."""

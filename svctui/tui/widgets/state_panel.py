@@ -140,7 +140,8 @@ class StatePanel(Vertical):
     DEFAULT_CSS = """
     StatePanel { height: 1fr; align: center middle; }
     StatePanel.-hidden { display: none; }
-    StatePanel #state-body { width: auto; max-width: 90; padding: 1 2; border: round $panel-lighten-2; }
+    StatePanel > Center { max-width: 90; }
+    StatePanel #state-body { width: auto; max-width: 100%; padding: 1 2; border: round $panel-lighten-2; }
     StatePanel.-error #state-body, StatePanel.-auth-failure #state-body { border: round $error; }
     StatePanel.-enterprise-only #state-body { border: round $warning; }
     StatePanel.-loading #state-body { border: none; color: $text-muted; }

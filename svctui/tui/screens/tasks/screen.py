@@ -205,7 +205,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             fresh = watch.new_failures(query.client_id, page.data, announce=self.arrived_by_refresh)
             announce_failures(self.dashboard, self.client_name() or query.client_id, fresh)
         if query.skip == 0 and page.count <= len(page.data):
-            self._show_breakdown(status_breakdown(page.data), "matching, all on this page")
+            self._show_breakdown(status_breakdown(page.data), "matching, all on this page" if page.data else "")
             return
         self.query_one(StatusBar).set_breakdown(self.breakdown, "counting…" if self.breakdown else "")
 
