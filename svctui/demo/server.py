@@ -7,12 +7,14 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from svctui.demo.app import DemoState, create_app
 from svctui.demo.auth import mint_jwt
@@ -97,7 +99,9 @@ class DemoServer:
         token_key: str | None = None,
         host: str = "127.0.0.1",
         preferred_port: int = 0,
+        wrap: Callable[[ASGIApp], ASGIApp] | None = None,
     ) -> None:
+        self.wrap = wrap  # an ASGI layer put around the demo's app (tests and screenshots hold requests with it)
         self.preferred_port = preferred_port  # tried first when no port is set; a busy one falls back to any free port
         self.options = DemoOptions(
             edition=edition,
@@ -183,8 +187,9 @@ class DemoServer:
         self._socket = sock
         self._bound_port = sock.getsockname()[1]  # a stopped server started again comes back at the same address
         self.base_url = base_url_of(sock, self.options.host)
+        app = create_app(state[0])
         config = uvicorn.Config(
-            create_app(state[0]),
+            self.wrap(app) if self.wrap is not None else app,
             log_level="warning",
             access_log=False,
             lifespan="off",

@@ -10,9 +10,12 @@ The app runs with a throwaway config directory, so choosing a client there touch
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
+import re
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,9 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from starlette.types import ASGIApp, Receive, Scope, Send
 from textual.pilot import Pilot
 
 SIZE = (120, 36)
+SELECTOR_PATH = re.compile(r"/api/v2/asset-group-tags/\d+/selectors/(\d+)")
+FIXED_TICKS = (0.0, 12.0)  # the run's monotonic clock: its start, then every later look (a steady rate and ETA)
 ISOLATED_DIRS = ("SVCTUI_CONFIG_DIR", "SVCTUI_DATA_DIR", "SVCTUI_STATE_DIR")
 
 
@@ -37,6 +43,33 @@ class Scene:
     typed: str = ""
     after: Sequence[str] = field(default_factory=tuple)
     size: tuple[int, int] = SIZE
+    hold_deletes_above: int | None = None  # a run in progress: DELETEs of selectors above this id wait
+    run_results: int = 0  # with hold_deletes_above: the outcomes to wait for before the picture
+
+
+class HeldDeletes:
+    """An ASGI layer for the demo server: DELETEs of selectors with ids above `above` wait until `release()`, so a
+    run stays in progress with a known set of outcomes in."""
+
+    def __init__(self, above: int) -> None:
+        self.above = above
+        self.opened = threading.Event()
+
+    def release(self) -> None:
+        """Let the held DELETEs through."""
+        self.opened.set()
+
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        """`app` behind the gate."""
+
+        async def gated(scope: Scope, receive: Receive, send: Send) -> None:
+            path = str(scope.get("path", "")) if scope["type"] == "http" else ""
+            match = SELECTOR_PATH.fullmatch(path)
+            if match is not None and scope.get("method") == "DELETE" and int(match.group(1)) > self.above:
+                await asyncio.to_thread(self.opened.wait)
+            await app(scope, receive, send)
+
+        return gated
 
 
 SCENES: list[Scene] = [
@@ -57,6 +90,15 @@ SCENES: list[Scene] = [
     Scene("clients-small", keys=("4",), size=(80, 24)),
     Scene("events-small", size=(80, 24)),
     Scene("events-contrast", theme="svctui-contrast"),
+    # the typed count: every selector of the tag marked (its 8 defaults never are), its number typed
+    Scene("selectors-confirm", keys=("3", "M", "enter", "ctrl+d", "shift+tab"), typed="392"),
+    Scene(
+        "selectors-run",  # a run in progress: 5 answered, 3 held at the server
+        keys=("3", *(("space", "j") * 8), "ctrl+d", "tab"),
+        after=("enter",),
+        hold_deletes_above=20,
+        run_results=5,
+    ),
 ]
 
 
@@ -78,6 +120,8 @@ async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: st
     app = SvcTuiApp(
         profile, settings=Settings(theme=scene.theme), clock=lambda: FIXED_ANCHOR, server_label="demo server"
     )
+    ticks = itertools.chain([FIXED_TICKS[0]], itertools.repeat(FIXED_TICKS[1]))
+    app.live.monotonic = lambda: next(ticks)
     async with app.run_test(size=scene.size) as pilot:
         await _settle(pilot)
         for key in scene.keys:
@@ -88,10 +132,27 @@ async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: st
             await _settle(pilot)
         for key in scene.after:
             await pilot.press(key)
-            await _settle(pilot)
+            if scene.hold_deletes_above is None:
+                await _settle(pilot)
+        if scene.hold_deletes_above is not None:
+            await _until_outcomes(pilot, scene.run_results)
         path = target / f"{scene.name}.svg"
         path.write_text(app.export_screenshot(title=f"svctui - {scene.name}"), encoding="utf-8")
     return path
+
+
+async def _until_outcomes(pilot: Pilot[Any], count: int) -> None:
+    """Wait (at most ~30 s) until the run on screen shows `count` outcomes, then let the screen draw them."""
+    from svctui.tui.screens.selectors.run import RunScreen
+
+    for _ in range(600):
+        screen = pilot.app.screen
+        if isinstance(screen, RunScreen) and len(screen.results) >= count:
+            break
+        await pilot.pause(0.05)
+    else:
+        raise RuntimeError(f"the run never showed {count} outcomes")
+    await pilot.pause(0.3)  # the outcomes are drawn in batches
 
 
 @contextmanager
@@ -113,19 +174,29 @@ def isolated_environment(scratch: Path) -> Iterator[None]:
 
 
 def render_all(target: Path, scenes: Sequence[Scene] = tuple(SCENES)) -> list[Path]:
-    """Render every scene against throwaway demo servers (one per edition); returns the files written."""
+    """Render every scene against a throwaway demo server of its own; returns the files written."""
     from svctui.demo.config import FIXED_ANCHOR
     from svctui.demo.server import DemoServer
 
     target.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="svctui-shots-") as scratch, isolated_environment(Path(scratch)):
-        for edition in sorted({scene.edition for scene in scenes}):
-            db_path = Path(scratch) / f"{edition}.sqlite3"
-            with DemoServer(edition=edition, db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
-                for scene in (scene for scene in scenes if scene.edition == edition):
-                    path = asyncio.run(render_scene(scene, demo.base_url, demo.token_id, demo.token_key, target))
-                    written.append(path)
+        for scene in scenes:
+            gate = HeldDeletes(scene.hold_deletes_above) if scene.hold_deletes_above is not None else None
+            demo = DemoServer(
+                edition=scene.edition,
+                db_path=Path(scratch) / f"{scene.name}.sqlite3",  # a run deletes: each scene has its own data
+                rate_limit=0,
+                anchor=FIXED_ANCHOR,
+                wrap=gate.wrap if gate is not None else None,
+            )
+            with demo:
+                try:
+                    shot = render_scene(scene, demo.base_url, demo.token_id, demo.token_key, target)
+                    written.append(asyncio.run(shot))
+                finally:
+                    if gate is not None:
+                        gate.release()
     return written
 
 

@@ -38,7 +38,7 @@ def column(table: DataTable[object], key: str) -> list[str]:
 async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
         run_id = interrupted_log(demo, selectors)
         app = make_app(demo)
@@ -62,7 +62,7 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
 
 
 async def test_no_offer_when_nothing_is_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:
             await settle(pilot)
@@ -74,7 +74,7 @@ async def test_no_offer_when_nothing_is_interrupted(tmp_path: Path, monkeypatch:
 async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
         run_id = interrupted_log(demo, selectors)
         async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
@@ -105,7 +105,7 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
 async def test_resume_is_not_offered_read_only_nor_for_another_server(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
         interrupted_log(demo, selectors)
         app = make_app(demo)
@@ -144,7 +144,7 @@ async def delete_through_engine(demo: DemoServer, selectors: list[Selector]) -> 
 async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
         run_id = await delete_through_engine(demo, selectors)
         app = make_app(demo)
@@ -193,7 +193,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
 async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:21]
         await delete_through_engine(demo, selectors)
         async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
@@ -224,7 +224,7 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
 async def test_selector_ids_are_shown_whole_when_another_run_is_chosen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         plain = [selector for selector in tag_selectors(demo) if not selector.is_default]
         short = [selector for selector in plain if selector.id < 100][:2]
         long = [selector for selector in plain if selector.id >= 100][:2]
@@ -248,7 +248,7 @@ async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
 
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
         interrupted_log(demo, selectors[:2], "20261124T101500Z-0aaa")
         interrupted_log(demo, selectors[2:], "20261124T111500Z-0bbb")
@@ -280,7 +280,7 @@ async def test_the_audit_tab_takes_the_keys_as_soon_as_it_is_shown(
 
 async def test_a_opens_the_audit_tab_and_goes_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Newcomer audit (issue 16): the Audit tab is reachable by a key, not only by a click or after a run."""
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         app = make_app(demo)
         async with app.run_test(size=(120, 36)) as pilot:
             await settle(pilot)

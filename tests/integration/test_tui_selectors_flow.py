@@ -25,7 +25,7 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counter = DeleteGate()  # holds nothing: counts the server's answers
-    with big_tag_server(tmp_path, monkeypatch, rate_limit=55, gate=counter) as demo:
+    with big_tag_server(tmp_path, rate_limit=55, gate=counter) as demo:
         plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:300]
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:

@@ -23,7 +23,7 @@ def text_of(screen: ReviewScreen, selector: str) -> str:
 async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_typed_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = tag_selectors(demo)
         defaults = [selector for selector in selectors if selector.is_default][:2]
         plain = [selector for selector in selectors if not selector.is_default][:20]
@@ -59,7 +59,7 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
 async def test_review_cancel_is_the_default_and_read_only_has_no_delete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:3])
         answers: list[bool | None] = []
         async with with_screen(demo, ReviewScreen(plan), answered=answers.append) as (app, pilot):
@@ -80,7 +80,7 @@ async def test_review_shows_the_impact_per_selector_by_kind_and_the_total(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     counts = {3: {"User": 5, "Computer": 2}, 4: {"Computer": 1}, 5: {}}
-    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(member_counts=counts)) as demo:
+    with big_tag_server(tmp_path, gate=DeleteGate(member_counts=counts)) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if selector.id in counts])
         async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
             screen = app.screen
@@ -94,7 +94,7 @@ async def test_review_shows_the_impact_per_selector_by_kind_and_the_total(
 async def test_review_says_when_the_server_has_no_member_counts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch, gate=DeleteGate(counts_missing=True)) as demo:
+    with big_tag_server(tmp_path, gate=DeleteGate(counts_missing=True)) as demo:
         plan = plan_of(demo, [selector for selector in tag_selectors(demo) if not selector.is_default][:2])
         async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
             assert isinstance(app.screen, ReviewScreen)
@@ -104,7 +104,7 @@ async def test_review_says_when_the_server_has_no_member_counts(
 async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = tag_selectors(demo)
         defaults = [selector for selector in selectors if selector.is_default][:1]
         gone = [selector for selector in selectors if not selector.is_default][:1]

@@ -56,7 +56,7 @@ def outcome_column(screen: RunScreen) -> list[str]:
 async def test_run_with_mixed_outcomes_reports_each_and_tells_the_browse_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with big_tag_server(tmp_path, monkeypatch) as demo:
+    with big_tag_server(tmp_path) as demo:
         selectors = tag_selectors(demo)
         defaults = [selector for selector in selectors if selector.is_default][:2]
         plain = [selector for selector in selectors if not selector.is_default][:6]
@@ -97,7 +97,7 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = DeleteGate()
-    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+    with big_tag_server(tmp_path, gate=gate) as demo:
         plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:40]
         gate.held = {selector.id for selector in plain[5:]}
         plan = plan_of(demo, plain)
@@ -154,7 +154,7 @@ async def test_server_gone_mid_run_stops_it_and_the_log_says_deleted_only_for_wh
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = DeleteGate()
-    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+    with big_tag_server(tmp_path, gate=gate) as demo:
         plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:40]
         ids = [selector.id for selector in plain]
         gate.held = set(ids[5:])
@@ -195,7 +195,7 @@ async def test_a_full_disk_for_the_audit_log_sends_nothing_and_says_so(
         log.mkdir()
         reason = "Is a directory"
     gate = DeleteGate()
-    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+    with big_tag_server(tmp_path, gate=gate) as demo:
         plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:10]
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:

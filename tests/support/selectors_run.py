@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from svctui.api.models import AssetGroupTag, Selector, SelectorPage
@@ -77,16 +76,15 @@ async def answer_counts(counts: dict[str, int], send: Send) -> None:
 
 
 @contextmanager
-def big_tag_server(
-    directory: Path, monkeypatch: pytest.MonkeyPatch, *, rate_limit: int = 0, gate: DeleteGate | None = None
-) -> Iterator[DemoServer]:
+def big_tag_server(directory: Path, *, rate_limit: int = 0, gate: DeleteGate | None = None) -> Iterator[DemoServer]:
     """A demo server whose tag 1 has 400 selectors (8 default); DELETEs pass `gate` when one is given."""
-    if gate is not None:
-        import svctui.demo.server as server_module
-        from svctui.demo.app import create_app
-
-        monkeypatch.setattr(server_module, "create_app", lambda state: gate.wrap(create_app(state)))
-    demo = DemoServer(db_path=directory / "demo.sqlite3", sizes=BIG_TAG, rate_limit=rate_limit, anchor=FIXED_ANCHOR)
+    demo = DemoServer(
+        db_path=directory / "demo.sqlite3",
+        sizes=BIG_TAG,
+        rate_limit=rate_limit,
+        anchor=FIXED_ANCHOR,
+        wrap=gate.wrap if gate is not None else None,
+    )
     with demo:
         try:
             yield demo
