@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,5 +32,21 @@ def gate() -> DeleteGate:
 @pytest.fixture
 def big_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gate: DeleteGate) -> Iterator[DemoServer]:
     """A demo server of its own whose tag 1 has 400 selectors; DELETEs pass `gate`."""
-    with big_tag_server(tmp_path, monkeypatch, gate=gate) as demo:
+    with big_tag_server(tmp_path, gate=gate) as demo:
         yield demo
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """The matrix tests run on asyncio only (Textual's loop), without a backend id in their snapshot names."""
+    return "asyncio"
+
+
+@pytest.fixture
+def utc_zone(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local time is UTC (the zone is read again once the variable is restored)."""
+    monkeypatch.setenv("TZ", "UTC0")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

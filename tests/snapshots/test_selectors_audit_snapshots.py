@@ -1,21 +1,29 @@
-"""SVG snapshot of the Audit tab: a finished run and an interrupted one (a hand-written, real audit log)."""
+"""SVG snapshot of the Audit tab: a finished run and an interrupted one (a hand-written, real audit log).
+Each at 80x24 and 160x45, dark and light, from one run (tests/support/matrix.py).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 
 from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
+from tests.support.matrix import compare_matrix
 from tests.support.selectors import AuditHost
 from tests.support.selectors_run import BIG_TAG_ID, tag_selectors
-from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.snapshots import FIXED_REQUEST_ID
 from tests.support.tui import make_app, settle
 
 CONTEXT = AuditContext("prod", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "https://bh.example.com", "alice")
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
 
 
 def write_log(demo: DemoServer) -> None:
@@ -51,7 +59,7 @@ def write_log(demo: DemoServer) -> None:
             append_audit({**end_line(run_id, results, None), "ts": ts})
 
 
-def test_audit_tab(snap_compare: SnapCompare, big_demo: DemoServer) -> None:
+async def test_audit_tab(snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer) -> None:
     write_log(big_demo)
 
     async def run_before(pilot: Pilot[Any]) -> None:
@@ -59,4 +67,4 @@ def test_audit_tab(snap_compare: SnapCompare, big_demo: DemoServer) -> None:
         pilot.app.push_screen(AuditHost())
         await settle(pilot)
 
-    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

@@ -1,9 +1,14 @@
-"""SVG snapshots of undo from the Audit tab: the question (names, what is skipped) and the finished restore."""
+"""SVG snapshots of undo from the Audit tab: the question (names, what is skipped) and the finished restore.
+Each at 80x24 and 160x45, dark and light, from one run (tests/support/matrix.py).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
@@ -12,13 +17,16 @@ from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
 from svctui.tui.screens.selectors.restore import RestoreScreen
+from tests.support.matrix import compare_matrix
 from tests.support.selectors import AuditHost
 from tests.support.selectors_run import BIG_TAG_ID, delete_now, tag_selectors
-from tests.support.snapshots import FIXED_REQUEST_ID, SIZE, SnapCompare
+from tests.support.snapshots import FIXED_REQUEST_ID
 from tests.support.tui import make_app, settle
 
 RUN_ID = "20261120T091500Z-1a2b"
 TS = "2026-11-20T09:15:00.000Z"
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
 
 
 def deletion_run(demo: DemoServer) -> None:
@@ -55,12 +63,16 @@ async def open_restore(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
-def test_restore_question(snap_compare: SnapCompare, big_demo: DemoServer, fixed_request_ids: None) -> None:
+async def test_restore_question(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
+) -> None:
     deletion_run(big_demo)
-    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=open_restore)
+    await compare_matrix(make_app(big_demo), open_restore, snapshot, tmp_path)
 
 
-def test_restore_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed_request_ids: None) -> None:
+async def test_restore_finished(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
+) -> None:
     deletion_run(big_demo)
 
     async def run_before(pilot: Pilot[Any]) -> None:
@@ -69,4 +81,4 @@ def test_restore_finished(snap_compare: SnapCompare, big_demo: DemoServer, fixed
         await settle(pilot)
         assert isinstance(pilot.app.screen, RestoreScreen) and pilot.app.screen.finished
 
-    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

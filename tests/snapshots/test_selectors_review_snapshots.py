@@ -1,21 +1,29 @@
-"""SVG snapshots of the cleanup review: the dry run and impact of a few selectors, and the typed-count confirm."""
+"""SVG snapshots of the cleanup review: the dry run and impact of a few selectors, and the typed-count confirm.
+Each at 80x24 and 160x45, dark and light, from one run (tests/support/matrix.py).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.review import ReviewScreen
+from tests.support.matrix import compare_matrix
 from tests.support.selectors_run import DeleteGate, delete_now, plan_of, tag_selectors
-from tests.support.snapshots import SIZE, SnapCompare, steady_cursor
+from tests.support.snapshots import steady_cursor
 from tests.support.tui import make_app, settle
 
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
 
-def test_review_dry_run(
-    snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+
+async def test_review_dry_run(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
 ) -> None:
     selectors = tag_selectors(big_demo)
     defaults = [selector for selector in selectors if selector.is_default][:2]
@@ -32,11 +40,11 @@ def test_review_dry_run(
         pilot.app.push_screen(ReviewScreen(plan))
         await settle(pilot)
 
-    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
 
 
-def test_review_typed_count(
-    snap_compare: SnapCompare, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+async def test_review_typed_count(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
 ) -> None:
     gate.counts_missing = True  # a server without members/counts
     plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:25]
@@ -51,4 +59,4 @@ def test_review_typed_count(
         await settle(pilot)
         await steady_cursor(pilot)
 
-    assert snap_compare(make_app(big_demo), terminal_size=SIZE, run_before=run_before)
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

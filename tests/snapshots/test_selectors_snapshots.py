@@ -1,4 +1,5 @@
-"""SVG snapshots of the Selector cleanup screen (key 3): browse, filter editor, marks, typed ids (120x36, frozen clock).
+"""SVG snapshots of the Selector cleanup screen (key 3) at 120x36: marks (single, range, all matching) and typed ids.
+Its states and prompts at 80x24 and 160x45 are in test_matrix_selectors.py.
 
 Review changed SVGs before accepting them with `--snapshot-update` (convert with rsvg-convert and look).
 """
@@ -8,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -41,44 +41,11 @@ def on_screen_3(then: Steps | None = None) -> Steps:
     return run_before
 
 
-@pytest.mark.parametrize("theme", THEMES)
-def test_browse(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) -> None:
-    assert snap_compare(themed(demo_server, theme), terminal_size=SIZE, run_before=on_screen_3())
-
-
-def test_browse_detail(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
-    async def detail(pilot: Pilot[Any]) -> None:
-        await pilot.press("p")
-
-    assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(detail))
-
-
-def test_filter_editor(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
-    async def editor(pilot: Pilot[Any]) -> None:
-        await pilot.press("slash")
-        await settle(pilot)
-        for field in pilot.app.screen.query(Input):  # a blinking cursor would make the picture depend on timing
-            field.cursor_blink = False
-
-    assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(editor))
-
-
 def test_marked_single_and_range(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
     async def mark(pilot: Pilot[Any]) -> None:
         await pilot.press("space", "j", "j", "space", "j", "j", "j", "j", "v")
 
     assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(mark))
-
-
-def test_marked_all_matching_confirm(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
-    async def ask(pilot: Pilot[Any]) -> None:
-        from tests.support.selectors import selectors_screen
-
-        selectors_screen(pilot.app).set_filters([Filter("name", "~eq", "s")])  # type: ignore[arg-type]
-        await settle(pilot)
-        await pilot.press("M")
-
-    assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(ask))
 
 
 def test_marked_all_matching(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
@@ -94,17 +61,6 @@ def test_marked_all_matching(snap_compare: SnapCompare, demo_server: DemoServer)
         await pilot.press("right_square_bracket")
 
     assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(mark_all))
-
-
-def test_typed_ids_prompt(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
-    async def typed(pilot: Pilot[Any]) -> None:
-        await pilot.press("i")
-        await settle(pilot)
-        pilot.app.screen.query_one("#ids", Input).cursor_blink = False
-        pilot.app.screen.query_one("#ids", Input).value = "1 6-7 12x"
-        await pilot.press("enter")
-
-    assert snap_compare(themed(demo_server), terminal_size=SIZE, run_before=on_screen_3(typed))
 
 
 def test_typed_ids_marked(snap_compare: SnapCompare, demo_server: DemoServer) -> None:

@@ -1,0 +1,85 @@
+"""The snapshot matrix of the Clients screen (key 4): every health state worst first, and the screen loading, empty,
+failed, stale and with one client that could not be checked, at 80x24 and 160x45, dark and light.
+
+One start-up per state (tests/support/matrix.py resizes and re-themes the running app for the four pictures).
+Review changed SVGs before accepting them with `--snapshot-update` (/tmp/svgtext.py prints their text rows).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+from textual.pilot import Pilot
+
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from tests.support.live import live_app, refresh_now
+from tests.support.matrix import compare_matrix, settled_steps
+from tests.support.tasks import query
+from tests.support.tui import make_app, settle
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
+UNKNOWN_CLIENT = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+
+
+async def on_clients(pilot: Pilot[Any]) -> None:
+    """Settle, press 4, settle; notifications cleared."""
+    await settle(pilot)
+    await pilot.press("4")
+    await settled_steps(pilot)
+
+
+async def test_data(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
+    await compare_matrix(make_app(demo_server), on_clients, snapshot, tmp_path)
+
+
+async def test_loading(snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, tmp_path: Path) -> None:
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        fresh_demo_server.faults = Faults(latency_ms=8000)
+        await pilot.press("4")
+        await pilot.pause()
+
+    await compare_matrix(make_app(fresh_demo_server), steps, snapshot, tmp_path, wait_for_workers=False)
+
+
+async def test_empty(snapshot: SnapshotAssertion, demo_server_community: DemoServer, tmp_path: Path) -> None:
+    """A community server (no client list) and no client chosen yet: the screen says how to add one."""
+    await compare_matrix(make_app(demo_server_community), on_clients, snapshot, tmp_path)
+
+
+async def test_server_error(
+    snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
+) -> None:
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        fresh_demo_server.faults = Faults(error_rate=1.0)
+        await on_clients(pilot)
+
+    await compare_matrix(make_app(fresh_demo_server), steps, snapshot, tmp_path)
+
+
+async def test_one_client_not_checked(
+    snapshot: SnapshotAssertion, demo_server_community: DemoServer, fixed_request_ids: None, tmp_path: Path
+) -> None:
+    """A remembered client the server does not know: its row says why (404), the others are judged."""
+    lab = query(demo_server_community, "SELECT id FROM clients WHERE name = 'SHARPHOUND-LAB'")[0][0]
+    settings = Settings(recent_clients_by_profile={"demo": [UNKNOWN_CLIENT, lab]})
+    await compare_matrix(make_app(demo_server_community, settings=settings), on_clients, snapshot, tmp_path)
+
+
+async def test_stale(
+    snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
+) -> None:
+    app, clock = live_app(fresh_demo_server)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await on_clients(pilot)
+        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
+        await refresh_now(pilot, clock)
+
+    await compare_matrix(app, steps, snapshot, tmp_path)
