@@ -72,7 +72,7 @@ async def test_theme_picker(snapshot: SnapshotAssertion, demo_server: DemoServer
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot)
-        pilot.app.action_change_theme()  # type: ignore[attr-defined]
+        pilot.app.action_change_theme()
         await settled_steps(pilot)
 
     await compare_matrix(make_app(demo_server), steps, snapshot, tmp_path)
