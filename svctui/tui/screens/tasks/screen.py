@@ -73,8 +73,6 @@ class TasksScreen(ListScreen[CompletedTask]):
     """Completed tasks of one client, with domain results and triage aids."""
 
     SPEC: ClassVar[EndpointSpec] = COMPLETED_TASKS
-    NOUN: ClassVar[str] = "completed tasks"
-    ITEM: ClassVar[str] = "task"
     MODE: ClassVar[str] = "tasks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
