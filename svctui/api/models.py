@@ -161,6 +161,7 @@ class Event(CollectionFlags):
     ous: list[HydratedOU] = Field(default_factory=list)
     domains: list[HydratedDomain] = Field(default_factory=list)
     next_scheduled_at: NullableTime = None
+    # The times inline rather than from Timestamps: the CSV columns keep client_name after them.
     created_at: NullableTime = None
     updated_at: NullableTime = None
     deleted_at: NullableTime = None
