@@ -101,9 +101,13 @@ class Column:
 
 @dataclass(frozen=True)
 class EndpointSpec:
-    """Filter columns, sortable columns and paging defaults of one list endpoint."""
+    """Filter columns, sortable columns and paging defaults of one list endpoint.
+
+    `name` is what its records are called (`completed tasks`), `item` what one of them is called (`task`).
+    """
 
     name: str
+    item: str
     columns: Mapping[str, Column]
     sortable: tuple[str, ...]
     default_limit: int | None = None
@@ -150,6 +154,7 @@ TASK_STATUS_CODES: Mapping[str, int] = {
 
 EVENTS = EndpointSpec(
     name="events",
+    item="event",
     columns=_columns(
         *_of(Kind.INTEGER, "id"),
         *_of(Kind.STRING, "rrule"),
@@ -164,6 +169,7 @@ EVENTS = EndpointSpec(
 
 COMPLETED_TASKS = EndpointSpec(
     name="completed tasks",
+    item="task",
     columns=_columns(
         *_of(Kind.INTEGER, "id", "event_id"),
         Column("status", Kind.STRING, choices=TASK_STATUS_CODES),
@@ -181,6 +187,7 @@ COMPLETED_TASKS = EndpointSpec(
 
 SELECTORS = EndpointSpec(
     name="selectors",
+    item="selector",
     columns=_columns(
         *_of(Kind.STRING, "name", "description"),
         *_of(Kind.TIMESTAMP, "created_at", "updated_at", "disabled_at"),
@@ -196,6 +203,7 @@ SELECTORS = EndpointSpec(
 
 TAGS = EndpointSpec(
     name="asset group tags",
+    item="tag",
     columns=_columns(
         *_of(Kind.STRING, "name", "description"),
         *_of(Kind.INTEGER, "type", "position", predicates=EXACT),
@@ -209,6 +217,7 @@ TAGS = EndpointSpec(
 
 CLIENTS = EndpointSpec(
     name="clients",
+    item="client",
     columns=_columns(
         *_of(Kind.UUID, "id"),
         *_of(Kind.STRING, "name", "hostname", "ip_address", "configured_user", "version", "user_sid"),

@@ -161,19 +161,25 @@ class Event(CollectionFlags):
     ous: list[HydratedOU] = Field(default_factory=list)
     domains: list[HydratedDomain] = Field(default_factory=list)
     next_scheduled_at: NullableTime = None
+    # The times inline rather than from Timestamps: the CSV columns keep client_name after them.
     created_at: NullableTime = None
     updated_at: NullableTime = None
     deleted_at: NullableTime = None
     client_name: NullableStr = None
 
 
-class DomainResult(ApiModel):
-    """Per-domain outcome of a completed task (spec 2.6)."""
+class Timestamps(ApiModel):
+    """The bookkeeping times the server keeps on its records (the `SHARED_TIMES` every list can filter on)."""
 
-    id: int
     created_at: NullableTime = None
     updated_at: NullableTime = None
     deleted_at: NullableTime = None
+
+
+class DomainResult(Timestamps):
+    """Per-domain outcome of a completed task (spec 2.6)."""
+
+    id: int
     job_id: int = 0
     domain_name: str = ""
     success: bool = False
@@ -192,7 +198,7 @@ class DomainResult(ApiModel):
     deleted_count: int = 0
 
 
-class CompletedTask(CollectionFlags):
+class CompletedTask(CollectionFlags, Timestamps):
     """A completed collection task of a client (spec 2.2)."""
 
     id: int
@@ -211,9 +217,6 @@ class CompletedTask(CollectionFlags):
     ous: list[HydratedOU] = Field(default_factory=list)
     domains: list[HydratedDomain] = Field(default_factory=list)
     domain_results: list[DomainResult] = Field(default_factory=list)
-    created_at: NullableTime = None
-    updated_at: NullableTime = None
-    deleted_at: NullableTime = None
 
     @property
     def status_label(self) -> str:
@@ -232,7 +235,7 @@ class ClientSchedule(CollectionFlags):
     next_scheduled_at: NullableTime = None
 
 
-class CollectionClient(ApiModel):
+class CollectionClient(Timestamps):
     """A collection client (`GET /api/v2/clients`, enterprise only): identity, version, check-in, current job.
 
     The client's `token` object is kept out of dumps, reprs and raw views: it is never shown or logged.
@@ -256,9 +259,6 @@ class CollectionClient(ApiModel):
     user_sid: NullableStr = None
     events: list[ClientSchedule] = Field(default_factory=list)
     token: Any = Field(default=None, exclude=True, repr=False)
-    created_at: NullableTime = None
-    updated_at: NullableTime = None
-    deleted_at: NullableTime = None
 
 
 class ClientResponse(ApiModel):

@@ -413,7 +413,8 @@ class SvcTuiApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        self.push_screen(HelpScreen(collect_keys(self, self.screen), getattr(self.screen, "NOUN", "")))
+        noun = getattr(getattr(self.screen, "SPEC", None), "name", "")  # a list screen's records, e.g. "events"
+        self.push_screen(HelpScreen(collect_keys(self, self.screen), noun))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands (theme, quit, keys) plus the dashboard's (profile, refresh, export, ...)."""

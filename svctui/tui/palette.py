@@ -71,7 +71,7 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
     """Write the marked rows (else the rows on screen) as CSV (the cells shown) or JSON (the full records) in
     `directory` (default: export_dir()); returns the absolute path."""
     chosen, _ = export_records(screen)
-    target = (directory or export_dir()).resolve() / f"svctui-{screen.NOUN.replace(' ', '-')}-{_stamp()}.{fmt}"
+    target = (directory or export_dir()).resolve() / f"svctui-{screen.SPEC.name.replace(' ', '-')}-{_stamp()}.{fmt}"
     if fmt == "csv":
         headers, rows = screen.table.export_rows(chosen)
         with target.open("w", newline="", encoding="utf-8") as handle:
@@ -187,7 +187,7 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
     if not isinstance(screen, ListScreen):
         return
     list_screen: ListScreen[Any] = screen
-    yield SystemCommand("Refresh", f"Reload this page of {screen.NOUN}", list_screen.action_refresh)
+    yield SystemCommand("Refresh", f"Reload this page of {screen.SPEC.name}", list_screen.action_refresh)
 
     def export(fmt: str) -> None:
         records, marked = export_records(list_screen)

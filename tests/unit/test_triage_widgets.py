@@ -76,6 +76,21 @@ async def test_status_bar_shows_labels_counts_and_scope() -> None:
         assert line.index("Complete 7") < line.index("Failed 1") < line.index("Partially complete 1")
 
 
+async def test_status_bar_short_labels_that_are_cut_end_with_an_ellipsis() -> None:
+    bar = StatusBar()
+    async with OneWidget(bar).run_test(size=(70, 3)) as pilot:
+        bar.set_breakdown(status_breakdown(sample_tasks()), "on this page")
+        await pilot.pause()
+        line = str(bar.render())
+        assert "Partial… 1" in line and "Timeout 1" in line  # too narrow for the full labels: the short ones
+        assert "Partially complete" not in line
+        for width in range(40, 70):  # wherever the legend is cut, it ends with one `…`, never two
+            await pilot.resize_terminal(width, 3)
+            await pilot.pause()
+            line = str(bar.render())
+            assert "……" not in line and len(line) <= width - 2
+
+
 async def test_domain_results_rows_totals_and_failed_message() -> None:
     pane = DomainResultsPane(zone=UTC)
     tasks = sample_tasks()

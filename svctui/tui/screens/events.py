@@ -28,8 +28,6 @@ class EventsScreen(ListScreen["Event"]):
     """Events (collection schedules) of an enterprise server."""
 
     SPEC: ClassVar[EndpointSpec] = EVENTS
-    NOUN: ClassVar[str] = "events"
-    ITEM: ClassVar[str] = "event"
     MODE: ClassVar[str] = "events"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "show_runs", "Runs", id="events.runs", tooltip="This event's runs on Completed tasks"),

@@ -3,8 +3,8 @@
 A concrete screen gives the endpoint spec, a RowAdapter, a DetailPane and how to fetch one page:
 
     class EventsScreen(ListScreen[Event]):
-        SPEC = EVENTS
-        NOUN = "events"
+        SPEC = EVENTS  # its name and item say what the records are called ("events", "event")
+        MODE = "events"
         def make_adapter(self) -> RowAdapter[Event]: ...
         def make_detail(self) -> DetailPane[Event]: ...
         async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
@@ -63,8 +63,6 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     """A screen showing one server-side page of an endpoint with filters, sort, paging and a detail pane."""
 
     SPEC: ClassVar[EndpointSpec]
-    NOUN: ClassVar[str] = "records"
-    ITEM: ClassVar[str] = "record"
     MODE: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "edit_filters", "Filter", id="list.filter", tooltip="Edit filters (one request on apply)"),
@@ -146,9 +144,10 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
 
     def empty_lines(self) -> tuple[str, str]:
         """Message and hint for an empty result."""
+        noun = self.SPEC.name
         if self.filters:
-            return (f"No {self.NOUN} match these filters", "Press x to clear them all, or click a chip to remove it.")
-        return (f"There are no {self.NOUN} on this server", "Press r to reload.")
+            return (f"No {noun} match these filters", "Press x to clear them all, or click a chip to remove it.")
+        return (f"There are no {noun} on this server", "Press r to reload.")
 
     def theme_color(self, name: str) -> str:
         """The current theme's value of an app variable (e.g. `status-missing`), for Rich cell styles."""
@@ -284,7 +283,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         query = self.current_query()
         self.stats.started += 1
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
-            self.state_panel.show_loading(self.NOUN, self.dashboard.header_info.server)
+            self.state_panel.show_loading(self.SPEC.name, self.dashboard.header_info.server)
             self.show_state(True)
         self._update_status()
 
@@ -342,7 +341,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
         if refresh and message.request == self._shown_query and self.rows_on_screen():
             self.dashboard.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
-            self._set_stale(error_view(message.error, self.NOUN).title)
+            self._set_stale(error_view(message.error, self.SPEC.name).title)
             self._update_status()
             return
         self._set_stale("")
@@ -350,7 +349,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.stats.last_ms = None  # nor is the latency of an answer that is not the latest
         self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
-        self.state_panel.show_error(message.error, noun=self.NOUN)
+        self.state_panel.show_error(message.error, noun=self.SPEC.name)
         self.show_state(True)
         self._update_status()
 
@@ -477,7 +476,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     def action_toggle_hydration(self) -> None:
         """Turn hydration of domains and OUs off or on (fewer server lookups when off)."""
         if not self.SPEC.hydration:
-            self.notify(f"{self.NOUN.capitalize()} have no hydration setting.")
+            self.notify(f"{self.SPEC.name.capitalize()} have no hydration setting.")
             return
         value = not (self.hydrate_domains and self.hydrate_ous)
         self.set_hydration(value, value)
@@ -533,7 +532,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if record is None:
             self.notify("No row under the cursor.", severity="warning")
             return
-        self.app.push_screen(RawJson(f"{self.ITEM.capitalize()} {self.record_key(record)}", record))
+        self.app.push_screen(RawJson(f"{self.SPEC.item.capitalize()} {self.record_key(record)}", record))
 
     def action_copy_cell(self) -> None:
         """Copy the cell under the cursor with OSC 52."""

@@ -2,20 +2,33 @@
 
 `flash(keys)` highlights rows for a moment (live refresh shows which rows changed); the rows stay highlighted
 by key, so a rebuild or a re-sort in the meantime keeps the highlight on the right rows.
+
+A cell wider than its column ends with `…` (`ellipsized`): DataTable alone would crop it without a sign.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey, RowKey
 
 Cell = TypeVar("Cell")
+
+
+def ellipsized(cell: Cell) -> Cell:
+    """The cell as text that ends with `…` where its column cuts it (a str is read as markup, as DataTable does)."""
+    if isinstance(cell, str):
+        return cast(Cell, Text.from_markup(cell, end="", overflow="ellipsis"))
+    if isinstance(cell, Text):
+        cell.overflow = "ellipsis"
+    return cell
 
 
 class RowTable(DataTable[Cell], Generic[Cell]):
@@ -39,6 +52,18 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         super().__init__(**options)
         self.flashing: frozenset[str] = frozenset()  # keys of the rows highlighted as changed
         self._flash_timer: Timer | None = None
+
+    def add_row(
+        self, *cells: Cell, height: int | None = 1, key: str | None = None, label: TextType | None = None
+    ) -> RowKey:
+        """Add a row whose cut cells end with `…`."""
+        return super().add_row(*(ellipsized(cell) for cell in cells), height=height, key=key, label=label)
+
+    def update_cell(
+        self, row_key: RowKey | str, column_key: ColumnKey | str, value: Cell, *, update_width: bool = False
+    ) -> None:
+        """Update a cell; cut, it ends with `…`."""
+        super().update_cell(row_key, column_key, ellipsized(value), update_width=update_width)
 
     def flash(self, keys: Iterable[str], seconds: float = 2.0) -> None:
         """Highlight the rows with these keys for `seconds` (nothing when there are none)."""

@@ -17,7 +17,13 @@ from svctui.tui.widgets.status_colors import status_glyph, status_style
 
 MIN_BAR = 10
 MAX_BAR = 40
-SHORT_LABELS = {"Partially complete": "Partial", "Timed out": "Timeout", "Ingesting": "Ingest", "Analyzing": "Analyze"}
+# Where the full legend does not fit: a label cut short ends with `…`; "Timeout" is a word of its own.
+SHORT_LABELS = {
+    "Partially complete": "Partial…",
+    "Timed out": "Timeout",
+    "Ingesting": "Ingest…",
+    "Analyzing": "Analyz…",
+}
 
 
 def bar_widths(counts: Sequence[int], width: int) -> list[int]:
@@ -86,6 +92,8 @@ class StatusBar(Widget):
             bar.append(status_glyph(item.code) * cells, style=status_style(self.app, item.code))
         line = bar + legend
         line.truncate(room, overflow="ellipsis")
+        if line.plain.endswith("……"):  # cut right after a short label's own `…`: one is enough
+            line.right_crop(1)
         return line
 
     def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool) -> Text:

@@ -34,12 +34,21 @@ if TYPE_CHECKING:
 
 CONFIRM_TYPED_ABOVE = 20
 CHECKING = "checking…"
+MEMBERS_WIDTH = 9  # "members", "1,234,567"
 
 
 def kinds_text(counts: dict[str, int]) -> str:
     """`User 3, Computer 1` (largest first), or '0'."""
     parts = [f"{kind} {count:,}" for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
     return ", ".join(parts) or "0"
+
+
+def review_widths(screen_width: int, id_width: int) -> dict[str, int]:
+    """Column widths that fit the sheet (96 % of the screen less border, padding and scrollbar): name and dry run
+    take a third of what id and members leave (at most 30 and 34), by kind the rest; cut text ends with `…`."""
+    rest = screen_width * 96 // 100 - 6 - 5 * 2 - id_width - MEMBERS_WIDTH
+    name, preview = min(30, rest // 3), min(34, rest // 3)
+    return {"id": id_width, "name": name, "preview": preview, "members": MEMBERS_WIDTH, "kinds": rest - name - preview}
 
 
 def preview_counts_text(results: list[PreviewResult]) -> str:
@@ -112,11 +121,11 @@ class ReviewScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         """Fill the table, start the dry run and the impact, focus Cancel."""
         table = self.query_one("#review-table", DataTable)
-        table.add_column("id", key="id")
-        table.add_column("name", key="name", width=30)
-        table.add_column("dry run", key="preview", width=36)
-        table.add_column("members", key="members")
-        table.add_column("by kind", key="kinds", width=40)
+        id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
+        widths = review_widths(self.app.size.width, id_width)
+        columns = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
+        for label, key in columns:
+            table.add_column(label, key=key, width=widths[key])
         for selector_id in self.ids:
             name = self.names.get(selector_id, "(not in the tag's list)")
             table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))

@@ -68,8 +68,6 @@ class SelectorsScreen(ListScreen[Selector]):
     """Browse a tag's selectors and mark the ones to delete."""
 
     SPEC: ClassVar[EndpointSpec] = SELECTORS
-    NOUN: ClassVar[str] = "selectors"
-    ITEM: ClassVar[str] = "selector"
     MODE: ClassVar[str] = "selectors"
     COMMANDS = ListScreen.COMMANDS | {SelectorCommands}
     BINDINGS: ClassVar[list[BindingType]] = SELECTOR_BINDINGS

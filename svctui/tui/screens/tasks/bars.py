@@ -21,17 +21,28 @@ def history_text(
     return f"history {loaded:,} tasks{capped}, {drops} drop{'s' if drops != 1 else ''} > {threshold * 100:.0f} %"
 
 
-def client_bar(client_id: str | None, name: str, endpoint: str, history: str) -> Content:
-    """`Client collector-01 (7d3c…) · completed-tasks · history 702 tasks, 2 drops > 20 %` (deprecated in warning)."""
-    bar = Content.from_markup("[b]Client[/b] ")
-    if client_id is None:
-        bar += Content.from_markup("[$warning]none chosen[/] [dim](press C)[/dim]")
-    else:
-        named = Content.from_markup("[b]$name[/b] ($client_id)", name=name, client_id=client_id)
-        bar += named if name else Content(client_id)
-    style = "$warning" if endpoint == "completed-tasks" else "$success"
-    bar += Content.from_markup(f" [dim]·[/dim] [{style}]$endpoint[/]", endpoint=endpoint)
-    return bar + Content.from_markup(" [dim]·[/dim] $history", history=history)
+def client_bar(client_id: str | None, name: str, endpoint: str, history: str, width: int | None = None) -> Content:
+    """`Client collector-01 (7d3c…) · completed-tasks · history 702 tasks, 2 drops > 20 %` (deprecated in warning).
+
+    Wider than `width` cells, a named client's uuid shortens to `cd613e30…` (the name stays whole); what still does
+    not fit is cut with `…` by the bar's CSS.
+    """
+
+    def bar(shown_id: str) -> Content:
+        text = Content.from_markup("[b]Client[/b] ")
+        if client_id is None:
+            text += Content.from_markup("[$warning]none chosen[/] [dim](press C)[/dim]")
+        else:
+            named = Content.from_markup("[b]$name[/b] ($client_id)", name=name, client_id=shown_id)
+            text += named if name else Content(shown_id)
+        style = "$warning" if endpoint == "completed-tasks" else "$success"
+        text += Content.from_markup(f" [dim]·[/dim] [{style}]$endpoint[/]", endpoint=endpoint)
+        return text + Content.from_markup(" [dim]·[/dim] $history", history=history)
+
+    full = bar(client_id or "")
+    if client_id is None or not name or width is None or full.cell_length <= width:
+        return full
+    return bar(f"{client_id[:8]}…")
 
 
 def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:

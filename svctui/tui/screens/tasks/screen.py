@@ -73,8 +73,6 @@ class TasksScreen(ListScreen[CompletedTask]):
     """Completed tasks of one client, with domain results and triage aids."""
 
     SPEC: ClassVar[EndpointSpec] = COMPLETED_TASKS
-    NOUN: ClassVar[str] = "completed tasks"
-    ITEM: ClassVar[str] = "task"
     MODE: ClassVar[str] = "tasks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
@@ -94,7 +92,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     TasksScreen #body { layout: vertical; }
     TasksScreen #body #main { height: 2fr; }
     TasksScreen #body TaskDetail { width: 1fr; height: 3fr; border-left: none; border-top: tall $panel-lighten-2; }
-    TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; }
+    TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     TasksScreen .tasks-notice { height: auto; padding: 0 1; color: $warning; }
     TasksScreen .tasks-notice.-hidden { display: none; }
     """
@@ -265,6 +263,10 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.seen_client_name = name
             self._refresh_bars()
 
+    def _apply_width(self, width: int) -> None:
+        super()._apply_width(width)
+        self._refresh_bars()  # the client bar fits its text to the width
+
     def _refresh_bars(self) -> None:
         runs = self.runs
         loaded = len(runs.tasks) if runs.tasks is not None else None
@@ -272,7 +274,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem
         )
         self.query_one("#client-bar", Static).update(
-            client_bar(self.client_id, self.client_name(), self.endpoint, history)
+            client_bar(self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2)
         )
         deprecated = self.endpoint == "completed-tasks"
         notice = self.query_one("#endpoint-notice", Static)
