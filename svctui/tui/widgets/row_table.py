@@ -6,7 +6,7 @@ by key, so a rebuild or a re-sort in the meantime keeps the highlight on the rig
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.segment import Segment
@@ -14,6 +14,7 @@ from rich.style import Style
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
 
 Cell = TypeVar("Cell")
 
@@ -49,6 +50,31 @@ class RowTable(DataTable[Cell], Generic[Cell]):
             self._flash_timer.stop()
         self._set_flashing(wanted)
         self._flash_timer = self.set_timer(seconds, lambda: self._set_flashing(frozenset()))
+
+    def update_row(self, row_key: str, cells: Sequence[Cell]) -> bool:
+        """Put `cells` in the row with this key (in column order) and repaint that row alone; False when no cell
+        changed. DataTable.update_cell throws away every rendered cell of the table (its caches are keyed by one
+        update counter), so a table of hundreds of visible cells repaints them all for one changed row; here only
+        this row's cached renders go. Column widths stay (the callers' columns have fixed widths)."""
+        key = RowKey(row_key)
+        row = self._data[key]
+        columns = list(self.columns)
+        changed = False
+        for column, cell in zip(columns, cells, strict=True):
+            if row.get(column) != cell:
+                row[column] = cell
+                changed = True
+        if not changed:
+            return False
+        cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
+        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] == key]:  # noqa: SIM118 - no __iter__
+            cells_cache.discard(cell_key)
+        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] == key]:  # noqa: SIM118
+            rows_cache.discard(line_key)
+        self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
+        self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
+        self.refresh_row(self.get_row_index(key))
+        return True
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys
