@@ -37,9 +37,10 @@ def shown(table: RowTable[Text]) -> list[str]:
 
 
 def cached_rows(table: RowTable[Text]) -> set[str]:
-    """The keys of the rows whose cells are in the table's render cache."""
-    cached = table._cell_render_cache.keys()  # an LRUCache: no iteration of its own
-    return {str(key[0].value) for key in cached if key[0].value is not None}
+    """The keys of the rows with rendered lines in the table's row cache and rendered cells in its cell cache."""
+    rows = {str(key[0].value) for key in table._row_render_cache.keys() if key[0].value is not None}  # noqa: SIM118
+    cells = {str(key[0].value) for key in table._cell_render_cache.keys() if key[0].value is not None}  # noqa: SIM118
+    return rows & cells
 
 
 async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() -> None:

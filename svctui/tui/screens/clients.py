@@ -67,7 +67,7 @@ FLUSH_EVERY = 0.25
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
-SORT_EVERY = 1.0
+SORT_EVERY = 5.0
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -264,7 +264,12 @@ class ClientsScreen(StaleRows, Screen[None]):
             await fleet_health(client, fleet.members, now, options, on_result=landed, detect=_in_thread)
             return len(fleet.members)
 
-        self.loads.start("judge", judge_all)
+        def start() -> None:
+            if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+                self.loads.start("judge", judge_all)
+
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
+        self.call_after_refresh(start)
 
     @on(ClientJudged)
     def _judged(self, message: ClientJudged) -> None:
@@ -348,9 +353,10 @@ class ClientsScreen(StaleRows, Screen[None]):
                     continue
                 if fresh:  # else the row shows these very cells already
                     table.update_row(member.client_id, cells)
-            if rank and [row.key.value for row in table.ordered_rows] != list(order):
-                table.sort("health", key=lambda cell: order[cell.row_key])
-                self._sorted_at = time.monotonic()
+            if rank:
+                if [row.key.value for row in table.ordered_rows] != list(order):
+                    table.sort("health", key=lambda cell: order[cell.row_key])
+                self._sorted_at = time.monotonic()  # the rows are in rank order now
             if current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
         key = self.current_key()

@@ -68,7 +68,7 @@ class RowTable(DataTable[Cell], Generic[Cell]):
             return False
         cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
         for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] == key]:  # noqa: SIM118 - no __iter__
-            cells_cache.discard(cell_key)
+            cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
         for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] == key]:  # noqa: SIM118
             rows_cache.discard(line_key)
         self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
