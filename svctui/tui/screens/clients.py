@@ -243,6 +243,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
+        self._row_cells = {key: cells for key, cells in self._row_cells.items() if key in ids}
         self.awaiting = set(ids)
         self._set_stale("")
         self._render_rows()
