@@ -10,6 +10,7 @@ from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.triage.health import Verdict
+from svctui.tui.screens import clients
 from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
@@ -73,6 +74,34 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         await settle(pilot)
         tasks = app.screen
         assert isinstance(tasks, TasksScreen) and tasks.client_id == screen.ordered_members()[1].client_id
+
+
+async def test_answers_landing_close_together_share_one_table_update(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14's budget: one table update per answer repainted the whole table 50 times. The first answer shows at
+    once; the ones after it wait (here: for ever) for the next update or for the answer that completes the round,
+    which shows them all, in rank order."""
+    monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
+    said: list[str] = []
+    status = ClientsScreen._status
+
+    def saying(self: ClientsScreen, text: str) -> None:
+        said.append(text)
+        status(self, text)
+
+    monkeypatch.setattr(ClientsScreen, "_status", saying)
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        total = len(EXPECTED)
+        checked = [text.split(" clients checked")[0] for text in said if " clients checked" in text]
+        assert checked == [f"1/{total}", f"{total}/{total}"]
+        first_row = [str(cell) for cell in screen.table.get_row_at(0)]
+        assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
 
 
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:

@@ -2,8 +2,10 @@
 
 Which clients and how each is judged come from `svctui.fleet` and `svctui.triage.health` (the same as `svctui
 health`). The client list is one load; then each client's runs are fetched concurrently (bounded, paced by the
-client's rate limiter) and its row fills in as its answer lands; a client whose fetch failed shows the error in
-its row. `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
+client's rate limiter) and its row fills in as its answer lands (answers landing close together share one table
+update, and only the changed rows repaint); the rows go into rank order when the round completes (or every
+SORT_EVERY seconds), as a re-sort repaints every cell. A client whose fetch failed shows the error in its row.
+`enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
 
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
 new answer replaces its row (rows whose health changed flash); a client list that cannot be fetched leaves the
@@ -13,6 +15,8 @@ rows dimmed and marked stale with the reason. A not-OK run first seen in a reloa
 from __future__ import annotations
 
 import asyncio
+import math
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
@@ -26,6 +30,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.models import ClientSchedule, status_label
@@ -57,6 +62,14 @@ COLUMNS = (  # what matters first: at 80 columns health, client, last run and th
     ("host", "host", 24),
 )
 NARROW_WIDTH = 120  # below this the detail pane goes under the table
+# Answers landing closer together than this share one table update: every update of a DataTable repaints all its
+# visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
+# of a round and the last one are shown at once.
+FLUSH_EVERY = 0.25
+# Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
+# round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
+# and when the round is complete.
+SORT_EVERY = 5.0
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -130,6 +143,11 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.freshness = Freshness()
         self._status_text = ""
         self._generation = -1
+        self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
+        self._flush_timer: Timer | None = None
+        self._flushed_at = -math.inf  # monotonic time of the last table update from answers
+        self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
+        self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
 
     @property
     def dashboard(self) -> SvcTuiApp:
@@ -176,6 +194,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
         self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
+        self._landed, self._row_cells = [], {}
         self._set_stale("")
         self._render_rows()
         self.action_reload()
@@ -232,6 +251,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
+        self._row_cells = {key: cells for key, cells in self._row_cells.items() if key in ids}
         self.awaiting = set(ids)
         self._set_stale("")
         self._render_rows()
@@ -261,25 +281,51 @@ class ClientsScreen(StaleRows, Screen[None]):
             await fleet_health(client, fleet.members, now, options, on_result=landed, detect=_in_thread)
             return len(fleet.members)
 
-        self.loads.start("judge", judge_all)
+        def start() -> None:
+            if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+                self.loads.start("judge", judge_all)
+
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
+        self.call_after_refresh(start)
 
     @on(ClientJudged)
     def _judged(self, message: ClientJudged) -> None:
+        """Hold the answer for the next table update: at once for the first answer after a pause and for the one
+        that completes the round, else at most every FLUSH_EVERY seconds."""
         if message.seq != self.loads.seq("fleet"):
             return  # an older fleet's answer
-        result = message.result
-        key = result.member.client_id
-        before = self.results.get(key)
-        self.results[key] = result
-        self.awaiting.discard(key)
-        self._render_rows()
-        if before is not None and _differs(before, result):
-            self.table.flash([key])
-        if result.health is not None:
-            seen = self.dashboard.live.failures.new_failures(
-                key, result.health.last_failures, announce=before is not None
-            )
-            announce_failures(self.dashboard, result.health.name or result.member.name or key, seen)
+        self._landed.append((message.seq, message.result))
+        held = {result.member.client_id for _seq, result in self._landed}
+        wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
+        if self.awaiting <= held or wait <= 0:
+            self._flush_landed()
+        elif self._flush_timer is None:
+            self._flush_timer = self.set_timer(wait, self._flush_landed)
+
+    def _flush_landed(self) -> None:
+        """Show every answer held since the last update in one table update (one repaint)."""
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
+            self._flush_timer = None
+        landed, self._landed = self._landed, []
+        seq = self.loads.seq("fleet")
+        changed: list[str] = []
+        for result in (result for landed_seq, result in landed if landed_seq == seq):
+            key = result.member.client_id
+            before = self.results.get(key)
+            self.results[key] = result
+            self.awaiting.discard(key)
+            if before is not None and _differs(before, result):
+                changed.append(key)
+            if result.health is not None:
+                seen = self.dashboard.live.failures.new_failures(
+                    key, result.health.last_failures, announce=before is not None
+                )
+                announce_failures(self.dashboard, result.health.name or result.member.name or key, seen)
+        self._flushed_at = time.monotonic()
+        self._render_rows(rank=not self.awaiting or self._flushed_at - self._sorted_at >= SORT_EVERY)
+        if changed:
+            self.table.flash(changed)
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
         self._status(self._summary())
@@ -315,9 +361,10 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         return sorted(self.fleet.members if self.fleet else [], key=rank)
 
-    def _render_rows(self) -> None:
-        """Show the rows in rank order by keyed diff: changed cells updated, rows added, removed and re-sorted in
-        place, so the cursor stays on its client and the scroll where it was."""
+    def _render_rows(self, rank: bool = True) -> None:
+        """Show the rows in rank order by keyed diff: changed rows updated (and repainted alone), rows added,
+        removed and re-sorted in place, so the cursor stays on its client and the scroll where it was; with `rank`
+        False the rows keep their places (a round still filling in)."""
         table, current = self.table, self.current_key()
         members = self.ordered_members()
         order = {member.client_id: rank for rank, member in enumerate(members)}
@@ -326,16 +373,16 @@ class ClientsScreen(StaleRows, Screen[None]):
                 table.remove_row(row_key)
             shown = {key.value for key in table.rows}
             for member in members:
-                result = self.results.get(member.client_id)
-                cells = self._pending_cells(member) if result is None else self._cells(result)
+                cells, fresh = self._cells_of(member)
                 if member.client_id not in shown:
                     table.add_row(*cells, key=member.client_id)
                     continue
-                for (column, _label, _width), cell in zip(COLUMNS, cells, strict=True):
-                    if table.get_cell(member.client_id, column) != cell:
-                        table.update_cell(member.client_id, column, cell)
-            if [row.key.value for row in table.ordered_rows] != list(order):
-                table.sort("health", key=lambda cell: order[cell.row_key])
+                if fresh:  # else the row shows these very cells already
+                    table.update_row(member.client_id, cells)
+            if rank:
+                if [row.key.value for row in table.ordered_rows] != list(order):
+                    table.sort("health", key=lambda cell: order[cell.row_key])
+                self._sorted_at = time.monotonic()  # the rows are in rank order now
             if current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
         key = self.current_key()
@@ -343,6 +390,20 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._show_detail(key)
 
     # ----- cells ------------------------------------------------------------------------------------------
+    def _cells_of(self, member: Member) -> tuple[list[Text], bool]:
+        """The row's cells and whether they are new: a row whose answer (or pending member) is the one it was last
+        built from, within the same minute, keeps its cells (building them parses every schedule's rule)."""
+        key = member.client_id
+        result = self.results.get(key)
+        source: object = member if result is None else result
+        now = self.dashboard.clock().replace(second=0, microsecond=0)  # ages and next runs are shown to the minute
+        cached = self._row_cells.get(key)
+        if cached is not None and cached[0] is source and cached[1] == now:
+            return cached[2], False
+        cells = self._pending_cells(member) if result is None else self._cells(result)
+        self._row_cells[key] = (source, now, cells)
+        return cells, True
+
     def _pending_cells(self, member: Member) -> list[Text]:
         now = self.dashboard.clock()
         record = member.record

@@ -8,7 +8,7 @@ A cell wider than its column ends with `…` (`ellipsized`): DataTable alone wou
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.segment import Segment
@@ -74,6 +74,31 @@ class RowTable(DataTable[Cell], Generic[Cell]):
             self._flash_timer.stop()
         self._set_flashing(wanted)
         self._flash_timer = self.set_timer(seconds, lambda: self._set_flashing(frozenset()))
+
+    def update_row(self, row_key: str, cells: Sequence[Cell]) -> bool:
+        """Put `cells` in the row with this key (in column order) and repaint that row alone; False when no cell
+        changed. DataTable.update_cell throws away every rendered cell of the table (its caches are keyed by one
+        update counter), so a table of hundreds of visible cells repaints them all for one changed row; here only
+        this row's cached renders go. Column widths stay (the callers' columns have fixed widths)."""
+        key = RowKey(row_key)
+        row = self._data[key]
+        columns = list(self.columns)
+        changed = False
+        for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
+            if row.get(column) != cell:
+                row[column] = cell
+                changed = True
+        if not changed:
+            return False
+        cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
+        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] == key]:  # noqa: SIM118 - no __iter__
+            cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
+        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] == key]:  # noqa: SIM118
+            rows_cache.discard(line_key)
+        self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
+        self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
+        self.refresh_row(self.get_row_index(key))
+        return True
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys

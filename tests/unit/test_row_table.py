@@ -1,0 +1,61 @@
+"""Pilot tests of RowTable.update_row in a tiny App: a changed row is repainted alone, the others keep their renders."""
+
+from __future__ import annotations
+
+import pytest
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets.data_table import RowKey
+
+from svctui.tui.widgets.row_table import RowTable
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class OneTable(App[None]):
+    """Hosts a RowTable of three rows."""
+
+    def compose(self) -> ComposeResult:
+        yield RowTable[Text](id="table")
+
+    def on_mount(self) -> None:
+        table = self.query_one(RowTable)
+        table.add_column("name", key="name", width=10)
+        table.add_column("state", key="state", width=10)
+        for key in ("a", "b", "c"):
+            table.add_row(Text(f"row {key}"), Text("pending"), key=key)
+
+
+def shown(table: RowTable[Text]) -> list[str]:
+    """The table's lines as drawn now (header first)."""
+    return [table.render_line(y).text for y in range(4)]
+
+
+def cached_rows(table: RowTable[Text]) -> set[str]:
+    """The keys of the rows with rendered lines in the table's row cache and rendered cells in its cell cache."""
+    rows = {str(key[0].value) for key in table._row_render_cache.keys() if key[0].value is not None}  # noqa: SIM118
+    cells = {str(key[0].value) for key in table._cell_render_cache.keys() if key[0].value is not None}  # noqa: SIM118
+    return rows & cells
+
+
+async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() -> None:
+    app = OneTable()
+    async with app.run_test(size=(40, 8)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        assert "pending" in shown(table)[2]
+        assert cached_rows(table) == {"a", "b", "c"}
+        count = table._update_count
+        assert table.update_row("b", [Text("row b"), Text("done")]) is True
+        assert cached_rows(table) == {"a", "c"}, "only the changed row's renders are dropped"
+        assert table._update_count == count, "update_cell would have thrown every rendered cell away"
+        await pilot.pause()
+        lines = shown(table)
+        assert "done" in lines[2] and "pending" in lines[1] and "pending" in lines[3]
+        assert table.get_row(RowKey("b")) == [Text("row b"), Text("done")]
+        assert table.update_row("b", [Text("row b"), Text("done")]) is False, "nothing changed: nothing repainted"
