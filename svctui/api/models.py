@@ -89,7 +89,7 @@ def status_label(code: int) -> str:
 class ApiModel(BaseModel):
     """Base: keep unknown fields; a null where the model has a non-null default takes that default."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
