@@ -97,4 +97,8 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
 
 def main() -> None:
     """Console-script entry point."""
+    # pydantic looks for plugins by scanning the entry points of every installed distribution the first time a
+    # model is built (~10 ms on the first frame's path, and on every command). svctui uses none; a user who wants
+    # one can still set PYDANTIC_DISABLE_PLUGINS to something else (e.g. an empty string) for this process.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     cli(obj={})

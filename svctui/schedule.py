@@ -29,6 +29,7 @@ _FREQ_WORDS: Mapping[str, tuple[str, str]] = {
 }
 _PERIOD_SECONDS: Mapping[int, int] = {WEEKLY: 7 * 86400, DAILY: 86400, HOURLY: 3600, MINUTELY: 60, SECONDLY: 1}
 _BYDAY_RE = re.compile(r"^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$")
+_SIMPLE_START_RE = re.compile(r"DTSTART:(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z?", re.IGNORECASE)
 _DTSTART_RE = re.compile(r"^DTSTART(?:;TZID=([^:]+))?:(\d{8}T\d{6})(Z?)$", re.IGNORECASE)
 
 
@@ -234,10 +235,40 @@ def parse_schedule(raw: str) -> Schedule:
     has_start = _start(text) is not None
     try:
         words = _words(text)
-        rule = rrulestr(_normalised(text), dtstart=None if has_start else datetime(2000, 1, 1, tzinfo=UTC))
+        rule = _rule_of(text, has_start)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:
         return Schedule(raw=raw, words=UNPARSEABLE, error=f"the rule does not parse: {exc}")
     return Schedule(raw=raw, words=words, has_start=has_start, rule=rule)
+
+
+def _rule_of(text: str, has_start: bool) -> rrule | rruleset:
+    """dateutil's rule for `text`. The shape servers send, `DTSTART:YYYYMMDDTHHMMSS[Z]` and one plain RRULE line,
+    is read without dateutil's general date parser (~0.5 ms a rule, ~20 ms to import: a 100-row events page paid
+    ~70 ms before its first row): DTSTART becomes the same UTC moment and dateutil parses the RRULE alone, exactly as
+    it would inside the full text. Anything else (TZID, EXDATE, more lines, a date that does not exist) takes the
+    full path, so its result or error is the same as before."""
+    simple = _simple_rule(text) if has_start else None
+    if simple is not None:
+        start, body = simple
+        return rrulestr(body, dtstart=start)
+    return rrulestr(_normalised(text), dtstart=None if has_start else datetime(2000, 1, 1, tzinfo=UTC))
+
+
+def _simple_rule(text: str) -> tuple[datetime, str] | None:
+    """(DTSTART as an aware UTC datetime, the RRULE value) for a two-line `DTSTART:…` + `RRULE:…` rule, else None."""
+    lines = _lines(text)
+    if len(lines) != 2 or not lines[1].upper().startswith("RRULE:"):
+        return None
+    match = _SIMPLE_START_RE.fullmatch(lines[0])
+    body = lines[1][len("RRULE:") :]
+    if match is None or not body or ":" in body or any(ch.isspace() for ch in body):
+        return None
+    try:
+        year, month, day, hour, minute, second = (int(part) for part in match.groups())
+        start = datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+    except ValueError:
+        return None  # e.g. February 30th: the full path says why, in dateutil's words
+    return start, body
 
 
 def describe(raw: str) -> str:

@@ -34,6 +34,8 @@ def unwrap_nullable(value: Any) -> Any:
 
 def unwrap_time(value: Any) -> Any:
     """Unwrap a nullable time and map the zero time `0001-01-01T00:00:00Z` to None."""
+    if isinstance(value, str):  # the usual shape, first: a page of tasks calls this ~10 times a task
+        return None if not value or value.startswith(UNSET_TIME_PREFIX) else value
     value = unwrap_nullable(value)
     if isinstance(value, str) and (value.startswith(UNSET_TIME_PREFIX) or not value):
         return None
@@ -89,20 +91,23 @@ def status_label(code: int) -> str:
 class ApiModel(BaseModel):
     """Base: keep unknown fields; a null where the model has a non-null default takes that default."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     @model_validator(mode="before")
     @classmethod
     def _null_takes_default(cls, data: Any) -> Any:
         """Drop `null` values of optional fields so `""`, `0` or `False` defaults apply instead of failing."""
         if isinstance(data, dict) and None in data.values():
-            fields = cls.model_fields
-            return {
-                key: value
-                for key, value in data.items()
-                if value is not None or key not in fields or fields[key].is_required()
-            }
+            optional = _optional_fields(cls)
+            return {key: value for key, value in data.items() if value is not None or key not in optional}
         return data
+
+
+@cache
+def _optional_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields of `model` that have a default (a `null` there takes it): computed once per model, not per item
+    (a page of 1,000 tasks runs this validator for every task, ref and domain result)."""
+    return frozenset(name for name, info in model.model_fields.items() if not info.is_required())
 
 
 class OURef(ApiModel):

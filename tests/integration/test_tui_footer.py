@@ -1,0 +1,47 @@
+"""The list screens' footer (KeyFooter) keeps its keys while what they show stays the same, and remounts them when
+it changes (narrow terminal, other bindings); each key mounts in the footer's compact state."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from svctui.demo.server import DemoServer
+from svctui.tui.widgets.key_footer import KeyFooter
+from tests.support.tui import on_events, settle
+
+pytestmark = pytest.mark.anyio
+
+
+def footer_keys(footer: KeyFooter) -> list[FooterKey]:
+    """The key widgets on screen, in order."""
+    return list(footer.query(FooterKey))
+
+
+def assert_compact_state(footer: KeyFooter, *, narrow: bool) -> None:
+    """Every key as Textual's Footer leaves it: compact like the footer (the palette's key: always), class to match."""
+    assert footer.compact is narrow
+    for key in footer_keys(footer):
+        palette = key.has_class("-command-palette")
+        assert key.compact is (True if palette else narrow), key.key
+        assert key.has_class("-compact") is key.compact, key.key
+
+
+async def test_the_footer_keeps_its_keys_until_what_they_show_changes(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (_app, pilot, screen):
+        footer = screen.query_one(KeyFooter)
+        keys = footer_keys(footer)
+        assert "right_square_bracket" in [key.key for key in keys]
+        screen.refresh_bindings()  # what Textual does on every focus change: same bindings, same keys
+        await settle(pilot)
+        assert footer_keys(footer) == keys and all(key.is_attached for key in keys)
+        await pilot.resize_terminal(90, 36)  # narrow: the minor keys go, so the keys are composed again
+        await settle(pilot)
+        narrow = footer_keys(footer)
+        assert "right_square_bracket" not in [key.key for key in narrow]
+        assert not any(key.is_attached for key in keys)
+        assert_compact_state(footer, narrow=True)
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert "right_square_bracket" in [key.key for key in footer_keys(footer)]
+        assert_compact_state(footer, narrow=False)

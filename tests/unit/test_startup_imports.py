@@ -1,0 +1,55 @@
+"""What start-up leaves out: each check runs a fresh interpreter and reads its sys.modules (no timing)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def _probe(code: str) -> str:
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_the_api_client_does_not_import_httpxs_command_line_client() -> None:
+    """httpx's CLI (pygments, rich.progress, rich.syntax) is never run by svctui, so it is never imported."""
+    code = (
+        "import sys\nimport svctui.api.client, httpx\n"
+        "print(sorted(m for m in sys.modules if m == 'httpx._main' and sys.modules[m] is not None "
+        "or m.startswith(('pygments', 'rich.progress', 'rich.syntax'))))"
+    )
+    assert _probe(code) == "[]"
+    works = "import svctui.api, httpx\nprint(httpx.URL('http://127.0.0.1:1/api/v2/events').path, callable(httpx.main))"
+    assert _probe(works) == "/api/v2/events True"
+
+
+def test_the_api_models_are_built_on_first_use() -> None:
+    """Importing the models builds no validator; the first page of a kind builds the ones it needs, and only them."""
+    code = (
+        "from svctui.api.models import Event, Page, Selector, CompletedTask, parse_json\n"
+        "before = [m.__pydantic_complete__ for m in (Event, Selector, CompletedTask)]\n"
+        'page = parse_json(Page[Event], b\'{"count": 0, "data": []}\')\n'
+        "print(before, page.count, Selector.__pydantic_complete__, CompletedTask.__pydantic_complete__)"
+    )
+    assert _probe(code) == "[False, False, False] 0 False False"
+
+
+def _plugins_setting_after_a_command(before: str | None) -> str:
+    set_it = (
+        "os.environ.pop('PYDANTIC_DISABLE_PLUGINS', None)"
+        if before is None
+        else (f"os.environ['PYDANTIC_DISABLE_PLUGINS'] = {before!r}")
+    )
+    code = (
+        f"import os, sys\n{set_it}\nfrom svctui.cli import main\n"
+        "sys.argv = ['svctui', 'locate', 'config']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))"
+    )
+    return _probe(code)
+
+
+def test_the_command_line_turns_off_pydantics_plugin_scan_unless_the_user_set_it() -> None:
+    """Without a value of the user's, svctui tells pydantic not to scan every installed distribution for plugins."""
+    assert _plugins_setting_after_a_command(None) == "'__all__'"
+    assert _plugins_setting_after_a_command("logfire") == "'logfire'"
