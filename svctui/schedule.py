@@ -232,8 +232,8 @@ def parse_schedule(raw: str) -> Schedule:
     text = (raw or "").strip()
     if not text:
         return Schedule(raw=raw, words="no schedule", error="the rule is empty")
-    has_start = _start(text) is not None
     try:
+        has_start = _start(text) is not None  # a DTSTART that is no date (30 February) raises here
         words = _words(text)
         rule = _rule_of(text, has_start)
     except (ValueError, TypeError, KeyError, IndexError, OverflowError) as exc:

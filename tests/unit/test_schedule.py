@@ -50,7 +50,14 @@ def test_words(rule: str, words: str) -> None:
 
 @pytest.mark.parametrize(
     "rule",
-    ["garbage", "RRULE:FREQ=FORTNIGHTLY", "RRULE:FREQ=WEEKLY;BYDAY=XX", "RRULE:FREQ=DAILY;INTERVAL=abc", "DTSTART:x"],
+    [
+        "garbage",
+        "RRULE:FREQ=FORTNIGHTLY",
+        "RRULE:FREQ=WEEKLY;BYDAY=XX",
+        "RRULE:FREQ=DAILY;INTERVAL=abc",
+        "DTSTART:x",
+        "DTSTART:20250230T111800Z\nRRULE:FREQ=DAILY",
+    ],
 )
 def test_unparseable_rules_never_raise(rule: str) -> None:
     schedule = parse_schedule(rule)
