@@ -8,9 +8,10 @@ from rich.text import Text
 from textual.command import CommandPalette
 
 from svctui.demo.server import DemoServer
-from svctui.store.settings import load_settings
+from svctui.store.settings import Settings, load_settings
 from svctui.tui.theme import APP_VARIABLE_DEFAULTS
 from svctui.tui.widgets.paged_table import MARK_COLUMN
+from tests.support.tasks import drop_case, only_task, tasks_screen
 from tests.support.tui import on_events, settle
 
 pytestmark = pytest.mark.anyio
@@ -71,3 +72,27 @@ async def test_marks_take_the_theme_mark_colour_and_follow_a_theme_change(demo_s
         app.theme = "svctui-contrast"
         await settle(pilot)
         assert mark_style().lower() == "bold #ffff00", "a theme change restyles cells whose base style changed"
+
+
+async def test_every_theme_the_picker_offers_draws_every_screen(demo_server: DemoServer) -> None:
+    """Textual's ANSI themes name terminal colours (`ansi_red`) that Rich cannot parse: status cells, domain results,
+    marks and the plot must still draw (it froze the app on Completed tasks: Rich failed inside the error report)."""
+    case = drop_case(demo_server)
+    async with on_events(demo_server, settings=Settings(recent_clients=[case.client_id])) as (app, pilot, events):
+        await pilot.press("space")  # a mark, in the theme's colour
+        await pilot.press("2")
+        await settle(pilot)
+        await only_task(pilot, tasks_screen(app), case.task_id)
+        await pilot.press("R")
+        await settle(pilot)
+        for mode, tab in (("tasks", "P"), ("tasks", "R"), ("selectors", ""), ("clients", ""), ("events", "")):
+            app.switch_mode(mode)
+            await settle(pilot)
+            if tab:
+                await pilot.press(tab)
+            for theme in [name for name in sorted(app.available_themes) if name.startswith("ansi")]:
+                app.theme = theme
+                await pilot.pause()
+            await settle(pilot)
+            assert app.is_running and app.return_code is None, f"{mode} {tab}: the app stopped"
+        assert events.table.marked == frozenset({"1"})

@@ -47,6 +47,7 @@ from svctui.tui.widgets.key_footer import KeyFooter
 from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind, StatePanel, error_view
+from svctui.tui.widgets.status_colors import theme_color
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -151,7 +152,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
 
     def theme_color(self, name: str) -> str:
         """The current theme's value of an app variable (e.g. `status-missing`), for Rich cell styles."""
-        return self.app.theme_variables.get(name) or self.app.theme_variables.get("error", "red")
+        return theme_color(self.app, name, "error")
 
     def marked_records(self) -> list[T]:
         """The records of the marked rows (every page), in mark order: what an export writes when there are marks."""

@@ -13,23 +13,18 @@ from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.color import Color
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
-from svctui.tui.widgets.status_colors import drop_style, theme_color
+from svctui.tui.widgets.status_colors import drop_style, theme_rgb
 from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
 
 DROP_MARKER = "✗"
 MIN_CHART_ROWS = 8  # fewer rows cannot show a line with its ticks: the pane says it needs more room instead
 MAX_DROP_LINES = 4
-
-
-def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    return Color.parse(hex_colour).rgb
 
 
 def _nice_top(high: int) -> int:
@@ -191,8 +186,8 @@ class CountPlot(TriagePane):
     def _draw(self, plt: Plot, points: list[DomainPoint]) -> None:
         xs = list(range(1, len(points) + 1))
         ys = [point.counts[self.field] for point in points]
-        line = _rgb(theme_color(self.app, "primary", "primary"))
-        danger = _rgb(theme_color(self.app, "drop", "error"))
+        line = theme_rgb(self.app, "primary", "primary")
+        danger = theme_rgb(self.app, "drop", "error")
         plt.plot(xs, ys, marker="braille", color=line)
         by_task = {point.task_id: index for index, point in enumerate(points, start=1)}
         dropped = [(by_task[drop.task_id], drop.current) for drop in self.field_drops() if drop.task_id in by_task]

@@ -24,7 +24,6 @@ from typing import ClassVar, Generic, Protocol, TypeVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.color import Color, ColorParseError
 from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
@@ -32,6 +31,7 @@ from textual.widgets.data_table import ColumnKey
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.status_colors import theme_color
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -358,12 +358,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         """The mark cell of a row: `●` in bold and the theme's `$mark` colour when marked."""
         if not marked:
             return RowMark(key, False)
-        variables = self.app.theme_variables
-        try:
-            color = Color.parse(variables.get("mark") or variables.get("accent") or "").hex
-        except ColorParseError:
-            color = ""
-        return RowMark(key, True, color)
+        return RowMark(key, True, theme_color(self.app, "mark", "accent"))
 
     def _set_marked(self, keys: Sequence[str], marked: bool) -> None:
         for key in keys:

@@ -46,18 +46,37 @@ UNKNOWN_GLYPH = "?"
 LAST_RESORT = "#888888"
 
 
-def theme_color(app: App[object], name: str, fallback: str) -> str:
-    """The colour of theme variable `name`, else of `fallback`, else grey; always a colour Rich can parse."""
+def _theme_value(app: App[object], name: str, fallback: str) -> Color | None:
     variables = app.theme_variables
     for candidate in (name, fallback):
         value = variables.get(candidate)
         if not value:
             continue
         try:
-            return Color.parse(value).hex
+            return Color.parse(value)
         except ColorParseError:
             continue
-    return LAST_RESORT
+    return None
+
+
+def rich_color(color: Color) -> str:
+    """`color` as Rich spells it: an ANSI theme's colours (`ansi_red`) are terminal colour numbers (`color(1)`), the
+    terminal's default colour is `default`, the rest hex."""
+    if color.ansi is not None:
+        return "default" if color.ansi < 0 else f"color({color.ansi})"
+    return color.hex
+
+
+def theme_color(app: App[object], name: str, fallback: str) -> str:
+    """The colour of theme variable `name`, else of `fallback`, else grey; always a colour Rich can parse."""
+    color = _theme_value(app, name, fallback)
+    return rich_color(color) if color is not None else LAST_RESORT
+
+
+def theme_rgb(app: App[object], name: str, fallback: str) -> tuple[int, int, int]:
+    """The same colour as red, green, blue (what the plot draws with; an ANSI colour gives its usual RGB)."""
+    color = _theme_value(app, name, fallback)
+    return color.rgb if color is not None else Color.parse(LAST_RESORT).rgb
 
 
 def status_color(app: App[object], code: int) -> str:
