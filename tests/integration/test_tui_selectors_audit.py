@@ -293,3 +293,21 @@ async def test_a_opens_the_audit_tab_and_goes_back(tmp_path: Path, monkeypatch: 
             await pilot.press("a")
             await settle(pilot)
             assert app.focused is screen.selector_table
+
+
+async def test_the_selector_list_keys_are_off_while_the_audit_tab_shows(demo_server: DemoServer) -> None:
+    """On the Audit tab, `/`, `M` and ctrl+d acted on the selector list out of sight (and the footer listed them):
+    now they do nothing there and the footer shows the tab's keys; `a` goes back and they work again."""
+    from tests.support.selectors import on_cleanup
+
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        footer_keys = {binding.action for _key, binding, enabled, _tooltip in app.active_bindings.values() if enabled}
+        assert "mark_all_matching" not in footer_keys and "edit_filters" not in footer_keys
+        await pilot.press("slash", "M", "ctrl+d")
+        await settle(pilot)
+        assert app.screen is screen and not screen.marks.of(screen.tag.id if screen.tag else 0).records
+        await pilot.press("a", "slash")
+        await settle(pilot)
+        assert app.screen is not screen, "back on the Selectors tab, / opens the filter editor"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.timer import Timer
 from textual.widgets import DataTable, TabbedContent, TabPane
@@ -159,11 +159,13 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(TabbedContent.TabActivated)
     def _focus_the_tab(self, event: TabbedContent.TabActivated) -> None:
-        """The keys follow the tab: the Audit tab's run list, or the selectors table, gets the focus."""
+        """The keys follow the tab: the Audit tab's run list, or the selectors table, gets the focus; the footer
+        shows the keys of the tab."""
         if event.pane.id == "tab-audit":
             self.query_one("#audit-runs").focus()
         elif event.pane.id == "tab-selectors":
             self.selector_table.focus()
+        self.refresh_bindings()
 
     # ----- loading ----------------------------------------------------------------------------------------
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
@@ -372,8 +374,11 @@ class SelectorsScreen(ListScreen[Selector]):
         return selector_commands(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Destructive actions are hidden (not merely disabled) on a read-only profile."""
-        return not (action == "delete_marked" and self.read_only_reason() is not None)
+        """Destructive actions are hidden (not merely disabled) on a read-only profile; while the Audit tab shows,
+        the selector list's keys are hidden and do nothing (they acted on the list out of sight)."""
+        if action == "delete_marked" and self.read_only_reason() is not None:
+            return False
+        return not (action in LIST_ACTIONS and self.is_mounted and self.query_one(TabbedContent).active == "tab-audit")
 
     def cleanup_plan(self) -> CleanupPlan | None:
         """The plan of the current tag's marks (None when nothing is marked)."""
@@ -409,3 +414,13 @@ class SelectorsScreen(ListScreen[Selector]):
         self.load()
         if self.tags_pane.tags:
             self._load_counts(self.tags_pane.tags)
+
+
+def _binding_actions(*holders: type[ListScreen[Selector]]) -> frozenset[str]:
+    """The actions (without parameters) the classes bind keys to."""
+    bindings = [binding for holder in holders for binding in holder.BINDINGS if isinstance(binding, Binding)]
+    return frozenset(binding.action.split("(")[0] for binding in bindings)
+
+
+# the keys that act on the selector list: off while the Audit tab shows (`a` goes back, and help still answers)
+LIST_ACTIONS = _binding_actions(ListScreen, SelectorsScreen) - {"switch_tab"}
