@@ -284,6 +284,12 @@ class AsciiInt(click.IntRange):
 
     name = "integer"
 
+    def _describe_range(self) -> str:
+        """The bounds for --help and errors; nothing for an unbounded integer (click would print `x<=None`)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Refuse anything but ASCII digits (and a sign), then check the bounds."""
         if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value.strip()):
