@@ -18,6 +18,7 @@ from svctui.tui.screens.tasks.detail import TaskDetail
 from svctui.tui.screens.tasks.loaders import History
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.domain_results import DomainResultsPane
+from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.status_bar import StatusBar
 from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
@@ -156,7 +157,8 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
         assert sorted(task_ids(screen), reverse=True) == seeded_here
         assert screen.stats.started == started and demo_server.request_count == requests, "no request"
         notice = text_of(screen.query_one("#quick-notice", Static))
-        assert "client-side" in notice and "server filters and sort do not apply" in notice
+        assert "client-side" in notice and "server filters (dimmed) and sort do not apply" in notice
+        assert screen.query_one(FilterChips).has_class("-inactive"), "the chips stay, dimmed: they do not apply"
         status = text_of(screen.query_one("#status-line", Static))
         assert "client-side" in status
         runs = "run" if len(seeded_here) == 1 else "runs"  # the demo seeds one drop for this client: `1 run`
@@ -165,6 +167,7 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
         await pilot.press("d")
         await settle(pilot)
         assert screen.quick is None and len(task_ids(screen)) == 100
+        assert not screen.query_one(FilterChips).has_class("-inactive")
 
 
 async def test_refresh_keeps_the_cursor_and_reloads_history(demo_server: DemoServer) -> None:

@@ -52,7 +52,7 @@ def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:
     if quick == "drops":
         return (
             f"Runs with drops > {threshold * 100:.0f} %: client-side, over the {loaded:,} tasks loaded for the "
-            "plot; server filters and sort do not apply. d or x: back."
+            "plot; server filters (dimmed) and sort do not apply. d or x: back."
         )
     quick_filter = QUICK_FILTERS_BY_NAME[quick]
     return f"Quick filter: {quick_filter.description}. Press {quick_filter.key} again to clear."

@@ -95,6 +95,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     TasksScreen .tasks-notice { height: auto; padding: 0 1; color: $warning; }
     TasksScreen .tasks-notice.-hidden { display: none; }
+    TasksScreen FilterChips.-inactive { text-opacity: 45%; }
     """
 
     def __init__(self) -> None:
@@ -284,6 +285,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         quick = self.query_one("#quick-notice", Static)
         quick.update(text)
         quick.set_class(not text, "-hidden")
+        self.query_one(FilterChips).set_class(self.quick == "drops", "-inactive")  # kept for later, not applied now
 
     def _show_breakdown(self, breakdown: Sequence[StatusCount], scope: str) -> None:
         self.breakdown = tuple(breakdown)
