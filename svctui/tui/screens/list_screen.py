@@ -289,7 +289,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self._update_status()
 
         async def fetch_page() -> Any:
-            return await self.fetch(await self.dashboard.api_client(), query)
+            page = await self.fetch(await self.dashboard.api_client(), query)
+            await self.table.prepare(page.data)  # the rows' cells, rendered in a thread
+            return page
 
         self.loads.start(PAGE, fetch_page, request=query)
 
