@@ -109,6 +109,22 @@ async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(de
         assert table.get_row(first)[1] is prepared.rows[first][1][0], "the cell rendered ahead is the one shown"
         assert {key: cells_of(table, key) for key in on_loop} == on_loop
         assert table._prepared is None, "used once"
+        assert id(table.get_row_at(0)[1]) in table._laid_out, "the first rows' cells were laid out in the thread too"
+        await pilot.press("j")  # the cursor on the second row, the first one zebra-free: every style in play
+        base = table.rich_style
+        coordinates = [(row, column) for row in range(12) for column in range(len(table.columns))]
+        widths = [column.get_render_width(table) for column in table.ordered_columns]
+
+        def draw() -> list[Any]:
+            table._cell_render_cache.clear()
+            return [
+                table._render_cell(row, column, base, widths[column], cursor=(row, column) == table.cursor_coordinate)
+                for row, column in coordinates
+            ]
+
+        ahead = draw()
+        table._laid_out = {}
+        assert draw() == ahead, "cells laid out ahead draw exactly as DataTable draws them"
 
 
 async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server: DemoServer) -> None:

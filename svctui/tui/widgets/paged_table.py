@@ -22,6 +22,8 @@ one `add_row` each (which re-validates the cursor reactive per row). What is dra
 Building a page's cells (each column's renderer over every record: ~0.1 ms a row) can happen off the event loop:
 the screen's load worker awaits `prepare(records)`, which renders them in a thread, and the next `show_items` of
 those very records (same objects, same columns, same theme) takes the prepared cells instead of rendering again.
+For the first PRERENDER_ROWS rows the thread also lays each cell out the way DataTable draws it (the padded,
+cropped segments before the row's styles are applied), so the first frame of a new page only applies styles.
 """
 
 from __future__ import annotations
@@ -29,8 +31,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from rich.console import ConsoleOptions
+from rich.padding import Padding
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -53,6 +59,7 @@ DESCENDING = "▼"
 EN_DASH = "\u2013"
 NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
+PRERENDER_ROWS = 120  # rows of a prepared page whose cells are also laid out ahead (the first screenful, and more)
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,7 @@ class PreparedCells(Generic[T]):
     columns: Sequence[ColumnDef[T]]
     theme: str
     rows: dict[str, tuple[T, list[Text]]]
+    laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = field(default_factory=dict)
 
 
 def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
@@ -160,6 +168,21 @@ def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
         rendered = column.render(record)
         cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
     return cells
+
+
+def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segment] | None:
+    """`segments` as one line exactly `options.max_width` cells wide (the newline ending it dropped), or None when
+    they are not that (more lines, control codes, another width): then the cell is laid out as DataTable does."""
+    line: list[Segment] = []
+    for segment in segments:
+        if segment.control or "\n" in segment.text:
+            if segment.text != "\n" or segment.control or not line:
+                return None
+            break
+        line.append(segment)
+    else:
+        return None
+    return line if Segment.get_line_length(line) == options.max_width else None
 
 
 def cell_changed(shown: object, cell: Text) -> bool:
@@ -223,6 +246,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
         self._prepared: PreparedCells[T] | None = None
+        # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
+        self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
@@ -329,11 +354,87 @@ class PagedTable(RowTable[Text], Generic[T]):
         if len(records) < PREPARE_MIN_ROWS:
             return
         columns, theme, key = self.shown_columns, self.app.theme, self.adapter.key
+        console, padding = self.app.console, self.cell_padding
+        options = [self._cell_options(self._column_width(column.key)) for column in columns]
 
-        def render_all() -> dict[str, tuple[T, list[Text]]]:
-            return {key(record): (record, render_cells(columns, record)) for record in records}
+        def render_all() -> PreparedCells[T]:
+            rows = {key(record): (record, render_cells(columns, record)) for record in records}
+            laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
+            for _record, cells in islice(rows.values(), PRERENDER_ROWS):
+                for cell, cell_options in zip(cells, options, strict=True):
+                    if cell_options is not None:
+                        line = one_line(console.render(Padding(cell, (0, padding)), cell_options), cell_options)
+                        if line is not None:
+                            laid_out[id(cell)] = (cell, cell_options, line)
+            return PreparedCells(columns, theme, rows, laid_out)
 
-        self._prepared = PreparedCells(columns, theme, await asyncio.to_thread(render_all))
+        self._prepared = await asyncio.to_thread(render_all)
+
+    def _column_width(self, key: str) -> int | None:
+        column = self.columns.get(ColumnKey(key))
+        return column.get_render_width(self) if column is not None else None
+
+    def _cell_options(self, width: int | None) -> ConsoleOptions | None:
+        """The options DataTable renders a one-line cell of this width with (None: no such column)."""
+        if width is None:
+            return None
+        return self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> list[list[Segment]]:
+        """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`) only gets its styles
+        applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it out again."""
+        if row_index < 0 or column_index < 0 or not self._laid_out:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        column_key = self._column_locations.get_key(column_index)
+        if row_key is None or column_key is None:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
+        ahead = self._laid_out.get(id(cell)) if cell is not None else None
+        options = self._cell_options(width)
+        if row is None or row.height != 1 or ahead is None or ahead[0] is not cell or options != ahead[1]:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        base_style = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)  # as RowTable does
+        cache_key = (
+            row_key,
+            column_key,
+            base_style,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
+        cached = self._cell_render_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        base_style += Style.from_meta({"row": row_index, "column": column_index})
+        fixed = row_index < self.fixed_rows or column_index < self.fixed_columns
+        component_style, post_style = self._get_styles_to_render_cell(
+            False,
+            False,
+            fixed,
+            hover,
+            cursor,
+            self.show_cursor,
+            self._show_hover_cursor,
+            self.cursor_foreground_priority == "css",
+            self.cursor_background_priority == "css",
+        )
+        console = self.app.console
+        # One line exactly `width` wide: what split_and_crop_lines (as render_lines calls it) would yield unchanged.
+        pre, post = console.get_style(base_style + component_style), console.get_style(post_style)
+        lines = [list(Segment.apply_style(ahead[2], style=pre, post_style=post))]
+        self._cell_render_cache[cache_key] = lines
+        return lines
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
         """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
@@ -374,6 +475,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                 if key in self._marked:
                     self._marked_records[key] = record
             self._append_rows(new_rows)
+            self._laid_out = self._prepared.laid_out if self._prepared is not None and new_rows else {}
             self._prepared = None
             current_order = [row.key.value for row in self.ordered_rows]
             if current_order != list(wanted):
