@@ -22,7 +22,7 @@ one `add_row` each (which re-validates the cursor reactive per row). What is dra
 Building a page's cells (each column's renderer over every record: ~0.1 ms a row) can happen off the event loop:
 the screen's load worker awaits `prepare(records)`, which renders them in a thread, and the next `show_items` of
 those very records (same objects, same columns, same theme) takes the prepared cells instead of rendering again.
-For the first PRERENDER_ROWS rows the thread also lays each cell out the way DataTable draws it (the padded,
+For the first screenful of rows the thread also lays each cell out the way DataTable draws it (the padded,
 cropped segments before the row's styles are applied), so the first frame of a new page only applies styles.
 """
 
@@ -59,7 +59,7 @@ DESCENDING = "▼"
 EN_DASH = "\u2013"
 NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
-PRERENDER_ROWS = 120  # rows of a prepared page whose cells are also laid out ahead (the first screenful, and more)
+PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
 
 
 @dataclass(frozen=True)
@@ -356,11 +356,12 @@ class PagedTable(RowTable[Text], Generic[T]):
         columns, theme, key = self.shown_columns, self.app.theme, self.adapter.key
         console, padding = self.app.console, self.cell_padding
         options = [self._cell_options(self._column_width(column.key)) for column in columns]
+        first_rows = min(PRERENDER_ROWS, self.app.size.height)  # a new page shows its top rows: one screenful
 
         def render_all() -> PreparedCells[T]:
             rows = {key(record): (record, render_cells(columns, record)) for record in records}
             laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
-            for _record, cells in islice(rows.values(), PRERENDER_ROWS):
+            for _record, cells in islice(rows.values(), first_rows):
                 for cell, cell_options in zip(cells, options, strict=True):
                     if cell_options is not None:
                         line = one_line(console.render(Padding(cell, (0, padding)), cell_options), cell_options)
