@@ -15,7 +15,8 @@ baseline are medians over the repeats; the note gives the absolute worst. Issue 
   (`load_history()`: as shipped, the newest HISTORY_LIMIT tasks in pages, drop detection, the plot redrawn).
 - `stall-drop-detection`: the same load with the history cap raised to every one of the 50,000 tasks (the bench
   sets `loaders.HISTORY_LIMIT` for this row only), so drop detection (and the plot's series) run over 50,000
-  tasks the way the screen runs them; while that runs on the loop, the stall is its whole duration.
+  tasks the way the screen runs them (in the load worker's thread, with the plot's series; the loop applies the
+  result and draws the plot).
 
 `filter-to-table`: a filter applied on the events screen with a 500-row page → the table shows the new rows,
 median of 7, against the bare round trip of the same request (same ListQuery) with an ApiClient alone.

@@ -10,6 +10,9 @@ Deadlines: with `Prefer: wait=N` the whole exchange (send, answer, body) must fi
 seconds (DeadlineExceeded). With wait=-1 (no server-side limit) the answer may take as long as the server likes,
 but once it starts the body must finish within UNLIMITED_WAIT_BODY_DEADLINE seconds, and never stall for more
 than IDLE_TIMEOUT seconds between bytes. Bodies over `max_response_bytes` are refused (ResponseTooLarge).
+
+A body of THREAD_PARSE_BYTES or more (a page of hundreds of records: tens to hundreds of ms of validation) is
+parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ MAX_RATE_LIMIT_WAIT = 60.0
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
 DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
 UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
+THREAD_PARSE_BYTES = 64 * 1024  # from this body size on, `get` validates in a thread (a thread hop is ~0.1 ms)
 
 Sleep = Callable[[float], Awaitable[None]]
 M = TypeVar("M")
@@ -192,14 +196,18 @@ class ApiClient:
         self, method: str, path: str, params: Sequence[tuple[str, str]] = (), json_body: bytes | None = None
     ) -> httpx.Response:
         """Send with retries (a POST only after a 429); a 2xx response (body read), or the last attempt's ApiError."""
-        return await self._with_retries(method, path, params, lambda response: response, json_body)
+
+        async def as_is(response: httpx.Response) -> httpx.Response:
+            return response
+
+        return await self._with_retries(method, path, params, as_is, json_body)
 
     async def _with_retries(
         self,
         method: str,
         path: str,
         params: Sequence[tuple[str, str]],
-        finish: Callable[[httpx.Response], R],
+        finish: Callable[[httpx.Response], Awaitable[R]],
         json_body: bytes | None = None,
     ) -> R:
         """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget."""
@@ -210,7 +218,7 @@ class ApiClient:
             outcome = await self._attempt(method, path, params, json_body)
             try:
                 if isinstance(outcome, httpx.Response):
-                    return finish(outcome)
+                    return await finish(outcome)
                 raise outcome
             except ApiError as error:
                 if isinstance(error, RateLimited) and self._retryable(method, error) and self.max_retries > 0:
@@ -328,7 +336,13 @@ class ApiClient:
 
     async def get(self, model: type[M], path: str, params: Sequence[tuple[str, str]] = ()) -> M:
         """GET `path` and parse the body into `model`; an answer not in that shape is retried like a 5xx."""
-        return await self._with_retries("GET", path, params, lambda response: self.parse(model, response))
+
+        async def finish(response: httpx.Response) -> M:
+            if len(response.content) >= THREAD_PARSE_BYTES:  # off the loop: validation is pure CPU
+                return await asyncio.to_thread(self.parse, model, response)
+            return self.parse(model, response)
+
+        return await self._with_retries("GET", path, params, finish)
 
 
 @functools.cache

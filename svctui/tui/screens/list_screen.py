@@ -36,6 +36,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
+from svctui.tui.heap import settle_once
 from svctui.tui.live import Freshness, StaleRows
 from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
@@ -289,7 +290,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self._update_status()
 
         async def fetch_page() -> Any:
-            return await self.fetch(await self.dashboard.api_client(), query)
+            page = await self.fetch(await self.dashboard.api_client(), query)
+            await self.table.prepare(page.data)  # the rows' cells, rendered in a thread
+            return page
 
         self.loads.start(PAGE, fetch_page, request=query)
 
@@ -328,6 +331,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             self.state_panel.show_empty(*self.empty_lines())
         self.show_state(not records)
         self.refresh_detail()
+        if records:
+            settle_once()  # the program's long-lived objects out of the collector's scans (svctui.tui.heap)
         self._update_status()
 
     @on(LoadFailed)

@@ -13,20 +13,37 @@ The table never talks to the network. `s` cycles the sort of the column under th
 descending -> off), `S` reverses it, a header click does what `s` does; each change posts `SortChanged` and the
 screen reloads from the server. Sort priority is shown in the header (`id ▲1`). `space` marks a row, `v` marks
 the range from the last marked row to the cursor; marks and the cursor survive refreshes (they are keyed).
+
+Every column has a fixed width and every row is one line, so the table skips DataTable's idle-time measuring of
+each new or updated cell (a console render per cell, ~100 ms of event-loop time for 1,000 rows of 8 columns,
+whose result a fixed-width column never uses), and new rows are appended in one go (`_append_rows`) instead of
+one `add_row` each (which re-validates the cursor reactive per row). What is drawn is the same.
+
+Building a page's cells (each column's renderer over every record: ~0.1 ms a row) can happen off the event loop:
+the screen's load worker awaits `prepare(records)`, which renders them in a thread, and the next `show_items` of
+those very records (same objects, same columns, same theme) takes the prepared cells instead of rendering again.
+For the first screenful of rows the thread also lays each cell out the way DataTable draws it (the padded,
+cropped segments before the row's styles are applied), so the first frame of a new page only applies styles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from rich.console import ConsoleOptions
+from rich.padding import Padding
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
+from textual.geometry import Size
 from textual.widgets import DataTable
-from textual.widgets.data_table import ColumnKey
+from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
@@ -41,6 +58,8 @@ ASCENDING = "▲"
 DESCENDING = "▼"
 EN_DASH = "\u2013"
 NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
+PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
+PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
 
 
 @dataclass(frozen=True)
@@ -131,6 +150,41 @@ class RowMark(Text):
         self.row_key = row_key
 
 
+@dataclass(frozen=True)
+class PreparedCells(Generic[T]):
+    """Cells rendered ahead (in a thread) for `show_items`: per row key, the record and its cells after the mark,
+    valid for these very column definitions under this theme."""
+
+    columns: Sequence[ColumnDef[T]]
+    theme: str
+    rows: dict[str, tuple[T, list[Text]]]
+    laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = field(default_factory=dict)
+
+
+def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
+    """The cells of `record` in `columns` (strings become plain Text), without the mark cell."""
+    cells: list[Text] = []
+    for column in columns:
+        rendered = column.render(record)
+        cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
+    return cells
+
+
+def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segment] | None:
+    """`segments` as one line exactly `options.max_width` cells wide (the newline ending it dropped), or None when
+    they are not that (more lines, control codes, another width): then the cell is laid out as DataTable does."""
+    line: list[Segment] = []
+    for segment in segments:
+        if segment.control or "\n" in segment.text:
+            if segment.text != "\n" or segment.control or not line:
+                return None
+            break
+        line.append(segment)
+    else:
+        return None
+    return line if Segment.get_line_length(line) == options.max_width else None
+
+
 def cell_changed(shown: object, cell: Text) -> bool:
     """True when `cell` differs from the shown one in text, spans or base style (a theme change restyles)."""
     return shown != cell or (isinstance(shown, Text) and shown.style != cell.style)
@@ -191,6 +245,9 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._last_focused: str | None = None
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
+        self._prepared: PreparedCells[T] | None = None
+        # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
+        self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
@@ -279,11 +336,106 @@ class PagedTable(RowTable[Text], Generic[T]):
         return rendered.plain if isinstance(rendered, Text) else rendered
 
     def _cells(self, key: str, item: T) -> list[Text]:
-        cells: list[Text] = [self.mark_cell(key, key in self._marked)]
-        for column in self.shown_columns:
-            rendered = column.render(item)
-            cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
-        return cells
+        mark = self.mark_cell(key, key in self._marked)
+        prepared = self._prepared
+        if prepared is not None and prepared.columns is self.shown_columns and prepared.theme == self.app.theme:
+            ahead = prepared.rows.get(key)
+            if ahead is not None and ahead[0] is item:
+                return [mark, *ahead[1]]
+        return [mark, *render_cells(self.shown_columns, item)]
+
+    def discard_prepared(self) -> None:
+        """Forget cells rendered ahead (what they were rendered from changed, e.g. the tasks' drop marks)."""
+        self._prepared = None
+
+    async def prepare(self, records: Sequence[T]) -> None:
+        """Render the cells of `records` in a worker thread, for the next `show_items` of these records to use
+        (called from a load worker, so the event loop does not spend ~0.1 ms a row on it)."""
+        if len(records) < PREPARE_MIN_ROWS:
+            return
+        columns, theme, key = self.shown_columns, self.app.theme, self.adapter.key
+        console, padding = self.app.console, self.cell_padding
+        options = [self._cell_options(self._column_width(column.key)) for column in columns]
+        first_rows = min(PRERENDER_ROWS, self.app.size.height)  # a new page shows its top rows: one screenful
+
+        def render_all() -> PreparedCells[T]:
+            rows = {key(record): (record, render_cells(columns, record)) for record in records}
+            laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
+            for _record, cells in islice(rows.values(), first_rows):
+                for cell, cell_options in zip(cells, options, strict=True):
+                    if cell_options is not None:
+                        line = one_line(console.render(Padding(cell, (0, padding)), cell_options), cell_options)
+                        if line is not None:
+                            laid_out[id(cell)] = (cell, cell_options, line)
+            return PreparedCells(columns, theme, rows, laid_out)
+
+        self._prepared = await asyncio.to_thread(render_all)
+
+    def _column_width(self, key: str) -> int | None:
+        column = self.columns.get(ColumnKey(key))
+        return column.get_render_width(self) if column is not None else None
+
+    def _cell_options(self, width: int | None) -> ConsoleOptions | None:
+        """The options DataTable renders a one-line cell of this width with (None: no such column)."""
+        if width is None:
+            return None
+        return self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> list[list[Segment]]:
+        """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`) only gets its styles
+        applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it out again."""
+        if row_index < 0 or column_index < 0 or not self._laid_out:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = self._row_locations.get_key(row_index)
+        column_key = self._column_locations.get_key(column_index)
+        if row_key is None or column_key is None:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
+        ahead = self._laid_out.get(id(cell)) if cell is not None else None
+        options = self._cell_options(width)
+        if row is None or row.height != 1 or ahead is None or ahead[0] is not cell or options != ahead[1]:
+            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        base_style = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)  # as RowTable does
+        cache_key = (
+            row_key,
+            column_key,
+            base_style,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
+        cached = self._cell_render_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        base_style += Style.from_meta({"row": row_index, "column": column_index})
+        fixed = row_index < self.fixed_rows or column_index < self.fixed_columns
+        component_style, post_style = self._get_styles_to_render_cell(
+            False,
+            False,
+            fixed,
+            hover,
+            cursor,
+            self.show_cursor,
+            self._show_hover_cursor,
+            self.cursor_foreground_priority == "css",
+            self.cursor_background_priority == "css",
+        )
+        console = self.app.console
+        # One line exactly `width` wide: what split_and_crop_lines (as render_lines calls it) would yield unchanged.
+        pre, post = console.get_style(base_style + component_style), console.get_style(post_style)
+        lines = [list(Segment.apply_style(ahead[2], style=pre, post_style=post))]
+        self._cell_render_cache[cache_key] = lines
+        return lines
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
         """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
@@ -298,6 +450,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         cursor_key, cursor = self.current_key, self.cursor_coordinate
         column_keys = [MARK_COLUMN, *(column.key for column in self.shown_columns)]
         gone = [key for key in self._items if key not in wanted]
+        new_rows: list[tuple[str, list[Text]]] = []
         with self.app.batch_update():
             if len(gone) >= REBUILD_MIN_GONE and len(gone) * 4 >= len(self._items):
                 # DataTable.remove_row rebuilds its row index on every call (O(rows) each): when many rows go
@@ -317,11 +470,14 @@ class PagedTable(RowTable[Text], Generic[T]):
                     if self._items[key] != record:  # the record, not its cells: "in 5m" ticking is no change
                         changed.add(key)
                 else:
-                    self.add_row(*cells, key=key)
+                    new_rows.append((key, cells))
                     changed.add(key)
                 self._items[key] = record
                 if key in self._marked:
                     self._marked_records[key] = record
+            self._append_rows(new_rows)
+            self._laid_out = self._prepared.laid_out if self._prepared is not None and new_rows else {}
+            self._prepared = None
             current_order = [row.key.value for row in self.ordered_rows]
             if current_order != list(wanted):
                 self.sort(MARK_COLUMN, key=lambda mark: order[mark.row_key])
@@ -331,6 +487,52 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
         self._post_focus()
         return changed
+
+    def _fixed_layout(self) -> bool:
+        """True when no column sizes to its content (every PagedTable column has a width) and no row has a label:
+        then no cell's measured width is ever used."""
+        return not self._labelled_row_exists and not any(column.auto_width for column in self.columns.values())
+
+    def _append_rows(self, rows: Sequence[tuple[str, list[Text]]]) -> None:
+        """Add one-line rows at the bottom, as `add_row` each would, with the per-table work done once."""
+        if not rows:
+            return
+        was_empty = self.row_count == 0
+        column_keys = [column.key for column in self.ordered_columns]
+        locations, data, table_rows, new = self._row_locations, self._data, self.rows, self._new_rows
+        for key, cells in rows:
+            row_key = RowKey(key)
+            if row_key in locations:
+                raise DuplicateKey(f"The row key {row_key!r} already exists.")
+            if len(cells) > len(column_keys):
+                raise ValueError("More values provided than there are columns.")
+            locations[row_key] = len(table_rows)
+            data[row_key] = dict(zip(column_keys, cells, strict=False))
+            table_rows[row_key] = Row(row_key, 1, None, False)
+            new.add(row_key)
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate  # clamp it to the table, as add_row does
+        if was_empty and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
+        """Updated cells change no fixed-width column's width: skip DataTable's measuring (which re-measures the
+        whole column when a cell got narrower)."""
+        if self._fixed_layout():
+            self._require_update_dimensions = True
+            return
+        super()._update_column_widths(updated_cells)
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """The virtual size only: with fixed widths and one-line rows nothing of the new rows needs measuring."""
+        if not self._fixed_layout() or any(self.rows[key].auto_height for key in new_rows if key in self.rows):
+            super()._update_dimensions(new_rows)
+            return
+        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        header_height = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width, self._total_row_height + header_height)
 
     def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:
         if not self.row_count:

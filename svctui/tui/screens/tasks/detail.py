@@ -163,11 +163,21 @@ class TaskDetail(DetailPane[CompletedTask]):
         """Switch to a tab by name."""
         self.query_one(TabbedContent).active = TABS[name]
 
-    def set_history(self, history: Sequence[CompletedTask] | None, drops: Sequence[Drop], note: str = "") -> None:
-        """The client's tasks (None while loading or after a failure, with `note` saying which) and their drops."""
+    def set_history(
+        self,
+        history: Sequence[CompletedTask] | None,
+        drops: Sequence[Drop],
+        note: str = "",
+        series: dict[str, list[DomainPoint]] | None = None,
+    ) -> None:
+        """The client's tasks (None while loading or after a failure, with `note` saying which) and their drops;
+        `series` is each domain's series when the caller computed it off the loop (else it is computed here)."""
         self.history = list(history) if history is not None else None
         self.history_note = note
-        self.series = domain_series(self.history) if self.history is not None else {}
+        if self.history is None:
+            self.series = {}
+        else:
+            self.series = series if series is not None else domain_series(self.history)
         self.drops = list(drops)
         if self.item is not None:
             own = [drop for drop in self.drops if drop.task_id == self.item.id]
@@ -260,6 +270,7 @@ class TaskDetail(DetailPane[CompletedTask]):
 
 def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
     """Redraw only the results cells (they gain drop marks); the cursor and the scroll stay where they are."""
+    table.discard_prepared()  # a page rendered ahead in a thread has the marks of before
     column = table.adapter.column("results")
     if column is None:
         return

@@ -1,8 +1,10 @@
 """The network reads behind the Completed tasks screen, as plain async functions (the screen's workers call them).
 
 - `fetch_breakdown`: per-status counts for the current filters, one `limit=1` request per status code.
-- `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, and their drops (found in a
-  thread).
+- `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, their drops and per-domain
+  series (both computed in a thread: tens to hundreds of ms of CPU over a big client, never on the event loop).
+  Each page's tasks are moved out of the garbage collector's reach as they arrive (`svctui.tui.heap`), so a
+  big client's history does not make every later full collection (which holds the loop) scan it.
 - `fetch_known_clients`: (client id, name) of every event (enterprise only), up to KNOWN_EVENTS_LIMIT.
 """
 
@@ -16,7 +18,8 @@ from typing import TYPE_CHECKING
 from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
 from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
-from svctui.triage import STATUS_ORDER, Drop, StatusCount, detect_drops
+from svctui.triage import STATUS_ORDER, DomainPoint, Drop, StatusCount, detect_drops, domain_series
+from svctui.tui.heap import keep_out_of_collections
 from svctui.tui.screens.list_screen import ListQuery
 
 if TYPE_CHECKING:
@@ -39,11 +42,13 @@ class TasksQuery(ListQuery):
 
 @dataclass(frozen=True)
 class History:
-    """A client's tasks (newest first, capped), the drops among them, the server's total."""
+    """A client's tasks (newest first, capped), the drops among them, the server's total, and (when computed
+    with them, off the loop) each domain's series for the plot."""
 
     tasks: list[CompletedTask]
     drops: list[Drop]
     total: int
+    series: dict[str, list[DomainPoint]] | None = None
 
     @property
     def truncated(self) -> bool:
@@ -85,14 +90,20 @@ async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoin
         async for page in pages:
             tasks.extend(page.data)
             total = page.count
+            keep_out_of_collections()
             if len(tasks) >= HISTORY_LIMIT:
                 break
     finally:
         await close_iterator(pages)
     tasks = tasks[:HISTORY_LIMIT]
-    # Pure CPU over up to HISTORY_LIMIT tasks (tens of ms): in a thread, so the event loop keeps drawing.
-    drops = await asyncio.to_thread(detect_drops, tasks, threshold)
-    return History(tasks, drops, max(total, len(tasks)))
+    # Pure CPU over up to HISTORY_LIMIT tasks (tens to hundreds of ms): in a thread, so the loop keeps drawing.
+    drops, series = await asyncio.to_thread(analyse, tasks, threshold)
+    return History(tasks, drops, max(total, len(tasks)), series)
+
+
+def analyse(tasks: list[CompletedTask], threshold: float) -> tuple[list[Drop], dict[str, list[DomainPoint]]]:
+    """The drops among `tasks` and each domain's series (what the plot draws): run in a worker thread."""
+    return detect_drops(tasks, threshold), domain_series(tasks)
 
 
 async def fetch_known_clients(client: ApiClient) -> list[tuple[str, str]]:

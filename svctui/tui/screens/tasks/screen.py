@@ -340,7 +340,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         elif message.channel == "history":
             self.runs.apply(message.value)
             self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
-            self.task_detail.set_history(self.runs.tasks, self.runs.drops)
+            self.task_detail.set_history(self.runs.tasks, self.runs.drops, series=self.runs.series)
             if self.quick == "drops":
                 self.freshness.updated_at = self.dashboard.live.now()
                 self.load()

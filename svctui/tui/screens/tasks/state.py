@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from svctui.api.models import CompletedTask
-from svctui.triage import DEFAULT_DROP_THRESHOLD, Drop, drops_by_task
+from svctui.triage import DEFAULT_DROP_THRESHOLD, DomainPoint, Drop, drops_by_task
 from svctui.tui.screens.tasks.loaders import History
 from svctui.tui.widgets.client_picker import KnownClient, merge_known
 
@@ -24,14 +24,17 @@ class ClientHistory:
     problem: str = ""
     drops: list[Drop] = field(default_factory=list)
     drops_by_task: dict[int, list[Drop]] = field(default_factory=dict)
+    series: dict[str, list[DomainPoint]] | None = None  # per domain, as computed with the drops (None: not yet)
 
     def clear(self) -> None:
         """Forget the history (another client, another server)."""
         self.tasks, self.total, self.problem, self.drops, self.drops_by_task = None, 0, "", [], {}
+        self.series = None
 
     def apply(self, history: History) -> None:
         """Keep a loaded history."""
         self.tasks, self.total, self.drops, self.problem = history.tasks, history.total, history.drops, ""
+        self.series = history.series
         self.drops_by_task = drops_by_task(history.drops)
 
 

@@ -1,0 +1,145 @@
+"""Work the dashboard keeps off its event loop: big bodies parsed in a thread, a history's series computed with its
+drops in the worker, a page's cells rendered ahead in a thread, a history kept out of the collector's scans."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from rich.text import Text
+
+from svctui.api.client import THREAD_PARSE_BYTES, ApiClient
+from svctui.api.models import Event
+from svctui.api.query import ListQuery
+from svctui.api.signing import SignatureAuth
+from svctui.demo.server import DemoServer
+from svctui.triage import detect_drops, domain_series
+from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
+from svctui.tui.widgets.paged_table import PREPARE_MIN_ROWS
+from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
+from tests.support.tui import events_screen, make_app, settle
+
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+
+
+class ThreadNotingClient(ApiClient):
+    """The real client, noting which thread parsed each body and how big it was."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.parsed: list[tuple[int, bool]] = []  # (body bytes, parsed on the caller's thread)
+
+    def parse(self, model: Any, response: httpx.Response) -> Any:
+        """Note the thread, then parse as usual."""
+        self.parsed.append((len(response.content), threading.current_thread() is threading.main_thread()))
+        return super().parse(model, response)
+
+
+async def test_a_big_body_is_parsed_in_a_thread_a_small_one_on_the_loop(demo_server: DemoServer) -> None:
+    auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
+    client = ThreadNotingClient(demo_server.base_url, auth)
+    async with client:
+        small = await client.events.list(ListQuery(limit=1))
+        big = await client.events.list(ListQuery(limit=200))  # every demo event
+    assert len(small.data) == 1 and len(big.data) == 200
+    (small_bytes, small_on_loop), (big_bytes, big_on_loop) = client.parsed
+    assert small_bytes < THREAD_PARSE_BYTES <= big_bytes
+    assert small_on_loop and not big_on_loop
+
+
+async def test_a_history_arrives_with_its_series_and_its_tasks_kept_out_of_collections(
+    demo_server: DemoServer,
+) -> None:
+    case = drop_case(demo_server)
+    auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
+    try:
+        async with ApiClient(demo_server.base_url, auth) as client:
+            history = await fetch_history(client, case.client_id, "completed-jobs", 0.2)
+        assert history.tasks and len(history.tasks) <= HISTORY_PAGE * 5
+        assert history.series == domain_series(history.tasks)
+        assert history.drops == detect_drops(history.tasks, 0.2)
+        assert gc.get_freeze_count() >= len(history.tasks), "the history's objects are in the permanent generation"
+        frozen = gc.get_freeze_count()
+        del history
+        assert gc.get_freeze_count() < frozen, "frozen tasks are still freed by reference counting when dropped"
+    finally:
+        gc.unfreeze()
+
+
+async def test_the_plot_draws_the_series_computed_in_the_worker(demo_server: DemoServer) -> None:
+    case = drop_case(demo_server)
+    try:
+        async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+            await pilot.press("P")
+            await settle(pilot)
+            assert screen.runs.tasks is not None and screen.runs.series is not None
+            assert screen.task_detail.series is screen.runs.series, "taken as computed, not recomputed on the loop"
+            assert screen.runs.series == domain_series(screen.runs.tasks)
+    finally:
+        gc.unfreeze()
+
+
+def cells_of(table: Any, key: str) -> list[tuple[str, str, list[Any]]]:
+    """Plain text, base style and spans of every cell of a row."""
+    row = table.get_row(key)
+    return [(cell.plain, str(cell.style), list(cell.spans)) for cell in row if isinstance(cell, Text)]
+
+
+async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        table = events_screen(app).table
+        auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
+        async with ApiClient(demo_server.base_url, auth) as client:
+            records: list[Event] = (await client.events.list(ListQuery(limit=PREPARE_MIN_ROWS + 10))).data
+        table.show_items(records)  # rendered on the loop
+        await settle(pilot)
+        on_loop = {key: cells_of(table, key) for key in (str(record.id) for record in records)}
+        table.show_items([])
+        await table.prepare(records)
+        prepared = table._prepared
+        assert prepared is not None and set(prepared.rows) == set(on_loop)
+        table.show_items(records)
+        await settle(pilot)
+        first = str(records[0].id)
+        assert table.get_row(first)[1] is prepared.rows[first][1][0], "the cell rendered ahead is the one shown"
+        assert {key: cells_of(table, key) for key in on_loop} == on_loop
+        assert table._prepared is None, "used once"
+        assert id(table.get_row_at(0)[1]) in table._laid_out, "the first rows' cells were laid out in the thread too"
+        await pilot.press("j")  # the cursor on the second row, the first one zebra-free: every style in play
+        base = table.rich_style
+        coordinates = [(row, column) for row in range(12) for column in range(len(table.columns))]
+        widths = [column.get_render_width(table) for column in table.ordered_columns]
+
+        def draw() -> list[Any]:
+            table._cell_render_cache.clear()
+            return [
+                table._render_cell(row, column, base, widths[column], cursor=(row, column) == table.cursor_coordinate)
+                for row, column in coordinates
+            ]
+
+        ahead = draw()
+        table._laid_out = {}
+        assert draw() == ahead, "cells laid out ahead draw exactly as DataTable draws them"
+
+
+async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        table = events_screen(app).table
+        records = table.items
+        assert len(records) >= PREPARE_MIN_ROWS
+        table.show_items([])
+        await table.prepare(records)
+        prepared = table._prepared
+        assert prepared is not None
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await settle(pilot)
+        table.show_items(records)
+        first = str(records[0].id)
+        assert table.get_row(first)[1] is not prepared.rows[first][1][0]
