@@ -48,7 +48,6 @@ from svctui.tui.widgets.key_footer import KeyFooter
 from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind, StatePanel, error_view
-from svctui.tui.widgets.status_colors import theme_color
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -153,6 +152,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
 
     def theme_color(self, name: str) -> str:
         """The current theme's value of an app variable (e.g. `status-missing`), for Rich cell styles."""
+        from svctui.tui.widgets.status_colors import theme_color  # (it imports the API models: after the first frame)
+
         return theme_color(self.app, name, "error")
 
     def marked_records(self) -> list[T]:

@@ -47,8 +47,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import RowTable
-from svctui.tui.widgets.status_colors import theme_color
+from svctui.tui.widgets.row_table import RowTable, ellipsized
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -342,7 +341,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             ahead = prepared.rows.get(key)
             if ahead is not None and ahead[0] is item:
                 return [mark, *ahead[1]]
-        return [mark, *render_cells(self.shown_columns, item)]
+        return [mark, *map(ellipsized, render_cells(self.shown_columns, item))]
 
     def discard_prepared(self) -> None:
         """Forget cells rendered ahead (what they were rendered from changed, e.g. the tasks' drop marks)."""
@@ -359,7 +358,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         first_rows = min(PRERENDER_ROWS, self.app.size.height)  # a new page shows its top rows: one screenful
 
         def render_all() -> PreparedCells[T]:
-            rows = {key(record): (record, render_cells(columns, record)) for record in records}
+            rows = {key(record): (record, list(map(ellipsized, render_cells(columns, record)))) for record in records}
             laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
             for _record, cells in islice(rows.values(), first_rows):
                 for cell, cell_options in zip(cells, options, strict=True):
@@ -560,6 +559,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         """The mark cell of a row: `●` in bold and the theme's `$mark` colour when marked."""
         if not marked:
             return RowMark(key, False)
+        from svctui.tui.widgets.status_colors import theme_color  # (it imports the API models: after the first frame)
+
         return RowMark(key, True, theme_color(self.app, "mark", "accent"))
 
     def _set_marked(self, keys: Sequence[str], marked: bool) -> None:
