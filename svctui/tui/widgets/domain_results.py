@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import tzinfo
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -33,6 +34,10 @@ SHORT_COUNT_LABELS: dict[str, str] = {
 }
 TOTAL_KEY = "__total__"
 MESSAGE_WIDTH = 32
+
+
+def _cell_width(cell: str | Text) -> int:
+    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
 
 
 def _clip(text: str, width: int) -> str:
@@ -90,15 +95,17 @@ class DomainResultsPane(Vertical):
         self._add_columns()
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task, self.shown_drops))
 
-    def _add_columns(self) -> None:
-        """The columns, sized afresh for the task shown (a long message once seen must not widen them for good)."""
+    def _add_columns(self, rows: Sequence[Sequence[str | Text]] = ()) -> None:
+        """The columns, sized afresh for the rows about to be shown (a long message once seen must not widen them
+        for good). Their widths are measured here, not left to DataTable, which measures new rows when it is next
+        idle: a picture or a theme change in between showed the columns at their labels' width."""
         table = self.table
         table.clear(columns=True)
-        table.add_column("Domain", key="domain")
-        table.add_column("OK", key="ok")
-        table.add_column("Message", key="message")
-        for name in COUNT_NAMES:
-            table.add_column(SHORT_COUNT_LABELS[name], key=name)
+        labels = ["Domain", "OK", "Message", *(SHORT_COUNT_LABELS[name] for name in COUNT_NAMES)]
+        keys = ["domain", "ok", "message", *COUNT_NAMES]
+        for index, (label, key) in enumerate(zip(labels, keys, strict=True)):
+            width = max([cell_len(label), *(_cell_width(row[index]) for row in rows)])
+            table.add_column(label, key=key, width=width)
 
     @property
     def table(self) -> DataTable[str | Text]:
@@ -116,16 +123,21 @@ class DomainResultsPane(Vertical):
         header = self.query_one("#domain-results-header", Static)
         table = self.table
         previous_key = self._cursor_key()
-        self._add_columns()
         if task is None:
+            self._add_columns()
             header.update("no task selected")
             self._show_message(None)
             return
         header.update(self._header_text(task))
-        for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name)):
-            table.add_row(*self._row(result), key=f"domain:{result.domain_name}")
+        rows = [
+            (f"domain:{result.domain_name}", self._row(result))
+            for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name))
+        ]
         if task.domain_results:
-            table.add_row(*self._totals(task.domain_results), key=TOTAL_KEY)
+            rows.append((TOTAL_KEY, self._totals(task.domain_results)))
+        self._add_columns([cells for _key, cells in rows])
+        for key, cells in rows:
+            table.add_row(*cells, key=key)
         if previous_key is not None and previous_key in table.rows:
             table.move_cursor(row=table.get_row_index(previous_key))
         self._show_message(self.selected_result())
