@@ -18,6 +18,7 @@ from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
 from tests.support.tui import (
     SIZE,
+    detail_of_an_event_with_missing_ous,
     events_screen,
     make_app,
     settle,
@@ -45,14 +46,7 @@ def settled(*keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
 def test_detail_pane(snap_compare: SnapCompare, demo_server: DemoServer, theme: str) -> None:
     """Table, missing refs (✗) and the detail pane; also in the high-contrast and the colour-blind-safe theme."""
 
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        table = events_screen(pilot.app).table  # type: ignore[arg-type]
-        with_missing = next(e for e in table.items if any(not ref.exists for ref in e.ous))
-        table.move_cursor(row=table.get_row_index(str(with_missing.id)), animate=False)
-        await pilot.press("p")
-        await settle(pilot)
-
+    run_before = detail_of_an_event_with_missing_ous
     assert snap_compare(themed(demo_server, theme), terminal_size=SIZE, run_before=run_before)
 
 

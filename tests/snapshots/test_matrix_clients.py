@@ -14,11 +14,10 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 
-from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
-from tests.support.live import live_app, refresh_now
-from tests.support.matrix import compare_matrix, settled_steps
+from tests.support.live import live_app
+from tests.support.matrix import FAILING, SLOW, compare_matrix, gone_stale, pressing_only, settled_steps, under_faults
 from tests.support.tasks import query
 from tests.support.tui import make_app, settle
 
@@ -38,12 +37,7 @@ async def test_data(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
 
 
 async def test_loading(snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, tmp_path: Path) -> None:
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(latency_ms=8000)
-        await pilot.press("4")
-        await pilot.pause()
-
+    steps = under_faults(fresh_demo_server, SLOW, pressing_only("4"))
     await compare_matrix(make_app(fresh_demo_server), steps, snapshot, tmp_path, wait_for_workers=False)
 
 
@@ -55,12 +49,9 @@ async def test_empty(snapshot: SnapshotAssertion, demo_server_community: DemoSer
 async def test_server_error(
     snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
 ) -> None:
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(error_rate=1.0)
-        await on_clients(pilot)
-
-    await compare_matrix(make_app(fresh_demo_server), steps, snapshot, tmp_path)
+    await compare_matrix(
+        make_app(fresh_demo_server), under_faults(fresh_demo_server, FAILING, on_clients), snapshot, tmp_path
+    )
 
 
 async def test_one_client_not_checked(
@@ -77,9 +68,4 @@ async def test_stale(
 ) -> None:
     app, clock = live_app(fresh_demo_server)
 
-    async def steps(pilot: Pilot[Any]) -> None:
-        await on_clients(pilot)
-        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
-        await refresh_now(pilot, clock)
-
-    await compare_matrix(app, steps, snapshot, tmp_path)
+    await compare_matrix(app, gone_stale(fresh_demo_server, clock, on_clients), snapshot, tmp_path)

@@ -15,11 +15,17 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from svctui.api.filters import Filter
-from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
-from tests.support.live import live_app, refresh_now
-from tests.support.matrix import compare_matrix, nothing, settled_steps
-from tests.support.tui import events_screen, make_app, settle, unreachable_profile, wrong_key_profile
+from tests.support.live import live_app
+from tests.support.matrix import FAILING, SLOW, compare_matrix, gone_stale, nothing, settled_steps
+from tests.support.tui import (
+    detail_of_an_event_with_missing_ous,
+    events_screen,
+    make_app,
+    settle,
+    unreachable_profile,
+    wrong_key_profile,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
 
@@ -29,7 +35,7 @@ async def test_data(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
 
 
 async def test_loading(snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, tmp_path: Path) -> None:
-    fresh_demo_server.faults = Faults(latency_ms=5000)
+    fresh_demo_server.faults = SLOW
     await compare_matrix(make_app(fresh_demo_server), nothing, snapshot, tmp_path, wait_for_workers=False)
 
 
@@ -45,7 +51,7 @@ async def test_empty(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_p
 async def test_server_error(
     snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
 ) -> None:
-    fresh_demo_server.faults = Faults(error_rate=1.0)
+    fresh_demo_server.faults = FAILING
     await compare_matrix(make_app(fresh_demo_server), settled_steps, snapshot, tmp_path)
 
 
@@ -69,24 +75,18 @@ async def test_stale(
 ) -> None:
     app, clock = live_app(fresh_demo_server)
 
-    async def steps(pilot: Pilot[Any]) -> None:
+    async def marked(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("j", "j", "space")
-        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
-        await refresh_now(pilot, clock)
 
-    await compare_matrix(app, steps, snapshot, tmp_path)
+    await compare_matrix(app, gone_stale(fresh_demo_server, clock, marked), snapshot, tmp_path)
 
 
 async def test_detail_pane(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
     """An event with missing OU references (✗) in the detail pane."""
 
     async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        table = events_screen(pilot.app).table  # type: ignore[arg-type]
-        with_missing = next(e for e in table.items if any(not ref.exists for ref in e.ous))
-        table.move_cursor(row=table.get_row_index(str(with_missing.id)), animate=False)
-        await pilot.press("p")
+        await detail_of_an_event_with_missing_ous(pilot)
         await settled_steps(pilot)
 
     await compare_matrix(make_app(demo_server), steps, snapshot, tmp_path)

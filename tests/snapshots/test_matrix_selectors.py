@@ -17,12 +17,20 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from svctui.api.filters import Filter
-from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.support.live import live_app, refresh_now
-from tests.support.matrix import Steps, compare_matrix, settled_steps
+from tests.support.live import live_app
+from tests.support.matrix import (
+    FAILING,
+    SLOW,
+    Steps,
+    compare_matrix,
+    gone_stale,
+    pressing_only,
+    settled_steps,
+    under_faults,
+)
 from tests.support.selectors import open_cleanup, selectors_screen
 from tests.support.tui import make_app, settle
 
@@ -55,12 +63,7 @@ async def test_data(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
 
 
 async def test_loading(snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, tmp_path: Path) -> None:
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(latency_ms=8000)
-        await pilot.press("3")
-        await pilot.pause()
-
+    steps = under_faults(fresh_demo_server, SLOW, pressing_only("3"))
     await compare_matrix(cleanup_app(fresh_demo_server), steps, snapshot, tmp_path, wait_for_workers=False)
 
 
@@ -72,11 +75,7 @@ async def test_empty(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_p
 async def test_server_error(
     snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
 ) -> None:
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(error_rate=1.0)
-        await on_cleanup()(pilot)
-
+    steps = under_faults(fresh_demo_server, FAILING, on_cleanup())
     await compare_matrix(cleanup_app(fresh_demo_server), steps, snapshot, tmp_path)
 
 
@@ -85,12 +84,7 @@ async def test_stale(
 ) -> None:
     app, clock = live_app(fresh_demo_server, page_size=20)
 
-    async def steps(pilot: Pilot[Any]) -> None:
-        await on_cleanup("j", "space")(pilot)
-        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
-        await refresh_now(pilot, clock)
-
-    await compare_matrix(app, steps, snapshot, tmp_path)
+    await compare_matrix(app, gone_stale(fresh_demo_server, clock, on_cleanup("j", "space")), snapshot, tmp_path)
 
 
 async def test_detail_pane(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:

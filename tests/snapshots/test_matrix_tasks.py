@@ -16,13 +16,21 @@ from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from tests.support.live import live_app, refresh_now
-from tests.support.matrix import Steps, compare_matrix, settled_steps
+from tests.support.live import live_app
+from tests.support.matrix import (
+    FAILING,
+    SLOW,
+    Steps,
+    compare_matrix,
+    gone_stale,
+    pressing_only,
+    settled_steps,
+    under_faults,
+)
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, only_task, query, tasks_screen
 from tests.support.tui import make_app, settle
 
@@ -34,15 +42,12 @@ def on_client(server: DemoServer, client_id: str = "") -> SvcTuiApp:
     return make_app(server, settings=Settings(recent_clients=[client_id or drop_case(server).client_id]))
 
 
-def on_tasks(*keys: str, task_id: int | None = None, wait: bool = True) -> Steps:
-    """Settle, press 2, optionally filter to one task, press `keys`; notifications cleared (`wait`: for workers)."""
+def on_tasks(*keys: str, task_id: int | None = None) -> Steps:
+    """Settle, press 2, optionally filter to one task, press `keys`; notifications cleared."""
 
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("2")
-        if not wait:
-            await pilot.pause()
-            return
         await settle(pilot)
         if task_id is not None:
             await only_task(pilot, tasks_screen(pilot.app), task_id)  # type: ignore[arg-type]
@@ -59,14 +64,8 @@ async def test_data(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
 
 
 async def test_loading(snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, tmp_path: Path) -> None:
-    app = on_client(fresh_demo_server)
-
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(latency_ms=8000)
-        await on_tasks(wait=False)(pilot)
-
-    await compare_matrix(app, steps, snapshot, tmp_path, wait_for_workers=False)
+    steps = under_faults(fresh_demo_server, SLOW, pressing_only("2"))
+    await compare_matrix(on_client(fresh_demo_server), steps, snapshot, tmp_path, wait_for_workers=False)
 
 
 async def test_empty(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
@@ -78,11 +77,7 @@ async def test_empty(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_p
 async def test_server_error(
     snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
 ) -> None:
-    async def steps(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        fresh_demo_server.faults = Faults(error_rate=1.0)
-        await on_tasks()(pilot)
-
+    steps = under_faults(fresh_demo_server, FAILING, on_tasks())
     await compare_matrix(on_client(fresh_demo_server), steps, snapshot, tmp_path)
 
 
@@ -91,13 +86,7 @@ async def test_stale(
 ) -> None:
     app, clock = live_app(fresh_demo_server, recent_clients=[drop_case(fresh_demo_server).client_id])
 
-    async def steps(pilot: Pilot[Any]) -> None:
-        await on_tasks()(pilot)
-        await pilot.press("j", "space")
-        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
-        await refresh_now(pilot, clock)
-
-    await compare_matrix(app, steps, snapshot, tmp_path)
+    await compare_matrix(app, gone_stale(fresh_demo_server, clock, on_tasks("j", "space")), snapshot, tmp_path)
 
 
 async def test_no_client_picker(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:

@@ -16,13 +16,19 @@ from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
 from svctui.tui.app import SvcTuiApp
+from tests.support.live import HandClock, refresh_now
 from tests.support.snapshots import steady_cursor
 from tests.support.tui import settle
 
 SIZES: dict[str, tuple[int, int]] = {"80x24": (80, 24), "160x45": (160, 45)}
 THEMES = ("textual-dark", "svctui-paper")
 Steps = Callable[[Pilot[Any]], Awaitable[None]]
+SLOW = Faults(latency_ms=8000)  # every answer later than the four pictures take: the loading state
+FAILING = Faults(error_rate=1.0)  # the 500 envelope with a request id
+NOT_THE_API = Faults(kinds={"html": 1.0})  # a 200 of HTML: what makes a refresh fail and the rows stale
 
 
 async def nothing(pilot: Pilot[Any]) -> None:
@@ -34,6 +40,38 @@ async def settled_steps(pilot: Pilot[Any]) -> None:
     await settle(pilot)
     pilot.app.clear_notifications()
     await settle(pilot)
+
+
+def pressing_only(key: str) -> Steps:
+    """Press `key` and let one frame pass, without waiting for what it loads."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await pilot.press(key)
+        await pilot.pause()
+
+    return steps
+
+
+def under_faults(server: DemoServer, faults: Faults, then: Steps) -> Steps:
+    """Settle the start-up, give `server` `faults`, then take `then` (a screen opened while the server fails)."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        server.faults = faults
+        await then(pilot)
+
+    return steps
+
+
+def gone_stale(server: DemoServer, clock: HandClock, then: Steps) -> Steps:
+    """Take `then` (the screen shown, rows marked), then a live refresh that fails: the rows kept and marked stale."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await then(pilot)
+        server.faults = NOT_THE_API
+        await refresh_now(pilot, clock)
+
+    return steps
 
 
 async def picture(pilot: Pilot[Any], *, settle_first: bool = True) -> str:

@@ -151,3 +151,13 @@ async def with_screen(
         app.push_screen(screen, answered)
         await settle(pilot)
         yield app, pilot
+
+
+async def detail_of_an_event_with_missing_ous(pilot: Pilot[Any]) -> None:
+    """Settle, put the cursor on the first event with a missing OU reference (shown `✗`), open its detail pane."""
+    await settle(pilot)
+    table = events_screen(pilot.app).table  # type: ignore[arg-type]
+    with_missing = next(event for event in table.items if any(not ref.exists for ref in event.ous))
+    table.move_cursor(row=table.get_row_index(str(with_missing.id)), animate=False)
+    await pilot.press("p")
+    await settle(pilot)
