@@ -45,3 +45,21 @@ async def test_the_footer_keeps_its_keys_until_what_they_show_changes(demo_serve
         await settle(pilot)
         assert "right_square_bracket" in [key.key for key in footer_keys(footer)]
         assert_compact_state(footer, narrow=False)
+
+
+async def test_the_widest_footers_fit_between_100_and_119_columns(demo_server: DemoServer) -> None:
+    """Completed tasks' and Selector cleanup's full footers need ~118 columns: at 100 they cut off Help and Quit
+    (the audit saw `… f i o d Quick fi▏^p palette`); under 120 columns the footer is compact and every key shows."""
+    from svctui.store.settings import Settings
+    from tests.support.tasks import drop_case
+
+    settings = Settings(recent_clients=[drop_case(demo_server).client_id])
+    async with on_events(demo_server, size=(100, 30), settings=settings) as (app, pilot, _events):
+        for key in ("2", "3"):
+            await pilot.press(key)
+            await settle(pilot)
+            footer = app.screen.query_one(KeyFooter)
+            assert footer.compact
+            keys = footer_keys(footer)
+            assert {"question_mark", "q"} <= {key.key for key in keys}
+            assert all(key.region.right <= 100 for key in keys), [(key.key, key.region) for key in keys]

@@ -26,8 +26,10 @@ from tests.support.tasks import (
     drop_case,
     on_tasks,
     only_task,
+    open_tasks,
     query,
     task_ids,
+    tasks_app,
     text_of,
 )
 from tests.support.tui import NOW, settle
@@ -206,3 +208,24 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
         assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"
         assert {task.client_id for task in screen.history} == {second}, "an old history is dropped"
         assert sum(item.count for item in screen.query_one(StatusBar).breakdown) == screen.window.count
+
+
+async def test_z_gives_the_plot_the_whole_screen_on_a_small_terminal(demo_server: DemoServer) -> None:
+    """At 80x24 the plot tab has too few rows and asks for room (naming `z`); `z` maximizes the pane and the chart
+    draws; `z` again brings the table back."""
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        await only_task(pilot, screen, case.task_id)
+        await pilot.press("P")
+        await settle(pilot)
+        plot = screen.query_one(CountPlot)
+        assert plot.has_class("-cramped")
+        assert "z gives the pane the whole screen" in text_of(plot.query_one("#count-plot-room", Static))
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is screen.task_detail and not plot.has_class("-cramped")
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None and screen.table.region.height > 0

@@ -104,6 +104,12 @@ async def test_plot(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
     await compare_matrix(on_client(demo_server), steps, snapshot, tmp_path)
 
 
+async def test_plot_zoomed(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
+    """`z`: the detail pane on the whole screen, so the plot has its rows at 80x24 too."""
+    steps = on_tasks("P", "z", task_id=drop_case(demo_server).task_id)
+    await compare_matrix(on_client(demo_server), steps, snapshot, tmp_path)
+
+
 async def test_filter_editor(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
     """The editor with the most rows, one of them wrong (inline error), the time and status rows set."""
 

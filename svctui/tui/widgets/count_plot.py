@@ -95,8 +95,8 @@ class CountPlot(TriagePane):
         cramped = self.size.height > 0 and rows < MIN_CHART_ROWS
         if cramped:
             self.query_one("#count-plot-room", Static).update(
-                f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: make the terminal taller "
-                "(the drops are listed below)."
+                f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: z gives the pane the whole screen "
+                "(or make the terminal taller; the drops are listed below)."
             )
         self.set_class(cramped, "-cramped")
 

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey, FooterLabel
 
-NARROW = 100
+NARROW = 120  # the widest full footer (Completed tasks, Selector cleanup) needs ~118 columns
 MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh", "clear_marks", "switch_endpoint"})
 
 

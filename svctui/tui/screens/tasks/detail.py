@@ -124,6 +124,7 @@ class TaskDetail(DetailPane[CompletedTask]):
     """Domain results, the count plot, compare with the previous run, and every field of one task."""
 
     EMPTY_HINT = "No task under the cursor."
+    ALLOW_MAXIMIZE = True  # `z` gives the pane the whole screen (the plot needs rows a small terminal lacks)
     DEFAULT_CSS = """
     TaskDetail { padding: 0; }
     TaskDetail > TabbedContent { height: 1fr; }

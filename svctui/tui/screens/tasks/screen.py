@@ -83,6 +83,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         Binding("P", "show_tab('plot')", "Plot", show=False, id="tasks.tab.plot", tooltip="Plot the domain's counts"),
         Binding("W", "show_tab('compare')", "Compare", show=False, id="tasks.tab.compare", tooltip="vs previous run"),
         Binding("T", "show_tab('fields')", "Fields", show=False, id="tasks.tab.fields", tooltip="Every field"),
+        Binding("z", "zoom_detail", "Zoom", show=False, id="tasks.zoom", tooltip="Detail pane full screen, or back"),
         Binding("n", "plot_field(1)", "Next count", show=False, id="tasks.plot.next", tooltip="Plot the next count"),
         Binding(
             "N", "plot_field(-1)", "Prev count", show=False, id="tasks.plot.prev", tooltip="Plot the previous count"
@@ -92,6 +93,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     TasksScreen #body { layout: vertical; }
     TasksScreen #body #main { height: 2fr; }
     TasksScreen #body TaskDetail { width: 1fr; height: 3fr; border-left: none; border-top: tall $panel-lighten-2; }
+    TasksScreen #body TaskDetail.-maximized { height: 1fr; border-top: none; }
     TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     TasksScreen .tasks-notice { height: auto; padding: 0 1; color: $warning; }
     TasksScreen .tasks-notice.-hidden { display: none; }
@@ -526,6 +528,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         if not self.detail.is_open:
             self.action_toggle_detail()
         self.task_detail.show_tab(name)
+
+    def action_zoom_detail(self) -> None:
+        """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        if not self.detail.is_open:
+            self.action_toggle_detail()
+        self.maximize(self.task_detail, container=False)
 
     def action_plot_field(self, step: int) -> None:
         """Plot the next or previous of the 12 counts."""
