@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 
 from svctui.api.models import Selector
 from svctui.demo.server import DemoServer
@@ -311,3 +311,27 @@ async def test_the_selector_list_keys_are_off_while_the_audit_tab_shows(demo_ser
         await pilot.press("a", "slash")
         await settle(pilot)
         assert app.screen is not screen, "back on the Selectors tab, / opens the filter editor"
+
+
+@pytest.mark.parametrize("why", ["no focus", "table asked for the keys"])
+async def test_a_reload_landing_while_the_audit_tab_shows_keeps_the_tab(demo_server: DemoServer, why: str) -> None:
+    """CI caught it: `a` after a run shows the Audit tab while the list reloads; when the rows landed, the list
+    gave its table the focus, and focusing a widget on a hidden tab switches back to that tab."""
+    from tests.support.selectors import on_cleanup
+
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        runs = screen.query_one("#audit-runs", DataTable)
+        assert app.focused is runs
+        if why == "no focus":
+            screen.set_focus(None)
+        else:
+            screen.focus_table_when_shown()
+        screen.action_refresh()  # the rows land while the Audit tab shows
+        await settle(pilot)
+        assert screen.query_one(TabbedContent).active == "tab-audit"
+        assert runs.region.height > 0
+        await pilot.press("a")  # back on the Selectors tab, the table has the keys
+        await settle(pilot)
+        assert app.focused is screen.selector_table

@@ -251,11 +251,15 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
         self.query_one("#main").set_class(shown, "-state")
         self.query_one("#body").set_class(shown, "-state")
-        if shown or not self.is_current:
-            return
+        if shown or not self.is_current or not self.table_in_view():
+            return  # a table on a hidden tab never takes the keys: focusing it would switch the tab back
         if self._table_takes_focus or self.focused is None or not self.focused.display:
             self._table_takes_focus = False
             self.table.focus()  # rows are back (e.g. after x cleared a filter that matched nothing): keys work again
+
+    def table_in_view(self) -> bool:
+        """True when the table's part of the screen shows (a screen with tabs says when it does not)."""
+        return True
 
     def focus_table_when_shown(self) -> None:
         """Give the table the keyboard now, or as soon as rows replace the state panel (e.g. another client)."""

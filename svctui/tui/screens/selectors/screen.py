@@ -147,6 +147,11 @@ class SelectorsScreen(ListScreen[Selector]):
             self.query_one("#audit-runs").focus()
         tabs.active = "tab-audit"
 
+    def table_in_view(self) -> bool:
+        """The selectors table shows only on its tab: a reload landing while the Audit tab shows keeps it there."""
+        tabs = self.query(TabbedContent)
+        return not tabs or tabs.first().active in ("", "tab-selectors")
+
     def action_switch_tab(self) -> None:
         """`a`: the Audit tab, or back to the Selectors tab from it (the tab's table takes the keys)."""
         tabs = self.query_one(TabbedContent)
