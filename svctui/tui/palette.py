@@ -29,14 +29,31 @@ if TYPE_CHECKING:
     from svctui.tui.screens.list_screen import ListScreen
 
 
+OWN_THEME_PREFIX = "svctui-"  # the themes svctui ships (svctui/themes/*.toml) are named so
+
+
+def theme_order(name: str, current: str) -> tuple[int, str]:
+    """Picker order: the current theme, then svctui's own themes, then Textual's and the user's, each by name."""
+    return (0 if name == current else 1 if name.startswith(OWN_THEME_PREFIX) else 2, name)
+
+
+def theme_help(name: str, current: str) -> str | None:
+    """The picker's second line: which theme is current, which ones svctui made for its tables and marks."""
+    own = "made for svctui's tables and marks" if name.startswith(OWN_THEME_PREFIX) else ""
+    if name == current:
+        return f"the current theme; {own}" if own else "the current theme"
+    return own or None
+
+
 class ThemePickerProvider(ThemeProvider):
-    """Textual's theme list with the current theme first, so opening the picker highlights (previews) it."""
+    """Textual's theme list with the current theme first (opening the picker highlights, so previews, it), then
+    svctui's own themes, then the rest."""
 
     async def discover(self) -> Hits:
-        """Every theme by name, the current one first."""
+        """Every theme: the current one, svctui's, the others; each by name."""
         current = self.app.theme
-        for name, callback in sorted(self.commands, key=lambda command: command[0] != current):
-            yield DiscoveryHit(name, callback, help="the current theme" if name == current else None)
+        for name, callback in sorted(self.commands, key=lambda command: theme_order(command[0], current)):
+            yield DiscoveryHit(name, callback, help=theme_help(name, current))
 
 
 def export_dir(settings: Settings | None = None) -> Path:
