@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from svctui.api.models import NOT_OK_STATUSES, CompletedTask, TaskStatus
+from svctui.api.models import NOT_OK_STATUSES, CompletedTask, TaskStatus, status_label
 from svctui.triage.drops import Drop
 from svctui.triage.summary import task_order_key, task_time
 
@@ -46,6 +46,12 @@ RUN_STRIP_GLYPHS: dict[int, str] = {
 def strip_text(statuses: Iterable[int]) -> str:
     """The run strip as text, oldest first: `....F..P.` (`?` for a code svctui does not know)."""
     return "".join(RUN_STRIP_GLYPHS.get(status, "?") for status in statuses)
+
+
+def strip_legend(statuses: Iterable[int]) -> str:
+    """What the glyphs of a strip mean, each once in the order they first appear: `. complete · F failed`."""
+    seen = dict.fromkeys(statuses)
+    return " · ".join(f"{RUN_STRIP_GLYPHS.get(status, '?')} {status_label(status).lower()}" for status in seen)
 
 
 class Verdict(StrEnum):

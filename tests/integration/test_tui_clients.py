@@ -9,7 +9,7 @@ from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
-from svctui.triage.health import Verdict
+from svctui.triage.health import Verdict, strip_text
 from svctui.tui.screens import clients
 from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
@@ -137,6 +137,10 @@ async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
         assert all(shown[member.client_id] != "-" for member in scheduled)
         detail = str(screen.query_one("#clients-detail-text", Static).content)
         assert "— next 20" in detail
+        first = screen.results[screen.ordered_members()[0].client_id].health  # worst first: the failing client
+        assert first is not None and first.verdict is Verdict.FAILING
+        assert f"Last {len(first.strip)} runs, oldest first: {strip_text(first.strip)}" in detail
+        assert "F failed" in detail, "the strip's glyphs are spelled out in the detail pane"
 
 
 async def test_a_client_list_that_fails_shows_status_message_and_request_id_then_r_retries(

@@ -92,3 +92,11 @@ def test_the_strip_reads_without_colour() -> None:
 
     statuses = [TaskStatus.COMPLETE, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE, TaskStatus.TIMED_OUT, 99]
     assert strip_text(statuses) == ".FPT?"
+
+
+def test_the_strip_legend_names_each_glyph_once_in_order() -> None:
+    from svctui.triage.health import strip_legend
+
+    statuses = [TaskStatus.FAILED, TaskStatus.COMPLETE, TaskStatus.FAILED, TaskStatus.ANALYZING, 99]
+    assert strip_legend(statuses) == "F failed · . complete · A analyzing · ? unknown (99)"
+    assert strip_legend([]) == ""

@@ -36,7 +36,7 @@ from textual.widgets import DataTable, Footer, Static
 from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
-from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text
+from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -499,6 +499,9 @@ class ClientsScreen(StaleRows, Screen[None]):
             error = result.error
             lines += ["", "Could not be checked:", error.user_message() if error is not None else "unknown error"]
         else:
+            strip = result.health.strip
+            if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
+                lines += ["", f"Last {len(strip)} runs, oldest first: {strip_text(strip)}", f"  {strip_legend(strip)}"]
             failures = result.health.last_failures
             lines += ["", f"Not-OK runs in the last 24 h: {len(failures)}"]
             for task in failures[:6]:
