@@ -157,7 +157,7 @@ async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer
         await settle(pilot)
         assert not screen.hydrate_domains and not screen.hydrate_ous
         assert all(not domain.name for event in screen.table.items for domain in event.domains)
-        assert "not hydrated: domains, OUs" in str(screen.query_one("#status-line", Static).render())
+        assert "no names (H): domains, OUs" in str(screen.query_one("#status-line", Static).render())
         started = screen.stats.started
         await pilot.press("f5")
         await settle(pilot)

@@ -123,7 +123,7 @@ def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[str | Content]:
     for index, ref in enumerate(refs):
         if index:
             lines.append("")
-        name = Content.styled(ref.name, "bold") if ref.name else muted("(not hydrated)")
+        name = Content.styled(ref.name, "bold") if ref.name else muted("(no name: H fetches names)")
         lines.append(field_line("name", name))
         lines.append(field_line("objectid", ref.objectid))
         lines.append(field_line("exists", _exists(ref.exists)))

@@ -77,7 +77,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         Binding(
             "c", "copy_cell", "Copy", show=False, id="list.copy", tooltip="Copy the cell under the cursor (OSC 52)"
         ),
-        Binding("H", "toggle_hydration", "Hydrate", show=False, id="list.hydrate", tooltip="Toggle hydration"),
+        Binding(
+            "H", "toggle_hydration", "Names", show=False, id="list.hydrate", tooltip="Domain and OU names (hydration)"
+        ),
     ]
     DEFAULT_CSS = """
     ListScreen #body { height: 1fr; }
@@ -397,7 +399,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             parts.append(f"{len(self.filters)} filter" + ("s" if len(self.filters) > 1 else ""))
         if self.SPEC.hydration and not (self.hydrate_domains and self.hydrate_ous):
             off = [name for name, on_ in (("domains", self.hydrate_domains), ("OUs", self.hydrate_ous)) if not on_]
-            parts.append("not hydrated: " + ", ".join(off))
+            parts.append("no names (H): " + ", ".join(off))
         if self.table.marked:
             parts.append(f"{len(self.table.marked)} marked")
         if self._loading:
@@ -496,7 +498,10 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         """Set hydration of domains and OUs and reload."""
         self.hydrate_domains, self.hydrate_ous = domains, ous
         state = "on" if domains and ous else "off" if not (domains or ous) else "partly on"
-        self.notify(f"Hydration {state}: domains {'on' if domains else 'off'}, OUs {'on' if ous else 'off'}.")
+        self.notify(
+            f"Names (hydration) {state}: domains {'on' if domains else 'off'}, OUs {'on' if ous else 'off'}."
+            + ("" if domains and ous else " Off: ids only, fewer lookups on the server; H again for names.")
+        )
         self.load()
 
     def action_toggle_detail(self) -> None:

@@ -260,8 +260,8 @@ class TaskDetail(DetailPane[CompletedTask]):
             ("log path", item.log_path or muted("—")),
             ("kinds", flag_marks(item)),
         ]
-        domains = [f"• {ref.name or '(not hydrated)'}  {ref.objectid}" for ref in item.domains]
-        ous = [f"• {ref.name or '(not hydrated)'}  {ref.objectid}" for ref in item.ous]
+        domains = [f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}" for ref in item.domains]
+        ous = [f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}" for ref in item.ous]
         return [
             Section("Task", fields),
             Section(f"Domains ({len(item.domains)})", (), domains or [muted("none")]),
