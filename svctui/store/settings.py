@@ -20,6 +20,7 @@ from svctui.store.paths import settings_path
 MAX_RECENT_CLIENTS = 10
 MAX_RESPONSE_MB = 4096
 MAX_REFRESH_SECONDS = 86400  # live refresh: at most once a day (0 = off)
+MAX_HEALTH_HOURS = 24 * 366  # the Clients screen's windows: at most a year
 _HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
 
 
@@ -38,6 +39,8 @@ class Settings(BaseModel):
     export_dir: str = ""  # where exports and screenshots go ("" = the current directory; ~ is expanded)
     refresh_seconds: int = Field(default=0, ge=0, le=MAX_REFRESH_SECONDS)  # live refresh of list screens; 0 = off
     bell_on_failure: bool = False  # ring the terminal bell when live refresh sees a new not-OK run
+    health_window_hours: int = Field(default=24, ge=1, le=MAX_HEALTH_HOURS)  # Clients: runs judged (not OK, drops)
+    stale_after_hours: int = Field(default=24, ge=1, le=MAX_HEALTH_HOURS)  # Clients: a check-in older is stale
 
     @property
     def max_response_bytes(self) -> int:

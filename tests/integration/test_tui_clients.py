@@ -172,3 +172,21 @@ async def test_a_server_without_a_client_list_says_how_to_add_one(demo_server_co
         panel = app.screen.query_one("#clients-state", StatePanel)
         assert panel.kind is StateKind.EMPTY
         assert "Completed tasks (2)" in str(panel.query_one("#state-body", Static).render())
+
+
+async def test_the_windows_come_from_the_settings_and_the_legend_says_them(demo_server: DemoServer) -> None:
+    """Issue 14: stale past a setting (default 24 h). With a check-in allowed to be a year old, the stale client is
+    judged on its runs alone; the legend and the detail pane name the windows in use."""
+    settings = Settings(stale_after_hours=24 * 365, health_window_hours=36)
+    async with on_events(demo_server, size=(160, 45), settings=settings) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
+        assert judged["SHARPHOUND-LON-01"] is not Verdict.STALE
+        assert Verdict.STALE not in judged.values()
+        legend = str(screen.query_one("#clients-note", Static).render())  # 160 columns: the long form
+        assert "a not-OK run in 36 h" in legend and "no check-in in 365 d" in legend
+        assert "a run with a drop in 36 h" in legend
+        assert "Not-OK runs in the last 36 h" in str(screen.query_one("#clients-detail-text", Static).content)

@@ -18,7 +18,7 @@ import asyncio
 import math
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
@@ -36,6 +36,7 @@ from textual.widgets import DataTable, Footer, Static
 from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
+from svctui.store.settings import Settings
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
@@ -165,11 +166,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def compose(self) -> ComposeResult:
         """Header, what the verdicts mean, the table beside the detail, status line, footer."""
         yield AppHeader(id="app-header")
-        yield Static(
-            "✗ failing: a not-OK run in 24 h · ◷ stale: no check-in in 24 h · ▼ drops · ○ never ran · ✓ ok",
-            id="clients-note",
-            markup=False,
-        )
+        yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="clients-state")
             yield RowTable[Text](id="clients-table")
@@ -190,6 +187,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """The detail pane under the table on narrow terminals."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.query_one("#clients-note", Static).update(self._legend(event.size.width))
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -269,7 +267,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._show_state(None)
         self._status(f"{len(fleet.members)} clients (from {fleet.source}) · checking each one…")
         app, seq = self.dashboard, self.loads.seq("fleet")
-        options = HealthOptions(threshold=app.settings.drop_threshold if app.settings is not None else 0.2)
+        options = self.health_options()
         now = app.clock()
 
         async def judge_all() -> int:
@@ -287,6 +285,26 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
         self.call_after_refresh(start)
+
+    def health_options(self) -> HealthOptions:
+        """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
+        settings = self.dashboard.settings or Settings()
+        return HealthOptions(
+            window=timedelta(hours=settings.health_window_hours),
+            stale_after=timedelta(hours=settings.stale_after_hours),
+            threshold=settings.drop_threshold,
+        )
+
+    def _legend(self, width: int) -> str:
+        """What the verdicts mean, in the settings' own windows; the short form where the long one is cut."""
+        options = self.health_options()
+        window, stale = hours_text(options.window), hours_text(options.stale_after)
+        long = (
+            f"✗ failing: a not-OK run in {window} · ◷ stale: no check-in in {stale} · ▼ drops: a run with a drop in "
+            f"{window} · ○ never ran · ✓ ok"
+        )
+        short = f"✗ not OK in {window} · ▼ drop in {window} · ◷ no check-in in {stale} · ○ never ran · ✓ ok"
+        return long if len(long) + 2 <= width else short  # 2: the note's padding
 
     @on(ClientJudged)
     def _judged(self, message: ClientJudged) -> None:
@@ -503,7 +521,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
                 lines += ["", f"Last {len(strip)} runs, oldest first: {strip_text(strip)}", f"  {strip_legend(strip)}"]
             failures = result.health.last_failures
-            lines += ["", f"Not-OK runs in the last 24 h: {len(failures)}"]
+            lines += ["", f"Not-OK runs in the last {hours_text(self.health_options().window)}: {len(failures)}"]
             for task in failures[:6]:
                 lines.append(f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}")
                 if task.status_message:
@@ -549,6 +567,12 @@ def _differs(before: MemberHealth, after: MemberHealth) -> bool:
         error = before.error.user_message() if before.error is not None else ""
         return before.health != after.health or error != (after.error.user_message() if after.error else "")
     return before.health != after.health
+
+
+def hours_text(span: timedelta) -> str:
+    """A window in hours as the legend says it: `24 h`, `36 h`, whole days from two on as `7 d`."""
+    hours = int(span.total_seconds() // 3600)
+    return f"{hours // 24} d" if hours >= 48 and hours % 24 == 0 else f"{hours} h"
 
 
 def _when(moment: datetime | None) -> str:
