@@ -335,3 +335,30 @@ async def test_a_reload_landing_while_the_audit_tab_shows_keeps_the_tab(demo_ser
         await pilot.press("a")  # back on the Selectors tab, the table has the keys
         await settle(pilot)
         assert app.focused is screen.selector_table
+
+
+async def test_a_leaves_the_audit_tab_after_a_run_without_flickering_back(demo_server: DemoServer) -> None:
+    """Newcomer audit: after a run, `a` on the Audit tab showed Selectors, then Audit, then Selectors... and could
+    end on Audit: the hidden run list handed the focus to its hidden sibling, and a focused widget's tab is shown."""
+    from tests.support.selectors import on_cleanup
+
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("space", "ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        while review.query_one("#review-delete", Button).disabled:  # the dry run answers
+            await pilot.pause(0.05)
+        review.query_one("#review-delete", Button).press()
+        await settle(pilot)
+        while not (isinstance(app.screen, RunScreen) and app.screen.report is not None):
+            await pilot.pause(0.05)
+        await pilot.press("a")
+        await settle(pilot)
+        tabs = screen.query_one(TabbedContent)
+        assert tabs.active == "tab-audit" and app.focused is screen.query_one("#audit-runs")
+        shown: list[str] = []
+        screen.watch(tabs, "active", lambda active: shown.append(active), init=False)
+        await pilot.press("a")
+        for _ in range(10):  # the flicker took a few rounds of the event loop
+            await pilot.pause(0.05)
+        assert shown == ["tab-selectors"] and app.focused is screen.selector_table

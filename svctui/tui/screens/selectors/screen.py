@@ -136,15 +136,29 @@ class SelectorsScreen(ListScreen[Selector]):
         return self.query_one("#table", SelectorTable)
 
     def on_mount(self) -> None:
-        """Once: the offer to resume an interrupted run (Textual runs the list screen's on_mount as well)."""
+        """Once: the offer to resume an interrupted run (Textual runs the list screen's on_mount as well); the keys
+        follow the tab from the moment it changes."""
         offer_resume(self.dashboard, self.selector_gone)
+        self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
+
+    def _focus_tab(self, active: str) -> None:
+        """The shown tab's table takes the focus at once, as the tab changes (a key, a click, a run's `a`).
+
+        Done in the watcher, before the old tab's widgets get their Hide event: a focused widget that is hidden
+        hands the focus to a sibling on the same (hidden) tab, and focusing a widget on a hidden tab switches back
+        to that tab, so `a` on the Audit tab flickered between the tabs and could end on the Audit tab.
+        """
+        if active == "tab-audit":
+            self.query_one("#audit-runs").focus()
+        elif active == "tab-selectors":
+            self.selector_table.focus()
 
     @on(ShowAuditTab)
     def _show_audit(self) -> None:
         tabs = self.query_one(TabbedContent)
         if tabs.active == "tab-audit":  # already shown: no Show event, so read the log (the run just written) here
             self.query_one(AuditTab).action_reload()
-            self.query_one("#audit-runs").focus()
+            self._focus_tab("tab-audit")
         tabs.active = "tab-audit"
 
     def table_in_view(self) -> bool:
@@ -163,13 +177,8 @@ class SelectorsScreen(ListScreen[Selector]):
         self.action_refresh()
 
     @on(TabbedContent.TabActivated)
-    def _focus_the_tab(self, event: TabbedContent.TabActivated) -> None:
-        """The keys follow the tab: the Audit tab's run list, or the selectors table, gets the focus; the footer
-        shows the keys of the tab."""
-        if event.pane.id == "tab-audit":
-            self.query_one("#audit-runs").focus()
-        elif event.pane.id == "tab-selectors":
-            self.selector_table.focus()
+    def _tab_keys(self) -> None:
+        """The footer shows the keys of the tab (the focus moved with the tab already, see `_focus_tab`)."""
         self.refresh_bindings()
 
     # ----- loading ----------------------------------------------------------------------------------------
