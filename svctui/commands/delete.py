@@ -115,7 +115,8 @@ async def tag_selectors(client: ApiClient, tag_id: int) -> dict[int, Selector] |
 
 
 async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int], concurrency: int) -> ExitCode:
-    """Look each id up (GET only) and print what would happen; exit 5 when any lookup got no real answer."""
+    """Look each id up (GET only) and print what would happen; the exit code the run would give: 5 when any
+    lookup got no real answer, 4 when a selector would be refused or is not part of the tag, else 0."""
     noun = "selector" if len(ids) == 1 else "selectors"
     note(f"dry run: {len(ids):,} {noun} of tag {label} on {client.base_url}; nothing will be deleted")
     previews = await preview_selectors(
@@ -129,6 +130,11 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
         return ExitCode.SERVER
     would = sum(1 for p in previews if p.preview in (Preview.WOULD_DELETE, Preview.UNKNOWN))
     note(f"dry run: {would:,} of {len(ids):,} would be deleted; nothing was deleted")
+    refused = [p.selector_id for p in previews if p.preview in (Preview.WOULD_REFUSE, Preview.NOT_IN_TAG)]
+    if refused:  # the exit code the run would give: a script can ask first
+        shown = ", ".join(map(str, refused[:10])) + (" …" if len(refused) > 10 else "")
+        note(f"dry run: {len(refused):,} would be refused or are not part of tag {tag_id} ({shown}): exit 4")
+        return ExitCode.NOT_FOUND
     return ExitCode.OK
 
 

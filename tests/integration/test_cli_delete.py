@@ -89,7 +89,8 @@ def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) 
     before = _ids(layout.tag_id)
     args = [str(i) for i in layout.deletable[:2]] + [str(layout.default_id), str(layout.other_tag_selector), "2000000"]
     result = invoke(["selectors", "delete", str(layout.tag_id), *args, "--dry-run"])
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 4, result.stderr  # as the run would: a default and another tag's selector
+    assert f"2 would be refused or are not part of tag {layout.tag_id} ({layout.default_id}, " in result.stderr
     out = result.stdout
     for selector in _selectors(layout.tag_id):
         if selector["id"] in layout.deletable[:2]:
