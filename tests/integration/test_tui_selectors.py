@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
 from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
+from svctui.ops.preview import Preview
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from svctui.tui.palette import export_records
@@ -177,10 +178,12 @@ async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_serve
         assert plan.filters_text.startswith("typed ids")
 
 
-async def test_typed_ids_the_server_says_are_not_in_the_tag_lose_their_marks_after_the_run(
+async def test_typed_ids_the_dry_run_finds_in_another_tag_are_not_sent_and_lose_their_marks(
     fresh_demo_server: DemoServer,
 ) -> None:
-    """A run answers 404 `not part of tag` for the unknown ids: their marks go, so a second ctrl+d won't resend."""
+    """Newcomer audit: the review asked to confirm every marked id and the run sent a DELETE for typed ids of another
+    tag. The dry run's word settles them: the review names only the ones to delete, the run sends only those, and
+    the others' marks go (a second ctrl+d won't list them again)."""
     from svctui.tui.screens.selectors.review import ReviewScreen
     from svctui.tui.screens.selectors.run import RunScreen
     from tests.support.selectors_run import tag_selectors
@@ -200,11 +203,15 @@ async def test_typed_ids_the_server_says_are_not_in_the_tag_lose_their_marks_aft
         await settle(pilot)
         review = app.screen
         assert isinstance(review, ReviewScreen)
+        assert review.left_out == {other: Preview.NOT_IN_TAG}
+        assert str(review.query_one("#review-title", Static).render()).startswith("Delete 2 of the 3 marked")
+        assert str(review.query_one("#review-delete", Button).label) == "Delete 2"
         await pilot.click("#review-delete")
         await settle(pilot)
         run = app.screen
         assert isinstance(run, RunScreen) and run.report is not None
-        assert sorted(str(result.outcome) for result in run.report.results) == ["deleted", "deleted", "not part of tag"]
+        assert sorted(str(result.outcome) for result in run.report.results) == ["deleted", "deleted"]
+        assert run.ids == plain
         await pilot.press("escape")
         await settle(pilot)
         marks = screen.marks.of(tag.id)
@@ -362,3 +369,49 @@ async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server:
         }
         assert not doomed & left
         assert screen.tags_pane.counts[tag.id] == count - 3
+
+
+async def test_the_typed_count_is_the_number_to_delete_and_digits_reach_its_box_from_cancel(
+    fresh_demo_server: DemoServer,
+) -> None:
+    """Newcomer audit: 24 marked and 46 typed ids of nothing asked to type 70, and digits typed while the focus was
+    on Cancel (where it starts) went nowhere. Now the count is of the selectors to delete, and digits go to it."""
+    from svctui.store.audit import audit_path
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+    from tests.support.audit import audit_lines
+    from tests.support.selectors_run import as_dicts, tag_selectors
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None
+        plain = [item.id for item in screen.selector_table.items if not item.is_default][:22]
+        others = [selector.id for selector in tag_selectors(fresh_demo_server, 2) if not selector.is_default][:3]
+        await pilot.press("i")
+        await settle(pilot)
+        app.screen.query_one("#ids", Input).value = " ".join(map(str, [*plain, *others]))
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen) and review.previews is not None
+        assert app.focused is review.query_one("#review-cancel", Button)
+        delete = review.query_one("#review-delete", Button)
+        await pilot.press("2", "5")  # every marked id: not the count to type any more
+        await settle(pilot)
+        assert review.query_one("#review-typed", Input).value == "25" and delete.disabled
+        assert "type 22 to enable Delete" in str(review.query_one("#review-typed-label", Static).render())
+        await pilot.press("backspace", "backspace", "2", "2")
+        await settle(pilot)
+        assert not delete.disabled and str(delete.label) == "Delete 22"
+        delete.press()
+        await settle(pilot)
+        run = app.screen
+        assert isinstance(run, RunScreen) and run.report is not None
+        assert {str(outcome): count for outcome, count in run.report.counts.items()} == {"deleted": 22}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not screen.marks.ids(tag.id)
+    intents = as_dicts(audit_lines(audit_path()), "intent")
+    assert sorted(line["selector_id"] for line in intents) == sorted(plain), "nothing was sent for the others"

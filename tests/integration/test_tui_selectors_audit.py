@@ -337,12 +337,12 @@ async def test_a_reload_landing_while_the_audit_tab_shows_keeps_the_tab(demo_ser
         assert app.focused is screen.selector_table
 
 
-async def test_a_leaves_the_audit_tab_after_a_run_without_flickering_back(demo_server: DemoServer) -> None:
+async def test_a_leaves_the_audit_tab_after_a_run_without_flickering_back(fresh_demo_server: DemoServer) -> None:
     """Newcomer audit: after a run, `a` on the Audit tab showed Selectors, then Audit, then Selectors... and could
     end on Audit: the hidden run list handed the focus to its hidden sibling, and a focused widget's tab is shown."""
     from tests.support.selectors import on_cleanup
 
-    async with on_cleanup(demo_server) as (app, pilot, screen):
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):  # it deletes: not the shared server
         await pilot.press("space", "ctrl+d")
         await settle(pilot)
         review = app.screen

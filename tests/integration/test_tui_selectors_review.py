@@ -44,13 +44,21 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             assert "Impact:" in text_of(screen, "#review-impact")
             assert screen.focused is screen.query_one("#review-cancel", Button)
             delete = screen.query_one("#review-delete", Button)
-            assert delete.disabled  # 23 selectors: the count must be typed
-            screen.query_one("#review-typed", Input).value = "22"
+            assert delete.disabled  # 23 marked: a count must be typed
+            # the dry run settled 4 (2 defaults, 1 gone, the unknown id): 19 are to be sent, and 19 is the count
+            assert sorted(screen.left_out) == sorted([*(s.id for s in defaults), plain[0].id, 999_999])
+            assert text_of(screen, "#review-title").startswith("Delete 19 of the 23 marked selector(s)")
+            assert "The run sends only the 19 others: 4 gone, default or another tag's are left out" in text_of(
+                screen, "#review-preview"
+            )
+            screen.query_one("#review-typed", Input).value = "23"  # every marked one: not what is sent
             await pilot.pause()
             assert delete.disabled
-            screen.query_one("#review-typed", Input).value = "23"
+            screen.query_one("#review-typed", Input).value = "19"
             await pilot.pause()
-            assert not delete.disabled
+            assert not delete.disabled and str(delete.label) == "Delete 19"
+            assert [selector.id for selector in screen.plan_to_send().selectors] == [s.id for s in plain[1:]]
+            assert screen.plan_to_send().unknown_ids == ()
             await pilot.click("#review-delete")
             await settle(pilot)
         assert answers == [True]

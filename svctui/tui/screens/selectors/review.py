@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 CONFIRM_TYPED_ABOVE = 20
+# What a dry run settles: the server has said DELETE would not delete these, so the run leaves them out
+SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
 
@@ -58,7 +61,7 @@ def preview_counts_text(results: list[PreviewResult]) -> str:
 
 
 class ReviewScreen(ModalScreen[bool]):
-    """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion."""
+    """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion of `plan_to_send()`."""
 
     DEFAULT_CSS = """
     ReviewScreen #review-typed { width: 40; }
@@ -79,6 +82,7 @@ class ReviewScreen(ModalScreen[bool]):
         self.impact: Impact | None = None
         self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
         self.checked_count = 0
+        self.left_out: dict[int, Preview] = {}  # ids the dry run settled: not sent (gone, refused, another tag's)
 
     @property
     def svc_app(self) -> SvcTuiApp:
@@ -87,15 +91,30 @@ class ReviewScreen(ModalScreen[bool]):
 
     @property
     def needs_typed_count(self) -> bool:
-        """True above CONFIRM_TYPED_ABOVE selectors."""
+        """True above CONFIRM_TYPED_ABOVE marked selectors."""
         return len(self.ids) > CONFIRM_TYPED_ABOVE
+
+    def sending_ids(self) -> list[int]:
+        """The ids the run would send: the marked ones less those the dry run settled."""
+        return [selector_id for selector_id in self.ids if selector_id not in self.left_out]
+
+    def plan_to_send(self) -> CleanupPlan:
+        """The plan less the selectors the dry run settled (gone, default, another tag's): the run sends the rest."""
+        return CleanupPlan(
+            tag=self.plan.tag,
+            selectors=tuple(selector for selector in self.plan.selectors if selector.id not in self.left_out),
+            unknown_ids=tuple(selector_id for selector_id in self.plan.unknown_ids if selector_id not in self.left_out),
+            filters_text=self.plan.filters_text,
+        )
 
     def compose(self) -> ComposeResult:
         """Who, where, why; the table; the impact; the confirmation."""
         app = self.svc_app
         count = len(self.ids)
         with Vertical(classes="sheet"):
-            yield Static(f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", classes="sheet-title")
+            yield Static(
+                f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", id="review-title", classes="sheet-title"
+            )
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", id="review-where", markup=False)
             why = self.plan.filters_text or "marked by hand"
             yield Static(f"Why these: {why}", id="review-why", markup=False)
@@ -111,8 +130,17 @@ class ReviewScreen(ModalScreen[bool]):
             if why_read_only is not None:
                 yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
             elif self.needs_typed_count:
-                yield Static(f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete", markup=False)
-                yield Input(placeholder=f"type {count} to enable Delete", id="review-typed", restrict=r"[0-9]*")
+                yield Static(
+                    f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete (digits go to the box)",
+                    id="review-typed-label",
+                    markup=False,
+                )
+                yield Input(
+                    placeholder=f"type {count} to enable Delete",
+                    id="review-typed",
+                    restrict=r"[0-9]*",
+                    select_on_focus=False,
+                )
             with Horizontal():
                 yield Button("Cancel", id="review-cancel", variant="primary")
                 if why_read_only is None:
@@ -188,14 +216,38 @@ class ReviewScreen(ModalScreen[bool]):
             if result.selector is not None and result.selector.id not in self.names:
                 table.update_cell(str(result.selector_id), "name", result.selector.name)
             table.update_cell(str(result.selector_id), "preview", text)
+        self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
         nothing = "" if self.anything_to_delete() else " — none of these would be deleted: Delete stays off"
-        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}{nothing}")
+        left_out = ""
+        if self.left_out and self.anything_to_delete():
+            sending, settled = len(self.sending_ids()), len(self.left_out)
+            left_out = (
+                f"\nThe run sends only the {sending:,} others: {settled:,} gone, default or another tag's are left out"
+            )
+        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}{nothing}{left_out}")
+        self.show_count_to_send()
         self.update_delete_button()
+
+    def show_count_to_send(self) -> None:
+        """Title, typed count and button name the selectors the run will send, once the dry run has settled some."""
+        if not self.left_out or not self.anything_to_delete():
+            return
+        sending, marked = len(self.sending_ids()), len(self.ids)
+        self.query_one("#review-title", Static).update(
+            f"Delete {sending:,} of the {marked:,} marked selector(s) from {tag_words(self.plan)}?"
+        )
+        for label in self.query("#review-typed-label").results(Static):
+            label.update(
+                f"More than {CONFIRM_TYPED_ABOVE} marked: type {sending} to enable Delete (digits go to the box)"
+            )
+        for box in self.query("#review-typed").results(Input):
+            box.placeholder = f"type {sending} to enable Delete"
+        for button in self.query("#review-delete").results(Button):
+            button.label = f"Delete {sending:,}"
 
     def anything_to_delete(self) -> bool:
         """False once the dry run answered that every selector is gone, refused or not part of the tag."""
-        settled = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
-        return self.previews is None or any(result.preview not in settled for result in self.previews)
+        return self.previews is None or any(result.preview not in SETTLED for result in self.previews)
 
     def show_impact(self, impact: Impact) -> None:
         """Members per selector and the total, or why the server can't say."""
@@ -218,7 +270,7 @@ class ReviewScreen(ModalScreen[bool]):
         """True when no typed count is needed, or the typed one is right."""
         if not self.needs_typed_count:
             return True
-        return self.query_one("#review-typed", Input).value.strip() == str(len(self.ids))
+        return self.query_one("#review-typed", Input).value.strip() == str(len(self.sending_ids()))
 
     def update_delete_button(self) -> None:
         """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
@@ -226,6 +278,16 @@ class ReviewScreen(ModalScreen[bool]):
         if buttons:
             ready = bool(self.ids) and self.previews is not None and self.anything_to_delete()
             buttons.first(Button).disabled = not ready or not self.typed_count_ok()
+
+    def on_key(self, event: events.Key) -> None:
+        """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the count box, not nowhere."""
+        box = next(iter(self.query("#review-typed").results(Input)), None)
+        if box is None or self.focused is box or event.character is None or event.character not in "0123456789":
+            return
+        event.stop()
+        event.prevent_default()
+        box.focus()
+        box.insert_text_at_cursor(event.character)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Re-check the typed count."""
@@ -239,7 +301,10 @@ class ReviewScreen(ModalScreen[bool]):
         if buttons and not buttons.first(Button).disabled:
             buttons.first(Button).focus()
         elif not self.typed_count_ok():
-            self.notify(f"Type {len(self.ids)} exactly (the number of selectors) to enable Delete.", severity="warning")
+            count = len(self.sending_ids())
+            self.notify(
+                f"Type {count} exactly (the number of selectors to delete) to enable Delete.", severity="warning"
+            )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Cancel, or confirm."""

@@ -409,11 +409,17 @@ class SelectorsScreen(ListScreen[Selector]):
             self.notify(NOTHING_MARKED, severity="warning")
             return
 
-        def reviewed(confirmed: bool | None) -> None:
-            if confirmed:
-                self.app.push_screen(RunScreen(plan, self.selector_gone), self._after_run)
+        review = ReviewScreen(plan)
 
-        self.app.push_screen(ReviewScreen(plan), reviewed)
+        def reviewed(confirmed: bool | None) -> None:
+            if not confirmed:
+                return
+            # what the dry run settled is not sent: ids that are gone or another tag's lose their marks now
+            self.marks.unmark(plan.tag.id, review.left_out)
+            self._marks_shown()
+            self.app.push_screen(RunScreen(review.plan_to_send(), self.selector_gone), self._after_run)
+
+        self.app.push_screen(review, reviewed)
 
     def _after_run(self, report: DeleteReport | None = None) -> None:
         """The run screen closed: typed ids the server said are not part of the tag lose their marks (a second
