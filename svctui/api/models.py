@@ -413,13 +413,23 @@ class MemberCountsResponse(ApiModel):
 M = TypeVar("M")
 
 
-@cache
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
+
+
 def adapter(model: Any) -> TypeAdapter[Any]:
     """A cached TypeAdapter for `model` (e.g. `Page[Event]`), built once per process."""
-    return TypeAdapter(model)
+    built = _ADAPTERS.get(model)
+    if built is None:
+        built = _ADAPTERS.setdefault(model, TypeAdapter(model))
+    return built
+
+
+def adapter_built(model: Any) -> bool:
+    """True once `adapter(model)` has been built (building the first one of a page's models takes ~30 ms)."""
+    return model in _ADAPTERS
 
 
 def parse_json(model: type[M], content: bytes) -> M:
     """Validate response bytes into `model` with a cached adapter."""
-    result: M = adapter(model).validate_json(content)  # type: ignore[arg-type]
+    result: M = adapter(model).validate_json(content)
     return result
