@@ -49,7 +49,14 @@ from svctui.api.errors import (
 from svctui.api.limiter import RateLimiter
 from svctui.api.limits import MAX_PREFER_WAIT
 from svctui.api.models import Page, adapter, adapter_built, parse_json
-from svctui.api.resources import ClientsResource, EventsResource, SelectorsResource, TagsResource, TasksResource
+from svctui.api.resources import (
+    BODY_ARRIVED,
+    ClientsResource,
+    EventsResource,
+    SelectorsResource,
+    TagsResource,
+    TasksResource,
+)
 
 PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
 RETRY_STATUSES = frozenset({408, 429})
@@ -341,6 +348,9 @@ class ApiClient:
         warming = None if adapter_built(model) else asyncio.ensure_future(asyncio.to_thread(adapter, model))
 
         async def finish(response: httpx.Response) -> M:
+            arrived = BODY_ARRIVED.get()
+            if arrived is not None:
+                arrived(response.content)
             if warming is not None:
                 await asyncio.shield(warming)
             if len(response.content) >= THREAD_PARSE_BYTES:  # off the loop: validation is pure CPU

@@ -8,8 +8,10 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import json
+import re
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -125,6 +127,17 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
 
 
 AHEAD = 2  # requests kept on their way while the caller handles a page
+# Set for one request, `ApiClient.get` shows the bytes of its 2xx answer to this before validating them.
+BODY_ARRIVED: contextvars.ContextVar[Callable[[bytes], None] | None] = contextvars.ContextVar(
+    "svctui_body_arrived", default=None
+)
+LEADING_COUNT = re.compile(rb"\A\s*\{\s*\"count\"\s*:\s*(\d{1,10})\s*[,}]")  # the envelope as servers send it
+
+
+def leading_count(content: bytes) -> int | None:
+    """The `count` of a page envelope that starts with it (as the API's does), read without parsing the page."""
+    found = LEADING_COUNT.match(content)
+    return int(found.group(1)) if found else None
 
 
 async def paginate(
@@ -134,7 +147,9 @@ async def paginate(
 
     The following pages are requested as soon as a page has arrived, before the caller gets it: the next one, and
     (while the pages are full and the count goes beyond them) the one after it, so the server works on them while
-    the caller writes or draws this one and there is always one more for the server to start on. At most AHEAD
+    the caller writes or draws this one and there is always one more for the server to start on. The first page's
+    two followers go out as soon as its bytes are in, before it is validated, when its envelope starts with the
+    count (see `leading_count`). At most AHEAD
     requests are in flight, and AHEAD + 1 pages held with the caller's. A request that this page proves was for the
     wrong place (a short page, a changed count) is cancelled and the right page requested. A caller that stops
     early (closing the iterator) cancels what is in flight; an error of a later page is raised after every page
@@ -142,7 +157,20 @@ async def paginate(
     """
     check_page_size(page_size)
     pending: deque[tuple[int, asyncio.Future[PageT]]] = deque()  # (skip, the request), in page order
-    current: asyncio.Future[PageT] = asyncio.ensure_future(fetch(skip, page_size))
+
+    def first_arrived(content: bytes) -> None:
+        BODY_ARRIVED.set(None)  # once, and not for the requests started here (they copy this context)
+        count = leading_count(content)
+        at = skip + page_size
+        while count is not None and len(pending) < AHEAD and at < count:
+            pending.append((at, asyncio.ensure_future(fetch(at, page_size))))
+            at += page_size
+
+    first = contextvars.copy_context()
+    first.run(BODY_ARRIVED.set, first_arrived)
+    current: asyncio.Future[PageT] = asyncio.get_running_loop().create_task(
+        _awaited(fetch(skip, page_size)), context=first
+    )
     try:
         while True:
             page = await current
@@ -167,6 +195,10 @@ async def paginate(
         _drop(current)
         for _, request in pending:
             _drop(request)
+
+
+async def _awaited(awaitable: Awaitable[T]) -> T:
+    return await awaitable
 
 
 def _drop(task: asyncio.Future[Any]) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from svctui.api.client import ApiClient
+from svctui.api.errors import ResponseShapeError
+from svctui.api.resources import leading_count
 from svctui.demo.server import DemoServer
 from tests.support.bad_server import BadServer, Misbehaviour, answer
 from tests.support.cli import demo_env, invoke, jsonl_items, run_binary
@@ -110,3 +112,25 @@ def test_an_error_on_page_3_leaves_pages_1_and_2_written_and_says_so(bad: BadSer
     assert "the output is cut short: 4 events were written before the error below; --skip 4 continues" in result.stderr
     assert "no page 3" in result.stderr and "Traceback" not in result.stderr
     assert result.stderr.index("cut short") < result.stderr.index("no page 3")
+
+
+@pytest.mark.anyio
+async def test_the_pages_after_the_first_go_out_before_it_is_validated(bad: BadServer) -> None:
+    def route(line: str) -> Misbehaviour:
+        if skip_of(line) == 0:  # an answer that fails validation, but whose count says there is more
+            return answer(200, b'{"count": 9, "skip": 0, "limit": 3, "data": [{"id": "not a number"}]}')
+        return events(range(skip_of(line) + 1, skip_of(line) + 4), 9)
+
+    bad.route = route
+    async with ApiClient(bad.base_url, None, max_retries=0) as client:
+        with pytest.raises(ResponseShapeError):
+            [event async for event in client.events.iter(page_size=3)]
+        assert client.requests_sent == 3  # pages 2 and 3 were asked for on page 1's bytes, then dropped
+
+
+def test_the_leading_count_is_read_only_from_an_envelope_that_starts_with_it() -> None:
+    assert leading_count(b'{"count":4000,"limit":1000,"skip":0,"data":[{"count":1}]}') == 4000
+    assert leading_count(b' {\n  "count" : 12 }') == 12
+    assert leading_count(b'{"data":[{"count":1}],"count":5}') is None
+    assert leading_count(b'{"count":"5"}') is None
+    assert leading_count(b"") is None
