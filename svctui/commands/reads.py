@@ -73,9 +73,9 @@ async def write_listing(
     first_page: FirstPage,
     all_pages: AllPages | None = None,
 ) -> None:
-    """One page (default) or every page (--all, capped by --limit) into `writer`, holding one page at a time.
+    """One page (default) or every page (--all, capped by --limit) into `writer`, writing one page at a time.
 
-    Each page is written (and flushed) as it arrives; the client reads at most one page ahead.
+    Each page is written (and flushed) as it arrives; the client has at most two more on their way (`paginate`).
     """
     complete = False
     written = 0
