@@ -149,11 +149,10 @@ async def paginate(
     (while the pages are full and the count goes beyond them) the one after it, so the server works on them while
     the caller writes or draws this one and there is always one more for the server to start on. The first page's
     two followers go out as soon as its bytes are in, before it is validated, when its envelope starts with the
-    count (see `leading_count`). At most AHEAD
-    requests are in flight, and AHEAD + 1 pages held with the caller's. A request that this page proves was for the
-    wrong place (a short page, a changed count) is cancelled and the right page requested. A caller that stops
-    early (closing the iterator) cancels what is in flight; an error of a later page is raised after every page
-    before it has been handed over.
+    count (see `leading_count`). At most AHEAD requests are in flight, and AHEAD + 1 pages held with the caller's.
+    A request that this page proves was for the wrong place (a short page, a changed count) is cancelled and the
+    right page requested. A caller that stops early (closing the iterator) cancels what is in flight; an error of a
+    later page is raised after every page before it has been handed over.
     """
     check_page_size(page_size)
     pending: deque[tuple[int, asyncio.Future[PageT]]] = deque()  # (skip, the request), in page order
@@ -198,6 +197,7 @@ async def paginate(
 
 
 async def _awaited(awaitable: Awaitable[T]) -> T:
+    """`awaitable` as a coroutine (a task with its own context needs one)."""
     return await awaitable
 
 
