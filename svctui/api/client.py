@@ -12,7 +12,8 @@ but once it starts the body must finish within UNLIMITED_WAIT_BODY_DEADLINE seco
 than IDLE_TIMEOUT seconds between bytes. Bodies over `max_response_bytes` are refused (ResponseTooLarge).
 
 A body of THREAD_PARSE_BYTES or more (a page of hundreds of records: tens to hundreds of ms of validation) is
-parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile.
+parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile. The first
+`get` of a model builds its validator in a worker thread while the request is on its way, not after the answer.
 """
 
 from __future__ import annotations
@@ -47,8 +48,15 @@ from svctui.api.errors import (
 )
 from svctui.api.limiter import RateLimiter
 from svctui.api.limits import MAX_PREFER_WAIT
-from svctui.api.models import Page, parse_json
-from svctui.api.resources import ClientsResource, EventsResource, SelectorsResource, TagsResource, TasksResource
+from svctui.api.models import Page, adapter, adapter_built, parse_json
+from svctui.api.resources import (
+    BODY_ARRIVED,
+    ClientsResource,
+    EventsResource,
+    SelectorsResource,
+    TagsResource,
+    TasksResource,
+)
 
 PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
 RETRY_STATUSES = frozenset({408, 429})
@@ -337,12 +345,29 @@ class ApiClient:
     async def get(self, model: type[M], path: str, params: Sequence[tuple[str, str]] = ()) -> M:
         """GET `path` and parse the body into `model`; an answer not in that shape is retried like a 5xx."""
 
+        warming = None if adapter_built(model) else asyncio.ensure_future(asyncio.to_thread(adapter, model))
+
         async def finish(response: httpx.Response) -> M:
+            arrived = BODY_ARRIVED.get()
+            if arrived is not None:
+                arrived(response.content)
+            if warming is not None:
+                await asyncio.shield(warming)
             if len(response.content) >= THREAD_PARSE_BYTES:  # off the loop: validation is pure CPU
                 return await asyncio.to_thread(self.parse, model, response)
             return self.parse(model, response)
 
-        return await self._with_retries("GET", path, params, finish)
+        try:
+            return await self._with_retries("GET", path, params, finish)
+        finally:
+            if warming is not None:
+                warming.add_done_callback(_settle)
+
+
+def _settle(task: asyncio.Future[Any]) -> None:
+    """Retrieve the outcome of a validator build no one awaited (the request failed first)."""
+    if not task.cancelled():
+        task.exception()
 
 
 @functools.cache

@@ -8,8 +8,11 @@ request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >=
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import json
+import re
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
@@ -123,37 +126,90 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
     )
 
 
+AHEAD = 2  # requests kept on their way while the caller handles a page
+# Set for one request, `ApiClient.get` shows the bytes of its 2xx answer to this before validating them.
+BODY_ARRIVED: contextvars.ContextVar[Callable[[bytes], None] | None] = contextvars.ContextVar(
+    "svctui_body_arrived", default=None
+)
+LEADING_COUNT = re.compile(rb"\A\s*\{\s*\"count\"\s*:\s*(\d{1,10})\s*[,}]")  # the envelope as servers send it
+
+
+def leading_count(content: bytes) -> int | None:
+    """The `count` of a page envelope that starts with it (as the API's does), read without parsing the page."""
+    found = LEADING_COUNT.match(content)
+    return int(found.group(1)) if found else None
+
+
 async def paginate(
     fetch: Callable[[int, int], Awaitable[PageT]], size: Callable[[PageT], int], skip: int, page_size: int
 ) -> AsyncIterator[PageT]:
     """Pages from `fetch(skip, limit)`, `page_size` at a time, until `skip + len(data) >= count` or an empty page.
 
-    The next page is requested as soon as this one has arrived, so the server works on it while the caller
-    writes or draws this one: at most two pages are held. A caller that stops early (closing the iterator)
-    cancels the request in flight; an error of the next page is raised after this page has been handed over.
+    The following pages are requested as soon as a page has arrived, before the caller gets it: the next one, and
+    (while the pages are full and the count goes beyond them) the one after it, so the server works on them while
+    the caller writes or draws this one and there is always one more for the server to start on. The first page's
+    two followers go out as soon as its bytes are in, before it is validated, when its envelope starts with the
+    count (see `leading_count`). At most AHEAD requests are in flight, and AHEAD + 1 pages held with the caller's.
+    A request that this page proves was for the wrong place (a short page, a changed count) is cancelled and the
+    right page requested. A caller that stops early (closing the iterator) cancels what is in flight; an error of a
+    later page is raised after every page before it has been handed over.
     """
     check_page_size(page_size)
-    page = await fetch(skip, page_size)
-    ahead: asyncio.Task[PageT] | None = None
+    pending: deque[tuple[int, asyncio.Future[PageT]]] = deque()  # (skip, the request), in page order
+
+    def first_arrived(content: bytes) -> None:
+        BODY_ARRIVED.set(None)  # once, and not for the requests started here (they copy this context)
+        count = leading_count(content)
+        at = skip + page_size
+        while count is not None and len(pending) < AHEAD and at < count:
+            pending.append((at, asyncio.ensure_future(fetch(at, page_size))))
+            at += page_size
+
+    first = contextvars.copy_context()
+    first.run(BODY_ARRIVED.set, first_arrived)
+    current: asyncio.Future[PageT] = asyncio.get_running_loop().create_task(
+        _awaited(fetch(skip, page_size)), context=first
+    )
     try:
         while True:
+            page = await current
             got = size(page)
-            last = got == 0 or skip + got >= page.count
-            if not last:
-                skip += got
-                ahead = asyncio.ensure_future(fetch(skip, page_size))
-            yield page
-            if ahead is None:
+            if got == 0 or skip + got >= page.count:
+                yield page
                 return
-            page, ahead = await ahead, None
+            skip += got
+            if pending and pending[0][0] != skip:  # asked where this page said the next would start; it did not
+                while pending:
+                    _drop(pending.popleft()[1])
+            full = got == page_size
+            while len(pending) < AHEAD:
+                at = pending[-1][0] + page_size if pending else skip
+                if pending and (not full or at >= page.count):
+                    break
+                pending.append((at, asyncio.ensure_future(fetch(at, page_size))))
+            await asyncio.sleep(0)  # let the new requests go out before the caller works on this page
+            current = pending.popleft()[1]
+            yield page
     finally:
-        if ahead is not None:
-            ahead.cancel()
-            ahead.add_done_callback(_forget)
+        _drop(current)
+        for _, request in pending:
+            _drop(request)
 
 
-def _forget(task: asyncio.Task[Any]) -> None:
-    """Retrieve the outcome of a cancelled read-ahead, so asyncio does not report it as never retrieved."""
+async def _awaited(awaitable: Awaitable[T]) -> T:
+    """`awaitable` as a coroutine (a task with its own context needs one)."""
+    return await awaitable
+
+
+def _drop(task: asyncio.Future[Any]) -> None:
+    """Cancel a request no one will read (a no-op once done) and retrieve its outcome, so asyncio does not report
+    an error of it as never retrieved."""
+    task.cancel()
+    task.add_done_callback(_forget)
+
+
+def _forget(task: asyncio.Future[Any]) -> None:
+    """Retrieve the outcome of a dropped request."""
     if not task.cancelled():
         task.exception()
 

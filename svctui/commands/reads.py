@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -42,10 +43,7 @@ from svctui.commands.common import (
     profile_option,
     run_connected,
 )
-from svctui.commands.delete import delete_command
 from svctui.commands.output import Format, ItemWriter, make_writer
-from svctui.commands.restore import restore_command
-from svctui.commands.resume import resume_command
 from svctui.commands.table import TableColumn, table_columns
 
 if TYPE_CHECKING:
@@ -75,9 +73,9 @@ async def write_listing(
     first_page: FirstPage,
     all_pages: AllPages | None = None,
 ) -> None:
-    """One page (default) or every page (--all, capped by --limit) into `writer`, holding one page at a time.
+    """One page (default) or every page (--all, capped by --limit) into `writer`, writing one page at a time.
 
-    Each page is written (and flushed) as it arrives; the client reads at most one page ahead.
+    Each page is written (and flushed) as it arrives; the client has at most two more on their way (`paginate`).
     """
     complete = False
     written = 0
@@ -347,7 +345,31 @@ def tags_list(ctx: click.Context, filters: tuple[str, ...], fmt: str, profile_na
 # ---------------------------------------------------------------- selectors
 
 
-@click.group()
+class SelectorsGroup(click.Group):
+    """`svctui selectors`: its destructive subcommands are imported when named, not for every read command."""
+
+    LAZY = {
+        "delete": "svctui.commands.delete:delete_command",
+        "restore": "svctui.commands.restore:restore_command",
+        "resume": "svctui.commands.resume:resume_command",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Names of the subcommands."""
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The named subcommand (imported on first use when it is a lazy one)."""
+        target = self.LAZY.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module_name, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=SelectorsGroup)
 def selectors() -> None:
     """Selectors of an asset group tag: list them, delete them."""
 
@@ -373,8 +395,3 @@ def selectors_list(
         Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items, missing
     )
     run_listing(ctx, listing, **paging)
-
-
-selectors.add_command(delete_command)
-selectors.add_command(resume_command)
-selectors.add_command(restore_command)

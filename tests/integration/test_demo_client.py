@@ -74,25 +74,24 @@ async def test_events_filters_sort_and_pages(demo_server: DemoServer) -> None:
         )
 
 
-async def test_pages_read_one_page_ahead_and_stopping_early_cancels_it(demo_server: DemoServer) -> None:
+async def test_pages_read_two_pages_ahead_and_stopping_early_cancels_them(demo_server: DemoServer) -> None:
     async with api(demo_server) as client:
         pages = client.events.pages(ListQuery(hydrate_domains=False, hydrate_ous=False), page_size=50)
         assert isinstance(pages, AsyncGenerator)
         async with contextlib.aclosing(pages):
             first = await anext(pages)
-            for _ in range(200):  # the second page is on its way before it is asked for
-                if client.requests_sent == 2:
-                    break
-                await asyncio.sleep(0.01)
-            assert [e.id for e in first.data] == list(range(1, 51)) and client.requests_sent == 2
+            assert [e.id for e in first.data] == list(range(1, 51))
+            assert client.requests_sent == 3  # pages 2 and 3 are on their way before page 1 is handed over
             assert [e.id for e in (await anext(pages)).data] == list(range(51, 101))
-        assert client.requests_sent <= 3  # the third page's read-ahead was cancelled by closing: nothing more
+            assert client.requests_sent == 4  # and page 4 before page 2
+        assert client.requests_sent == 4  # closing cancelled pages 3 and 4: nothing more
         await asyncio.sleep(0.05)
-        assert client.requests_sent <= 3
+        assert client.requests_sent == 4
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             every = [event.id async for event in client.events.iter(page_size=64)]
         assert every == list(range(1, 201))  # 4 pages, each once, in order: 64 + 64 + 64 + 8
+        assert client.requests_sent == 8
 
 
 async def test_completed_tasks_and_jobs(demo_server: DemoServer) -> None:

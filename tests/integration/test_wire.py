@@ -106,7 +106,8 @@ async def test_pages_stop_on_an_empty_page_even_if_count_says_more(server: Recor
     async with client_for(server, SleepRecorder()) as client:
         pages = [page async for page in client.events.pages(ListQuery(skip=2), page_size=5)]
     assert [len(page.data) for page in pages] == [5, 0]
-    assert [r.param("skip") for r in server.requests] == ["2", "7"]
+    skips = [int(r.param("skip") or -1) for r in server.requests]
+    assert skips[0] == 2 and sorted(skips[1:]) in ([7], [7, 12])  # 12: asked for ahead, dropped unread
     assert_all_verified(server)
 
 

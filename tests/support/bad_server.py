@@ -1,9 +1,10 @@
 """A small misbehaving HTTP server for client fault tests: raw sockets on 127.0.0.1, one request per connection.
 
-Each request gets the next scripted `Misbehaviour` (or the default): drip a body one byte at a time, declare a
-huge Content-Length and send a short body, cut a chunked body, reset the connection mid-body, answer garbage or
-HTML with 200, redirect, or answer a plain status. Every answer is bounded in time (`MAX_SECONDS`), so a test
-against the old code fails instead of hanging. It does not check auth; it counts requests.
+Each request gets the `Misbehaviour` its request line routes to (`route`, e.g. by skip=), else the next scripted
+one (or the default): drip a body one byte at a time, declare a huge Content-Length and send a short body, cut a
+chunked body, reset the connection mid-body, answer garbage or HTML with 200, redirect, or answer a plain
+status. Every answer is bounded in time (`MAX_SECONDS`), so a test against the old code fails instead of hanging.
+It does not check auth; it counts requests.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import struct
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -61,8 +63,9 @@ class _Handler(socketserver.BaseRequestHandler):
             if not chunk:
                 return
             received += chunk
-        owner.arrived(received.split(b"\r\n", 1)[0].decode("latin-1"))
-        step = owner.next_step()
+        line = received.split(b"\r\n", 1)[0].decode("latin-1")
+        owner.arrived(line)
+        step = owner.next_step(line)
         try:
             _perform(sock, step)
         except OSError:
@@ -104,6 +107,8 @@ class BadServer:
 
     def __init__(self, default: Misbehaviour | None = None) -> None:
         self.default = default or answer(200, EVENTS_PAGE)
+        # when set: the answer for a request line (e.g. by its skip=), ahead of the queue; None falls through to it
+        self.route: Callable[[str], Misbehaviour | None] | None = None
         self.requests: list[str] = []
         self._queue: deque[Misbehaviour] = deque()
         self._lock = threading.Lock()
@@ -137,7 +142,10 @@ class BadServer:
         with self._lock:
             self.requests.append(request_line)
 
-    def next_step(self) -> Misbehaviour:
-        """The scripted answer for the request that just arrived."""
+    def next_step(self, request_line: str = "") -> Misbehaviour:
+        """The scripted answer for the request that just arrived: `route`'s, else the queue's, else the default."""
+        routed = self.route(request_line) if self.route is not None else None
+        if routed is not None:
+            return routed
         with self._lock:
             return self._queue.popleft() if self._queue else self.default
