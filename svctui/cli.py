@@ -118,8 +118,8 @@ def main() -> None:
     try:
         cli(obj=obj)
     except SystemExit as exc:
-        if obj.get("command") not in (None, "demo-server") and isinstance(exc.code, int | None):
-            leave_now(exc.code or 0)
+        if obj.get("command") in QUICK_COMMANDS and isinstance(exc.code, int | None):
+            leave_now(exc.code or 0)  # reads only: a command that writes (audit log, profiles) exits the usual way
         raise
 
 
