@@ -87,6 +87,11 @@ class DemoProcess:
         self._watcher: threading.Thread | None = None
 
     @property
+    def pid(self) -> int | None:
+        """The child's process id while it runs under this object."""
+        return self._process.pid if self._process is not None else None
+
+    @property
     def stopping(self) -> bool:
         """True once `stop()` was called."""
         return self._stopping
@@ -155,7 +160,10 @@ class DemoProcess:
     def failure_message(self, code: int) -> str:
         """One line for the user: the child's last line of stderr (its error), else its exit status."""
         last = next((line for line in reversed(self._stderr) if line.strip()), "")
-        return f"The demo server stopped ({last})" if last else f"The demo server stopped (exit status {code})"
+        if last:
+            return f"The demo server stopped ({last})"
+        how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+        return f"The demo server stopped ({how})"
 
     def stop(self) -> None:
         """Close the child's stdin (it exits), wait for it, kill it if it does not."""

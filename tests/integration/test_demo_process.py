@@ -4,10 +4,13 @@ that fails is a notification in the dashboard (and refused connections), not a t
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +99,19 @@ def test_the_dashboards_process_starts_the_demo_without_importing_its_server(
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert result.stdout.strip() == "['svctui']"
+
+
+def test_a_child_killed_while_serving_is_reported_once_with_the_signal(demo_template_db: Path, tmp_path: Path) -> None:
+    reports: list[str] = []
+    reported = threading.Event()
+
+    def report(message: str) -> None:
+        reports.append(message)
+        reported.set()
+
+    with DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3")) as server:
+        server.on_failure(report)
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGKILL)
+        assert reported.wait(60), "the watcher reports a child that died on its own"
+    assert reports == ["The demo server stopped (killed by signal 9)"] and server.failure == reports[0]
