@@ -24,39 +24,12 @@ from typing import TYPE_CHECKING
 
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, DemoSizes, default_db_path
 from svctui.demo.dataset import PreparedDatabase, prepare_database
+from svctui.demo.sockets import base_url_of, bind_preferred
 
 if TYPE_CHECKING:
     from svctui.demo.db import Credentials
 
 STOP_TIMEOUT = 5.0
-
-
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on host:port (port 0 = a free port chosen by the OS)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
-    sock.set_inheritable(True)
-    return sock
-
-
-def base_url_of(sock: socket.socket, host: str) -> str:
-    """http://host:port of a bound socket."""
-    port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
-
-
-def bind_preferred(host: str, preferred_port: int) -> socket.socket:
-    """The preferred port when it is free, else any free one."""
-    if preferred_port:
-        try:
-            return bind_socket(host, preferred_port)
-        except OSError:  # another demo (or anything else) has it
-            pass
-    return bind_socket(host, 0)
 
 
 class DemoProcess:
@@ -120,7 +93,7 @@ class DemoProcess:
             self.base_url = base_url_of(sock, self.host)
             spec = {"fd": sock.fileno(), "db": str(self.prepared.path), "seed": self.seed, "rate": self.rate_limit}
             self._process = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own options
-                [sys.executable, "-m", "svctui.demo.process", json.dumps(spec)],
+                [sys.executable, "-P", "-m", "svctui.demo.process", json.dumps(spec)],  # -P: not the cwd's modules
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,  # never the terminal: Textual draws there

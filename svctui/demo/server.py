@@ -22,8 +22,8 @@ from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, EDITIONS, DemoS
 from svctui.demo.dataset import PreparedDatabase, prepare_database
 from svctui.demo.db import Credentials
 from svctui.demo.faults import FaultInjector
-from svctui.demo.process import base_url_of, bind_socket
 from svctui.demo.ratelimit import RateLimiter
+from svctui.demo.sockets import base_url_of, bind_socket
 
 START_TIMEOUT = 20.0
 # Request line and headers the HTTP parser accepts (h11 stops at 16 KiB): room for the app's own 414 on long URLs.
