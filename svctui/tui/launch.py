@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -136,6 +135,8 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool, ref
 
 def start_demo_process() -> DemoProcess | None:
     """`svctui --demo`'s server in a child process (demo/process.py), or None after printing why it did not start."""
+    import sqlite3
+
     from svctui.demo.process import DemoProcess
 
     try:

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from textual.pilot import Pilot
 
+from svctui.cli import cli
 from svctui.demo.process import DemoProcess
 from svctui.tui.launch import demo_profile, notify_from_thread
 from svctui.tui.widgets.state_panel import StateKind
@@ -115,3 +117,12 @@ def test_a_child_killed_while_serving_is_reported_once_with_the_signal(demo_temp
         os.kill(server.pid, signal.SIGKILL)
         assert reported.wait(60), "the watcher reports a child that died on its own"
     assert reports == ["The demo server stopped (killed by signal 9)"] and server.failure == reports[0]
+
+
+def test_a_demo_database_that_cannot_be_opened_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """`svctui --demo` whose database path is a directory: exit 1 with the reason, before any dashboard starts."""
+    (tmp_path / "data" / "demo.sqlite3").mkdir(parents=True)
+    env = {"SVCTUI_DATA_DIR": str(tmp_path / "data"), "SVCTUI_CONFIG_DIR": str(tmp_path / "config")}
+    result = CliRunner().invoke(cli, ["--demo"], env=env)
+    assert result.exit_code == 1
+    assert result.output == "svctui: the demo server did not start: unable to open database file\n"
