@@ -8,7 +8,7 @@ server is killed after each start. Baseline and subject alternate, so a busy mom
 - `first-row`: `svctui` with an environment profile (SVCTUI_BASE_URL / TOKEN_ID / TOKEN_KEY) against a demo server
   running in this process (rate limit off), config, state and data directories isolated.
 - `first-row-demo`: `svctui --demo` on a warm demo database (one untimed start creates it; the data directory is
-  reused across the repeats).
+  reused across the repeats). The subject's time includes spawning the demo server's process (svctui/demo/process.py).
 """
 
 from __future__ import annotations
@@ -118,6 +118,6 @@ def run() -> list[Comparison]:
             ("svctui --demo: first data row (rows 1\u2013…)", f"{BINARY} --demo", demo_env),
             root,
             "The demo database was created by one untimed start; every timed start reuses it (no generation), "
-            "but still starts the demo server in-process.",
+            "but still starts the demo server (a child process since issue 15's demo-start change).",
         )
         return [served, warm]

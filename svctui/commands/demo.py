@@ -140,7 +140,8 @@ def demo_server(
     import uuid
 
     from svctui.demo.auth import mint_jwt
-    from svctui.demo.server import DemoOptions, base_url_of, bind_socket, build_state, serve_forever
+    from svctui.demo.server import DemoOptions, build_state, serve_forever
+    from svctui.demo.sockets import base_url_of, bind_socket
 
     if token_id is not None:
         try:

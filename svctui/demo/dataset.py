@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from svctui.demo import db, generate
+from svctui.demo import db
 from svctui.demo.config import DemoSizes, current_anchor
 
 
@@ -52,6 +52,8 @@ def prepare_database(
             conn.close()
         reset = not db.matches(meta, seed, sizes)
     if reset or not path.exists():
+        from svctui.demo import generate  # only to generate: a warm start never imports the generators
+
         _remove(path)
         conn = db.connect(path)
         try:

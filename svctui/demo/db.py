@@ -172,12 +172,16 @@ def store_credentials(conn: sqlite3.Connection, admin_id: str | None, admin_key:
     tokens = [admin, read_only, disabled]
     if len({token.id for token in tokens}) != len(tokens):
         raise ValueError("--token-id must differ from the demo's read-only and disabled token ids")
+    meta = read_meta(conn)
+    stored = {role: (row["id"], row["key"], bool(row["disabled"])) for role, row in rows.items()}
+    if meta.get("jwt_secret") and stored == {t.role: (t.id, t.key, t.disabled) for t in tokens}:
+        # what a warm `svctui --demo` finds: nothing to write, so no commit waits for the disk
+        return Credentials(admin=admin, read_only=read_only, disabled=disabled, jwt_secret=meta["jwt_secret"])
     conn.execute("DELETE FROM tokens")
     conn.executemany(
         "INSERT INTO tokens (id, key, role, disabled) VALUES (?, ?, ?, ?)",
         [(t.id, t.key, t.role, int(t.disabled)) for t in tokens],
     )
-    meta = read_meta(conn)
     jwt_secret = meta.get("jwt_secret") or secrets.token_urlsafe(32)
     write_meta(conn, {"jwt_secret": jwt_secret})
     return Credentials(admin=admin, read_only=read_only, disabled=disabled, jwt_secret=jwt_secret)

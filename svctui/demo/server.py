@@ -23,6 +23,7 @@ from svctui.demo.dataset import PreparedDatabase, prepare_database
 from svctui.demo.db import Credentials
 from svctui.demo.faults import FaultInjector
 from svctui.demo.ratelimit import RateLimiter
+from svctui.demo.sockets import base_url_of, bind_socket
 
 START_TIMEOUT = 20.0
 # Request line and headers the HTTP parser accepts (h11 stops at 16 KiB): room for the app's own 414 on long URLs.
@@ -56,24 +57,6 @@ class DemoOptions:
             raise ValueError(f"--port must be between 0 and 65535, got {self.port}")
         self.sizes.validate()
         self.faults.validate()
-
-
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on host:port (port 0 = a free port chosen by the OS)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # IPPROTO_TCP: asyncio then sets TCP_NODELAY
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    sock.listen(128)
-    sock.set_inheritable(True)
-    return sock
-
-
-def base_url_of(sock: socket.socket, host: str) -> str:
-    """http://host:port of a bound socket."""
-    port = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
 
 
 # stop(): requests in flight get this long to finish, then they are cancelled (a client then sees no answer);
@@ -187,17 +170,7 @@ class DemoServer:
         self._socket = sock
         self._bound_port = sock.getsockname()[1]  # a stopped server started again comes back at the same address
         self.base_url = base_url_of(sock, self.options.host)
-        app = create_app(state[0])
-        config = uvicorn.Config(
-            self.wrap(app) if self.wrap is not None else app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            server_header=False,
-            h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-            timeout_graceful_shutdown=STOP_GRACE_SECONDS,
-        )
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn_server(state[0], self.wrap)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [sock]}, name="svctui-demo-server", daemon=True
         )
@@ -265,6 +238,21 @@ def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
         anchor=options.anchor,
     )
     return state, prepared
+
+
+def uvicorn_server(state: DemoState, wrap: Callable[[ASGIApp], ASGIApp] | None = None) -> uvicorn.Server:
+    """The uvicorn server of `DemoServer` and `svctui --demo`'s child process: no access log, lifespan off."""
+    app = create_app(state)
+    config = uvicorn.Config(
+        wrap(app) if wrap is not None else app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        server_header=False,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        timeout_graceful_shutdown=STOP_GRACE_SECONDS,
+    )
+    return uvicorn.Server(config)
 
 
 def serve_forever(state: DemoState, sock: socket.socket, access_log: bool = False) -> None:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from svctui.demo.process import DemoProcess
     from svctui.store.model import Profile
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
@@ -83,6 +86,16 @@ def _run(app: SvcTuiApp) -> int:
 def run_dashboard(profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
     """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server;
     `refresh_seconds` (from `--refresh`) overrides the live refresh interval of the settings."""
+    if demo:  # the demo server's process starts before Textual is imported, so its start overlaps ours
+        server = start_demo_process()
+        if server is None:
+            return 1
+        try:
+            from svctui.tui.app import SvcTuiApp
+
+            return run_demo(SvcTuiApp, server, refresh_seconds)
+        finally:
+            server.stop()
     from svctui.tui.app import SvcTuiApp
 
     return launch(SvcTuiApp, profile_name, demo, refresh_seconds)
@@ -90,22 +103,15 @@ def run_dashboard(profile_name: str | None, demo: bool, refresh_seconds: int | N
 
 def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
     """Run the dashboard; returns the process exit code (2 when the profile cannot be used)."""
-    settings, notes = load_settings_or_note()
     if demo:
-        from svctui.demo.server import DemoServer
-
-        try:
-            server = DemoServer(preferred_port=DEMO_PORT).start()
-        except (RuntimeError, OSError, ValueError) as exc:
-            print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
+        server = start_demo_process()
+        if server is None:
             return 1
         try:
-            demo_app = app_class(
-                demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds
-            )
-            return _run(demo_app)
+            return run_demo(app_class, server, refresh_seconds)
         finally:
             server.stop()
+    settings, notes = load_settings_or_note()
     profile, problem = resolve_profile(profile_name)
     if problem is not None:
         print(f"svctui: {problem}", file=sys.stderr)
@@ -125,3 +131,34 @@ def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool, ref
             refresh_seconds=refresh_seconds,
         )
         return _run(app)
+
+
+def start_demo_process() -> DemoProcess | None:
+    """`svctui --demo`'s server in a child process (demo/process.py), or None after printing why it did not start."""
+    import sqlite3
+
+    from svctui.demo.process import DemoProcess
+
+    try:
+        return DemoProcess(preferred_port=DEMO_PORT).start()
+    except (RuntimeError, OSError, ValueError, sqlite3.Error) as exc:
+        print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
+        return None
+
+
+def run_demo(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None) -> int:
+    """The dashboard against a started demo server; a server that dies on its own is shown as an error."""
+    settings, notes = load_settings_or_note()
+    demo_app = app_class(demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds)
+    server.on_failure(lambda message: notify_from_thread(demo_app, message, lambda: server.stopping))
+    return _run(demo_app)
+
+
+def notify_from_thread(app: SvcTuiApp, message: str, stopped: Callable[[], bool]) -> None:
+    """Show `message` as an error notification from another thread, once the app runs (until `stopped()`)."""
+    while not stopped():
+        try:
+            app.call_from_thread(app.notify, message, title="Demo server", severity="error", timeout=30, markup=False)
+            return
+        except RuntimeError:  # not running yet
+            time.sleep(0.05)

@@ -63,6 +63,21 @@ def test_tokens_differ_between_databases_but_stay_with_one(tmp_path: Path) -> No
     assert (fixed.credentials.admin.id, fixed.credentials.admin.key) == ("11111111-2222-4333-8444-555555555555", "k")
 
 
+def test_reusing_a_warm_database_writes_nothing_and_new_tokens_are_still_stored(tmp_path: Path) -> None:
+    """`svctui --demo` on a warm database only reads it (no commit waits for the disk); a change is still written."""
+    import os
+
+    sizes = DemoSizes(clients=1, events=5, tasks=30, tags=1, selectors=2)
+    path = tmp_path / "a.sqlite3"
+    first = prepare_database(path, seed=1, sizes=sizes, anchor=FIXED_ANCHOR)
+    os.utime(path, ns=(0, 0))
+    reused = prepare_database(path, seed=1, sizes=sizes)
+    assert reused.credentials == first.credentials and os.stat(path).st_mtime_ns == 0
+    fixed = prepare_database(path, seed=1, sizes=sizes, token_id="11111111-2222-4333-8444-555555555555", token_key="k")
+    again = prepare_database(path, seed=1, sizes=sizes)
+    assert again.credentials == fixed.credentials != first.credentials and os.stat(path).st_mtime_ns != 0
+
+
 def test_other_sizes_regenerate(tmp_path: Path) -> None:
     path = tmp_path / "d.sqlite3"
     small = DemoSizes(clients=2, events=10, tasks=100, tags=2, selectors=9)

@@ -1,0 +1,128 @@
+"""`svctui --demo`'s server in a child process (svctui/demo/process.py): the dashboard starts before the child
+serves, its first request waits in the socket's queue and gets the first page over real loopback HTTP; a child
+that fails is a notification in the dashboard (and refused connections), not a traceback; stop() ends the child."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from textual.pilot import Pilot
+
+from svctui.cli import cli
+from svctui.demo.process import DemoProcess
+from svctui.tui.launch import demo_profile, notify_from_thread
+from svctui.tui.widgets.state_panel import StateKind
+from tests.support.tui import RecordingApp, events_screen, ids, make_app, settle, state_of
+
+pytestmark = pytest.mark.anyio
+
+ENOUGH_PAUSES = 600  # a bound on waiting for the child's notice (never reached when it works), not a timing
+
+
+def _copy(template: Path, target: Path) -> Path:
+    shutil.copyfile(template, target)
+    return target
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def _notified(app: RecordingApp, pilot: Pilot[Any], title: str) -> list[str]:
+    """The messages of notifications titled `title`, once there is one."""
+    for _ in range(ENOUGH_PAUSES):
+        found = [note.message for note in app.notes if note.title == title]
+        if found:
+            return found
+        await pilot.pause(0.05)
+    return []
+
+
+async def test_the_dashboard_starts_before_the_child_serves_and_gets_its_first_page(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    preferred = _free_port()
+    server = DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3"), preferred_port=preferred)
+    with server:
+        assert server.base_url == f"http://127.0.0.1:{preferred}"
+        app = make_app(profile=demo_profile(server))  # at once: the child is still importing its server
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            assert state_of(app) is StateKind.HIDDEN
+            assert ids(events_screen(app))[:3] == [1, 2, 3] and len(events_screen(app).table.items) == 100
+        other_db = _copy(demo_template_db, tmp_path / "other.sqlite3")
+        with DemoProcess(db_path=other_db, preferred_port=preferred) as other:
+            assert other.base_url != server.base_url, "the preferred port is taken: any free one"
+    assert server.failure is None, "stopped when asked: no failure to report"
+    with pytest.raises(OSError), socket.create_connection(("127.0.0.1", preferred), timeout=5):
+        pass  # the child is gone and the parent's copy of the socket was closed: refused
+
+
+async def test_a_child_that_fails_to_start_is_a_notification_in_the_dashboard(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    # a rate limit below 0 passes the parent (it does not build the server) and stops the child's own start
+    server = DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3"), rate_limit=-1)
+    with server:
+        app = make_app(profile=demo_profile(server))
+        server.on_failure(lambda message: notify_from_thread(app, message, lambda: server.stopping))
+        async with app.run_test(size=(120, 36)) as pilot:
+            messages = await _notified(app, pilot, "Demo server")
+            await settle(pilot)
+            assert messages == ["The demo server stopped (ValueError: --rate-limit must be >= 0 (0 = off), got -1)"]
+            assert state_of(app) is StateKind.ERROR  # its requests are refused, not left waiting
+            assert "Traceback" not in "\n".join(note.message for note in app.notes)
+
+
+def test_the_dashboards_process_starts_the_demo_without_importing_its_server(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    """starlette, uvicorn and the data generators load in the child only: the dashboard's process pays for neither."""
+    db = _copy(demo_template_db, tmp_path / "demo.sqlite3")
+    code = (
+        "import sys\nfrom svctui.demo.process import DemoProcess\n"
+        f"with DemoProcess(db_path=__import__('pathlib').Path({str(db)!r})) as server:\n"
+        "    assert server.token_id and server.base_url\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('starlette', 'uvicorn', 'svctui.demo.'))}"
+        " | {m for m in sys.modules if m in ('svctui.demo.generate', 'svctui.demo.server', 'pydantic', 'httpx')}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert result.stdout.strip() == "['svctui']"
+
+
+def test_a_child_killed_while_serving_is_reported_once_with_the_signal(demo_template_db: Path, tmp_path: Path) -> None:
+    reports: list[str] = []
+    reported = threading.Event()
+
+    def report(message: str) -> None:
+        reports.append(message)
+        reported.set()
+
+    with DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3")) as server:
+        server.on_failure(report)
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGKILL)
+        assert reported.wait(60), "the watcher reports a child that died on its own"
+    assert reports == ["The demo server stopped (killed by signal 9)"] and server.failure == reports[0]
+
+
+def test_a_demo_database_that_cannot_be_opened_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """`svctui --demo` whose database path is a directory: exit 1 with the reason, before any dashboard starts."""
+    (tmp_path / "data" / "demo.sqlite3").mkdir(parents=True)
+    env = {"SVCTUI_DATA_DIR": str(tmp_path / "data"), "SVCTUI_CONFIG_DIR": str(tmp_path / "config")}
+    result = CliRunner().invoke(cli, ["--demo"], env=env)
+    assert result.exit_code == 1
+    assert result.output == "svctui: the demo server did not start: unable to open database file\n"
