@@ -83,7 +83,20 @@ async def picture(pilot: Pilot[Any], *, settle_first: bool = True) -> str:
     await steady_cursor(pilot)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
-    return pilot.app.export_screenshot()
+    return await steady_screenshot(pilot)
+
+
+async def steady_screenshot(pilot: Pilot[Any], rounds: int = 5) -> str:
+    """The screen once two screenshots a pause apart agree: a layout still settling after a resize (a scroll
+    offset, a scrollbar thumb) on a busy machine gave a picture of the moment, not of the screen."""
+    svg = pilot.app.export_screenshot()
+    for _ in range(rounds):
+        await pilot.pause(0.05)
+        again = pilot.app.export_screenshot()
+        if again == svg:
+            return svg
+        svg = again
+    return svg
 
 
 def keep_pictures(out: Path, pictures: dict[str, str]) -> None:

@@ -23,6 +23,12 @@ MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh"
 class KeyFooter(Footer):
     """A Footer that drops its minor keys on narrow terminals (a group whose keys all went goes with its label)."""
 
+    # A compact group's label keeps a space before the next key: Textual's runs on (`f i o d Quick filter? Help`),
+    # which reads as one phrase wherever the key's colour does not show (a monochrome terminal, a copied screen).
+    DEFAULT_CSS = """
+    KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
+    """
+
     def __init__(self) -> None:
         super().__init__()
         self._narrow = False
