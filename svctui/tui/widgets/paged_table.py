@@ -418,6 +418,15 @@ class PagedTable(RowTable[Text], Generic[T]):
             self._mark_lines[key] = known
         return known[1]
 
+    def _cropped_away(self, column_index: int, row: Row | None, base_style: Style) -> bool:
+        """True for a fixed column's cell drawn in the scrolled part of a line while a frame is drawn: DataTable
+        draws each fixed column twice, in the fixed part of the line (its base style carries the `fixed` meta) and
+        again at the start of the scrolled part, which `_render_line` crops away before anything shows; a blank
+        cell of the same width makes the same line."""
+        if column_index >= self.fixed_columns or row is None or row.height != 1 or self._frame_options is None:
+            return False
+        return not base_style.meta.get("fixed")
+
     def _render_cell(
         self,
         row_index: int,
@@ -437,6 +446,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         if row_key is None or column_key is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
+        if self._cropped_away(column_index, row, base_style):
+            return [[Segment(" " * width)]]
         options = self._cell_options(width)
         line = self._ahead_line(cell, options) if cell is not None and options is not None else None
         if row is None or row.height != 1 or line is None:
