@@ -25,6 +25,7 @@ from textual.timer import Timer
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
+from svctui.tui.heap import resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
@@ -290,7 +291,8 @@ class SvcTuiApp(App[int]):
             await client.aclose()
 
     async def on_unmount(self) -> None:
-        """Close the client."""
+        """Close the client; collections paused for a frame that will not come are back on."""
+        resume_collections()
         await self.close_client()
 
     def probe(self) -> None:

@@ -11,13 +11,20 @@ garbage *cycles* alive at the moment of freezing stay until exit, so the young g
 `settle_once()` does the same once per process, when the dashboard has shown its first page: the modules,
 widgets and caches alive by then (most of the heap, and nearly all of it long-lived) are not scanned again, so a
 full collection triggered while a later page is shown walks that page's objects, not the whole program.
+
+`pause_collections()` holds automatic collections while a page is applied to the table and drawn: applying and
+drawing a new page allocate tens of thousands of objects, which used to trigger a collection pass in the middle of
+the same event-loop slice (the pass then added its walk to that slice's stall). Resumed after the frame, the pass
+that was due runs in a slice of its own, so the longest stall is the longer of the two, not their sum.
 """
 
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 
 _settled = False
+_pauses = 0  # pauses not resumed yet; collections are on again when it falls to 0
 
 
 def keep_out_of_collections() -> None:
@@ -34,3 +41,34 @@ def settle_once() -> bool:
     _settled = True
     keep_out_of_collections()
     return True
+
+
+def pause_collections() -> Callable[[], None]:
+    """Turn automatic collections off until the returned function is called (once; later calls do nothing).
+    When they were already off (and not by a pause), nothing changes."""
+    global _pauses
+    if not gc.isenabled() and _pauses == 0:
+        return lambda: None
+    _pauses += 1
+    gc.disable()
+    resumed = False
+
+    def resume() -> None:
+        global _pauses
+        nonlocal resumed
+        if resumed:
+            return
+        resumed = True
+        _pauses -= 1
+        if _pauses == 0:
+            gc.enable()
+
+    return resume
+
+
+def resume_collections() -> None:
+    """Turn automatic collections back on whatever pauses are pending (the app is closing)."""
+    global _pauses
+    if _pauses:
+        _pauses = 0
+        gc.enable()

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import httpx
 import pytest
+from rich.segment import Segment
 from rich.text import Text
+from textual.geometry import Region
+from textual.widgets import DataTable
 
 from svctui.api.client import THREAD_PARSE_BYTES, ApiClient
 from svctui.api.models import Event
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
 from svctui.triage import detect_drops, domain_series
+from svctui.tui import heap
+from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
-from svctui.tui.widgets.paged_table import PREPARE_MIN_ROWS
+from svctui.tui.widgets.paged_table import MARK_ON, PREPARE_MIN_ROWS
+from svctui.tui.widgets.row_table import RowTable
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
 from tests.support.tui import events_screen, make_app, settle
 
@@ -110,21 +119,41 @@ async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(de
         assert {key: cells_of(table, key) for key in on_loop} == on_loop
         assert table._prepared is None, "used once"
         assert id(table.get_row_at(0)[1]) in table._laid_out, "the first rows' cells were laid out in the thread too"
-        await pilot.press("j")  # the cursor on the second row, the first one zebra-free: every style in play
+        await pilot.press("space", "j")  # a marked row, the cursor on the second row: every style in play
         base = table.rich_style
         coordinates = [(row, column) for row in range(12) for column in range(len(table.columns))]
         widths = [column.get_render_width(table) for column in table.ordered_columns]
 
-        def draw() -> list[Any]:
+        def draw(render_cell: Callable[..., list[Any]]) -> list[Any]:
             table._cell_render_cache.clear()
             return [
-                table._render_cell(row, column, base, widths[column], cursor=(row, column) == table.cursor_coordinate)
+                render_cell(row, column, base, widths[column], cursor=(row, column) == table.cursor_coordinate)
                 for row, column in coordinates
             ]
 
-        ahead = draw()
-        table._laid_out = {}
-        assert draw() == ahead, "cells laid out ahead draw exactly as DataTable draws them"
+        ahead = draw(table._render_cell)
+        assert {key[0] for key in table._mark_lines} == {" ", MARK_ON}, "both marks were laid out once, not per row"
+        by_datatable = partial(RowTable._render_cell, table)  # the same cells, every one laid out by DataTable
+        assert draw(by_datatable) == ahead, "cells laid out ahead (and the marks) draw exactly as DataTable draws them"
+
+
+async def test_a_frame_of_the_table_is_the_one_datatable_draws(demo_server: DemoServer) -> None:
+    app = make_app(demo_server)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        table = events_screen(app).table
+        await pilot.press("space", "j", "j")
+        crop = Region(0, 0, table.size.width, table.size.height)
+
+        def frame() -> list[list[Segment]]:
+            table._clear_caches()
+            return [list(strip) for strip in table.render_lines(crop)]
+
+        fast = frame()
+        assert len(fast) == table.size.height and table._frame_styles is None, "styles are kept for one frame only"
+        table._laid_out, table._render_cell = {}, partial(RowTable._render_cell, table)  # type: ignore[method-assign]
+        table.get_component_styles = partial(DataTable.get_component_styles, table)  # type: ignore[method-assign]
+        assert frame() == fast, "the same segments as DataTable's own drawing, line by line"
 
 
 async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server: DemoServer) -> None:
@@ -143,3 +172,31 @@ async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server
         table.show_items(records)
         first = str(records[0].id)
         assert table.get_row(first)[1] is not prepared.rows[first][1][0]
+
+
+async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resume_after(
+    demo_server: DemoServer,
+) -> None:
+    app = make_app(demo_server, settings=Settings(page_size=PAUSE_MIN_ROWS))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        table = screen.table
+        assert table.row_count == PAUSE_MIN_ROWS and gc.isenabled()
+        seen: list[bool] = []
+        show_items = table.show_items
+
+        def noting(records: Any, **options: Any) -> set[str]:
+            seen.append(gc.isenabled())
+            return show_items(records, **options)
+
+        table.show_items = noting  # type: ignore[method-assign]
+        await pilot.press("j", "j")
+        rows = table.items
+        await pilot.press("r")  # the page reloaded: applied again (keyed diff) and drawn
+        await settle(pilot)
+        assert seen == [False], "the page was applied with collections paused"
+        assert gc.isenabled(), "and they were back on once it was drawn"
+        assert table.items == rows and table.cursor_row == 2
+        heap.pause_collections()  # a pause whose frame never comes (the app closes first) ...
+    assert gc.isenabled(), "... ends when the app does"

@@ -20,3 +20,29 @@ def test_settle_once_freezes_once_and_frozen_objects_are_still_freed() -> None:
     finally:
         gc.unfreeze()
         heap._settled = True
+
+
+def test_a_pause_holds_collections_until_its_last_resume() -> None:
+    assert gc.isenabled()
+    first, second = heap.pause_collections(), heap.pause_collections()
+    try:
+        assert not gc.isenabled()
+        first()
+        first()  # a second call of the same resume changes nothing
+        assert not gc.isenabled(), "another pause is still pending"
+        second()
+        assert gc.isenabled()
+    finally:
+        heap.resume_collections()
+
+
+def test_collections_turned_off_elsewhere_stay_off_and_closing_resumes_every_pause() -> None:
+    gc.disable()
+    try:
+        heap.pause_collections()()
+        assert not gc.isenabled(), "a pause does not turn on what someone else turned off"
+    finally:
+        gc.enable()
+    heap.pause_collections()
+    heap.resume_collections()
+    assert gc.isenabled() and heap._pauses == 0

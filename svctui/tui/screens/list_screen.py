@@ -36,7 +36,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
-from svctui.tui.heap import settle_once
+from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows
 from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
@@ -57,6 +57,7 @@ T = TypeVar("T")
 NARROW_WIDTH = 110
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
 PAGE = "page"  # the Loads channel of the page
+PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
 
 
@@ -326,6 +327,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         refreshed = same_query and self.rows_on_screen()
         self._shown_query = message.request
         self.arrived_by_refresh = refreshed
+        if len(records) >= PAUSE_MIN_ROWS:  # no collection pass inside this slice or the frame drawing the page
+            self.app.call_after_refresh(pause_collections())
         self.page_arrived(page, message.request)
         changed = self.table.show_items(records, follow_row=same_query)
         if refreshed:

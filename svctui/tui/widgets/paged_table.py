@@ -41,7 +41,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
@@ -58,6 +59,7 @@ DESCENDING = "▼"
 EN_DASH = "\u2013"
 NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
+MARK_LINES = 64  # mark cells laid out (one per look and width: a handful)
 PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
 
 
@@ -247,6 +249,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._prepared: PreparedCells[T] | None = None
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
+        self._mark_lines: dict[tuple[str, str | Style, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
+        self._frame_options: dict[int, ConsoleOptions] | None = None  # set while a frame is drawn
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
@@ -375,10 +379,53 @@ class PagedTable(RowTable[Text], Generic[T]):
         return column.get_render_width(self) if column is not None else None
 
     def _cell_options(self, width: int | None) -> ConsoleOptions | None:
-        """The options DataTable renders a one-line cell of this width with (None: no such column)."""
+        """The options DataTable renders a one-line cell of this width with (None: no such column); the same
+        object for a width within one frame."""
         if width is None:
             return None
-        return self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+        memo = self._frame_options
+        options = memo.get(width) if memo is not None else None
+        if options is None:
+            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+            if memo is not None:
+                memo[width] = options
+        return options
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the visible lines (cell options are worked out once per width for the frame)."""
+        self._frame_options = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_options = None
+
+    def _ahead_line(self, cell: object, options: ConsoleOptions) -> list[Segment] | None:
+        """The laid-out line of `cell` (no styles applied) when it is known without rendering it here: laid out
+        ahead in a thread (see `prepare`), or a mark cell, which looks the same on every row and is laid out once
+        per look and width. None: DataTable renders it."""
+        ahead = self._laid_out.get(id(cell))
+        if ahead is not None and ahead[0] is cell and ahead[1] == options:
+            return ahead[2]
+        if type(cell) is not RowMark or cell.spans:
+            return None
+        key = (cell.plain, cell.style, options.max_width)
+        known = self._mark_lines.get(key)
+        if known is None or known[0] != options:
+            padded = Padding(cell, (0, self.cell_padding))
+            known = (options, one_line(self.app.console.render(padded, options), options))
+            if len(self._mark_lines) >= MARK_LINES:
+                self._mark_lines.clear()
+            self._mark_lines[key] = known
+        return known[1]
+
+    def _cropped_away(self, column_index: int, row: Row | None, base_style: Style) -> bool:
+        """True for a fixed column's cell drawn in the scrolled part of a line while a frame is drawn: DataTable
+        draws each fixed column twice, in the fixed part of the line (its base style carries the `fixed` meta) and
+        again at the start of the scrolled part, which `_render_line` crops away before anything shows; a blank
+        cell of the same width makes the same line."""
+        if column_index >= self.fixed_columns or row is None or row.height != 1 or self._frame_options is None:
+            return False
+        return not base_style.meta.get("fixed")
 
     def _render_cell(
         self,
@@ -389,18 +436,21 @@ class PagedTable(RowTable[Text], Generic[T]):
         cursor: bool = False,
         hover: bool = False,
     ) -> list[list[Segment]]:
-        """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`) only gets its styles
-        applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it out again."""
-        if row_index < 0 or column_index < 0 or not self._laid_out:
+        """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`; and the mark cells) only
+        gets its styles applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it
+        out again."""
+        if row_index < 0 or column_index < 0:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         row_key = self._row_locations.get_key(row_index)
         column_key = self._column_locations.get_key(column_index)
         if row_key is None or column_key is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
-        ahead = self._laid_out.get(id(cell)) if cell is not None else None
+        if self._cropped_away(column_index, row, base_style):
+            return [[Segment(" " * width)]]
         options = self._cell_options(width)
-        if row is None or row.height != 1 or ahead is None or ahead[0] is not cell or options != ahead[1]:
+        line = self._ahead_line(cell, options) if cell is not None and options is not None else None
+        if row is None or row.height != 1 or line is None:
             return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
         base_style = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)  # as RowTable does
         cache_key = (
@@ -432,7 +482,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         console = self.app.console
         # One line exactly `width` wide: what split_and_crop_lines (as render_lines calls it) would yield unchanged.
         pre, post = console.get_style(base_style + component_style), console.get_style(post_style)
-        lines = [list(Segment.apply_style(ahead[2], style=pre, post_style=post))]
+        lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
         self._cell_render_cache[cache_key] = lines
         return lines
 

@@ -15,6 +15,9 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
+from textual.css.styles import RenderStyles
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
@@ -29,6 +32,19 @@ def ellipsized(cell: Cell) -> Cell:
     if isinstance(cell, Text):
         cell.overflow = "ellipsis"
     return cell
+
+
+class FrameStyles(RenderStyles):
+    """A component's styles while one frame is drawn: the Rich style is worked out once, not on every line."""
+
+    _frame_rich: Style | None = None
+
+    @property
+    def rich_style(self) -> Style:
+        """The component's Rich style (computed on first use)."""
+        if self._frame_rich is None:
+            self._frame_rich = super().rich_style
+        return self._frame_rich
 
 
 class RowTable(DataTable[Cell], Generic[Cell]):
@@ -52,6 +68,27 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         super().__init__(**options)
         self.flashing: frozenset[str] = frozenset()  # keys of the rows highlighted as changed
         self._flash_timer: Timer | None = None
+        self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
+        line and works out their Rich style (a walk up the DOM) each time: within one frame they are the same."""
+        self._frame_styles = {}
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame_styles = None
+
+    def get_component_styles(self, *names: str) -> RenderStyles:
+        """The component's styles (while a frame is drawn: the same object for the frame, see `render_lines`)."""
+        memo = self._frame_styles
+        if memo is None:
+            return super().get_component_styles(*names)
+        styles = memo.get(names)
+        if styles is None:
+            plain = super().get_component_styles(*names)
+            styles = memo[names] = FrameStyles(plain.node or self, plain.base, plain.inline)
+        return styles
 
     def add_row(
         self, *cells: Cell, height: int | None = 1, key: str | None = None, label: TextType | None = None
