@@ -11,13 +11,25 @@ garbage *cycles* alive at the moment of freezing stay until exit, so the young g
 `settle_once()` does the same once per process, when the dashboard has shown its first page: the modules,
 widgets and caches alive by then (most of the heap, and nearly all of it long-lived) are not scanned again, so a
 full collection triggered while a later page is shown walks that page's objects, not the whole program.
+
+`limit_malloc_arenas()` (once, as the dashboard is built) asks glibc's malloc for a single arena. By default each
+thread that allocates gets an arena of its own (up to 8 per core), and the dashboard validates and renders every
+page in worker threads: the memory a page freed in one thread's arena is not reused by the next page allocated in
+another, so resident memory grew by ~50 MiB over 100 pages of 1,000 tasks and the first page cost ~15 MiB more.
+Python holds the GIL around nearly every allocation, so the shared arena's lock is not contended. A
+MALLOC_ARENA_MAX set in the environment is left to glibc; other C libraries (musl, macOS) are left alone.
 """
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import os
+import sys
 
+M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 _settled = False
+_arenas_limited = False
 
 
 def keep_out_of_collections() -> None:
@@ -34,3 +46,17 @@ def settle_once() -> bool:
     _settled = True
     keep_out_of_collections()
     return True
+
+
+def limit_malloc_arenas(arenas: int = 1) -> bool:
+    """Once per process, on glibc: at most `arenas` malloc arenas (see the module docstring); True when set."""
+    global _arenas_limited
+    if _arenas_limited or not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    _arenas_limited = True
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # glibc only (musl has no mallopt)
+    except (AttributeError, OSError):
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(mallopt(M_ARENA_MAX, arenas))
