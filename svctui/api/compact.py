@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -58,6 +59,7 @@ class SharedFieldNames(set[str]):
 
 
 _shared: dict[frozenset[str], SharedFieldNames] = {}
+_SCALARS: frozenset[type] = frozenset({int, bool, float, type(None), datetime})  # never models: not checked
 _model_types: set[type] = set()  # the model classes seen (isinstance on a pydantic class is slow-ish)
 
 
@@ -96,17 +98,14 @@ def _share(model: BaseModel) -> None:
                 values[name] = sys.intern(value)
         elif kind is list:
             for item in value:
-                if _is_model(item):
+                if type(item) in _model_types or _is_model(item):
                     _share(item)
-        elif _is_model(value):
+        elif kind in _model_types or (kind not in _SCALARS and _is_model(value)):
             _share(value)
 
 
 def _is_model(value: object) -> bool:
-    kind = type(value)
-    if kind in _model_types:
-        return True
     if isinstance(value, BaseModel):
-        _model_types.add(kind)
+        _model_types.add(type(value))
         return True
     return False
