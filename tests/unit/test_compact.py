@@ -8,6 +8,7 @@ import pickle
 
 import pytest
 
+from svctui.api import compact
 from svctui.api.compact import SHARED_LIMIT, SharedFieldNames, share_repeats, shared_names
 from svctui.api.models import CompletedTask, Page, parse_json
 
@@ -61,6 +62,11 @@ def test_a_copy_gets_its_own_set_and_a_shared_model_refuses_edits() -> None:
 
 
 def test_the_number_of_shared_sets_is_bounded() -> None:
-    made = [shared_names({f"field_{index}"}) for index in range(SHARED_LIMIT + 5)]
-    assert made[-1] is None, "past the limit a model keeps its own set"
-    assert shared_names({"field_0"}) is made[0]
+    kept = dict(compact._shared)
+    try:
+        made = [shared_names({f"field_{index}"}) for index in range(SHARED_LIMIT + 5)]
+        assert made[-1] is None, "past the limit a model keeps its own set"
+        assert shared_names({"field_0"}) is made[0]
+    finally:  # the table is per process: later tests (the same process) must still get shared sets
+        compact._shared.clear()
+        compact._shared.update(kept)
