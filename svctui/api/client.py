@@ -33,7 +33,7 @@ import httpx
 from pydantic import ValidationError
 
 from svctui import __version__
-from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body
+from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body, release_stream
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
@@ -258,6 +258,7 @@ class ApiClient:
                     await read_body(response, limit=self.max_response_bytes, idle=idle, method=method, url=target)
                 finally:
                     await response.aclose()
+                    release_stream(response)  # the body is freed with the response, not by a full collection
         except TimeoutError as exc:
             status = None if response is None else response.status_code
             late = deadline_error(method, target, self.deadline, self.prefer, status, UNLIMITED_WAIT_BODY_DEADLINE)

@@ -25,7 +25,7 @@ from textual.timer import Timer
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
-from svctui.tui.heap import resume_collections
+from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
@@ -116,6 +116,7 @@ class SvcTuiApp(App[int]):
         server_label: str | None = None,
         refresh_seconds: int | None = None,
     ) -> None:
+        limit_malloc_arenas()  # before any worker thread allocates (svctui.tui.heap)
         super().__init__()
         self.profile = profile
         self.settings = settings

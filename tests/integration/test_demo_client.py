@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import uuid
 import warnings
 from collections.abc import AsyncGenerator, Iterator
@@ -11,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from svctui.api.client import ApiClient
@@ -92,6 +94,22 @@ async def test_pages_read_two_pages_ahead_and_stopping_early_cancels_them(demo_s
             every = [event.id async for event in client.events.iter(page_size=64)]
         assert every == list(range(1, 201))  # 4 pages, each once, in order: 64 + 64 + 64 + 8
         assert client.requests_sent == 8
+
+
+async def test_a_read_response_is_freed_without_a_garbage_collection(demo_server: DemoServer) -> None:
+    """httpx's stream refers back to its response: the client drops it after reading, so no cycle keeps the body
+    alive until a full collection (or for good, once the dashboard freezes the heap: svctui.tui.heap)."""
+    async with api(demo_server) as client:
+        await client.events.list(ListQuery(limit=5))  # the connection and everything else made once
+        gc.collect()
+        gc.disable()
+        try:
+            page = await client.events.list(ListQuery(limit=50))
+            alive = [item for item in gc.get_objects() if isinstance(item, httpx.Response)]
+        finally:
+            gc.enable()
+    assert len(page.data) == 50
+    assert alive == [], "the response (and its body) went with its last reference"
 
 
 async def test_completed_tasks_and_jobs(demo_server: DemoServer) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, OptionList, Select, Static
 
+from svctui.api.compact import SharedFieldNames
 from svctui.api.filters import Filter, SortKey
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
@@ -132,6 +133,25 @@ async def test_list_is_newest_first_and_pages_through_the_server(demo_server: De
         await pilot.press("left_square_bracket")
         await settle(pilot)
         assert task_ids(screen) == expected[:100]
+
+
+async def test_the_kept_tasks_share_their_field_name_sets(demo_server: DemoServer) -> None:
+    """The page and the history hold their tasks compactly (svctui.api.compact), read the same as validated ones."""
+    case = drop_case(demo_server)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert screen.history, "the history loaded"
+        kept = [*screen.table.items, *screen.history]
+        models = [*kept, *(result for task in kept for result in task.domain_results)]
+        sets = {id(model.__pydantic_fields_set__): model.__pydantic_fields_set__ for model in models}
+        assert all(isinstance(names, SharedFieldNames) for names in sets.values())
+        assert len(sets) <= 4, "one set per shape (task, domain result), not one per model"
+        task = screen.table.items[0]
+        sent = task.model_dump(exclude_unset=True)  # what the Fields tab shows (a frozenset here would fail)
+        assert set(sent) == task.model_fields_set and "domain_results" in sent
+        copy = task.model_copy(update={"status": 4})
+        assert copy.status == 4 and "status" in copy.model_fields_set and type(copy.model_fields_set) is set
 
 
 async def test_sort_by_every_sortable_column_reaches_the_server(demo_server: DemoServer) -> None:

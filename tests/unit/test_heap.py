@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 
 from svctui.tui import heap
 
@@ -46,3 +49,15 @@ def test_collections_turned_off_elsewhere_stay_off_and_closing_resumes_every_pau
     heap.pause_collections()
     heap.resume_collections()
     assert gc.isenabled() and heap._pauses == 0
+
+
+def test_the_dashboard_limits_malloc_arenas_once_unless_the_environment_does() -> None:
+    """In a fresh process (mallopt is process-wide): set once on glibc; MALLOC_ARENA_MAX in the environment wins."""
+    probe = "from svctui.tui.heap import limit_malloc_arenas as f; print(f(), f())"
+    env = {key: value for key, value in os.environ.items() if key != "MALLOC_ARENA_MAX"}
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["True", "False"]
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], env={**env, "MALLOC_ARENA_MAX": "4"}, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.split() == ["False", "False"]

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from svctui.api.compact import share_repeats
 from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
 from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
@@ -88,6 +89,7 @@ async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoin
     pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE, endpoint=endpoint)
     try:
         async for page in pages:
+            await asyncio.to_thread(share_repeats, page.data)  # kept: ~70 % smaller (svctui.api.compact)
             tasks.extend(page.data)
             total = page.count
             keep_out_of_collections()
