@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -188,8 +190,13 @@ def truncate(text: str, width: int) -> str:
     return "".join(kept) + ELLIPSIS
 
 
+PIPE_WIDTH = 100_000  # stdout is a pipe or a file: cells are not cut (a cron mail keeps the whole reason)
+
+
 def terminal_width() -> int:
-    """Columns of the terminal (COLUMNS wins; 120 when stdout is not a terminal)."""
+    """Columns of the terminal (COLUMNS wins); no limit (PIPE_WIDTH) when stdout is not a terminal."""
+    if "COLUMNS" not in os.environ and not sys.stdout.isatty():
+        return PIPE_WIDTH
     return shutil.get_terminal_size(fallback=(120, 24)).columns
 
 

@@ -103,3 +103,16 @@ def test_a_community_server_needs_the_clients_named(demo_server_community: DemoS
         monkeypatch.setenv(name, value)
     result = invoke(["health"])
     assert result.exit_code == 2 and "name them with --client ID" in result.stderr
+
+
+def test_a_pipe_gets_whole_cells_so_a_cron_mail_keeps_the_reason(
+    fleet: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer audit: piped (cron), the table was cut at 120 columns: `task 3989: Kerberos au…`. Without a terminal
+    (and no COLUMNS) nothing is cut: the table's note holds the JSON's latest failure whole."""
+    monkeypatch.delenv("COLUMNS")
+    client = client_named(fleet, "SHARPHOUND-DC01")
+    _, rows, _ = health_of("--client", client)
+    table = invoke(["health", "--client", client])
+    failure = rows[0]["failures"][0]
+    assert f"task {failure['id']}: {failure['message']}" in table.stdout and "…" not in table.stdout
