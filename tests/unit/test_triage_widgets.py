@@ -139,7 +139,9 @@ async def test_domain_results_of_task_without_results() -> None:
         pane.show_task(sample_tasks()[8])
         await pilot.pause()
         assert pane.table.row_count == 0
-        assert "no domain results" in static_text(pane.query_one("#domain-results-header", Static))
+        header = static_text(pane.query_one("#domain-results-header", Static))
+        assert "no domain results" in header
+        assert "agent offline" in header, "a failed task says why where its results would be (newcomer audit)"
 
 
 async def test_deltas_against_previous_run() -> None:

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from svctui.api.models import CompletedTask, DomainResult
+from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
@@ -181,6 +181,11 @@ class DomainResultsPane(Vertical):
         text.append(format_local_utc(task.start_time, self.zone))
         text.append("  ended ")
         text.append(format_local_utc(task.end_time, self.zone))
+        not_ok = task.status in NOT_OK_STATUSES
+        if task.status_message and (not_ok or not task.domain_results):  # why it failed, here, not only on T
+            message = task.status_message if len(task.status_message) <= 300 else task.status_message[:299] + "…"
+            text.append("\n")
+            text.append(message, style=semantic_style(self.app, "error") if not_ok else "")
         if not task.domain_results:
             text.append("\nthis task has no domain results", style="italic")
         return text
