@@ -11,6 +11,7 @@ from typing import Any
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.worker import WorkerState
 
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
@@ -93,13 +94,17 @@ def unreachable_profile() -> Profile:
     )
 
 
-async def settle(pilot: Pilot[Any]) -> None:
-    """Let messages run, wait for every worker, let their messages run."""
+async def settle(pilot: Pilot[Any], rounds: int = 8) -> None:
+    """Let messages run, wait for every worker, let their messages run; again while those started more workers
+    (a page starts the history, the history its series and drops in a thread: a chain, on a busy machine a long
+    one), at most `rounds` times."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    for round_ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        busy = any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in pilot.app.workers)
+        if round_ >= 1 and not busy:  # two rounds at least, as before
+            return
 
 
 @asynccontextmanager
