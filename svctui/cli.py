@@ -41,7 +41,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-# the read commands, which run with the cyclic garbage collector off (see main)
+# the read commands, which end without the interpreter's teardown (see leave_now)
 QUICK_COMMANDS = frozenset({"events", "tasks", "clients", "tags"})
 
 
@@ -88,8 +88,10 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
     ctx.ensure_object(dict)
     ctx.obj["profile"] = profile_name
     ctx.obj["command"] = ctx.invoked_subcommand
-    if ctx.invoked_subcommand not in QUICK_COMMANDS:
-        gc.enable()  # main() turned it off for the start-up; the dashboard and the long-running commands need it
+    if ctx.invoked_subcommand is not None:
+        gc.freeze()  # what the start-up made stays: later collections walk the command's own objects only
+    gc.enable()  # main() turned it off for the start-up; off for a whole listing, a page's cycles (an answer held
+    # by its stream, ~0.7 MiB) were never freed: `tasks list --all -o json` grew 35 MiB over 10,000 tasks
     ctx.obj["read_only"] = read_only
     if ctx.invoked_subcommand is not None:
         return
@@ -109,10 +111,8 @@ def main() -> None:
     # model is built (~10 ms on the first frame's path, and on every command). svctui uses none; a user who wants
     # one can still set PYDANTIC_DISABLE_PLUGINS to something else (e.g. an empty string) for this process.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models) or in a listing
-    # (pages of models hold no cycles: ~250 cyclic objects a page of 1,000 tasks), but its passes over every live
-    # object cost ~65 ms of CPU in `svctui tasks list --all` over 4,000 tasks. Off until the group callback, and
-    # for the read commands in QUICK_COMMANDS to the end.
+    # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
+    # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
     gc.disable()
     obj: dict[str, object] = {}
     try:
