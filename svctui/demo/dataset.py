@@ -23,6 +23,28 @@ class PreparedDatabase:
     anchor: datetime | None
 
 
+class ServesPrepared:
+    """A demo server of a prepared database: the tokens it accepts (its `prepared` is set when it starts)."""
+
+    prepared: PreparedDatabase | None = None
+
+    @property
+    def credentials(self) -> db.Credentials:
+        """The tokens the server accepts (admin, read-only, disabled)."""
+        assert self.prepared is not None, "the demo server is not started"
+        return self.prepared.credentials
+
+    @property
+    def token_id(self) -> str:
+        """The admin token id."""
+        return self.credentials.admin.id
+
+    @property
+    def token_key(self) -> str:
+        """The admin token key (a throwaway demo secret)."""
+        return self.credentials.admin.key
+
+
 def _remove(path: Path) -> None:
     for suffix in ("", "-wal", "-shm", "-journal"):
         with contextlib.suppress(FileNotFoundError):

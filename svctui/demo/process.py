@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, DemoSizes, default_db_path
-from svctui.demo.dataset import PreparedDatabase, prepare_database
+from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
 from svctui.demo.sockets import base_url_of, bind_preferred
 
 if TYPE_CHECKING:
-    from svctui.demo.db import Credentials
+    pass
 
 STOP_TIMEOUT = 5.0
 
 
-class DemoProcess:
+class DemoProcess(ServesPrepared):
     """`svctui --demo`'s server: `DemoProcess(...).start()` returns at once with base_url and the admin token."""
 
     def __init__(
@@ -68,22 +68,6 @@ class DemoProcess:
     def stopping(self) -> bool:
         """True once `stop()` was called."""
         return self._stopping
-
-    @property
-    def credentials(self) -> Credentials:
-        """The tokens the server accepts."""
-        assert self.prepared is not None, "the demo server is not started"
-        return self.prepared.credentials
-
-    @property
-    def token_id(self) -> str:
-        """The admin token id."""
-        return self.credentials.admin.id
-
-    @property
-    def token_key(self) -> str:
-        """The admin token key (a throwaway demo secret)."""
-        return self.credentials.admin.key
 
     def start(self) -> DemoProcess:
         """Prepare the database, bind the port and spawn the server; raises OSError/ValueError/RuntimeError."""

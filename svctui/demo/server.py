@@ -19,8 +19,7 @@ from starlette.types import ASGIApp
 from svctui.demo.app import DemoState, create_app
 from svctui.demo.auth import mint_jwt
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, EDITIONS, DemoSizes, Faults, default_db_path
-from svctui.demo.dataset import PreparedDatabase, prepare_database
-from svctui.demo.db import Credentials
+from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
 from svctui.demo.faults import FaultInjector
 from svctui.demo.ratelimit import RateLimiter
 from svctui.demo.sockets import base_url_of, bind_socket
@@ -64,7 +63,7 @@ class DemoOptions:
 STOP_GRACE_SECONDS = 2
 
 
-class DemoServer:
+class DemoServer(ServesPrepared):
     """The demo server in a background thread: `with DemoServer(...) as demo: demo.base_url, demo.token_id, ...`."""
 
     def __init__(
@@ -112,22 +111,6 @@ class DemoServer:
 
     def __repr__(self) -> str:
         return f"DemoServer(base_url={self.base_url!r}, edition={self.options.edition!r})"
-
-    @property
-    def credentials(self) -> Credentials:
-        """The tokens this server accepts (admin, read-only, disabled)."""
-        assert self.prepared is not None, "the demo server is not started"
-        return self.prepared.credentials
-
-    @property
-    def token_id(self) -> str:
-        """The admin token id."""
-        return self.credentials.admin.id
-
-    @property
-    def token_key(self) -> str:
-        """The admin token key (a throwaway demo secret)."""
-        return self.credentials.admin.key
 
     @property
     def db_path(self) -> Path:

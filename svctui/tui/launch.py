@@ -86,25 +86,26 @@ def _run(app: SvcTuiApp) -> int:
 def run_dashboard(profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
     """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server;
     `refresh_seconds` (from `--refresh`) overrides the live refresh interval of the settings."""
-    if demo:  # the demo server's process starts before Textual is imported, so its start overlaps ours
-        server = start_demo_process()
-        if server is None:
-            return 1
-        try:
-            from svctui.tui.app import SvcTuiApp
-
-            return run_demo(SvcTuiApp, server, refresh_seconds)
-        finally:
-            server.stop()
+    server = start_demo_process() if demo else None  # before Textual is imported: its start overlaps ours
+    if demo and server is None:
+        return 1
     from svctui.tui.app import SvcTuiApp
 
-    return launch(SvcTuiApp, profile_name, demo, refresh_seconds)
+    return launch(SvcTuiApp, profile_name, demo, refresh_seconds, server=server)
 
 
-def launch(app_class: type[SvcTuiApp], profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
-    """Run the dashboard; returns the process exit code (2 when the profile cannot be used)."""
+def launch(
+    app_class: type[SvcTuiApp],
+    profile_name: str | None,
+    demo: bool,
+    refresh_seconds: int | None = None,
+    *,
+    server: DemoProcess | None = None,
+) -> int:
+    """Run the dashboard; returns the process exit code (2 when the profile cannot be used). With `demo`, against
+    `server` (started here when not given), stopped at the end."""
     if demo:
-        server = start_demo_process()
+        server = server or start_demo_process()
         if server is None:
             return 1
         try:
