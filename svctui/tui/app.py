@@ -154,6 +154,10 @@ class SvcTuiApp(App[int]):
         self._apply_themes()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.live.start()
+        if not self.is_headless:
+            from svctui.tui.hangup import watch_terminal
+
+            watch_terminal(self)  # an SSH session or tmux server gone: exit, not spin on the dead terminal
         if self.settings is not None and self.settings.keymap:
             self.set_keymap(self.settings.keymap)
             from svctui.tui.keymap import keymap_problems

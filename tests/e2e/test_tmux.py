@@ -269,3 +269,39 @@ def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs:
         assert _exit_status(tmux) == "0"
     finally:
         tmux.run("kill-server")
+
+
+def _running(pid: int) -> bool:
+    """True while `pid` runs (a zombie left for its new parent to reap counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_a_terminal_that_hangs_up_ends_the_dashboard_even_when_sighup_is_kept_from_it(tmp_path: Path) -> None:
+    """Found this session: after `tmux kill-server` a `make demo` dashboard kept running for an hour at 60 % of a
+    core (make kept SIGHUP from it; Textual's input thread spun on the dead terminal). Here the shell ignores
+    SIGHUP for it (`trap '' HUP`, inherited through exec), so only the dashboard's own look at its terminal can end
+    it."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    session = Tmux(f"svctui-hup-{os.getpid()}", "dash")
+    pid_file = tmp_path / "pid"
+    env = [arg for name, value in os.environ.items() if name.startswith("SVCTUI_") for arg in ("-e", f"{name}={value}")]
+    command = f"echo $$ > {pid_file}; trap '' HUP; exec env -u COLUMNS -u LINES {BINARY} --demo"
+    session.run("new-session", "-d", "-s", "dash", "-x", "100", "-y", "30", "-c", str(tmp_path), *env, command)
+    try:
+        session.wait_for("rows 1\u2013100 of 200")
+        pid = int(pid_file.read_text())
+        assert _running(pid)
+    finally:
+        session.run("kill-server")
+    end = time.monotonic() + DEADLINE
+    while _running(pid) and time.monotonic() < end:
+        time.sleep(0.2)
+    if _running(pid):  # what it was doing, for the report
+        threads = sorted(Path(f"/proc/{pid}/task").glob("*"))
+        doing = [f"{(t / 'comm').read_text().strip()} {(t / 'wchan').read_text()}" for t in threads]
+        raise AssertionError(f"the dashboard outlived its terminal: {doing}")
