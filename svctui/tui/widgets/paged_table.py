@@ -48,7 +48,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import RowTable, ellipsized
+from svctui.tui.widgets.row_table import Lines, RowTable, ellipsized
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -427,36 +427,27 @@ class PagedTable(RowTable[Text], Generic[T]):
             return False
         return not base_style.meta.get("fixed")
 
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
+    def cell_lines(self, row_index: int, col_index: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
         """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`; and the mark cells) only
         gets its styles applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it
-        out again."""
-        if row_index < 0 or column_index < 0:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+        out again. `style` holds the row's highlight (RowTable adds it)."""
+        if row_index < 0 or col_index < 0:
+            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
         row_key = self._row_locations.get_key(row_index)
-        column_key = self._column_locations.get_key(column_index)
+        column_key = self._column_locations.get_key(col_index)
         if row_key is None or column_key is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
+            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
         row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
-        if self._cropped_away(column_index, row, base_style):
+        if self._cropped_away(col_index, row, style):
             return [[Segment(" " * width)]]
         options = self._cell_options(width)
         line = self._ahead_line(cell, options) if cell is not None and options is not None else None
         if row is None or row.height != 1 or line is None:
-            return super()._render_cell(row_index, column_index, base_style, width, cursor, hover)
-        base_style = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)  # as RowTable does
+            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
         cache_key = (
             row_key,
             column_key,
-            base_style,
+            style,
             cursor,
             hover,
             self._show_hover_cursor,
@@ -466,8 +457,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         cached = self._cell_render_cache.get(cache_key)
         if cached is not None:
             return cached
-        base_style += Style.from_meta({"row": row_index, "column": column_index})
-        fixed = row_index < self.fixed_rows or column_index < self.fixed_columns
+        style += Style.from_meta({"row": row_index, "column": col_index})
+        fixed = row_index < self.fixed_rows or col_index < self.fixed_columns
         component_style, post_style = self._get_styles_to_render_cell(
             False,
             False,
@@ -481,7 +472,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         )
         console = self.app.console
         # One line exactly `width` wide: what split_and_crop_lines (as render_lines calls it) would yield unchanged.
-        pre, post = console.get_style(base_style + component_style), console.get_style(post_style)
+        pre, post = console.get_style(style + component_style), console.get_style(post_style)
         lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
         self._cell_render_cache[cache_key] = lines
         return lines

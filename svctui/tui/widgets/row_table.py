@@ -47,6 +47,9 @@ class FrameStyles(RenderStyles):
         return self._frame_rich
 
 
+Lines = list[list[Segment]]  # a rendered cell: its lines of segments
+
+
 class RowTable(DataTable[Cell], Generic[Cell]):
     """A zebra-striped DataTable with a row cursor and the vi keys every table of the dashboard answers to."""
 
@@ -167,9 +170,13 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         cursor: bool = False,
         hover: bool = False,
     ) -> list[list[Segment]]:
-        """Every cell of the row (the fixed columns too) takes the row's highlight."""
+        """Every cell of the row (the fixed columns too) takes the row's highlight, then `cell_lines` draws it."""
         highlighted = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)
-        return super()._render_cell(row_index, column_index, highlighted, width, cursor, hover)
+        return self.cell_lines(row_index, column_index, highlighted, width, cursor, hover)
+
+    def cell_lines(self, row: int, column: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
+        """A cell whose `style` holds its row's highlight, drawn as DataTable draws it (PagedTable lays out ahead)."""
+        return super()._render_cell(row, column, style, width, cursor, hover)
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
