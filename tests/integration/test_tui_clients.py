@@ -15,7 +15,7 @@ from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
-from tests.support.tasks import NO_DEPRECATION_WARNING, query
+from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
 from tests.support.tui import on_events, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
@@ -34,6 +34,12 @@ async def test_t_opens_the_events_runs_and_e_comes_back_to_the_event(demo_server
         expected = query(demo_server, "SELECT count(*) FROM tasks WHERE event_id = ?", event.id)[0][0]
         assert tasks.window.count == expected > 0
         assert {task.event_id for task in tasks.table.items} == {event.id}
+        other = next(member for member in client_ids(demo_server) if member != event.client_id)
+        tasks.choose_client(other)  # another client (C): its runs, not "no runs match event N" (newcomer audit)
+        await settle(pilot)
+        assert tasks.client_id == other and not tasks.filters and tasks.table.items
+        tasks.show_event_runs(event.client_id, event.id)
+        await settle(pilot)
         await pilot.press("E")
         await settle(pilot)
         back = app.screen

@@ -416,7 +416,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         """Jump here from an event: its client's runs of that event only (`event_id=eq:N`, x clears)."""
         self.filters = (Filter.build(COMPLETED_TASKS, "event_id", "eq", str(event_id)),)
         self.query_one(FilterChips).show_filters(self.filters)
-        self.choose_client(client_id)
+        self.choose_client(client_id, keep_event=True)
         self.notify(f"Runs of event {event_id} (x clears the filter).", timeout=4)
 
     async def action_show_event(self) -> None:
@@ -430,10 +430,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         if callable(show):
             show(task.event_id)
 
-    def choose_client(self, client_id: str) -> None:
-        """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice."""
+    def choose_client(self, client_id: str, *, keep_event: bool = False) -> None:
+        """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
+        drops an `event_id` filter (an event belongs to one client: it would match nothing), unless `keep_event`."""
         client_id = client_id.lower()
         if client_id != self.client_id:
+            if not keep_event and any(f.column == "event_id" for f in self.filters):
+                self.filters = tuple(f for f in self.filters if f.column != "event_id")
+                self.query_one(FilterChips).show_filters(self.filters)
+                self.notify("The event filter is gone: an event belongs to one client.", timeout=4)
             self.client_id = client_id
             self.seen_client_name = self.clients.seen_names.get(client_id, "")
             self.runs.clear()
