@@ -429,10 +429,14 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     # ----- user intents -----------------------------------------------------------------------------------
     def set_filters(self, filters: Sequence[Filter]) -> None:
         """Replace the filters, go to the first page, load."""
-        self.filters = tuple(filters)
+        self.show_filters(filters)
         self.window.skip = 0
-        self.query_one(FilterChips).show_filters(self.filters)
         self.load()
+
+    def show_filters(self, filters: Sequence[Filter]) -> None:
+        """Replace the filters and their chips (no load: the caller loads, e.g. with another client)."""
+        self.filters = tuple(filters)
+        self.query_one(FilterChips).show_filters(self.filters)
 
     def set_sort(self, sort: Sequence[SortKey]) -> None:
         """Replace the sort keys, go to the first page, load."""

@@ -414,8 +414,7 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def show_event_runs(self, client_id: str, event_id: int) -> None:
         """Jump here from an event: its client's runs of that event only (`event_id=eq:N`, x clears)."""
-        self.filters = (Filter.build(COMPLETED_TASKS, "event_id", "eq", str(event_id)),)
-        self.query_one(FilterChips).show_filters(self.filters)
+        self.show_filters([Filter.build(COMPLETED_TASKS, "event_id", "eq", str(event_id))])
         self.choose_client(client_id, keep_event=True)
         self.notify(f"Runs of event {event_id} (x clears the filter).", timeout=4)
 
@@ -436,8 +435,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         client_id = client_id.lower()
         if client_id != self.client_id:
             if not keep_event and any(f.column == "event_id" for f in self.filters):
-                self.filters = tuple(f for f in self.filters if f.column != "event_id")
-                self.query_one(FilterChips).show_filters(self.filters)
+                self.show_filters([f for f in self.filters if f.column != "event_id"])
                 self.notify("The event filter is gone: an event belongs to one client.", timeout=4)
             self.client_id = client_id
             self.seen_client_name = self.clients.seen_names.get(client_id, "")
