@@ -87,7 +87,8 @@ async def test_follow_up_pages_verify_and_stop_at_count(server: RecordingServer)
         ids = [event.id async for event in client.events.iter(ListQuery((rrule,)), page_size=3)]
     assert ids == [1, 2, 3, 4, 5, 6, 7]
     assert_all_verified(server)
-    assert [(r.param("skip"), r.param("limit")) for r in server.requests] == [("0", "3"), ("3", "3"), ("6", "3")]
+    asked = sorted((int(r.param("skip") or -1), r.param("limit")) for r in server.requests)
+    assert asked == [(0, "3"), (3, "3"), (6, "3")]  # pages 2 and 3 go out together (two ahead): either may land first
     assert all(r.param("rrule") == "~eq:BYDAY=TU" for r in server.requests)
 
 
