@@ -11,6 +11,7 @@ closed once spawned, so the dashboard's requests then fail with "connection refu
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import socket
@@ -19,15 +20,12 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, DemoSizes, default_db_path
 from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
 from svctui.demo.sockets import base_url_of, bind_preferred
-
-if TYPE_CHECKING:
-    pass
 
 STOP_TIMEOUT = 5.0
 
@@ -43,8 +41,12 @@ class DemoProcess(ServesPrepared):
         host: str = "127.0.0.1",
         seed: int = DEFAULT_SEED,
         rate_limit: int = DEFAULT_RATE_LIMIT,
+        sizes: DemoSizes | None = None,
+        anchor: datetime | None = None,
     ) -> None:
         self.db_path = db_path
+        self.sizes = sizes or DemoSizes()
+        self.anchor = anchor  # a fixed "now" for the data and the server (benchmarks); None = the real clock
         self.preferred_port = preferred_port
         self.host = host
         self.seed = seed
@@ -71,11 +73,20 @@ class DemoProcess(ServesPrepared):
 
     def start(self) -> DemoProcess:
         """Prepare the database, bind the port and spawn the server; raises OSError/ValueError/RuntimeError."""
-        self.prepared = prepare_database(self.db_path or default_db_path(), seed=self.seed, sizes=DemoSizes())
+        self.prepared = prepare_database(
+            self.db_path or default_db_path(), seed=self.seed, sizes=self.sizes, anchor=self.anchor
+        )
         sock = bind_preferred(self.host, self.preferred_port)
         try:
             self.base_url = base_url_of(sock, self.host)
-            spec = {"fd": sock.fileno(), "db": str(self.prepared.path), "seed": self.seed, "rate": self.rate_limit}
+            spec = {
+                "fd": sock.fileno(),
+                "db": str(self.prepared.path),
+                "seed": self.seed,
+                "rate": self.rate_limit,
+                "sizes": dataclasses.asdict(self.sizes),
+                "anchor": self.anchor.isoformat() if self.anchor is not None else None,
+            }
             self._process = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own options
                 [sys.executable, "-P", "-m", "svctui.demo.process", json.dumps(spec)],  # -P: not the cwd's modules
                 stdin=subprocess.PIPE,
@@ -155,7 +166,10 @@ def serve_child(spec: dict[str, object]) -> int:
         from svctui.demo.server import DemoOptions, build_state, uvicorn_server
 
         seed, rate = int(str(spec["seed"])), int(str(spec["rate"]))
-        options = DemoOptions(db_path=Path(str(spec["db"])), seed=seed, rate_limit=rate)
+        given_sizes, given_anchor = spec.get("sizes"), spec.get("anchor")
+        sizes = DemoSizes(**given_sizes) if isinstance(given_sizes, dict) else DemoSizes()
+        anchor = datetime.fromisoformat(given_anchor) if isinstance(given_anchor, str) else None
+        options = DemoOptions(db_path=Path(str(spec["db"])), seed=seed, rate_limit=rate, sizes=sizes, anchor=anchor)
         state, _ = build_state(options)
         server = uvicorn_server(state)
     except Exception as exc:  # the parent shows this line to the user

@@ -14,11 +14,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from textual.pilot import Pilot
 
+from svctui.api.signing import SignatureAuth
 from svctui.cli import cli
+from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
 from svctui.tui.launch import demo_profile, notify_from_thread
 from svctui.tui.widgets.state_panel import StateKind
@@ -126,3 +129,19 @@ def test_a_demo_database_that_cannot_be_opened_is_one_line_not_a_traceback(tmp_p
     result = CliRunner().invoke(cli, ["--demo"], env=env)
     assert result.exit_code == 1
     assert result.output == "svctui: the demo server did not start: unable to open database file\n"
+
+
+def test_a_child_serves_the_sizes_and_the_fixed_now_it_was_given(tmp_path: Path) -> None:
+    """Benchmarks run their demo server out of process: the child serves the sizes and the fixed "now" given."""
+    sizes = DemoSizes(clients=9, events=20, tasks=90, tags=1, selectors=5)
+    with DemoProcess(db_path=tmp_path / "demo.sqlite3", sizes=sizes, anchor=FIXED_ANCHOR, rate_limit=0) as server:
+        auth = SignatureAuth(server.token_id, server.token_key)
+        with httpx.Client(base_url=server.base_url, auth=auth, timeout=60) as http:
+            clients = http.get("/api/v2/clients", params={"limit": 1}).json()
+            tasks = [
+                http.get(f"/api/v2/clients/{c['id']}/completed-jobs", params={"limit": 1}).json()
+                for c in http.get("/api/v2/clients").json()["data"]
+            ]
+    assert server.prepared is not None and server.prepared.anchor == FIXED_ANCHOR
+    assert clients["count"] == 10
+    assert sum(page["count"] for page in tasks) == sizes.tasks
