@@ -32,7 +32,7 @@ from svctui.api.models import Event
 from svctui.api.query import ListQuery
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
-from svctui.tui.screens.event_detail import event_adapter
+from svctui.tui.screens.events.detail import event_adapter
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
 
 SIZE = (160, 50)

@@ -305,7 +305,10 @@ class Stamped(ApiModel):
 
 
 class AssetGroupTag(Stamped):
-    """An asset group tag (tier, label or owned); own fields first in CSV, the stamps after them."""
+    """An asset group tag (tier, label or owned).
+
+    In CSV its own fields come first and the stamps of `Stamped` after them (`commands.output.csv_columns` puts a
+    model's own fields before the inherited ones); JSON keeps pydantic's order, the stamps first."""
 
     id: int
     type: int = 0

@@ -14,7 +14,7 @@ from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.schedule import parse_schedule
 from svctui.tui.launch import demo_profile
-from svctui.tui.screens.event_detail import next_run_text
+from svctui.tui.screens.events.detail import next_run_text
 from tests.support.demo_http import all_items, own_server, signed
 from tests.support.tui import RecordingApp, events_screen, running, settle
 

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from svctui.demo.server import DemoServer
 from svctui.store.client_names import learn_names, load_names
-from svctui.tui.screens.event_detail import EventDetail
+from svctui.tui.screens.events.detail import EventDetail
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks, open_picker, query, text_of
 from tests.support.tui import on_events, settle
 

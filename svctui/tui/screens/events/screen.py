@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
 from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
 from svctui.tui.loading import Loaded, LoadFailed
-from svctui.tui.screens.event_detail import EventDetail, event_adapter
+from svctui.tui.screens.events.detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.paged_table import RowAdapter
