@@ -59,6 +59,22 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
         assert not screen.detail.is_open, "esc closes the detail pane"
 
 
+async def test_c_on_a_shortened_name_copies_the_whole_name(demo_server: DemoServer) -> None:
+    """The name cell is cut at its width with `…`; `c` copies the selector's whole name, not what the cell shows."""
+    async with on_cleanup(demo_server) as (_app, pilot, screen):
+        table = screen.selector_table
+        row = next(index for index, item in enumerate(table.items) if len(item.name) > 32)
+        table.move_cursor(
+            row=row,
+            column=table.ordered_columns.index(
+                next(column for column in table.ordered_columns if column.key.value == "name")
+            ),
+        )
+        await settle(pilot)
+        assert table.get_cell_at(table.cursor_coordinate).plain.endswith("…")
+        assert table.current_cell_text() == table.items[row].name
+
+
 async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoServer) -> None:
     """`space` marks a row; on a default selector it marks nothing and says why."""
     async with on_cleanup(demo_server) as (app, pilot, screen):

@@ -61,7 +61,15 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
         return text
 
     return by_id(
-        ColumnDef("name", "name", styled(lambda s: _shortened(s.name, 32)), width=32, sort="name", narrow_width=20),
+        ColumnDef(
+            "name",
+            "name",
+            styled(lambda s: _shortened(s.name, 32)),
+            width=32,
+            sort="name",
+            copy_text=lambda s: s.name,  # `c` copies the whole name, not the shortened cell
+            narrow_width=20,
+        ),
         ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
         ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
         ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
