@@ -17,7 +17,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 90; height: auto; border: thick $error; background: $surface; padding: 1 2; }
+    ConfirmScreen > Vertical {
+        width: 90; max-width: 100%; height: auto; max-height: 100%; overflow-y: auto;
+        border: thick $error; background: $surface; padding: 1 2;
+    }
     ConfirmScreen .confirm-title { text-style: bold; }
     ConfirmScreen Horizontal { height: auto; margin-top: 1; }
     ConfirmScreen Button { margin-right: 2; }
