@@ -14,6 +14,7 @@ from svctui.demo.config import (
     DEFAULT_FAULT_RATE,
     DEFAULT_RATE_LIMIT,
     DEFAULT_SEED,
+    DEMO_SERVER_PORT,
     EDITIONS,
     DemoSizes,
     Faults,
@@ -73,7 +74,10 @@ def _banner(
 @click.command("demo-server")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
-    "--port", type=AsciiInt(), default=0, show_default=True, help="Port (0 = a free port; fix it for a stable profile)."
+    "--port",
+    type=AsciiInt(),
+    default=None,
+    help=f"Port (0 = any free port). Default: {DEMO_SERVER_PORT} when free, so a saved profile survives a restart.",
 )
 @click.option("--edition", type=click.Choice(EDITIONS), default="enterprise", show_default=True)
 @click.option("--seed", type=AsciiInt(), default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
@@ -117,7 +121,7 @@ def _banner(
 @click.option("--access-log", is_flag=True, help="Log every request.")
 def demo_server(
     host: str,
-    port: int,
+    port: int | None,
     edition: str,
     seed: int,
     db_path: Path | None,
@@ -141,7 +145,7 @@ def demo_server(
 
     from svctui.demo.auth import mint_jwt
     from svctui.demo.server import DemoOptions, build_state, serve_forever
-    from svctui.demo.sockets import base_url_of, bind_socket
+    from svctui.demo.sockets import base_url_of, bind_preferred, bind_socket
 
     if token_id is not None:
         try:
@@ -160,7 +164,7 @@ def demo_server(
             sizes=DemoSizes(clients=clients, events=events, tasks=tasks, tags=tags, selectors=selectors),
             faults=Faults(latency_ms=latency, error_rate=error_rate, kinds=kinds),
             host=host,
-            port=port,
+            port=DEMO_SERVER_PORT if port is None else port,
             reset=reset,
             token_id=token_id,
             token_key=token_key,
@@ -169,9 +173,9 @@ def demo_server(
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:
-        sock = bind_socket(host, port)
+        sock = bind_preferred(host, DEMO_SERVER_PORT) if port is None else bind_socket(host, port)
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise click.ClickException(f"cannot listen on {host}:{port or 0}: {exc.strerror or exc}") from None
     try:
         state, prepared = build_state(options)
     except (OSError, ValueError) as exc:
@@ -186,6 +190,11 @@ def demo_server(
         "disabled_id": credentials.disabled.id,
     }
     jwt = mint_jwt(credentials.jwt_secret, credentials.admin.id)
+    if port is None and sock.getsockname()[1] != DEMO_SERVER_PORT:
+        click.echo(
+            f"Note: port {DEMO_SERVER_PORT} is taken, so this start uses another; a profile saved now stops working at "
+            "the next start (pass --port N to keep one)."
+        )
     click.echo(_banner(base_url_of(sock, host), edition, seed, prepared.path, how, jwt, tokens))
     sys.stdout.flush()
     try:

@@ -12,6 +12,10 @@ import platformdirs
 DEFAULT_SEED = 1
 DEFAULT_RATE_LIMIT = 55
 DEFAULT_FAULT_RATE = 0.1
+# `svctui --demo` serves here when the port is free (else on any free port), so the demo's address, and with it
+# the server named in the audit log, stays the same from one session to the next: an interrupted demo run resumes
+DEMO_PORT = 47361
+DEMO_SERVER_PORT = 47362  # `svctui demo-server`'s without --port: a saved profile keeps working after a restart
 DEFAULT_SLOW_SECONDS = 3.0
 FAULT_KINDS = ("html", "malformed", "truncated", "reset", "slow")
 EDITIONS = ("enterprise", "community")

@@ -14,10 +14,6 @@ if TYPE_CHECKING:
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
 
-# `svctui --demo` serves here when the port is free (else on any free port), so the demo's address, and with it
-# the server named in the audit log, stays the same from one session to the next: an interrupted demo run resumes
-DEMO_PORT = 47361
-
 
 class DemoHandle(Protocol):
     """What the dashboard needs from a running DemoServer."""
@@ -120,6 +116,7 @@ def launch(
     with ExitStack() as stack:
 
         def start_demo() -> Profile:
+            from svctui.demo.config import DEMO_PORT
             from svctui.demo.server import DemoServer
 
             return demo_profile(stack.enter_context(DemoServer(preferred_port=DEMO_PORT)))
@@ -138,6 +135,7 @@ def start_demo_process() -> DemoProcess | None:
     """`svctui --demo`'s server in a child process (demo/process.py), or None after printing why it did not start."""
     import sqlite3
 
+    from svctui.demo.config import DEMO_PORT
     from svctui.demo.process import DemoProcess
 
     try:

@@ -4,6 +4,7 @@ tests/tools/signed_request.py; bad options are refused with clear messages and n
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
@@ -192,3 +193,37 @@ def test_the_embedded_demo_keeps_its_address_across_sessions_and_falls_back_when
             assert second.base_url != first.base_url, "the port is taken: any free one"
     with DemoServer(db_path=db, preferred_port=preferred, rate_limit=0) as next_session:
         assert next_session.base_url == f"http://127.0.0.1:{preferred}"
+
+
+def test_demo_server_prefers_one_port_and_says_when_it_is_taken(tmp_path: Path) -> None:
+    """Without --port, `svctui demo-server` serves on DEMO_SERVER_PORT, so the profile its banner prints works after
+    a restart; when that port is taken it serves on another and says a profile saved now will not survive."""
+    from svctui.demo.config import DEMO_SERVER_PORT
+
+    command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "p.sqlite3"), *SMALL, *FIXED]
+
+    def banner_of_one_start() -> str:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        watchdog = threading.Timer(120, process.kill)
+        watchdog.start()
+        try:
+            return read_banner(process)
+        finally:
+            watchdog.cancel()
+            process.kill()
+            process.wait(timeout=30)
+
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a recent start's TIME_WAIT must not stop us
+    with contextlib.suppress(OSError):  # taken by us now (or by someone else already)
+        holder.bind(("127.0.0.1", DEMO_SERVER_PORT))
+        holder.listen(1)
+    with holder:
+        banner = banner_of_one_start()
+    url = re.search(r"base URL:\s+(\S+)", banner)
+    assert url is not None and url.group(1) != f"http://127.0.0.1:{DEMO_SERVER_PORT}", banner
+    assert f"Note: port {DEMO_SERVER_PORT} is taken" in banner and "--port N" in banner
+    banner = banner_of_one_start()  # the port is free again, unless another process holds it meanwhile
+    url = re.search(r"base URL:\s+(\S+)", banner)
+    assert url is not None
+    assert (url.group(1) == f"http://127.0.0.1:{DEMO_SERVER_PORT}") != ("Note: port" in banner), banner
