@@ -431,3 +431,27 @@ async def test_the_typed_count_is_the_number_to_delete_and_digits_reach_its_box_
         assert not screen.marks.ids(tag.id)
     intents = as_dicts(audit_lines(audit_path()), "intent")
     assert sorted(line["selector_id"] for line in intents) == sorted(plain), "nothing was sent for the others"
+
+
+async def test_the_tags_pane_follows_the_terminal_width_and_keeps_the_chosen_tag(demo_server: DemoServer) -> None:
+    """Started narrow (name, count, marks), widened past NARROW_TERMINAL: kind and position come back, the chosen
+    tag and the cursor stay; narrowed again: the narrow columns."""
+    async with on_cleanup(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        pane = screen.tags_pane
+
+        def labels() -> list[str]:
+            return [str(column.label) for column in pane.table.columns.values()]
+
+        assert pane.has_class("-narrow") and labels() == ["name", "sel", ""]
+        pane.table.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        chosen = pane.chosen
+        assert chosen is not None and chosen.id == pane.tags[1].id and screen.tag == chosen
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert not pane.has_class("-narrow") and labels() == ["name", "kind", "sel", "pos", ""]
+        assert pane.chosen == chosen and screen.tag == chosen and pane.table.cursor_row == 1
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert pane.has_class("-narrow") and labels() == ["name", "sel", ""] and screen.tag == chosen

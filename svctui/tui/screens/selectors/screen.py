@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -140,6 +140,10 @@ class SelectorsScreen(ListScreen[Selector]):
         follow the tab from the moment it changes."""
         offer_resume(self.dashboard, self.selector_gone)
         self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
+        self.tags_pane.fit_terminal()
 
     def _focus_tab(self, active: str) -> None:
         """The shown tab's table takes the focus at once, as the tab changes (a key, a click, a run's `a`).

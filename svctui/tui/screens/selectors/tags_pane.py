@@ -82,15 +82,27 @@ class TagsPane(Vertical):
         yield Input(placeholder="tag id, e.g. 3", id="tag-id")
 
     def on_mount(self) -> None:
-        """The columns (on a narrow terminal the pane is narrower: name, selector count and marks only)."""
-        table = self.table
+        """The columns for the terminal's width."""
+        self.fit_terminal()
+
+    def fit_terminal(self) -> None:
+        """On a narrow terminal the pane is narrower (name, selector count and marks only); when the terminal
+        crosses NARROW_TERMINAL the columns are rebuilt, the rows and the chosen tag kept."""
         narrow = self.app.size.width < NARROW_TERMINAL
+        if self.tag_columns and narrow == self.has_class("-narrow"):
+            return
         self.set_class(narrow, "-narrow")
+        table = self.table
+        row = table.cursor_row
+        table.clear(columns=True)
         columns = [("name", "name", 12 if narrow else 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)]
         self.tag_columns = tuple(column for column in columns if not (narrow and column[1] in ("kind", "pos")))
         for label, key, width in self.tag_columns:
             table.add_column(label, key=key, width=width)
         table.add_column("", key="marked", width=4)
+        if self.tags:
+            self._render_rows()
+            table.move_cursor(row=min(row, len(self.tags) - 1), animate=False)
 
     @property
     def table(self) -> DataTable[Text]:
@@ -172,6 +184,8 @@ class TagsPane(Vertical):
     @on(DataTable.RowHighlighted, "#tags")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
+        if event.cursor_row != self.table.cursor_row:
+            return  # a highlight the cursor has moved on from (a rebuild of the columns starts at the first row)
         key = event.row_key.value
         tag = next((tag for tag in self.tags if str(tag.id) == key), None)
         if tag is not None:
