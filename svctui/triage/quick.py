@@ -76,8 +76,8 @@ QUICK_FILTERS: tuple[QuickFilter, ...] = (
         "not-ok",
         "o",
         "Not OK",
-        "status Timed out, Failed or Partially complete — sent as status ≠ each other known code, because the server"
-        " only ANDs its filters (a status code unknown to svctui would also match) (server-side)",
+        "status Timed out, Failed or Partially complete (server-side, sent as status ≠ each other code: the server"
+        " only ANDs filters)",
         server_side=True,
         build=_not_ok,
     ),

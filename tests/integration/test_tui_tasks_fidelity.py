@@ -70,7 +70,7 @@ async def test_not_ok_quick_filter_says_what_it_sends_and_matches_exactly_the_th
         assert {task.status for task in screen.table.items} <= {4, 5, 8}
         notice = text_of(screen.query_one("#quick-notice", Static))
         assert "Timed out, Failed or Partially complete" in notice and "only ANDs" in notice, notice
-        assert "Press o again to clear" in notice
+        assert notice.startswith("Quick filter o: ") and notice.endswith("; o again clears.")
         await pilot.press("o")
         await settle(pilot)
         assert screen.quick is None and not screen.filters

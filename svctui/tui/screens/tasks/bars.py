@@ -55,4 +55,4 @@ def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:
             "plot; server filters (dimmed) and sort do not apply. d or x: back."
         )
     quick_filter = QUICK_FILTERS_BY_NAME[quick]
-    return f"Quick filter: {quick_filter.description}. Press {quick_filter.key} again to clear."
+    return f"Quick filter {quick_filter.key}: {quick_filter.description}; {quick_filter.key} again clears."
