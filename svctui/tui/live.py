@@ -244,10 +244,11 @@ class LiveRefresh:
         self.app.notify(f"Live refresh {state}.", timeout=3)
 
     def current(self) -> Refreshable | None:
-        """The screen on show (the base of the current mode's stack, even under a modal) when it takes part."""
+        """The screen on show (the base of the current mode's stack, even under a modal) when it takes part and
+        is built: a screen opened for the first time is on the stack before its widgets are mounted."""
         stack = self.app.screen_stack
         base = stack[0] if stack else None
-        return base if isinstance(base, Refreshable) else None
+        return base if isinstance(base, Refreshable) and base.is_mounted else None
 
     def modal_open(self) -> bool:
         """True while anything is pushed over the base screen of the current mode (a modal, a picker, help)."""

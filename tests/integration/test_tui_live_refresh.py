@@ -199,3 +199,18 @@ async def test_the_drops_view_refreshes_from_the_clients_history(demo_server: De
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert demo_server.request_count > before, "the history was fetched again"
         assert "updated 0 s ago" in status_line(app) and "with drops (client-side)" in status_line(app)
+
+
+@pytest.mark.parametrize("mode", ["tasks", "selectors", "clients"])
+async def test_a_tick_while_a_screen_is_still_being_built_waits_for_it(demo_server: DemoServer, mode: str) -> None:
+    """A screen opened for the first time is on the stack before its widgets are: a tick then leaves it alone
+    (it read the status line and the table of a screen not yet composed: NoMatches, a traceback, the app gone;
+    newcomer audit with --refresh 5 and keys 2, 3, 4)."""
+    app, clock = live_app(demo_server)
+    async with running(app) as pilot:
+        app.switch_mode(mode)  # the key's action, without waiting for the new screen's mount
+        clock.advance(SECONDS)
+        assert app.live.tick() is Tick.NOT_A_LIST
+        await settle(pilot)
+        assert app.is_running and app.screen_stack[0].is_mounted
+        assert app.live.tick() in (Tick.REFRESHED, Tick.BUSY, Tick.NOT_DUE, Tick.NOT_A_LIST)
