@@ -76,8 +76,7 @@ QUICK_FILTERS: tuple[QuickFilter, ...] = (
         "not-ok",
         "o",
         "Not OK",
-        "status Timed out, Failed or Partially complete (server-side, sent as status ≠ each other code: the server"
-        " only ANDs filters)",
+        "Timed out, Failed or Partially complete (server-side: status ≠ each other code; filters only AND)",
         server_side=True,
         build=_not_ok,
     ),

@@ -69,8 +69,11 @@ async def test_not_ok_quick_filter_says_what_it_sends_and_matches_exactly_the_th
         assert screen.window.count == expected[0][0] > 0
         assert {task.status for task in screen.table.items} <= {4, 5, 8}
         notice = text_of(screen.query_one("#quick-notice", Static))
-        assert "Timed out, Failed or Partially complete" in notice and "only ANDs" in notice, notice
+        assert "Timed out, Failed or Partially complete" in notice and "only AND" in notice, notice
         assert notice.startswith("Quick filter o: ") and notice.endswith("; o again clears.")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert screen.query_one("#quick-notice", Static).size.height <= 2, "the table keeps its rows at 80x24"
         await pilot.press("o")
         await settle(pilot)
         assert screen.quick is None and not screen.filters
