@@ -172,6 +172,26 @@ async def test_quick_filter_runs_with_drops_is_client_side(demo_server: DemoServ
         assert not screen.query_one(FilterChips).has_class("-inactive")
 
 
+async def test_leaving_the_drops_view_brings_back_the_quick_filter_it_was_entered_from(demo_server: DemoServer) -> None:
+    """`i`, `d`, `d`: the partial filter is back with its notice, so one `i` leaves it (it took two: the notice was
+    gone and `i` applied it again; newcomer audit)."""
+    case = drop_case(demo_server)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await pilot.press("i")
+        await settle(pilot)
+        partial = list(screen.filters)
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "drops"
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "partial" and list(screen.filters) == partial
+        assert text_of(screen.query_one("#quick-notice", Static)).startswith("Quick filter i: ")
+        await pilot.press("i")
+        await settle(pilot)
+        assert screen.quick is None and not screen.filters
+
+
 async def test_refresh_keeps_the_cursor_and_reloads_history(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
     async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):

@@ -108,6 +108,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.client_profile: str | None = None  # the profile client_id was chosen with
         self.endpoint: TaskEndpoint = "completed-tasks"
         self.quick: str | None = None
+        self.quick_under_drops: str | None = None  # the server-side quick filter the drops view was entered from
         self.runs = ClientHistory()
         self.clients = KnownClients()
         self.breakdown: tuple[StatusCount, ...] = ()
@@ -233,7 +234,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             recent = self.recent_clients()
             self.client_id = recent[0].lower() if recent else None
         self.client_profile = profile
-        self.quick = None
+        self.quick = self.quick_under_drops = None
         self.runs.clear()
         self.clients.clear()
         self._show_breakdown((), "")
@@ -452,7 +453,7 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def set_filters(self, filters: Sequence[Filter]) -> None:
         """Any explicit filter change leaves a quick filter."""
-        self.quick = None
+        self.quick = self.quick_under_drops = None
         super().set_filters(filters)
 
     def action_quick(self, name: str) -> None:
@@ -465,16 +466,21 @@ class TasksScreen(ListScreen[CompletedTask]):
             if quick.server_side:
                 self.set_filters(())
             else:
-                self.quick = None
-                self.load()
+                self.leave_drops()
             return
         if quick.server_side:
             self.set_filters(quick.filters(self.dashboard.clock()))
             self.quick = name
             self._refresh_bars()
         else:
+            self.quick_under_drops = self.quick  # its filters stay (dimmed) and are back, with it, on leaving
             self.quick = name
             self.load()
+
+    def leave_drops(self) -> None:
+        """Back from the client-side drops view to the list, with the quick filter it was entered from (if any)."""
+        self.quick, self.quick_under_drops = self.quick_under_drops, None
+        self.load()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         """One palette command per quick filter (the same toggle as its key)."""
@@ -488,8 +494,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def action_clear_filters(self) -> None:
         """`x` also leaves the client-side drops view."""
         if self.quick == "drops" and not self.filters:
-            self.quick = None
-            self.load()
+            self.leave_drops()
             return
         super().action_clear_filters()
 
