@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +24,7 @@ from svctui.api.quoting import quote_input
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.table import TableColumn, TableWriter, terminal_width
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
-from svctui.triage.health import Problem, Verdict, age_text, strip_text, unhealthy, worst_first
+from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -119,6 +121,11 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
         row["note"] = f"task {failure.id}: {failure.status_message or status_label(failure.status)}"
     elif health.verdict is Verdict.STALE:
         row["note"] = "no check-in since " + age_text(health.last_checkin, now)
+    elif health.window_drops:
+        drop, more = health.window_drops[0], len(health.window_drops) - 1
+        row["note"] = f"task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}" + (
+            f" (+{more} more)" if more else ""
+        )
     elif health.verdict is Verdict.NEVER_RAN:
         row["note"] = "no completed run"
     else:
@@ -189,7 +196,10 @@ def health(
             return ExitCode.SERVER
         bad = unhealthy(judged, wanted)
         if bad:
-            note(f"unhealthy: {len(bad)} of {len(judged)} clients ({', '.join(sorted(map(str, wanted)))})")
+            note(
+                f"unhealthy: {len(bad)} of {len(judged)} clients ({', '.join(sorted(map(str, wanted)))})"
+                + _others([health for health in judged if health not in bad], wanted)
+            )
             return ExitCode.UNHEALTHY
         return ExitCode.OK
 
@@ -204,3 +214,12 @@ def _print(results: list[MemberHealth], fmt: str, now: datetime) -> None:
     rows: list[Any] = [_table_row(result, now) for result in results]  # dicts: the columns read them by key
     writer.write_page(rows)
     writer.close()
+
+
+def _others(healthy: Sequence[ClientHealth], wanted: frozenset[Problem]) -> str:
+    """`; not counted: 1 never-ran`: what the other clients show that --fail-on leaves out (the dashboard's Clients
+    screen counts every one of them in "need a look")."""
+    counts = Counter(problem for health in healthy for problem in health.problems if problem not in wanted)
+    if not counts:
+        return ""
+    return "; not counted (not in --fail-on): " + ", ".join(f"{n} {problem}" for problem, n in sorted(counts.items()))

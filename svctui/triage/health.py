@@ -96,6 +96,7 @@ class ClientHealth:
     stale: bool | None = None  # None: the server does not say when the client last checked in
     strip: tuple[int, ...] = ()  # statuses of the last STRIP_RUNS runs, oldest first
     last_failures: tuple[CompletedTask, ...] = field(default_factory=tuple)  # not-OK runs in the window, newest first
+    window_drops: tuple[Drop, ...] = field(default_factory=tuple)  # the drops of runs in the window, newest run first
 
     @property
     def problems(self) -> frozenset[Problem]:
@@ -132,6 +133,7 @@ def assess(
     runs = sorted(tasks, key=task_order_key)
     since = now - window
     recent = [task for task in runs if (moment := task_time(task)) is not None and moment >= since]
+    drops = list(drops)
     flagged = {drop.task_id for drop in drops}
     not_ok = [task for task in recent if is_not_ok(task)]
     with_drops = [task for task in recent if task.id in flagged]
@@ -158,6 +160,12 @@ def assess(
         stale=stale,
         strip=tuple(task.status for task in runs[-STRIP_RUNS:]),
         last_failures=tuple(reversed(not_ok)),
+        window_drops=tuple(
+            drop
+            for task in reversed(with_drops)
+            for drop in sorted(drops, key=lambda d: d.fraction, reverse=True)
+            if drop.task_id == task.id
+        ),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -68,6 +69,9 @@ def test_the_whole_fleet_worst_first_and_fail_on_chooses_what_is_unhealthy(fleet
 def test_table_output_reads_without_colour(fleet: DemoServer) -> None:
     result = invoke(["health"])
     assert result.exit_code == 6
+    assert "not counted (not in --fail-on): 1 never-ran" in result.stderr, "the dashboard counts it: say why not here"
+    drops = next(line for line in result.stdout.splitlines() if line.startswith("DROPS"))
+    assert re.search(r"task \d+: \S+ \w[\w ]* [\d,]+ → [\d,]+ \(-[\d.]+ %\)", drops), drops
     lines = result.stdout.splitlines()
     assert lines[0].split()[:2] == ["VERDICT", "CLIENT"]
     assert lines[1].startswith("FAILING") and "SHARPHOUND-DC01" in lines[1]
