@@ -455,3 +455,16 @@ async def test_the_tags_pane_follows_the_terminal_width_and_keeps_the_chosen_tag
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert pane.has_class("-narrow") and labels() == ["name", "sel", ""] and screen.tag == chosen
+
+
+async def test_the_marks_stay_on_the_status_line_at_80_columns(demo_server: DemoServer) -> None:
+    """The count of marked selectors is what the line must keep before ctrl+d (it was cut off at 80x24)."""
+    async with on_cleanup(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        screen.selector_table.focus()
+        row = first_plain_row(screen)
+        screen.selector_table.move_cursor(row=row)
+        await pilot.press("space")
+        await settle(pilot)
+        line = str(screen.query_one("#status-line", Static).render())
+        assert line.endswith("1 marked on 1 page") or "1 marked" in line, line
+        assert len(line) <= 78 and line.startswith("tag ")

@@ -209,3 +209,22 @@ def test_help_rows_fit_the_dialog() -> None:
     assert lines[1].index("binding id") == lines[2].index("a.b") == lines[3].index("tasks.quick.drops")
     tip_column = lines[3].index("tasks with")
     assert lines[4].index("the tasks loaded") == tip_column, "a long tooltip wraps in its own column"
+
+
+def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None:
+    """At 80 columns the selectors' marks were cut off the end of the status line; now the least important parts
+    give way (the time, the sort, the page, the filter count, live, retry, the age, the tag), only as far as needed;
+    stale and the marks never do."""
+    from svctui.tui.screens.list_screen import fit_status
+
+    parts = ["tag Tier Zero (tier 1)", "rows 1-100 of 400", "page 1/4", "sort -id", "2 filters", "52 ms", "47 marked"]
+    assert fit_status(parts, 200) == "  ·  ".join(parts)
+    assert (
+        fit_status(parts, 90) == "tag Tier Zero (tier 1)  ·  rows 1-100 of 400  ·  page 1/4  ·  2 filters  ·  47 marked"
+    )
+    assert fit_status(parts, 60) == "tag Tier Zero (tier 1)  ·  rows 1-100 of 400  ·  47 marked"
+    assert fit_status(parts, 40) == "rows 1-100 of 400  ·  47 marked"
+    assert fit_status(parts, 10) == "47 marked", "never the marks"
+    stale = ["stale: The server answered 502", "r to retry", "rows 1-100 of 200", "page 1/2", "1 marked"]
+    stale += ["updated 1 min ago", "live every 1 min"]
+    assert fit_status(stale, 78) == "stale: The server answered 502  ·  rows 1-100 of 200  ·  1 marked"

@@ -21,6 +21,7 @@ a live refresh that fails keeps the rows on screen, dimmed and marked stale with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -59,6 +60,44 @@ PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each ke
 PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
+
+
+STATUS_SEPARATOR = "  ·  "
+# How much each part of the status line matters when it is wider than the screen (at 80 columns the marks were cut
+# off its end): the lowest give way first (the rightmost of equals), until the line fits; what they say is also
+# elsewhere (the headers show the sort, the chips the filters, the footer `r`). Stale and marks never give way.
+_KEEP_ALWAYS = 9
+_PRIORITIES: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"stale: "), _KEEP_ALWAYS),
+    (re.compile(r"[\d,]+ marked"), _KEEP_ALWAYS),
+    (re.compile(r"(loading )?rows "), 8),
+    (re.compile(r"tag "), 7),
+    (re.compile(r"updated "), 5),
+    (re.compile(r"r to retry"), 4),
+    (re.compile(r"live every "), 3),
+    (re.compile(r"[\d,]+ filters?$"), 2),
+    (re.compile(r"no names "), 2),
+    (re.compile(r"page [\d,]+/[\d,]+$"), 1),
+    (re.compile(r"sort "), 1),
+    (re.compile(r"[\d.]+ ms$"), 0),
+)
+_OTHER_PART = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed ids)
+
+
+def _priority(part: str) -> int:
+    return next((rank for pattern, rank in _PRIORITIES if pattern.match(part)), _OTHER_PART)
+
+
+def fit_status(parts: Sequence[str], width: int) -> str:
+    """The parts joined by `  ·  `, leaving out the least important ones (see `_PRIORITIES`) until the line fits."""
+    kept = list(parts)
+    while len(STATUS_SEPARATOR.join(kept)) > width:
+        ranks = [_priority(part) for part in kept]
+        lowest = min(ranks, default=_KEEP_ALWAYS)
+        if lowest >= _KEEP_ALWAYS:
+            break
+        del kept[len(ranks) - 1 - ranks[::-1].index(lowest)]
+    return STATUS_SEPARATOR.join(kept)
 
 
 class ListScreen(StaleRows, Screen[None], Generic[T]):
@@ -244,8 +283,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.query_one(AppHeader).show(app.header_info, app.tabs, self.MODE)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Put the detail pane below the table on narrow terminals."""
+        """Put the detail pane below the table on narrow terminals; fit the status line to the new width."""
         self._apply_width(event.size.width)
+        self.call_after_refresh(self._update_status)  # the line's own width is known once laid out
 
     def _apply_width(self, width: int) -> None:
         self.query_one("#body").set_class(width < NARROW_WIDTH, "-narrow")
@@ -424,7 +464,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         return f"loading rows {first:,}\u2013{last:,}…"
 
     def _update_status(self) -> None:
-        self.query_one("#status-line", Static).update("  ·  ".join(self.status_parts()))
+        line = self.query_one("#status-line", Static)
+        line.update(fit_status(self.status_parts(), line.content_size.width or self.app.size.width - 2))
 
     # ----- user intents -----------------------------------------------------------------------------------
     def set_filters(self, filters: Sequence[Filter]) -> None:
