@@ -38,6 +38,7 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet,
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
+from svctui.tui.heap import keep_out_of_collections, pause_collections
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -71,6 +72,10 @@ FLUSH_EVERY = 0.25
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
+# Automatic collections are held while a round fills in (svctui.tui.heap): the 50 answers' pages (~2,200 objects a
+# client) are allocated and freed while the table draws, and every few answers that set off a full pass over all
+# the objects made since the heap was frozen (200-300 ms with the loop held). Held at most this long.
+PAUSE_AT_MOST = 30.0
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -87,6 +92,13 @@ class RankCell(Text):
     def __init__(self, text: str, row_key: str, style: str | Style = "") -> None:
         super().__init__(text, style=style)
         self.row_key = row_key
+
+
+class ClientsTable(RowTable[Text]):
+    """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
+    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only."""
+
+    KEEP_LAYOUTS = True
 
 
 class ClientJudged(Message, bubble=False):
@@ -149,6 +161,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
+        self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
+        self._hold_timer: Timer | None = None
 
     @property
     def dashboard(self) -> SvcTuiApp:
@@ -169,7 +183,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="clients-state")
-            yield RowTable[Text](id="clients-table")
+            yield ClientsTable(id="clients-table")
             with VerticalScroll(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
         yield Static("", id="status-line", markup=False)
@@ -233,6 +247,8 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _failed(self, message: LoadFailed) -> None:
         if not self.loads.is_current(message):
             return
+        if message.channel == "judge":
+            self._release_collections(settle=False)
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
         if message.channel == "fleet" and self.table.row_count:
@@ -281,6 +297,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         def start() -> None:
             if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+                self._hold_collections()
                 self.loads.start("judge", judge_all)
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
@@ -346,7 +363,30 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.table.flash(changed)
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
+            self.call_after_refresh(self._release_collections)
         self._status(self._summary())
+
+    def _hold_collections(self) -> None:
+        """No automatic collection while the round fills in (at most PAUSE_AT_MOST seconds)."""
+        self._release_collections(settle=False)
+        self._collections_held = pause_collections()
+        self._hold_timer = self.set_timer(PAUSE_AT_MOST, lambda: self._release_collections(settle=False))
+
+    def _release_collections(self, settle: bool = True) -> None:
+        """Collections on again; with `settle`, the young objects collected and the survivors (the round's rows and
+        results) frozen out of later scans, in a slice of its own after the frame."""
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        resume, self._collections_held = self._collections_held, None
+        if resume is not None:
+            resume()
+            if settle:
+                keep_out_of_collections()
+
+    def on_unmount(self) -> None:
+        """Collections on again (a round may still be filling in)."""
+        self._release_collections(settle=False)
 
     def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
         """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
