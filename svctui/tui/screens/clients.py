@@ -430,13 +430,14 @@ class ClientsScreen(StaleRows, Screen[None]):
             for row_key in [key for key in table.rows if key.value not in order]:
                 table.remove_row(row_key)
             shown = {key.value for key in table.rows}
+            updates: dict[str, list[Text]] = {}
             for member in members:
                 cells, fresh = self._cells_of(member)
                 if member.client_id not in shown:
                     table.add_row(*cells, key=member.client_id)
-                    continue
-                if fresh:  # else the row shows these very cells already
-                    table.update_row(member.client_id, cells)
+                elif fresh:  # else the row shows these very cells already
+                    updates[member.client_id] = cells
+            table.update_rows(updates)  # one pass over the table's render caches for all of them
             if rank:
                 if [row.key.value for row in table.ordered_rows] != list(order):
                     table.sort("health", key=lambda cell: order[cell.row_key])

@@ -12,7 +12,7 @@ kept line (DataTable drops every rendered cell on any update, sort or style chan
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.console import ConsoleOptions
@@ -144,28 +144,39 @@ class RowTable(DataTable[Cell], Generic[Cell]):
 
     def update_row(self, row_key: str, cells: Sequence[Cell]) -> bool:
         """Put `cells` in the row with this key (in column order) and repaint that row alone; False when no cell
-        changed. DataTable.update_cell throws away every rendered cell of the table (its caches are keyed by one
-        update counter), so a table of hundreds of visible cells repaints them all for one changed row; here only
-        this row's cached renders go. Column widths stay (the callers' columns have fixed widths)."""
-        key = RowKey(row_key)
-        row = self._data[key]
+        changed (see `update_rows`)."""
+        return bool(self.update_rows({row_key: cells}))
+
+    def update_rows(self, rows: Mapping[str, Sequence[Cell]]) -> list[str]:
+        """Put each row's cells in the row with its key (in column order) and repaint those rows alone; the keys of
+        the rows where a cell changed. DataTable.update_cell throws away every rendered cell of the table (its caches
+        are keyed by one update counter), so a table of hundreds of visible cells repaints them all for one changed
+        row; here only these rows' cached renders go, found in one pass over the caches for all of them. Column
+        widths stay (the callers' columns have fixed widths)."""
         columns = list(self.columns)
-        changed = False
-        for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
-            if row.get(column) != cell:
-                row[column] = cell
-                changed = True
+        changed: list[str] = []
+        for row_key, cells in rows.items():
+            row = self._data[RowKey(row_key)]
+            differs = False
+            for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
+                if row.get(column) != cell:
+                    row[column] = cell
+                    differs = True
+            if differs:
+                changed.append(row_key)
         if not changed:
-            return False
+            return changed
+        keys = {RowKey(row_key) for row_key in changed}
         cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
-        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] == key]:  # noqa: SIM118 - no __iter__
+        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] in keys]:  # noqa: SIM118 - no __iter__
             cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
-        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] == key]:  # noqa: SIM118
+        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] in keys]:  # noqa: SIM118
             rows_cache.discard(line_key)
         self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
         self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
-        self.refresh_row(self.get_row_index(key))
-        return True
+        for key in keys:
+            self.refresh_row(self.get_row_index(key))
+        return changed
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys
