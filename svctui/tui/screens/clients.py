@@ -1,10 +1,11 @@
 """Clients (key 4): the morning check at a glance — one row per collection client, worst first.
 
 Which clients and how each is judged come from `svctui.fleet` and `svctui.triage.health` (the same as `svctui
-health`). The client list is one load; then each client's runs are fetched concurrently (bounded, paced by the
-client's rate limiter) and its row fills in as its answer lands (answers landing close together share one table
-update, and only the changed rows repaint); the rows go into rank order when the round completes (or every
-SORT_EVERY seconds), as a re-sort repaints every cell. A client whose fetch failed shows the error in its row.
+health`). The client list is one load; then each client's runs are fetched concurrently (svctui.fleet: up to the
+burst the rate limiter allows a quiet route, 51 at 55 a second) and its row fills in as its answer lands (answers
+landing close together share one table update, and only the changed rows repaint); the rows go into rank order
+when the round completes (or every SORT_EVERY seconds), as a re-sort repaints every cell (cheaply: the table keeps
+its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row.
 `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
 
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
