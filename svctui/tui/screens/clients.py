@@ -69,6 +69,10 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 # visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
 # of a round and the last one are shown at once.
 FLUSH_EVERY = 0.25
+# At most this many answers go into one table update: their rows' new cells are laid out in the frame after it
+# (~0.1 ms a cell), so fifty answers landing together (a burst against a server that answers them all at the end)
+# drew ~550 new cells in one frame. The rest follow in the next frames.
+FLUSH_ROWS = 12
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
@@ -159,6 +163,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._generation = -1
         self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
         self._flush_timer: Timer | None = None
+        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
@@ -333,20 +338,28 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._landed.append((message.seq, message.result))
         held = {result.member.client_id for _seq, result in self._landed}
         wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
+        if self._flush_queued:
+            return  # the flush after the next frame takes it
         if self.awaiting <= held or wait <= 0:
             self._flush_landed()
         elif self._flush_timer is None:
             self._flush_timer = self.set_timer(wait, self._flush_landed)
 
     def _flush_landed(self) -> None:
-        """Show every answer held since the last update in one table update (one repaint)."""
+        """Show the answers held since the last update in one table update (one repaint): FLUSH_ROWS of them, the
+        rest after the next frame."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None
-        landed, self._landed = self._landed, []
+        self._flush_queued = False
         seq = self.loads.seq("fleet")
+        current = [result for landed_seq, result in self._landed if landed_seq == seq]
+        landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
+        if self._landed:
+            self._flush_queued = True
+            self.call_after_refresh(self._flush_landed)
         changed: list[str] = []
-        for result in (result for landed_seq, result in landed if landed_seq == seq):
+        for result in landed:
             key = result.member.client_id
             before = self.results.get(key)
             self.results[key] = result
@@ -361,7 +374,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flushed_at = time.monotonic()
         self._render_rows(rank=not self.awaiting or self._flushed_at - self._sorted_at >= SORT_EVERY)
         if changed:
-            self.table.flash(changed)
+            self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
             self.call_after_refresh(self._release_collections)
