@@ -3,8 +3,9 @@
 One `httpx.AsyncClient` per profile, `follow_redirects=False` (a signed request must not be redirected),
 `Prefer: wait=N` on every request. GET and DELETE are retried on connection errors, timeouts, 408 and 5xx, and a
 GET also on an answer cut short or not in the API's shape; every retry is a new send, so the auth flow signs it
-afresh. A 429 is waited out through the client's one shared RateLimiter for up to `rate_limit_budget` seconds of
-waiting in all (not a count of tries); `max_retries=0` turns every retry off.
+afresh. Request starts are paced per route by the client's one shared RateLimiter (svctui.api.limiter: a quiet route
+may start a burst), and a 429 is waited out through it for up to `rate_limit_budget` seconds of waiting in all (not
+a count of tries); `max_retries=0` turns every retry off.
 
 Deadlines: with `Prefer: wait=N` the whole exchange (send, answer, body) must finish within N + `deadline_margin`
 seconds (DeadlineExceeded). With wait=-1 (no server-side limit) the answer may take as long as the server likes,
@@ -20,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.util
 import random
 import re
 import ssl
+import sys
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
@@ -46,7 +49,7 @@ from svctui.api.errors import (
     shorten,
     status_error,
 )
-from svctui.api.limiter import RateLimiter
+from svctui.api.limiter import RateLimiter, route_key
 from svctui.api.limits import MAX_PREFER_WAIT
 from svctui.api.models import Page, adapter, adapter_built, parse_json
 from svctui.api.resources import (
@@ -66,6 +69,22 @@ MAX_RATE_LIMIT_WAIT = 60.0
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
 DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
 UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
+
+
+def skip_sniffio_lookups() -> bool:
+    """Where `sniffio` is not installed, record it as absent; True when it did. httpcore runs `import sniffio` for
+    every lock and cancellation shield it makes (several per request, on the event loop) to learn which async
+    library runs it, and takes asyncio when the import fails; a failed import is not remembered, so each one
+    searched every sys.path entry (~35 us, milliseconds when the disk is busy). A None in sys.modules makes that
+    ImportError immediate; where sniffio is installed nothing changes."""
+    if "sniffio" in sys.modules or importlib.util.find_spec("sniffio") is not None:
+        return False
+    sys.modules["sniffio"] = None  # type: ignore[assignment]
+    return True
+
+
+skip_sniffio_lookups()
+
 THREAD_PARSE_BYTES = 64 * 1024  # from this body size on, `get` validates in a thread (a thread hop is ~0.1 ms)
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -221,16 +240,20 @@ class ApiClient:
         """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget."""
         attempt = 0
         limited_for = 0.0
+        route = route_key(method, path)
         while True:
-            await self.limiter.acquire()
-            outcome = await self._attempt(method, path, params, json_body)
+            await self.limiter.acquire(route)
+            try:
+                outcome = await self._attempt(method, path, params, json_body, route)
+            finally:
+                self.limiter.release(route)
             try:
                 if isinstance(outcome, httpx.Response):
                     return await finish(outcome)
                 raise outcome
             except ApiError as error:
                 if isinstance(error, RateLimited) and self._retryable(method, error) and self.max_retries > 0:
-                    wait = self.limiter.limited(error)
+                    wait = self.limiter.limited(error, route)
                     if limited_for + wait > self.rate_limit_budget:
                         error.limited_for = limited_for
                         raise
@@ -242,7 +265,12 @@ class ApiClient:
             attempt += 1
 
     async def _attempt(
-        self, method: str, path: str, params: Sequence[tuple[str, str]], json_body: bytes | None = None
+        self,
+        method: str,
+        path: str,
+        params: Sequence[tuple[str, str]],
+        json_body: bytes | None = None,
+        route: str = "",
     ) -> httpx.Response | ApiError:
         target = f"{self.base_url}{path}"
         response: httpx.Response | None = None
@@ -293,7 +321,7 @@ class ApiClient:
                 f"cannot send {method} {target}: {_reason(exc)}", method=method, url=target
             ) from exc
         if response.status_code != 429:  # a 429's own Reset is read by limiter.limited(), against the local clock
-            self.limiter.observe(response.headers)
+            self.limiter.observe(response.headers, route)
         if response.is_success:
             return response
         url = self._safe_url(response.request.url)

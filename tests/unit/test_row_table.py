@@ -59,3 +59,61 @@ async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() 
         assert "done" in lines[2] and "pending" in lines[1] and "pending" in lines[3]
         assert table.get_row(RowKey("b")) == [Text("row b"), Text("done")]
         assert table.update_row("b", [Text("row b"), Text("done")]) is False, "nothing changed: nothing repainted"
+
+
+async def test_update_rows_repaints_only_the_rows_that_changed() -> None:
+    app = OneTable()
+    async with app.run_test(size=(40, 8)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        shown(table)
+        same = [Text("row c"), Text("pending")]
+        changed = table.update_rows({"a": [Text("row a"), Text("done")], "b": [Text("row b"), Text("x")], "c": same})
+        assert changed == ["a", "b"]
+        assert cached_rows(table) == {"c"}
+
+
+class KeptTable(RowTable[Text]):
+    """A RowTable that keeps its cells' layouts."""
+
+    KEEP_LAYOUTS = True
+
+
+class TwoTables(App[None]):
+    """The same rows in a plain RowTable and in one that keeps its cells' layouts."""
+
+    def compose(self) -> ComposeResult:
+        yield RowTable[Text](id="plain")
+        yield KeptTable(id="kept")
+
+    def on_mount(self) -> None:
+        for table in self.query(RowTable):
+            table.add_column("name", key="name", width=10)
+            table.add_column("state", key="state", width=6)
+            table.add_row(Text("a long name cut here", style="bold"), Text("ok", style="green"), key="a")
+            table.add_row(Text.assemble(("F", "red"), ("..", "blue")), Text("pending"), key="b")
+
+
+async def test_kept_layouts_draw_the_same_strips_and_are_not_laid_out_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = TwoTables()
+    async with app.run_test(size=(40, 12)) as pilot:
+        app.set_focus(None)  # both drawn alike: neither has the focused cursor
+        await pilot.pause()
+        plain, kept = app.query_one("#plain", RowTable), app.query_one("#kept", KeptTable)
+        assert [list(kept.render_line(y)) for y in range(3)] == [list(plain.render_line(y)) for y in range(3)]
+        renders: list[object] = []
+        original = app.console.render
+
+        def counting(renderable: object, options: object = None) -> object:
+            renders.append(renderable)
+            return original(renderable, options)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(app.console, "render", counting)
+        kept.move_cursor(row=1)  # the cursor row's style changes: its cells are drawn again
+        kept.notify_style_update()  # every rendered cell dropped, as a sort or a theme change does
+        lines = [list(kept.render_line(y)) for y in range(3)]
+        laid_out = {renderable.plain for renderable in renders if isinstance(renderable, Text)}
+        assert laid_out <= {"name", "state"}, "the header alone is laid out again; the rows' cells get their styles"
+        plain.move_cursor(row=1)
+        plain.notify_style_update()
+        assert lines == [list(plain.render_line(y)) for y in range(3)]

@@ -1,10 +1,11 @@
 """Clients (key 4): the morning check at a glance — one row per collection client, worst first.
 
 Which clients and how each is judged come from `svctui.fleet` and `svctui.triage.health` (the same as `svctui
-health`). The client list is one load; then each client's runs are fetched concurrently (bounded, paced by the
-client's rate limiter) and its row fills in as its answer lands (answers landing close together share one table
-update, and only the changed rows repaint); the rows go into rank order when the round completes (or every
-SORT_EVERY seconds), as a re-sort repaints every cell. A client whose fetch failed shows the error in its row.
+health`). The client list is one load; then each client's runs are fetched concurrently (svctui.fleet: up to the
+burst the rate limiter allows a quiet route, 51 at 55 a second) and its row fills in as its answer lands (answers
+landing close together share one table update, and only the changed rows repaint); the rows go into rank order
+when the round completes (or every SORT_EVERY seconds), as a re-sort repaints every cell (cheaply: the table keeps
+its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row.
 `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
 
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
@@ -38,6 +39,7 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet,
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
+from svctui.tui.heap import keep_out_of_collections, pause_collections
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -67,10 +69,18 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 # visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
 # of a round and the last one are shown at once.
 FLUSH_EVERY = 0.25
+# At most this many answers go into one table update: their rows' new cells are laid out in the frame after it
+# (~0.1 ms a cell), so fifty answers landing together (a burst against a server that answers them all at the end)
+# drew ~550 new cells in one frame. The rest follow in the next frames.
+FLUSH_ROWS = 12
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
+# Automatic collections are held while a round fills in (svctui.tui.heap): the 50 answers' pages (~2,200 objects a
+# client) are allocated and freed while the table draws, and every few answers that set off a full pass over all
+# the objects made since the heap was frozen (200-300 ms with the loop held). Held at most this long.
+PAUSE_AT_MOST = 30.0
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -87,6 +97,13 @@ class RankCell(Text):
     def __init__(self, text: str, row_key: str, style: str | Style = "") -> None:
         super().__init__(text, style=style)
         self.row_key = row_key
+
+
+class ClientsTable(RowTable[Text]):
+    """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
+    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only."""
+
+    KEEP_LAYOUTS = True
 
 
 class ClientJudged(Message, bubble=False):
@@ -146,9 +163,12 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._generation = -1
         self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
         self._flush_timer: Timer | None = None
+        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
+        self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
+        self._hold_timer: Timer | None = None
 
     @property
     def dashboard(self) -> SvcTuiApp:
@@ -169,7 +189,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="clients-state")
-            yield RowTable[Text](id="clients-table")
+            yield ClientsTable(id="clients-table")
             with VerticalScroll(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
         yield Static("", id="status-line", markup=False)
@@ -233,6 +253,8 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _failed(self, message: LoadFailed) -> None:
         if not self.loads.is_current(message):
             return
+        if message.channel == "judge":
+            self._release_collections(settle=False)
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
         if message.channel == "fleet" and self.table.row_count:
@@ -281,6 +303,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         def start() -> None:
             if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+                self._hold_collections()
                 self.loads.start("judge", judge_all)
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
@@ -315,20 +338,28 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._landed.append((message.seq, message.result))
         held = {result.member.client_id for _seq, result in self._landed}
         wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
+        if self._flush_queued:
+            return  # the flush after the next frame takes it
         if self.awaiting <= held or wait <= 0:
             self._flush_landed()
         elif self._flush_timer is None:
             self._flush_timer = self.set_timer(wait, self._flush_landed)
 
     def _flush_landed(self) -> None:
-        """Show every answer held since the last update in one table update (one repaint)."""
+        """Show the answers held since the last update in one table update (one repaint): FLUSH_ROWS of them, the
+        rest after the next frame."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None
-        landed, self._landed = self._landed, []
+        self._flush_queued = False
         seq = self.loads.seq("fleet")
+        current = [result for landed_seq, result in self._landed if landed_seq == seq]
+        landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
+        if self._landed:
+            self._flush_queued = True
+            self.call_after_refresh(self._flush_landed)
         changed: list[str] = []
-        for result in (result for landed_seq, result in landed if landed_seq == seq):
+        for result in landed:
             key = result.member.client_id
             before = self.results.get(key)
             self.results[key] = result
@@ -343,10 +374,33 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flushed_at = time.monotonic()
         self._render_rows(rank=not self.awaiting or self._flushed_at - self._sorted_at >= SORT_EVERY)
         if changed:
-            self.table.flash(changed)
+            self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
+            self.call_after_refresh(self._release_collections)
         self._status(self._summary())
+
+    def _hold_collections(self) -> None:
+        """No automatic collection while the round fills in (at most PAUSE_AT_MOST seconds)."""
+        self._release_collections(settle=False)
+        self._collections_held = pause_collections()
+        self._hold_timer = self.set_timer(PAUSE_AT_MOST, lambda: self._release_collections(settle=False))
+
+    def _release_collections(self, settle: bool = True) -> None:
+        """Collections on again; with `settle`, the young objects collected and the survivors (the round's rows and
+        results) frozen out of later scans, in a slice of its own after the frame."""
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        resume, self._collections_held = self._collections_held, None
+        if resume is not None:
+            resume()
+            if settle:
+                keep_out_of_collections()
+
+    def on_unmount(self) -> None:
+        """Collections on again (a round may still be filling in)."""
+        self._release_collections(settle=False)
 
     def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
         """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
@@ -390,13 +444,14 @@ class ClientsScreen(StaleRows, Screen[None]):
             for row_key in [key for key in table.rows if key.value not in order]:
                 table.remove_row(row_key)
             shown = {key.value for key in table.rows}
+            updates: dict[str, list[Text]] = {}
             for member in members:
                 cells, fresh = self._cells_of(member)
                 if member.client_id not in shown:
                     table.add_row(*cells, key=member.client_id)
-                    continue
-                if fresh:  # else the row shows these very cells already
-                    table.update_row(member.client_id, cells)
+                elif fresh:  # else the row shows these very cells already
+                    updates[member.client_id] = cells
+            table.update_rows(updates)  # one pass over the table's render caches for all of them
             if rank:
                 if [row.key.value for row in table.ordered_rows] != list(order):
                     table.sort("health", key=lambda cell: order[cell.row_key])

@@ -48,7 +48,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import Lines, RowTable, ellipsized
+from svctui.tui.widgets.row_table import Lines, RowTable, ellipsized, one_line
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -169,21 +169,6 @@ def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
         rendered = column.render(record)
         cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
     return cells
-
-
-def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segment] | None:
-    """`segments` as one line exactly `options.max_width` cells wide (the newline ending it dropped), or None when
-    they are not that (more lines, control codes, another width): then the cell is laid out as DataTable does."""
-    line: list[Segment] = []
-    for segment in segments:
-        if segment.control or "\n" in segment.text:
-            if segment.text != "\n" or segment.control or not line:
-                return None
-            break
-        line.append(segment)
-    else:
-        return None
-    return line if Segment.get_line_length(line) == options.max_width else None
 
 
 def cell_changed(shown: object, cell: Text) -> bool:

@@ -4,13 +4,19 @@
 by key, so a rebuild or a re-sort in the meantime keeps the highlight on the right rows.
 
 A cell wider than its column ends with `…` (`ellipsized`): DataTable alone would crop it without a sign.
+
+A table whose cells are replaced, never changed in place (the Clients screen's), sets `KEEP_LAYOUTS`: each one-line
+Text cell is laid out once per width and kept across repaints, which then only apply the row's styles to the
+kept line (DataTable drops every rendered cell on any update, sort or style change and lays each out again).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rich.console import ConsoleOptions
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text, TextType
@@ -32,6 +38,24 @@ def ellipsized(cell: Cell) -> Cell:
     if isinstance(cell, Text):
         cell.overflow = "ellipsis"
     return cell
+
+
+def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segment] | None:
+    """`segments` as one line exactly `options.max_width` cells wide (the newline ending it dropped), or None when
+    they are not that (more lines, control codes, another width): then the cell is laid out as DataTable does."""
+    line: list[Segment] = []
+    for segment in segments:
+        if segment.control or "\n" in segment.text:
+            if segment.text != "\n" or segment.control or not line:
+                return None
+            break
+        line.append(segment)
+    else:
+        return None
+    return line if Segment.get_line_length(line) == options.max_width else None
+
+
+KEPT_LAYOUTS = 4096  # laid-out cells kept by a KEEP_LAYOUTS table before the memo starts again
 
 
 class FrameStyles(RenderStyles):
@@ -61,6 +85,7 @@ class RowTable(DataTable[Cell], Generic[Cell]):
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"rowtable--changed"}
+    KEEP_LAYOUTS: ClassVar[bool] = False  # see the module docstring: only for cells that are replaced, never mutated
     DEFAULT_CSS = """
     RowTable > .rowtable--changed { background: $warning 30%; }
     """
@@ -72,15 +97,17 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         self.flashing: frozenset[str] = frozenset()  # keys of the rows highlighted as changed
         self._flash_timer: Timer | None = None
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
+        self._layouts: dict[tuple[int, int], tuple[Text, ConsoleOptions, list[Segment] | None]] = {}
+        self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
         line and works out their Rich style (a walk up the DOM) each time: within one frame they are the same."""
-        self._frame_styles = {}
+        self._frame_styles, self._frame_widths = {}, {}
         try:
             return super().render_lines(crop)
         finally:
-            self._frame_styles = None
+            self._frame_styles = self._frame_widths = None
 
     def get_component_styles(self, *names: str) -> RenderStyles:
         """The component's styles (while a frame is drawn: the same object for the frame, see `render_lines`)."""
@@ -117,28 +144,39 @@ class RowTable(DataTable[Cell], Generic[Cell]):
 
     def update_row(self, row_key: str, cells: Sequence[Cell]) -> bool:
         """Put `cells` in the row with this key (in column order) and repaint that row alone; False when no cell
-        changed. DataTable.update_cell throws away every rendered cell of the table (its caches are keyed by one
-        update counter), so a table of hundreds of visible cells repaints them all for one changed row; here only
-        this row's cached renders go. Column widths stay (the callers' columns have fixed widths)."""
-        key = RowKey(row_key)
-        row = self._data[key]
+        changed (see `update_rows`)."""
+        return bool(self.update_rows({row_key: cells}))
+
+    def update_rows(self, rows: Mapping[str, Sequence[Cell]]) -> list[str]:
+        """Put each row's cells in the row with its key (in column order) and repaint those rows alone; the keys of
+        the rows where a cell changed. DataTable.update_cell throws away every rendered cell of the table (its caches
+        are keyed by one update counter), so a table of hundreds of visible cells repaints them all for one changed
+        row; here only these rows' cached renders go, found in one pass over the caches for all of them. Column
+        widths stay (the callers' columns have fixed widths)."""
         columns = list(self.columns)
-        changed = False
-        for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
-            if row.get(column) != cell:
-                row[column] = cell
-                changed = True
+        changed: list[str] = []
+        for row_key, cells in rows.items():
+            row = self._data[RowKey(row_key)]
+            differs = False
+            for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
+                if row.get(column) != cell:
+                    row[column] = cell
+                    differs = True
+            if differs:
+                changed.append(row_key)
         if not changed:
-            return False
+            return changed
+        keys = {RowKey(row_key) for row_key in changed}
         cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
-        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] == key]:  # noqa: SIM118 - no __iter__
+        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] in keys]:  # noqa: SIM118 - no __iter__
             cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
-        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] == key]:  # noqa: SIM118
+        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] in keys]:  # noqa: SIM118
             rows_cache.discard(line_key)
         self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
         self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
-        self.refresh_row(self.get_row_index(key))
-        return True
+        for key in keys:
+            self.refresh_row(self.get_row_index(key))
+        return changed
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys
@@ -175,8 +213,70 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         return self.cell_lines(row_index, column_index, highlighted, width, cursor, hover)
 
     def cell_lines(self, row: int, column: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
-        """A cell whose `style` holds its row's highlight, drawn as DataTable draws it (PagedTable lays out ahead)."""
-        return super()._render_cell(row, column, style, width, cursor, hover)
+        """A cell whose `style` holds its row's highlight, drawn as DataTable draws it (PagedTable lays out ahead;
+        with KEEP_LAYOUTS a one-line Text cell's layout is kept and only the styles are applied again)."""
+        kept = self._kept_layout(row, column, width) if self.KEEP_LAYOUTS else None
+        if kept is None:
+            return super()._render_cell(row, column, style, width, cursor, hover)
+        row_key, column_key, line = kept
+        cache_key = (
+            row_key,
+            column_key,
+            style,
+            cursor,
+            hover,
+            self._show_hover_cursor,
+            self._update_count,
+            self._pseudo_class_state,
+        )
+        cached = self._cell_render_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        style += Style.from_meta({"row": row, "column": column})
+        component_style, post_style = self._get_styles_to_render_cell(
+            False,
+            False,
+            row < self.fixed_rows or column < self.fixed_columns,
+            hover,
+            cursor,
+            self.show_cursor,
+            self._show_hover_cursor,
+            self.cursor_foreground_priority == "css",
+            self.cursor_background_priority == "css",
+        )
+        console = self.app.console
+        # One line exactly `width` wide: what render_lines(Styled(Padding(cell))) yields for it, styles applied here.
+        pre, post = console.get_style(style + component_style), console.get_style(post_style)
+        lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
+        self._cell_render_cache[cache_key] = lines
+        return lines
+
+    def _kept_layout(self, row: int, column: int, width: int) -> tuple[RowKey, ColumnKey, list[Segment]] | None:
+        """The cell's line laid out without the row's styles, kept per cell object and width; None when it is not a
+        one-line Text cell of a one-line row (then DataTable draws it)."""
+        if row < 0 or column < 0:
+            return None
+        row_key = self._row_locations.get_key(row)
+        column_key = self._column_locations.get_key(column)
+        if row_key is None or column_key is None:
+            return None
+        table_row = self.rows.get(row_key)
+        cell = self._data.get(row_key, {}).get(column_key)
+        if table_row is None or table_row.height != 1 or not isinstance(cell, Text):
+            return None
+        memo = self._frame_widths
+        options = memo.get(width) if memo is not None else None
+        if options is None:
+            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+            if memo is not None:
+                memo[width] = options
+        kept = self._layouts.get((id(cell), width))
+        if kept is None or kept[0] is not cell or (kept[1] is not options and kept[1] != options):
+            if len(self._layouts) >= KEPT_LAYOUTS:
+                self._layouts.clear()
+            laid_out = one_line(self.app.console.render(Padding(cell, (0, self.cell_padding)), options), options)
+            kept = self._layouts[(id(cell), width)] = (cell, options, laid_out)
+        return None if kept[2] is None else (row_key, column_key, kept[2])
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
