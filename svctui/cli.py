@@ -114,6 +114,11 @@ def main() -> None:
     # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
     # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
     gc.disable()
+    # `svctui tasks list CLIENT ...` with a profile from the environment: its first request goes out now, in a
+    # thread, while the command's modules, pydantic and httpx are imported (svctui.commands.early)
+    from svctui.commands.early import start_early
+
+    start_early(sys.argv[1:], os.environ)
     obj: dict[str, object] = {}
     try:
         cli(obj=obj)

@@ -14,6 +14,9 @@ than IDLE_TIMEOUT seconds between bytes. Bodies over `max_response_bytes` are re
 A body of THREAD_PARSE_BYTES or more (a page of hundreds of records: tens to hundreds of ms of validation) is
 parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile. The first
 `get` of a model builds its validator in a worker thread while the request is on its way, not after the answer.
+
+A client given an `early` request (svctui.api.early: a command's first request, sent as the process started) takes
+its answer for its own first request when that is the same GET with the same credentials; else it is dropped.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pydantic import ValidationError
 
 from svctui import __version__
 from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body, release_stream
+from svctui.api.early import EarlyRequest
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
@@ -120,6 +124,7 @@ class ApiClient:
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         deadline_margin: float = DEADLINE_MARGIN,
         rate_limit_budget: float = MAX_RATE_LIMIT_WAIT,
+        early: EarlyRequest | None = None,
     ) -> None:
         url = httpx.URL(base_url.strip())
         if url.scheme not in ("http", "https") or not url.host:
@@ -152,6 +157,14 @@ class ApiClient:
             follow_redirects=False,
             transport=transport,
             event_hooks={"request": [self._count_request]},
+        )
+        # the command's first request, already sent (svctui.api.early): used when it is what this client would send
+        self._early = (
+            early
+            if early is not None
+            and transport is None
+            and early.fits(base_url=self.base_url, prefer=self.prefer, user_agent=user_agent, auth=auth, verify=verify)
+            else None
         )
         self.events = EventsResource(self)
         self.tasks = TasksResource(self)
@@ -250,7 +263,9 @@ class ApiClient:
             async with asyncio.timeout(self.deadline) as deadline:
                 headers = {"Content-Type": "application/json"} if json_body is not None else None
                 built = self._http.build_request(method, path, params=list(params), content=json_body, headers=headers)
-                response = await self._http.send(built, stream=True)
+                response = await self._early_answer(built)
+                if response is None:
+                    response = await self._http.send(built, stream=True)
                 if self.deadline is None:
                     deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
                 try:
@@ -309,6 +324,26 @@ class ApiClient:
         if isinstance(error, RateLimited):
             error.headers = response.headers
         return error
+
+    async def _early_answer(self, request: httpx.Request) -> httpx.Response | None:
+        """The answer of the request sent early for `request` (the same GET), as a streamed response, once; None for
+        a request not sent early (the early answers not claimed by then are dropped: the client has gone its own
+        way) and when the early request failed (the caller then sends `request` itself)."""
+        early = self._early
+        if early is None:
+            return None
+        future = early.claim(request.url.raw_path.decode("ascii")) if request.method == "GET" else None
+        if future is None:
+            self._early = None
+            return None
+        try:
+            answer = await asyncio.wrap_future(future)
+        except Exception:  # refused, timed out, too large: the client's own request says what happened
+            return None
+        self.requests_sent += 1
+        return httpx.Response(
+            answer.status, headers=answer.headers, stream=httpx.ByteStream(answer.body), request=request
+        )
 
     @staticmethod
     def _retryable(method: str, error: ApiError) -> bool:
