@@ -28,8 +28,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from svctui import __version__
+from svctui.api.limits import DEFAULT_PREFER_WAIT
 from svctui.api.paging import AHEAD, leading_count
-from svctui.api.signature import compute_signature, rfc3339_now
+from svctui.api.signature import DEFAULT_SCHEME_PREFIX, compute_signature, rfc3339_now
 
 if TYPE_CHECKING:
     import http.client
@@ -40,6 +42,7 @@ CONNECT_TIMEOUT = 5.0  # as the client's connect timeout
 READ_MARGIN = 10.0  # as the client's read timeout: the Prefer wait plus this
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
 IDENTITY = "identity"
+USER_AGENT = f"svctui/{__version__}"  # as svctui.api.client.DEFAULT_USER_AGENT
 # Pages asked for early after the first (with --all): the page iterator's AHEAD and one more. At most 1 + this many
 # pages are held before the command takes them (~1.3 MB a page of 1,000 tasks).
 EARLY_FOLLOWERS = AHEAD + 1
@@ -92,12 +95,46 @@ class FollowingPages:
     page_size: int
 
 
+def profile_target(
+    path_query: str, *, base_url: str, token_id: str, token_key: str, environ: Mapping[str, str]
+) -> EarlyTarget | None:
+    """`path_query` for a profile of these settings and otherwise the defaults (scheme prefix, Prefer wait), as
+    svctui.store.model.build_profile makes it; None when it cannot be sent early (see `can_send_early`)."""
+    if not can_send_early(base_url, environ):
+        return None
+    return EarlyTarget(
+        base_url=base_url.strip().rstrip("/"),
+        path_query=path_query,
+        token_id=token_id,
+        token_key=token_key,
+        scheme_prefix=DEFAULT_SCHEME_PREFIX,
+        prefer=f"wait={DEFAULT_PREFER_WAIT}",
+        user_agent=USER_AGENT,
+    )
+
+
+def env_profile_target(path_query: str, environ: Mapping[str, str]) -> EarlyTarget | None:
+    """`path_query` for the profile the environment alone makes (SVCTUI_BASE_URL, SVCTUI_TOKEN_ID and
+    SVCTUI_TOKEN_KEY, read as svctui.store.envprofile reads them, with no SVCTUI_PROFILE and no SVCTUI_JWT), or None."""
+
+    def get(name: str) -> str:
+        return environ.get(name, "").strip()
+
+    base_url, token_id, token_key = get("SVCTUI_BASE_URL"), get("SVCTUI_TOKEN_ID"), get("SVCTUI_TOKEN_KEY")
+    if get("SVCTUI_PROFILE") or get("SVCTUI_JWT") or not (base_url and token_id and token_key):
+        return None
+    return profile_target(path_query, base_url=base_url, token_id=token_id, token_key=token_key, environ=environ)
+
+
 class EarlyRequest:
-    """The early GET of `target` (and, with `following`, of the next pages), sent by `start()` in a daemon thread;
-    `claim(raw_target)` hands over the answer of one of them, once."""
+    """The early GET of `target` and, with `following`, of the next pages, one after the other on one connection,
+    sent by `start()` in a daemon thread; `claim(raw_target)` hands over the answer of one of them, once."""
 
     def __init__(
-        self, target: EarlyTarget, environ: Mapping[str, str] | None = None, following: FollowingPages | None = None
+        self,
+        target: EarlyTarget,
+        environ: Mapping[str, str] | None = None,
+        following: FollowingPages | None = None,
     ) -> None:
         self.target = target
         self.following = following
@@ -229,7 +266,9 @@ _pending: EarlyRequest | None = None
 
 
 def start(
-    target: EarlyTarget, environ: Mapping[str, str] | None = None, following: FollowingPages | None = None
+    target: EarlyTarget,
+    environ: Mapping[str, str] | None = None,
+    following: FollowingPages | None = None,
 ) -> EarlyRequest:
     """Send `target` (and the pages `following` it) early; the next `take()` hands it over (one per process)."""
     global _pending

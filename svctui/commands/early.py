@@ -15,19 +15,16 @@ import re
 from collections.abc import Mapping, Sequence
 from urllib.parse import urlencode
 
-from svctui import __version__
 from svctui.api import early
-from svctui.api.early import EarlyTarget, FollowingPages, can_send_early
+from svctui.api.early import EarlyTarget, FollowingPages, env_profile_target
 from svctui.api.filters import TASKS_NEWEST_FIRST, VALUE_PATTERNS, Kind, query_params
 from svctui.api.limits import (
     DEFAULT_LIST_LIMIT,
     DEFAULT_PAGE_SIZE,
-    DEFAULT_PREFER_WAIT,
     INT64_MAX,
     MAX_PAGE_SIZE,
     TASK_ENDPOINTS,
 )
-from svctui.api.signature import DEFAULT_SCHEME_PREFIX
 
 ASCII_DIGITS = re.compile(r"\+?[0-9]{1,19}")
 FORMATS = frozenset({"table", "json", "jsonl", "csv"})
@@ -41,7 +38,6 @@ VALUED = {
     "--endpoint": "endpoint",
 }
 BOUNDS = {"page_size": (1, MAX_PAGE_SIZE), "skip": (0, INT64_MAX), "limit": (1, INT64_MAX)}
-USER_AGENT = f"svctui/{__version__}"  # as svctui.api.client.DEFAULT_USER_AGENT
 EarlyPlan = tuple[EarlyTarget, FollowingPages | None]
 
 
@@ -118,26 +114,9 @@ def first_target(argv: Sequence[str], environ: Mapping[str, str]) -> EarlyPlan |
 
 
 def _env_target(path_query: str, environ: Mapping[str, str], following: FollowingPages | None) -> EarlyPlan | None:
-    """`path_query` with the profile of the environment (as svctui.store.envprofile reads it), or None."""
-
-    def get(name: str) -> str:
-        return environ.get(name, "").strip()
-
-    base_url, token_id, token_key = get("SVCTUI_BASE_URL"), get("SVCTUI_TOKEN_ID"), get("SVCTUI_TOKEN_KEY")
-    if get("SVCTUI_PROFILE") or get("SVCTUI_JWT") or not (base_url and token_id and token_key):
-        return None
-    if not can_send_early(base_url, environ):
-        return None
-    target = EarlyTarget(
-        base_url=base_url.rstrip("/"),
-        path_query=path_query,
-        token_id=token_id,
-        token_key=token_key,
-        scheme_prefix=DEFAULT_SCHEME_PREFIX,
-        prefer=f"wait={DEFAULT_PREFER_WAIT}",
-        user_agent=USER_AGENT,
-    )
-    return target, following
+    """`path_query` with the profile of the environment, or None."""
+    target = env_profile_target(path_query, environ)
+    return None if target is None else (target, following)
 
 
 def start_early(argv: Sequence[str], environ: Mapping[str, str]) -> None:
