@@ -63,7 +63,12 @@ def load_screen(target: str) -> Callable[[], Screen[None]]:
     def build() -> Screen[None]:
         module_name, _, class_name = target.partition(":")
         screen_class: type[Screen[None]] = getattr(import_module(module_name), class_name)
-        return screen_class()
+        screen = screen_class()
+        # Textual re-parses every stylesheet (twice) when a mode's screen is made with a CSS counter behind the
+        # app's, although the screen's own CSS is read (and parsed) as it is loaded and mounted: ~20 ms before the
+        # first frame. A screen made now is styled with the stylesheet as it is now.
+        screen._css_update_count = screen.app._css_update_count
+        return screen
 
     return build
 
