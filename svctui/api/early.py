@@ -93,6 +93,7 @@ class FollowingPages:
     target_at: Callable[[int], str]  # skip -> the API path and query of the page of `page_size` items from there
     skip: int
     page_size: int
+    stop: int | None = None  # no page from here on (`--limit`: the command writes no more)
 
 
 def profile_target(
@@ -192,7 +193,8 @@ class EarlyRequest:
         base_path = self.target.raw_target.removesuffix(self.target.path_query)
         at = following.skip + following.page_size
         targets: list[str] = []
-        while len(targets) < EARLY_FOLLOWERS and at < count:
+        end = count if following.stop is None else min(count, following.stop)
+        while len(targets) < EARLY_FOLLOWERS and at < end:
             targets.append(base_path + following.target_at(at))
             at += following.page_size
         return targets

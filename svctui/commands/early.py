@@ -109,7 +109,8 @@ def first_target(argv: Sequence[str], environ: Mapping[str, str]) -> EarlyPlan |
 
     if "all" not in values:
         return _env_target(target_at(skip, limit or DEFAULT_LIST_LIMIT), environ, None)
-    following = FollowingPages(lambda at: target_at(at, page_size), skip, page_size)
+    stop = None if limit is None else skip + limit
+    following = FollowingPages(lambda at: target_at(at, page_size), skip, page_size, stop)
     return _env_target(target_at(skip, page_size), environ, following)
 
 

@@ -74,6 +74,13 @@ def test_tasks_list_all_gets_its_first_pages_from_the_early_request(server: Reco
     assert sorted(early_flags(server)) == [(0, True), (2, True), (4, True)]
 
 
+def test_all_with_a_limit_asks_early_only_for_the_pages_it_writes(server: RecordingServer, tmp_path: Path) -> None:
+    result = run_svctui(server, tmp_path, "tasks", "list", CLIENT_ID, "--all", "--limit", "3", "--page-size", "2")
+    assert result.returncode == 0, result.stderr
+    early = sorted(skip for skip, sent_early in early_flags(server) if sent_early)
+    assert early == [0, 2]  # not the page from 4: the third task ends the listing
+
+
 def test_one_page_is_requested_once_early(server: RecordingServer, tmp_path: Path) -> None:
     result = run_svctui(server, tmp_path, "tasks", "list", CLIENT_ID, "--limit", "3", "-o", "json")
     assert result.returncode == 0, result.stderr
