@@ -89,6 +89,24 @@ def test_one_page_is_requested_once_early(server: RecordingServer, tmp_path: Pat
     assert server.requests[0].param("limit") == "3"
 
 
+def test_a_command_answered_early_leaves_its_unused_pool_alone(server: RecordingServer, tmp_path: Path) -> None:
+    """Every answer came early: closing the client does not import what only a pool that sent needs (anyio's
+    asyncio backend)."""
+    code = (
+        "import atexit, sys\nfrom svctui.cli import main\n"
+        "atexit.register(lambda: print('anyio._backends._asyncio' in sys.modules, file=sys.stderr, flush=True))\n"
+        f"sys.argv = ['svctui', 'tasks', 'list', {CLIENT_ID!r}, '--limit', '3', '-o', 'json']\nmain()\n"
+    )
+    env = profile_env(server, tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert [task["id"] for task in json.loads(result.stdout)] == [1, 2, 3]
+    assert result.stderr.strip().splitlines()[-1] == "False"
+    assert early_flags(server) == [(0, True)]
+
+
 @pytest.mark.parametrize(
     ("argv", "sent"),
     [
