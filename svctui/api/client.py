@@ -142,23 +142,12 @@ class ApiClient:
         self._jitter = jitter
         self._on_deprecation = on_deprecation
         self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
-        self._early_taken = 0  # of those, the ones sent early (svctui.api.early), not through the pool
         if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be a whole number >= 1; got {max_response_bytes!r}")
         self.max_response_bytes = max_response_bytes
         self.deadline: float | None = None if wait < 0 else wait + deadline_margin
         self.rate_limit_budget = rate_limit_budget
         self.limiter = RateLimiter(sleep=self._sleep, wall_clock=clock)
-        self._http = httpx.AsyncClient(
-            base_url=str(url).rstrip("/"),
-            auth=auth,
-            headers={"Prefer": self.prefer, "User-Agent": user_agent, "Accept": "application/json"},
-            timeout=timeout or httpx.Timeout(10.0, connect=5.0, read=None if wait < 0 else wait + 10.0),
-            verify=_tls_verify(verify) if url.scheme == "https" or isinstance(verify, str) else _plain_http_context(),
-            follow_redirects=False,
-            transport=transport,
-            event_hooks={"request": [self._count_request]},
-        )
         # the command's first request, already sent (svctui.api.early): used when it is what this client would send
         self._early = (
             early
@@ -166,6 +155,17 @@ class ApiClient:
             and transport is None
             and early.fits(base_url=self.base_url, prefer=self.prefer, user_agent=user_agent, auth=auth, verify=verify)
             else None
+        )
+        tls = _tls_verify(verify) if url.scheme == "https" or isinstance(verify, str) else _plain_http_context()
+        self._http = httpx.AsyncClient(
+            base_url=str(url).rstrip("/"),
+            auth=auth,
+            headers={"Prefer": self.prefer, "User-Agent": user_agent, "Accept": "application/json"},
+            timeout=timeout or httpx.Timeout(10.0, connect=5.0, read=None if wait < 0 else wait + 10.0),
+            verify=tls,
+            follow_redirects=False,
+            transport=_TransportOnFirstUse(tls) if self._early is not None else transport,
+            event_hooks={"request": [self._count_request]},
         )
         self.events = EventsResource(self)
         self.tasks = TasksResource(self)
@@ -192,10 +192,7 @@ class ApiClient:
         self.requests_sent += 1
 
     async def aclose(self) -> None:
-        """Close the connection pool. A pool that never sent anything, every answer having come from the early
-        requests, holds no connection and is left as it is (closing it only imports anyio: ~12 ms of a command)."""
-        if self._early_taken and self.requests_sent == self._early_taken:
-            return
+        """Close the connection pool."""
         await self._http.aclose()
 
     async def probe(self) -> ServerInfo:
@@ -345,7 +342,6 @@ class ApiClient:
         except Exception:  # refused, timed out, too large: the client's own request says what happened
             return None
         self.requests_sent += 1
-        self._early_taken += 1
         return httpx.Response(
             answer.status, headers=answer.headers, stream=httpx.ByteStream(answer.body), request=request
         )
@@ -409,6 +405,27 @@ def _settle(task: asyncio.Future[Any]) -> None:
     """Retrieve the outcome of a validator build no one awaited (the request failed first)."""
     if not task.cancelled():
         task.exception()
+
+
+class _TransportOnFirstUse(httpx.AsyncBaseTransport):
+    """httpx's default transport (AsyncClient's defaults, this `verify`), made when the first request goes through
+    it: a client whose answers all come from the early requests (svctui.api.early) never imports httpcore, h11 and
+    anyio, nor closes a pool it never used (~30-40 ms of a `tasks list` of up to four pages)."""
+
+    def __init__(self, verify: bool | ssl.SSLContext) -> None:
+        self._verify = verify
+        self._transport: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Send through the default transport, made now if this is the first request."""
+        if self._transport is None:
+            self._transport = httpx.AsyncHTTPTransport(verify=self._verify)
+        return await self._transport.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the default transport, if it was ever made."""
+        if self._transport is not None:
+            await self._transport.aclose()
 
 
 @functools.cache
