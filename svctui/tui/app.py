@@ -63,7 +63,12 @@ def load_screen(target: str) -> Callable[[], Screen[None]]:
     def build() -> Screen[None]:
         module_name, _, class_name = target.partition(":")
         screen_class: type[Screen[None]] = getattr(import_module(module_name), class_name)
-        return screen_class()
+        screen = screen_class()
+        # Textual re-parses every stylesheet (twice) when a mode's screen is made with a CSS counter behind the
+        # app's, although the screen's own CSS is read (and parsed) as it is loaded and mounted: ~20 ms before the
+        # first frame. A screen made now is styled with the stylesheet as it is now.
+        screen._css_update_count = screen.app._css_update_count
+        return screen
 
     return build
 
@@ -130,6 +135,7 @@ class SvcTuiApp(App[int]):
         self._requests_before = 0  # sent by the clients of earlier profiles
         self.startup_ms: float | None = None
         self._client: ApiClient | None = None
+        self._probe_after_first_page = False
         self.quit_refusals: dict[object, str] = {}  # a deletion or restore run in progress -> why not quit now
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
@@ -172,8 +178,8 @@ class SvcTuiApp(App[int]):
 
             self.push_screen(FirstRunScreen())
         else:
+            self._probe_after_first_page = True  # see first_page_settled
             self.switch_mode(SCREENS[0].name)
-            self.probe()
 
     def on_ready(self) -> None:
         """Log how long the first frame took (since the process started, and since this module was imported)."""
@@ -299,6 +305,14 @@ class SvcTuiApp(App[int]):
         """Close the client; collections paused for a frame that will not come are back on."""
         resume_collections()
         await self.close_client()
+
+    def first_page_settled(self) -> None:
+        """The first screen's first page is on screen (or failed, or cannot be asked): ask the server's edition for
+        the header now, once. Asked at the start, the probe went out first and its answer, parse and header redraw
+        came before the first page's rows; now the rows come first."""
+        if self._probe_after_first_page:
+            self._probe_after_first_page = False
+            self.call_after_refresh(self.probe)
 
     def probe(self) -> None:
         """Ask the server its edition for the header (in a worker); a failure is shown there, never raised."""

@@ -94,7 +94,7 @@ def _exit_status(tmux: Tmux) -> str:
 
 def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
     tmux.wait_for("rows 1\u2013100 of 200")
-    screen = tmux.wait_for("enterprise")  # the edition probe and the first page run side by side: either may land first
+    screen = tmux.wait_for("enterprise")  # the edition is asked once the first page is on screen
     assert "1 Events" in screen and "profile demo" in screen
     time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
     tmux.keys("/")

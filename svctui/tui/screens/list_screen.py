@@ -325,6 +325,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             self.state_panel.show_message(*blocked)
             self.show_state(True)
             self._update_status()
+            self.dashboard.first_page_settled()
             return
         self._loading = True
         self.freshness.started_at = self.dashboard.live.now()
@@ -384,6 +385,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if records:
             settle_once()  # the program's long-lived objects out of the collector's scans (svctui.tui.heap)
         self._update_status()
+        self.dashboard.first_page_settled()
 
     @on(LoadFailed)
     def _page_failed(self, message: LoadFailed) -> None:
@@ -395,6 +397,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             return
         self._loading = False
         refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
+        self.dashboard.first_page_settled()
         if refresh and message.request == self._shown_query and self.rows_on_screen():
             self.dashboard.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
             self._set_stale(error_view(message.error, self.SPEC.name).title)
