@@ -43,7 +43,6 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
 
 # the read commands, which end without the interpreter's teardown (see leave_now)
 QUICK_COMMANDS = frozenset({"events", "tasks", "clients", "tags"})
-EARLY_COMMAND = ("tasks", "list")  # the command whose first request may go out before its imports
 
 
 class LazyGroup(click.Group):
@@ -115,13 +114,6 @@ def main() -> None:
     # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
     # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
     gc.disable()
-    # `svctui tasks list CLIENT ...` with a profile from the environment: its first request goes out now, in a
-    # thread, while the command's modules, pydantic and httpx are imported (svctui.commands.early; imported only
-    # for that command: the dashboard and the other commands do not pay for it)
-    if sys.argv[1:3] == list(EARLY_COMMAND):
-        from svctui.commands.early import start_early
-
-        start_early(sys.argv[1:], os.environ)
     obj: dict[str, object] = {}
     try:
         cli(obj=obj)

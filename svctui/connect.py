@@ -59,10 +59,8 @@ def open_client(
     """An ApiClient for `profile` (use it as `async with open_client(profile) as client:`).
 
     `on_deprecation` receives the once-per-session notice for a deprecated endpoint; without it the client
-    issues a Python DeprecationWarning. The first client of a process takes the command's early request, if one was
-    sent (svctui.api.early; the client uses it only when it asks exactly that).
+    issues a Python DeprecationWarning.
     """
-    from svctui.api import early
     from svctui.api.client import ApiClient
     from svctui.store.settings import load_settings
 
@@ -75,7 +73,6 @@ def open_client(
             transport=transport,
             on_deprecation=on_deprecation,
             max_response_bytes=load_settings().max_response_bytes,
-            early=early.take(),
         )
     except ValueError as exc:  # the client refuses a setting, e.g. a CA bundle that holds no certificate
         raise StoreError(f"profile {profile.name!r}: {exc}") from None

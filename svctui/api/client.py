@@ -15,9 +15,6 @@ than IDLE_TIMEOUT seconds between bytes. Bodies over `max_response_bytes` are re
 A body of THREAD_PARSE_BYTES or more (a page of hundreds of records: tens to hundreds of ms of validation) is
 parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile. The first
 `get` of a model builds its validator in a worker thread while the request is on its way, not after the answer.
-
-A client given an `early` request (svctui.api.early: a command's first request, sent as the process started) takes
-its answer for its own first request when that is the same GET with the same credentials; else it is dropped.
 """
 
 from __future__ import annotations
@@ -40,7 +37,6 @@ from pydantic import ValidationError
 
 from svctui import __version__
 from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body, release_stream
-from svctui.api.early import EarlyRequest
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
@@ -143,7 +139,6 @@ class ApiClient:
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         deadline_margin: float = DEADLINE_MARGIN,
         rate_limit_budget: float = MAX_RATE_LIMIT_WAIT,
-        early: EarlyRequest | None = None,
     ) -> None:
         url = httpx.URL(base_url.strip())
         if url.scheme not in ("http", "https") or not url.host:
@@ -167,23 +162,14 @@ class ApiClient:
         self.deadline: float | None = None if wait < 0 else wait + deadline_margin
         self.rate_limit_budget = rate_limit_budget
         self.limiter = RateLimiter(sleep=self._sleep, wall_clock=clock)
-        # the command's first request, already sent (svctui.api.early): used when it is what this client would send
-        self._early = (
-            early
-            if early is not None
-            and transport is None
-            and early.fits(base_url=self.base_url, prefer=self.prefer, user_agent=user_agent, auth=auth, verify=verify)
-            else None
-        )
-        tls = _tls_verify(verify) if url.scheme == "https" or isinstance(verify, str) else _plain_http_context()
         self._http = httpx.AsyncClient(
             base_url=str(url).rstrip("/"),
             auth=auth,
             headers={"Prefer": self.prefer, "User-Agent": user_agent, "Accept": "application/json"},
             timeout=timeout or httpx.Timeout(10.0, connect=5.0, read=None if wait < 0 else wait + 10.0),
-            verify=tls,
+            verify=_tls_verify(verify) if url.scheme == "https" or isinstance(verify, str) else _plain_http_context(),
             follow_redirects=False,
-            transport=_TransportOnFirstUse(tls) if self._early is not None else transport,
+            transport=transport,
             event_hooks={"request": [self._count_request]},
         )
         self.events = EventsResource(self)
@@ -292,9 +278,7 @@ class ApiClient:
             async with asyncio.timeout(self.deadline) as deadline:
                 headers = {"Content-Type": "application/json"} if json_body is not None else None
                 built = self._http.build_request(method, path, params=list(params), content=json_body, headers=headers)
-                response = await self._early_answer(built)
-                if response is None:
-                    response = await self._http.send(built, stream=True)
+                response = await self._http.send(built, stream=True)
                 if self.deadline is None:
                     deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
                 try:
@@ -353,26 +337,6 @@ class ApiClient:
         if isinstance(error, RateLimited):
             error.headers = response.headers
         return error
-
-    async def _early_answer(self, request: httpx.Request) -> httpx.Response | None:
-        """The answer of the request sent early for `request` (the same GET), as a streamed response, once; None for
-        a request not sent early (the early answers not claimed by then are dropped: the client has gone its own
-        way) and when the early request failed (the caller then sends `request` itself)."""
-        early = self._early
-        if early is None:
-            return None
-        future = early.claim(request.url.raw_path.decode("ascii")) if request.method == "GET" else None
-        if future is None:
-            self._early = None
-            return None
-        try:
-            answer = await asyncio.wrap_future(future)
-        except Exception:  # refused, timed out, too large: the client's own request says what happened
-            return None
-        self.requests_sent += 1
-        return httpx.Response(
-            answer.status, headers=answer.headers, stream=httpx.ByteStream(answer.body), request=request
-        )
 
     @staticmethod
     def _retryable(method: str, error: ApiError) -> bool:
@@ -433,27 +397,6 @@ def _settle(task: asyncio.Future[Any]) -> None:
     """Retrieve the outcome of a validator build no one awaited (the request failed first)."""
     if not task.cancelled():
         task.exception()
-
-
-class _TransportOnFirstUse(httpx.AsyncBaseTransport):
-    """httpx's default transport (AsyncClient's defaults, this `verify`), made when the first request goes through
-    it: a client whose answers all come from the early requests (svctui.api.early) never imports httpcore, h11 and
-    anyio, nor closes a pool it never used (~30-40 ms of a `tasks list` of up to four pages)."""
-
-    def __init__(self, verify: bool | ssl.SSLContext) -> None:
-        self._verify = verify
-        self._transport: httpx.AsyncHTTPTransport | None = None
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """Send through the default transport, made now if this is the first request."""
-        if self._transport is None:
-            self._transport = httpx.AsyncHTTPTransport(verify=self._verify)
-        return await self._transport.handle_async_request(request)
-
-    async def aclose(self) -> None:
-        """Close the default transport, if it was ever made."""
-        if self._transport is not None:
-            await self._transport.aclose()
 
 
 @functools.cache

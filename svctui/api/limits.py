@@ -6,7 +6,6 @@ from typing import Literal
 
 MAX_PAGE_SIZE = 1000  # the largest page a list call asks for
 DEFAULT_PAGE_SIZE = 500  # pages() and `--all` walk this many items a request unless told otherwise
-DEFAULT_LIST_LIMIT = 100  # a read command's one page without --limit (svctui.commands.common.DEFAULT_LIMIT)
 INT32_MAX = 2**31 - 1  # path ids (tag, selector) are int32 on the server
 INT64_MAX = 2**63 - 1  # the server parses skip and limit as 64-bit integers
 

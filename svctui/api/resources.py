@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import functools
 import json
+import re
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,7 +56,6 @@ from svctui.api.models import (
     SelectorResponse,
     TagList,
 )
-from svctui.api.paging import AHEAD, leading_count
 from svctui.api.query import ListQuery
 
 if TYPE_CHECKING:
@@ -126,10 +126,18 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
     )
 
 
+AHEAD = 2  # requests kept on their way while the caller handles a page
 # Set for one request, `ApiClient.get` shows the bytes of its 2xx answer to this before validating them.
 BODY_ARRIVED: contextvars.ContextVar[Callable[[bytes], None] | None] = contextvars.ContextVar(
     "svctui_body_arrived", default=None
 )
+LEADING_COUNT = re.compile(rb"\A\s*\{\s*\"count\"\s*:\s*(\d{1,10})\s*[,}]")  # the envelope as servers send it
+
+
+def leading_count(content: bytes) -> int | None:
+    """The `count` of a page envelope that starts with it (as the API's does), read without parsing the page."""
+    found = LEADING_COUNT.match(content)
+    return int(found.group(1)) if found else None
 
 
 async def paginate(

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 from collections.abc import Callable, Generator
+from datetime import UTC, datetime
 
 import httpx
 
-from svctui.api.signature import DEFAULT_SCHEME_PREFIX, compute_signature, rfc3339_now, signature_matches
+DEFAULT_SCHEME_PREFIX = "bhe"
 
-__all__ = [
-    "DEFAULT_SCHEME_PREFIX",
-    "BearerAuth",
-    "SignatureAuth",
-    "compute_signature",
-    "rfc3339_now",
-    "signature_matches",
-]
+
+def compute_signature(token_key: str, method: str, request_target: str, request_date: str, body: bytes) -> str:
+    """Return the base64 Signature: HMAC chain over method+target, RequestDate[:13], then the body."""
+    step1 = hmac.new(token_key.encode("utf-8"), (method + request_target).encode("utf-8"), hashlib.sha256)
+    step2 = hmac.new(step1.digest(), request_date[:13].encode("utf-8"), hashlib.sha256)
+    step3 = hmac.new(step2.digest(), body, hashlib.sha256)
+    return base64.b64encode(step3.digest()).decode("ascii")
+
+
+def signature_matches(expected: str, received: str) -> bool:
+    """Compare two signatures in constant time."""
+    return hmac.compare_digest(expected.encode("ascii", "replace"), received.encode("ascii", "replace"))
+
+
+def rfc3339_now() -> str:
+    """The current time as aware RFC 3339 in UTC with an uppercase T (what RequestDate carries)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class SignatureAuth(httpx.Auth):
@@ -45,11 +57,6 @@ class SignatureAuth(httpx.Auth):
     def scheme(self) -> str:
         """The Authorization scheme word, e.g. `bhesignature`."""
         return f"{self.scheme_prefix}signature"
-
-    def signs_as(self, token_id: str, token_key: str, scheme_prefix: str) -> bool:
-        """True when this auth signs with exactly these credentials (the key compared in constant time)."""
-        same_key = hmac.compare_digest(self._token_key.encode("utf-8"), token_key.encode("utf-8"))
-        return same_key and self.token_id == token_id and self.scheme_prefix == scheme_prefix
 
     def sign(self, request: httpx.Request) -> None:
         """Set Authorization, RequestDate and Signature on `request` from its wire bytes."""

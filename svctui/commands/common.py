@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from svctui.api.filters import EndpointSpec, Filter, FilterError, SortKey, parse_filter
-from svctui.api.limits import DEFAULT_LIST_LIMIT, DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
+from svctui.api.limits import DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
 from svctui.api.quoting import quote_input
 from svctui.commands.output import Format
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-DEFAULT_LIMIT = DEFAULT_LIST_LIMIT
+DEFAULT_LIMIT = 100
 MAX_COUNT = INT64_MAX
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from svctui.api.client import ApiClient
 from svctui.api.errors import ResponseShapeError
-from svctui.api.paging import leading_count
+from svctui.api.resources import leading_count
 from svctui.demo.server import DemoServer
 from tests.support.bad_server import BadServer, Misbehaviour, answer
 from tests.support.cli import demo_env, invoke, jsonl_items, run_binary

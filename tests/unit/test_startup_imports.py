@@ -53,21 +53,3 @@ def test_the_command_line_turns_off_pydantics_plugin_scan_unless_the_user_set_it
     """Without a value of the user's, svctui tells pydantic not to scan every installed distribution for plugins."""
     assert _plugins_setting_after_a_command(None) == "'__all__'"
     assert _plugins_setting_after_a_command("logfire") == "'logfire'"
-
-
-def _early_modules_after(*argv: str) -> str:
-    code = (  # printed at exit: a read command ends with os._exit after the atexit handlers (cli.leave_now)
-        "import atexit, sys\nfrom svctui.cli import main\n"
-        "atexit.register(lambda: print(sorted(m for m in sys.modules if m.endswith('.early')), flush=True))\n"
-        f"sys.argv = ['svctui', *{list(argv)!r}]\n"
-        "main()\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
-    return result.stdout.strip().splitlines()[-1]
-
-
-def test_only_tasks_list_loads_the_early_request_code() -> None:
-    """`tasks list` may send its first request before its imports (svctui.commands.early); no other command, and
-    not the dashboard's start, imports that code."""
-    assert _early_modules_after("tasks", "list", "--help") == "['svctui.api.early', 'svctui.commands.early']"
-    assert _early_modules_after("locate", "config") == "[]"
