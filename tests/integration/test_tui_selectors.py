@@ -142,7 +142,7 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         await pilot.press("M")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmMarks)
-        assert f"{total} selectors matching name" in " ".join(app.screen.lines)
+        assert f"Matching name ∋ s: {total} selectors" in " ".join(app.screen.lines)
         await pilot.press("enter")
         await settle(pilot)
         client = await app.api_client()

@@ -99,7 +99,7 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
             tab = app.screen.query_one(AuditTab)
             states = column(tab.query_one("#audit-runs", DataTable), "state")
             assert states[0] == "done" and states[1].startswith("resumed by ")
-            assert "2 run(s)" in str(tab.query_one("#audit-summary", Static).render())
+            assert "2 runs in the audit log" in str(tab.query_one("#audit-summary", Static).render())
 
 
 async def test_resume_is_not_offered_read_only_nor_for_another_server(

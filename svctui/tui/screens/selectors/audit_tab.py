@@ -22,13 +22,20 @@ from svctui.tui.screens.selectors.restore import restorable, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
 from svctui.tui.screens.selectors.session import read_only_why, server_words
+from svctui.tui.screens.selectors.wording import plural
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 INTERRUPTED = "INTERRUPTED"
-AUDIT_LOG_WHERE = "svctui locate state prints its directory"
+AUDIT_LOG_WHERE = "its folder: svctui locate state"
+
+
+def audit_summary(runs: int, unreadable: int) -> str:
+    """`2 runs in the audit log (its folder: svctui locate state)`, and the unreadable lines skipped if any."""
+    skipped = f"; {plural(unreadable, 'unreadable line')} skipped" if unreadable else ""
+    return f"{plural(runs, 'run')} in the audit log ({AUDIT_LOG_WHERE}){skipped}"
 
 
 def when_text(started: str) -> str:
@@ -111,10 +118,7 @@ class AuditTab(Widget):
         log: AuditLog = message.value
         self.audit_log = log
         self.log_runs = list(reversed(log.runs))
-        unreadable = f"; {log.unreadable_lines:,} unreadable line(s) skipped" if log.unreadable_lines else ""
-        self.query_one("#audit-summary", Static).update(
-            f"Audit log ({AUDIT_LOG_WHERE}): {len(log.runs):,} run(s){unreadable}"
-        )
+        self.query_one("#audit-summary", Static).update(audit_summary(len(log.runs), log.unreadable_lines))
         table = self.query_one("#audit-runs", DataTable)
         table.clear()
         for run in self.log_runs:

@@ -324,7 +324,7 @@ class SelectorsScreen(ListScreen[Selector]):
         limit = max(self.window.limit, 1)
         markable, lines = matching_lines(found, self.marks, limit)
         if not markable:
-            self.notify(" ".join(("Nothing to mark:", *lines[:3])), markup=False)
+            self.notify(" ".join(("Nothing to mark:", *lines[:-1])), markup=False)
             return
 
         def answered(yes: bool | None) -> None:
