@@ -47,6 +47,8 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
         await pilot.press("slash")
         await settle(pilot)
         assert isinstance(app.screen, FilterEditor)
+        hint = str(app.screen.query_one("#quick-hint", Static).render())
+        assert "created_at=gt:-7d name=~eq:old" in hint and "id=gt:10" not in hint, "an example selectors accept"
         await pilot.press("escape")
         screen.set_filters([Filter("name", "~eq", "Hosts")])
         await settle(pilot)
