@@ -210,12 +210,16 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
             confirm = dialog.query_one("#confirm", Button)
-            assert confirm.disabled
-            dialog.query_one("#confirm-typed", Input).focus()
-            await pilot.press("2", "0")
-            assert confirm.disabled
+            box = dialog.query_one("#confirm-typed", Input)
+            assert confirm.disabled and dialog.focused is not None and dialog.focused.id == "cancel"
+            await pilot.press("2", "0")  # typed while Cancel has the focus: they go to the box
+            assert box.value == "20" and dialog.focused is box and confirm.disabled
+            await pilot.press("enter")  # the wrong count: said, nothing pressed
+            assert dialog.focused is box and app.notes[-1].message == "Type 21 exactly to enable Restore 21."
             await pilot.press("backspace", "1")
             assert not confirm.disabled
+            await pilot.press("enter")  # the right count: on to Restore 21, not Cancel
+            assert dialog.focused is confirm and app.screen is dialog
             await pilot.press("escape")
             await settle(pilot)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)  # nothing was re-created
