@@ -61,13 +61,6 @@ def run_row(run: AuditRun) -> RunRow:
     plan = run.plan
     tag_name = str(plan.get("tag_name") or "")
     tag = f"{run.tag_id} {tag_name}".strip() if run.tag_id is not None else ""
-    state = (
-        "INTERRUPTED"
-        if run.interrupted
-        else ("stopped: " + str(run.end["stopped"]) if run.end and run.end.get("stopped") else "finished")
-    )
-    if run.resolved_by:
-        state = f"resumed by {run.resolved_by}"
     return RunRow(
         run=run.run_id,
         started=local_time(run.started),
@@ -78,7 +71,7 @@ def run_row(run: AuditRun) -> RunRow:
         server=str(plan.get("server") or ""),
         tag=tag,
         outcomes=outcome_counts(run),
-        state=state,
+        state=run.state,
     )
 
 

@@ -79,6 +79,17 @@ def earlier_restores(log: AuditLog, run_id: str) -> tuple[dict[int, int | None],
     return done, doubtful - set(done)
 
 
+def restore_runs_of(log: AuditLog, run_id: str) -> list[str]:
+    """The restore runs of deletion run `run_id` that re-created something, oldest first."""
+    return [
+        other.run_id
+        for other in log.runs
+        if other.action == RESTORE_ACTION
+        and other.plan.get("restores") == run_id
+        and any(entry.outcome == RESTORED for entry in other.entries.values())
+    ]
+
+
 def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> RestorePlan:
     """Which selectors of deletion run `run_id` to re-create (`only`: these old ids); StoreError for a bad id."""
     run = log.get(run_id)

@@ -46,6 +46,10 @@ class SelectorEntry:
         return self.intended and (self.outcome is None or self.outcome == "no answer")
 
 
+INTERRUPTED = "INTERRUPTED"
+FINISHED = "finished"
+
+
 @dataclass
 class AuditRun:
     """One run: its plan line, the selectors it touched, and its end line (None while unfinished)."""
@@ -90,6 +94,17 @@ class AuditRun:
         if self.run_id == LEGACY_RUN_ID or self.resolved_by is not None:
             return False
         return self.end is None or any(entry.in_doubt for entry in self.entries.values())
+
+    @property
+    def state(self) -> str:
+        """`resumed by RUN`, INTERRUPTED, `stopped: why` or `finished`: the words of `svctui audit list` and the
+        dashboard's Audit tab alike."""
+        if self.resolved_by is not None:
+            return f"resumed by {self.resolved_by}"
+        if self.interrupted:
+            return INTERRUPTED
+        stopped = self.end.get("stopped") if self.end is not None else None
+        return f"stopped: {stopped}" if stopped else FINISHED
 
     def unsettled_ids(self) -> list[int]:
         """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""

@@ -199,8 +199,11 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
     if isinstance(screen, Refreshable):
         live = app.live
         every = age_label(live.seconds if live.on else live.chosen)
-        state = f"on, every {every}: turn it off" if live.on else f"off: turn it on, every {every}"
-        yield SystemCommand("Toggle live refresh", f"Reload this list by itself ({state})", live.toggle)
+        if live.on:
+            said = f"Stop refreshing this list every {every} (now on)"
+        else:
+            said = f"Refresh this list every {every} (now off)"
+        yield SystemCommand("Toggle live refresh", said, live.toggle)
     if not isinstance(screen, ListScreen):
         return
     list_screen: ListScreen[Any] = screen

@@ -182,6 +182,8 @@ async def test_help_lists_the_screen_keys(demo_server: DemoServer) -> None:
             assert wanted in descriptions
         keys = {row.description: row.keys for row in app.screen.rows}
         assert keys["Filter"] == "/" and keys["Detail pane"] == "⏎"
+        assert "^c" not in keys["Copy selected text"], "ctrl+c quits here (it copies only a mouse selection)"
+        assert "^c" in keys["Quit"].split()
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

@@ -310,3 +310,27 @@ async def test_keymap_problems_are_reported_once(demo_server: DemoServer) -> Non
         notes = [note.message for note in app.notes if note.title == "Keymap in settings.toml"]
         assert len(notes) == 1
         assert "unknown binding id(s): no.such.binding" in notes[0] and "'R' does two things" in notes[0]
+
+
+async def test_first_run_at_80x24_scrolls_the_focused_field_into_view() -> None:
+    app = make_app(None)
+    async with running(app, size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        secret = screen.query_one("#first-secret", Input)
+        for _ in range(8):
+            if app.focused is secret:
+                break
+            await pilot.press("tab")
+        assert app.focused is secret
+        await pilot.pause()
+        assert secret.region.height > 0 and screen.region.contains_region(secret.region), "the secret is on screen"
+        await pilot.press(*"ab")
+        assert secret.value == "ab"
+        save = screen.query_one("#save")
+        for _ in range(4):
+            if app.focused is save:
+                break
+            await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is save and screen.region.contains_region(save.region), "the Save button is on screen"

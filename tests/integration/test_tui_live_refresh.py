@@ -110,7 +110,7 @@ async def test_no_refresh_under_a_modal_during_a_deletion_or_while_a_load_is_in_
         assert app.live.tick() is Tick.BUSY
         await settle(pilot)
         toggle = next(command for command in dashboard_commands(app, screen) if command.title == "Toggle live refresh")
-        assert "on, every 1 min" in toggle.help
+        assert toggle.help == "Stop refreshing this list every 1 min (now on)"
         toggle.callback()
         assert app.live.tick() is Tick.OFF and "live every" not in status_line(app)
         assert app.notes[-1].message == "Live refresh off."

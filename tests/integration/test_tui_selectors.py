@@ -47,6 +47,8 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
         await pilot.press("slash")
         await settle(pilot)
         assert isinstance(app.screen, FilterEditor)
+        hint = str(app.screen.query_one("#quick-hint", Static).render())
+        assert "created_at=gt:-7d name=~eq:old" in hint and "id=gt:10" not in hint, "an example selectors accept"
         await pilot.press("escape")
         screen.set_filters([Filter("name", "~eq", "Hosts")])
         await settle(pilot)
@@ -142,7 +144,7 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         await pilot.press("M")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmMarks)
-        assert f"{total} selectors matching name" in " ".join(app.screen.lines)
+        assert f"Matching name ∋ s: {total} selectors" in " ".join(app.screen.lines)
         await pilot.press("enter")
         await settle(pilot)
         client = await app.api_client()
@@ -317,8 +319,34 @@ async def test_t_opens_a_tag_by_id_esc_goes_back_and_an_unknown_one_is_named(dem
         prompt.value = "99999"
         await pilot.press("enter")
         await settle(pilot)
-        assert any("Tag 99999 does not exist on this server" in note.message for note in app.notes)
-        assert "tag #99999" in " · ".join(screen.status_parts())
+        missing = [note.message for note in app.notes if "Tag 99999 does not exist on this server" in note.message]
+        assert len(missing) == 1 and "(t opens another)" in missing[0]
+        assert screen.tag == first, "back to the list's tag: no 404 left on screen for a live refresh to ask again"
+        assert shown_ids(screen) and not pane.has_class("-prompt")
+        screen.live_refresh()
+        await settle(pilot)
+        assert len([note for note in app.notes if "Tag 99999" in note.message]) == 1
+
+
+async def test_a_missing_tag_without_a_tag_list_is_not_refreshed_and_says_t() -> None:
+    """No tag list to go back to: the 404 stays, its hint says t (not r), and live refresh does not ask again."""
+    with NoTagList(selectors=6) as server:
+        profile = build_profile(
+            name="older", base_url=server.base_url, token_id=TOKEN_ID, token_key=TOKEN_KEY, storage="env"
+        )
+        async with on_cleanup(profile=profile) as (app, pilot, screen):
+            prompt: Any = screen.tags_pane.query_one("#tag-id", Input)
+            prompt.value = "12345"
+            await pilot.press("enter")
+            await settle(pilot)
+            body = str(screen.state_panel.query_one("#state-body", Static).render())
+            assert "press t to open another tag" in body and "Press r to retry" not in body
+            asked = sum("/asset-group-tags/12345/" in request.target for request in server.requests)
+            assert asked == 1
+            screen.live_refresh()
+            await settle(pilot)
+            assert sum("/asset-group-tags/12345/" in request.target for request in server.requests) == asked
+            assert len([note for note in app.notes if "Tag 12345" in note.message]) == 1
 
 
 async def test_tag_list_failure_is_a_state_and_r_retries(fresh_demo_server: DemoServer) -> None:

@@ -98,8 +98,9 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
             await settle(pilot)
             tab = app.screen.query_one(AuditTab)
             states = column(tab.query_one("#audit-runs", DataTable), "state")
-            assert states[0] == "done" and states[1].startswith("resumed by ")
-            assert "2 run(s)" in str(tab.query_one("#audit-summary", Static).render())
+            assert states[0] == "finished" and states[1].startswith("resumed by "), "the words of svctui audit list"
+            assert column(tab.query_one("#audit-runs", DataTable), "action") == ["delete", "delete"]
+            assert "2 runs in the audit log" in str(tab.query_one("#audit-summary", Static).render())
 
 
 async def test_resume_is_not_offered_read_only_nor_for_another_server(
@@ -183,14 +184,21 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await pilot.press("escape")
             await settle(pilot)
             tab = app.screen.query_one(AuditTab)
-            assert column(tab.query_one("#audit-runs", DataTable), "tag")[0].startswith("restore ")
+            runs = tab.query_one("#audit-runs", DataTable)
+            assert column(runs, "action") == ["restore", "delete"] and column(runs, "state") == ["finished"] * 2
             assert cleanup.tags_pane.counts[BIG_TAG_ID] == before + 3, "the tag's count follows the restore"
-            tab.query_one("#audit-runs", DataTable).move_cursor(row=1)  # the deletion run again
+            restore_id = column(runs, "run")[0]
+            runs.move_cursor(row=1)  # the deletion run again
             await settle(pilot)
+            line = str(tab.query_one("#audit-run-line", Static).render())
+            assert line.endswith(f"finished · restored by run {restore_id}") and "u to restore" not in line
             await pilot.press("u")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)  # nothing is left to re-create: said, not asked
-            assert any("nothing to re-create" in note.message for note in app.notes)
+            assert app.notes[-1].message == (
+                f"Nothing to restore: all 3 selector(s) of run {run_id} were restored already "
+                f"(restore run {restore_id})."
+            )
         now = {selector.name: selector for selector in tag_selectors(demo)}
         restore = read_audit().runs[-1]
         assert restore.plan["restores"] == run_id and not restore.interrupted
@@ -220,12 +228,16 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
             confirm = dialog.query_one("#confirm", Button)
-            assert confirm.disabled
-            dialog.query_one("#confirm-typed", Input).focus()
-            await pilot.press("2", "0")
-            assert confirm.disabled
+            box = dialog.query_one("#confirm-typed", Input)
+            assert confirm.disabled and dialog.focused is not None and dialog.focused.id == "cancel"
+            await pilot.press("2", "0")  # typed while Cancel has the focus: they go to the box
+            assert box.value == "20" and dialog.focused is box and confirm.disabled
+            await pilot.press("enter")  # the wrong count: said, nothing pressed
+            assert dialog.focused is box and app.notes[-1].message == "Type 21 exactly to enable Restore 21."
             await pilot.press("backspace", "1")
             assert not confirm.disabled
+            await pilot.press("enter")  # the right count: on to Restore 21, not Cancel
+            assert dialog.focused is confirm and app.screen is dialog
             await pilot.press("escape")
             await settle(pilot)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)  # nothing was re-created

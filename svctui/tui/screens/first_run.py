@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
@@ -44,7 +44,7 @@ class FirstRunScreen(Screen[None]):
         Binding("ctrl+o", "demo", "Start demo", id="first.demo", tooltip="Open the dashboard on the demo server"),
     ]
     DEFAULT_CSS = """
-    FirstRunScreen #first-dialog { width: 84; padding: 1 2; }
+    FirstRunScreen #first-dialog { width: 84; height: auto; padding: 1 2; }
     FirstRunScreen .first-line { height: auto; margin-top: 1; }
     FirstRunScreen .first-line Label { width: 14; padding-top: 1; }
     FirstRunScreen .first-line Input, FirstRunScreen .first-line Select { width: 1fr; }
@@ -55,7 +55,8 @@ class FirstRunScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """The profile form and the two choices."""
-        with Vertical(id="first-dialog", classes="dialog"):
+        # Scrolls the focused field into view on a short terminal; not focusable itself, so keys go to a field
+        with VerticalScroll(id="first-dialog", classes="dialog", can_focus=False):
             yield Static("Welcome to svctui", classes="dialog-title")
             yield Static("No profile is configured. Add one for your server, or look around with the demo server.")
             for field, placeholder in (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +18,11 @@ from textual.widgets import Static
 # Keys DataTable binds without our ids; shown with what they do here.
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
 HIDDEN_ACTIONS = {"command_palette"}
+# Textual's screens bind ctrl+c and super+c to copying the mouse selection; with no selection ctrl+c falls through to
+# the app's quit. So ctrl+c is listed with Quit (what it does unless text is selected), super+c alone with the copy.
+COPY_ACTION = "screen.copy_text"
+COPY_TOOLTIP = "Copy the text selected with the mouse"
+QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the mouse)"
 GROUP_ORDER = ("screen", "table", "app")
 HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
 
@@ -44,15 +50,24 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
     """The active bindings of `screen` (focused widget, screen, app) as help rows, one per action."""
     rows: dict[tuple[str, str], KeyRow] = {}
     keys_by_action: dict[tuple[str, str], list[str]] = {}
+    ctrl_c_quits = False
     for active in screen.active_bindings.values():
         binding = active.binding
         if binding.action in HIDDEN_ACTIONS:
             continue
+        if binding.action == COPY_ACTION and binding.key == "ctrl+c":
+            keys_by_action.setdefault(("app", "quit"), []).append(app.get_key_display(binding))
+            ctrl_c_quits = True
+            continue
         group = _group(active.node, screen)
         description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
+        if binding.action == COPY_ACTION:
+            tooltip = COPY_TOOLTIP
         identity = (group, binding.action)
         keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
         rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group, binding.id or "")
+    if ctrl_c_quits and ("app", "quit") in rows:
+        rows[("app", "quit")] = dataclasses.replace(rows[("app", "quit")], tooltip=QUIT_TOOLTIP)
     rows[("app", "command_palette")] = KeyRow("", "Command palette", "Profile, refresh, export, theme…", "app")
     keys_by_action[("app", "command_palette")] = [app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, ""))]
     result = [

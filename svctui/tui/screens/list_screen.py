@@ -177,6 +177,10 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     def page_failed(self, error: BaseException) -> None:
         """The latest page request failed; the error state is shown right after this."""
 
+    def error_hints(self, error: BaseException) -> tuple[str, ...] | None:
+        """What to do about `error` when the usual hint (`Press r to retry.`) does not fit; None keeps it."""
+        return None
+
     def compose_under_header(self) -> ComposeResult:
         """Extra widgets between the header and the filter chips (e.g. a client bar)."""
         yield from ()
@@ -408,7 +412,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.stats.last_ms = None  # nor is the latency of an answer that is not the latest
         self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
-        self.state_panel.show_error(message.error, noun=self.SPEC.name)
+        self.state_panel.show_error(message.error, noun=self.SPEC.name, hints=self.error_hints(message.error))
         self.show_state(True)
         self._update_status()
 

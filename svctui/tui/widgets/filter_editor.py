@@ -52,6 +52,39 @@ def case_note(value: str) -> str:
     return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
 
 
+SAMPLE_TEXT = {"rrule": "DAILY"}  # a ~eq value that reads like the column's content; "old" for the rest
+
+
+def _example_part(column: Column) -> str:
+    if column.choices:
+        words = [label for label in column.choices if " " not in label]  # a quick filter splits on spaces
+        value = "failed" if "failed" in words else (words[0] if words else str(next(iter(column.choices.values()))))
+        return f"{column.name}=eq:{value}"
+    if column.kind is Kind.TIMESTAMP:
+        return f"{column.name}=gt:-7d"
+    if column.kind is Kind.INTEGER:
+        return f"{column.name}=gt:10"
+    if column.kind is Kind.BOOLEAN:
+        return f"{column.name}=eq:false"
+    return f"{column.name}=~eq:{SAMPLE_TEXT.get(column.name, 'old')}"
+
+
+def quick_example(spec: EndpointSpec) -> str:
+    """Two quick filters valid on `spec`: a range (`id=gt:10`, else a time `created_at=gt:-7d`) and a coded value
+    or a text match (`status=eq:failed`, `name=~eq:old`); uuid columns are left out (no short valid value)."""
+    columns = [column for column in spec.columns.values() if column.kind is not Kind.UUID]
+    ranged = [column for column in columns if "gt" in column.predicates and not column.choices]
+    first = next(
+        (column for column in ranged if column.name == "id"),
+        next((column for column in ranged if column.kind is Kind.TIMESTAMP), ranged[0] if ranged else None),
+    )
+    second = next((column for column in columns if column.choices), None) or next(
+        (column for column in columns if "~eq" in column.predicates), None
+    )
+    picked = [column for column in (first, second) if column is not None] or columns[:1]
+    return " ".join(_example_part(column) for column in picked)
+
+
 def _hint(column: Column, predicate: str) -> str:
     if column.choices:
         return column.allowed_text
@@ -198,7 +231,12 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         per_row, extra = self._split_current()
         with Vertical(id="filter-dialog", classes="dialog"):
             yield Static(Content(f"Filter {self.spec.name}"), classes="dialog-title")
-            yield Static("Quick filter  column=op:value …  (e.g. id=gt:10 client_id=eq:<uuid>)", classes="dialog-hint")
+            yield Static(
+                f"Quick filter  column=op:value …  (e.g. {quick_example(self.spec)})",
+                id="quick-hint",
+                classes="dialog-hint",
+                markup=False,
+            )
             quick = " ".join(str(active) for active in extra)
             yield Input(quick, placeholder="column=op:value …", compact=True, id="quick")
             yield Static("", id="quick-error")

@@ -11,7 +11,7 @@ Errors never show a traceback: a view is built from the error's status, messages
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from textual.app import ComposeResult
@@ -190,13 +190,18 @@ class StatePanel(Vertical):
             content += Content("\n") + Content(line)
         self._show(StateKind.IDLE, content)
 
-    def show_error(self, error: BaseException, *, noun: str = "records") -> ErrorView:
+    def show_error(
+        self, error: BaseException, *, noun: str = "records", hints: tuple[str, ...] | None = None
+    ) -> ErrorView:
         """Show an error as error / enterprise-only / auth-failure; returns the view it built.
 
-        The authentication hint names the app's profile in use (`svctui profile test NAME`).
+        The authentication hint names the app's profile in use (`svctui profile test NAME`); `hints` replace the
+        usual ones (e.g. a record that does not exist: retrying won't help).
         """
         profile = getattr(getattr(self.app, "profile", None), "name", None)
         view = error_view(error, noun, profile if isinstance(profile, str) else None)
+        if hints is not None:
+            view = replace(view, hints=hints)
         self.view = view
         content = Content.from_markup("[b]$title[/b]", title=view.title)
         if view.status is not None and str(view.status) not in view.title:

@@ -15,20 +15,28 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from svctui.store.audit_read import AuditLog, AuditRun, read_audit
+from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
+from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import SelectorsChanged
-from svctui.tui.screens.selectors.restore import restorable, start_restore
+from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
 from svctui.tui.screens.selectors.session import read_only_why, server_words
+from svctui.tui.screens.selectors.wording import plural
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
-INTERRUPTED = "INTERRUPTED"
-AUDIT_LOG_WHERE = "svctui locate state prints its directory"
+__all__ = ["INTERRUPTED", "AuditTab"]
+AUDIT_LOG_WHERE = "its folder: svctui locate state"
+
+
+def audit_summary(runs: int, unreadable: int) -> str:
+    """`2 runs in the audit log (its folder: svctui locate state)`, and the unreadable lines skipped if any."""
+    skipped = f"; {plural(unreadable, 'unreadable line')} skipped" if unreadable else ""
+    return f"{plural(runs, 'run')} in the audit log ({AUDIT_LOG_WHERE}){skipped}"
 
 
 def when_text(started: str) -> str:
@@ -44,14 +52,9 @@ def who_text(run: AuditRun) -> str:
     return who + (f" / {plan['user']}" if plan.get("user") else "")
 
 
-def state_text(run: AuditRun) -> str:
-    """INTERRUPTED, `resumed by RUN`, `stopped: why`, or `done`."""
-    if run.interrupted:
-        return INTERRUPTED
-    if run.resolved_by is not None:
-        return f"resumed by {run.resolved_by}"
-    stopped = run.end.get("stopped") if run.end is not None else None
-    return f"stopped: {stopped}" if stopped else "done"
+def action_text(run: AuditRun) -> str:
+    """`delete` or `restore`, as `svctui audit list` says it."""
+    return run.action.removeprefix("selectors.")
 
 
 class AuditTab(Widget):
@@ -86,7 +89,8 @@ class AuditTab(Widget):
     def on_mount(self) -> None:
         """The columns (the log is read when the tab is shown)."""
         runs = self.query_one("#audit-runs", DataTable)
-        for label, key in (("run", "run"), ("when (UTC)", "when"), ("state", "state"), ("who", "who")):
+        columns = (("run", "run"), ("when (UTC)", "when"), ("action", "action"), ("state", "state"), ("who", "who"))
+        for label, key in columns:
             runs.add_column(label, key=key)
         for label, key in (("server", "server"), ("tag", "tag"), ("counts", "counts")):
             runs.add_column(label, key=key)
@@ -111,22 +115,19 @@ class AuditTab(Widget):
         log: AuditLog = message.value
         self.audit_log = log
         self.log_runs = list(reversed(log.runs))
-        unreadable = f"; {log.unreadable_lines:,} unreadable line(s) skipped" if log.unreadable_lines else ""
-        self.query_one("#audit-summary", Static).update(
-            f"Audit log ({AUDIT_LOG_WHERE}): {len(log.runs):,} run(s){unreadable}"
-        )
+        self.query_one("#audit-summary", Static).update(audit_summary(len(log.runs), log.unreadable_lines))
         table = self.query_one("#audit-runs", DataTable)
         table.clear()
         for run in self.log_runs:
             tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
-            action = "" if run.action == "selectors.delete" else f"{run.action.split('.')[-1]} "
             table.add_row(
                 run.run_id,
                 when_text(run.started),
-                state_text(run),
+                action_text(run),
+                run.state,
                 who_text(run),
                 self.server_text(run),
-                f"{action}{tag}",
+                tag,
                 counts_text(run.counts),
                 key=run.run_id,
             )
@@ -162,10 +163,10 @@ class AuditTab(Widget):
         if run is None:
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
             return
-        hint = ""
-        if read_only_why(self.app) is None:  # type: ignore[arg-type]
+        hint = self.restored_hint(run)
+        if not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
             hint = " · s to resume it" if run.interrupted else " · u to restore it" if restorable(run) else ""
-        line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {state_text(run)}{hint}")
+        line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
         for entry in run.entries.values():
             outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
             if entry.new_id is not None:
@@ -178,6 +179,20 @@ class AuditTab(Widget):
                 entry.message,
                 entry.request_id or "",
             )
+
+    def restored_hint(self, run: AuditRun) -> str:
+        """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""
+        if self.audit_log is None or not restorable(run):
+            return ""
+        try:
+            plan = plan_restore(self.audit_log, run.run_id)
+        except NothingToRestore:
+            return ""
+        if plan.to_restore or not plan.already:
+            return ""
+        return (
+            f" · restored by {restore_runs_text(restore_runs_of(self.audit_log, run.run_id)).removeprefix('restore ')}"
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Resume only for an interrupted run, and never in a read-only session (the key is hidden then)."""

@@ -1,10 +1,13 @@
 """A yes/no dialog for destructive actions: it names what will happen; focus starts on Cancel; with `typed_count`,
-the action's button stays disabled until that number is typed."""
+the action's button stays disabled until that number is typed. Like the deletion review (review.py): digits typed
+while the focus is elsewhere go to the count box, and enter there moves to the action's button once the count is
+right (a second enter presses it; enter never confirms by itself), or says the count is wrong."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -41,8 +44,8 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(self.body, markup=False)
             if self.typed_count is not None:
                 count = self.typed_count
-                yield Static(f"Type {count} to enable {self.action_label}", markup=False)
-                yield Input(placeholder=f"type {count}", id="confirm-typed", restrict=r"[0-9]*")
+                yield Static(f"Type {count} to enable {self.action_label} (digits go to the box)", markup=False)
+                yield Input(placeholder=f"type {count}", id="confirm-typed", restrict=r"[0-9]*", select_on_focus=False)
             with Horizontal():
                 yield Button("Cancel", id="cancel", variant="primary")
                 yield Button(self.action_label, id="confirm", variant="error", disabled=self.typed_count is not None)
@@ -62,11 +65,23 @@ class ConfirmScreen(ModalScreen[bool]):
         event.stop()
         self.query_one("#confirm", Button).disabled = not self.typed_ok()
 
+    def on_key(self, event: events.Key) -> None:
+        """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the count box, not nowhere."""
+        box = next(iter(self.query("#confirm-typed").results(Input)), None)
+        if box is None or self.focused is box or event.character is None or event.character not in "0123456789":
+            return
+        event.stop()
+        event.prevent_default()
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the count field moves to the action's button when the count is right."""
+        """Enter in the count field moves to the action's button when the count is right; else says what to type."""
         event.stop()
         if self.typed_ok():
             self.query_one("#confirm", Button).focus()
+        else:
+            self.notify(f"Type {self.typed_count} exactly to enable {self.action_label}.", severity="warning")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Confirm or cancel."""

@@ -54,11 +54,15 @@ def filters_text(filters: Sequence[Filter]) -> str:
     return ", ".join(chip_text(active).removesuffix(" ✕") for active in filters) or "no filter"
 
 
+def matching_why(filters: Sequence[Filter]) -> str:
+    """Why `M` marked them (the review's "Why these: ..."): `matching name ∋ old-`, or every selector of the tag."""
+    return f"matching {filters_text(filters)}" if filters else "every selector of the tag (no filter)"
+
+
 async def all_matching(client: ApiClient, tag_id: int, filters: Sequence[Filter], sort: Sequence[SortKey]) -> Matching:
     """Every selector of the tag matching `filters`, in `sort` order (one `limit=-1` request)."""
     page = await client.selectors.list(tag_id, ListQuery(tuple(filters), tuple(sort), 0, ALL))
-    why = f"matching {filters_text(filters)}" if filters else "of the tag (every one: no filter)"
-    return Matching(tag_id, tuple(page.data.selectors), why)
+    return Matching(tag_id, tuple(page.data.selectors), matching_why(filters))
 
 
 async def typed_lookup(client: ApiClient, tag_id: int, typed: Sequence[int]) -> TypedLookup:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -27,6 +27,7 @@ from svctui.ops.selector_restore import (
     describe_plan,
     plan_restore,
     restore_run,
+    restore_runs_of,
 )
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 TYPED_COUNT_ABOVE = 20
 NAMES_SHOWN = 5
+IDS_SHOWN = 3
 WAITING = "waiting"
 
 
@@ -75,6 +77,35 @@ def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
     return "\n".join(lines)
 
 
+def few_ids(ids: Sequence[int], shown: int = IDS_SHOWN) -> str:
+    """`20, 21, 22 … and 44 more`."""
+    more = len(ids) - shown
+    return ", ".join(str(selector_id) for selector_id in ids[:shown]) + (f" … and {more:,} more" if more > 0 else "")
+
+
+def restore_runs_text(runs: Sequence[str]) -> str:
+    """`restore run R` or `restore runs R1, R2` (the restore runs that re-created the selectors)."""
+    return f"restore run{'s' if len(runs) > 1 else ''} {', '.join(runs)}" if runs else "an earlier restore"
+
+
+def nothing_to_restore(plan: RestorePlan, restored_by: Sequence[str]) -> str:
+    """One short line when `u` finds nothing to re-create: restored already (by which run), and the few ids the
+    run can't give back (the Audit tab lists each one's outcome)."""
+    run_id = plan.run.run_id
+    already, cannot = list(plan.already), list(plan.not_restorable)
+    if already and not cannot:
+        return (
+            f"Nothing to restore: all {len(already):,} selector(s) of run {run_id} were restored already "
+            f"({restore_runs_text(restored_by)})."
+        )
+    said = [f"Nothing to restore in run {run_id}:"]
+    if already:
+        said.append(f"{len(already):,} restored already ({restore_runs_text(restored_by)});")
+    if cannot:
+        said.append(f"{len(cannot):,} can't be re-created ({few_ids(cannot)}): the run's list says why.")
+    return " ".join(said).removesuffix(";") + ("" if cannot else ".")
+
+
 def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Callable[[], None]) -> None:
     """Plan the restore of `run`, say what it will do, and on yes run it in RestoreScreen (`on_closed` after)."""
     why_not = read_only_why(app)
@@ -90,7 +121,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
         return
     count = len(plan.to_restore)
     if not count:
-        app.notify(f"Run {run.run_id}: nothing to re-create.\n" + "\n".join(describe_plan(plan, NAMES_SHOWN)))
+        app.notify(nothing_to_restore(plan, restore_runs_of(log, run.run_id)), markup=False)
         return
 
     def answered(confirmed: bool | None) -> None:

@@ -81,6 +81,7 @@ class SelectorsScreen(ListScreen[Selector]):
     def __init__(self) -> None:
         super().__init__()
         self.tag: AssetGroupTag | None = None
+        self.missing_tag_id: int | None = None  # a tag typed by id that the server answered 404 for
         self.marks = Marks()
         self.gone_pending: dict[int, set[int]] = {}  # tag id -> selectors a run deleted, not yet out of the table
         self.gone_timer: Timer | None = None
@@ -225,11 +226,34 @@ class SelectorsScreen(ListScreen[Selector]):
             self._mark_typed(message.value)
 
     def page_failed(self, error: BaseException) -> None:
-        """A 404 for a tag typed by id: say the tag is not there (the error state follows)."""
-        if getattr(error, "status", None) == 404 and self.tag is not None:
-            known = any(tag.id == self.tag.id for tag in self.tags_pane.tags)
-            if not known:
-                self.notify(f"Tag {self.tag.id} does not exist on this server: press t to open another.")
+        """A 404 for a tag typed by id: say the tag is not there, once. With a tag list, the screen goes back to the
+        list's highlighted tag; without one the error stays (its hint says t, not r) and live refresh leaves it."""
+        if getattr(error, "status", None) != 404 or self.tag is None:
+            return
+        if any(tag.id == self.tag.id for tag in self.tags_pane.tags):
+            return
+        self.missing_tag_id = self.tag.id
+        back = self.tags_pane.highlighted_tag()
+        if back is None:
+            self.notify(f"Tag {self.tag.id} does not exist on this server: press t to open another.")
+            return
+        self.notify(f"Tag {self.tag.id} does not exist on this server: back to {tag_label(back)} (t opens another).")
+        self.tags_pane.choose(back)
+
+    def error_hints(self, error: BaseException) -> tuple[str, ...] | None:
+        """A tag that does not exist: asking again won't help, another id will."""
+        if getattr(error, "status", None) == 404 and self.showing_missing_tag():
+            return ("This tag id does not exist here: press t to open another tag.",)
+        return None
+
+    def showing_missing_tag(self) -> bool:
+        """True while the chosen tag is one a 404 said does not exist."""
+        return self.tag is not None and self.tag.id == self.missing_tag_id
+
+    def live_refresh(self) -> None:
+        """Live refresh, except for a tag the server said does not exist (its 404 would come back every time)."""
+        if not self.showing_missing_tag():
+            super().live_refresh()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """Tags, counts, matches and typed ids fail here; a failed page is the list screen's."""
@@ -324,7 +348,7 @@ class SelectorsScreen(ListScreen[Selector]):
         limit = max(self.window.limit, 1)
         markable, lines = matching_lines(found, self.marks, limit)
         if not markable:
-            self.notify(" ".join(("Nothing to mark:", *lines[:3])), markup=False)
+            self.notify(" ".join(("Nothing to mark:", *lines[:-1])), markup=False)
             return
 
         def answered(yes: bool | None) -> None:

@@ -143,7 +143,7 @@ class TagsPane(Vertical):
         if self.tags:
             chosen = next((tag for tag in self.tags if self.chosen and tag.id == self.chosen.id), self.tags[0])
             self.table.move_cursor(row=self.tags.index(chosen), animate=False)
-            self._choose(chosen)
+            self.choose(chosen)
         else:
             self.state.show_empty("There are no tags on this server", "Press t to open a tag by its id.")
             self.set_class(False, "-listed")
@@ -176,10 +176,18 @@ class TagsPane(Vertical):
             else:
                 table.add_row(*cells, key=key)
 
-    def _choose(self, tag: AssetGroupTag) -> None:
+    def choose(self, tag: AssetGroupTag) -> None:
+        """Make `tag` the chosen one (TagChosen when it changes)."""
         if self.chosen is None or self.chosen.id != tag.id or self.chosen != tag:
             self.chosen = tag
             self.post_message(TagChosen(tag))
+
+    def highlighted_tag(self) -> AssetGroupTag | None:
+        """The list's tag under the cursor, or None when there is no list."""
+        if not self.tags or not self.table.row_count:
+            return None
+        key = self.table.coordinate_to_cell_key(self.table.cursor_coordinate).row_key.value
+        return next((tag for tag in self.tags if str(tag.id) == key), None)
 
     @on(DataTable.RowHighlighted, "#tags")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -189,7 +197,7 @@ class TagsPane(Vertical):
         key = event.row_key.value
         tag = next((tag for tag in self.tags if str(tag.id) == key), None)
         if tag is not None:
-            self._choose(tag)
+            self.choose(tag)
 
     def action_ask_tag_id(self) -> None:
         """Show the tag-id prompt (also when the list loaded: a tag may be hidden from it)."""
@@ -216,4 +224,4 @@ class TagsPane(Vertical):
         if self.tags:
             self.set_class(False, "-prompt")
             self.table.focus()
-        self._choose(known or AssetGroupTag(id=tag_id, name=f"#{tag_id}"))
+        self.choose(known or AssetGroupTag(id=tag_id, name=f"#{tag_id}"))

@@ -9,6 +9,7 @@ from svctui.tui.screens.selectors.loaders import Matching
 from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
 from svctui.tui.screens.selectors.plan import CleanupPlan
 
+MARKING_SENDS_NOTHING = "Marking sends nothing; ctrl+d shows the review before anything is deleted."
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
 
 
@@ -22,13 +23,17 @@ def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tupl
     defaults = sum(1 for selector in found.selectors if selector.is_default)
     already = sum(1 for selector in found.selectors if marks.is_marked(found.tag_id, selector.id))
     pages = (len(found.selectors) + limit - 1) // limit
-    lines = (
-        f"{plural(len(found.selectors), 'selector')} {found.why}, on {plural(pages, 'page')}.",
-        f"{defaults:,} of them are default selectors: the server refuses to delete those, they stay unmarked.",
-        f"{already:,} are marked already.",
-        "Marking sends nothing; ctrl+d shows the review before anything is deleted.",
-    )
-    return len(found.selectors) - defaults - already, lines
+    why = f"{found.why[:1].upper()}{found.why[1:]}"
+    lines = [f"{why}: {plural(len(found.selectors), 'selector')}, on {plural(pages, 'page')}."]
+    if defaults == 1:
+        lines.append("1 of them is a default selector: the server refuses to delete it, it stays unmarked.")
+    elif defaults:
+        lines.append(
+            f"{defaults:,} of them are default selectors: the server refuses to delete those, they stay unmarked."
+        )
+    if already:
+        lines.append(f"{already:,} {'is' if already == 1 else 'are'} marked already.")
+    return len(found.selectors) - defaults - already, (*lines, MARKING_SENDS_NOTHING)
 
 
 def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:

@@ -1,0 +1,55 @@
+"""What the cleanup screen says: the count before marking every match, the audit log's summary line."""
+
+from __future__ import annotations
+
+from svctui.api.filters import Filter
+from svctui.api.models import Selector
+from svctui.ops.selector_restore import RestorePlan
+from svctui.store.audit_read import AuditRun
+from svctui.tui.screens.selectors.audit_tab import audit_summary
+from svctui.tui.screens.selectors.loaders import Matching, matching_why
+from svctui.tui.screens.selectors.marks import Marks
+from svctui.tui.screens.selectors.restore import nothing_to_restore
+from svctui.tui.screens.selectors.wording import matching_lines
+
+
+def selectors(*defaults: bool) -> tuple[Selector, ...]:
+    """Selectors 1.. of tag 1, default where asked."""
+    return tuple(
+        Selector(id=n, asset_group_tag_id=1, name=f"s{n}", is_default=default) for n, default in enumerate(defaults, 1)
+    )
+
+
+def test_no_default_selector_is_not_mentioned_and_one_is_singular() -> None:
+    markable, lines = matching_lines(Matching(1, selectors(False, False), matching_why([])), Marks(), 100)
+    assert markable == 2 and not any("default" in line for line in lines)
+    assert lines[0] == "Every selector of the tag (no filter): 2 selectors, on 1 page."
+    _, lines = matching_lines(Matching(1, selectors(True, False), matching_why([])), Marks(), 100)
+    assert "1 of them is a default selector: the server refuses to delete it, it stays unmarked." in lines
+    _, lines = matching_lines(Matching(1, selectors(True, True, False), matching_why([])), Marks(), 100)
+    assert any(line.startswith("2 of them are default selectors") for line in lines)
+
+
+def test_why_these_says_every_selector_or_the_filters() -> None:
+    assert f"Why these: {matching_why([])}" == "Why these: every selector of the tag (no filter)"
+    assert matching_why([Filter("name", "~eq", "old-")]).startswith("matching name")
+
+
+def test_audit_summary_counts_runs_in_words() -> None:
+    assert audit_summary(1, 0) == "1 run in the audit log (its folder: svctui locate state)"
+    assert audit_summary(3, 1) == "3 runs in the audit log (its folder: svctui locate state); 1 unreadable line skipped"
+
+
+def test_nothing_to_restore_is_one_short_line() -> None:
+    run = AuditRun("R1")
+    many = RestorePlan(run, already={n: 1000 + n for n in range(20, 67)})
+    assert nothing_to_restore(many, ["R2"]) == (
+        "Nothing to restore: all 47 selector(s) of run R1 were restored already (restore run R2)."
+    )
+    mixed = RestorePlan(run, already={1: 9}, not_restorable={n: "not deleted by the run (failed)" for n in range(2, 9)})
+    said = nothing_to_restore(mixed, ["R2", "R3"])
+    assert said == (
+        "Nothing to restore in run R1: 1 restored already (restore runs R2, R3); "
+        "7 can't be re-created (2, 3, 4 … and 4 more): the run's list says why."
+    )
+    assert "\n" not in said
