@@ -344,6 +344,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if records:
             settle_once()  # the program's long-lived objects out of the collector's scans (svctui.tui.heap)
         self._update_status()
+        if len(records) >= PAUSE_MIN_ROWS:
+            self.table.draw_ahead()  # the new lines drawn in slices before the frame (PagedTable.draw_ahead)
 
     @on(LoadFailed)
     def _page_failed(self, message: LoadFailed) -> None:
