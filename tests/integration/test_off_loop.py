@@ -198,6 +198,10 @@ async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resu
         await pilot.press("r")  # the page reloaded: applied again (keyed diff) and drawn
         await settle(pilot)
         assert seen == [False], "the page was applied with collections paused"
+        for _ in range(1000):  # they resume RESUME_AFTER after the frame (a timer): wait for it, however slow
+            if gc.isenabled():
+                break
+            await pilot.pause(0.01)
         assert gc.isenabled(), "and they were back on once it was drawn"
         assert table.items == rows and table.cursor_row == 2
         heap.pause_collections()  # a pause whose frame never comes (the app closes first) ...
