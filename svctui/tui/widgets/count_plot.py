@@ -116,7 +116,13 @@ class ThreadedPlot(PlotextPlot):
         self.run_worker(self._build(key, self.figure), group="plot-build", exclusive=True, exit_on_error=False)
 
     async def _build(self, key: PlotKey, figure: Figure | None) -> None:
-        text = await asyncio.to_thread(build_text, figure, key[1], key[2], key[3])
+        try:
+            text = await asyncio.to_thread(build_text, figure, key[1], key[2], key[3])
+        except Exception:
+            if self._building == key:  # `render` builds it on the loop, as PlotextPlot does (and fails as it would)
+                self._built = self._building = None
+                self.refresh()
+            return
         if self._building != key:
             return  # another build was started meanwhile (exclusive: this one is being cancelled)
         self._built, self._building = (key, text), None
