@@ -14,9 +14,11 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from svctui.api.client import THREAD_PARSE_BYTES, ApiClient
+from svctui.api.filters import SortKey
 from svctui.api.models import Event
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
@@ -26,7 +28,7 @@ from svctui.triage import detect_drops, domain_series
 from svctui.tui import heap
 from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
-from svctui.tui.widgets.paged_table import MARK_ON, PREPARE_MIN_ROWS
+from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS
 from svctui.tui.widgets.row_table import RowTable
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
 from tests.support.tui import events_screen, make_app, settle
@@ -196,7 +198,66 @@ async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resu
         await pilot.press("r")  # the page reloaded: applied again (keyed diff) and drawn
         await settle(pilot)
         assert seen == [False], "the page was applied with collections paused"
+        for _ in range(1000):  # they resume RESUME_AFTER after the frame (a timer): wait for it, however slow
+            if gc.isenabled():
+                break
+            await pilot.pause(0.01)
         assert gc.isenabled(), "and they were back on once it was drawn"
         assert table.items == rows and table.cursor_row == 2
         heap.pause_collections()  # a pause whose frame never comes (the app closes first) ...
     assert gc.isenabled(), "... ends when the app does"
+
+
+async def test_a_big_page_is_drawn_ahead_in_slices_with_updates_held_and_draws_as_datatable_does(
+    demo_server: DemoServer,
+) -> None:
+    app = make_app(demo_server, settings=Settings(page_size=PAUSE_MIN_ROWS))
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        table = screen.table
+        width, height = table.size
+        drawn: list[tuple[int, int, bool]] = []  # (first line, lines, screen updates held)
+        render_lines = table.render_lines
+
+        def noting(crop: Region) -> list[Strip]:
+            drawn.append((crop.y, crop.height, app._batch_count > 0))
+            return render_lines(crop)
+
+        table.render_lines = noting  # type: ignore[method-assign]
+        screen.set_sort((SortKey("id", descending=True),))  # the same rows the other way round: every line new
+        await settle(pilot)
+        ahead = [(top, lines) for top, lines, held in drawn if held]
+        slices = [(top, min(DRAW_AHEAD_LINES, height - top)) for top in range(0, height, DRAW_AHEAD_LINES)]
+        assert ahead == slices, "every visible line drawn ahead, a slice at a time, before the screen updated"
+        assert app._batch_count == 0, "and the screen updates resumed"
+        crop = Region(0, 0, width, height)
+        shown = [list(strip) for strip in render_lines(crop)]
+        table._clear_caches()
+        assert [list(strip) for strip in render_lines(crop)] == shown, "what was drawn ahead is what a frame draws"
+
+
+async def test_the_table_shown_again_at_the_width_it_was_drawn_keeps_its_rendered_rows(
+    demo_server: DemoServer,
+) -> None:
+    app = make_app(demo_server)
+    async with app.run_test() as pilot:
+        await settle(pilot)
+        screen = events_screen(app)
+        table = screen.table
+        count, width = table._update_count, table.size.width
+        assert table._drawn_width == width
+        screen.show_state(True)  # the loading panel instead of the table, as a first page's load shows it
+        await pilot.pause()
+        assert table.size.width == 0
+        screen.show_state(False)
+        await settle(pilot)
+        assert table.size.width == width
+        assert table._update_count == count, "DataTable's resize handler would have thrown every rendered row away"
+        await pilot.resize_terminal(width + 10, 30)
+        await settle(pilot)
+        assert table._update_count > count and table._drawn_width == width + 10, "another width: rows drawn again"
+        crop = Region(0, 0, table.size.width, table.size.height)
+        shown = [list(strip) for strip in table.render_lines(crop)]
+        table._clear_caches()
+        assert [list(strip) for strip in table.render_lines(crop)] == shown, "no row of the old width is left"

@@ -16,7 +16,7 @@ from svctui.triage import COUNT_LABELS, StatusCount
 from svctui.tui.loading import Loaded
 from svctui.tui.screens.tasks.detail import TaskDetail
 from svctui.tui.screens.tasks.loaders import History
-from svctui.tui.widgets.count_plot import CountPlot
+from svctui.tui.widgets.count_plot import CountPlot, ThreadedPlot, build_text
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.status_bar import StatusBar
@@ -99,11 +99,19 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         assert COUNT_LABELS[case.field] in title and "drops > 20 %: 1" in title
         assert f"task {case.task_id}" in text_of(plot.query_one("#count-plot-drops", Static))
         assert all(point.kinds == plot.kinds for point in plot.points), "like for like"
+        chart = plot.query_one(ThreadedPlot)
+        on_loop = chart.built_on_loop
+        assert on_loop <= 1, "at most the first text, before any was built, is built on the loop"
         await pilot.press("n")
         await settle(pilot)
         assert plot.field != case.field and plot.field_drops() == []
         await pilot.press("N")
         assert plot.field == case.field
+        await settle(pilot)
+        assert chart.built_on_loop == on_loop, "another count's chart is built in a thread"
+        assert chart.figure is not None and chart._built is not None
+        shown, built = chart.render(), build_text(chart.figure, *chart.size, chart._built[0][3])
+        assert isinstance(shown, Text) and shown.plain == built.plain and shown.spans == built.spans
         await pilot.press("escape")
         assert not detail.is_open and screen.table.has_focus, "esc closes the detail pane"
 

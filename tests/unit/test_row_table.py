@@ -73,6 +73,23 @@ async def test_update_rows_repaints_only_the_rows_that_changed() -> None:
         assert cached_rows(table) == {"c"}
 
 
+async def test_update_column_repaints_only_the_rows_whose_cell_changed() -> None:
+    """The tasks screen puts the drop marks in the results column when a history arrives: only those rows redraw."""
+    app = OneTable()
+    async with app.run_test(size=(40, 8)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        count = table._update_count
+        cells = {"a": Text("pending"), "b": Text("done"), "c": Text("pending", style="bold"), "gone": Text("x")}
+        assert table.update_column("state", cells) == {"b", "c"}, "a style change is a change; unknown rows skipped"
+        assert cached_rows(table) == {"a"}
+        assert table._update_count == count
+        await pilot.pause()
+        lines = shown(table)
+        assert "pending" in lines[1] and "done" in lines[2] and "pending" in lines[3]
+        assert table.update_column("state", cells) == set(), "nothing changed: nothing repainted"
+
+
 class KeptTable(RowTable[Text]):
     """A RowTable that keeps its cells' layouts."""
 

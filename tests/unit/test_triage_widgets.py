@@ -12,7 +12,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from svctui.triage import COUNT_NAMES, DomainPoint, compare_with_previous, detect_drops, domain_series, status_breakdown
-from svctui.tui.widgets.count_plot import CountPlot, _nice_top
+from svctui.tui.widgets.count_plot import CountPlot, _nice_top, fitted
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
 from svctui.tui.widgets.status_bar import StatusBar, bar_widths
@@ -230,3 +230,13 @@ async def test_count_plot_starts_on_a_count_the_runs_collect() -> None:
         await pilot.pause()
         assert plot.field == "user_count"
         assert "every count is 0" in static_text(plot.query_one("#count-plot-drops", Static))
+
+
+def test_a_plot_of_another_size_is_fitted_unwrapped_while_its_own_is_built() -> None:
+    """ThreadedPlot shows the previous text for a frame or two after a resize: cropped or padded, never wrapped."""
+    text = Text("abcdef\nghijkl\nmnopqr", style="bold")
+    smaller = fitted(text, 4, 2)
+    assert smaller.plain == "abcd\nghij"
+    larger = fitted(text, 8, 3)
+    assert larger.plain.split("\n") == ["abcdef  ", "ghijkl  ", "mnopqr  "]
+    assert text.plain == "abcdef\nghijkl\nmnopqr", "the text built stays as it was"

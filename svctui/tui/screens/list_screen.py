@@ -59,6 +59,7 @@ NARROW_WIDTH = 110
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
 PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
+RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
 __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
 
 
@@ -373,7 +374,10 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self._shown_query = message.request
         self.arrived_by_refresh = refreshed
         if len(records) >= PAUSE_MIN_ROWS:  # no collection pass inside this slice or the frame drawing the page
-            self.app.call_after_refresh(pause_collections())
+            resume = pause_collections()
+            # Resumed a moment after the frame, not right after it: the collection that was due runs in the next
+            # allocating slice, which otherwise came in the same turn of the loop as the frame (a stall of both).
+            self.app.call_after_refresh(lambda: self.app.set_timer(RESUME_AFTER, resume, name="resume-collections"))
         self.page_arrived(page, message.request)
         changed = self.table.show_items(records, follow_row=same_query)
         if refreshed:
@@ -389,6 +393,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if records:
             settle_once()  # the program's long-lived objects out of the collector's scans (svctui.tui.heap)
         self._update_status()
+        if len(records) >= PAUSE_MIN_ROWS:
+            self.table.draw_ahead()  # the new lines drawn in slices before the frame (PagedTable.draw_ahead)
         self.dashboard.first_page_settled()
 
     @on(LoadFailed)

@@ -5,14 +5,23 @@ Like for like: given the selected task's collection kinds, only runs with the sa
 does not collect AD structure reports zero users, which is no drop). Failed runs are left out of the line (their
 counts are not measurements). Drops are drawn as `✗` markers in the theme's error colour and listed in words
 under the plot, so they are visible without colour too.
+
+The chart is built off the event loop: `redraw` turns the state into a `Figure` (plain data: points, ticks,
+colours) and `ThreadedPlot` builds plotext's text of it in a worker thread, for the chart's size and theme, then
+shows it. plotext's build of a 5,000-run line is ~10 ms of CPU, and with the ANSI parse of its output it was the
+second-largest part of the frame that draws a loaded history (after the task table). A resize or a theme switch
+builds it again in a thread; until the new text is there (a frame or two) the previous one shows, fitted to the
+size. Only the very first text, before any was built, is built on the loop, as PlotextPlot does.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
@@ -25,6 +34,124 @@ from svctui.tui.widgets.triage_pane import TriagePane
 DROP_MARKER = "✗"
 MIN_CHART_ROWS = 8  # fewer rows cannot show a line with its ticks: the pane says it needs more room instead
 MAX_DROP_LINES = 4
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What the chart draws, as plain data (built into plotext's text in a thread): the line, the drop markers,
+    the ticks and the limits; `None` fields draw an empty chart."""
+
+    xs: list[int]
+    ys: list[int]
+    line_color: tuple[int, int, int]
+    dropped: list[tuple[int, int]]
+    drop_color: tuple[int, int, int]
+    x_ticks: list[float]
+    x_labels: list[str]
+    top: int
+
+
+PlotKey = tuple[int, int, int, str]  # figure version, width, height, plotext theme
+
+
+def draw_figure(plt: Plot, figure: Figure | None) -> None:
+    """Put `figure` on the cleared plotext figure `plt` (nothing for None: an empty chart)."""
+    if figure is None:
+        return
+    plt.plot(figure.xs, figure.ys, marker="braille", color=figure.line_color)
+    if figure.dropped:
+        plt.scatter(
+            [x for x, _ in figure.dropped], [y for _, y in figure.dropped], marker=DROP_MARKER, color=figure.drop_color
+        )
+    plt.xticks(figure.x_ticks, figure.x_labels)
+    plt.ylim(0, figure.top)
+    y_ticks = [figure.top * index / 4 for index in range(5)]
+    plt.yticks(y_ticks, [f"{int(tick):,}" for tick in y_ticks])
+    plt.xlim(0.5, len(figure.xs) + 0.5)
+
+
+def build_text(figure: Figure | None, width: int, height: int, theme: str) -> Text:
+    """plotext's drawing of `figure` at this size in this plotext theme, as Rich text (pure: runs in a thread, on
+    a plotext figure of its own)."""
+    plt = Plot()
+    draw_figure(plt, figure)
+    plt.plotsize(width, height)
+    plt._set_size(width, height)  # as PlotextPlot.render does (textual-plotext issue 5)
+    plt.theme(theme)
+    return Text.from_ansi(plt.build())
+
+
+class ThreadedPlot(PlotextPlot):
+    """A PlotextPlot whose text is built in a worker thread for its figure, size and theme (`show`, a resize, a
+    theme switch); until that text is there, `render` shows the previous one fitted to the size (the very first is
+    built on the loop, as PlotextPlot does)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.figure: Figure | None = None
+        self.built_on_loop = 0  # how many times `render` had to build the text itself
+        self._version = 0
+        self._built: tuple[PlotKey, Text] | None = None
+        self._building: PlotKey | None = None
+
+    def _key(self) -> PlotKey:
+        return (self._version, self.size.width, self.size.height, self._get_plotext_theme_name(self.app.theme))
+
+    def show(self, figure: Figure | None) -> None:
+        """Draw `figure`: built in a thread and shown when built (the previous text stays until then)."""
+        self.figure = figure
+        self._version += 1
+        if self.is_mounted:
+            self._start(self._key())
+
+    def on_resize(self) -> None:
+        """Build the text for the new size (the previous one, fitted, shows meanwhile)."""
+        self._start(self._key())
+
+    def _start(self, key: PlotKey) -> None:
+        if key[1] <= 0 or key[2] <= 0 or self._building == key or (self._built and self._built[0] == key):
+            return
+        self._register_theme(self.app.theme)  # plotext looks the theme up by name (PlotextPlot registers it too)
+        self._building = key
+        self.run_worker(self._build(key, self.figure), group="plot-build", exclusive=True, exit_on_error=False)
+
+    async def _build(self, key: PlotKey, figure: Figure | None) -> None:
+        try:
+            text = await asyncio.to_thread(build_text, figure, key[1], key[2], key[3])
+        except Exception:
+            if self._building == key:  # `render` builds it on the loop, as PlotextPlot does (and fails as it would)
+                self._built = self._building = None
+                self.refresh()
+            return
+        if self._building != key:
+            return  # another build was started meanwhile (exclusive: this one is being cancelled)
+        self._built, self._building = (key, text), None
+        self.refresh()
+        self._start(self._key())  # the size or theme changed while it was built
+
+    def render(self) -> RenderResult:
+        """The text built for this figure, size and theme; while that is being built, the previous text fitted to
+        the size; with none yet, built here."""
+        key = self._key()
+        built = self._built
+        if built is not None and built[0] == key:
+            return built[1]
+        if built is not None and key[1] > 0 and key[2] > 0:
+            self.call_later(self._start, key)
+            return fitted(built[1], key[1], key[2])
+        self.built_on_loop += 1
+        text = build_text(self.figure, key[1], key[2], key[3])
+        self._built = (key, text)
+        return text
+
+
+def fitted(text: Text, width: int, height: int) -> Text:
+    """`text` (lines of a plot) cropped or padded to `width` x `height`, so a plot of another size shows unwrapped
+    for the moment its own is built."""
+    lines = text.split("\n", allow_blank=True)[:height]
+    for line in lines:
+        line.truncate(width, overflow="crop", pad=True)
+    return Text("\n").join(lines)
 
 
 def _nice_top(high: int) -> int:
@@ -71,7 +198,7 @@ class CountPlot(TriagePane):
     def compose(self) -> ComposeResult:
         """Title, chart, drop list."""
         yield Static(self.note, id="count-plot-title", markup=False)
-        yield PlotextPlot(id="count-plot-chart")
+        yield ThreadedPlot(id="count-plot-chart")
         yield Static("", id="count-plot-room", markup=False)
         yield Static("", id="count-plot-drops", markup=False)
 
@@ -151,21 +278,17 @@ class CountPlot(TriagePane):
         self.call_after_refresh(self._fit)  # the title and the drop list may take other heights now
         title = self.query_one("#count-plot-title", Static)
         listing = self.query_one("#count-plot-drops", Static)
-        chart = self.query_one("#count-plot-chart", PlotextPlot)
-        plt = chart.plt
-        plt.clear_data()
-        plt.clear_figure()
+        chart = self.query_one("#count-plot-chart", ThreadedPlot)
         successful = [point for point in self.points if point.success]
         if self.domain_name is None or not successful:
             note = self.note if self.domain_name is None else f"{self.domain_name}: no successful runs to plot"
             title.update(note)
             listing.update("")
-            chart.refresh()
+            chart.show(None)
             return
         title.update(self._title(len(successful)))
-        self._draw(plt, successful)
+        chart.show(self._figure(successful))
         listing.update(self._drop_lines())
-        chart.refresh()
 
     def _title(self, runs: int) -> Text:
         label = COUNT_LABELS[self.field]
@@ -183,23 +306,22 @@ class CountPlot(TriagePane):
         text.append("  n/N: next/previous count", style="dim")
         return text
 
-    def _draw(self, plt: Plot, points: list[DomainPoint]) -> None:
-        xs = list(range(1, len(points) + 1))
+    def _figure(self, points: list[DomainPoint]) -> Figure:
+        """The chart of the shown count over `points` (the successful runs), as data for `ThreadedPlot`."""
         ys = [point.counts[self.field] for point in points]
-        line = theme_rgb(self.app, "primary", "primary")
-        danger = theme_rgb(self.app, "drop", "error")
-        plt.plot(xs, ys, marker="braille", color=line)
         by_task = {point.task_id: index for index, point in enumerate(points, start=1)}
         dropped = [(by_task[drop.task_id], drop.current) for drop in self.field_drops() if drop.task_id in by_task]
-        if dropped:
-            plt.scatter([x for x, _ in dropped], [y for _, y in dropped], marker=DROP_MARKER, color=danger)
         ticks = self._tick_positions(len(points))
-        plt.xticks([float(tick) for tick in ticks], [format_short(points[tick - 1].time, self.zone) for tick in ticks])
-        top = _nice_top(max(ys))
-        plt.ylim(0, top)
-        y_ticks = [top * index / 4 for index in range(5)]
-        plt.yticks(y_ticks, [f"{int(tick):,}" for tick in y_ticks])
-        plt.xlim(0.5, len(points) + 0.5)
+        return Figure(
+            xs=list(range(1, len(points) + 1)),
+            ys=ys,
+            line_color=theme_rgb(self.app, "primary", "primary"),
+            dropped=dropped,
+            drop_color=theme_rgb(self.app, "drop", "error"),
+            x_ticks=[float(tick) for tick in ticks],
+            x_labels=[format_short(points[tick - 1].time, self.zone) for tick in ticks],
+            top=_nice_top(max(ys)),
+        )
 
     @staticmethod
     def _tick_positions(count: int, most: int = 4) -> list[int]:

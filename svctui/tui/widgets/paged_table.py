@@ -24,6 +24,13 @@ the screen's load worker awaits `prepare(records)`, which renders them in a thre
 those very records (same objects, same columns, same theme) takes the prepared cells instead of rendering again.
 For the first screenful of rows the thread also lays each cell out the way DataTable draws it (the padded,
 cropped segments before the row's styles are applied), so the first frame of a new page only applies styles.
+
+Drawing a new page's visible lines (styles applied to ~45 lines of ~10 cells) was still the longest event-loop
+slice of a page change (~25-30 ms of CPU in the frame). `draw_ahead()` draws them in a few slices of
+DRAW_AHEAD_LINES lines instead, each its own turn of the loop, with the app's screen updates held
+(`App.batch_update`) until the last one: the frame that follows finds every line in DataTable's line cache (the
+same cache it fills itself, under the same keys), so it only composes. Should anything change in between (a key
+moves the cursor, another page arrives), the keys differ and the frame draws those lines itself, as before.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.geometry import Region, Size
@@ -61,6 +69,8 @@ NARROW_TERMINAL = 100  # below this many columns the minor columns drop and colu
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
 MARK_LINES = 64  # mark cells laid out (one per look and width: a handful)
 PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
+DRAW_AHEAD_LINES = 12  # lines drawn per event-loop slice by `draw_ahead` (~0.5 ms a line)
+DRAW_AHEAD_PAUSE = 0.001  # seconds between those slices: a timer due meanwhile (not only work queued) runs first
 
 
 @dataclass(frozen=True)
@@ -236,6 +246,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
         self._mark_lines: dict[tuple[str, str | Style, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
         self._frame_options: dict[int, ConsoleOptions] | None = None  # set while a frame is drawn
+        self._drawing_ahead: asyncio.Task[None] | None = None
+        self._drawn_width = 0  # the width the rendered rows were drawn at
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """The whole cursor row is highlighted; the cell under the cursor keeps the stronger cursor style (it is
@@ -249,8 +261,15 @@ class PagedTable(RowTable[Text], Generic[T]):
         """Create the mark column and the adapter's columns (on a narrow terminal: without the minor ones)."""
         self._add_columns()
 
-    def on_resize(self) -> None:
-        """When the terminal crosses NARROW_TERMINAL the columns are rebuilt (rows, marks and cursor kept)."""
+    def on_resize(self, event: events.Resize) -> None:
+        """When the terminal crosses NARROW_TERMINAL the columns are rebuilt (rows, marks and cursor kept).
+
+        DataTable's own handler throws away every rendered row on any resize (its update counter is in every cache
+        key), though only the width changes a rendered row (the space right of the last column): `render_lines`
+        does that when the width it draws at changed. So the table shown again after the loading panel, at the
+        width it was drawn at, keeps its rows (with DataTable's handler every line of a first page was drawn twice:
+        in the frame that showed it, then again after the resize that frame caused)."""
+        event.prevent_default()
         if (self.app.size.width < NARROW_TERMINAL) == self.narrow:
             return
         records, key, column = self.items, self.current_key, self.cursor_column
@@ -377,7 +396,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         return options
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Draw the visible lines (cell options are worked out once per width for the frame)."""
+        """Draw the visible lines (cell options are worked out once per width for the frame). Rows rendered at
+        another width are drawn again (see `on_resize`)."""
+        if self.size.width != self._drawn_width:
+            self._drawn_width = self.size.width
+            self._update_count += 1  # in every rendered row's cache key: the space after the last column changed
         self._frame_options = {}
         try:
             return super().render_lines(crop)
@@ -512,6 +535,30 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
         self._post_focus()
         return changed
+
+    def draw_ahead(self) -> None:
+        """Draw the visible lines now, DRAW_AHEAD_LINES per turn of the event loop, holding the app's screen
+        updates until the last (see the module docstring); nothing while the table has no size."""
+        width, height = self.size
+        if width <= 0 or height <= 0 or not self.row_count:
+            return
+        held = self.app.batch_update()
+        held.__enter__()  # released in `draw` however it ends (never cancelled: a newer one makes it stop)
+
+        async def draw() -> None:
+            try:
+                for top in range(0, height, DRAW_AHEAD_LINES):
+                    await asyncio.sleep(DRAW_AHEAD_PAUSE)  # the loop turns: input, timers and the rest run in between
+                    if self._drawing_ahead is not task or (width, height) != tuple(self.size) or not self.is_mounted:
+                        return
+                    self.render_lines(Region(0, top, width, min(DRAW_AHEAD_LINES, height - top)))
+            finally:
+                held.__exit__(None, None, None)
+                if self._drawing_ahead is task:
+                    self._drawing_ahead = None
+
+        task = asyncio.get_running_loop().create_task(draw())
+        self._drawing_ahead = task
 
     def _fixed_layout(self) -> bool:
         """True when no column sizes to its content (every PagedTable column has a width) and no row has a label:

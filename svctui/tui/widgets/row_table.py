@@ -166,7 +166,31 @@ class RowTable(DataTable[Cell], Generic[Cell]):
                 changed.append(row_key)
         if not changed:
             return changed
-        keys = {RowKey(row_key) for row_key in changed}
+        self._repaint_rows({RowKey(row_key) for row_key in changed})
+        return changed
+
+    def update_column(self, column_key: str, cells: Mapping[str, Cell]) -> set[str]:
+        """Put `cells` (row key -> cell) in this column and repaint only the rows whose cell changed (in text,
+        spans or style); their keys. As `update_row`: the other rows' rendered cells stay, where
+        DataTable.update_cell throws away every rendered cell of the table (a redraw of every visible line)."""
+        column = ColumnKey(column_key)
+        changed: set[RowKey] = set()
+        for key, value in cells.items():
+            row_key = RowKey(key)
+            row = self._data.get(row_key)
+            if row is None:
+                continue
+            cell = ellipsized(value)
+            shown = row.get(column)
+            if shown != cell or (isinstance(shown, Text) and isinstance(cell, Text) and shown.style != cell.style):
+                row[column] = cell
+                changed.add(row_key)
+        if changed:
+            self._repaint_rows(changed)
+        return {key.value for key in changed if key.value is not None}
+
+    def _repaint_rows(self, keys: set[RowKey]) -> None:
+        """Forget the rendered cells and lines of these rows (the others' stay) and repaint them."""
         cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
         for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] in keys]:  # noqa: SIM118 - no __iter__
             cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
@@ -176,7 +200,6 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
         for key in keys:
             self.refresh_row(self.get_row_index(key))
-        return changed
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys

@@ -15,6 +15,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets.data_table import ColumnKey
 
 from svctui.api.models import CompletedTask, flag_marks
 from svctui.triage import (
@@ -270,12 +271,15 @@ class TaskDetail(DetailPane[CompletedTask]):
 
 
 def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
-    """Redraw only the results cells (they gain drop marks); the cursor and the scroll stay where they are."""
+    """Redraw only the results cells that changed (they gain drop marks) and only their rows; the cursor and the
+    scroll stay where they are. (A history arriving used to redraw every visible line of the table in the frame
+    that also draws the plot.)"""
     table.discard_prepared()  # a page rendered ahead in a thread has the marks of before
     column = table.adapter.column("results")
-    if column is None:
+    if column is None or table.columns.get(ColumnKey("results")) is None:
         return
+    cells: dict[str, Text] = {}
     for task in table.items:
         rendered = column.render(task)
-        cell = rendered if isinstance(rendered, Text) else Text(rendered, end="")
-        table.update_cell(str(task.id), "results", cell)
+        cells[str(task.id)] = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+    table.update_column("results", cells)
