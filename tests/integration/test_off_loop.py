@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from rich.segment import Segment
 from rich.text import Text
 from textual.geometry import Region
+from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import DataTable
 
@@ -26,12 +28,13 @@ from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.triage import detect_drops, domain_series
 from svctui.tui import heap
+from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
 from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS
 from svctui.tui.widgets.row_table import RowTable
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
-from tests.support.tui import events_screen, make_app, settle
+from tests.support.tui import RecordingApp, events_screen, make_app, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
@@ -176,13 +179,19 @@ async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server
         assert table.get_row(first)[1] is not prepared.rows[first][1][0]
 
 
-async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resume_after(
-    demo_server: DemoServer,
-) -> None:
+@asynccontextmanager
+async def big_page(demo_server: DemoServer) -> AsyncIterator[tuple[RecordingApp, Pilot[Any], EventsScreen]]:
+    """The events screen settled on a page of PAUSE_MIN_ROWS rows: (app, pilot, screen)."""
     app = make_app(demo_server, settings=Settings(page_size=PAUSE_MIN_ROWS))
     async with app.run_test() as pilot:
         await settle(pilot)
-        screen = events_screen(app)
+        yield app, pilot, events_screen(app)
+
+
+async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resume_after(
+    demo_server: DemoServer,
+) -> None:
+    async with big_page(demo_server) as (_app, pilot, screen):
         table = screen.table
         assert table.row_count == PAUSE_MIN_ROWS and gc.isenabled()
         seen: list[bool] = []
@@ -211,10 +220,7 @@ async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resu
 async def test_a_big_page_is_drawn_ahead_in_slices_with_updates_held_and_draws_as_datatable_does(
     demo_server: DemoServer,
 ) -> None:
-    app = make_app(demo_server, settings=Settings(page_size=PAUSE_MIN_ROWS))
-    async with app.run_test() as pilot:
-        await settle(pilot)
-        screen = events_screen(app)
+    async with big_page(demo_server) as (app, pilot, screen):
         table = screen.table
         width, height = table.size
         drawn: list[tuple[int, int, bool]] = []  # (first line, lines, screen updates held)

@@ -245,7 +245,6 @@ class PagedTable(RowTable[Text], Generic[T]):
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
         self._mark_lines: dict[tuple[str, str | Style, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
-        self._frame_options: dict[int, ConsoleOptions] | None = None  # set while a frame is drawn
         self._drawing_ahead: asyncio.Task[None] | None = None
         self._drawn_width = 0  # the width the rendered rows were drawn at
 
@@ -382,30 +381,13 @@ class PagedTable(RowTable[Text], Generic[T]):
         column = self.columns.get(ColumnKey(key))
         return column.get_render_width(self) if column is not None else None
 
-    def _cell_options(self, width: int | None) -> ConsoleOptions | None:
-        """The options DataTable renders a one-line cell of this width with (None: no such column); the same
-        object for a width within one frame."""
-        if width is None:
-            return None
-        memo = self._frame_options
-        options = memo.get(width) if memo is not None else None
-        if options is None:
-            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
-            if memo is not None:
-                memo[width] = options
-        return options
-
     def render_lines(self, crop: Region) -> list[Strip]:
-        """Draw the visible lines (cell options are worked out once per width for the frame). Rows rendered at
+        """Draw the visible lines (RowTable works cell options out once per width for the frame). Rows rendered at
         another width are drawn again (see `on_resize`)."""
         if self.size.width != self._drawn_width:
             self._drawn_width = self.size.width
             self._update_count += 1  # in every rendered row's cache key: the space after the last column changed
-        self._frame_options = {}
-        try:
-            return super().render_lines(crop)
-        finally:
-            self._frame_options = None
+        return super().render_lines(crop)
 
     def _ahead_line(self, cell: object, options: ConsoleOptions) -> list[Segment] | None:
         """The laid-out line of `cell` (no styles applied) when it is known without rendering it here: laid out
@@ -431,7 +413,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         draws each fixed column twice, in the fixed part of the line (its base style carries the `fixed` meta) and
         again at the start of the scrolled part, which `_render_line` crops away before anything shows; a blank
         cell of the same width makes the same line."""
-        if column_index >= self.fixed_columns or row is None or row.height != 1 or self._frame_options is None:
+        if column_index >= self.fixed_columns or row is None or row.height != 1 or self._frame_widths is None:
             return False
         return not base_style.meta.get("fixed")
 
@@ -452,38 +434,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         line = self._ahead_line(cell, options) if cell is not None and options is not None else None
         if row is None or row.height != 1 or line is None:
             return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        cache_key = (
-            row_key,
-            column_key,
-            style,
-            cursor,
-            hover,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )
-        cached = self._cell_render_cache.get(cache_key)
-        if cached is not None:
-            return cached
-        style += Style.from_meta({"row": row_index, "column": col_index})
-        fixed = row_index < self.fixed_rows or col_index < self.fixed_columns
-        component_style, post_style = self._get_styles_to_render_cell(
-            False,
-            False,
-            fixed,
-            hover,
-            cursor,
-            self.show_cursor,
-            self._show_hover_cursor,
-            self.cursor_foreground_priority == "css",
-            self.cursor_background_priority == "css",
-        )
-        console = self.app.console
-        # One line exactly `width` wide: what split_and_crop_lines (as render_lines calls it) would yield unchanged.
-        pre, post = console.get_style(style + component_style), console.get_style(post_style)
-        lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
-        self._cell_render_cache[cache_key] = lines
-        return lines
+        return self.styled_line(row_key, column_key, row_index, col_index, line, style, cursor, hover)
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
         """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record

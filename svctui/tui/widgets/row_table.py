@@ -242,6 +242,22 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         if kept is None:
             return super()._render_cell(row, column, style, width, cursor, hover)
         row_key, column_key, line = kept
+        return self.styled_line(row_key, column_key, row, column, line, style, cursor, hover)
+
+    def styled_line(
+        self,
+        row_key: RowKey,
+        column_key: ColumnKey,
+        row: int,
+        column: int,
+        line: list[Segment],
+        style: Style,
+        cursor: bool,
+        hover: bool,
+    ) -> Lines:
+        """A cell's one line, laid out exactly its width without styles, with the styles DataTable gives that cell
+        applied (its row's highlight in `style`, the cursor, hover, fixed rows/columns), cached as DataTable caches
+        its rendered cells (the same key, so DataTable's own invalidations drop it)."""
         cache_key = (
             row_key,
             column_key,
@@ -274,6 +290,19 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         self._cell_render_cache[cache_key] = lines
         return lines
 
+    def _cell_options(self, width: int | None) -> ConsoleOptions | None:
+        """The options DataTable renders a one-line cell of this width with (None: no width); the same object for a
+        width within one frame (see `render_lines`)."""
+        if width is None:
+            return None
+        memo = self._frame_widths
+        options = memo.get(width) if memo is not None else None
+        if options is None:
+            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
+            if memo is not None:
+                memo[width] = options
+        return options
+
     def _kept_layout(self, row: int, column: int, width: int) -> tuple[RowKey, ColumnKey, list[Segment]] | None:
         """The cell's line laid out without the row's styles, kept per cell object and width; None when it is not a
         one-line Text cell of a one-line row (then DataTable draws it)."""
@@ -287,12 +316,8 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         cell = self._data.get(row_key, {}).get(column_key)
         if table_row is None or table_row.height != 1 or not isinstance(cell, Text):
             return None
-        memo = self._frame_widths
-        options = memo.get(width) if memo is not None else None
-        if options is None:
-            options = self.app.console_options.update_dimensions(width, 1).update(no_wrap=True)
-            if memo is not None:
-                memo[width] = options
+        options = self._cell_options(width)
+        assert options is not None  # a width was given
         kept = self._layouts.get((id(cell), width))
         if kept is None or kept[0] is not cell or (kept[1] is not options and kept[1] != options):
             if len(self._layouts) >= KEPT_LAYOUTS:

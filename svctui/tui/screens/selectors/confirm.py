@@ -5,14 +5,26 @@ right (a second enter presses it; enter never confirms by itself), or says the c
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
+
+
+def digit_to_box(screen: Screen[Any], event: events.Key, box: str) -> None:
+    """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the typed-count box `box` (a
+    selector), not nowhere; other keys, and digits typed in the box, go their usual way."""
+    found = next(iter(screen.query(box).results(Input)), None)
+    if found is None or screen.focused is found or event.character is None or event.character not in "0123456789":
+        return
+    event.stop()
+    event.prevent_default()
+    found.focus()
+    found.insert_text_at_cursor(event.character)
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -66,14 +78,8 @@ class ConfirmScreen(ModalScreen[bool]):
         self.query_one("#confirm", Button).disabled = not self.typed_ok()
 
     def on_key(self, event: events.Key) -> None:
-        """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the count box, not nowhere."""
-        box = next(iter(self.query("#confirm-typed").results(Input)), None)
-        if box is None or self.focused is box or event.character is None or event.character not in "0123456789":
-            return
-        event.stop()
-        event.prevent_default()
-        box.focus()
-        box.insert_text_at_cursor(event.character)
+        """A digit typed while the focus is elsewhere goes to the count box."""
+        digit_to_box(self, event, "#confirm-typed")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the count field moves to the action's button when the count is right; else says what to type."""

@@ -17,6 +17,7 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.selectors.confirm import digit_to_box
 from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
@@ -280,14 +281,8 @@ class ReviewScreen(ModalScreen[bool]):
             buttons.first(Button).disabled = not ready or not self.typed_count_ok()
 
     def on_key(self, event: events.Key) -> None:
-        """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the count box, not nowhere."""
-        box = next(iter(self.query("#review-typed").results(Input)), None)
-        if box is None or self.focused is box or event.character is None or event.character not in "0123456789":
-            return
-        event.stop()
-        event.prevent_default()
-        box.focus()
-        box.insert_text_at_cursor(event.character)
+        """A digit typed while the focus is elsewhere goes to the count box."""
+        digit_to_box(self, event, "#review-typed")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Re-check the typed count."""
