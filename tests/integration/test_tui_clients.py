@@ -13,6 +13,7 @@ from svctui.triage.health import Verdict, strip_text
 from svctui.tui.screens import clients
 from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
+from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
@@ -76,6 +77,12 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         first_row = [str(cell) for cell in screen.table.get_row_at(0)]
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
         assert "clients checked" in str(screen.query_one("#status-line", Static).render())
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        opening = {key for row in app.screen.rows if row.description == "Open runs" for key in row.keys.split()}
+        assert opening == {"⏎", "o"}, "enter opens the runs here (help said it showed a detail pane)"
+        assert all(row.description != "Detail pane" for row in app.screen.rows)
+        await pilot.press("escape")
         await pilot.press("j", "enter")
         await settle(pilot)
         tasks = app.screen

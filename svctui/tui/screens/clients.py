@@ -147,6 +147,10 @@ class ClientsScreen(StaleRows, Screen[None]):
     ClientsScreen #clients-state { width: 1fr; }
     ClientsScreen.-state #clients-table, ClientsScreen.-state #clients-detail { display: none; }
     """
+    # DataTable's enter (select_cursor) opens the client's runs here, not the detail pane (help lists it so)
+    RENAMED_ACTIONS: ClassVar[dict[str, tuple[str, str]]] = {
+        "select_cursor": ("Open runs", "Completed tasks of this client (same as o)")
+    }
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
         Binding("r", "reload", "Refresh", id="clients.refresh", tooltip="Fetch every client again"),

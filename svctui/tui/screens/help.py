@@ -60,7 +60,8 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
             ctrl_c_quits = True
             continue
         group = _group(active.node, screen)
-        description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
+        renamed = {**RENAMED_ACTIONS, **getattr(screen, "RENAMED_ACTIONS", {})}  # what a screen says they do there
+        description, tooltip = renamed.get(binding.action, (binding.description, binding.tooltip))
         if binding.action == COPY_ACTION:
             tooltip = COPY_TOOLTIP
         identity = (group, binding.action)
