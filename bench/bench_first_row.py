@@ -93,7 +93,8 @@ def run() -> list[Comparison]:
     if shutil.which("tmux") is None or not BINARY.exists():
         print("  tmux or .venv/bin/svctui missing: first-row rows skipped", file=sys.stderr)
         return []
-    with tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp:
+    # ignore_cleanup_errors: a `--demo` child may still be closing its SQLite files as the directory goes
+    with tempfile.TemporaryDirectory(prefix="svctui-bench-", ignore_cleanup_errors=True) as tmp:
         root = Path(tmp)
         with DemoServer(db_path=root / "server.sqlite3", rate_limit=0, anchor=FIXED_ANCHOR) as demo:
             env = {
