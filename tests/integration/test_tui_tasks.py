@@ -100,6 +100,12 @@ async def test_picker_validates_a_typed_uuid_inline_and_sends_nothing(demo_serve
         assert state_of(app) is StateKind.ERROR, "the server knows no such client: 404"
         assert "resource not found" in text_of(screen.state_panel.query_one("#state-body", Static))
         assert any("press C to choose another client" in note.message for note in app.notes)
+        body = text_of(screen.state_panel.query_one("#state-body", Static))
+        assert "press C to choose another" in body and "Press r to retry" not in body, "asking again won't help"
+        sent, notes = demo_server.request_count, len(app.notes)
+        screen.live_refresh()  # a live refresh leaves the 404 alone (it came back, with its notice, every tick)
+        await settle(pilot)
+        assert demo_server.request_count == sent and len(app.notes) == notes
 
 
 async def test_picker_escape_keeps_the_client(demo_server: DemoServer) -> None:

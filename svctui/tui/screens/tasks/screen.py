@@ -109,6 +109,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.endpoint: TaskEndpoint = "completed-tasks"
         self.quick: str | None = None
         self.quick_under_drops: str | None = None  # the server-side quick filter the drops view was entered from
+        self.missing_client: str | None = None  # a client the server answered 404 for (not live-refreshed)
         self.runs = ClientHistory()
         self.clients = KnownClients()
         self.breakdown: tuple[StatusCount, ...] = ()
@@ -221,10 +222,17 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.loads.start("breakdown", breakdown)
 
     def page_failed(self, error: BaseException) -> None:
-        """A 404 usually means an unknown client: say how to choose another."""
+        """A 404 usually means an unknown client: say how to choose another (once: live refresh leaves it)."""
         self._show_breakdown((), "no breakdown: the page did not load")
-        if getattr(error, "status", None) == 404:
+        if getattr(error, "status", None) == 404 and self.missing_client != self.client_id:
+            self.missing_client = self.client_id
             self.notify(f"The server answered 404 for client {self.client_id}: press C to choose another client.")
+
+    def error_hints(self, error: BaseException) -> tuple[str, ...] | None:
+        """An unknown client: asking again won't help, another client will."""
+        if getattr(error, "status", None) == 404 and self.missing_client == self.client_id:
+            return ("No such client on this server (or not one that lists tasks): press C to choose another.",)
+        return None
 
     def reset(self, sort: tuple[SortKey, ...] = DEFAULT_SORT) -> None:
         """On first show or after a profile switch: newest first, then load the page, history, known clients
@@ -510,6 +518,8 @@ class TasksScreen(ListScreen[CompletedTask]):
     def live_refresh(self) -> None:
         """Live refresh: the server list reloads its page; the client-side drops view reloads the client's
         history it is computed from."""
+        if self.client_id is not None and self.client_id == self.missing_client:
+            return  # the server said 404 for this client: its answer would come back every time
         if self.quick != "drops":
             super().live_refresh()
         elif self.client_id is not None:
