@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import DataTable, Static
 
@@ -150,6 +152,13 @@ async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
         assert all(shown[member.client_id] != "-" for member in scheduled)
         detail = str(screen.query_one("#clients-detail-text", Static).content)
         assert "— next 20" in detail
+        shown_member = screen.ordered_members()[0]
+        assert shown_member.record is not None
+        schedules = len(shown_member.record.events)
+        assert schedules > clients.SCHEDULES_SHOWN, "the demo's clients hold more schedules than the pane lists"
+        assert f"… and {schedules - clients.SCHEDULES_SHOWN} more" in detail, "the pane says it lists only some"
+        listed = re.findall(r"— next (\S+ \S+)", detail)
+        assert listed == sorted(listed), "the soonest first"
         first = screen.results[screen.ordered_members()[0].client_id].health  # worst first: the failing client
         assert first is not None and first.verdict is Verdict.FAILING
         assert f"Last {len(first.strip)} runs, oldest first: {strip_text(first.strip)}" in detail

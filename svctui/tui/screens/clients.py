@@ -65,6 +65,7 @@ COLUMNS = (  # what matters first: at 80 columns health, client, last run and th
     ("host", "host", 24),
 )
 NARROW_WIDTH = 120  # below this the detail pane goes under the table
+SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # Answers landing closer together than this share one table update: every update of a DataTable repaints all its
 # visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
 # of a round and the last one are shown at once.
@@ -568,8 +569,14 @@ class ClientsScreen(StaleRows, Screen[None]):
                 f"Schedules ({len(record.events)}):",
             ]
             now = self.dashboard.clock()
-            for event in record.events[:8]:
-                lines.append(f"  {describe(event.rrule)} — next {_when(event_next_run(event, now))}")
+            upcoming = sorted(
+                ((event_next_run(event, now), event) for event in record.events),
+                key=lambda pair: (pair[0] is None, pair[0] or now),
+            )  # the soonest first; rules with no next run last
+            for moment, event in upcoming[:SCHEDULES_SHOWN]:
+                lines.append(f"  {describe(event.rrule)} — next {_when(moment)}")
+            if len(upcoming) > SCHEDULES_SHOWN:
+                lines.append(f"  … and {len(upcoming) - SCHEDULES_SHOWN} more")
         if result is None:
             lines += ["", "checking…"]
         elif result.health is None:
