@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -32,12 +31,6 @@ pytestmark = pytest.mark.anyio
 
 REQUEST_ID = "1b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9"
 DIGEST = "unable to validate request signature for client: digest validation failed: signature digest mismatch"
-
-
-@pytest.fixture
-def server() -> Iterator[RecordingServer]:
-    with RecordingServer() as running:
-        yield running
 
 
 def envelope_body(status: int, message: str, request_id: str = REQUEST_ID) -> dict[str, object]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ssl
 import warnings
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,12 +16,6 @@ from svctui.api.signing import SignatureAuth
 from tests.support.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def server() -> Iterator[RecordingServer]:
-    with RecordingServer() as running:
-        yield running
 
 
 async def test_bad_filters_fail_before_any_request(server: RecordingServer) -> None:

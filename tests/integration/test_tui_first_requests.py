@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from svctui.store.model import build_profile
@@ -11,12 +9,6 @@ from tests.support.recording_server import RecordingServer
 from tests.support.tui import events_screen, make_app, running
 
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture
-def server() -> Iterator[RecordingServer]:
-    with RecordingServer() as running_server:
-        yield running_server
 
 
 async def test_the_first_page_goes_out_before_the_edition_probe(server: RecordingServer) -> None:

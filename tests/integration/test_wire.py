@@ -3,7 +3,7 @@ that recomputes the signature over the raw request line and body it received."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from email.utils import formatdate
 
@@ -20,12 +20,6 @@ pytestmark = pytest.mark.anyio
 
 RESET_NOW = 1_900_000_000.0
 DIGEST_MISMATCH = "digest validation failed: signature digest mismatch"
-
-
-@pytest.fixture
-def server() -> Iterator[RecordingServer]:
-    with RecordingServer() as running:
-        yield running
 
 
 def client_for(
