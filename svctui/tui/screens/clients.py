@@ -39,7 +39,7 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet,
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
-from svctui.tui.heap import keep_out_of_collections, pause_collections
+from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import AppHeader
@@ -392,8 +392,9 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._hold_timer = self.set_timer(PAUSE_AT_MOST, lambda: self._release_collections(settle=False))
 
     def _release_collections(self, settle: bool = True) -> None:
-        """Collections on again; with `settle`, the young objects collected and the survivors (the round's rows and
-        results) frozen out of later scans, in a slice of its own after the frame."""
+        """Collections on again; with `settle`, the first time in the process, the young objects collected and the
+        survivors frozen out of later scans (once only, as heap.settle_once: a freeze per round of a live refresh
+        kept each round's unreachable old cycles for good)."""
         if self._hold_timer is not None:
             self._hold_timer.stop()
             self._hold_timer = None
@@ -401,7 +402,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         if resume is not None:
             resume()
             if settle:
-                keep_out_of_collections()
+                settle_once()
 
     def on_unmount(self) -> None:
         """Collections on again (a round may still be filling in)."""
