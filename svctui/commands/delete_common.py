@@ -137,7 +137,7 @@ def past_run_here(
     audit_log = check_audit_writable()
     try:
         picked = pick(read_audit(audit_log))
-        check_same_server(run_of(picked), client.base_url, profile.token_id)
+        check_same_server(run_of(picked), client.base_url)
     except ResumeRefused as exc:
         raise CommandFailure(str(exc), ExitCode.USAGE) from None
     return picked, audit_log

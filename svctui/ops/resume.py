@@ -7,9 +7,7 @@ DELETE; only a selector that still exists is deleted — so nothing is ever dele
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -66,28 +64,10 @@ def _retry_hint(log: AuditLog) -> str:
     return ""
 
 
-def same_server(planned: str, planned_token: object, server: str, token_id: str | None) -> bool:
-    """Whether a run planned on `planned` (with token `planned_token`) was on the server at `server`: the same base
-    URL; or, on this machine's loopback, another port with the same signing token id. A loopback address is a
-    local port onto some server — `svctui --demo` when its preferred port was taken, an SSH tunnel — and a token
-    id is the server's own record, so the same token id there is the same server (and its database)."""
-    if planned.rstrip("/") == server.rstrip("/"):
-        return True
-    return token_id is not None and planned_token == token_id and _loopback(planned) and _loopback(server)
-
-
-def _loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def check_same_server(run: AuditRun, server: str, token_id: str | None = None) -> None:
+def check_same_server(run: AuditRun, server: str) -> None:
     """ResumeRefused when the run was against another server than the profile's (the ids would mean others)."""
     planned = run.plan.get("server")
-    if isinstance(planned, str) and planned and not same_server(planned, run.plan.get("token_id"), server, token_id):
+    if isinstance(planned, str) and planned and planned.rstrip("/") != server.rstrip("/"):
         raise ResumeRefused(
             f"run {run.run_id} deleted on {planned}, not on {server}; resume it with the profile for that server"
         )
@@ -121,7 +101,7 @@ async def resume_run(
 
     NothingToResume when it was against another server or has nothing left; otherwise as `delete_selectors`.
     """
-    check_same_server(run, context.server, context.token_id)
+    check_same_server(run, context.server)
     ids = run.unsettled_ids()
     if run.tag_id is None or not ids:
         raise NothingToResume(f"nothing to resume in run {run.run_id}")

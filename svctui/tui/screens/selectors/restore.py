@@ -114,8 +114,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
         return
     try:
         plan = plan_restore(log, run.run_id)
-        profile = app.profile
-        check_same_server(plan.run, profile.base_url if profile else "", profile.token_id if profile else None)
+        check_same_server(plan.run, app.profile.base_url if app.profile is not None else "")
     except (NothingToRestore, ResumeRefused) as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return

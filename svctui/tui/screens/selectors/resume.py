@@ -85,8 +85,7 @@ def start_resume(
         app.notify(f"Run {run.run_id} is interrupted; resuming is off: {why_not}.", severity="warning", markup=False)
         return
     try:
-        profile = app.profile
-        check_same_server(run, profile.base_url if profile else "", profile.token_id if profile else None)
+        check_same_server(run, app.profile.base_url if app.profile is not None else "")
     except NothingToResume as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return
