@@ -87,6 +87,16 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
             assert names[:2] == [selectors[0].name, selectors[1].name]
             outcomes = column(tab.query_one("#audit-selectors", DataTable), "outcome")
             assert outcomes == ["deleted", "in doubt (no answer)", "not attempted", "not attempted"]
+            line = tab.query_one("#audit-run-line", Static)
+            assert "s to resume it" in str(line.render())
+            assert app.profile is not None
+            ours = app.profile
+            app.profile = ours.model_copy(update={"base_url": "http://127.0.0.1:9"})  # another server's profile
+            tab.show_run(tab.chosen)
+            assert "s to resume it" not in str(line.render()), "s would be refused: the run was made elsewhere"
+            assert f"made on {demo.base_url}: resume or restore it with that server's profile" in str(line.render())
+            app.profile = ours
+            tab.show_run(tab.chosen)
             runs.focus()
             await pilot.press("s")
             await settle(pilot)

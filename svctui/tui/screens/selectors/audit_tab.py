@@ -15,6 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from svctui.ops.resume import ResumeRefused, check_same_server
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
@@ -154,6 +155,16 @@ class AuditTab(Widget):
         key = event.row_key.value
         self.show_run(next((run for run in self.log_runs if run.run_id == key), None))
 
+    def made_elsewhere(self, run: AuditRun) -> str:
+        """The server the run was made on when it is not this profile's (resume and restore refuse it), else ''."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        profile = app.profile
+        try:
+            check_same_server(run, profile.base_url if profile is not None else "")
+        except ResumeRefused:
+            return str(run.plan.get("server"))
+        return ""
+
     def show_run(self, run: AuditRun | None) -> None:
         """The run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
         self.chosen = run
@@ -164,7 +175,10 @@ class AuditTab(Widget):
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
             return
         hint = self.restored_hint(run)
-        if not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
+        elsewhere = self.made_elsewhere(run)
+        if not hint and elsewhere:
+            hint = f" · made on {elsewhere}: resume or restore it with that server's profile"
+        elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
             hint = " · s to resume it" if run.interrupted else " · u to restore it" if restorable(run) else ""
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
         for entry in run.entries.values():
