@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
@@ -12,6 +14,7 @@ from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.triage.health import Verdict, strip_text
+from svctui.triage.summary import task_time
 from svctui.tui.screens import clients
 from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
@@ -89,6 +92,54 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         await settle(pilot)
         tasks = app.screen
         assert isinstance(tasks, TasksScreen) and tasks.client_id == screen.ordered_members()[1].client_id
+
+
+async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_server: DemoServer) -> None:
+    """Newcomer audit: `s` did nothing on Clients. It cycles worst first → name → last run → check-in → next run
+    → worst first; the table's rows follow, the status line names the order, the cursor keeps its client."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        table, members = screen.table, {member.client_id: member for member in screen.fleet.members}
+        await pilot.press("j", "j")
+        kept = screen.current_key()
+        worst = table_keys(table)
+        health = {key: result.health for key, result in screen.results.items()}
+        now = app.clock()
+        seen: dict[str, list[str]] = {}
+        for order in clients.ORDERS[1:]:
+            await pilot.press("s")
+            await pilot.pause()
+            assert screen.order == order
+            assert f"sorted: {order} (s)" in str(screen.query_one("#status-line", Static).render())
+            assert screen.current_key() == kept, "the cursor stays on its client"
+            seen[order] = table_keys(table)
+            assert seen[order] == [member.client_id for member in screen.ordered_members()], "the table follows"
+        shown_names = [str(table.get_cell(key, "name")).lower() for key in seen["name"]]
+        assert shown_names == sorted(shown_names) and seen["name"] != worst
+        last = [task_time(h.last_run) if (h := health[key]) and h.last_run else None for key in seen[clients.ORDERS[2]]]
+        assert ordered_then_none(last, newest_first=True), "the newest last run first, clients that never ran last"
+        checkins = [members[key].last_checkin for key in seen[clients.ORDERS[3]]]
+        assert ordered_then_none(checkins), "the stalest check-in first"
+        nexts = [next_run(members[key], now) for key in seen[clients.ORDERS[4]]]
+        assert ordered_then_none(nexts), "the soonest next run first, unscheduled clients last"
+        await pilot.press("s")
+        await pilot.pause()
+        assert screen.order == clients.DEFAULT_ORDER and table_keys(table) == worst, "and back to worst first"
+        assert "sorted:" not in str(screen.query_one("#status-line", Static).render())
+
+
+def table_keys(table: DataTable[Any]) -> list[str]:
+    """The table's row keys, top to bottom."""
+    return [str(row.key.value) for row in table.ordered_rows]
+
+
+def ordered_then_none(moments: list[datetime | None], *, newest_first: bool = False) -> bool:
+    """True when the known moments come first, in order, and the unknown ones after them (at least one known)."""
+    known = [moment for moment in moments if moment is not None]
+    return bool(known) and moments[: len(known)] == known and known == sorted(known, reverse=newest_first)
 
 
 async def test_answers_landing_close_together_share_one_table_update(

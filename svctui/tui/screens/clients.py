@@ -39,6 +39,7 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet,
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
+from svctui.triage.summary import task_time
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
@@ -90,6 +91,10 @@ VERDICT_STYLES = {
     Verdict.OK: "success",
 }
 VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "▼", Verdict.NEVER_RAN: "○", Verdict.OK: "✓"}
+# The orders `s` cycles through, the default first. Within each, clients still being checked and clients whose
+# fetch failed keep the places worst-first gives them (an error first, a pending row last).
+DEFAULT_ORDER = "worst first"
+ORDERS = (DEFAULT_ORDER, "name", "last run, newest first", "check-in, oldest first", "next run, soonest first")
 
 
 class RankCell(Text):
@@ -155,6 +160,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
         Binding("r", "reload", "Refresh", id="clients.refresh", tooltip="Fetch every client again"),
+        Binding("s", "cycle_sort", "Sort", id="clients.sort", tooltip="Order: " + ", ".join(ORDERS)),
     ]
 
     def __init__(self) -> None:
@@ -171,6 +177,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
+        self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
@@ -424,20 +431,61 @@ class ClientsScreen(StaleRows, Screen[None]):
         failed = sum(1 for item in self.results.values() if item.health is None)
         worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
         suffix = f" · {failed} could not be checked" if failed else ""
-        return f"{done}/{total} clients checked · {worst} need a look{suffix} · enter: runs · r: refresh"
+        order = "" if self.order == DEFAULT_ORDER else f" · sorted: {self.order} (s)"
+        return f"{done}/{total} clients checked · {worst} need a look{suffix}{order} · enter: runs · r: refresh"
 
     def ordered_members(self) -> list[Member]:
-        """Worst first: fetch errors, then by verdict severity, then clients still being checked; by name within."""
+        """The clients in the chosen order (`self.order`). Worst first: fetch errors, then by verdict severity, then
+        clients still being checked; by name within. The other orders put clients without the value they sort on
+        (never ran, never checked in, no schedule, still being checked) after the rest, worst first among them."""
+        members = self.fleet.members if self.fleet else []
+        if self.order == "name":
+            return sorted(members, key=lambda member: (self._name_of(member).lower(), member.client_id))
+        worst_first = sorted(members, key=self._rank)
+        if self.order == DEFAULT_ORDER:
+            return worst_first
+        value = self._order_value(self.order)
+        valued = [(moment, member) for member in worst_first if (moment := value(member)) is not None]
+        newest_first = self.order.startswith("last run")
+        valued.sort(key=lambda pair: pair[0], reverse=newest_first)  # stable: ties stay worst first
+        ranked = {member.client_id for _, member in valued}
+        return [member for _, member in valued] + [member for member in worst_first if member.client_id not in ranked]
 
-        def rank(member: Member) -> tuple[int, str]:
-            result = self.results.get(member.client_id)
-            if result is None:
-                return (1, member.name.lower() or member.client_id)
-            if result.health is None:
-                return (-(len(SEVERITY) + 1), member.name.lower())
-            return (-SEVERITY[result.health.verdict], (result.health.name or member.client_id).lower())
+    def _rank(self, member: Member) -> tuple[int, str]:
+        """Worst-first rank of a client: a fetch error, then by verdict severity, then still being checked."""
+        result = self.results.get(member.client_id)
+        if result is None:
+            return (1, member.name.lower() or member.client_id)
+        if result.health is None:
+            return (-(len(SEVERITY) + 1), member.name.lower())
+        return (-SEVERITY[result.health.verdict], (result.health.name or member.client_id).lower())
 
-        return sorted(self.fleet.members if self.fleet else [], key=rank)
+    def _name_of(self, member: Member) -> str:
+        """The name the row shows (the health's, once judged), else the member's, else its id."""
+        result = self.results.get(member.client_id)
+        named = result.health.name if result is not None and result.health is not None else ""
+        return named or member.name or member.client_id
+
+    def _order_value(self, order: str) -> Callable[[Member], datetime | None]:
+        """What an order other than worst first and name sorts on, per client (None: the client has no value)."""
+        if order.startswith("last run"):
+
+            def last_run(member: Member) -> datetime | None:
+                result = self.results.get(member.client_id)
+                last = result.health.last_run if result is not None and result.health is not None else None
+                return task_time(last) if last is not None else None
+
+            return last_run
+        if order.startswith("check-in"):
+            return lambda member: member.last_checkin
+        now = self.dashboard.clock()
+        return lambda member: next_run(member, now)
+
+    def action_cycle_sort(self) -> None:
+        """Put the rows in the next order of ORDERS (the cursor stays on its client)."""
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        self._render_rows()
+        self._status(self._summary())
 
     def _render_rows(self, rank: bool = True) -> None:
         """Show the rows in rank order by keyed diff: changed rows updated (and repainted alone), rows added,
