@@ -165,7 +165,7 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
         fresh_demo_server.faults = Faults(kinds={"html": 1.0})
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert screen.table.row_count == rows and screen.table.has_class("-stale")
-        assert status_line(app).startswith("stale: The server answered 502 · r to retry"), status_line(app)
+        assert status_line(app).startswith("stale: The server answered 502  ·  r to retry"), status_line(app)
         fresh_demo_server.faults = Faults()
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert not screen.table.has_class("-stale") and "stale" not in status_line(app)

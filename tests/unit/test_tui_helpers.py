@@ -213,7 +213,8 @@ def test_help_rows_fit_the_dialog() -> None:
 
 def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None:
     """At 80 columns the selectors' marks were cut off the end of the status line; now the least important parts
-    give way (the time, the sort, the page, the filter count, live, retry, the age, the tag), only as far as needed;
+    give way (the time, the sort, the page, the filter count, live, the age, a screen's own counts, retry, the tag),
+    only as far as needed;
     stale and the marks never do."""
     from svctui.tui.screens.list_screen import fit_status
 
@@ -228,3 +229,7 @@ def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None
     stale = ["stale: The server answered 502", "r to retry", "rows 1-100 of 200", "page 1/2", "1 marked"]
     stale += ["updated 1 min ago", "live every 1 min"]
     assert fit_status(stale, 78) == "stale: The server answered 502  ·  rows 1-100 of 200  ·  1 marked"
+    clients = ["stale: The server answered 502", "r to retry", "7/7 clients checked", "4 need a look", "enter: runs"]
+    assert fit_status(clients, 78) == "stale: The server answered 502  ·  r to retry  ·  7/7 clients checked", (
+        "how to recover outranks a screen's own counts (the Clients screen at 80 columns lost `r to retry`)"
+    )

@@ -43,6 +43,7 @@ from svctui.triage.summary import task_time
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.screens.list_screen import fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
@@ -220,6 +221,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """The detail pane under the table on narrow terminals."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
+        self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -667,8 +669,10 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Redraw the status line (its `updated … ago` ticks)."""
         live = self.dashboard.live
         fresh = self.freshness
-        parts = [*fresh.stale_parts(), self._status_text, *fresh.age_parts(live.now(), live.seconds)]
-        self.query_one("#status-line", Static).update(" · ".join(part for part in parts if part))
+        own = self._status_text.split(" · ")  # the summary's parts
+        parts = [*fresh.stale_parts(), *own, *fresh.age_parts(live.now(), live.seconds)]
+        line = self.query_one("#status-line", Static)
+        line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
 
 
 async def _in_thread(judge: Callable[[], ClientHealth]) -> ClientHealth:

@@ -74,12 +74,14 @@ _PRIORITIES: tuple[tuple[re.Pattern[str], int], ...] = (
     (re.compile(r"(loading )?rows "), 8),
     (re.compile(r"tag "), 7),
     (re.compile(r"updated "), 5),
-    (re.compile(r"r to retry"), 4),
+    (re.compile(r"r to retry"), 7),  # says how to recover: above a screen's own counts
     (re.compile(r"live every "), 3),
     (re.compile(r"[\d,]+ filters?$"), 2),
     (re.compile(r"no names "), 2),
     (re.compile(r"page [\d,]+/[\d,]+$"), 1),
     (re.compile(r"sort "), 1),
+    (re.compile(r"sorted: "), 4),  # Clients: the order is named nowhere else
+    (re.compile(r"(enter|r): "), 0),  # Clients: key hints the footer shows too
     (re.compile(r"[\d.]+ ms$"), 0),
 )
 _OTHER_PART = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed ids)
