@@ -3,16 +3,20 @@ drops in the worker, a page's cells rendered ahead in a thread, a history kept o
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import httpx
 import pytest
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -31,10 +35,10 @@ from svctui.tui import heap
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
-from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS
-from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS, PagedTable
+from svctui.tui.widgets.row_table import FrameStyles, Lines, RowTable
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
-from tests.support.tui import RecordingApp, events_screen, make_app, settle
+from tests.support.tui import RecordingApp, events_screen, laid_out_texts, make_app, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
@@ -102,6 +106,21 @@ def cells_of(table: Any, key: str) -> list[tuple[str, str, list[Any]]]:
     return [(cell.plain, str(cell.style), list(cell.spans)) for cell in row if isinstance(cell, Text)]
 
 
+def noting_renders(table: PagedTable[Any]) -> list[bool]:
+    """From now on, for every cell the table's columns render: whether it was rendered on the event loop's thread."""
+    on_loop: list[bool] = []
+
+    def noting(render: Callable[[Any], str | Text]) -> Callable[[Any], str | Text]:
+        def rendering(record: Any) -> str | Text:
+            on_loop.append(threading.current_thread() is threading.main_thread())
+            return render(record)
+
+        return rendering
+
+    table.shown_columns[:] = [replace(column, render=noting(column.render)) for column in table.shown_columns]
+    return on_loop
+
+
 async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(demo_server: DemoServer) -> None:
     app = make_app(demo_server)
     async with app.run_test() as pilot:
@@ -114,32 +133,36 @@ async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(de
         await settle(pilot)
         on_loop = {key: cells_of(table, key) for key in (str(record.id) for record in records)}
         table.show_items([])
+        rendered = noting_renders(table)
+        every_cell = len(records) * len(table.shown_columns)
         await table.prepare(records)
-        prepared = table._prepared
-        assert prepared is not None and set(prepared.rows) == set(on_loop)
+        assert len(rendered) == every_cell and not any(rendered), "every cell rendered in a thread"
         table.show_items(records)
+        assert len(rendered) == every_cell, "the cells shown are the ones rendered ahead: none rendered on the loop"
         await settle(pilot)
-        first = str(records[0].id)
-        assert table.get_row(first)[1] is prepared.rows[first][1][0], "the cell rendered ahead is the one shown"
         assert {key: cells_of(table, key) for key in on_loop} == on_loop
-        assert table._prepared is None, "used once"
-        assert id(table.get_row_at(0)[1]) in table._laid_out, "the first rows' cells were laid out in the thread too"
         await pilot.press("space", "j")  # a marked row, the cursor on the second row: every style in play
         base = table.rich_style
         coordinates = [(row, column) for row in range(12) for column in range(len(table.columns))]
         widths = [column.get_render_width(table) for column in table.ordered_columns]
+        drawn = laid_out_texts(app)
 
-        def draw(render_cell: Callable[..., list[Any]]) -> list[Any]:
-            table._cell_render_cache.clear()
+        def draw(cell_lines: Callable[..., list[Any]]) -> list[Any]:
+            table.notify_style_update()  # every rendered cell dropped, as a theme change does
+            drawn.clear()
             return [
-                render_cell(row, column, base, widths[column], cursor=(row, column) == table.cursor_coordinate)
+                cell_lines(row, column, base + table.row_highlight(row, in_cursor_cell=cursor), widths[column], cursor)
                 for row, column in coordinates
+                for cursor in [(row, column) == table.cursor_coordinate]
             ]
 
-        ahead = draw(table._render_cell)
-        assert {key[0] for key in table._mark_lines} == {" ", MARK_ON}, "both marks were laid out once, not per row"
-        by_datatable = partial(RowTable._render_cell, table)  # the same cells, every one laid out by DataTable
-        assert draw(by_datatable) == ahead, "cells laid out ahead (and the marks) draw exactly as DataTable draws them"
+        ahead = draw(partial(table.cell_lines, hover=False))
+        assert Counter(drawn) <= Counter({" ": 1, MARK_ON: 1}), "laid out in the thread; the marks once, not per row"
+        by_datatable = draw(partial(RowTable.cell_lines, table, hover=False))  # every cell laid out by DataTable
+        assert len(drawn) == len(coordinates), "(as the count above sees)"
+        assert by_datatable == ahead, "cells laid out ahead (and the marks) draw exactly as DataTable draws them"
+        table.show_items(records)
+        assert len(rendered) == 2 * every_cell and all(rendered[every_cell:]), "used once: rendered again, on the loop"
 
 
 async def test_a_frame_of_the_table_is_the_one_datatable_draws(demo_server: DemoServer) -> None:
@@ -151,12 +174,13 @@ async def test_a_frame_of_the_table_is_the_one_datatable_draws(demo_server: Demo
         crop = Region(0, 0, table.size.width, table.size.height)
 
         def frame() -> list[list[Segment]]:
-            table._clear_caches()
+            table.notify_style_update()  # every rendered cell and line dropped
             return [list(strip) for strip in table.render_lines(crop)]
 
         fast = frame()
-        assert len(fast) == table.size.height and table._frame_styles is None, "styles are kept for one frame only"
-        table._laid_out, table._render_cell = {}, partial(RowTable._render_cell, table)  # type: ignore[method-assign]
+        header = table.get_component_styles("datatable--header")
+        assert len(fast) == table.size.height and not isinstance(header, FrameStyles), "styles kept for one frame only"
+        table.cell_lines = partial(RowTable.cell_lines, table)  # type: ignore[method-assign]
         table.get_component_styles = partial(DataTable.get_component_styles, table)  # type: ignore[method-assign]
         assert frame() == fast, "the same segments as DataTable's own drawing, line by line"
 
@@ -169,14 +193,16 @@ async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server
         records = table.items
         assert len(records) >= PREPARE_MIN_ROWS
         table.show_items([])
-        await table.prepare(records)
-        prepared = table._prepared
-        assert prepared is not None
+        rendered = noting_renders(table)
+        preparing = asyncio.create_task(table.prepare(records))
+        await asyncio.sleep(0)  # the page's cells are being rendered in a thread when the theme changes
         app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await preparing
         await settle(pilot)
+        assert rendered and not any(rendered), "rendered ahead, in a thread"
+        rendered.clear()
         table.show_items(records)
-        first = str(records[0].id)
-        assert table.get_row(first)[1] is not prepared.rows[first][1][0]
+        assert len(rendered) == len(records) * len(table.shown_columns) and all(rendered), "rendered again on the loop"
 
 
 @asynccontextmanager
@@ -224,22 +250,34 @@ async def test_a_big_page_is_drawn_ahead_in_slices_with_updates_held_and_draws_a
         table = screen.table
         width, height = table.size
         drawn: list[tuple[int, int, bool]] = []  # (first line, lines, screen updates held)
-        render_lines = table.render_lines
+        held = 0  # App.batch_update blocks entered and not left
+        render_lines, batch_update = table.render_lines, app.batch_update
 
         def noting(crop: Region) -> list[Strip]:
-            drawn.append((crop.y, crop.height, app._batch_count > 0))
+            drawn.append((crop.y, crop.height, held > 0))
             return render_lines(crop)
 
+        @contextmanager
+        def holding() -> Iterator[None]:
+            nonlocal held
+            held += 1
+            try:
+                with batch_update():
+                    yield
+            finally:
+                held -= 1
+
         table.render_lines = noting  # type: ignore[method-assign]
+        app.batch_update = holding  # type: ignore[method-assign]
         screen.set_sort((SortKey("id", descending=True),))  # the same rows the other way round: every line new
         await settle(pilot)
-        ahead = [(top, lines) for top, lines, held in drawn if held]
+        ahead = [(top, lines) for top, lines, updates_held in drawn if updates_held]
         slices = [(top, min(DRAW_AHEAD_LINES, height - top)) for top in range(0, height, DRAW_AHEAD_LINES)]
         assert ahead == slices, "every visible line drawn ahead, a slice at a time, before the screen updated"
-        assert app._batch_count == 0, "and the screen updates resumed"
+        assert held == 0, "and the screen updates resumed"
         crop = Region(0, 0, width, height)
         shown = [list(strip) for strip in render_lines(crop)]
-        table._clear_caches()
+        table.notify_style_update()  # every rendered cell and line dropped
         assert [list(strip) for strip in render_lines(crop)] == shown, "what was drawn ahead is what a frame draws"
 
 
@@ -251,19 +289,30 @@ async def test_the_table_shown_again_at_the_width_it_was_drawn_keeps_its_rendere
         await settle(pilot)
         screen = events_screen(app)
         table = screen.table
-        count, width = table._update_count, table.size.width
-        assert table._drawn_width == width
+        width = table.size.width
+        rows: list[int] = []  # each row drawn afresh (not from DataTable's caches of rendered rows), once per drawing
+        cell_lines, last = table.cell_lines, len(table.columns) - 1
+
+        def noting(row_index: int, col_index: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
+            if col_index == last:  # the fixed columns are drawn twice a row (DataTable crops one away): not this one
+                rows.append(row_index)
+            return cell_lines(row_index, col_index, style, width, cursor, hover)
+
+        table.cell_lines = noting  # type: ignore[method-assign]
         screen.show_state(True)  # the loading panel instead of the table, as a first page's load shows it
         await pilot.pause()
         assert table.size.width == 0
         screen.show_state(False)
         await settle(pilot)
-        assert table.size.width == width
-        assert table._update_count == count, "DataTable's resize handler would have thrown every rendered row away"
+        assert table.size.width == width and rows, "shown again (its styles changed): its rows were drawn"
+        rows.clear()
+        table.refresh()
+        await pilot.pause()
+        assert rows == [], "the next frame finds them drawn: DataTable's resize handler would have them drawn again"
         await pilot.resize_terminal(width + 10, 30)
         await settle(pilot)
-        assert table._update_count > count and table._drawn_width == width + 10, "another width: rows drawn again"
+        assert set(rows) >= set(range(table.size.height - 1)), "another width: rows drawn again"
         crop = Region(0, 0, table.size.width, table.size.height)
         shown = [list(strip) for strip in table.render_lines(crop)]
-        table._clear_caches()
+        table.notify_style_update()  # every rendered cell and line dropped
         assert [list(strip) for strip in table.render_lines(crop)] == shown, "no row of the old width is left"

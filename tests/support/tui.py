@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rich.text import Text
+from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -166,3 +168,18 @@ async def detail_of_an_event_with_missing_ous(pilot: Pilot[Any]) -> None:
     table.move_cursor(row=table.get_row_index(str(with_missing.id)), animate=False)
     await pilot.press("p")
     await settle(pilot)
+
+
+def laid_out_texts(app: App[Any]) -> list[str]:
+    """From now on, the plain text of every Text the app's console lays out: a table cell drawn afresh (not from
+    DataTable's caches) is laid out through `console.render`, so these are the cells drawn again."""
+    texts: list[str] = []
+    render = app.console.render
+
+    def noting(renderable: object, options: object = None) -> object:
+        if isinstance(renderable, Text):
+            texts.append(renderable.plain)
+        return render(renderable, options)  # type: ignore[arg-type]
+
+    app.console.render = noting  # type: ignore[method-assign,assignment]
+    return texts
