@@ -39,6 +39,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +52,7 @@ from bench.harness import Comparison, Measurement, human
 from bench.support import LagMonitor, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import EVENTS, Filter
+from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
@@ -101,9 +103,29 @@ def only_client(demo: DemoProcess) -> str:
     return str(row[0])
 
 
-async def shown(pilot: Pilot[Any], screen: list_screen.ListScreen[Any], applied: int) -> None:
-    """Wait until the screen applied a page after `applied` pages, and its table and messages are done."""
-    await until(lambda: screen.stats.applied > applied)
+_pages_applied: weakref.WeakKeyDictionary[list_screen.ListScreen[Any], list[int]] = weakref.WeakKeyDictionary()
+
+
+def applied(screen: list_screen.ListScreen[Any]) -> int:
+    """How many pages the screen has shown since this was first asked about it: counted through its `page_arrived`
+    hook, which each page for the latest request passes once, in the handler that then shows it."""
+    counter = _pages_applied.get(screen)
+    if counter is None:
+        counter = _pages_applied[screen] = [0]
+        arrived = screen.page_arrived
+
+        def counted(page: Any, query: ListQuery) -> None:
+            counter[0] += 1
+            arrived(page, query)
+
+        screen.page_arrived = counted  # type: ignore[method-assign]
+    return counter[0]
+
+
+async def shown(pilot: Pilot[Any], screen: list_screen.ListScreen[Any], before: int) -> None:
+    """Wait until the screen showed a page after `before` pages (see `applied`), and its table and messages are
+    done."""
+    await until(lambda: applied(screen) > before)
     await pilot._wait_for_screen()
     table = screen.table
     while table._require_update_dimensions or table._updated_cells:
@@ -170,21 +192,21 @@ async def events_rows(demo: DemoProcess) -> list[Comparison]:
         await asyncio.sleep(0.05)
 
         async def first_page() -> None:
-            before = screen.stats.applied
+            before = applied(screen)
             screen.reset()
             await shown(pilot, screen, before)
 
         async def page_turn() -> None:
             if screen.window.next_skip() is None:
                 screen.window.skip = 0  # back to page 1 (not timed: the load is what counts)
-            before = screen.stats.applied
+            before = applied(screen)
             await pilot.press("right_square_bracket")
             await shown(pilot, screen, before)
 
         thresholds = iter([1000, 500, 1500, 700, 1200])
 
         async def apply_filter() -> None:
-            before = screen.stats.applied
+            before = applied(screen)
             screen.set_filters([id_above(next(thresholds))])
             await shown(pilot, screen, before)
 
@@ -216,7 +238,7 @@ async def filter_to_table(demo: DemoProcess) -> Comparison:
         screen = events_screen(app)
         await client.events.list(screen.current_query())  # the bare client's connection is warm too
         for index in range(FILTER_REPEATS):
-            before = screen.stats.applied
+            before = applied(screen)
             start = time.perf_counter()
             screen.set_filters([id_above(300 + 150 * index)])
             await shown(pilot, screen, before)

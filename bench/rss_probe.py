@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench.bench_stall import shown
+from bench.bench_stall import applied, shown
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from svctui.tui.screens.tasks.screen import TasksScreen
@@ -49,7 +49,7 @@ async def probe(mode: str, client_id: str, page_size: int) -> dict[str, int]:
         assert isinstance(screen, TasksScreen), screen
         assert screen.table.row_count == page_size, screen.table.row_count
         while mode == "all" and screen.window.next_skip() is not None:
-            before = screen.stats.applied
+            before = applied(screen)
             await pilot.press("right_square_bracket")
             await shown(pilot, screen, before)
             pages += 1

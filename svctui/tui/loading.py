@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from textual.dom import DOMNode
@@ -42,16 +41,6 @@ class LoadFailed(Message, bubble=False):
         self.request = request
 
 
-@dataclass
-class LoadStats:
-    """Counters of a screen's page loads, for its status line (`last_ms`) and for anyone asking how it went."""
-
-    started: int = 0
-    applied: int = 0
-    dropped_stale: int = 0
-    last_ms: float | None = None
-
-
 class Loads:
     """The loads of one widget: per-channel sequence numbers, the worker helper, and the staleness check."""
 
@@ -59,7 +48,6 @@ class Loads:
         self._owner = owner
         self._seq: dict[str, int] = {}
         self._workers: dict[str, Worker[None]] = {}
-        self.dropped_stale = 0
 
     def invalidate(self, channel: str) -> int:
         """Make every load of `channel` in flight stale (e.g. a blocked state replaced it); the new number."""
@@ -106,8 +94,5 @@ class Loads:
         return self.start(channel, in_thread, request)
 
     def is_current(self, message: Loaded | LoadFailed) -> bool:
-        """True when `message` answers the channel's latest load; a stale one is counted and should be ignored."""
-        if message.seq == self._seq.get(message.channel):
-            return True
-        self.dropped_stale += 1
-        return False
+        """True when `message` answers the channel's latest load; a stale one should be ignored."""
+        return message.seq == self._seq.get(message.channel)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Select, Static
 
 from svctui.api.filters import Filter
+from svctui.api.query import ListQuery
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.loading import Loaded
+from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
 from svctui.tui.widgets.state_panel import StateKind
@@ -138,15 +141,22 @@ async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: Dem
     fresh_demo_server.faults = Faults(latency_ms=150)
     async with on_events(fresh_demo_server) as (_app, pilot, screen):
         old_page = screen.table.items
+        shown_for: list[ListQuery] = []
+        arrived = screen.page_arrived  # the hook a page for the latest request passes through before it is shown
+
+        def counted(page: Any, query: ListQuery) -> None:
+            shown_for.append(query)
+            arrived(page, query)
+
+        screen.page_arrived = counted  # type: ignore[method-assign]
         for bound in ("10", "20", "30", "190"):  # typed quickly: each apply replaces the one in flight
             screen.set_filters([Filter("id", "gt", bound)])
         await settle(pilot)
         assert ids(screen) == list(range(191, 201))
-        assert screen.stats.applied == 2  # the first page and the last filter only
+        assert [query.filters for query in shown_for] == [(Filter("id", "gt", "190"),)], "the last filter's page only"
         screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 200})(), 1.0))
         await settle(pilot)
         assert ids(screen) == list(range(191, 201)), "a response for an old request is dropped"
-        assert screen.stats.dropped_stale >= 1
 
 
 async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer) -> None:
@@ -158,13 +168,13 @@ async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer
         assert not screen.hydrate_domains and not screen.hydrate_ous
         assert all(not domain.name for event in screen.table.items for domain in event.domains)
         assert "no names (H): domains, OUs" in str(screen.query_one("#status-line", Static).render())
-        started = screen.stats.started
+        started = screen.loads.seq(PAGE)
         await pilot.press("f5")
         await settle(pilot)
-        assert screen.stats.started == started + 1
+        assert screen.loads.seq(PAGE) == started + 1
         await pilot.press("r")  # r was remapped to f5
         await settle(pilot)
-        assert screen.stats.started == started + 1
+        assert screen.loads.seq(PAGE) == started + 1
 
 
 async def test_the_editor_says_contains_is_case_sensitive(demo_server: DemoServer) -> None:

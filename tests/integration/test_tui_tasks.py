@@ -10,6 +10,7 @@ from svctui.api.filters import Filter, SortKey
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
 from svctui.tui.screens.help import HelpScreen, collect_keys
+from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.screens.tasks.screen import DEFAULT_SORT
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
@@ -35,14 +36,14 @@ pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
 async def test_without_a_client_nothing_loads_and_the_screen_says_what_to_do(demo_server: DemoServer) -> None:
     async with on_tasks(demo_server) as (app, pilot, screen):
-        assert state_of(app) is StateKind.IDLE
-        assert screen.stats.started == 0, "no page request without a client"
+        assert state_of(app) is StateKind.IDLE, "no page request without a client (it would show loading)"
+        requests = demo_server.request_count
         body = text_of(screen.state_panel.query_one("#state-body", Static))
         assert "Choose a client" in body and "Press C" in body
         assert "none chosen" in text_of(screen.query_one("#client-bar", Static))
         await pilot.press("f")
         await settle(pilot)
-        assert screen.filters == () and screen.stats.started == 0
+        assert screen.filters == () and demo_server.request_count == requests
 
 
 async def test_picker_offers_the_events_clients_and_remembers_the_choice(demo_server: DemoServer) -> None:
@@ -211,7 +212,7 @@ async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: 
         await pilot.press("slash")
         editor = app.screen
         assert isinstance(editor, FilterEditor)
-        before_server, before_started = demo_server.request_count, screen.stats.started
+        before_server, before_started = demo_server.request_count, screen.loads.seq(PAGE)
         for bad, words in (
             ("event_id=eq:abc", "is not an integer"),
             ("status=eq:exploded", "is not a known value"),
@@ -224,7 +225,7 @@ async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: 
             await settle(pilot)
             assert app.screen is editor
             assert words in text_of(editor.query_one("#quick-error", Static)), bad
-        assert demo_server.request_count == before_server and screen.stats.started == before_started
+        assert demo_server.request_count == before_server and screen.loads.seq(PAGE) == before_started
         editor.query_one("#quick", Input).value = "status=eq:partially complete"
         await pilot.press("enter")
         await settle(pilot)

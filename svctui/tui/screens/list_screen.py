@@ -39,7 +39,7 @@ from svctui.api.query import ListQuery
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows
-from svctui.tui.loading import Loaded, LoadFailed, Loads, LoadStats
+from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -60,7 +60,7 @@ PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each ke
 PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
-__all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen", "LoadStats"]
+__all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen"]
 
 
 STATUS_SEPARATOR = "  ·  "
@@ -147,7 +147,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.window = PageWindow()
         self.hydrate_domains = True
         self.hydrate_ous = True
-        self.stats = LoadStats()
+        self.last_ms: float | None = None  # the latest page's round trip, for the status line
         self.loads = Loads(self)
         self._loading = False
         self._generation = -1
@@ -339,7 +339,6 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if self.dashboard.header_info.problem:
             self.dashboard.probe()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
-        self.stats.started += 1
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
             self.state_panel.show_loading(self.SPEC.name, self.dashboard.header_info.server)
             self.show_state(True)
@@ -358,7 +357,6 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if message.channel != PAGE:
             return
         if not self.loads.is_current(message):
-            self.stats.dropped_stale += 1
             return
         page = message.value
         records: Sequence[T] = page.data
@@ -367,8 +365,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             self.load()
             return
         self._loading = False
-        self.stats.applied += 1
-        self.stats.last_ms = message.elapsed_ms
+        self.last_ms = message.elapsed_ms
         self.window.count, self.window.shown = page.count, len(records)
         self._shown_skip = self.window.skip
         same_query = self._shown_query == message.request
@@ -405,7 +402,6 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if message.channel != PAGE:
             return
         if not self.loads.is_current(message):
-            self.stats.dropped_stale += 1
             return
         self._loading = False
         refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
@@ -417,7 +413,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             return
         self._set_stale("")
         self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
-        self.stats.last_ms = None  # nor is the latency of an answer that is not the latest
+        self.last_ms = None  # nor is the latency of an answer that is not the latest
         self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
         self.state_panel.show_error(message.error, noun=self.SPEC.name, hints=self.error_hints(message.error))
@@ -462,8 +458,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             parts.append(f"{len(self.table.marked)} marked")
         if self._loading:
             parts.append(self._loading_label())
-        elif self.stats.last_ms is not None and not self.dashboard.frozen:
-            parts.append(f"{self.stats.last_ms:.0f} ms")
+        elif self.last_ms is not None and not self.dashboard.frozen:
+            parts.append(f"{self.last_ms:.0f} ms")
         live = self.dashboard.live
         return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
 
