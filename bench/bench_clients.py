@@ -35,12 +35,11 @@ from bench.harness import Comparison, Measurement, human
 from bench.support import LagMonitor, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import COMPLETED_TASKS
-from svctui.api.query import ListQuery
 from svctui.api.resources import list_params
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import DEFAULT_RATE_LIMIT, FIXED_ANCHOR, DemoSizes  # the server's default rate limit
 from svctui.demo.process import DemoProcess
-from svctui.fleet import NEWEST_FIRST, RECENT_RUNS, find_fleet, member_health
+from svctui.fleet import HealthOptions, find_fleet, member_health, recent_runs_query
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.tui import make_app, settle
@@ -61,11 +60,11 @@ async def singles(demo: DemoProcess) -> tuple[float, float, float]:
             await member_health(client, member, FIXED_ANCHOR)
             times.append(time.perf_counter() - started)
         await asyncio.sleep(1.3)  # the route quiet for a window and the limiter's margin: a burst, not paced
-        query = ListQuery(sort=NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
-        params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
+        params = list_params(COMPLETED_TASKS, recent_runs_query(), hydrate_default=True)  # as client.tasks.list
+        endpoint = HealthOptions().endpoint
         started = time.perf_counter()
         for member in fleet.members:
-            await client.request("GET", f"/api/v2/clients/{member.client_id}/completed-jobs", params)
+            await client.request("GET", f"/api/v2/clients/{member.client_id}/{endpoint}", params)
         raw = time.perf_counter() - started
     return max(times), sum(times), raw
 

@@ -108,6 +108,11 @@ async def find_fleet(client: ApiClient, given: Sequence[str] = (), names: dict[s
         return Fleet([], "none")
 
 
+def recent_runs_query() -> ListQuery:
+    """The one request of a client's health: its newest RECENT_RUNS runs, unhydrated (the bench fetches it too)."""
+    return ListQuery(sort=NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
+
+
 async def member_health(
     client: ApiClient,
     member: Member,
@@ -116,8 +121,7 @@ async def member_health(
     detect: Judge | None = None,
 ) -> ClientHealth:
     """One client's health from its newest RECENT_RUNS runs; `detect` may run the judging elsewhere (a thread)."""
-    query = ListQuery(sort=NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
-    page = await client.tasks.list(member.client_id, query, endpoint=options.endpoint)
+    page = await client.tasks.list(member.client_id, recent_runs_query(), endpoint=options.endpoint)
     name = member.name or next((task.client_name for task in page.data if task.client_name), "")
 
     def judge() -> ClientHealth:

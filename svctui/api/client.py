@@ -59,6 +59,7 @@ from svctui.api.resources import (
     SelectorsResource,
     TagsResource,
     TasksResource,
+    forget,
 )
 
 PREFER_RE = re.compile(r"^wait=(-1|[0-9]+)$")
@@ -390,13 +391,7 @@ class ApiClient:
             return await self._with_retries("GET", path, params, finish)
         finally:
             if warming is not None:
-                warming.add_done_callback(_settle)
-
-
-def _settle(task: asyncio.Future[Any]) -> None:
-    """Retrieve the outcome of a validator build no one awaited (the request failed first)."""
-    if not task.cancelled():
-        task.exception()
+                warming.add_done_callback(forget)  # the request may have failed before it was awaited
 
 
 @functools.cache

@@ -205,11 +205,12 @@ def _drop(task: asyncio.Future[Any]) -> None:
     """Cancel a request no one will read (a no-op once done) and retrieve its outcome, so asyncio does not report
     an error of it as never retrieved."""
     task.cancel()
-    task.add_done_callback(_forget)
+    task.add_done_callback(forget)
 
 
-def _forget(task: asyncio.Future[Any]) -> None:
-    """Retrieve the outcome of a dropped request."""
+def forget(task: asyncio.Future[Any]) -> None:
+    """Retrieve the outcome of a task no one awaits (a dropped request, a validator build whose request failed
+    first), so asyncio does not report its error as never retrieved; a done callback."""
     if not task.cancelled():
         task.exception()
 

@@ -14,6 +14,7 @@ import click
 
 from svctui.commands.common import CommandFailure, ExitCode, error, note
 from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
+from svctui.text import shown_and_more
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -75,9 +76,7 @@ def named(selector_id: int, records: Mapping[int, Selector]) -> str:
 
 def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: int, listed: bool) -> list[str]:
     """The selectors named for the prompt (first few, `and N more`), and how many the server will refuse."""
-    shown = ", ".join(named(selector_id, records) for selector_id in ids[:PROMPT_NAMES_SHOWN])
-    more = len(ids) - PROMPT_NAMES_SHOWN
-    lines = [f"  {shown} … and {more:,} more" if more > 0 else f"  {shown}"]
+    lines = [f"  {shown_and_more(ids, PROMPT_NAMES_SHOWN, show=lambda selector_id: named(selector_id, records))}"]
     if not listed:
         lines.append("  (the tag's selector list could not be fetched: names unknown, the audit log keeps no records)")
         return lines

@@ -58,8 +58,8 @@ class DemoOptions:
         self.faults.validate()
 
 
-# stop(): requests in flight get this long to finish, then they are cancelled (a client then sees no answer);
-# without it a request held by `--latency-ms` kept stop() waiting for the whole delay
+# stop() (and Ctrl-C on `svctui demo-server`): requests in flight get this long to finish, then they are cancelled
+# (a client then sees no answer); without it a request held by `--latency-ms` kept stop() waiting for the whole delay
 STOP_GRACE_SECONDS = 2
 
 
@@ -223,13 +223,17 @@ def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
     return state, prepared
 
 
-def uvicorn_server(state: DemoState, wrap: Callable[[ASGIApp], ASGIApp] | None = None) -> uvicorn.Server:
-    """The uvicorn server of `DemoServer` and `svctui --demo`'s child process: no access log, lifespan off."""
+def uvicorn_server(
+    state: DemoState, wrap: Callable[[ASGIApp], ASGIApp] | None = None, *, access_log: bool = False
+) -> uvicorn.Server:
+    """The one uvicorn configuration of the demo server (`DemoServer`, `svctui --demo`'s child process and
+    `svctui demo-server`): lifespan off, no server header, the head size cap, the stop grace; the access log
+    (at log level info) only when asked."""
     app = create_app(state)
     config = uvicorn.Config(
         wrap(app) if wrap is not None else app,
-        log_level="warning",
-        access_log=False,
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
         lifespan="off",
         server_header=False,
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
@@ -240,12 +244,4 @@ def uvicorn_server(state: DemoState, wrap: Callable[[ASGIApp], ASGIApp] | None =
 
 def serve_forever(state: DemoState, sock: socket.socket, access_log: bool = False) -> None:
     """Serve in the foreground on an already bound socket until Ctrl-C."""
-    config = uvicorn.Config(
-        create_app(state),
-        log_level="info" if access_log else "warning",
-        access_log=access_log,
-        lifespan="off",
-        server_header=False,
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn_server(state, access_log=access_log).run(sockets=[sock])

@@ -20,6 +20,7 @@ from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
+from svctui.text import shown_and_more
 
 RESTORE_ACTION = "selectors.restore"
 RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
@@ -118,8 +119,7 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
 def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
     """What the restore will and won't do, in words: the first names, the ids skipped and why."""
     names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
-    more = len(names) - names_shown
-    lines = [f"  {', '.join(names[:names_shown])}" + (f" … and {more:,} more" if more > 0 else "")] if names else []
+    lines = [f"  {shown_and_more(names, names_shown)}"] if names else []
     for old_id, new_id in plan.already.items():
         lines.append(f"  {old_id}: already restored" + (f" as {new_id}" if new_id is not None else "") + "; skipped")
     for old_id, why in plan.not_restorable.items():

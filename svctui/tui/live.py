@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
+from svctui.text import and_more
+
 if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.screen import Screen
@@ -184,7 +186,7 @@ def failure_message(client: str, tasks: Sequence[CompletedTask]) -> str:
             line += f" — {task.status_message}"
         lines.append(line)
     if len(tasks) > 3:
-        lines.append(f"and {len(tasks) - 3} more")
+        lines.append(and_more(len(tasks), 3))
     head = "New not-OK run" if len(tasks) == 1 else f"{len(tasks)} new not-OK runs"
     return f"{head} of {client}:\n" + "\n".join(lines)
 

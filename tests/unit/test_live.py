@@ -56,7 +56,7 @@ def test_failure_message_names_the_client_the_runs_and_their_messages() -> None:
     one = failure_message("DC01", [task(812, TaskStatus.FAILED, "ldap bind failed")])
     assert one == "New not-OK run of DC01:\ntask 812 Failed — ldap bind failed"
     many = failure_message("DC01", [task(n, TaskStatus.TIMED_OUT) for n in range(5)])
-    assert many.startswith("5 new not-OK runs of DC01:") and many.endswith("and 2 more")
+    assert many.startswith("5 new not-OK runs of DC01:") and many.endswith("\n… and 2 more")
 
 
 def test_settings_take_the_interval_and_the_bell_and_refuse_a_negative_interval(tmp_path: Path) -> None:

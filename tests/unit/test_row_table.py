@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.color import Color
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets.data_table import RowKey
@@ -68,6 +69,20 @@ async def test_update_rows_repaints_only_the_rows_that_changed() -> None:
         assert changed == ["a", "b"]
         assert "x" in shown(table)[2]
         assert sorted(drawn) == ["done", "row a", "row b", "x"], "row c is drawn from the caches"
+
+
+async def test_update_rows_redraws_a_cell_whose_words_stay_and_colour_changes() -> None:
+    """A status turning red with the same words is a change (rich Text's == ignores the base style)."""
+    app = OneTable()
+    async with app.run_test(size=(40, 8)) as pilot:
+        app.set_focus(None)  # no focused cursor row over the colours
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        changed = table.update_rows({"b": [Text("row b"), Text("pending", style="#ff0000")]})
+        await pilot.pause()
+        drawn = [segment.style for segment in table.render_line(2) if "pending" in segment.text]
+        assert drawn and all(style is not None and style.color == Color.parse("#ff0000") for style in drawn)
+        assert changed == ["b"]
 
 
 async def test_update_column_repaints_only_the_rows_whose_cell_changed() -> None:

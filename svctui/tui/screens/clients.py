@@ -38,6 +38,7 @@ from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
+from svctui.text import and_more
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
 from svctui.triage.summary import task_time
 from svctui.tui.heap import pause_collections, settle_once
@@ -627,7 +628,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             for moment, event in upcoming[:SCHEDULES_SHOWN]:
                 lines.append(f"  {describe(event.rrule)} — next {_when(moment)}")
             if len(upcoming) > SCHEDULES_SHOWN:
-                lines.append(f"  … and {len(upcoming) - SCHEDULES_SHOWN} more")
+                lines.append(f"  {and_more(len(upcoming), SCHEDULES_SHOWN)}")
         if result is None:
             lines += ["", "checking…"]
         elif result.health is None:

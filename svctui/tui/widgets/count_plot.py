@@ -26,6 +26,7 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
+from svctui.text import and_more
 from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
 from svctui.tui.widgets.status_colors import drop_style, theme_rgb
 from svctui.tui.widgets.task_times import format_short
@@ -348,5 +349,5 @@ class CountPlot(TriagePane):
             text.append(f"{drop.previous:,} → {drop.current:,} (-{drop.fraction * 100:.1f} %)", style=danger)
             text.append(f" vs task {drop.previous_task_id}", style="dim")
         if len(drops) > MAX_DROP_LINES:
-            text.append(f"\n… and {len(drops) - MAX_DROP_LINES} earlier", style="dim")
+            text.append(f"\n{and_more(len(drops), MAX_DROP_LINES, word='earlier')}", style="dim")
         return text

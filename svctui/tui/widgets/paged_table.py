@@ -56,7 +56,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 from svctui.api.filters import SortKey
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import Lines, RowTable, ellipsized, one_line
+from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, ellipsized, one_line
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -179,11 +179,6 @@ def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
         rendered = column.render(record)
         cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
     return cells
-
-
-def cell_changed(shown: object, cell: Text) -> bool:
-    """True when `cell` differs from the shown one in text, spans or base style (a theme change restyles)."""
-    return shown != cell or (isinstance(shown, Text) and shown.style != cell.style)
 
 
 def sort_label(label: str, column: str | None, sort: Sequence[SortKey]) -> str:

@@ -40,6 +40,14 @@ def ellipsized(cell: Cell) -> Cell:
     return cell
 
 
+def cell_changed(shown: object, cell: object) -> bool:
+    """True when `cell` differs from the shown one in text, spans or base style: rich Text's == ignores the base
+    style, so a status that turns red with the same words (or a theme change's restyle) would keep its old colour."""
+    if isinstance(shown, Text) and isinstance(cell, Text):
+        return shown != cell or shown.style != cell.style
+    return shown != cell
+
+
 def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segment] | None:
     """`segments` as one line exactly `options.max_width` cells wide (the newline ending it dropped), or None when
     they are not that (more lines, control codes, another width): then the cell is laid out as DataTable does."""
@@ -149,17 +157,17 @@ class RowTable(DataTable[Cell], Generic[Cell]):
 
     def update_rows(self, rows: Mapping[str, Sequence[Cell]]) -> list[str]:
         """Put each row's cells in the row with its key (in column order) and repaint those rows alone; the keys of
-        the rows where a cell changed. DataTable.update_cell throws away every rendered cell of the table (its caches
-        are keyed by one update counter), so a table of hundreds of visible cells repaints them all for one changed
-        row; here only these rows' cached renders go, found in one pass over the caches for all of them. Column
-        widths stay (the callers' columns have fixed widths)."""
+        the rows where a cell changed (in text, spans or style: `cell_changed`). DataTable.update_cell throws away
+        every rendered cell of the table (its caches are keyed by one update counter), so a table of hundreds of
+        visible cells repaints them all for one changed row; here only these rows' cached renders go, found in one
+        pass over the caches for all of them. Column widths stay (the callers' columns have fixed widths)."""
         columns = list(self.columns)
         changed: list[str] = []
         for row_key, cells in rows.items():
             row = self._data[RowKey(row_key)]
             differs = False
             for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
-                if row.get(column) != cell:
+                if cell_changed(row.get(column), cell):
                     row[column] = cell
                     differs = True
             if differs:
@@ -182,7 +190,7 @@ class RowTable(DataTable[Cell], Generic[Cell]):
                 continue
             cell = ellipsized(value)
             shown = row.get(column)
-            if shown != cell or (isinstance(shown, Text) and isinstance(cell, Text) and shown.style != cell.style):
+            if cell_changed(shown, cell):
                 row[column] = cell
                 changed.add(row_key)
         if changed:

@@ -31,6 +31,7 @@ from svctui.ops.selector_restore import (
 )
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
+from svctui.text import shown_and_more
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.session import (
@@ -79,8 +80,7 @@ def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
 
 def few_ids(ids: Sequence[int], shown: int = IDS_SHOWN) -> str:
     """`20, 21, 22 … and 44 more`."""
-    more = len(ids) - shown
-    return ", ".join(str(selector_id) for selector_id in ids[:shown]) + (f" … and {more:,} more" if more > 0 else "")
+    return shown_and_more(ids, shown)
 
 
 def restore_runs_text(runs: Sequence[str]) -> str:

@@ -1,0 +1,27 @@
+"""The one `a, b, c … and N more` wording the command line, the engine and the dashboard share."""
+
+from __future__ import annotations
+
+from svctui.text import and_more, shown_and_more
+
+
+def test_nothing_left_out_says_nothing_more() -> None:
+    assert shown_and_more([], 3) == ""
+    assert shown_and_more([1, 2], 3) == "1, 2"
+    assert shown_and_more([1, 2, 3], 3) == "1, 2, 3"  # exactly the number shown: no "… and 0 more"
+    assert and_more(3, 3) == "" and and_more(2, 3) == ""
+
+
+def test_one_past_the_number_shown_counts_it() -> None:
+    assert shown_and_more([1, 2, 3, 4], 3) == "1, 2, 3 … and 1 more"
+
+
+def test_thousands_are_separated() -> None:
+    assert shown_and_more(list(range(1_237)), 3) == "0, 1, 2 … and 1,234 more"
+    assert and_more(1_003, 3, word="earlier") == "… and 1,000 earlier"
+
+
+def test_each_item_goes_through_show_and_sep() -> None:
+    names = {1: "'Old DCs' (1)"}
+    shown = shown_and_more([1, 2, 3], 2, show=lambda i: names.get(i, str(i)), sep="; ")
+    assert shown == "'Old DCs' (1); 2 … and 1 more"
