@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
-from svctui.api.filters import SortKey
+from svctui.api.filters import RUNS_NEWEST_FIRST
 from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CollectionClient
 from svctui.api.query import ListQuery
@@ -32,7 +32,6 @@ CLIENT_PAGE = 500
 # Fetches at once when no rate limit is known yet (a server that sends no X-RateLimit-* headers limits nothing), and
 # the most ever: each one holds a connection (httpx's pool allows 100) and a 200-run page in memory.
 MAX_CONCURRENCY = 50
-NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
 
 
 @dataclass(frozen=True)
@@ -110,7 +109,7 @@ async def find_fleet(client: ApiClient, given: Sequence[str] = (), names: dict[s
 
 def recent_runs_query() -> ListQuery:
     """The one request of a client's health: its newest RECENT_RUNS runs, unhydrated (the bench fetches it too)."""
-    return ListQuery(sort=NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
+    return ListQuery(sort=RUNS_NEWEST_FIRST, limit=RECENT_RUNS, hydrate_domains=False, hydrate_ous=False)
 
 
 async def member_health(

@@ -455,6 +455,9 @@ class SortKey:
 
 # Completed tasks newest first: the dashboard's list and `svctui tasks list` both start here.
 TASKS_NEWEST_FIRST = (SortKey("execution_time", descending=True),)
+# A client's runs read back page by page (the plot's history, the fleet's health): newest first, ties by id, so
+# consecutive pages never overlap or skip a run.
+RUNS_NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
 
 
 def query_params(

@@ -185,20 +185,36 @@ async def test_refresh_is_off_by_default_and_the_settings_or_the_command_line_tu
         assert "updated" not in status_line(app) and app.live.tick() is Tick.OFF
 
 
-async def test_the_drops_view_refreshes_from_the_clients_history(demo_server: DemoServer) -> None:
-    client = client_ids(demo_server)[0]
-    app, clock = live_app(demo_server, recent_clients=[client])
+async def test_the_drops_view_refreshes_from_the_clients_history(fresh_demo_server: DemoServer) -> None:
+    """The drops view is computed from the client's history: a tick asks whether it changed (one `limit=1`
+    request) and fetches it again only then; a failed check keeps the rows, marked stale."""
+    server = fresh_demo_server
+    client = client_ids(server)[0]
+    app, clock = live_app(server, recent_clients=[client])
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_tasks(pilot)
         await pilot.press("d")
         await settle(pilot)
-        assert screen.quick == "drops"
-        before = demo_server.request_count
+        assert screen.quick == "drops" and screen.runs.tasks is not None
+        history, before = screen.runs.tasks, server.request_count
         clock.advance(7)
         assert app.live.tick() is Tick.NOT_DUE and "updated 7 s ago" in status_line(app)
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert demo_server.request_count > before, "the history was fetched again"
+        assert server.request_count == before + 1, "one small request, not the client's thousands of runs again"
+        assert screen.runs.tasks is history, "nothing changed: the history on screen is kept"
         assert "updated 0 s ago" in status_line(app) and "with drops (client-side)" in status_line(app)
+        new_id = insert_failed_run(server, client, "LDAP bind failed")
+        before = server.request_count
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert server.request_count > before + 1 and screen.runs.tasks[0].id == new_id, "a new run: fetched again"
+        rows = screen.table.row_count
+        server.faults = Faults(kinds={"html": 1.0})
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert screen.table.row_count == rows and screen.table.has_class("-stale")
+        assert status_line(app).startswith("stale: The server answered 502"), status_line(app)
+        server.faults = Faults()
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert not screen.table.has_class("-stale") and "updated 0 s ago" in status_line(app)
 
 
 @pytest.mark.parametrize("mode", ["tasks", "selectors", "clients"])

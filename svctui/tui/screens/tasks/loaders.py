@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from svctui.api.compact import share_repeats
-from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
+from svctui.api.filters import COMPLETED_TASKS, RUNS_NEWEST_FIRST, Filter, SortKey
 from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
 from svctui.triage import STATUS_ORDER, DomainPoint, Drop, StatusCount, detect_drops, domain_series
@@ -30,7 +30,13 @@ HISTORY_LIMIT = 5000
 HISTORY_PAGE = 1000
 KNOWN_EVENTS_LIMIT = 5000
 OTHER_STATUS = -99
-NEWEST_FIRST = (SortKey("execution_time", descending=True), SortKey("id", descending=True))
+# The one change a history shows that its newest run may not: a run updated later (a status that moved on).
+LATEST_UPDATE = (SortKey("updated_at", descending=True), SortKey("id", descending=True))
+
+
+# What changes when a client's history does: the server's task count and the most recently updated task (id and
+# time). One `limit=1` request tells whether a history on screen is still current.
+Fingerprint = tuple[int, int | None, object]
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class History:
     drops: list[Drop]
     total: int
     series: dict[str, list[DomainPoint]] | None = None
+    fingerprint: Fingerprint | None = None  # the server's state of the history when it was loaded
 
     @property
     def truncated(self) -> bool:
@@ -81,11 +88,21 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int) -> l
     return breakdown
 
 
+async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEndpoint) -> Fingerprint:
+    """The client's history's fingerprint (see Fingerprint), from one `limit=1` request."""
+    latest = ListQuery(sort=LATEST_UPDATE, limit=1, hydrate_domains=False, hydrate_ous=False)
+    page = await client.tasks.list(client_id, latest, endpoint=endpoint)
+    task = page.data[0] if page.data else None
+    return (page.count, task.id if task else None, task.updated_at if task else None)
+
+
 async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float) -> History:
-    """The client's newest tasks (at most HISTORY_LIMIT) and the drops among them."""
+    """The client's newest tasks (at most HISTORY_LIMIT), the drops among them, and the history's fingerprint
+    (asked first: a run updated while the pages come in makes the next check reload, never miss it)."""
+    fingerprint = await fetch_fingerprint(client, client_id, endpoint)
     tasks: list[CompletedTask] = []
     total = 0
-    newest = ListQuery(sort=NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False)
+    newest = ListQuery(sort=RUNS_NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False)
     pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE, endpoint=endpoint)
     try:
         async for page in pages:
@@ -100,7 +117,7 @@ async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoin
     tasks = tasks[:HISTORY_LIMIT]
     # Pure CPU over up to HISTORY_LIMIT tasks (tens to hundreds of ms): in a thread, so the loop keeps drawing.
     drops, series = await asyncio.to_thread(analyse, tasks, threshold)
-    return History(tasks, drops, max(total, len(tasks)), series)
+    return History(tasks, drops, max(total, len(tasks)), series, fingerprint)
 
 
 def analyse(tasks: list[CompletedTask], threshold: float) -> tuple[list[Drop], dict[str, list[DomainPoint]]]:

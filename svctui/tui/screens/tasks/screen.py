@@ -37,7 +37,13 @@ from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
 from svctui.tui.screens.tasks.detail import TaskDetail, refresh_results_column, task_adapter
 from svctui.tui.screens.tasks.drops_view import drops_view
-from svctui.tui.screens.tasks.loaders import TasksQuery, fetch_breakdown, fetch_history, fetch_known_clients
+from svctui.tui.screens.tasks.loaders import (
+    TasksQuery,
+    fetch_breakdown,
+    fetch_fingerprint,
+    fetch_history,
+    fetch_known_clients,
+)
 from svctui.tui.screens.tasks.state import ClientHistory, KnownClients
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
@@ -197,6 +203,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         if self.quick == "drops":
             live, shown = self.dashboard.live, self.window.shown
             return [
+                *self.freshness.stale_parts(),
                 f"{shown:,} {_runs(shown)} with drops (client-side)",
                 "d or x returns to the server list",
                 *self.freshness.age_parts(live.now(), live.seconds),
@@ -357,11 +364,19 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
             self.task_detail.set_history(self.runs.tasks, self.runs.drops, series=self.runs.series)
             if self.quick == "drops":
+                self._set_stale("")
                 self.freshness.updated_at = self.dashboard.live.now()
                 self.load()
             else:
                 refresh_results_column(self.table)
                 self._refresh_bars()
+        elif message.channel == "history-check":
+            if message.value != message.request or self.quick != "drops":
+                self.load_history()  # a run was added, removed or updated: the drops are computed again
+            else:
+                self._set_stale("")
+                self.freshness.updated_at = self.dashboard.live.now()
+                self._update_status()
         elif message.channel == "clients":
             self.clients.loading, self.clients.pairs, self.clients.problem = False, message.value, ""
             self._known_changed()
@@ -379,7 +394,11 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._show_breakdown((), f"status breakdown unavailable: {view.title}")
             self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
             self.dashboard.note_failure(message.error)
-        elif message.channel == "history":
+        elif message.channel in ("history", "history-check") and self.quick == "drops" and self.runs.tasks:
+            self.dashboard.note_failure(message.error)  # a refresh of the drops view failed: its rows stay, stale
+            self._set_stale(view.title)
+            self._update_status()
+        elif message.channel in ("history", "history-check"):
             self.dashboard.note_failure(message.error)
             self.runs.problem = view.title
             detail = " ".join(view.lines[:1])
@@ -524,7 +543,20 @@ class TasksScreen(ListScreen[CompletedTask]):
             super().live_refresh()
         elif self.client_id is not None:
             self.freshness.started_at = self.dashboard.live.now()
+            self.check_history()
+
+    def check_history(self) -> None:
+        """Reload the history only if the server's has changed since it was loaded (its fingerprint: one `limit=1`
+        request), not its thousands of runs every tick: a live drops view costs one small request a tick."""
+        if self.client_id is None or self.runs.fingerprint is None:
             self.load_history()
+            return
+        client_id, endpoint = self.client_id, self.endpoint
+
+        async def fingerprint() -> Any:
+            return await fetch_fingerprint(await self.dashboard.api_client(), client_id, endpoint)
+
+        self.loads.start("history-check", fingerprint, request=self.runs.fingerprint)
 
     def action_refresh(self) -> None:
         """Reload the page and the history."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from svctui.api.models import CompletedTask
 from svctui.triage import DEFAULT_DROP_THRESHOLD, DomainPoint, Drop, drops_by_task
-from svctui.tui.screens.tasks.loaders import History
+from svctui.tui.screens.tasks.loaders import Fingerprint, History
 from svctui.tui.widgets.client_picker import KnownClient, merge_known
 
 
@@ -25,16 +25,17 @@ class ClientHistory:
     drops: list[Drop] = field(default_factory=list)
     drops_by_task: dict[int, list[Drop]] = field(default_factory=dict)
     series: dict[str, list[DomainPoint]] | None = None  # per domain, as computed with the drops (None: not yet)
+    fingerprint: Fingerprint | None = None  # the server's state of the history when it was loaded
 
     def clear(self) -> None:
         """Forget the history (another client, another server)."""
         self.tasks, self.total, self.problem, self.drops, self.drops_by_task = None, 0, "", [], {}
-        self.series = None
+        self.series, self.fingerprint = None, None
 
     def apply(self, history: History) -> None:
         """Keep a loaded history."""
         self.tasks, self.total, self.drops, self.problem = history.tasks, history.total, history.drops, ""
-        self.series = history.series
+        self.series, self.fingerprint = history.series, history.fingerprint
         self.drops_by_task = drops_by_task(history.drops)
 
 
