@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.content import Content
 
 from svctui.clock import Clock
-from svctui.schedule import parse_schedule, relative
+from svctui.schedule import next_run_words, parse_schedule, relative
+from svctui.schedule import utc_minute as when
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
@@ -33,20 +34,10 @@ KIND_NAMES = (
 )
 
 
-def when(moment: datetime | None) -> str:
-    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
-    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
-
-
 def next_run_text(event: Event, now: datetime) -> str:
-    """`2026-11-24 10:00Z  in 1d 22h`; `ended`; `?` when unparseable; a dash when the rule has no DTSTART."""
-    schedule = parse_schedule(event.rrule)
-    if schedule.error is not None:
-        return "?"
-    if not schedule.has_start:
-        return "- (rule has no DTSTART)"
-    upcoming = schedule.next_run(now)
-    return f"{when(upcoming)}  {relative(upcoming, now)}" if upcoming is not None else "ended"
+    """The next-run cell: `2026-11-24 10:00Z  in 1d 22h`; `ended`; `?`; a dash when the rule has no DTSTART (the
+    same words `svctui events list` prints: `schedule.next_run_words`)."""
+    return next_run_words(event.rrule, now)
 
 
 def _count_with_missing(refs: list[DomainRef] | list[OURef], color_of: ColorOf) -> Text:
