@@ -281,6 +281,30 @@ def next_occurrences(raw: str, now: datetime, count: int = 5) -> list[datetime]:
     return parse_schedule(raw).next_runs(now, count)
 
 
+def utc_minute(moment: datetime | None) -> str:
+    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
+    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
+
+
+def next_run_words(raw: str, now: datetime) -> str:
+    """The next run as the dashboard's next-run column and `svctui events list` say it: `2026-11-24 10:00Z  in
+    1d 22h`; `ended`; `?` when the rule does not parse; `- (rule has no DTSTART)` (the server picks the start)."""
+    schedule = parse_schedule(raw)
+    if schedule.error is not None:
+        return "?"
+    if not schedule.has_start:
+        return "- (rule has no DTSTART)"
+    upcoming = schedule.next_run(now)
+    return f"{utc_minute(upcoming)}  {relative(upcoming, now)}" if upcoming is not None else "ended"
+
+
+def next_run_at(raw: str, now: datetime) -> datetime | None:
+    """The next run after `now` computed from the rule (what `next_run_words` says), or None: the rule does not
+    parse, has no DTSTART (the server picks the start), or has ended."""
+    schedule = parse_schedule(raw)
+    return schedule.next_run(now) if schedule.error is None and schedule.has_start else None
+
+
 def relative(moment: datetime, now: datetime) -> str:
     """A short distance like "in 1d 22h", "in 35m", "2h ago"."""
     seconds = int((moment - now).total_seconds())

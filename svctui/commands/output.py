@@ -16,8 +16,9 @@ from typing import Any, Protocol, TextIO
 
 from pydantic import BaseModel
 
-from svctui.api.models import CompletedTask, DomainResult, status_label
-from svctui.commands.table import TABLE_COLUMNS, TableColumn, TableWriter, terminal_width
+from svctui.api.models import CompletedTask, DomainResult, Event, status_label
+from svctui.commands.table import TABLE_COLUMNS, TableColumn, TableWriter, cli_now, terminal_width
+from svctui.schedule import next_run_at
 
 
 class Format(StrEnum):
@@ -149,7 +150,9 @@ def csv_columns(model: type[BaseModel]) -> list[CsvColumn]:
     """CSV columns of a model: its own fields first, then inherited ones; lists become counts and joined names.
 
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
-    `domain_results_failed`, `failed_domains`. Unknown extra fields are left to the JSON formats.
+    `domain_results_failed`, `failed_domains`. Two computed columns, as the table shows them: a task's
+    `status_label`, an event's `next_run` (from its rule; empty when it has no DTSTART, does not parse or ended).
+    Unknown extra fields are left to the JSON formats.
     """
     own = [name for name in getattr(model, "__annotations__", {}) if name in model.model_fields]
     names = own + [name for name in model.model_fields if name not in own]
@@ -168,6 +171,9 @@ def csv_columns(model: type[BaseModel]) -> list[CsvColumn]:
     if issubclass(model, CompletedTask):
         position = [header for header, _ in columns].index("status") + 1
         columns.insert(position, ("status_label", lambda item: status_label(item.status)))
+    if issubclass(model, Event):  # the run the table's NEXT RUN names, computed from the rule (UTC, RFC 3339)
+        position = [header for header, _ in columns].index("next_scheduled_at") + 1
+        columns.insert(position, ("next_run", lambda item: _scalar(next_run_at(item.rrule, cli_now()))))
     return columns
 
 

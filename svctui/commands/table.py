@@ -23,7 +23,8 @@ from svctui.api.models import (
     flag_marks,
     status_label,
 )
-from svctui.schedule import describe
+from svctui.clock import make_clock
+from svctui.schedule import describe, next_run_words
 
 ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"
@@ -43,6 +44,15 @@ def _time(value: datetime | None) -> str:
 
 def _names(refs: Sequence[Any]) -> str:
     return ", ".join(getattr(ref, "name", "") or getattr(ref, "objectid", "") for ref in refs)
+
+
+def cli_now() -> datetime:
+    """What the commands call now: svctui's clock (frozen at SVCTUI_FROZEN_NOW when set, as the dashboard's)."""
+    return make_clock()[0]()
+
+
+def _next_run(event: Event) -> str:
+    return next_run_words(event.rrule, cli_now())
 
 
 def _results(results: Sequence[DomainResult]) -> str:
@@ -108,6 +118,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("ID", lambda e: e.id, right=True),
         client_column(),
         TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
+        TableColumn("NEXT RUN", _next_run, min_width=17),  # the dashboard's next-run cell; cut after the date
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
         TableColumn("OUS", lambda e: len(e.ous), right=True),

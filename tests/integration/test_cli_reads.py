@@ -7,12 +7,16 @@ import io
 import os
 import re
 import subprocess
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
+from svctui.clock import FROZEN_NOW_ENV
+from svctui.demo.config import FIXED_ANCHOR
+from svctui.schedule import next_run_at, next_run_words
 from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
@@ -104,6 +108,35 @@ def test_events_list_every_format(env: dict[str, str], fmt: str) -> None:
         with_domains = [row for row in rows if int(row["domains_count"]) > 0]
         assert with_domains and all(row["domains"].count(";") == int(row["domains_count"]) - 1 for row in with_domains)
     assert "showing" not in result.stderr or fmt == "table"
+
+
+def test_events_list_names_the_next_run_as_the_dashboard_does(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = FIXED_ANCHOR + timedelta(hours=3, minutes=7)
+    monkeypatch.setenv(FROZEN_NOW_ENV, now.isoformat())
+    events = json_items(invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", "json"]).stdout)
+    rules = [str(event["rrule"]) for event in events]
+    table = invoke(["events", "list", "--limit", "30", "--sort", "id"])
+    assert table.exit_code == 0, table.stderr
+    lines = _table_lines(table.stdout)
+    assert lines[0].split()[:5] == ["ID", "CLIENT", "SCHEDULE", "NEXT", "RUN"]
+    start = lines[0].index("NEXT RUN")
+    shown = [line[start:] for line in lines[1:]]
+    words = [" ".join(next_run_words(rule, now).split()) for rule in rules]  # a table cell is one spaced line
+    assert {"- (rule has no DTSTART)", "ended"} & set(words) or len(set(words)) > 1, "the demo's rules vary"
+    for cell, said in zip(shown, words, strict=True):
+        assert cell.startswith(said[:17]), (cell, said)  # the date at least; the rest as it fits at 100 columns
+    assert any(cell.startswith(said) for cell, said in zip(shown, words, strict=True)), "whole where it fits"
+    rows = list(
+        csv.DictReader(io.StringIO(invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", "csv"]).stdout))
+    )
+    headers = list(rows[0])
+    assert headers.index("next_run") == headers.index("next_scheduled_at") + 1
+    for row, rule in zip(rows, rules, strict=True):
+        at = next_run_at(rule, now)
+        assert row["next_run"] == ("" if at is None else at.isoformat().replace("+00:00", "Z"))
+    assert any(row["next_run"] for row in rows) and "next_run" not in events[0], "json is the model as-is"
 
 
 def test_skip_past_the_end_says_how_many_there_are(env: dict[str, str]) -> None:

@@ -1,19 +1,24 @@
-"""Text the dashboard cuts to fit shows it: table cells and tag names end with `…`, the review's columns fit the
-sheet, the tasks client bar keeps the client's name at 80 columns (the uuid shortens)."""
+"""Text the dashboard cuts to fit shows it: table cells and tag names end with `…`, the review's and the Audit
+tab's columns fit, the tasks client bar keeps the client's name at 80 columns (the uuid shortens)."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Static
 
 from svctui.demo.server import DemoServer
+from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.outcomes import DeleteResult, Outcome
+from svctui.store.audit import append_audit
+from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.tags_pane import TagsPane
 from tests.support.selectors import on_cleanup
-from tests.support.selectors_run import plan_of, tag_selectors
+from tests.support.selectors_run import BIG_TAG_ID, plan_of, tag_selectors
 from tests.support.tasks import client_ids, open_tasks, tasks_app, text_of
 from tests.support.tui import on_events, settle, with_screen
 
@@ -91,3 +96,59 @@ async def test_the_client_bar_at_80_columns_keeps_the_name_and_shortens_the_uuid
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
         assert f"Client {name} ({client_id}) · completed-tasks" in text_of(screen.query_one("#client-bar", Static))
+
+
+def failed_run(demo: DemoServer) -> None:
+    """A finished run in the real audit log whose two selectors the server refused with a long message (the log
+    only: nothing is deleted)."""
+    selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:2]
+    context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+    run_id = "20261124T101500Z-0fit"
+    append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", [selector.id for selector in selectors], 4))
+    results = []
+    for selector in selectors:
+        append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+        message = "the server could not delete the selector: it is still referenced by a saved query"
+        result = DeleteResult(selector.id, Outcome.FAILED, status=409, request_id=str(uuid4()), message=message)
+        results.append(result)
+        append_audit(outcome_line(run_id, BIG_TAG_ID, result))
+    append_audit(end_line(run_id, results, None))
+
+
+def assert_fitted_and_cut_with_an_ellipsis(table: DataTable[Any]) -> int:
+    """No column runs off the table's right edge, and each cell wider than its column is drawn cut with `…`; how
+    many were cut."""
+    columns = list(table.columns.values())
+    assert sum(column.width + 2 * table.cell_padding for column in columns) <= table.scrollable_content_region.width
+    header = line(table, 0)
+    assert all(str(column.label) in header for column in columns), header
+    cut = 0
+    for row in range(table.row_count):
+        drawn = line(table, row + 1)
+        for column, cell in zip(columns, table.get_row_at(row), strict=True):
+            text = plain(cell)
+            if len(text) > column.width:
+                cut += 1
+                assert text[: column.width - 1] + "…" in drawn, drawn
+            else:
+                assert text in drawn, drawn
+    return cut
+
+
+@pytest.mark.parametrize("size", [SMALL, (160, 45)])
+async def test_the_audit_tab_fits_its_columns_and_cut_text_ends_with_an_ellipsis(
+    demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    failed_run(demo_server)
+    async with on_cleanup(demo_server, size=size) as (_app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        tab = screen.query_one(AuditTab)
+        runs, chosen = tab.query_one("#audit-runs", DataTable), tab.query_one("#audit-selectors", DataTable)
+        cut = assert_fitted_and_cut_with_an_ellipsis(runs) + assert_fitted_and_cut_with_an_ellipsis(chosen)
+        assert cut, "the failure messages and request ids are wider than their columns"
+        if size == SMALL:
+            assert {"when", "state", "counts"} <= {str(key.value) for key in runs.columns}
+            assert {"id", "name", "outcome", "message"} <= {str(key.value) for key in chosen.columns}
+        else:
+            assert len(runs.columns) == 8 and len(chosen.columns) == 6, "every column fits at 160 columns"

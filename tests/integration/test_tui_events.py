@@ -6,6 +6,8 @@ import pytest
 from textual.widgets import Static
 
 from svctui.demo.server import DemoServer
+from svctui.schedule import parse_schedule
+from svctui.tui.screens.events.detail import next_run_text
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -117,6 +119,26 @@ async def test_marks_survive_a_refresh(demo_server: DemoServer) -> None:
         assert "3 marked" in status_text(app)
 
 
+async def test_at_80x24_the_detail_below_the_table_shows_the_schedule_and_next_runs_first(
+    demo_server: DemoServer,
+) -> None:
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        await pilot.press("p", *["j"] * 9)  # the cursor to the 10th row: further than the table's height
+        await settle(pilot)
+        detail = screen.query_one("#detail", DetailPane)
+        body = detail.query_one("#detail-body", Static)
+        shown = "\n".join(body.render_line(y).text for y in range(detail.scrollable_content_region.height))
+        event = screen.table.current_item
+        assert event is not None and event.id == 10
+        words = parse_schedule(event.rrule).words
+        wanted = ("client", words, "next run", next_run_text(event, screen.dashboard.clock()), "raw rule")
+        assert all(fragment in shown for fragment in wanted), shown
+        table = screen.table
+        assert detail.size.height > table.size.height, "the detail takes 3/5 of the height, as on Completed tasks"
+        top = table.scroll_offset.y
+        assert top <= table.cursor_row < top + table.scrollable_content_region.height - 1, "the cursor row shows"
+
+
 async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
     async with on_events(demo_server) as (_app, pilot, screen):
         await pilot.press("p")
@@ -125,7 +147,7 @@ async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
         text = str(detail.query_one("#detail-body", Static).render())
         event = screen.table.current_item
         assert event is not None
-        for fragment in ("Event", "client id", event.client_id, "Schedule", "in words", "raw rule", "Domains", "OUs"):
+        for fragment in ("Event", "client id", event.client_id, "Schedule", "schedule", "raw rule", "Domains", "OUs"):
             assert fragment in text
         assert "next 5 runs" in text or "no DTSTART" in text
         await pilot.press("j")

@@ -16,10 +16,11 @@ from svctui.triage import COUNT_LABELS, StatusCount
 from svctui.tui.loading import Loaded
 from svctui.tui.screens.tasks.detail import TaskDetail
 from svctui.tui.screens.tasks.loaders import History
-from svctui.tui.widgets.count_plot import CountPlot, ThreadedPlot, build_text
+from svctui.tui.widgets.count_plot import X_LABEL, CountPlot, ThreadedPlot, build_text
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.status_bar import StatusBar
+from svctui.tui.widgets.task_times import format_short
 from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
     client_ids,
@@ -40,6 +41,16 @@ pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 def cell(table: object, row: str, column: str) -> str:
     value = table.get_cell(row, column)  # type: ignore[attr-defined]
     return value.plain if isinstance(value, Text) else str(value)
+
+
+def assert_labelled_x_axis(plot: CountPlot, chart: Text) -> None:
+    """The chart's last line names the x axis (runs in order, not to time scale); the line above it starts with
+    the oldest plotted run's date and ends with the newest's."""
+    lines = [line.strip() for line in chart.plain.splitlines()]
+    assert lines[-1] == X_LABEL, lines[-3:]
+    runs = [point for point in plot.points if point.success]
+    ends = (format_short(runs[0].time, plot.zone), format_short(runs[-1].time, plot.zone))
+    assert lines[-2].startswith(ends[0]) and lines[-2].endswith(ends[1]), (lines[-2], ends)
 
 
 async def test_domain_results_pane_shows_counts_failures_totals_and_the_drop(demo_server: DemoServer) -> None:
@@ -112,6 +123,7 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         assert chart.figure is not None and chart._built is not None
         shown, built = chart.render(), build_text(chart.figure, *chart.size, chart._built[0][3])
         assert isinstance(shown, Text) and shown.plain == built.plain and shown.spans == built.spans
+        assert_labelled_x_axis(plot, shown)
         await pilot.press("escape")
         assert not detail.is_open and screen.table.has_focus, "esc closes the detail pane"
 
@@ -254,6 +266,9 @@ async def test_z_gives_the_plot_the_whole_screen_on_a_small_terminal(demo_server
         await pilot.press("z")
         await settle(pilot)
         assert screen.maximized is screen.task_detail and not plot.has_class("-cramped")
+        shown = plot.query_one(ThreadedPlot).render()
+        assert isinstance(shown, Text)
+        assert_labelled_x_axis(plot, shown)
         await pilot.press("z")
         await settle(pilot)
         assert screen.maximized is None and screen.table.region.height > 0

@@ -3,8 +3,9 @@
 One count at a time (Users by default, or the first count that dropped); `cycle_field` steps through the 12.
 Like for like: given the selected task's collection kinds, only runs with the same kinds are plotted (a run that
 does not collect AD structure reports zero users, which is no drop). Failed runs are left out of the line (their
-counts are not measurements). Drops are drawn as `✗` markers in the theme's error colour and listed in words
-under the plot, so they are visible without colour too.
+counts are not measurements). The x axis steps one run at a time, oldest to newest (not to time scale: the ticks
+carry the runs' dates, and the axis is labelled so). Drops are drawn as `✗` markers in the theme's error colour and
+listed in words under the plot, so they are visible without colour too.
 
 The chart is built off the event loop: `redraw` turns the state into a `Figure` (plain data: points, ticks,
 colours) and `ThreadedPlot` builds plotext's text of it in a worker thread, for the chart's size and theme, then
@@ -33,6 +34,9 @@ from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
 
 DROP_MARKER = "✗"
+# The x axis is the plotted runs in order, one step each (a week without runs takes no room): the ticks are the
+# dates of the runs under them, and the axis says so. One label for the figure: no per-point work.
+X_LABEL = "runs, oldest → newest (one step a run, not to time scale)"
 MIN_CHART_ROWS = 8  # fewer rows cannot show a line with its ticks: the pane says it needs more room instead
 MAX_DROP_LINES = 4
 
@@ -65,6 +69,7 @@ def draw_figure(plt: Plot, figure: Figure | None) -> None:
             [x for x, _ in figure.dropped], [y for _, y in figure.dropped], marker=DROP_MARKER, color=figure.drop_color
         )
     plt.xticks(figure.x_ticks, figure.x_labels)
+    plt.xlabel(X_LABEL)
     plt.ylim(0, figure.top)
     y_ticks = [figure.top * index / 4 for index in range(5)]
     plt.yticks(y_ticks, [f"{int(tick):,}" for tick in y_ticks])

@@ -11,7 +11,8 @@ from rich.text import Text
 from textual.content import Content
 
 from svctui.clock import Clock
-from svctui.schedule import parse_schedule, relative
+from svctui.schedule import next_run_words, parse_schedule, relative
+from svctui.schedule import utc_minute as when
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
@@ -33,20 +34,10 @@ KIND_NAMES = (
 )
 
 
-def when(moment: datetime | None) -> str:
-    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
-    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
-
-
 def next_run_text(event: Event, now: datetime) -> str:
-    """`2026-11-24 10:00Z  in 1d 22h`; `ended`; `?` when unparseable; a dash when the rule has no DTSTART."""
-    schedule = parse_schedule(event.rrule)
-    if schedule.error is not None:
-        return "?"
-    if not schedule.has_start:
-        return "- (rule has no DTSTART)"
-    upcoming = schedule.next_run(now)
-    return f"{when(upcoming)}  {relative(upcoming, now)}" if upcoming is not None else "ended"
+    """The next-run cell: `2026-11-24 10:00Z  in 1d 22h`; `ended`; `?`; a dash when the rule has no DTSTART (the
+    same words `svctui events list` prints: `schedule.next_run_words`)."""
+    return next_run_words(event.rrule, now)
 
 
 def _count_with_missing(refs: list[DomainRef] | list[OURef], color_of: ColorOf) -> Text:
@@ -137,7 +128,8 @@ def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[str | Content]:
 
 
 class EventDetail(DetailPane["Event"]):
-    """Every field of an event, its domains and OUs, and its schedule with the next 5 runs."""
+    """Every field of an event (the client, the schedule in words and the next run first), its domains and OUs, and
+    its rule with the next 5 runs."""
 
     EMPTY_HINT = "No event under the cursor."
 
@@ -147,11 +139,19 @@ class EventDetail(DetailPane["Event"]):
         self.name_of = name_of
 
     def sections(self, item: Event) -> list[Section]:
-        """Event, schedule, domains, OUs and any extra fields the server sent."""
+        """Event (whose, the schedule in words and the next run first), the rule and its next runs, domains, OUs and
+        any extra fields the server sent."""
         kinds = ", ".join(label for name, label in KIND_NAMES if getattr(item, name)) or "none"
+        now = self.clock()
+        schedule = parse_schedule(item.rrule)
+        words = Content.styled(schedule.words, "italic") if schedule.error else schedule.words
+        # What an operator looks for first (the pane below the table has ~12 lines at 80x24): whose schedule, in
+        # words, and when it runs next (as the table's next-run cell says it); then the rest.
         fields: list[tuple[str, str | Content]] = [
             ("id", str(item.id)),
             ("client", item.client_name or self.name_of(item.client_id) or muted("(no name)")),
+            ("schedule", words),
+            ("next run", next_run_text(item, now)),
             ("client id", item.client_id),
             ("kinds", _kinds(item)),
         ]
@@ -165,9 +165,6 @@ class EventDetail(DetailPane["Event"]):
         ):
             if value is not None:
                 fields.append((label, when(value)))
-        now = self.clock()
-        schedule = parse_schedule(item.rrule)
-        schedule_fields: list[tuple[str, str | Content]] = [("in words", schedule.words)]
         raw_lines = item.rrule.replace("\\n", "\n").splitlines() or [""]
         schedule_lines: list[str | Content] = [
             field_line("raw rule" if index == 0 else "", line) for index, line in enumerate(raw_lines)
@@ -186,7 +183,7 @@ class EventDetail(DetailPane["Event"]):
                 schedule_lines += _note("(no DTSTART: the server picks the start; these are estimates from now)", muted)
         sections = [
             Section("Event", fields),
-            Section("Schedule", schedule_fields, schedule_lines),
+            Section("Schedule", (), schedule_lines),
             Section(f"Domains ({len(item.domains)})", (), _ref_lines(item.domains) or [muted("none")]),
             Section(f"OUs ({len(item.ous)})", (), _ref_lines(item.ous) or [muted("none")]),
         ]

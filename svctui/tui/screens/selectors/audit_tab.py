@@ -8,8 +8,11 @@ The log is read in a worker thread (Loads.start_in_thread), never in a handler.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
@@ -25,13 +28,48 @@ from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.run import counts_text
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
-from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.row_table import RowTable, fit_widths
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
 __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
+# The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
+# width (`fit_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
+# on a narrow tab (80 columns: the tags take the left) the columns last in that order are left out.
+RUN_COLUMNS = (
+    ("run", "run"),
+    ("when (UTC)", "when"),
+    ("action", "action"),
+    ("state", "state"),
+    ("who", "who"),
+    ("server", "server"),
+    ("tag", "tag"),
+    ("counts", "counts"),
+)
+RUN_FIT = (
+    ("when", 20),
+    ("state", 11),
+    ("counts", 12),
+    ("action", 7),
+    ("run", 12),
+    ("tag", 10),
+    ("who", 12),
+    ("server", 12),
+)
+SELECTOR_COLUMNS = (
+    ("id", "id"),
+    ("name", "name"),
+    ("outcome", "outcome"),
+    ("status", "status"),
+    ("message", "message"),
+    ("request id", "request"),
+)
+SELECTOR_FIT = (("id", 9), ("name", 14), ("outcome", 13), ("message", 12), ("status", 6), ("request", 12))
+MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
+Columns = Sequence[tuple[str, str]]
+Fit = Sequence[tuple[str, int]]
 
 
 def audit_summary(runs: int, unreadable: int) -> str:
@@ -79,6 +117,7 @@ class AuditTab(Widget):
         self.log_runs: list[AuditRun] = []
         self.audit_log: AuditLog | None = None
         self.chosen: AuditRun | None = None
+        self.fitted_width = 0  # the tab's width the columns were fitted to
 
     def compose(self) -> ComposeResult:
         """What the log holds, the runs, the chosen run's selectors."""
@@ -87,19 +126,32 @@ class AuditTab(Widget):
         yield Static("", id="audit-run-line", markup=False)
         yield RowTable(id="audit-selectors")
 
-    def on_mount(self) -> None:
-        """The columns (the log is read when the tab is shown)."""
-        runs = self.query_one("#audit-runs", DataTable)
-        columns = (("run", "run"), ("when (UTC)", "when"), ("action", "action"), ("state", "state"), ("who", "who"))
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the columns to the new width (cut text ends with `…`; what does not fit is left out)."""
+        if event.size.width != self.fitted_width:
+            self.fill_runs()
+            self.fill_selectors()
+
+    def room(self, table: RowTable[str]) -> int:
+        """The cells a table's columns may take: the tab's width less the table's vertical scrollbar."""
+        return self.size.width - table.styles.scrollbar_size_vertical
+
+    def fill(self, table: RowTable[str], columns: Columns, fit: Fit, rows: list[tuple[str | None, list[str]]]) -> None:
+        """Put the rows in the table, its columns fitted to the tab's width (`fit_widths`)."""
+        natural = {
+            key: max([cell_len(label), *(cell_len(row[index]) for _, row in rows)])
+            for index, (label, key) in enumerate(columns)
+        }
+        natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
+        widths = fit_widths([(key, natural[key], least) for key, least in fit], self.room(table))
+        self.fitted_width = self.size.width
+        table.clear(columns=True)
         for label, key in columns:
-            runs.add_column(label, key=key)
-        for label, key in (("server", "server"), ("tag", "tag"), ("counts", "counts")):
-            runs.add_column(label, key=key)
-        selectors = self.query_one("#audit-selectors", DataTable)
-        for label, key in (("id", "id"), ("name", "name"), ("outcome", "outcome"), ("status", "status")):
-            selectors.add_column(label, key=key)
-        selectors.add_column("message", key="message", width=40)
-        selectors.add_column("request id", key="request")
+            if key in widths:
+                table.add_column(label, key=key, width=widths[key])
+        shown = [index for index, (_, key) in enumerate(columns) if key in widths]
+        for row_key, row in rows:
+            table.add_row(*(row[index] for index in shown), key=row_key)
 
     def on_show(self) -> None:
         """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
@@ -117,22 +169,21 @@ class AuditTab(Widget):
         self.audit_log = log
         self.log_runs = list(reversed(log.runs))
         self.query_one("#audit-summary", Static).update(audit_summary(len(log.runs), log.unreadable_lines))
-        table = self.query_one("#audit-runs", DataTable)
-        table.clear()
+        self.fill_runs()
+        self.show_run(self.log_runs[0] if self.log_runs else None)
+
+    def fill_runs(self) -> None:
+        """The runs table: one row per run of the log, newest first (the cursor stays on its row)."""
+        table: RowTable[str] = self.query_one("#audit-runs", RowTable)
+        cursor = table.cursor_row
+        rows: list[tuple[str | None, list[str]]] = []
         for run in self.log_runs:
             tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
-            table.add_row(
-                run.run_id,
-                when_text(run.started),
-                action_text(run),
-                run.state,
-                who_text(run),
-                self.server_text(run),
-                tag,
-                counts_text(run.counts),
-                key=run.run_id,
-            )
-        self.show_run(self.log_runs[0] if self.log_runs else None)
+            cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
+            rows.append((run.run_id, [*cells, self.server_text(run), tag, counts_text(run.counts)]))
+        self.fill(table, RUN_COLUMNS, RUN_FIT, rows)
+        if 0 < cursor < table.row_count:
+            table.move_cursor(row=cursor)
 
     def server_text(self, run: AuditRun) -> str:
         """The run's server; `this server (demo server)` when it is the profile's, whose runs can be resumed here."""
@@ -166,10 +217,9 @@ class AuditTab(Widget):
         return ""
 
     def show_run(self, run: AuditRun | None) -> None:
-        """The run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
+        """The run's line (its state, what can be done with it) and its selectors."""
         self.chosen = run
-        table = self.query_one("#audit-selectors", DataTable)
-        table.clear()
+        self.fill_selectors()
         line = self.query_one("#audit-run-line", Static)
         if run is None:
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
@@ -181,18 +231,19 @@ class AuditTab(Widget):
         elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
             hint = " · s to resume it" if run.interrupted else " · u to restore it" if restorable(run) else ""
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
-        for entry in run.entries.values():
+
+    def fill_selectors(self) -> None:
+        """The chosen run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
+        rows: list[tuple[str | None, list[str]]] = []
+        for entry in self.chosen.entries.values() if self.chosen is not None else ():
             outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
             if entry.new_id is not None:
                 outcome = f"{outcome}: {entry.selector_id} → {entry.new_id}"
-            table.add_row(
-                str(entry.selector_id),
-                entry.name,
-                outcome,
-                str(entry.status) if entry.status is not None else "",
-                entry.message,
-                entry.request_id or "",
+            status = str(entry.status) if entry.status is not None else ""
+            rows.append(
+                (None, [str(entry.selector_id), entry.name, outcome, status, entry.message, entry.request_id or ""])
             )
+        self.fill(self.query_one("#audit-selectors", RowTable), SELECTOR_COLUMNS, SELECTOR_FIT, rows)
 
     def restored_hint(self, run: AuditRun) -> str:
         """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""
