@@ -83,10 +83,14 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             copy_text=lambda event: event.client_id,
             narrow_width=14,
         ),
+        # At 80 columns id, client, schedule and next run fill the row exactly (no horizontal scrollbar): `Daily at
+        # 07:18 UTC` is 18 characters, a next run 29 (`2026-11-27 08:48Z  in 23h 31m`).
         ColumnDef(
-            "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=19
+            "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=18
         ),
-        ColumnDef("next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at"),
+        ColumnDef(
+            "next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at", narrow_width=29
+        ),
         ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
         ColumnDef(
             "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
