@@ -22,6 +22,7 @@ from textual.command import CommandPalette
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
@@ -159,6 +160,7 @@ class SvcTuiApp(App[int]):
         """Themes, keymap, then the first screen (or the first-run screen)."""
         self._apply_themes()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.theme_changed_signal.subscribe(self, lambda _theme: self.call_after_refresh(self.redraw_scrollbar_corners))
         self.live.start()
         if not self.is_headless:
             from svctui.tui.hangup import watch_terminal
@@ -404,6 +406,16 @@ class SvcTuiApp(App[int]):
             return
         if name in self._modes and self.current_mode != name:
             self.switch_mode(name)
+            self.call_after_refresh(self.redraw_scrollbar_corners)  # the theme may have changed while it was hidden
+
+    def redraw_scrollbar_corners(self) -> None:
+        """Redraw the scrollbar corners of the screens on show. Textual paints a corner (the cell where a widget's
+        two scrollbars meet) in its parent's colour but never repaints it when the theme changes, as it is outside
+        the DOM the stylesheet updates: a table with both scrollbars kept the old theme's colour in that cell."""
+        for screen in self.screen_stack:
+            for widget in screen.query(Widget):
+                if widget.show_horizontal_scrollbar and widget.show_vertical_scrollbar:
+                    widget.scrollbar_corner.refresh()
 
     def refuse_quit_while(self, holder: object, reason: str | None) -> None:
         """While `holder` (a run that must write its end line) gives a reason, quitting is refused with it; None
