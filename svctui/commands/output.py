@@ -152,13 +152,15 @@ def csv_columns(model: type[BaseModel]) -> list[CsvColumn]:
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
     `domain_results_failed`, `failed_domains`. Two computed columns, as the table shows them: a task's
     `status_label`, an event's `next_run` (from its rule; empty when it has no DTSTART, does not parse or ended).
-    Unknown extra fields are left to the JSON formats.
+    Unknown extra fields are left to the JSON formats; a field the model excludes from its dumps (a client's `token`)
+    is left out here too, as from JSON.
     """
-    own = [name for name in getattr(model, "__annotations__", {}) if name in model.model_fields]
-    names = own + [name for name in model.model_fields if name not in own]
+    fields = {name: info for name, info in model.model_fields.items() if not info.exclude}
+    own = [name for name in getattr(model, "__annotations__", {}) if name in fields]
+    names = own + [name for name in fields if name not in own]
     columns: list[CsvColumn] = []
     for name in names:
-        element = _list_element(model.model_fields[name].annotation)
+        element = _list_element(fields[name].annotation)
         if element is None:
             columns.append((name, _scalar_getter(name)))
         elif element is DomainResult:

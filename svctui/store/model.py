@@ -161,12 +161,9 @@ def build_profile(labels: dict[str, str] | None = None, **fields: object) -> Pro
 
 
 def mask(secret: SecretStr | None) -> str:
-    """Show a secret as asterisks plus at most its last 4 characters (none when it is shorter than 16)."""
-    if secret is None:
-        return "(none)"
-    value = secret.get_secret_value()
-    tail = value[-4:] if len(value) >= 16 else ""
-    return "*" * 8 + tail
+    """`********` for a secret that is set (no character of it, not even the last few: the token id beside it says
+    which credential it is), `(none)` when there is none."""
+    return "(none)" if secret is None else "*" * 8
 
 
 READ_ONLY_ENV = "SVCTUI_READ_ONLY"

@@ -16,6 +16,7 @@ from pydantic import TypeAdapter
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.clock import FROZEN_NOW_ENV
 from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.server import DemoServer
 from svctui.schedule import next_run_at, next_run_words
 from tests.support.cli import (
     SVCTUI_BIN,
@@ -27,6 +28,7 @@ from tests.support.cli import (
     run_binary,
     run_on_pty,
 )
+from tests.support.demo_http import all_items, signed
 
 FORMATS = ("table", "json", "jsonl", "csv")
 
@@ -384,3 +386,17 @@ def test_bearer_jwt_from_the_environment(demo_server: DemoLike) -> None:
     assert result.exit_code == 0, result.stderr
     assert len(jsonl_items(result.stdout)) == 2
     assert jwt not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_clients_list_never_prints_a_clients_token(env: dict[str, str], demo_server: DemoLike, fmt: str) -> None:
+    """Newcomer audit: `clients list -o csv` printed each client's `token` object (its id, name and user); the API
+    model keeps it out of dumps, and every format must too (REAL-SERVER.md: never show or log it)."""
+    assert isinstance(demo_server, DemoServer)
+    with signed(demo_server) as http:  # the tokens as the server sends them
+        tokens = [item["token"] for item in all_items(http, "/api/v2/clients") if item.get("token")]
+    token_ids = [token["id"] for token in tokens]
+    result = invoke(["clients", "list", "-o", fmt])
+    assert result.exit_code == 0, result.output
+    assert token_ids and not any(token_id in result.output for token_id in token_ids)
+    assert " token" not in result.output and "token" not in result.output.splitlines()[0].lower()

@@ -267,13 +267,13 @@ def test_show_masks_the_secret() -> None:
     result = run("profile", "show")
     assert result.exit_code == 0, result.output
     assert "name:          prod  (default)" in result.stdout
-    assert f"token_key:     ********{KEY[-4:]}  (in {profiles_file()})" in result.stdout
+    assert f"token_key:     ********  (in {profiles_file()})" in result.stdout and KEY[-4:] not in result.stdout
     assert KEY[:-4] not in result.stdout
     assert "scheme_prefix: bhe" in result.stdout
     with installed(MemoryKeyring()):
         add("vault")
         shown = run("profile", "show", "vault").stdout
-    assert f"********{KEY[-4:]}  (in the system keyring)" in shown
+    assert "********  (in the system keyring)" in shown and KEY[-4:] not in shown
     unreadable = run("profile", "show", "vault").stdout
     assert "(in the system keyring, unreadable:" in unreadable
 
