@@ -485,6 +485,28 @@ async def test_the_tags_pane_follows_the_terminal_width_and_keeps_the_chosen_tag
         assert pane.has_class("-narrow") and labels() == ["name", "sel", ""] and screen.tag == chosen
 
 
+async def test_a_resize_keeps_a_tag_opened_by_id_while_the_list_cursor_is_elsewhere(demo_server: DemoServer) -> None:
+    """Newcomer audit: cursor on the list's second tag, `t 1 enter` opened tag 1; a resize across NARROW_TERMINAL
+    rebuilt the pane's columns, put the cursor back and its highlight opened the second tag again."""
+    async with on_cleanup(demo_server, size=(160, 45)) as (_app, pilot, screen):
+        pane = screen.tags_pane
+        pane.table.focus()
+        await pilot.press("down")
+        await settle(pilot)
+        second, first = pane.tags[1], pane.tags[0]
+        assert screen.tag == second
+        await pilot.press("t")
+        prompt: Any = pane.query_one("#tag-id", Input)
+        prompt.value = str(first.id)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tag is not None and screen.tag.id == first.id
+        for size in ((80, 24), (160, 45)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            assert screen.tag is not None and screen.tag.id == first.id, f"still tag {first.id} at {size}"
+
+
 async def test_the_marks_stay_on_the_status_line_at_80_columns(demo_server: DemoServer) -> None:
     """The count of marked selectors is what the line must keep before ctrl+d (it was cut off at 80x24)."""
     async with on_cleanup(demo_server, size=(80, 24)) as (_app, pilot, screen):

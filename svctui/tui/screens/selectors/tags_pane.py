@@ -71,6 +71,7 @@ class TagsPane(Vertical):
         self.marked: dict[int, int] = {}
         self.chosen: AssetGroupTag | None = None
         self.tag_columns: tuple[tuple[str, str, int], ...] = ()  # label, key, width of the shown columns but marks
+        self._rebuilt_row: int | None = None  # where a rebuild of the columns put the cursor back (see fit_terminal)
 
     def compose(self) -> ComposeResult:
         """Title, the table of tags, a state panel, and the tag-id prompt (shown when there is no list)."""
@@ -102,7 +103,11 @@ class TagsPane(Vertical):
         table.add_column("", key="marked", width=4)
         if self.tags:
             self._render_rows()
-            table.move_cursor(row=min(row, len(self.tags) - 1), animate=False)
+            # The cursor goes back to the open tag when the list has it (a tag opened by id with `t` is not where
+            # the cursor was), else where it was; either way the rebuild's highlight opens no other tag.
+            listed = [index for index, tag in enumerate(self.tags) if self.chosen and tag.id == self.chosen.id]
+            self._rebuilt_row = listed[0] if listed else min(row, len(self.tags) - 1)
+            table.move_cursor(row=self._rebuilt_row, animate=False)
 
     @property
     def table(self) -> DataTable[Text]:
@@ -194,6 +199,9 @@ class TagsPane(Vertical):
         event.stop()
         if event.cursor_row != self.table.cursor_row:
             return  # a highlight the cursor has moved on from (a rebuild of the columns starts at the first row)
+        if self._rebuilt_row is not None and event.cursor_row == self._rebuilt_row:
+            self._rebuilt_row = None
+            return  # the cursor put back by a rebuild of the columns (a resize), not a choice
         key = event.row_key.value
         tag = next((tag for tag in self.tags if str(tag.id) == key), None)
         if tag is not None:
