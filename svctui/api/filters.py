@@ -345,6 +345,17 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
     return value
 
 
+CASE_NOTE = "~eq is case-sensitive on the server"
+
+
+def case_note(value: str) -> str:
+    """What the server does with `~eq value`: it matches that capitalisation only (the filter editor says it as you
+    type, the list commands when nothing matched)."""
+    other = value.swapcase() if value.swapcase() != value else ""
+    example = f" ({quote_input(other)} is not found)" if other else ""
+    return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
+
+
 @dataclass(frozen=True)
 class Filter:
     """A validated filter: `column=op:value` on the wire."""

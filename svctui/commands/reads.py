@@ -23,6 +23,7 @@ from svctui.api.filters import (
     Filter,
     Kind,
     SortKey,
+    case_note,
 )
 from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
@@ -72,8 +73,9 @@ async def write_listing(
     limit: int | None,
     first_page: FirstPage,
     all_pages: AllPages | None = None,
-) -> None:
-    """One page (default) or every page (--all, capped by --limit) into `writer`, writing one page at a time.
+) -> int:
+    """One page (default) or every page (--all, capped by --limit) into `writer`, writing one page at a time; how
+    many items were written.
 
     Each page is written (and flushed) as it arrives; the client has at most two more on their way (`paginate`).
     """
@@ -83,6 +85,7 @@ async def write_listing(
         if not fetch_all:
             items, count = await first_page()
             writer.write_page(items)
+            written = len(items)
             shown_to = skip + len(items)
             if fmt == Format.TABLE and count > shown_to:
                 first = f"{skip + 1:,}-{shown_to:,}" if items else "none"
@@ -111,6 +114,7 @@ async def write_listing(
         raise
     finally:
         writer.close(complete=complete)
+    return written
 
 
 def _page_data(page: Any) -> Sequence[BaseModel]:
@@ -171,7 +175,7 @@ def run_listing(
             columns = table_columns(listing.model, book.name_of)
             first_page, all_pages = _naming(book, client, first_page, all_pages)
         try:
-            await write_listing(
+            written = await write_listing(
                 new_writer(fmt, listing.model, listing.noun, columns),
                 fmt=fmt,
                 noun=listing.noun,
@@ -181,6 +185,9 @@ def run_listing(
                 first_page=first_page,
                 all_pages=all_pages,
             )
+            if not written:  # nothing matched: a `~eq` value in other capitals is the usual reason (as the editor says)
+                for case in [item for item in listing.query.filters if item.op == "~eq"][:1]:
+                    note(case_note(case.value))
         except NotFound as exc:
             resource_missing = "resource not found" in " ".join(exc.messages).lower()  # not a missing route
             if not listing.not_found or isinstance(exc, EnterpriseOnly) or not resource_missing:

@@ -400,3 +400,14 @@ def test_clients_list_never_prints_a_clients_token(env: dict[str, str], demo_ser
     assert result.exit_code == 0, result.output
     assert token_ids and not any(token_id in result.output for token_id in token_ids)
     assert " token" not in result.output and "token" not in result.output.splitlines()[0].lower()
+
+
+def test_a_contains_filter_that_matched_nothing_says_it_is_case_sensitive(env: dict[str, str]) -> None:
+    """Newcomer audit: `-f rrule=~eq:daily` printed only `no events found`; the dashboard's editor says `~eq` is
+    case-sensitive, and the command now says it too (one wording, api.filters.case_note), only when nothing matched."""
+    lower = invoke(["events", "list", "-f", "rrule=~eq:daily"])
+    assert lower.exit_code == 0 and lower.stdout == ""
+    assert "no events found" in lower.stderr and "~eq is case-sensitive on the server: 'daily'" in lower.stderr
+    assert "('DAILY' is not found)" in lower.stderr
+    upper = invoke(["events", "list", "-f", "rrule=~eq:DAILY", "-o", "json"])
+    assert upper.exit_code == 0 and json_items(upper.stdout) and "case-sensitive" not in upper.stderr

@@ -23,8 +23,16 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from svctui.api.filters import Column, EndpointSpec, Filter, FilterError, Kind, parse_filter, split_quick_filter
-from svctui.api.quoting import quote_input
+from svctui.api.filters import (
+    Column,
+    EndpointSpec,
+    Filter,
+    FilterError,
+    Kind,
+    case_note,
+    parse_filter,
+    split_quick_filter,
+)
 from svctui.clock import Clock
 from svctui.tui.widgets.dialog import show_line
 
@@ -40,16 +48,6 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
-
-
-CASE_NOTE = "~eq is case-sensitive on the server"
-
-
-def case_note(value: str) -> str:
-    """What the server does with `~eq value`: it matches that capitalisation only."""
-    other = value.swapcase() if value.swapcase() != value else ""
-    example = f" ({quote_input(other)} is not found)" if other else ""
-    return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
 
 
 SAMPLE_TEXT = {"rrule": "DAILY"}  # a ~eq value that reads like the column's content; "old" for the rest
