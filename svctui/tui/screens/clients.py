@@ -96,7 +96,7 @@ VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "
 # The orders `s` cycles through, the default first. Within each, clients still being checked and clients whose
 # fetch failed keep the places worst-first gives them (an error first, a pending row last).
 DEFAULT_ORDER = "worst first"
-ORDERS = (DEFAULT_ORDER, "name", "last run, newest first", "check-in, oldest first", "next run, soonest first")
+ORDERS = (DEFAULT_ORDER, "name", "last run (newest first)", "check-in (oldest first)", "next run (soonest first)")
 
 
 class RankCell(Text):
@@ -162,7 +162,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("o", "open_tasks", "Open runs", id="clients.open", tooltip="Completed tasks of this client (or enter)"),
         Binding("r", "reload", "Refresh", id="clients.refresh", tooltip="Fetch every client again"),
-        Binding("s", "cycle_sort", "Sort", id="clients.sort", tooltip="Order: " + ", ".join(ORDERS)),
+        Binding("s", "cycle_sort", "Sort", id="clients.sort", tooltip="Order: " + " · ".join(ORDERS)),
     ]
 
     def __init__(self) -> None:
