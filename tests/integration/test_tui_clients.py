@@ -131,6 +131,35 @@ async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_serve
         assert "sorted:" not in str(screen.query_one("#status-line", Static).render())
 
 
+async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoServer) -> None:
+    """Newcomer audit: at 80 columns the 20-run strip ran off the screen's edge, showing the oldest runs and hiding
+    the latest. Narrow, the strip is the newest STRIP_NARROW runs and fits; wide again, all 20; the cursor stays."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        table = screen.table
+
+        def strips() -> dict[str, str]:
+            return {str(row.key.value): str(table.get_cell(row.key, "strip")) for row in table.ordered_rows}
+
+        full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
+        assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
+        assert [str(column.label) for column in table.columns.values()][5] == f"last {clients.STRIP_NARROW}"
+        strip_end = sum(column.get_render_width(table) for column in list(table.columns.values())[:6])
+        assert strip_end <= 80, "the strip's newest end is on screen"
+        await pilot.press("j", "j")
+        kept = screen.current_key()
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert strips() == full and screen.current_key() == kept
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
+        assert screen.current_key() == kept
+
+
 def table_keys(table: DataTable[Any]) -> list[str]:
     """The table's row keys, top to bottom."""
     return [str(row.key.value) for row in table.ordered_rows]

@@ -68,6 +68,21 @@ COLUMNS = (  # what matters first: at 80 columns health, client, last run and th
     ("host", "host", 24),
 )
 NARROW_WIDTH = 120  # below this the detail pane goes under the table
+# Below NARROW_WIDTH the strip shows the newest STRIP_NARROW runs and the columns before it are narrower, so health,
+# client, last run, the counts and the strip's newest end all fit 80 columns (the 20-run strip ran off the screen's
+# edge there, showing the oldest runs and hiding the latest; the detail pane spells out all 20).
+STRIP_NARROW = 8
+NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
+
+
+def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
+    """The table's columns (key, label, width) for a narrow terminal or a wide one."""
+    return [
+        (key, *NARROW_COLUMNS[key]) if narrow and key in NARROW_COLUMNS else (key, label, width)
+        for key, label, width in COLUMNS
+    ]
+
+
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # Answers landing closer together than this share one table update: every update of a DataTable repaints all its
 # visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
@@ -211,16 +226,28 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def on_mount(self) -> None:
         """Columns, header, first load."""
-        for key, label, width in COLUMNS:
+        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
+        for key, label, width in columns_for(self.has_class("-narrow")):
             self.table.add_column(label, key=key, width=width)
         self.watch(self.dashboard, "header_info", self._refresh_header)
-        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.table.focus()
         self.reload_if_stale()
 
     def on_resize(self, event: events.Resize) -> None:
-        """The detail pane under the table on narrow terminals."""
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        """The detail pane under the table on narrow terminals, and the narrow columns (the rows rebuilt for them,
+        the cursor kept on its client)."""
+        narrow = event.size.width < NARROW_WIDTH
+        if narrow != self.has_class("-narrow"):
+            self.set_class(narrow, "-narrow")
+            key, table = self.current_key(), self.table
+            table.clear(columns=True)
+            for column, label, width in columns_for(narrow):
+                table.add_column(label, key=column, width=width)
+            self._row_cells = {}
+            self._render_rows()
+            if key is not None and key in {row.value for row in table.rows}:
+                table.move_cursor(row=table.get_row_index(key), animate=False)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
@@ -231,6 +258,11 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._set_stale("")
         self._render_rows()
         self.action_reload()
+
+    def _restyle(self) -> None:
+        """Another theme: the cells carry colours resolved from the theme, so every row is built again (in place)."""
+        self._row_cells = {}
+        self._render_rows(rank=False)
 
     def _refresh_header(self, *_: object) -> None:
         app = self.dashboard
@@ -582,7 +614,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             str(health.drops_in_window), style=semantic_style(app, "warning") if health.drops_in_window else ""
         )
         strip = Text()
-        for status in health.strip:
+        for status in health.strip[-STRIP_NARROW:] if self.has_class("-narrow") else health.strip:
             strip.append(RUN_STRIP_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
         cells["strip"] = strip
         if health.stale:
