@@ -293,11 +293,12 @@ class TasksScreen(ListScreen[CompletedTask]):
     def _refresh_bars(self) -> None:
         runs = self.runs
         loaded = len(runs.tasks) if runs.tasks is not None else None
-        history = history_text(
-            self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem
-        )
+        facts = (self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem)
+        history, short_history = history_text(*facts), history_text(*facts, short=True)
         self.query_one("#client-bar", Static).update(
-            client_bar(self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2)
+            client_bar(
+                self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2, short_history
+            )
         )
         deprecated = self.endpoint == "completed-tasks"
         notice = self.query_one("#endpoint-notice", Static)
