@@ -89,13 +89,15 @@ async def test_the_client_bar_at_80_columns_keeps_the_name_and_shortens_the_uuid
         await settle(pilot)
         name = screen.client_name()
         bar = screen.query_one("#client-bar", Static)
-        assert name and text_of(bar).startswith(f"Client {name} ({client_id[:8]}…) · completed-tasks · history ")
+        runs = f"{len(screen.history or []):,} runs · {len(screen.drops)} drop"  # the numbers only, whole
+        assert name and text_of(bar).startswith(f"Client {name} ({client_id[:8]}…) · completed-tasks · {runs}")
         drawn = bar.render_line(0).text.rstrip()
         assert drawn.startswith(f"Client {name} ({client_id[:8]}…)")
         assert drawn.endswith("…") if len(text_of(bar)) > SMALL[0] - 2 else drawn.endswith(text_of(bar))
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
-        assert f"Client {name} ({client_id}) · completed-tasks" in text_of(screen.query_one("#client-bar", Static))
+        wide = text_of(screen.query_one("#client-bar", Static))
+        assert f"Client {name} ({client_id}) · completed-tasks · history " in wide
 
 
 def failed_run(demo: DemoServer) -> None:

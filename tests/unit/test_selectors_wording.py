@@ -7,6 +7,7 @@ from svctui.api.models import Selector
 from svctui.ops.selector_restore import RestorePlan
 from svctui.store.audit_read import AuditRun
 from svctui.tui.screens.selectors.audit_tab import audit_summary
+from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, impact_text
 from svctui.tui.screens.selectors.loaders import Matching, matching_why
 from svctui.tui.screens.selectors.marks import Marks
 from svctui.tui.screens.selectors.restore import nothing_to_restore
@@ -53,3 +54,21 @@ def test_nothing_to_restore_is_one_short_line() -> None:
         "7 can't be re-created (2, 3, 4 … and 4 more): the run's list says why."
     )
     assert "\n" not in said
+
+
+def test_impact_counts_the_tags_selectors_and_says_which_are_not_part_of_it() -> None:
+    """Newcomer audit: a selector of another tag made the review say `Impact: incomplete (not available on this
+    server); so far 4,280 objects`. The impact is the tag's selectors'; the others are skipped, by id."""
+    counts = {55: {"User": 4_000, "Computer": 280}}
+    assert impact_text(Impact(counts, not_in_tag=(1,))) == (
+        "Impact: 4,280 tagged objects (User 4,000, Computer 280); 1 not part of the tag, skipped (1)"
+    )
+    many = tuple(range(1, 8))
+    assert impact_text(Impact(counts, not_in_tag=many)).endswith(
+        "; 7 not part of the tag, skipped (1, 2, 3, 4, 5 … and 2 more)"
+    )
+    none = "Impact: 0 tagged objects; 2 not part of the tag, skipped (1, 2)"
+    assert impact_text(Impact({}, not_in_tag=(1, 2))) == none
+    assert impact_text(Impact(counts)) == "Impact: 4,280 tagged objects (User 4,000, Computer 280)"
+    assert impact_text(Impact({}, NOT_AVAILABLE)) == "Impact: member counts not available on this server"
+    assert impact_text(Impact(counts, "timed out")) == "Impact: incomplete (timed out); so far 4,280 objects"

@@ -11,7 +11,16 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from svctui.triage import COUNT_NAMES, DomainPoint, compare_with_previous, detect_drops, domain_series, status_breakdown
+from svctui.triage import (
+    COUNT_NAMES,
+    DomainPoint,
+    StatusCount,
+    compare_with_previous,
+    detect_drops,
+    domain_series,
+    status_breakdown,
+)
+from svctui.tui.screens.tasks.bars import client_bar, history_text
 from svctui.tui.widgets.count_plot import CountPlot, _nice_top, fitted
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
@@ -89,6 +98,42 @@ async def test_status_bar_short_labels_that_are_cut_end_with_an_ellipsis() -> No
             await pilot.pause()
             line = str(bar.render())
             assert "……" not in line and len(line) <= width - 2
+
+
+async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() -> None:
+    """Newcomer audit: at 80 columns the legend ended `▚Failed 181 ▄Ing…`: Partially complete and the total were
+    cut off. Where the short legend does not fit, the total and the not-OK statuses come first, whole entries only,
+    and `…` says some were left out (a count is never cut)."""
+    labels = ["Invalid", "Complete", "Canceled", "Timed out", "Failed", "Ingesting", "Partially complete"]
+    counts = [4, 501, 18, 18, 181, 2, 39]
+    codes = [-1, 2, 3, 4, 5, 6, 8]
+    bar = StatusBar()
+    async with OneWidget(bar).run_test(size=(80, 3)) as pilot:
+        bar.set_breakdown([StatusCount(*row) for row in zip(codes, labels, counts, strict=True)], "matching")
+        await pilot.pause()
+        line = str(bar.render())
+        legend = line[line.index("(") :]
+        assert legend == "(763) ▚Failed 181 ▓Partial… 39 ▒Timeout 18 █Complete 501 …", line
+        assert len(line) <= 78
+        await pilot.resize_terminal(160, 3)  # room for every full label: unchanged, in the bar's order
+        await pilot.pause()
+        assert str(bar.render()).endswith("▓ Partially complete 39  (763 matching)")
+
+
+def test_client_bar_at_80_columns_keeps_the_run_and_drop_counts() -> None:
+    """Newcomer audit: `history 763 tasks, 2 d…` at 80 columns lost the drop count. Narrow, the history says only
+    its numbers (`763 runs · 2 drops`); wide, it is whole."""
+    client = "cd613e30-d8f1-4adf-91b7-584a2265b1f5"
+    facts = (True, 763, 763, 2, 0.2)
+    history, short = history_text(*facts), history_text(*facts, short=True)
+    assert (history, short) == ("history 763 tasks, 2 drops > 20 %", "763 runs · 2 drops")
+    assert history_text(True, 5000, 12345, 1, 0.2, short=True) == "5,000 of 12,345 runs · 1 drop"
+    narrow = client_bar(client, "SHARPHOUND-DC01", "completed-tasks", history, 78, short)
+    assert narrow.plain == "Client SHARPHOUND-DC01 (cd613e30…) · completed-tasks · 763 runs · 2 drops"
+    wide = client_bar(client, "SHARPHOUND-DC01", "completed-tasks", history, 118, short)
+    assert wide.plain == f"Client SHARPHOUND-DC01 ({client}) · completed-tasks · {history}"
+    unnamed = client_bar(client, "", "completed-jobs", history, 78, short)  # the uuid is all there is: kept whole
+    assert unnamed.plain == f"Client {client} · completed-jobs · 763 runs · 2 drops"
 
 
 async def test_domain_results_rows_totals_and_failed_message() -> None:

@@ -2,6 +2,8 @@
 
 Each status fills its part of the bar with its own glyph (`svctui.tui.widgets.status_colors.STATUS_GLYPHS`) in its
 theme colour, and its legend entry starts with that glyph: the parts are told apart by shape as well as by hue.
+Where the legend does not fit it shortens in steps: short labels, then (80 columns) the total first and the not-OK
+statuses before the others, so what is cut (with `…`) is the least telling part.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from svctui.api.models import TaskStatus
 from svctui.triage import StatusCount
 from svctui.tui.widgets.status_colors import status_glyph, status_style
 
@@ -24,6 +27,10 @@ SHORT_LABELS = {
     "Ingesting": "Ingest…",
     "Analyzing": "Analyz…",
 }
+# Where even the short legend does not fit: the not-OK statuses (worst first) and Complete, then the others in the
+# bar's order.
+TIGHT_ORDER = (TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE, TaskStatus.TIMED_OUT, TaskStatus.COMPLETE)
+TIGHT_FIRST: dict[int, int] = {int(status): place for place, status in enumerate(TIGHT_ORDER)}
 
 
 def bar_widths(counts: Sequence[int], width: int) -> list[int]:
@@ -86,6 +93,8 @@ class StatusBar(Widget):
         legend = self._legend(items, total, short=False)
         if legend.cell_len + MIN_BAR > room:
             legend = self._legend(items, total, short=True)
+        if legend.cell_len + MIN_BAR > room:
+            legend = self._tight_legend(items, total, room - MIN_BAR)
         bar_width = max(MIN_BAR, min(MAX_BAR, room - legend.cell_len))
         bar = Text()
         for item, cells in zip(items, bar_widths([item.count for item in items], bar_width), strict=True):
@@ -96,14 +105,33 @@ class StatusBar(Widget):
             line.right_crop(1)
         return line
 
+    def _entry(self, item: StatusCount, *, short: bool) -> Text:
+        """`  █ Complete 40`, or short: ` █Complete 40`, ` ▓Partial… 2`."""
+        entry = Text(" " if short else "  ")
+        glyph = status_glyph(item.code)
+        entry.append(glyph if short else f"{glyph} ", style=status_style(self.app, item.code))
+        label = SHORT_LABELS.get(item.label, item.label) if short else item.label
+        entry.append(f"{label} {item.count:,}")
+        return entry
+
     def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool) -> Text:
         legend = Text()
         for item in items:
-            legend.append(" " if short else "  ")
-            glyph = status_glyph(item.code)
-            legend.append(glyph if short else f"{glyph} ", style=status_style(self.app, item.code))
-            label = SHORT_LABELS.get(item.label, item.label) if short else item.label
-            legend.append(f"{label} {item.count:,}")
+            legend.append_text(self._entry(item, short=short))
         scope = f" {self.scope}" if self.scope and not short else ""
         legend.append(f"  ({total:,}{scope})", style="dim")
+        return legend
+
+    def _tight_legend(self, items: Sequence[StatusCount], total: int, room: int) -> Text:
+        """`(763) ▚Failed 181 ▓Partial… 39 ▒Timeout 18 █Complete 501 …`: the total, the not-OK statuses first, and
+        whole entries only while they fit in `room` cells (a count is never cut: the ones left out are `…`)."""
+        legend = Text(f" ({total:,})", style="dim")
+        ordered = sorted(items, key=lambda item: TIGHT_FIRST.get(item.code, len(TIGHT_FIRST)))
+        for index, item in enumerate(ordered):
+            entry = self._entry(item, short=True)
+            last = index == len(ordered) - 1
+            if legend.cell_len + entry.cell_len + (0 if last else 2) > room:
+                legend.append(" …", style="dim")
+                break
+            legend.append_text(entry)
         return legend

@@ -18,7 +18,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import digit_to_box
-from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, load_impact
+from svctui.tui.screens.selectors.impact import Impact, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
@@ -39,12 +39,6 @@ CONFIRM_TYPED_ABOVE = 20
 SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
-
-
-def kinds_text(counts: dict[str, int]) -> str:
-    """`User 3, Computer 1` (largest first), or '0'."""
-    parts = [f"{kind} {count:,}" for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
-    return ", ".join(parts) or "0"
 
 
 def review_widths(screen_width: int, id_width: int) -> dict[str, int]:
@@ -259,13 +253,7 @@ class ReviewScreen(ModalScreen[bool]):
             members = f"{sum(counts.values()):,}" if counts is not None else "—"
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
-        label = self.query_one("#review-impact", Static)
-        if impact.problem == NOT_AVAILABLE and not impact.per_selector:
-            label.update(f"Impact: member counts {NOT_AVAILABLE}")
-        elif impact.problem:
-            label.update(f"Impact: incomplete ({impact.problem}); so far {impact.total:,} objects")
-        else:
-            label.update(f"Impact: {impact.total:,} tagged objects ({kinds_text(dict(impact.by_kind))})")
+        self.query_one("#review-impact", Static).update(impact_text(impact))
 
     def typed_count_ok(self) -> bool:
         """True when no typed count is needed, or the typed one is right."""

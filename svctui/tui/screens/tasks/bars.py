@@ -8,27 +8,46 @@ from svctui.triage import QUICK_FILTERS_BY_NAME
 
 
 def history_text(
-    client_chosen: bool, loaded: int | None, total: int, drops: int, threshold: float, problem: str = ""
+    client_chosen: bool,
+    loaded: int | None,
+    total: int,
+    drops: int,
+    threshold: float,
+    problem: str = "",
+    *,
+    short: bool = False,
 ) -> str:
-    """`history 702 tasks, 2 drops > 20 %`, `history loading…`, `history failed to load`."""
+    """`history 702 tasks, 2 drops > 20 %`, `history loading…`, `history failed to load`; `short` (for narrow
+    terminals) says only the numbers: `702 runs · 2 drops`, `5,000 of 12,000 runs · 2 drops`."""
     if not client_chosen:
         return "no history"
     if problem:
         return "history failed to load"
     if loaded is None:
         return "history loading…"
+    drops_text = f"{drops} drop{'s' if drops != 1 else ''}"
+    if short:
+        return f"{loaded:,}{f' of {total:,}' if total > loaded else ''} runs · {drops_text}"
     capped = f" (newest {loaded:,} of {total:,})" if total > loaded else ""
-    return f"history {loaded:,} tasks{capped}, {drops} drop{'s' if drops != 1 else ''} > {threshold * 100:.0f} %"
+    return f"history {loaded:,} tasks{capped}, {drops_text} > {threshold * 100:.0f} %"
 
 
-def client_bar(client_id: str | None, name: str, endpoint: str, history: str, width: int | None = None) -> Content:
+def client_bar(
+    client_id: str | None,
+    name: str,
+    endpoint: str,
+    history: str,
+    width: int | None = None,
+    short_history: str = "",
+) -> Content:
     """`Client collector-01 (7d3c…) · completed-tasks · history 702 tasks, 2 drops > 20 %` (deprecated in warning).
 
-    Wider than `width` cells, a named client's uuid shortens to `cd613e30…` (the name stays whole); what still does
-    not fit is cut with `…` by the bar's CSS.
+    Wider than `width` cells, a named client's uuid shortens to `cd613e30…` (the name stays whole), then the history
+    to `short_history` (`702 runs · 2 drops`: the numbers stay); what still does not fit is cut with `…` by the
+    bar's CSS.
     """
 
-    def bar(shown_id: str) -> Content:
+    def bar(shown_id: str, history: str) -> Content:
         text = Content.from_markup("[b]Client[/b] ")
         if client_id is None:
             text += Content.from_markup("[$warning]none chosen[/] [dim](press C)[/dim]")
@@ -39,10 +58,14 @@ def client_bar(client_id: str | None, name: str, endpoint: str, history: str, wi
         text += Content.from_markup(f" [dim]·[/dim] [{style}]$endpoint[/]", endpoint=endpoint)
         return text + Content.from_markup(" [dim]·[/dim] $history", history=history)
 
-    full = bar(client_id or "")
-    if client_id is None or not name or width is None or full.cell_length <= width:
+    full = bar(client_id or "", history)
+    if client_id is None or width is None or full.cell_length <= width:
         return full
-    return bar(f"{client_id[:8]}…")
+    shown_id = f"{client_id[:8]}…" if name else client_id  # an unnamed client is known only by its uuid
+    shorter = bar(shown_id, history)
+    if shorter.cell_length <= width or not short_history:
+        return shorter
+    return bar(shown_id, short_history)
 
 
 def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:

@@ -293,11 +293,12 @@ class TasksScreen(ListScreen[CompletedTask]):
     def _refresh_bars(self) -> None:
         runs = self.runs
         loaded = len(runs.tasks) if runs.tasks is not None else None
-        history = history_text(
-            self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem
-        )
+        facts = (self.client_id is not None, loaded, runs.total, len(runs.drops), runs.threshold, runs.problem)
+        history, short_history = history_text(*facts), history_text(*facts, short=True)
         self.query_one("#client-bar", Static).update(
-            client_bar(self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2)
+            client_bar(
+                self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2, short_history
+            )
         )
         deprecated = self.endpoint == "completed-tasks"
         notice = self.query_one("#endpoint-notice", Static)
@@ -441,15 +442,20 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.app.push_screen(picker, chosen)
 
     def show_event_runs(self, client_id: str, event_id: int) -> None:
-        """Jump here from an event: its client's runs of that event only (`event_id=eq:N`, x clears)."""
+        """Jump here from an event: its client's runs of that event only (`event_id=eq:N`, x clears), in the server
+        list (the filters are replaced: a quick filter or the drops view is left)."""
+        self.quick = self.quick_under_drops = None
         self.show_filters([Filter.build(COMPLETED_TASKS, "event_id", "eq", str(event_id))])
         self.choose_client(client_id, keep_event=True)
         self.notify(f"Runs of event {event_id} (x clears the filter).", timeout=4)
 
     async def action_show_event(self) -> None:
         """The Events screen, filtered to this run's event, its detail open."""
-        task = self.table.current_item
-        if task is None or task.event_id is None:
+        task = self.table.current_item if self.client_id is not None else None
+        if task is None:
+            self.notify(no_run_reason(self.client_id is not None), severity="warning")
+            return
+        if task.event_id is None:
             self.notify("This run has no event (it was started by hand).", severity="warning")
             return
         await self.app.switch_mode("events")
@@ -459,8 +465,12 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def choose_client(self, client_id: str, *, keep_event: bool = False) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
-        drops an `event_id` filter (an event belongs to one client: it would match nothing), unless `keep_event`."""
+        drops an `event_id` filter (an event belongs to one client: it would match nothing), unless `keep_event`.
+        Choosing a client (picker, Clients, Events) opens the server list: the drops view is left, back to the
+        quick filter it was entered from (the drops view is `d` on the client already shown, never a landing)."""
         client_id = client_id.lower()
+        if self.quick == "drops":
+            self.quick, self.quick_under_drops = self.quick_under_drops, None
         if client_id != self.client_id:
             if not keep_event and any(f.column == "event_id" for f in self.filters):
                 self.show_filters([f for f in self.filters if f.column != "event_id"])
@@ -605,6 +615,13 @@ def remember_client(client_id: str, profile: str) -> Any:
     settings = load_settings().with_recent_client(client_id, profile)
     save_settings(settings)
     return settings
+
+
+def no_run_reason(client_chosen: bool) -> str:
+    """Why `E` has no run to jump from: no client chosen yet, or an empty list."""
+    if not client_chosen:
+        return "No run under the cursor: choose a client first (C)."
+    return "No run under the cursor (the list is empty)."
 
 
 def _runs(count: int) -> str:
