@@ -53,7 +53,8 @@ def resume_refusal(run: AuditRun) -> NothingToResume | None:
     if run.run_id == LEGACY_RUN_ID:
         return ResumeRefused("the 'legacy' lines were written before runs had ids; they can't be resumed")
     if run.action != DELETE_ACTION:
-        return ResumeRefused(f"run {run.run_id} is a {run.action} run; only deletion runs can be resumed")
+        action = run.action.removeprefix("selectors.")
+        return ResumeRefused(f"run {run.run_id} is a {action} run; only deletion runs can be resumed")
     if run.tag_id is None:
         return ResumeRefused(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
     if run.resolved_by is not None:

@@ -196,7 +196,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             assert not isinstance(app.screen, ConfirmScreen)
             restore_run_id = column(runs, "run")[0]
             assert [note.message for note in app.notes[-2:]] == [
-                f"Run {restore_run_id} is a selectors.restore run; only deletion runs can be resumed.",
+                f"Run {restore_run_id} is a restore run; only deletion runs can be resumed.",
                 f"Run {restore_run_id} is a restore run: it can't be restored; only a deletion run (run {run_id}) can.",
             ]
             assert cleanup.tags_pane.counts[BIG_TAG_ID] == before + 3, "the tag's count follows the restore"
