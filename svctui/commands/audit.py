@@ -51,11 +51,6 @@ def local_time(stamp: str) -> str:
         return stamp
 
 
-def outcome_counts(run: AuditRun) -> str:
-    """`300 deleted, 2 refused: default selector`: counts per outcome, largest first."""
-    return ", ".join(f"{count:,} {outcome}" for outcome, count in run.counts.most_common() if count)
-
-
 def run_row(run: AuditRun) -> RunRow:
     """The row of one run."""
     plan = run.plan
@@ -70,7 +65,7 @@ def run_row(run: AuditRun) -> RunRow:
         user=str(plan.get("user") or ""),
         server=str(plan.get("server") or ""),
         tag=tag,
-        outcomes=outcome_counts(run),
+        outcomes=run.counts_text,
         state=run.state,
     )
 

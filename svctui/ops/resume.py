@@ -37,15 +37,34 @@ def choose_run(log: AuditLog, run_id: str | None) -> AuditRun:
             raise NothingToResume("nothing to resume: no interrupted deletion run in the audit log" + _retry_hint(log))
     else:
         run = log.get(run_id)
-    if run.run_id == LEGACY_RUN_ID:
-        raise ResumeRefused("the 'legacy' lines were written before runs had ids; they can't be resumed")
-    if run.action != DELETE_ACTION:
-        raise ResumeRefused(f"run {run.run_id} is a {run.action} run; only deletion runs can be resumed")
-    if run.tag_id is None:
-        raise ResumeRefused(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
-    if not run.unsettled_ids():
-        raise NothingToResume(f"nothing to resume: every selector of run {run.run_id} is settled")
+    why_not = resume_refusal(run)
+    if why_not is not None:
+        raise why_not
     return run
+
+
+def resume_refusal(run: AuditRun) -> NothingToResume | None:
+    """Why `run` can't be resumed (ResumeRefused, or NothingToResume when nothing is left), None when it can.
+
+    The one rule of `svctui selectors resume RUN_ID` and the dashboard's `s`: a deletion run with a plan, not
+    resumed already by a run that finished, with selectors left unsettled (no answer, failed, skipped or never
+    tried) — whether it was interrupted, cancelled or stopped. Another server is checked apart (`check_same_server`).
+    """
+    if run.run_id == LEGACY_RUN_ID:
+        return ResumeRefused("the 'legacy' lines were written before runs had ids; they can't be resumed")
+    if run.action != DELETE_ACTION:
+        action = run.action.removeprefix("selectors.")
+        return ResumeRefused(f"run {run.run_id} is a {action} run; only deletion runs can be resumed")
+    if run.tag_id is None:
+        return ResumeRefused(f"run {run.run_id} has no plan line (its tag is unknown); it can't be resumed")
+    if run.resolved_by is not None:
+        return NothingToResume(
+            f"nothing to resume: run {run.run_id} was resumed by run {run.resolved_by}; "
+            f"resume that one if it left selectors unsettled"
+        )
+    if not run.unsettled_ids():
+        return NothingToResume(f"nothing to resume: every selector of run {run.run_id} is settled")
+    return None
 
 
 def _retry_hint(log: AuditLog) -> str:

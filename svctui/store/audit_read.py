@@ -46,6 +46,33 @@ class SelectorEntry:
         return self.intended and (self.outcome is None or self.outcome == "no answer")
 
 
+# the order a run's counts are told in: what it did, what the server refused, what went wrong, what is left
+COUNTS_ORDER = (
+    "deleted",
+    "restored",
+    "already gone",
+    "refused: default selector",
+    "not part of tag",
+    "failed: authentication",
+    "failed",
+    "no answer",
+    "in doubt",
+    "skipped",
+    "not attempted",
+)
+
+
+def run_counts_text(counts: Counter[str]) -> str:
+    """`300 deleted, 2 refused: default selector` or `3 restored, 1 failed`: a run's counts per outcome.
+
+    Every outcome the log holds is counted — a deletion's, a restore's, `in doubt`, `not attempted` — in
+    COUNTS_ORDER (any other after them, largest first), so a run never reads `nothing yet` while it has outcomes.
+    """
+    known = [(outcome, counts[outcome]) for outcome in COUNTS_ORDER]
+    other = [(outcome, count) for outcome, count in counts.most_common() if outcome not in COUNTS_ORDER]
+    return ", ".join(f"{count:,} {outcome}" for outcome, count in known + other if count) or "nothing yet"
+
+
 INTERRUPTED = "INTERRUPTED"
 FINISHED = "finished"
 
@@ -105,6 +132,11 @@ class AuditRun:
             return INTERRUPTED
         stopped = self.end.get("stopped") if self.end is not None else None
         return f"stopped: {stopped}" if stopped else FINISHED
+
+    @property
+    def counts_text(self) -> str:
+        """The run's counts in words (`run_counts_text`): what `svctui audit list` and the Audit tab both show."""
+        return run_counts_text(self.counts)
 
     def unsettled_ids(self) -> list[int]:
         """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""

@@ -186,6 +186,19 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             assert column(runs, "action") == ["restore", "delete"] and column(runs, "state") == ["finished"] * 2
+            # the restore run's counts are its outcomes, as `svctui audit list` says them (was: `nothing yet`)
+            assert column(runs, "counts") == ["3 restored", "3 deleted"]
+            # neither key fits a restore run: dimmed in the footer, and pressing it says why (never silent)
+            assert not app.active_bindings["s"].enabled and not app.active_bindings["u"].enabled
+            assert app.active_bindings["s"].binding.description == "Resume run"
+            await pilot.press("s", "u")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            restore_run_id = column(runs, "run")[0]
+            assert [note.message for note in app.notes[-2:]] == [
+                f"Run {restore_run_id} is a restore run; only deletion runs can be resumed.",
+                f"Run {restore_run_id} is a restore run: it can't be restored; only a deletion run (run {run_id}) can.",
+            ]
             assert cleanup.tags_pane.counts[BIG_TAG_ID] == before + 3, "the tag's count follows the restore"
             restore_id = column(runs, "run")[0]
             runs.move_cursor(row=1)  # the deletion run again
@@ -222,6 +235,7 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
             await pilot.press("u")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
+            assert app.notes[-1].message == "Restoring is off: SVCTUI_READ_ONLY is set.", "hidden, yet not silent"
             monkeypatch.delenv(READ_ONLY_ENV)
             await pilot.press("u")
             await settle(pilot)
@@ -384,3 +398,89 @@ async def test_a_leaves_the_audit_tab_after_a_run_without_flickering_back(fresh_
         for _ in range(10):  # the flicker took a few rounds of the event loop
             await pilot.pause(0.05)
         assert shown == ["tab-selectors"] and app.focused is screen.selector_table
+
+
+async def test_a_cancelled_run_is_resumed_from_the_audit_tab(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer audit: a cancelled run (3 deleted, the rest skipped) could not be resumed from the dashboard — `s`
+    was dimmed and silent — though `svctui selectors resume RUN_ID` resumes it; both now follow `resume_refusal`."""
+    import asyncio
+
+    from svctui.api.client import ApiClient
+    from svctui.api.signing import SignatureAuth
+    from svctui.ops.selector_delete import AuditContext, delete_selectors
+    from svctui.store.audit import audit_path
+    from tests.support.audit import audit_lines
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:8]
+        cancel = asyncio.Event()
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+            report = await delete_selectors(
+                client,
+                BIG_TAG_ID,
+                [selector.id for selector in selectors],
+                context=context,
+                concurrency=1,
+                on_result=lambda result: cancel.set(),  # `esc` after the first answer
+                cancel=cancel,
+                tag_name="Tier Zero",
+            )
+        cancelled = report.run_id
+        skipped = [result.selector_id for result in report.results if str(result.outcome) == "skipped"]
+        assert str(report.stopped) == "cancelled" and skipped and len(skipped) < len(selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")  # the real cleanup screen: its marks and counts must follow the resume
+            await settle(pilot)
+            cleanup = selectors_screen(app)
+            by_id = {selector.id: selector for selector in selectors}
+            cleanup.marks.mark(BIG_TAG_ID, [(by_id[selector_id], 0) for selector_id in skipped], "left by the run")
+            before = cleanup.tags_pane.counts[BIG_TAG_ID]
+            cleanup.post_message(ShowAuditTab())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            assert column(runs, "state") == ["stopped: cancelled"]
+            line = str(tab.query_one("#audit-run-line", Static).render())
+            assert line.endswith("stopped: cancelled · s to resume it · u to restore it"), line
+            runs.focus()
+            assert app.active_bindings["s"].enabled
+            await pilot.press("s")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen) and dialog.title_text == "Resume run (stopped: cancelled)?"
+            assert f"{len(skipped)} selector(s) are unsettled" in dialog.body
+            await pilot.press("tab", "enter")  # from Cancel to Resume: nothing is sent before
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, RunScreen) and screen.report is not None
+            assert column(screen.query_one("#run-table", DataTable), "outcome") == ["deleted"] * len(skipped)
+            resumed = screen.report.run_id
+            await pilot.press("escape")
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            assert column(runs, "state") == ["finished", f"resumed by {resumed}"]
+            assert not cleanup.marks.ids(BIG_TAG_ID), "the deleted selectors' marks are cleared"
+            assert cleanup.tags_pane.counts[BIG_TAG_ID] == before - len(skipped), "the tag's count follows"
+            await pilot.press("s")  # the resume run: every selector settled, `s` dimmed and saying why
+            await settle(pilot)
+            assert app.notes[-1].message == f"Nothing to resume: every selector of run {resumed} is settled."
+            runs.move_cursor(row=1)
+            await settle(pilot)
+            assert "s to resume" not in str(tab.query_one("#audit-run-line", Static).render())
+            await pilot.press("s")
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            assert app.notes[-1].message.startswith(f"Nothing to resume: run {cancelled} was resumed by run {resumed}")
+        assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)
+        lines = [line for line in audit_lines(audit_path()) if line.get("run") == resumed]
+        assert lines[0]["event"] == "plan" and lines[0]["resumes"] == cancelled and lines[0]["ids"] == skipped
+        for selector_id in skipped:  # each deletion recorded before it was sent, and again with its outcome
+            events = [line["event"] for line in lines if line.get("selector_id") == selector_id]
+            assert events == ["intent", "outcome"], (selector_id, events)
+            (outcome,) = [line for line in lines if line.get("selector_id") == selector_id and "outcome" in line]
+            assert outcome["outcome"] == "deleted" and outcome["status"] == 204
+        assert lines[-1]["event"] == "end" and lines[-1]["counts"] == {"deleted": len(skipped)}

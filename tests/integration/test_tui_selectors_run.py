@@ -4,6 +4,7 @@ the keys on: test_tui_selectors_flow.py)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import sqlite3
 import stat
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, ProgressBar, Static
 
 from svctui.ops.outcomes import Outcome
 from svctui.store.audit import audit_path
@@ -104,10 +105,12 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:
             await settle(pilot)
-            screen = RunScreen(plan, lambda tag_id, selector_id: None)
+            clock = itertools.count(step=10)  # 10 s a reading: a rate and an ETA from the first results on
+            screen = RunScreen(plan, lambda tag_id, selector_id: None, ticker=lambda: next(clock))
             app.push_screen(screen)
             while len(screen.results) < 5:
                 await pilot.pause()
+            assert "ETA" in str(screen.query_one("#run-rate", Static).render())
             for key in ("q", "ctrl+q", "ctrl+c", "1"):  # quitting now would lose the end line: refused, from any screen
                 await pilot.press(key)
                 await pilot.pause()
@@ -126,6 +129,10 @@ async def test_cancel_mid_run_finishes_in_flight_requests_and_skips_the_rest(
             assert counts["deleted"] == 9 and counts["skipped"] == 31
             assert outcome_column(screen)[:9] == ["deleted"] * 9
             assert outcome_column(screen)[9:] == ["skipped"] * 31
+            bar = screen.query_one("#run-progress", ProgressBar)  # the done fraction, not 100% (skipped ≠ done)
+            assert (bar.progress, bar.total) == (9, 40) and bar.percentage is not None and bar.percentage < 0.25
+            rate = str(screen.query_one("#run-rate", Static).render())
+            assert rate.startswith("9/40 · ") and "ETA" not in rate and rate.endswith("— 9 deleted, 31 skipped")
             assert not app.quit_refusals, "the refusal goes with the run"
             await pilot.press("ctrl+c")  # finished: ctrl+c quits (like q) from the run screen too
             await pilot.pause()

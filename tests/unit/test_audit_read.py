@@ -120,3 +120,64 @@ def test_get_by_prefix_and_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no run"):
         log.get("x" * 5000)
     assert read_audit(tmp_path / "absent.jsonl").runs == []
+
+
+def test_a_restore_runs_counts_are_its_restore_outcomes_in_the_cli_and_the_tab_alike() -> None:
+    """Newcomer audit: the Audit tab said `nothing yet` for a finished restore run (it counted only deletion
+    outcomes) while `svctui audit list` said `3 restored`; both now show `AuditRun.counts_text`."""
+    from svctui.commands.audit import run_row
+
+    restore = {"action": "selectors.restore", "restores": "r1"}
+    log = parse_audit(
+        lines(
+            plan("r2", [1, 2, 3, 4], **restore),
+            *(
+                record
+                for old in (1, 2, 3)
+                for record in (
+                    {"event": "intent", "run": "r2", "selector_id": old, "selector": {"name": f"s{old}"}},
+                    {"event": "outcome", "run": "r2", "selector_id": old, "outcome": "restored", "new_id": old + 10},
+                )
+            ),
+            {"event": "outcome", "run": "r2", "selector_id": 4, "outcome": "failed", "status": 400},
+            {"event": "end", "run": "r2", "counts": {"restored": 3, "failed": 1}, "stopped": None},
+            plan("r3", [1, 2, 3], **restore),
+            {"event": "intent", "run": "r3", "selector_id": 1, "selector": None},
+            {"event": "outcome", "run": "r3", "selector_id": 1, "outcome": "restored", "new_id": 21},
+        )
+    )
+    assert log.get("r2").counts_text == "3 restored, 1 failed"
+    assert run_row(log.get("r2")).outcomes == "3 restored, 1 failed", "the CLI's words are the tab's"
+    assert log.get("r3").counts_text == "1 restored, 2 not attempted"  # unfinished: what the lines say so far
+    assert parse_audit(lines(plan("r4", []))).get("r4").counts_text == "nothing yet"
+
+
+def test_a_cancelled_run_can_be_resumed_a_resumed_or_restore_run_cannot() -> None:
+    """One rule (`resume_refusal`) for `svctui selectors resume RUN_ID` and the dashboard's `s`: a cancelled
+    deletion run with selectors skipped can be resumed, though it is not interrupted."""
+    from svctui.ops.resume import NothingToResume, ResumeRefused, choose_run, resume_refusal
+
+    log = parse_audit(
+        lines(
+            plan("r1", [1, 2, 3]),
+            {"event": "intent", "run": "r1", "selector_id": 1, "selector": None},
+            {"event": "outcome", "run": "r1", "selector_id": 1, "outcome": "deleted"},
+            {"event": "end", "run": "r1", "counts": {"deleted": 1, "skipped": 2}, "stopped": "cancelled"},
+            plan("r2", [1], action="selectors.restore", restores="r1"),
+            plan("r3", [4]),
+            {"event": "intent", "run": "r3", "selector_id": 4, "selector": None},
+            {"event": "outcome", "run": "r3", "selector_id": 4, "outcome": "failed", "status": 500},
+            {"event": "end", "run": "r3", "counts": {"failed": 1}, "stopped": None},
+            plan("r4", [4], resumes="r3"),
+            {"event": "intent", "run": "r4", "selector_id": 4, "selector": None},
+            {"event": "outcome", "run": "r4", "selector_id": 4, "outcome": "deleted"},
+            {"event": "end", "run": "r4", "counts": {"deleted": 1}, "stopped": None},
+        )
+    )
+    cancelled = log.get("r1")
+    assert not cancelled.interrupted and resume_refusal(cancelled) is None and choose_run(log, "r1") is cancelled
+    assert isinstance(resume_refusal(log.get("r2")), ResumeRefused)
+    resumed = resume_refusal(log.get("r3"))
+    assert isinstance(resumed, NothingToResume) and "was resumed by run r4" in str(resumed)
+    with pytest.raises(NothingToResume, match="every selector of run r4 is settled"):
+        choose_run(log, "r4")

@@ -33,6 +33,12 @@ def test_progress_shows_rate_and_eta_once_a_second_passed() -> None:
     assert progress_text(300, 300, 5.5) == "300/300 · 54.5/s · ETA 0 s"
 
 
+def test_no_eta_once_the_run_ended() -> None:
+    """Newcomer audit: after `esc` the line read `55/392 · 45.0/s · ETA 7 s — 55 deleted, 337 skipped`."""
+    assert progress_text(55, 392, 1.22, ended=True) == "55/392 · 45.1/s"
+    assert progress_text(300, 300, 5.5, ended=True) == "300/300 · 54.5/s"
+
+
 @given(st.integers(1, 10_000), st.integers(0, 10_000), st.floats(1.0, 1e5))
 def test_eta_is_never_negative(done: int, extra: int, elapsed: float) -> None:
     assert "ETA -" not in progress_text(done, done + extra, elapsed)

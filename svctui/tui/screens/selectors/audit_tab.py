@@ -1,8 +1,9 @@
 """The Audit tab of the Selector cleanup screen: past runs (newest first) and the chosen run's selectors.
 
 Each run: when, who (profile, token id, user), server, tag, counts per outcome, INTERRUPTED. The chosen run's
-selectors with names, outcomes, status, message and request id. `s` resumes an interrupted deletion run and `u`
-re-creates what a deletion run deleted (both confirm first, both hidden when read-only); `r` reads the log again.
+selectors with names, outcomes, status, message and request id. `s` resumes a deletion run with selectors left
+unsettled (interrupted, cancelled or stopped: `resume_refusal`, the CLI's rule) and `u` re-creates what a deletion
+run deleted (both confirm first, both hidden when read-only; when off, the key says why); `r` reads the log again.
 The log is read in a worker thread (Loads.start_in_thread), never in a handler.
 """
 
@@ -18,14 +19,13 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from svctui.ops.resume import ResumeRefused, check_same_server
+from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.screens.selectors.messages import SelectorsChanged
+from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
-from svctui.tui.screens.selectors.run import counts_text
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
 from svctui.tui.widgets.row_table import RowTable, fit_widths
@@ -72,6 +72,12 @@ Columns = Sequence[tuple[str, str]]
 Fit = Sequence[tuple[str, int]]
 
 
+def sentence(text: str) -> str:
+    """`Nothing to resume: …` from `nothing to resume: …`: capitalised, ending with a full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
 def audit_summary(runs: int, unreadable: int) -> str:
     """`2 runs in the audit log (its folder: svctui locate state)`, and the unreadable lines skipped if any."""
     skipped = f"; {plural(unreadable, 'unreadable line')} skipped" if unreadable else ""
@@ -109,6 +115,9 @@ class AuditTab(Widget):
         Binding("r", "reload", "Reload log"),
         Binding("s", "resume", "Resume run"),
         Binding("u", "restore", "Restore run"),
+        # When `s` or `u` is off (dimmed, or hidden read-only) these take the key and say why: never a silent key.
+        Binding("s", "why_not('resume')", show=False),
+        Binding("u", "why_not('restore')", show=False),
     ]
 
     def __init__(self) -> None:
@@ -180,7 +189,7 @@ class AuditTab(Widget):
         for run in self.log_runs:
             tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
             cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
-            rows.append((run.run_id, [*cells, self.server_text(run), tag, counts_text(run.counts)]))
+            rows.append((run.run_id, [*cells, self.server_text(run), tag, run.counts_text]))
         self.fill(table, RUN_COLUMNS, RUN_FIT, rows)
         if 0 < cursor < table.row_count:
             table.move_cursor(row=cursor)
@@ -229,7 +238,8 @@ class AuditTab(Widget):
         if not hint and elsewhere:
             hint = f" · made on {elsewhere}: resume or restore it with that server's profile"
         elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
-            hint = " · s to resume it" if run.interrupted else " · u to restore it" if restorable(run) else ""
+            offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
+            hint = "".join(f" · {offer}" for offer, offered in offers if offered)
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
 
     def fill_selectors(self) -> None:
@@ -260,35 +270,71 @@ class AuditTab(Widget):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Resume only for an interrupted run, and never in a read-only session (the key is hidden then)."""
+        """`s` and `u` dimmed when the chosen run can't be resumed / restored here, hidden read-only (`why_not`
+        then says why when pressed)."""
         if action in ("resume", "restore"):
             if read_only_why(self.app) is not None:  # type: ignore[arg-type]
                 return False
-            allowed = self.chosen is not None and (
-                self.chosen.interrupted if action == "resume" else restorable(self.chosen)
-            )
-            return True if allowed else None
+            return True if not self.why_not_text(action) else None
         return True
 
-    def action_resume(self) -> None:
-        """Ask to resume the chosen interrupted run; the run re-reads the log when it closes."""
+    def why_not_text(self, action: str) -> str:
+        """Why the chosen run can't be resumed (`action` 'resume') or restored ('restore') here; '' when it can."""
+        doing = "Resuming" if action == "resume" else "Restoring"
+        why_read_only = read_only_why(self.app)  # type: ignore[arg-type]
+        if why_read_only is not None:
+            return f"{doing} is off: {why_read_only}."
         run = self.chosen
-        if run is None or not run.interrupted:
-            self.notify("Only an interrupted run can be resumed.", severity="warning")
+        if run is None:
+            return "No run is chosen: the audit log has no runs yet."
+        elsewhere = self.made_elsewhere(run)
+        if elsewhere:
+            return f"Run {run.run_id} was made on {elsewhere}: {action} it with that server's profile."
+        if action == "resume":
+            refusal = resume_refusal(run)
+            return "" if refusal is None else sentence(str(refusal))
+        if run.action != "selectors.delete":
+            undid = run.plan.get("restores")
+            of = f" (run {undid})" if undid else ""
+            return f"Run {run.run_id} is a restore run: it can't be restored; only a deletion run{of} can."
+        if not restorable(run):
+            return f"Run {run.run_id} deleted no selectors: there is nothing to restore."
+        return ""
+
+    def action_why_not(self, action: str) -> None:
+        """`s` or `u` while off: say why (the footer shows the key dimmed, or hides it read-only)."""
+        why_not = self.why_not_text(action)
+        if why_not:
+            self.notify(why_not, severity="warning", markup=False)
+        elif action == "resume":  # it came on meanwhile (the log was read again): do it
+            self.action_resume()
+        else:
+            self.action_restore()
+
+    def action_resume(self) -> None:
+        """Ask to resume the chosen run (selectors left unsettled); the run re-reads the log when it closes."""
+        run = self.chosen
+        why_not = self.why_not_text("resume")
+        if run is None or why_not:
+            self.action_why_not("resume")
             return
         app: SvcTuiApp = self.app  # type: ignore[assignment]
-        start_resume(app, run, on_closed=self.action_reload)
+        start_resume(app, run, on_gone=self._gone, on_closed=self._restored)
+
+    def _gone(self, tag_id: int, selector_id: int) -> None:
+        """A resume deleted a selector (or found it gone): the cleanup screen clears its mark."""
+        self.post_message(SelectorGone(tag_id, selector_id))
 
     def action_restore(self) -> None:
         """Ask to re-create what the chosen deletion run deleted; the log is read again when the restore closes."""
         run, log = self.chosen, self.audit_log
-        if run is None or log is None or not restorable(run):
-            self.notify("Only a deletion run that deleted selectors can be restored.", severity="warning")
+        if run is None or log is None or self.why_not_text("restore"):
+            self.action_why_not("restore")
             return
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         start_restore(app, log, run, on_closed=self._restored)
 
     def _restored(self) -> None:
-        """After a restore: the log has a new run, and the tag has its selectors back."""
+        """After a restore or a resume: the log has a new run, and the tag's selectors changed."""
         self.action_reload()
         self.post_message(SelectorsChanged())

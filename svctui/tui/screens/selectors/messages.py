@@ -26,6 +26,15 @@ class SelectorsChanged(Message):
     """Selectors were re-created (a restore): the cleanup screen reloads its page and the tags' counts."""
 
 
+class SelectorGone(Message):
+    """A run started from the Audit tab (a resume) deleted a selector or found it gone: its mark clears."""
+
+    def __init__(self, tag_id: int, selector_id: int) -> None:
+        super().__init__()
+        self.tag_id = tag_id
+        self.selector_id = selector_id
+
+
 class ResultBatcher(Generic[T]):
     """Collects results (the engine's on_result) in the worker; posts one ResultsLanded while any are waiting."""
 

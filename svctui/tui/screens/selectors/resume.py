@@ -24,7 +24,7 @@ from svctui.ops.selector_delete import (
 from svctui.store.audit_read import AuditRun, read_audit
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
-from svctui.tui.screens.selectors.run import RunJob, RunScreen, counts_text
+from svctui.tui.screens.selectors.run import RunJob, RunScreen
 from svctui.tui.screens.selectors.session import DEFAULT_CONCURRENCY, read_only_why
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def run_summary(run: AuditRun) -> str:
     return (
         f"Run {run.run_id} started {run.started or '?'} by {who}\n"
         f"on {plan.get('server') or '?'}, {tag}\n"
-        f"So far: {counts_text(run.counts)}\n"
+        f"So far: {run.counts_text}\n"
         f"{left:,} selector(s) are unsettled: each is re-checked with GET and deleted only if it still exists."
     )
 
@@ -82,7 +82,8 @@ def start_resume(
     """Ask (naming the run, its counts and server); on yes, run the resume in the RunScreen (`on_closed` after)."""
     why_not = read_only_why(app)
     if why_not is not None:
-        app.notify(f"Run {run.run_id} is interrupted; resuming is off: {why_not}.", severity="warning", markup=False)
+        what = "is interrupted" if run.interrupted else f"({run.state}) left selectors unsettled"
+        app.notify(f"Run {run.run_id} {what}; resuming is off: {why_not}.", severity="warning", markup=False)
         return
     try:
         check_same_server(run, app.profile.base_url if app.profile is not None else "")
@@ -96,7 +97,8 @@ def start_resume(
             screen = RunScreen(resume_plan(run), on_gone, job=resume_job(run), title=title)
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 
-    app.push_screen(ConfirmScreen("Resume interrupted run?", run_summary(run), "Resume"), answered)
+    question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
+    app.push_screen(ConfirmScreen(question, run_summary(run), "Resume"), answered)
 
 
 def offer_resume(app: SvcTuiApp, on_gone: Callable[[int, int], None] = ignore_gone) -> None:

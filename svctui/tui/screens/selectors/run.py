@@ -72,11 +72,14 @@ def delete_job(plan: CleanupPlan, concurrency: int = DEFAULT_CONCURRENCY) -> Run
     return job
 
 
-def progress_text(done: int, total: int, elapsed: float) -> str:
-    """`120/300 · 54.8/s · ETA 3 s` (no rate before a second has passed)."""
+def progress_text(done: int, total: int, elapsed: float, *, ended: bool = False) -> str:
+    """`120/300 · 54.8/s · ETA 3 s` (no rate before a second has passed; no ETA once the run `ended`: finished,
+    stopped or cancelled — a cancelled run leaves the rest skipped, nothing more is coming)."""
     if done == 0 or elapsed < 1.0:
         return f"{done:,}/{total:,}"
     rate = done / elapsed
+    if ended:
+        return f"{done:,}/{total:,} · {rate:.1f}/s"
     left = (total - done) / rate
     return f"{done:,}/{total:,} · {rate:.1f}/s · ETA {left:.0f} s"
 
@@ -198,11 +201,13 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         self.show_progress()
 
     def show_progress(self) -> None:
-        """The bar and the rate line."""
+        """The bar and the rate line: both count the selectors attempted, never the skipped ones (after a cancel
+        the bar stays at the done fraction, not 100%), and no ETA once the run is cancelled or over."""
         done = sum(1 for result in self.results.values() if result.outcome is not Outcome.SKIPPED)
-        self.query_one("#run-progress", ProgressBar).update(progress=len(self.results))
+        self.query_one("#run-progress", ProgressBar).update(progress=done)
         elapsed = self.ticker() - self.started
-        text = progress_text(done, len(self.ids), elapsed)
+        ended = self.finished or self.cancel_event.is_set()
+        text = progress_text(done, len(self.ids), elapsed, ended=ended)
         self.query_one("#run-rate", Static).update(f"{text} — {counts_text(Counter(map(str, self.outcomes())))}")
 
     def outcomes(self) -> list[Outcome]:
@@ -213,9 +218,9 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         """The run ended: its summary, run id, and where to read it."""
         if not self.loads.is_current(message):
             return
-        self.on_results_landed(ResultsLanded(self.batcher))
         report: DeleteReport = message.value
         self.report = report
+        self.on_results_landed(ResultsLanded(self.batcher))  # the last results, the progress as over: no ETA
         guard_quit(self, self.app, None)
         self.add_class("-finished")
         stopped = f" (stopped: {report.stopped})" if report.stopped else ""
@@ -228,9 +233,9 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         """The run could not start (or the engine raised): say why."""
         if not self.loads.is_current(message):
             return
-        self.on_results_landed(ResultsLanded(self.batcher))
         error = message.error
         self.failure = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
+        self.on_results_landed(ResultsLanded(self.batcher))
         guard_quit(self, self.app, None)
         self.add_class("-finished")
         self.query_one("#run-status", Static).update(f"The run failed: {self.failure}\nesc to close")
@@ -242,6 +247,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
             return
         if not self.cancel_event.is_set():
             self.cancel_event.set()
+            self.show_progress()  # no ETA from now on
             self.query_one("#run-status", Static).update("Cancelling: waiting for the requests in flight…")
 
     def action_open_audit(self) -> None:

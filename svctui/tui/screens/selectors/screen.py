@@ -36,7 +36,7 @@ from svctui.tui.screens.selectors.loaders import (
     typed_lookup,
 )
 from svctui.tui.screens.selectors.marks import Marks, format_ids
-from svctui.tui.screens.selectors.messages import SelectorsChanged, ShowAuditTab
+from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged, ShowAuditTab
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.resume import offer_resume
@@ -175,6 +175,11 @@ class SelectorsScreen(ListScreen[Selector]):
         """`a`: the Audit tab, or back to the Selectors tab from it (the tab's table takes the keys)."""
         tabs = self.query_one(TabbedContent)
         tabs.active = "tab-selectors" if tabs.active == "tab-audit" else "tab-audit"
+
+    @on(SelectorGone)
+    def _selector_gone(self, message: SelectorGone) -> None:
+        """A resume from the Audit tab deleted a selector (or found it gone)."""
+        self.selector_gone(message.tag_id, message.selector_id)
 
     @on(SelectorsChanged)
     def _selectors_changed(self) -> None:
