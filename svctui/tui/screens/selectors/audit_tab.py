@@ -68,6 +68,21 @@ SELECTOR_COLUMNS = (
 )
 SELECTOR_FIT = (("id", 9), ("name", 14), ("outcome", 13), ("message", 12), ("status", 6), ("request", 12))
 MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
+# Cut from the left: a run id (`20261124T185501Z-3f9a`) cut from the right read `20261124T18…` on every run of an
+# hour; its end (time to the second and the random suffix) tells runs apart, and the when column has the date.
+TAIL_FIRST = frozenset({"run"})
+
+
+def tail_cut(text: str, width: int) -> str:
+    """`text` in at most `width` cells, cut from the left with `…` (`…185501Z-3f9a`)."""
+    if cell_len(text) <= width or width < 2:
+        return text
+    kept = text[-(width - 1) :]
+    while cell_len(kept) > width - 1:
+        kept = kept[1:]
+    return "…" + kept
+
+
 Columns = Sequence[tuple[str, str]]
 Fit = Sequence[tuple[str, int]]
 
@@ -159,8 +174,10 @@ class AuditTab(Widget):
             if key in widths:
                 table.add_column(label, key=key, width=widths[key])
         shown = [index for index, (_, key) in enumerate(columns) if key in widths]
+        tails = {index for index, (_, key) in enumerate(columns) if key in TAIL_FIRST and key in widths}
         for row_key, row in rows:
-            table.add_row(*(row[index] for index in shown), key=row_key)
+            cells = [tail_cut(row[i], widths[columns[i][1]]) if i in tails else row[i] for i in shown]
+            table.add_row(*cells, key=row_key)
 
     def on_show(self) -> None:
         """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
