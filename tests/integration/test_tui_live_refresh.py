@@ -17,7 +17,13 @@ from svctui.tui.live import Tick
 from svctui.tui.palette import dashboard_commands
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.widgets.state_panel import StateKind
-from tests.support.live import SECONDS, insert_failed_run, live_app, refresh_now
+from tests.support.live import (
+    SECONDS,
+    a_502_leaves_the_rows_stale_until_the_next_answer,
+    insert_failed_run,
+    live_app,
+    refresh_now,
+)
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, open_tasks, tasks_screen
 from tests.support.tui import events_screen, make_app, running, settle
 
@@ -161,14 +167,9 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
         notes = [note for note in app.notes if note.title == "Live refresh"]
         assert len(notes) == 1 and f"task {new_id} Failed — the collector crashed" in notes[0].message
         assert app.bells == 0, "no bell unless the settings ask"
-        rows = screen.table.row_count
-        fresh_demo_server.faults = Faults(kinds={"html": 1.0})
-        assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert screen.table.row_count == rows and screen.table.has_class("-stale")
-        assert status_line(app).startswith("stale: The server answered 502  ·  r to retry"), status_line(app)
-        fresh_demo_server.faults = Faults()
-        assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert not screen.table.has_class("-stale") and "stale" not in status_line(app)
+        await a_502_leaves_the_rows_stale_until_the_next_answer(
+            pilot, clock, fresh_demo_server, screen.table, lambda: status_line(app)
+        )
         assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
 
 
@@ -207,14 +208,10 @@ async def test_the_drops_view_refreshes_from_the_clients_history(fresh_demo_serv
         before = server.request_count
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert server.request_count > before + 1 and screen.runs.tasks[0].id == new_id, "a new run: fetched again"
-        rows = screen.table.row_count
-        server.faults = Faults(kinds={"html": 1.0})
-        assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert screen.table.row_count == rows and screen.table.has_class("-stale")
-        assert status_line(app).startswith("stale: The server answered 502"), status_line(app)
-        server.faults = Faults()
-        assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert not screen.table.has_class("-stale") and "updated 0 s ago" in status_line(app)
+        await a_502_leaves_the_rows_stale_until_the_next_answer(
+            pilot, clock, server, screen.table, lambda: status_line(app)
+        )
+        assert "updated 0 s ago" in status_line(app)
 
 
 @pytest.mark.parametrize("mode", ["tasks", "selectors", "clients"])

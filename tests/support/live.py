@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
 
 from svctui.api.models import TaskStatus
+from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
@@ -48,6 +50,21 @@ async def refresh_now(pilot: Pilot[Any], clock: HandClock) -> Tick:
     done = app.live.tick()
     await settle(pilot)
     return done
+
+
+async def a_502_leaves_the_rows_stale_until_the_next_answer(
+    pilot: Pilot[Any], clock: HandClock, server: DemoServer, table: Any, status_line: Callable[[], str]
+) -> None:
+    """A refresh the server answers with a 502 keeps the rows on screen, dimmed, and the status line starts with
+    why and how to retry; the next good answer clears the mark (one check for every screen with live refresh)."""
+    rows = table.row_count
+    server.faults = Faults(kinds={"html": 1.0})
+    assert await refresh_now(pilot, clock) is Tick.REFRESHED
+    assert table.row_count == rows and table.has_class("-stale")
+    assert status_line().startswith("stale: The server answered 502  ·  r to retry"), status_line()
+    server.faults = Faults()
+    assert await refresh_now(pilot, clock) is Tick.REFRESHED
+    assert not table.has_class("-stale") and "stale" not in status_line()
 
 
 def insert_failed_run(server: DemoServer, client_id: str, message: str = "LDAP bind failed") -> int:
