@@ -35,6 +35,11 @@ def column(table: DataTable[object], key: str) -> list[str]:
     return [str(cell) for cell in table.get_column(key)]
 
 
+def run_ids(runs: DataTable[object]) -> list[str]:
+    """The runs' ids, top to bottom (each row's key: the run column may show only an id's end)."""
+    return [str(row.key.value) for row in runs.ordered_rows]
+
+
 async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -80,7 +85,7 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
         async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
-            assert column(runs, "run") == [run_id]
+            assert run_ids(runs) == [run_id]
             assert column(runs, "state") == [INTERRUPTED]
             assert "demo" in column(runs, "who")[0] and "tester" in column(runs, "who")[0]
             names = column(tab.query_one("#audit-selectors", DataTable), "name")
@@ -194,13 +199,13 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await pilot.press("s", "u")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
-            restore_run_id = column(runs, "run")[0]
+            restore_run_id = run_ids(runs)[0]
             assert [note.message for note in app.notes[-2:]] == [
                 f"Run {restore_run_id} is a restore run; only deletion runs can be resumed.",
                 f"Run {restore_run_id} is a restore run: it can't be restored; only a deletion run (run {run_id}) can.",
             ]
             assert cleanup.tags_pane.counts[BIG_TAG_ID] == before + 3, "the tag's count follows the restore"
-            restore_id = column(runs, "run")[0]
+            restore_id = run_ids(runs)[0]
             runs.move_cursor(row=1)  # the deletion run again
             await settle(pilot)
             line = str(tab.query_one("#audit-run-line", Static).render())

@@ -67,7 +67,7 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
             while not (runs.is_attached and runs.region.height > 0):  # on a busy machine the layout takes more rounds
                 assert time.monotonic() - shown_at < LAYOUT_GUARD, "the Audit tab never showed its runs"
                 await settle(pilot)
-            assert str(runs.get_row_at(0)[0]) == run.report.run_id
+            assert str(runs.ordered_rows[0].key.value) == run.report.run_id, "the newest run first"
             assert not set(shown_ids(screen)) & {selector.id for selector in plain}
             assert not screen.marks.ids(1)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in plain)
