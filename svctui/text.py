@@ -1,4 +1,4 @@
-"""Wording shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`."""
+"""Wording shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, `3 rows`."""
 
 from __future__ import annotations
 
@@ -19,3 +19,8 @@ def shown_and_more(items: Sequence[T], shown: int, *, show: Callable[[T], str] =
     head = sep.join(show(item) for item in items[:shown])
     tail = and_more(len(items), shown)
     return " ".join(part for part in (head, tail) if part)
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 selector`, `3 selectors`, `1,000 rows`."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"

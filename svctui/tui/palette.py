@@ -21,6 +21,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from svctui.api.filters import SortKey
+from svctui.text import plural
 
 if TYPE_CHECKING:
     from svctui.store.model import Profile
@@ -216,7 +217,9 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
         except OSError as exc:
             app.notify(f"Export failed: {exc.strerror or exc}", severity="error", markup=False)
             return
-        what = f"{len(records):,} marked rows" if marked else f"{len(records):,} rows (this page; none marked)"
+        what = (
+            plural(len(records), "marked row") if marked else f"{plural(len(records), 'row')} (this page; none marked)"
+        )
         app.notify(f"Exported {what}: {path}", markup=False)
 
     yield SystemCommand("Export view as CSV", "The marked rows (else the page), as shown", lambda: export("csv"))

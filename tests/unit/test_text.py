@@ -25,3 +25,11 @@ def test_each_item_goes_through_show_and_sep() -> None:
     names = {1: "'Old DCs' (1)"}
     shown = shown_and_more([1, 2, 3], 2, show=lambda i: names.get(i, str(i)), sep="; ")
     assert shown == "'Old DCs' (1); 2 … and 1 more"
+
+
+def test_plural_says_one_row_and_counts_with_separators() -> None:
+    """`Exported 1 rows` (newcomer audit): one wording for counts of things, svctui.text.plural."""
+    from svctui.text import plural
+
+    assert [plural(n, "row") for n in (0, 1, 2, 1000)] == ["0 rows", "1 row", "2 rows", "1,000 rows"]
+    assert plural(1, "marked row") == "1 marked row"

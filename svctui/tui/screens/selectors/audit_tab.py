@@ -127,9 +127,11 @@ class AuditTab(Widget):
     AuditTab .audit-line { color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "reload", "Reload log"),
-        Binding("s", "resume", "Resume run"),
-        Binding("u", "restore", "Restore run"),
+        Binding("r", "reload", "Reload log", tooltip="Read the audit log again"),
+        Binding("s", "resume", "Resume run", tooltip="Delete what the highlighted run did not settle (asks first)"),
+        Binding(
+            "u", "restore", "Restore run", tooltip="Recreate what the highlighted run deleted, new ids (asks first)"
+        ),
         # When `s` or `u` is off (dimmed, or hidden read-only) these take the key and say why: never a silent key.
         Binding("s", "why_not('resume')", show=False),
         Binding("u", "why_not('restore')", show=False),

@@ -5,17 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from svctui.api.models import AssetGroupTag
+from svctui.text import plural as plural  # re-exported: the selectors' wording takes it from here
 from svctui.tui.screens.selectors.loaders import Matching
 from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
 from svctui.tui.screens.selectors.plan import CleanupPlan
 
 MARKING_SENDS_NOTHING = "Marking sends nothing; ctrl+d shows the review before anything is deleted."
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 selector`, `3 selectors`."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tuple[str, ...]]:
