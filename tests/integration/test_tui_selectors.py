@@ -375,6 +375,7 @@ async def test_help_lists_the_cleanup_keys(demo_server: DemoServer) -> None:
         assert isinstance(app.screen, HelpScreen)
         ids = {row.binding_id for row in app.screen.rows}
         assert {"selectors.mark_all", "selectors.ids", "selectors.clear", "selectors.delete", "table.range"} <= ids
+        assert "list.hydrate" not in ids, "selectors have no hydration: H is not listed (newcomer audit)"
 
 
 async def test_marked_rows_deleted_by_the_run_leave_the_table(fresh_demo_server: DemoServer) -> None:

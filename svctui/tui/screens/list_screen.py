@@ -545,6 +545,10 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         """Reload the current page."""
         self.load()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hydration's key (`H`) is hidden, in the footer and in help, where the endpoint has none (selectors)."""
+        return not (action == "toggle_hydration" and not self.SPEC.hydration)
+
     def action_toggle_hydration(self) -> None:
         """Turn hydration of domains and OUs off or on (fewer server lookups when off)."""
         if not self.SPEC.hydration:

@@ -422,8 +422,11 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Destructive actions are hidden (not merely disabled) on a read-only profile; while the Audit tab shows,
-        the selector list's keys are hidden and do nothing (they acted on the list out of sight)."""
+        the selector list's keys are hidden and do nothing (they acted on the list out of sight); and what the list
+        screen hides (`H`: selectors have no hydration)."""
         if action == "delete_marked" and self.read_only_reason() is not None:
+            return False
+        if not super().check_action(action, parameters):
             return False
         return not (action in LIST_ACTIONS and self.is_mounted and self.query_one(TabbedContent).active == "tab-audit")
 
