@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
 from rich.color import Color
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widgets.data_table import RowKey
 
 from svctui.tui.widgets.row_table import RowTable
@@ -38,13 +42,19 @@ def shown(table: RowTable[Text]) -> list[str]:
     return [table.render_line(y).text for y in range(4)]
 
 
-async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() -> None:
+@asynccontextmanager
+async def drawn_table() -> AsyncIterator[tuple[Pilot[None], RowTable[Text], list[str]]]:
+    """The three-row table, drawn once; then every cell laid out afresh is recorded in the list yielded."""
     app = OneTable()
     async with app.run_test(size=(40, 8)) as pilot:
         table = app.query_one(RowTable)
         await pilot.pause()
         assert "pending" in shown(table)[2]
-        drawn = laid_out_texts(app)
+        yield pilot, table, laid_out_texts(app)
+
+
+async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() -> None:
+    async with drawn_table() as (pilot, table, drawn):
         assert table.update_row("b", [Text("row b"), Text("done")]) is True
         await pilot.pause()
         lines = shown(table)  # every line drawn: the frame drew the changed row, the others come from the caches
@@ -58,12 +68,7 @@ async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() 
 
 
 async def test_update_rows_repaints_only_the_rows_that_changed() -> None:
-    app = OneTable()
-    async with app.run_test(size=(40, 8)) as pilot:
-        table = app.query_one(RowTable)
-        await pilot.pause()
-        shown(table)
-        drawn = laid_out_texts(app)
+    async with drawn_table() as (_pilot, table, drawn):
         same = [Text("row c"), Text("pending")]
         changed = table.update_rows({"a": [Text("row a"), Text("done")], "b": [Text("row b"), Text("x")], "c": same})
         assert changed == ["a", "b"]
@@ -87,12 +92,7 @@ async def test_update_rows_redraws_a_cell_whose_words_stay_and_colour_changes() 
 
 async def test_update_column_repaints_only_the_rows_whose_cell_changed() -> None:
     """The tasks screen puts the drop marks in the results column when a history arrives: only those rows redraw."""
-    app = OneTable()
-    async with app.run_test(size=(40, 8)) as pilot:
-        table = app.query_one(RowTable)
-        await pilot.pause()
-        shown(table)
-        drawn = laid_out_texts(app)
+    async with drawn_table() as (pilot, table, drawn):
         cells = {"a": Text("pending"), "b": Text("done"), "c": Text("pending", style="bold"), "gone": Text("x")}
         assert table.update_column("state", cells) == {"b", "c"}, "a style change is a change; unknown rows skipped"
         await pilot.pause()
