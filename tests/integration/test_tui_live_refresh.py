@@ -16,6 +16,7 @@ from svctui.demo.server import DemoServer
 from svctui.tui.live import Tick
 from svctui.tui.palette import dashboard_commands
 from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.screens.tasks.loaders import HISTORY_PAGE
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.live import (
     SECONDS,
@@ -207,7 +208,8 @@ async def test_the_drops_view_refreshes_from_the_clients_history(fresh_demo_serv
         new_id = insert_failed_run(server, client, "LDAP bind failed")
         before = server.request_count
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
-        assert server.request_count > before + 1 and screen.runs.tasks[0].id == new_id, "a new run: fetched again"
+        assert screen.runs.tasks[0].id == new_id, "a new run: fetched again"
+        assert len(screen.runs.tasks) <= HISTORY_PAGE and server.request_count == before + 2, "the check, one page"
         await a_502_leaves_the_rows_stale_until_the_next_answer(
             pilot, clock, server, screen.table, lambda: status_line(app)
         )

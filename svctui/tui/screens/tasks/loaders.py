@@ -96,10 +96,14 @@ async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEnd
     return (page.count, task.id if task else None, task.updated_at if task else None)
 
 
-async def fetch_history(client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float) -> History:
+async def fetch_history(
+    client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float, fingerprint: Fingerprint | None = None
+) -> History:
     """The client's newest tasks (at most HISTORY_LIMIT), the drops among them, and the history's fingerprint
-    (asked first: a run updated while the pages come in makes the next check reload, never miss it)."""
-    fingerprint = await fetch_fingerprint(client, client_id, endpoint)
+    (asked first, unless a check just asked it: a run updated while the pages come in makes the next check reload,
+    never miss it)."""
+    if fingerprint is None:
+        fingerprint = await fetch_fingerprint(client, client_id, endpoint)
     tasks: list[CompletedTask] = []
     total = 0
     newest = ListQuery(sort=RUNS_NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False)

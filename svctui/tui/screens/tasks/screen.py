@@ -38,6 +38,7 @@ from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
 from svctui.tui.screens.tasks.detail import TaskDetail, refresh_results_column, task_adapter
 from svctui.tui.screens.tasks.drops_view import drops_view
 from svctui.tui.screens.tasks.loaders import (
+    Fingerprint,
     TasksQuery,
     fetch_breakdown,
     fetch_fingerprint,
@@ -328,8 +329,9 @@ class TasksScreen(ListScreen[CompletedTask]):
         if self.is_mounted:
             self._refresh_bars()
 
-    def load_history(self) -> None:
-        """(Re)load the client's history for the plot, the drops and the comparison."""
+    def load_history(self, fingerprint: Fingerprint | None = None) -> None:
+        """(Re)load the client's history for the plot, the drops and the comparison (`fingerprint`: the server's,
+        just asked by a check, so the load does not ask it again)."""
         self.runs.problem = ""
         if self.client_id is None:
             self.loads.invalidate("history")
@@ -341,7 +343,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         client_id, endpoint, threshold = self.client_id, self.endpoint, self.runs.threshold
 
         async def history() -> Any:
-            return await fetch_history(await self.dashboard.api_client(), client_id, endpoint, threshold)
+            return await fetch_history(await self.dashboard.api_client(), client_id, endpoint, threshold, fingerprint)
 
         self.loads.start("history", history)
 
@@ -373,7 +375,7 @@ class TasksScreen(ListScreen[CompletedTask]):
                 self._refresh_bars()
         elif message.channel == "history-check":
             if message.value != message.request or self.quick != "drops":
-                self.load_history()  # a run was added, removed or updated: the drops are computed again
+                self.load_history(message.value)  # a run was added, removed or updated: the drops computed again
             else:
                 self._set_stale("")
                 self.freshness.updated_at = self.dashboard.live.now()
