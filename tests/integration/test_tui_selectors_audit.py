@@ -9,6 +9,8 @@ from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 
 from svctui.api.models import Selector
 from svctui.demo.server import DemoServer
+from svctui.ops.audit_lines import AuditContext, plan_line
+from svctui.store.audit import append_audit
 from svctui.store.audit_read import read_audit
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
@@ -74,6 +76,35 @@ async def test_no_offer_when_nothing_is_interrupted(tmp_path: Path, monkeypatch:
             offer_resume(app)
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_a_reload_keeps_the_chosen_run_and_a_new_run_is_shown(tmp_path: Path) -> None:
+    """Review: the cursor was put back by row number after a reload, so with a run added at the top it sat on the
+    run above the chosen one, and `s`/`u` acted on that. A reload keeps the chosen run, by its id; a new run is
+    shown, with the cursor on it."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
+        older = interrupted_log(demo, selectors[:2], run_id="20261120T091500Z-1a2b")
+        newer = interrupted_log(demo, selectors[2:4], run_id="20261124T101500Z-0abc")
+        async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            runs.focus()
+            await pilot.press("down")
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == older
+            tab.action_reload()
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == older, "the chosen run stays chosen"
+            assert run_ids(runs)[runs.cursor_row] == older
+            assert run_ids(runs) == [newer, older]
+            newest = "20261126T101500Z-9f9f"  # a run started meanwhile (its plan line written, nothing sent yet)
+            context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+            append_audit(plan_line(newest, context, BIG_TAG_ID, "Tier Zero", [selectors[0].id], 1, resumes=None))
+            tab.action_reload()
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == newest, "a new run is shown"
+            assert run_ids(runs)[runs.cursor_row] == newest, "and the cursor is on it, not on the run above the old"
 
 
 async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one(

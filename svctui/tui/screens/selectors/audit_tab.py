@@ -195,23 +195,29 @@ class AuditTab(Widget):
             return
         log: AuditLog = message.value
         self.audit_log = log
+        known = {run.run_id for run in self.log_runs}
         self.log_runs = list(reversed(log.runs))
         self.query_one("#audit-summary", Static).update(audit_summary(len(log.runs), log.unreadable_lines))
+        if self.log_runs and self.log_runs[0].run_id not in known:
+            self.chosen = None  # a run was added (a resume, a restore, a run meanwhile): the newest is shown
+        chosen = self.chosen.run_id if self.chosen is not None else None
         self.fill_runs()
-        self.show_run(self.log_runs[0] if self.log_runs else None)
+        kept = next((run for run in self.log_runs if run.run_id == chosen), None)
+        self.show_run(kept or (self.log_runs[0] if self.log_runs else None))
 
     def fill_runs(self) -> None:
-        """The runs table: one row per run of the log, newest first (the cursor stays on its row)."""
+        """The runs table: one row per run of the log, newest first; the cursor stays on the chosen run (by its
+        id: a run added at the top moves every row down), else on the newest."""
         table: RowTable[str] = self.query_one("#audit-runs", RowTable)
-        cursor = table.cursor_row
+        chosen = self.chosen.run_id if self.chosen is not None else None
         rows: list[tuple[str | None, list[str]]] = []
         for run in self.log_runs:
             tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
             cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
             rows.append((run.run_id, [*cells, self.server_text(run), tag, run.counts_text]))
         self.fill(table, RUN_COLUMNS, RUN_FIT, rows)
-        if 0 < cursor < table.row_count:
-            table.move_cursor(row=cursor)
+        if chosen is not None and chosen in {run.run_id for run in self.log_runs}:
+            table.move_cursor(row=table.get_row_index(chosen))
 
     def server_text(self, run: AuditRun) -> str:
         """The run's server; `this server (demo server)` when it is the profile's, whose runs can be resumed here."""
