@@ -245,7 +245,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             for column, label, width in columns_for(narrow):
                 table.add_column(label, key=column, width=width)
             self._row_cells = {}
-            self._render_rows()
+            self._render_rows(rank=not self.awaiting)  # a round still filling in keeps its rows in place
             if key is not None and key in {row.value for row in table.rows}:
                 table.move_cursor(row=table.get_row_index(key), animate=False)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))

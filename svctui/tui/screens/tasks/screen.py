@@ -333,6 +333,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         """(Re)load the client's history for the plot, the drops and the comparison (`fingerprint`: the server's,
         just asked by a check, so the load does not ask it again)."""
         self.runs.problem = ""
+        self.loads.invalidate("history-check")  # a check in flight asked about the history this load replaces
         if self.client_id is None:
             self.loads.invalidate("history")
             self.runs.tasks = None
@@ -374,7 +375,7 @@ class TasksScreen(ListScreen[CompletedTask]):
                 refresh_results_column(self.table)
                 self._refresh_bars()
         elif message.channel == "history-check":
-            if message.value != message.request or self.quick != "drops":
+            if message.value != self.runs.fingerprint:
                 self.load_history(message.value)  # a run was added, removed or updated: the drops computed again
             else:
                 self._set_stale("")
@@ -519,6 +520,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def leave_drops(self) -> None:
         """Back from the client-side drops view to the list, with the quick filter it was entered from (if any)."""
         self.quick, self.quick_under_drops = self.quick_under_drops, None
+        self.loads.invalidate("history-check")  # the drops view's refresh: its answer is for a view now gone
         self.load()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
