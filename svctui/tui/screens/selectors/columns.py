@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from rich.text import Text
 from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
+from svctui.schedule import utc_minute
 from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
 ColorOf = Callable[[str], str]
 AUTO_CERTIFY = {0: "off", 1: "all members", 2: "seeds only"}
 SEED_TYPES = {1: "object id", 2: "Cypher"}
+when = utc_minute  # a UTC time as `2026-11-24 10:00Z` (svctui.schedule, as the events' cells)
 DEFAULT_FLAG = "default"
 DISABLED_FLAG = "disabled"
-
-
-def when(moment: datetime | None) -> str:
-    """A UTC time as `2026-11-24 10:00Z`, or an empty string."""
-    return moment.strftime("%Y-%m-%d %H:%M") + "Z" if moment is not None else ""
 
 
 def auto_certify_text(value: int | None) -> str:
