@@ -4,6 +4,7 @@ quit (q, ctrl+c), live refresh (`--refresh`), and the newcomer's walk of the REA
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 BINARY = Path(sys.executable).with_name("svctui")
 DEADLINE = 60.0
+_SOCKETS = itertools.count()
 
 
 class Tmux:
@@ -73,7 +75,9 @@ def tmux(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
     assert BINARY.exists(), f"{BINARY} missing: run `make venv`"
-    session = Tmux(f"svctui-e2e-{os.getpid()}", "dash")
+    # A fresh server socket per test: reusing one name races the previous test's `kill-server` (the new session
+    # can land on the server that is going away, and the pane is gone before the dashboard draws).
+    session = Tmux(f"svctui-e2e-{os.getpid()}-{next(_SOCKETS)}", "dash")
     env = [f"{name}={value}" for name, value in os.environ.items() if name.startswith("SVCTUI_")]
     env.append("TERM=xterm-256color")
     env_args = [arg for pair in env for arg in ("-e", pair)]
@@ -187,7 +191,7 @@ def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs:
     client moves the task list's cursor) and item 11 (esc closes the detail pane)."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
-    tmux = Tmux(f"svctui-e2e-walk-{os.getpid()}", "walk")
+    tmux = Tmux(f"svctui-e2e-walk-{os.getpid()}-{next(_SOCKETS)}", "walk")
     env = [f"{name}={value}" for name, value in os.environ.items() if name.startswith("SVCTUI_")]
     env_args = [arg for pair in [*env, "TERM=xterm-256color"] for arg in ("-e", pair)]
     tmux.run(
