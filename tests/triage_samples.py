@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from svctui.api.models import COUNT_FIELDS, CompletedTask, DomainResult
+from svctui.api.fields import COUNT_NAMES
+from svctui.api.models import CompletedTask, DomainResult
 
 CLIENT_ID = "7d3c1a2b-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
@@ -19,7 +20,7 @@ BASE_COUNTS: dict[str, dict[str, int]] = {
 
 def domain_result(result_id: int, job_id: int, domain: str, day: int, **overrides: Any) -> DomainResult:
     """A domain result whose counts grow slowly with `day`."""
-    counts = {name: 0 for name, _ in COUNT_FIELDS}
+    counts = dict.fromkeys(COUNT_NAMES, 0)
     for name, value in BASE_COUNTS[domain].items():
         counts[name] = value + day * 3
     counts.update(ou_count=25, container_count=60, aiaca_count=1, rootca_count=1, enterpriseca_count=2)

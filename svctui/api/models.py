@@ -14,7 +14,6 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
-from svctui.api.fields import COUNT_FIELDS as COUNT_FIELDS  # re-exported: callers take them from here
 from svctui.api.fields import FLAG_MARKS as FLAG_MARKS
 
 UNSET_TIME_PREFIX = "0001-01-01"
@@ -150,6 +149,7 @@ class CollectionFlags(ApiModel):
     ca_registry_collection: bool = False
     dc_registry_collection: bool = False
     all_trusted_domains: bool = False
+    """Follow the domain's trusts and collect every trusted domain too; not a collection kind: no filter on it."""
 
 
 def flag_marks(item: CollectionFlags) -> str:
@@ -186,16 +186,19 @@ class DomainResult(Timestamps):
 
     id: int
     job_id: int = 0
+    """The completed task (`CompletedTask.id`) this result belongs to."""
     domain_name: str = ""
     success: bool = False
     message: str = ""
     user_count: int = 0
+    """The first of `fields.AD_STRUCTURE_COUNTS`: 0 in a run without AD structure collection."""
     group_count: int = 0
     computer_count: int = 0
     gpo_count: int = 0
     ou_count: int = 0
     container_count: int = 0
     aiaca_count: int = 0
+    """The first of `fields.CERT_SERVICES_COUNTS` (AD CS): 0 in a run without cert services collection."""
     rootca_count: int = 0
     enterpriseca_count: int = 0
     ntauthstore_count: int = 0
@@ -210,10 +213,12 @@ class CompletedTask(CollectionFlags, Timestamps):
     client_id: str
     client_name: str = ""
     event_id: NullableInt = None
+    """The schedule that started the run; None for a run started by hand."""
     execution_time: NullableTime = None
     start_time: NullableTime = None
     end_time: NullableTime = None
     status: int = 0
+    """A `TaskStatus` code (-1 to 8); 2 to 8 are finished."""
     status_message: str = ""
     domain_controller: str = ""
     log_path: NullableStr = None
@@ -312,12 +317,14 @@ class AssetGroupTag(Stamped):
 
     id: int
     type: int = 0
+    """1 tier, 2 label, 3 owned (`type_label`)."""
     kind_id: int = 0
     name: str = ""
     description: str = ""
     deleted_at: NullableTime = None
     deleted_by: NullableStr = None
     position: NullableInt = None
+    """A tier's place in the tier order (the tags pane shows it for tiers only)."""
     require_certify: NullableBool = None
     analysis_enabled: NullableBool = None
     glyph: NullableStr = None
@@ -338,7 +345,9 @@ class Selector(Stamped):
     disabled_at: NullableTime = None
     disabled_by: NullableStr = None
     auto_certify: NullableInt = None
+    """0 off, 1 all members, 2 seeds only (the values `POST .../selectors` takes)."""
     is_default: bool = False
+    """The tag's default selector: DELETE refuses it with 403 `cannot delete a default selector`."""
     allow_disable: bool = True
     seeds: list[Seed] = Field(default_factory=list)
 

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from svctui.api.fields import COUNT_NAMES
+from svctui.api.fields import AD_STRUCTURE_COUNTS, CERT_SERVICES_COUNTS, COUNT_NAMES
 from svctui.demo import data_health, names
 from svctui.demo.config import DemoSizes
 from svctui.demo.data import Client, Domain, Event
@@ -27,8 +27,6 @@ BASE_SPAN_DAYS = 182
 MAX_SPAN_DAYS = 730  # beyond what the schedules can hold, the rest become manual runs
 MANUAL_SHARE = 0.05
 STEP_SECONDS = {"HOURLY": 3600, "DAILY": 86400, "WEEKLY": 7 * 86400}
-AD_FIELDS = ("user_count", "group_count", "computer_count", "gpo_count", "ou_count", "container_count", "deleted_count")
-CERT_FIELDS = ("aiaca_count", "rootca_count", "enterpriseca_count", "ntauthstore_count", "certtemplate_count")
 FINISHED_WEIGHTS = {2: 0.82, 8: 0.06, 5: 0.05, 4: 0.03, 3: 0.035, -1: 0.005}
 RECENT_STATUSES = (0, 1, 1, 6, 7)  # newest first: waiting, two running, ingesting, analyzing
 STATED_DURATION = re.compile(r"after (\d+) (seconds?|minutes?|hours?)", re.IGNORECASE)
@@ -168,7 +166,7 @@ def build_results(rng: random.Random, run: Run, fraction: float) -> None:
     status = run.status
     if status in (-1, 0, 1, 3) or (status == 5 and rng.random() < 0.5):
         return
-    collected = (AD_FIELDS if run.flags[2] else ()) + (CERT_FIELDS if run.flags[3] else ())
+    collected = (AD_STRUCTURE_COUNTS if run.flags[2] else ()) + (CERT_SERVICES_COUNTS if run.flags[3] else ())
     failed_index = rng.randrange(len(run.domains)) if status == 8 and len(run.domains) > 1 else -1
     for position, domain in enumerate(run.domains):
         success = status in (2, 6, 7) or (status == 8 and position != failed_index)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from svctui.api.models import COUNT_FIELDS, CompletedTask, DomainResult, TaskStatus, status_label
+from svctui.api.fields import COUNT_LABELS as COUNT_LABELS
+from svctui.api.fields import COUNT_NAMES as COUNT_NAMES
+from svctui.api.models import CompletedTask, DomainResult, TaskStatus, status_label
 
 DEFAULT_DROP_THRESHOLD = 0.2
 DEFAULT_MIN_BASELINE = 10
-COUNT_NAMES: tuple[str, ...] = tuple(name for name, _ in COUNT_FIELDS)
-COUNT_LABELS: Mapping[str, str] = dict(COUNT_FIELDS)
 STATUS_ORDER: tuple[int, ...] = tuple(int(status) for status in TaskStatus)
 
 

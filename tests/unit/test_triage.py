@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from svctui.api.models import COUNT_FIELDS, CompletedTask, DomainResult
+from svctui.api.fields import COUNT_NAMES
+from svctui.api.models import CompletedTask, DomainResult
 from svctui.triage import (
     QUICK_FILTERS,
     QUICK_FILTERS_BY_NAME,
@@ -38,7 +39,7 @@ CLIENT = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
 
 
 def result(domain: str, success: bool = True, **counts: int) -> DomainResult:
-    base = {name: 100 for name, _ in COUNT_FIELDS}
+    base = dict.fromkeys(COUNT_NAMES, 100)
     base.update(counts)
     return DomainResult(id=0, domain_name=domain, success=success, message="" if success else "boom", **base)
 

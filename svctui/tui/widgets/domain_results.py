@@ -12,26 +12,13 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from svctui.api.fields import SHORT_COUNT_LABELS
 from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
-SHORT_COUNT_LABELS: dict[str, str] = {
-    "user_count": "Users",
-    "group_count": "Groups",
-    "computer_count": "Comps",
-    "gpo_count": "GPOs",
-    "ou_count": "OUs",
-    "container_count": "Conts",
-    "aiaca_count": "AIA",
-    "rootca_count": "Root",
-    "enterpriseca_count": "Ent CA",
-    "ntauthstore_count": "NTAuth",
-    "certtemplate_count": "Tmpl",
-    "deleted_count": "Del",
-}
 TOTAL_KEY = "__total__"
 MESSAGE_WIDTH = 32
 
