@@ -182,9 +182,9 @@ async def test_answers_landing_close_together_share_one_table_update(
     said: list[str] = []
     status = ClientsScreen._status
 
-    def saying(self: ClientsScreen, text: str) -> None:
-        said.append(text)
-        status(self, text)
+    def saying(self: ClientsScreen, parts: list[str]) -> None:
+        said.append(" · ".join(parts))
+        status(self, parts)
 
     monkeypatch.setattr(ClientsScreen, "_status", saying)
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
