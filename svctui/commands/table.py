@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,8 +24,8 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
+from svctui.text import cell_width, cut_end
 
-ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"
 GAP = "  "
 MIN_CELL = 4
@@ -65,20 +64,6 @@ def _results(results: Sequence[DomainResult]) -> str:
 def single_line(text: str) -> str:
     """One row of text: whitespace runs become one space, control characters (terminal escapes) become U+FFFD."""
     return "".join(ch if ch.isprintable() else REPLACEMENT for ch in " ".join(text.split()))
-
-
-def char_width(ch: str) -> int:
-    """Terminal columns of one character: 2 for wide East Asian ones, 0 for combining marks, else 1."""
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def cell_width(text: str) -> int:
-    """Terminal columns `text` takes (what a table must fit, not its length in code points)."""
-    if text.isascii():
-        return len(text)
-    return sum(char_width(ch) for ch in text)
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
@@ -185,22 +170,6 @@ def fit_widths(natural: Sequence[int], minimum: Sequence[int], flexible: Sequenc
     return widths
 
 
-def truncate(text: str, width: int) -> str:
-    """`text` cut to at most `width` terminal columns, ending in … when cut."""
-    if cell_width(text) <= width:
-        return text
-    if width <= 0:
-        return ""
-    kept: list[str] = []
-    used = 0
-    for ch in text:
-        used += char_width(ch)
-        if used > width - 1:
-            break
-        kept.append(ch)
-    return "".join(kept) + ELLIPSIS
-
-
 PIPE_WIDTH = 100_000  # stdout is a pipe or a file: cells are not cut (a cron mail keeps the whole reason)
 
 
@@ -240,11 +209,11 @@ class TableWriter:
             if column.right:
                 text = pad(cell, width, right=True)  # numbers are never cut: a later page may hold wider ones
             elif index != last:
-                text = pad(truncate(cell, width), width)
+                text = pad(cut_end(cell, width), width)
             else:
-                text = truncate(cell, width)
+                text = cut_end(cell, width)
             parts.append(text)
-        return truncate(GAP.join(parts).rstrip(), self.width)
+        return cut_end(GAP.join(parts).rstrip(), self.width)
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Print the rows of a page (and the header before the first one)."""

@@ -12,7 +12,8 @@ from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
-from svctui.commands.table import ELLIPSIS, TABLE_COLUMNS, TableWriter, cell_width, fit_widths, truncate
+from svctui.commands.table import TABLE_COLUMNS, TableWriter, fit_widths
+from svctui.text import ELLIPSIS, cell_width, cut_end
 
 
 def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
@@ -60,10 +61,10 @@ def test_fit_widths_leaves_fitting_rows_alone() -> None:
     assert fit_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
 
 
-def test_truncate_marks_the_cut() -> None:
-    assert truncate("abcdef", 4) == "abc" + ELLIPSIS
-    assert truncate("abc", 4) == "abc"
-    assert truncate("abc", 0) == ""
+def test_cut_end_marks_the_cut() -> None:
+    assert cut_end("abcdef", 4) == "abc" + ELLIPSIS
+    assert cut_end("abc", 4) == "abc"
+    assert cut_end("abc", 0) == ""
 
 
 @pytest.mark.parametrize("width", [40, 80, 200])
@@ -195,8 +196,8 @@ def test_wide_characters_are_measured_in_terminal_columns() -> None:
     assert cell_width("Tier Zero") == 9
     assert cell_width("東京サーバー") == 12
     assert cell_width("e\u0301") == 1  # e + combining acute accent
-    assert truncate("東京サーバー管理", 7) == "東京サ" + ELLIPSIS
-    assert cell_width(truncate("東京サーバー管理", 7)) == 7
+    assert cut_end("東京サーバー管理", 7) == "東京サ" + ELLIPSIS
+    assert cell_width(cut_end("東京サーバー管理", 7)) == 7
     out = io.StringIO()
     writer = make_writer(Format.TABLE, AssetGroupTag, out, noun="tags", err=io.StringIO(), width=60)
     writer.write_page(
