@@ -70,3 +70,54 @@ def cut_start(text: str, width: int) -> str:
     while cell_width(kept) > width - 1:
         kept = kept[1:]
     return ELLIPSIS + kept
+
+
+# ---------------------------------------------------------------- column widths that fit a width
+# Two ways, as the two faces differ: the command line keeps every column and shrinks the flexible ones first
+# (`shrink_widths`); the dashboard's tables rank their columns, leave out what does not fit and cap the widest
+# (`cap_widths`).
+
+
+def shrink_widths(
+    natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int, gap: int = 2
+) -> list[int]:
+    """Every column kept, shrunk one cell at a time until the row (with `gap` between columns) fits `total`:
+    flexible columns first, the widest first, none below its minimum (the command line's tables)."""
+    widths = list(natural)
+    excess = sum(widths) + gap * (len(widths) - 1) - total
+    while excess > 0:
+        candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
+        if not candidates:
+            break
+        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:
+    """Widths by rank under one cap (the dashboard's tables), for columns given as (key, natural width, least
+    width), the one that matters most first, in `room` cells (each column also takes `padding`): each gets its least
+    width while that fits (a column that does not is left out; the first never is), then the widest are cut first:
+    every column is as wide as its natural width up to one cap, the largest that fits, never below its least."""
+    least: dict[str, int] = {}
+    natural: dict[str, int] = {}
+    used = 0
+    for key, full, smallest in columns:
+        width = max(1, min(smallest, full))
+        if used + width + padding <= room or not least:
+            least[key], natural[key] = width, max(width, full)
+            used += width + padding
+    spare = room - used
+    cap = 0
+    while spare > 0:
+        growing = [key for key in least if max(least[key], min(natural[key], cap)) < natural[key]]
+        if not growing:
+            break
+        cap += 1
+        grown = sum(1 for key in growing if cap > least[key])
+        if grown > spare:
+            cap -= 1
+            break
+        spare -= grown
+    return {key: max(least[key], min(natural[key], cap)) for key in least}

@@ -24,7 +24,7 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
-from svctui.text import cell_width, cut_end
+from svctui.text import cell_width, cut_end, shrink_widths
 
 REPLACEMENT = "\ufffd"
 GAP = "  "
@@ -156,20 +156,6 @@ def table_columns(model: type[BaseModel], name_of: NameOf) -> tuple[TableColumn,
     )
 
 
-def fit_widths(natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int) -> list[int]:
-    """Shrink column widths until the row (with gaps) fits `total`: flexible columns first, widest first."""
-    widths = list(natural)
-    excess = sum(widths) + len(GAP) * (len(widths) - 1) - total
-    while excess > 0:
-        candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
-        if not candidates:
-            break
-        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
-        widths[widest] -= 1
-        excess -= 1
-    return widths
-
-
 PIPE_WIDTH = 100_000  # stdout is a pipe or a file: cells are not cut (a cron mail keeps the whole reason)
 
 
@@ -224,7 +210,7 @@ class TableWriter:
             headers = [column.header for column in self.columns]
             natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
             minimum = [min(n, self._minimum(c)) for n, c in zip(natural, self.columns, strict=True)]
-            self.widths = fit_widths(natural, minimum, [c.flexible for c in self.columns], self.width)
+            self.widths = shrink_widths(natural, minimum, [c.flexible for c in self.columns], self.width, len(GAP))
             self.stream.write(self._line(headers) + "\n")
         self.stream.write("".join(self._line(row) + "\n" for row in rows))
         self.rows_written += len(rows)

@@ -12,8 +12,8 @@ from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
-from svctui.commands.table import TABLE_COLUMNS, TableWriter, fit_widths
-from svctui.text import ELLIPSIS, cell_width, cut_end
+from svctui.commands.table import TABLE_COLUMNS, TableWriter
+from svctui.text import ELLIPSIS, cell_width, cut_end, shrink_widths
 
 
 def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
@@ -50,15 +50,15 @@ def task(task_id: int) -> CompletedTask:
     )
 
 
-def test_fit_widths_shrinks_flexible_columns_first() -> None:
-    widths = fit_widths([4, 30, 10, 40], [2, 4, 10, 4], [False, True, False, True], 60)
+def test_shrink_widths_shrinks_flexible_columns_first() -> None:
+    widths = shrink_widths([4, 30, 10, 40], [2, 4, 10, 4], [False, True, False, True], 60)
     assert sum(widths) + 2 * 3 == 60
     assert widths[0] == 4 and widths[2] == 10  # fixed columns untouched while flexible ones can give
     assert widths[1] < 30 and widths[3] < 40
 
 
-def test_fit_widths_leaves_fitting_rows_alone() -> None:
-    assert fit_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
+def test_shrink_widths_leaves_fitting_rows_alone() -> None:
+    assert shrink_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
 
 
 def test_cut_end_marks_the_cut() -> None:

@@ -22,14 +22,14 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.text import cut_start
+from svctui.text import cap_widths, cut_start
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
-from svctui.tui.widgets.row_table import RowTable, fit_widths
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
-# width (`fit_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
+# width (`cap_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
 # on a narrow tab (80 columns: the tags take the left) the columns last in that order are left out.
 RUN_COLUMNS = (
     ("run", "run"),
@@ -154,13 +154,13 @@ class AuditTab(Widget):
         return self.size.width - table.styles.scrollbar_size_vertical
 
     def fill(self, table: RowTable[str], columns: Columns, fit: Fit, rows: list[tuple[str | None, list[str]]]) -> None:
-        """Put the rows in the table, its columns fitted to the tab's width (`fit_widths`)."""
+        """Put the rows in the table, its columns fitted to the tab's width (`cap_widths`)."""
         natural = {
             key: max([cell_len(label), *(cell_len(row[index]) for _, row in rows)])
             for index, (label, key) in enumerate(columns)
         }
         natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
-        widths = fit_widths([(key, natural[key], least) for key, least in fit], self.room(table))
+        widths = cap_widths([(key, natural[key], least) for key, least in fit], self.room(table))
         self.fitted_width = self.size.width
         table.clear(columns=True)
         for label, key in columns:
