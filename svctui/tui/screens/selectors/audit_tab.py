@@ -224,12 +224,19 @@ class AuditTab(Widget):
             self.query_one("#audit-summary", Static).update(f"The audit log could not be read: {message.error}")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """Show the highlighted run's selectors."""
+        """Show the highlighted run's selectors. A refill of the runs table posts highlights of its own (the first
+        row, then the chosen run's): one for a row the cursor has left since, or for the run already shown (a reload
+        shows the chosen run itself), fills nothing again."""
         if event.data_table.id != "audit-runs":
             return
         event.stop()
+        if event.cursor_row != event.data_table.cursor_row:
+            return
         key = event.row_key.value
-        self.show_run(next((run for run in self.log_runs if run.run_id == key), None))
+        run = next((run for run in self.log_runs if run.run_id == key), None)
+        if run is not None and run is self.chosen:
+            return
+        self.show_run(run)
 
     def made_elsewhere(self, run: AuditRun) -> str:
         """The server the run was made on when it is not this profile's (resume and restore refuse it), else ''."""
