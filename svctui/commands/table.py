@@ -50,10 +50,6 @@ def cli_now() -> datetime:
     return make_clock()[0]()
 
 
-def _next_run(event: Event) -> str:
-    return next_run_words(event.rrule, cli_now())
-
-
 def _results(results: Sequence[DomainResult]) -> str:
     if not results:
         return ""
@@ -98,17 +94,23 @@ def client_column(name_of: NameOf = _no_names) -> TableColumn:
     )
 
 
-TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
-    Event: (
+def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColumn, ...]:
+    """The events table; NEXT RUN (the dashboard's next-run cell, cut after the date) is worked out at `now`, the
+    command's one reading of the clock, not the clock's time at each row."""
+    return (
         TableColumn("ID", lambda e: e.id, right=True),
-        client_column(),
+        client_column(name_of),
         TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
-        TableColumn("NEXT RUN", _next_run, min_width=17),  # the dashboard's next-run cell; cut after the date
+        TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), min_width=17),
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
         TableColumn("OUS", lambda e: len(e.ous), right=True),
         TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), flexible=True),
-    ),
+    )
+
+
+# The table columns of each model but Event, whose NEXT RUN needs the command's time (`event_columns`).
+TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CompletedTask: (
         TableColumn("ID", lambda t: t.id, right=True),
         TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, right=True),
@@ -149,8 +151,11 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
 }
 
 
-def table_columns(model: type[BaseModel], name_of: NameOf) -> tuple[TableColumn, ...]:
-    """The model's table columns with the CLIENT column (if any) naming clients through `name_of`."""
+def table_columns(model: type[BaseModel], now: datetime, name_of: NameOf = _no_names) -> tuple[TableColumn, ...]:
+    """The model's table columns with the CLIENT column (if any) naming clients through `name_of`; an event's next
+    run is worked out at `now`."""
+    if issubclass(model, Event):
+        return event_columns(now, name_of)
     return tuple(
         client_column(name_of) if column.header == CLIENT_HEADER else column for column in TABLE_COLUMNS[model]
     )

@@ -15,6 +15,8 @@ from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLines
 from svctui.commands.table import TABLE_COLUMNS, TableWriter
 from svctui.text import ELLIPSIS, cell_width, cut_end, shrink_widths
 
+NOW = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)  # the time a command reads once (an event's next run is worked out at it)
+
 
 def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
     rrule = "DTSTART:20240909T100000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU" + (";BYHOUR=1" * 30 if long_rrule else "")
@@ -149,7 +151,7 @@ def test_jsonl_one_object_per_line_round_trips() -> None:
 
 def test_csv_flattens_nested_lists() -> None:
     out = io.StringIO()
-    writer = CsvWriter(CompletedTask, out)
+    writer = CsvWriter(CompletedTask, out, NOW)
     writer.write_page([task(5)])
     writer.close()
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
@@ -169,7 +171,7 @@ def test_csv_flattens_nested_lists() -> None:
 
 def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
     out = io.StringIO()
-    writer = CsvWriter(Event, out)
+    writer = CsvWriter(Event, out, NOW)
     writer.write_page([event(9, domains=2)])
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert rows[0]["rrule"].startswith("DTSTART:") and "\n" in rows[0]["rrule"]
@@ -179,16 +181,16 @@ def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
 
 def test_csv_header_alone_when_empty_and_none_after_failure() -> None:
     out = io.StringIO()
-    CsvWriter(Selector, out).close()
+    CsvWriter(Selector, out, NOW).close()
     assert out.getvalue().startswith("id,asset_group_tag_id,name")
     failed = io.StringIO()
-    CsvWriter(Selector, failed).close(complete=False)
+    CsvWriter(Selector, failed, NOW).close(complete=False)
     assert failed.getvalue() == ""
 
 
 def test_every_model_has_table_and_csv_columns() -> None:
     for model in (Event, CompletedTask, AssetGroupTag, Selector, CollectionClient):
-        assert csv_columns(model)[0][0] == "id"
+        assert csv_columns(model, NOW)[0][0] == "id"
         make_writer(Format.TABLE, model, io.StringIO(), noun="x", err=io.StringIO(), width=80)
 
 
