@@ -563,3 +563,31 @@ async def test_a_reload_fills_each_table_once(tmp_path: Path, monkeypatch: pytes
             await settle(pilot)
             assert tab.chosen is not None and tab.chosen.run_id == newest
             assert sorted(fills) == ["audit-runs", "audit-selectors"], fills
+
+
+async def test_a_run_that_ended_with_no_outcomes_says_how_it_ended(tmp_path: Path) -> None:
+    """Review: a run whose end line holds no outcomes (it stopped, or finished, before sending any request) showed
+    `nothing yet` in the counts column, as if it were still going. It says how it ended now; the end lines are the
+    engine's own (end_line over no results), appended to the real audit log."""
+    from svctui.ops.audit_lines import end_line
+    from svctui.ops.outcomes import Stopped
+
+    with big_tag_server(tmp_path) as demo:
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        ids = [selector.id for selector in tag_selectors(demo)[:2]]
+        stopped, empty = "20261124T101500Z-5t0p", "20261124T111500Z-e3p7"
+        append_audit(plan_line(stopped, context, BIG_TAG_ID, "Tier Zero", ids, 4, resumes=None))
+        append_audit(end_line(stopped, [], Stopped.UNREACHABLE))
+        append_audit(plan_line(empty, context, BIG_TAG_ID, "Tier Zero", [], 4, resumes=None))
+        append_audit(end_line(empty, [], None))
+        async with with_screen(demo, AuditHost(), size=(240, 30)) as (app, _pilot):
+            runs = app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            counts = dict(zip(run_ids(runs), column(runs, "counts"), strict=True))
+            assert counts == {
+                empty: "no outcomes: the run planned no selectors",
+                stopped: f"no outcomes: stopped ({Stopped.UNREACHABLE}) before any request",
+            }
+            line = str(app.screen.query_one("#audit-run-line", Static).render())
+            assert line.startswith(f"Run {empty}: no outcomes: the run planned no selectors"), (
+                "the run's line says it whole (the counts column may be cut on a narrow screen)"
+            )

@@ -263,6 +263,9 @@ class AuditTab(Widget):
         elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
             offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
             hint = "".join(f" · {offer}" for offer, offered in offers if offered)
+        if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
+            line.update(f"Run {run.run_id}: {run.counts_text}{hint}")
+            return
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
 
     def fill_selectors(self) -> None:
