@@ -1,11 +1,13 @@
-"""Wording shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, `3 rows`."""
+"""Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, and cut cells."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+ELLIPSIS = "…"
 
 
 def and_more(total: int, shown: int, *, word: str = "more") -> str:
@@ -24,3 +26,98 @@ def shown_and_more(items: Sequence[T], shown: int, *, show: Callable[[T], str] =
 def plural(count: int, noun: str) -> str:
     """`1 selector`, `3 selectors`, `1,000 rows`."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+# ---------------------------------------------------------------- cells: terminal columns, cut with `…`
+
+
+def char_width(ch: str) -> int:
+    """Terminal columns of one character: 2 for wide East Asian ones, 0 for combining marks, else 1."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def cell_width(text: str) -> int:
+    """Terminal columns `text` takes (what a table must fit, not its length in code points)."""
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def cut_end(text: str, width: int) -> str:
+    """`text` in at most `width` terminal columns, its end cut off and marked with `…` (`Tier Zer…`)."""
+    if cell_width(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    kept: list[str] = []
+    used = 0
+    for ch in text:
+        used += char_width(ch)
+        if used > width - 1:
+            break
+        kept.append(ch)
+    return "".join(kept) + ELLIPSIS
+
+
+def cut_start(text: str, width: int) -> str:
+    """`text` in at most `width` terminal columns, its start cut off and marked with `…` (`…185501Z-3f9a`); the
+    end is what tells apart texts that start alike (run ids). Under 2 columns the text is left whole."""
+    if cell_width(text) <= width or width < 2:
+        return text
+    kept = text[-(width - 1) :]
+    while cell_width(kept) > width - 1:
+        kept = kept[1:]
+    return ELLIPSIS + kept
+
+
+# ---------------------------------------------------------------- column widths that fit a width
+# Two ways, as the two faces differ: the command line keeps every column and shrinks the flexible ones first
+# (`shrink_widths`); the dashboard's tables rank their columns, leave out what does not fit and cap the widest
+# (`cap_widths`).
+
+
+def shrink_widths(
+    natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int, gap: int = 2
+) -> list[int]:
+    """Every column kept, shrunk one cell at a time until the row (with `gap` between columns) fits `total`:
+    flexible columns first, the widest first, none below its minimum (the command line's tables)."""
+    widths = list(natural)
+    excess = sum(widths) + gap * (len(widths) - 1) - total
+    while excess > 0:
+        candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
+        if not candidates:
+            break
+        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:
+    """Widths by rank under one cap (the dashboard's tables), for columns given as (key, natural width, least
+    width), the one that matters most first, in `room` cells (each column also takes `padding`): each gets its least
+    width while that fits (a column that does not is left out; the first never is), then the widest are cut first:
+    every column is as wide as its natural width up to one cap, the largest that fits, never below its least."""
+    least: dict[str, int] = {}
+    natural: dict[str, int] = {}
+    used = 0
+    for key, full, smallest in columns:
+        width = max(1, min(smallest, full))
+        if used + width + padding <= room or not least:
+            least[key], natural[key] = width, max(width, full)
+            used += width + padding
+    spare = room - used
+    cap = 0
+    while spare > 0:
+        growing = [key for key in least if max(least[key], min(natural[key], cap)) < natural[key]]
+        if not growing:
+            break
+        cap += 1
+        grown = sum(1 for key in growing if cap > least[key])
+        if grown > spare:
+            cap -= 1
+            break
+        spare -= grown
+    return {key: max(least[key], min(natural[key], cap)) for key in least}

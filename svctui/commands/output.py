@@ -17,7 +17,7 @@ from typing import Any, Protocol, TextIO
 from pydantic import BaseModel
 
 from svctui.api.models import CompletedTask, DomainResult, Event, status_label
-from svctui.commands.table import TABLE_COLUMNS, TableColumn, TableWriter, cli_now, terminal_width
+from svctui.commands.table import TableColumn, TableWriter, cli_now, table_columns, terminal_width
 from svctui.schedule import next_run_at
 
 
@@ -146,12 +146,13 @@ def _failed_names_getter(name: str) -> Callable[[Any], object]:
     return lambda item: ";".join(result.domain_name for result in getattr(item, name) if not result.success)
 
 
-def csv_columns(model: type[BaseModel]) -> list[CsvColumn]:
+def csv_columns(model: type[BaseModel], now: datetime) -> list[CsvColumn]:
     """CSV columns of a model: its own fields first, then inherited ones; lists become counts and joined names.
 
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
     `domain_results_failed`, `failed_domains`. Two computed columns, as the table shows them: a task's
-    `status_label`, an event's `next_run` (from its rule; empty when it has no DTSTART, does not parse or ended).
+    `status_label`, an event's `next_run` (from its rule at `now`; empty when it has no DTSTART, does not parse or
+    ended).
     Unknown extra fields are left to the JSON formats; a field the model excludes from its dumps (a client's `token`)
     is left out here too, as from JSON.
     """
@@ -175,15 +176,15 @@ def csv_columns(model: type[BaseModel]) -> list[CsvColumn]:
         columns.insert(position, ("status_label", lambda item: status_label(item.status)))
     if issubclass(model, Event):  # the run the table's NEXT RUN names, computed from the rule (UTC, RFC 3339)
         position = [header for header, _ in columns].index("next_scheduled_at") + 1
-        columns.insert(position, ("next_run", lambda item: _scalar(next_run_at(item.rrule, cli_now()))))
+        columns.insert(position, ("next_run", lambda item: _scalar(next_run_at(item.rrule, now))))
     return columns
 
 
 class CsvWriter:
     """A header row, then one flat row per item."""
 
-    def __init__(self, model: type[BaseModel], stream: TextIO) -> None:
-        self.columns = csv_columns(model)
+    def __init__(self, model: type[BaseModel], stream: TextIO, now: datetime) -> None:
+        self.columns = csv_columns(model, now)
         self.stream = stream
         self.writer = csv.writer(stream, lineterminator="\n")
         self.header_written = False
@@ -215,12 +216,14 @@ def make_writer(
     err: TextIO,
     width: int | None = None,
     columns: tuple[TableColumn, ...] | None = None,
+    now: datetime | None = None,
 ) -> ItemWriter:
-    """The writer for `fmt` over items of `model` (a table uses `columns`, else the model's registered ones)."""
+    """The writer for `fmt` over items of `model` (a table uses `columns`, else the model's registered ones); an
+    event's next run is worked out at `now` (the command's time; the clock read once here when not given)."""
     if fmt is Format.JSON:
         return JsonArrayWriter(stream)
     if fmt is Format.JSONL:
         return JsonLinesWriter(stream)
     if fmt is Format.CSV:
-        return CsvWriter(model, stream)
-    return TableWriter(columns or TABLE_COLUMNS[model], stream, width or terminal_width(), noun, err)
+        return CsvWriter(model, stream, now or cli_now())
+    return TableWriter(columns or table_columns(model, now or cli_now()), stream, width or terminal_width(), noun, err)

@@ -7,6 +7,7 @@ import importlib
 import sys
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -45,7 +46,7 @@ from svctui.commands.common import (
     run_connected,
 )
 from svctui.commands.output import Format, ItemWriter, make_writer
-from svctui.commands.table import TableColumn, table_columns
+from svctui.commands.table import TableColumn, cli_now, table_columns
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -57,10 +58,14 @@ AllPages = Callable[[], AsyncGenerator[Sequence[BaseModel], None]]
 
 
 def new_writer(
-    fmt: str, model: type[BaseModel], noun: str, columns: tuple[TableColumn, ...] | None = None
+    fmt: str,
+    model: type[BaseModel],
+    noun: str,
+    columns: tuple[TableColumn, ...] | None = None,
+    now: datetime | None = None,
 ) -> ItemWriter:
     """A writer on the current stdout (CliRunner swaps it, so look it up at call time)."""
-    return make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns)
+    return make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns, now=now)
 
 
 async def write_listing(
@@ -169,14 +174,15 @@ def run_listing(
         first_page: FirstPage = lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT)  # noqa: E731
         all_pages: AllPages = lambda: listing.all_pages(client, skip, page_size)  # noqa: E731
         columns = None
+        now = cli_now()  # once per command: every row's next run is worked out at the same moment
         book: ClientNameBook | None = None
         if fmt == Format.TABLE and listing.model in (Event, CompletedTask):  # the CLIENT column shows names
             book = ClientNameBook(profile.name)
-            columns = table_columns(listing.model, book.name_of)
+            columns = table_columns(listing.model, now, book.name_of)
             first_page, all_pages = _naming(book, client, first_page, all_pages)
         try:
             written = await write_listing(
-                new_writer(fmt, listing.model, listing.noun, columns),
+                new_writer(fmt, listing.model, listing.noun, columns, now),
                 fmt=fmt,
                 noun=listing.noun,
                 fetch_all=fetch_all,

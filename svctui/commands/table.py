@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,8 +24,8 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
+from svctui.text import cell_width, cut_end, shrink_widths
 
-ELLIPSIS = "…"
 REPLACEMENT = "\ufffd"
 GAP = "  "
 MIN_CELL = 4
@@ -51,10 +50,6 @@ def cli_now() -> datetime:
     return make_clock()[0]()
 
 
-def _next_run(event: Event) -> str:
-    return next_run_words(event.rrule, cli_now())
-
-
 def _results(results: Sequence[DomainResult]) -> str:
     if not results:
         return ""
@@ -65,20 +60,6 @@ def _results(results: Sequence[DomainResult]) -> str:
 def single_line(text: str) -> str:
     """One row of text: whitespace runs become one space, control characters (terminal escapes) become U+FFFD."""
     return "".join(ch if ch.isprintable() else REPLACEMENT for ch in " ".join(text.split()))
-
-
-def char_width(ch: str) -> int:
-    """Terminal columns of one character: 2 for wide East Asian ones, 0 for combining marks, else 1."""
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
-def cell_width(text: str) -> int:
-    """Terminal columns `text` takes (what a table must fit, not its length in code points)."""
-    if text.isascii():
-        return len(text)
-    return sum(char_width(ch) for ch in text)
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
@@ -113,17 +94,23 @@ def client_column(name_of: NameOf = _no_names) -> TableColumn:
     )
 
 
-TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
-    Event: (
+def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColumn, ...]:
+    """The events table; NEXT RUN (the dashboard's next-run cell, cut after the date) is worked out at `now`, the
+    command's one reading of the clock, not the clock's time at each row."""
+    return (
         TableColumn("ID", lambda e: e.id, right=True),
-        client_column(),
+        client_column(name_of),
         TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
-        TableColumn("NEXT RUN", _next_run, min_width=17),  # the dashboard's next-run cell; cut after the date
+        TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), min_width=17),
         TableColumn("KINDS", flag_marks, min_width=7),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
         TableColumn("OUS", lambda e: len(e.ous), right=True),
         TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), flexible=True),
-    ),
+    )
+
+
+# The table columns of each model but Event, whose NEXT RUN needs the command's time (`event_columns`).
+TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CompletedTask: (
         TableColumn("ID", lambda t: t.id, right=True),
         TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, right=True),
@@ -164,41 +151,14 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
 }
 
 
-def table_columns(model: type[BaseModel], name_of: NameOf) -> tuple[TableColumn, ...]:
-    """The model's table columns with the CLIENT column (if any) naming clients through `name_of`."""
+def table_columns(model: type[BaseModel], now: datetime, name_of: NameOf = _no_names) -> tuple[TableColumn, ...]:
+    """The model's table columns with the CLIENT column (if any) naming clients through `name_of`; an event's next
+    run is worked out at `now`."""
+    if issubclass(model, Event):
+        return event_columns(now, name_of)
     return tuple(
         client_column(name_of) if column.header == CLIENT_HEADER else column for column in TABLE_COLUMNS[model]
     )
-
-
-def fit_widths(natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int) -> list[int]:
-    """Shrink column widths until the row (with gaps) fits `total`: flexible columns first, widest first."""
-    widths = list(natural)
-    excess = sum(widths) + len(GAP) * (len(widths) - 1) - total
-    while excess > 0:
-        candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
-        if not candidates:
-            break
-        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
-        widths[widest] -= 1
-        excess -= 1
-    return widths
-
-
-def truncate(text: str, width: int) -> str:
-    """`text` cut to at most `width` terminal columns, ending in … when cut."""
-    if cell_width(text) <= width:
-        return text
-    if width <= 0:
-        return ""
-    kept: list[str] = []
-    used = 0
-    for ch in text:
-        used += char_width(ch)
-        if used > width - 1:
-            break
-        kept.append(ch)
-    return "".join(kept) + ELLIPSIS
 
 
 PIPE_WIDTH = 100_000  # stdout is a pipe or a file: cells are not cut (a cron mail keeps the whole reason)
@@ -240,11 +200,11 @@ class TableWriter:
             if column.right:
                 text = pad(cell, width, right=True)  # numbers are never cut: a later page may hold wider ones
             elif index != last:
-                text = pad(truncate(cell, width), width)
+                text = pad(cut_end(cell, width), width)
             else:
-                text = truncate(cell, width)
+                text = cut_end(cell, width)
             parts.append(text)
-        return truncate(GAP.join(parts).rstrip(), self.width)
+        return cut_end(GAP.join(parts).rstrip(), self.width)
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Print the rows of a page (and the header before the first one)."""
@@ -255,7 +215,7 @@ class TableWriter:
             headers = [column.header for column in self.columns]
             natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
             minimum = [min(n, self._minimum(c)) for n, c in zip(natural, self.columns, strict=True)]
-            self.widths = fit_widths(natural, minimum, [c.flexible for c in self.columns], self.width)
+            self.widths = shrink_widths(natural, minimum, [c.flexible for c in self.columns], self.width, len(GAP))
             self.stream.write(self._line(headers) + "\n")
         self.stream.write("".join(self._line(row) + "\n" for row in rows))
         self.rows_written += len(rows)

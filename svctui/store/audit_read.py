@@ -135,8 +135,19 @@ class AuditRun:
 
     @property
     def counts_text(self) -> str:
-        """The run's counts in words (`run_counts_text`): what `svctui audit list` and the Audit tab both show."""
-        return run_counts_text(self.counts)
+        """The run's counts in words (`run_counts_text`): what `svctui audit list` and the Audit tab both show.
+
+        A run that ended with no outcomes says what happened (`nothing yet` is for a run that has not ended):
+        stopped before any request, planned no selectors, or finished before sending any request."""
+        counts = self.counts
+        if counts or self.end is None:
+            return run_counts_text(counts)
+        stopped = self.end.get("stopped")
+        if stopped:
+            return f"no outcomes: stopped ({stopped}) before any request"
+        if not self.plan.get("ids"):
+            return "no outcomes: the run planned no selectors"
+        return "no outcomes: the run finished before sending any request"
 
     def unsettled_ids(self) -> list[int]:
         """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""

@@ -161,6 +161,11 @@ class SvcTuiApp(App[int]):
         self._apply_themes()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.theme_changed_signal.subscribe(self, lambda _theme: self.call_after_refresh(self.redraw_scrollbar_corners))
+        # every way to another screen (a number key, enter on Clients, `t`/`E` between events and runs, the palette,
+        # a modal closing) publishes a screen change: the screen shown may have missed a theme change while hidden
+        self.screen_change_signal.subscribe(
+            self, lambda _screen: self.call_after_refresh(self.redraw_scrollbar_corners)
+        )
         self.live.start()
         if not self.is_headless:
             from svctui.tui.hangup import watch_terminal
@@ -406,7 +411,6 @@ class SvcTuiApp(App[int]):
             return
         if name in self._modes and self.current_mode != name:
             self.switch_mode(name)
-            self.call_after_refresh(self.redraw_scrollbar_corners)  # the theme may have changed while it was hidden
 
     def redraw_scrollbar_corners(self) -> None:
         """Redraw the scrollbar corners of the screens on show. Textual paints a corner (the cell where a widget's

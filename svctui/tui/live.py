@@ -18,6 +18,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from svctui.text import and_more
+from svctui.tui import status_line as status
+from svctui.tui.status_line import StatusPart
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -86,15 +88,19 @@ class Freshness:
 
     def stale_parts(self) -> list[str]:
         """`stale: <why>`, `r to retry` while the rows on screen are stale (the status line starts with them)."""
-        return [f"stale: {self.stale}", "r to retry"] if self.stale else []
+        return (
+            [StatusPart(f"stale: {self.stale}", status.KEEP_ALWAYS), StatusPart("r to retry", status.RETRY)]
+            if (self.stale)
+            else []
+        )
 
     def age_parts(self, now: float, seconds: int) -> list[str]:
         """`updated 12 s ago`, `live every 30 s` while live refresh is on (the age alone while stale)."""
-        parts = []
+        parts: list[str] = []
         if self.updated_at is not None and (seconds > 0 or self.stale):
-            parts.append(f"updated {age_label(now - self.updated_at)} ago")
+            parts.append(StatusPart(f"updated {age_label(now - self.updated_at)} ago", status.AGE))
         if seconds > 0:
-            parts.append(f"live every {age_label(seconds)}")
+            parts.append(StatusPart(f"live every {age_label(seconds)}", status.LIVE))
         return parts
 
     def mark(self, reason: str, *shown: DOMNode) -> None:

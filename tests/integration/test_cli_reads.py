@@ -141,6 +141,30 @@ def test_events_list_names_the_next_run_as_the_dashboard_does(
     assert any(row["next_run"] for row in rows) and "next_run" not in events[0], "json is the model as-is"
 
 
+@pytest.mark.parametrize("fmt", ["table", "csv"])
+def test_events_list_reads_the_clock_once(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """Review: `events list` read the clock once per row (each row's next run); a command now reads it once and
+    works every row out at that moment. Counted by wrapping svctui's clock, which still tells the time."""
+    from svctui.clock import make_clock
+
+    readings: list[object] = []
+
+    def counted(environ: Any = None) -> Any:
+        clock, frozen = make_clock(environ)
+
+        def reading() -> Any:
+            readings.append(None)
+            return clock()
+
+        return reading, frozen
+
+    monkeypatch.setattr("svctui.commands.table.make_clock", counted)
+    result = invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    assert len(result.stdout.splitlines()) > 2
+    assert len(readings) == 1
+
+
 def test_skip_past_the_end_says_how_many_there_are(env: dict[str, str]) -> None:
     total = len(jsonl_items(invoke(["events", "list", "--all", "-o", "jsonl"]).stdout))
     result = invoke(["events", "list", "--skip", "100000"])

@@ -12,9 +12,8 @@ import pytest
 from svctui.api.models import Event
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
-from svctui.schedule import parse_schedule
+from svctui.schedule import next_run_words, parse_schedule
 from svctui.tui.launch import demo_profile
-from svctui.tui.screens.events.detail import next_run_text
 from tests.support.demo_http import all_items, own_server, signed
 from tests.support.tui import RecordingApp, events_screen, running, settle
 
@@ -60,7 +59,7 @@ async def test_the_next_run_column_is_ordered_when_sorted_by_it(later_server: De
         await pilot.press("right", "right", "right", "s")  # the "next run" column, ascending
         await settle(pilot)
         assert [key.render() for key in screen.sort] == ["next_scheduled_at"]
-        column = [next_run_text(event, LATER) for event in screen.table.items]
+        column = [next_run_words(event.rrule, LATER) for event in screen.table.items]
         shown = [text[:17] for text in column if not text.startswith("-")]  # `2026-03-03 19:18Z`
         assert len(shown) >= 90 and shown == sorted(shown), column
         assert all(isinstance(event, Event) for event in screen.table.items)

@@ -22,7 +22,7 @@ from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
-from tests.support.tui import on_events, settle
+from tests.support.tui import on_events, painted_background, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
@@ -182,9 +182,9 @@ async def test_answers_landing_close_together_share_one_table_update(
     said: list[str] = []
     status = ClientsScreen._status
 
-    def saying(self: ClientsScreen, text: str) -> None:
-        said.append(text)
-        status(self, text)
+    def saying(self: ClientsScreen, parts: list[str]) -> None:
+        said.append(" · ".join(parts))
+        status(self, parts)
 
     monkeypatch.setattr(ClientsScreen, "_status", saying)
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
@@ -292,3 +292,44 @@ async def test_the_windows_come_from_the_settings_and_the_legend_says_them(demo_
         assert "a not-OK run in 36 h" in legend and "no check-in in 365 d" in legend
         assert "a run with a drop in 36 h" in legend
         assert "Not-OK runs in the last 36 h" in str(screen.query_one("#clients-detail-text", Static).content)
+
+
+async def test_the_scrollbar_corner_follows_a_theme_change_made_before_enter_into_runs(demo_server: DemoServer) -> None:
+    """Textual never repaints the cell where a table's two scrollbars meet on a theme change; it kept the old
+    theme's colour (SvcTuiApp.redraw_scrollbar_corners). The redraw ran on a number key but not on enter from Clients
+    into Completed tasks: the runs' corner, painted under paper, stayed paper under the dark theme chosen while they
+    were hidden. Every screen change redraws now (the app's screen change signal). What is checked is the painted
+    screen (a screenshot), not a fresh render of the corner."""
+    from textual.widget import Widget
+
+    def corners_painted() -> list[tuple[str | None, str]]:
+        both = [w for w in app.screen.query(Widget) if w.show_horizontal_scrollbar and w.show_vertical_scrollbar]
+        assert both, "a table with both scrollbars (the corner this test looks at)"
+        regions = [(w.scrollbar_corner.region, w.styles.scrollbar_corner_color.hex.lower()) for w in both]
+        return [(painted_background(app, region.x, region.y), wanted) for region, wanted in regions]
+
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("enter")  # the first client's runs: a table wider and longer than its room
+        await settle(pilot)
+        tasks = app.screen
+        assert isinstance(tasks, TasksScreen)
+        await pilot.resize_terminal(80, 24)  # the corner goes, and comes back under paper
+        await settle(pilot)
+        app.theme = "svctui-paper"
+        await settle(pilot)
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        paper = corners_painted()
+        assert all(painted == wanted for painted, wanted in paper), paper
+        await pilot.press("4")
+        await settle(pilot)
+        app.theme = "textual-dark"  # while the runs are hidden
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is tasks
+        dark = corners_painted()
+        assert [wanted for _, wanted in dark] != [wanted for _, wanted in paper], "the themes' corners differ"
+        assert all(painted == wanted for painted, wanted in dark), dark

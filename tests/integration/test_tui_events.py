@@ -6,8 +6,7 @@ import pytest
 from textual.widgets import Static
 
 from svctui.demo.server import DemoServer
-from svctui.schedule import parse_schedule
-from svctui.tui.screens.events.detail import next_run_text
+from svctui.schedule import next_run_words, parse_schedule
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -131,7 +130,7 @@ async def test_at_80x24_the_detail_below_the_table_shows_the_schedule_and_next_r
         event = screen.table.current_item
         assert event is not None and event.id == 10
         words = parse_schedule(event.rrule).words
-        wanted = ("client", words, "next run", next_run_text(event, screen.dashboard.clock()), "raw rule")
+        wanted = ("client", words, "next run", next_run_words(event.rrule, screen.dashboard.clock()), "raw rule")
         assert all(fragment in shown for fragment in wanted), shown
         table = screen.table
         assert detail.size.height > table.size.height, "the detail takes 3/5 of the height, as on Completed tasks"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -520,3 +521,73 @@ async def test_a_cancelled_run_is_resumed_from_the_audit_tab(tmp_path: Path, mon
             (outcome,) = [line for line in lines if line.get("selector_id") == selector_id and "outcome" in line]
             assert outcome["outcome"] == "deleted" and outcome["status"] == 204
         assert lines[-1]["event"] == "end" and lines[-1]["counts"] == {"deleted": len(skipped)}
+
+
+async def test_a_reload_fills_each_table_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: a reload filled the selectors table two or three times (once for the loaded log, again for each row
+    highlight the runs table's refill posted, for the run already shown). Each table is now filled once per reload,
+    whether the chosen run stays or a new run is shown. Counted through the tables' public `clear`."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
+        older = interrupted_log(demo, selectors[:2], run_id="20261120T091500Z-1a2b")
+        interrupted_log(demo, selectors[2:4], run_id="20261124T101500Z-0abc")
+        async with with_screen(demo, AuditHost(), size=(160, 44)) as (app, pilot):
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            shown = tab.query_one("#audit-selectors", DataTable)
+            fills: list[str] = []
+            for table in (runs, shown):
+                clear = table.clear
+
+                def counting(
+                    columns: bool = False, *, table: DataTable[object] = table, clear: Callable[[bool], object] = clear
+                ) -> object:
+                    fills.append(str(table.id))
+                    return clear(columns)
+
+                monkeypatch.setattr(table, "clear", counting)
+            runs.focus()
+            await pilot.press("down")
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == older
+            fills.clear()
+            tab.action_reload()
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == older
+            assert sorted(fills) == ["audit-runs", "audit-selectors"], fills
+            fills.clear()
+            newest = "20261126T101500Z-9f9f"
+            context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+            append_audit(plan_line(newest, context, BIG_TAG_ID, "Tier Zero", [selectors[0].id], 1, resumes=None))
+            tab.action_reload()
+            await settle(pilot)
+            assert tab.chosen is not None and tab.chosen.run_id == newest
+            assert sorted(fills) == ["audit-runs", "audit-selectors"], fills
+
+
+async def test_a_run_that_ended_with_no_outcomes_says_how_it_ended(tmp_path: Path) -> None:
+    """Review: a run whose end line holds no outcomes (it stopped, or finished, before sending any request) showed
+    `nothing yet` in the counts column, as if it were still going. It says how it ended now; the end lines are the
+    engine's own (end_line over no results), appended to the real audit log."""
+    from svctui.ops.audit_lines import end_line
+    from svctui.ops.outcomes import Stopped
+
+    with big_tag_server(tmp_path) as demo:
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        ids = [selector.id for selector in tag_selectors(demo)[:2]]
+        stopped, empty = "20261124T101500Z-5t0p", "20261124T111500Z-e3p7"
+        append_audit(plan_line(stopped, context, BIG_TAG_ID, "Tier Zero", ids, 4, resumes=None))
+        append_audit(end_line(stopped, [], Stopped.UNREACHABLE))
+        append_audit(plan_line(empty, context, BIG_TAG_ID, "Tier Zero", [], 4, resumes=None))
+        append_audit(end_line(empty, [], None))
+        async with with_screen(demo, AuditHost(), size=(240, 30)) as (app, _pilot):
+            runs = app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            counts = dict(zip(run_ids(runs), column(runs, "counts"), strict=True))
+            assert counts == {
+                empty: "no outcomes: the run planned no selectors",
+                stopped: f"no outcomes: stopped ({Stopped.UNREACHABLE}) before any request",
+            }
+            line = str(app.screen.query_one("#audit-run-line", Static).render())
+            assert line.startswith(f"Run {empty}: no outcomes: the run planned no selectors"), (
+                "the run's line says it whole (the counts column may be cut on a narrow screen)"
+            )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -183,3 +184,17 @@ def laid_out_texts(app: App[Any]) -> list[str]:
 
     app.console.render = noting  # type: ignore[method-assign,assignment]
     return texts
+
+
+_SVG_CELL = re.compile(r'<rect fill="(#[0-9a-fA-F]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"')
+_CELL_WIDTH, _LINE_HEIGHT, _TOP = 12.2, 24.4, 1.5  # Rich's SVG export at its default font size
+
+
+def painted_background(app: App[Any], x: int, y: int) -> str | None:
+    """The background colour (`#rrggbb`) of the cell at (x, y) in a screenshot of what the app has painted, not in
+    a fresh render of the widget there: a cell Textual never repainted still shows its old colour here."""
+    for fill, left, top, width in _SVG_CELL.findall(app.export_screenshot()):
+        row = abs(float(top) - (_TOP + _LINE_HEIGHT * y)) < 0.1
+        if row and float(left) - 0.1 <= _CELL_WIDTH * x < float(left) + float(width) - 0.1:
+            return str(fill).lower()
+    return None

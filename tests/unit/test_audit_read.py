@@ -152,6 +152,27 @@ def test_a_restore_runs_counts_are_its_restore_outcomes_in_the_cli_and_the_tab_a
     assert parse_audit(lines(plan("r4", []))).get("r4").counts_text == "nothing yet"
 
 
+def test_a_run_that_ended_with_no_outcomes_says_what_happened() -> None:
+    """Review: a finished run with no outcomes read `nothing yet`, as if it were still going; `nothing yet` is for a
+    run with no end line, and an ended one says how it ended."""
+    log = parse_audit(
+        lines(
+            plan("none", []),
+            {"event": "end", "run": "none", "counts": {}, "stopped": None},
+            plan("early", [1, 2]),
+            {"event": "end", "run": "early", "counts": {}, "stopped": "server unreachable"},
+            plan("quiet", [1, 2]),
+            {"event": "end", "run": "quiet", "counts": {}, "stopped": None},
+            plan("going", [1, 2]),
+        )
+    )
+    assert log.get("none").counts_text == "no outcomes: the run planned no selectors"
+    assert log.get("early").counts_text == "no outcomes: stopped (server unreachable) before any request"
+    assert log.get("quiet").counts_text == "no outcomes: the run finished before sending any request"
+    assert log.get("going").counts_text == "2 not attempted"
+    assert parse_audit(lines(plan("new", []))).get("new").counts_text == "nothing yet", "not ended: nothing yet"
+
+
 def test_a_cancelled_run_can_be_resumed_a_resumed_or_restore_run_cannot() -> None:
     """One rule (`resume_refusal`) for `svctui selectors resume RUN_ID` and the dashboard's `s`: a cancelled
     deletion run with selectors skipped can be resumed, though it is not interrupted."""

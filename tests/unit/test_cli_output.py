@@ -12,7 +12,10 @@ from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
-from svctui.commands.table import ELLIPSIS, TABLE_COLUMNS, TableWriter, cell_width, fit_widths, truncate
+from svctui.commands.table import TABLE_COLUMNS, TableWriter
+from svctui.text import ELLIPSIS, cell_width, cut_end, shrink_widths
+
+NOW = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)  # the time a command reads once (an event's next run is worked out at it)
 
 
 def event(event_id: int, *, domains: int = 2, long_rrule: bool = False) -> Event:
@@ -49,21 +52,21 @@ def task(task_id: int) -> CompletedTask:
     )
 
 
-def test_fit_widths_shrinks_flexible_columns_first() -> None:
-    widths = fit_widths([4, 30, 10, 40], [2, 4, 10, 4], [False, True, False, True], 60)
+def test_shrink_widths_shrinks_flexible_columns_first() -> None:
+    widths = shrink_widths([4, 30, 10, 40], [2, 4, 10, 4], [False, True, False, True], 60)
     assert sum(widths) + 2 * 3 == 60
     assert widths[0] == 4 and widths[2] == 10  # fixed columns untouched while flexible ones can give
     assert widths[1] < 30 and widths[3] < 40
 
 
-def test_fit_widths_leaves_fitting_rows_alone() -> None:
-    assert fit_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
+def test_shrink_widths_leaves_fitting_rows_alone() -> None:
+    assert shrink_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
 
 
-def test_truncate_marks_the_cut() -> None:
-    assert truncate("abcdef", 4) == "abc" + ELLIPSIS
-    assert truncate("abc", 4) == "abc"
-    assert truncate("abc", 0) == ""
+def test_cut_end_marks_the_cut() -> None:
+    assert cut_end("abcdef", 4) == "abc" + ELLIPSIS
+    assert cut_end("abc", 4) == "abc"
+    assert cut_end("abc", 0) == ""
 
 
 @pytest.mark.parametrize("width", [40, 80, 200])
@@ -148,7 +151,7 @@ def test_jsonl_one_object_per_line_round_trips() -> None:
 
 def test_csv_flattens_nested_lists() -> None:
     out = io.StringIO()
-    writer = CsvWriter(CompletedTask, out)
+    writer = CsvWriter(CompletedTask, out, NOW)
     writer.write_page([task(5)])
     writer.close()
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
@@ -168,7 +171,7 @@ def test_csv_flattens_nested_lists() -> None:
 
 def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
     out = io.StringIO()
-    writer = CsvWriter(Event, out)
+    writer = CsvWriter(Event, out, NOW)
     writer.write_page([event(9, domains=2)])
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert rows[0]["rrule"].startswith("DTSTART:") and "\n" in rows[0]["rrule"]
@@ -178,16 +181,16 @@ def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
 
 def test_csv_header_alone_when_empty_and_none_after_failure() -> None:
     out = io.StringIO()
-    CsvWriter(Selector, out).close()
+    CsvWriter(Selector, out, NOW).close()
     assert out.getvalue().startswith("id,asset_group_tag_id,name")
     failed = io.StringIO()
-    CsvWriter(Selector, failed).close(complete=False)
+    CsvWriter(Selector, failed, NOW).close(complete=False)
     assert failed.getvalue() == ""
 
 
 def test_every_model_has_table_and_csv_columns() -> None:
     for model in (Event, CompletedTask, AssetGroupTag, Selector, CollectionClient):
-        assert csv_columns(model)[0][0] == "id"
+        assert csv_columns(model, NOW)[0][0] == "id"
         make_writer(Format.TABLE, model, io.StringIO(), noun="x", err=io.StringIO(), width=80)
 
 
@@ -195,8 +198,8 @@ def test_wide_characters_are_measured_in_terminal_columns() -> None:
     assert cell_width("Tier Zero") == 9
     assert cell_width("東京サーバー") == 12
     assert cell_width("e\u0301") == 1  # e + combining acute accent
-    assert truncate("東京サーバー管理", 7) == "東京サ" + ELLIPSIS
-    assert cell_width(truncate("東京サーバー管理", 7)) == 7
+    assert cut_end("東京サーバー管理", 7) == "東京サ" + ELLIPSIS
+    assert cell_width(cut_end("東京サーバー管理", 7)) == 7
     out = io.StringIO()
     writer = make_writer(Format.TABLE, AssetGroupTag, out, noun="tags", err=io.StringIO(), width=60)
     writer.write_page(

@@ -1,11 +1,11 @@
-"""Properties of `fit_widths`, the column widths of a table that must fit its width (the Audit tab's)."""
+"""Properties of `cap_widths`, the column widths of a table that must fit its width (the Audit tab's)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from svctui.tui.widgets.row_table import fit_widths
+from svctui.text import cap_widths
 
 COLUMN = st.tuples(st.integers(1, 60), st.integers(1, 30))  # natural width, least width
 PADDING = 2
@@ -16,7 +16,7 @@ def test_the_columns_fit_keep_their_least_width_and_the_first_is_never_left_out(
     specs: list[tuple[int, int]], room: int
 ) -> None:
     columns = [(f"c{index}", natural, least) for index, (natural, least) in enumerate(specs)]
-    widths = fit_widths(columns, room, PADDING)
+    widths = cap_widths(columns, room, PADDING)
     assert "c0" in widths
     for key, natural, least in columns:
         if key in widths:
@@ -29,5 +29,5 @@ def test_the_columns_fit_keep_their_least_width_and_the_first_is_never_left_out(
 
 def test_the_widest_are_cut_first_and_what_does_not_fit_goes_by_rank() -> None:
     columns = [("when", 20, 20), ("state", 11, 11), ("counts", 38, 12), ("who", 30, 12), ("tag", 11, 10)]
-    assert fit_widths(columns, 100) == {"when": 20, "state": 11, "counts": 24, "who": 24, "tag": 11}
-    assert fit_widths(columns, 50) == {"when": 20, "state": 11, "counts": 13}
+    assert cap_widths(columns, 100) == {"when": 20, "state": 11, "counts": 24, "who": 24, "tag": 11}
+    assert cap_widths(columns, 50) == {"when": 20, "state": 11, "counts": 13}

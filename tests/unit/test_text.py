@@ -33,3 +33,26 @@ def test_plural_says_one_row_and_counts_with_separators() -> None:
 
     assert [plural(n, "row") for n in (0, 1, 2, 1000)] == ["0 rows", "1 row", "2 rows", "1,000 rows"]
     assert plural(1, "marked row") == "1 marked row"
+
+
+def test_cut_start_keeps_the_end_that_tells_runs_apart() -> None:
+    from svctui.text import cell_width, cut_start
+
+    assert cut_start("20261124T185501Z-3f9a", 13) == "…185501Z-3f9a"
+    assert cut_start("20261124T185501Z-3f9a", 40) == "20261124T185501Z-3f9a"
+    assert cut_start("abc", 1) == "abc", "under 2 columns the text is left whole"
+    assert cell_width(cut_start("運用サーバー東京", 6)) <= 6, "wide characters count two columns"
+
+
+def test_the_selector_name_column_cuts_wide_names_to_its_width() -> None:
+    """The name cell was cut at 31 code points: a name in wide characters took 62 columns of a 32-column cell."""
+    from svctui.api.models import Selector
+    from svctui.text import cell_width
+    from svctui.tui.screens.selectors.columns import selector_adapter
+
+    adapter = selector_adapter(lambda name: "")
+    name = adapter.column("name")
+    assert name is not None
+    selector = Selector(id=1, asset_group_tag_id=1, name="東京" * 30)
+    cell = name.render(selector)
+    assert cell_width(str(cell)) <= name.width and str(cell).endswith("…")

@@ -91,7 +91,7 @@ async def test_status_bar_short_labels_that_are_cut_end_with_an_ellipsis() -> No
         bar.set_breakdown(status_breakdown(sample_tasks()), "on this page")
         await pilot.pause()
         line = str(bar.render())
-        assert "Partial… 1" in line and "Timeout 1" in line  # too narrow for the full labels: the short ones
+        assert "Partial… 1" in line and "Timed out 1" in line  # too narrow for the full labels: the short ones
         assert "Partially complete" not in line
         for width in range(40, 70):  # wherever the legend is cut, it ends with one `…`, never two
             await pilot.resize_terminal(width, 3)
@@ -113,7 +113,7 @@ async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() 
         await pilot.pause()
         line = str(bar.render())
         legend = line[line.index("(") :]
-        assert legend == "(763) ▚Failed 181 ▓Partial… 39 ▒Timeout 18 █Complete 501 …", line
+        assert legend == "(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 …", line
         assert len(line) <= 78
         await pilot.resize_terminal(160, 3)  # room for every full label: unchanged, in the bar's order
         await pilot.pause()

@@ -216,9 +216,21 @@ def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None
     give way (the time, the sort, the page, the filter count, live, the age, a screen's own counts, retry, the tag),
     only as far as needed;
     stale and the marks never do."""
-    from svctui.tui.screens.list_screen import fit_status
+    from svctui.tui import status_line as rank
+    from svctui.tui.status_line import StatusPart, fit_status
 
-    parts = ["tag Tier Zero (tier 1)", "rows 1-100 of 400", "page 1/4", "sort -id", "2 filters", "52 ms", "47 marked"]
+    def ranked(*parts: tuple[str, int] | str) -> list[str]:
+        return [part if isinstance(part, str) else StatusPart(*part) for part in parts]
+
+    parts = ranked(
+        ("tag Tier Zero (tier 1)", rank.TAG),
+        ("rows 1-100 of 400", rank.ROWS),
+        ("page 1/4", rank.PAGE),
+        ("sort -id", rank.SORT),
+        ("2 filters", rank.FILTERS),
+        ("52 ms", rank.TIMING),
+        ("47 marked", rank.KEEP_ALWAYS),
+    )
     assert fit_status(parts, 200) == "  ·  ".join(parts)
     assert (
         fit_status(parts, 90) == "tag Tier Zero (tier 1)  ·  rows 1-100 of 400  ·  page 1/4  ·  2 filters  ·  47 marked"
@@ -226,10 +238,23 @@ def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None
     assert fit_status(parts, 60) == "tag Tier Zero (tier 1)  ·  rows 1-100 of 400  ·  47 marked"
     assert fit_status(parts, 40) == "rows 1-100 of 400  ·  47 marked"
     assert fit_status(parts, 10) == "47 marked", "never the marks"
-    stale = ["stale: The server answered 502", "r to retry", "rows 1-100 of 200", "page 1/2", "1 marked"]
-    stale += ["updated 1 min ago", "live every 1 min"]
+    stale = ranked(
+        ("stale: The server answered 502", rank.KEEP_ALWAYS),
+        ("r to retry", rank.RETRY),
+        ("rows 1-100 of 200", rank.ROWS),
+        ("page 1/2", rank.PAGE),
+        ("1 marked", rank.KEEP_ALWAYS),
+        ("updated 1 min ago", rank.AGE),
+        ("live every 1 min", rank.LIVE),
+    )
     assert fit_status(stale, 78) == "stale: The server answered 502  ·  rows 1-100 of 200  ·  1 marked"
-    clients = ["stale: The server answered 502", "r to retry", "7/7 clients checked", "4 need a look", "enter: runs"]
+    clients = ranked(
+        ("stale: The server answered 502", rank.KEEP_ALWAYS),
+        ("r to retry", rank.RETRY),
+        "7/7 clients checked",  # a plain string ranks as a screen's own part
+        "4 need a look",
+        ("enter: runs", rank.KEY_HINT),
+    )
     assert fit_status(clients, 78) == "stale: The server answered 502  ·  r to retry  ·  7/7 clients checked", (
         "how to recover outranks a screen's own counts (the Clients screen at 80 columns lost `r to retry`)"
     )

@@ -41,10 +41,11 @@ from svctui.store.settings import Settings
 from svctui.text import and_more
 from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
 from svctui.triage.summary import task_time
+from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.screens.list_screen import fit_status
+from svctui.tui.status_line import StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
@@ -187,7 +188,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.awaiting: set[str] = set()  # clients of the current round whose answer has not landed yet
         self.fleet: Fleet | None = None
         self.freshness = Freshness()
-        self._status_text = ""
+        self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
         self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
         self._flush_timer: Timer | None = None
@@ -271,7 +272,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     # ----- loading ----------------------------------------------------------------------------------------
     def action_reload(self) -> None:
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
-        self._status("loading the clients…")
+        self._status(["loading the clients…"])
         app = self.dashboard
         if not self.table.row_count:
             self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
@@ -310,7 +311,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._status(self._summary())
         elif message.channel == "fleet":
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
-            self._status("The clients could not be listed · r to retry")
+            self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
@@ -331,10 +332,10 @@ class ClientsScreen(StaleRows, Screen[None]):
                     "Completed tasks (2) and it is checked here from then on.",
                 )
             )
-            self._status("no clients · r to refresh")
+            self._status(["no clients", "r to refresh"])
             return
         self._show_state(None)
-        self._status(f"{len(fleet.members)} clients (from {fleet.source}) · checking each one…")
+        self._status([f"{len(fleet.members)} clients (from {fleet.source})", "checking each one…"])
         app, seq = self.dashboard, self.loads.seq("fleet")
         options = self.health_options()
         now = app.clock()
@@ -459,15 +460,18 @@ class ClientsScreen(StaleRows, Screen[None]):
             show(panel)
         self.set_class(show is not None, "-state")
 
-    def _summary(self) -> str:
+    def _summary(self) -> list[str]:
         """`8/10 clients checked · 3 need a look · enter: runs · r: refresh`."""
         total = len(self.fleet.members) if self.fleet else len(self.results)
         done = total - len(self.awaiting)
         failed = sum(1 for item in self.results.values() if item.health is None)
         worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
-        suffix = f" · {failed} could not be checked" if failed else ""
-        order = "" if self.order == DEFAULT_ORDER else f" · sorted: {self.order} (s)"
-        return f"{done}/{total} clients checked · {worst} need a look{suffix}{order} · enter: runs · r: refresh"
+        parts = [f"{done}/{total} clients checked", f"{worst} need a look"]
+        if failed:
+            parts.append(f"{failed} could not be checked")
+        if self.order != DEFAULT_ORDER:
+            parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER))
+        return [*parts, StatusPart("enter: runs", status_line.KEY_HINT), StatusPart("r: refresh", status_line.KEY_HINT)]
 
     def ordered_members(self) -> list[Member]:
         """The clients in the chosen order (`self.order`). Worst first: fetch errors, then by verdict severity, then
@@ -688,9 +692,9 @@ class ClientsScreen(StaleRows, Screen[None]):
         if callable(choose):
             choose(key)
 
-    def _status(self, text: str) -> None:
-        """Say `text` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""
-        self._status_text = text
+    def _status(self, parts: Sequence[str]) -> None:
+        """Say `parts` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""
+        self._status_parts = list(parts)
         self.show_freshness()
 
     # ----- live refresh (svctui.tui.live) ------------------------------------------------------------------
@@ -702,8 +706,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Redraw the status line (its `updated … ago` ticks)."""
         live = self.dashboard.live
         fresh = self.freshness
-        own = self._status_text.split(" · ")  # the summary's parts
-        parts = [*fresh.stale_parts(), *own, *fresh.age_parts(live.now(), live.seconds)]
+        parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
         line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
 

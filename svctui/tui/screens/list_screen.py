@@ -21,7 +21,6 @@ a live refresh that fails keeps the rows on screen, dimmed and marked stale with
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -36,11 +35,13 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
+from svctui.tui import status_line as status
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
+from svctui.tui.status_line import StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -61,46 +62,6 @@ PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
 __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen"]
-
-
-STATUS_SEPARATOR = "  ·  "
-# How much each part of the status line matters when it is wider than the screen (at 80 columns the marks were cut
-# off its end): the lowest give way first (the rightmost of equals), until the line fits; what they say is also
-# elsewhere (the headers show the sort, the chips the filters, the footer `r`). Stale and marks never give way.
-_KEEP_ALWAYS = 9
-_PRIORITIES: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"stale: "), _KEEP_ALWAYS),
-    (re.compile(r"[\d,]+ marked"), _KEEP_ALWAYS),
-    (re.compile(r"(loading )?rows "), 8),
-    (re.compile(r"tag "), 7),
-    (re.compile(r"updated "), 5),
-    (re.compile(r"r to retry"), 7),  # says how to recover: above a screen's own counts
-    (re.compile(r"live every "), 3),
-    (re.compile(r"[\d,]+ filters?$"), 2),
-    (re.compile(r"no names "), 2),
-    (re.compile(r"page [\d,]+/[\d,]+$"), 1),
-    (re.compile(r"sort "), 1),
-    (re.compile(r"sorted: "), 4),  # Clients: the order is named nowhere else
-    (re.compile(r"(enter|r): "), 0),  # Clients: key hints the footer shows too
-    (re.compile(r"[\d.]+ ms$"), 0),
-)
-_OTHER_PART = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed ids)
-
-
-def _priority(part: str) -> int:
-    return next((rank for pattern, rank in _PRIORITIES if pattern.match(part)), _OTHER_PART)
-
-
-def fit_status(parts: Sequence[str], width: int) -> str:
-    """The parts joined by `  ·  `, leaving out the least important ones (see `_PRIORITIES`) until the line fits."""
-    kept = list(parts)
-    while len(STATUS_SEPARATOR.join(kept)) > width:
-        ranks = [_priority(part) for part in kept]
-        lowest = min(ranks, default=_KEEP_ALWAYS)
-        if lowest >= _KEEP_ALWAYS:
-            break
-        del kept[len(ranks) - 1 - ranks[::-1].index(lowest)]
-    return STATUS_SEPARATOR.join(kept)
 
 
 class ListScreen(StaleRows, Screen[None], Generic[T]):
@@ -443,23 +404,28 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         are loading (`rows 1-100 of 702  ·  loading rows 101-200…`), never the coming range as if it were shown.
         """
         shown = replace(self.window, skip=self._shown_skip) if self._loading else self.window
-        parts = [shown.label()] if not self._loading or self.rows_on_screen() else []
+        parts: list[str] = []
+        if not self._loading or self.rows_on_screen():
+            rows = shown.label()  # `no rows` ranks as a screen's own part (below the tag and `r to retry`)
+            parts.append(StatusPart(rows, status.OWN if rows == "no rows" else status.ROWS))
         if shown.count and parts:
             pages = (shown.count + shown.limit - 1) // shown.limit
-            parts.append(f"page {shown.skip // shown.limit + 1}/{pages}")
+            parts.append(StatusPart(f"page {shown.skip // shown.limit + 1}/{pages}", status.PAGE))
         if self.sort:
-            parts.append("sort " + ", ".join(("-" if key.descending else "") + key.column for key in self.sort))
+            order = ", ".join(("-" if key.descending else "") + key.column for key in self.sort)
+            parts.append(StatusPart("sort " + order, status.SORT))
         if self.filters:
-            parts.append(f"{len(self.filters)} filter" + ("s" if len(self.filters) > 1 else ""))
+            count = f"{len(self.filters)} filter" + ("s" if len(self.filters) > 1 else "")
+            parts.append(StatusPart(count, status.FILTERS))
         if self.SPEC.hydration and not (self.hydrate_domains and self.hydrate_ous):
             off = [name for name, on_ in (("domains", self.hydrate_domains), ("OUs", self.hydrate_ous)) if not on_]
-            parts.append("no names (H): " + ", ".join(off))
+            parts.append(StatusPart("no names (H): " + ", ".join(off), status.NAMES))
         if self.table.marked:
-            parts.append(f"{len(self.table.marked)} marked")
+            parts.append(StatusPart(f"{len(self.table.marked)} marked", status.KEEP_ALWAYS))
         if self._loading:
-            parts.append(self._loading_label())
+            parts.append(StatusPart(self._loading_label(), status.ROWS))
         elif self.last_ms is not None and not self.dashboard.frozen:
-            parts.append(f"{self.last_ms:.0f} ms")
+            parts.append(StatusPart(f"{self.last_ms:.0f} ms", status.TIMING))
         live = self.dashboard.live
         return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
 
@@ -550,10 +516,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         return not (action == "toggle_hydration" and not self.SPEC.hydration)
 
     def action_toggle_hydration(self) -> None:
-        """Turn hydration of domains and OUs off or on (fewer server lookups when off)."""
-        if not self.SPEC.hydration:
-            self.notify(f"{self.SPEC.name.capitalize()} have no hydration setting.")
-            return
+        """Turn hydration of domains and OUs off or on (fewer server lookups when off). Never runs where the endpoint
+        has none: `check_action` refuses it (the key, a rebound key, `run_action`) and the palette does not offer it."""
         value = not (self.hydrate_domains and self.hydrate_ous)
         self.set_hydration(value, value)
 

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.fields import SHORT_COUNT_LABELS
 from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
+from svctui.text import cut_end
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
@@ -25,10 +26,6 @@ MESSAGE_WIDTH = 32
 
 def _cell_width(cell: str | Text) -> int:
     return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class DomainResultsPane(Vertical):
@@ -170,7 +167,7 @@ class DomainResultsPane(Vertical):
         text.append(format_local_utc(task.end_time, self.zone))
         not_ok = task.status in NOT_OK_STATUSES
         if task.status_message and (not_ok or not task.domain_results):  # why it failed, here, not only on T
-            message = task.status_message if len(task.status_message) <= 300 else task.status_message[:299] + "…"
+            message = cut_end(task.status_message, 300)
             text.append("\n")
             text.append(message, style=semantic_style(self.app, "error") if not_ok else "")
         if not task.domain_results:
@@ -182,7 +179,7 @@ class DomainResultsPane(Vertical):
         ok_style = semantic_style(self.app, "success")
         name = Text(result.domain_name or "(unnamed)", style=failed if not result.success else "")
         mark = Text("✓", style=ok_style) if result.success else Text("✗ failed", style=failed)
-        message = Text(_clip(result.message, MESSAGE_WIDTH), style=failed if not result.success else "dim")
+        message = Text(cut_end(result.message, MESSAGE_WIDTH), style=failed if not result.success else "dim")
         dropped = {drop.field: drop for drop in self.shown_drops if drop.domain_name == result.domain_name}
         counts: list[str | Text] = []
         for field in COUNT_NAMES:

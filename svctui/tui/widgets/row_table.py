@@ -5,8 +5,8 @@ by key, so a rebuild or a re-sort in the meantime keeps the highlight on the rig
 
 A cell wider than its column ends with `…` (`ellipsized`): DataTable alone would crop it without a sign. A table
 whose columns would otherwise run off its right edge (where the viewport crops them without a sign) takes widths
-from `fit_widths`: the columns that matter most keep at least their least width, the widest are cut first, and what
-no longer fits is left out.
+from `svctui.text.cap_widths`: the columns that matter most keep at least their least width, the widest are cut
+first, and what no longer fits is left out.
 
 A table whose cells are replaced, never changed in place (the Clients screen's), sets `KEEP_LAYOUTS`: each one-line
 Text cell is laid out once per width and kept across repaints, which then only apply the row's styles to the
@@ -64,34 +64,6 @@ def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segme
     else:
         return None
     return line if Segment.get_line_length(line) == options.max_width else None
-
-
-def fit_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:
-    """Widths for columns given as (key, natural width, least width), the one that matters most first, in `room`
-    cells (each column also takes `padding`): each gets its least width while that fits (a column that does not is
-    left out; the first never is), then the widest are cut first: every column is as wide as its natural width up
-    to one cap, the largest that fits, and never below its least width."""
-    least: dict[str, int] = {}
-    natural: dict[str, int] = {}
-    used = 0
-    for key, full, smallest in columns:
-        width = max(1, min(smallest, full))
-        if used + width + padding <= room or not least:
-            least[key], natural[key] = width, max(width, full)
-            used += width + padding
-    spare = room - used
-    cap = 0
-    while spare > 0:
-        growing = [key for key in least if max(least[key], min(natural[key], cap)) < natural[key]]
-        if not growing:
-            break
-        cap += 1
-        grown = sum(1 for key in growing if cap > least[key])
-        if grown > spare:
-            cap -= 1
-            break
-        spare -= grown
-    return {key: max(least[key], min(natural[key], cap)) for key in least}
 
 
 KEPT_LAYOUTS = 4096  # laid-out cells kept by a KEEP_LAYOUTS table before the memo starts again

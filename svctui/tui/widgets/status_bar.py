@@ -20,10 +20,10 @@ from svctui.tui.widgets.status_colors import status_glyph, status_style
 
 MIN_BAR = 10
 MAX_BAR = 40
-# Where the full legend does not fit: a label cut short ends with `…`; "Timeout" is a word of its own.
+# Where the full legend does not fit: a label cut short ends with `…`. "Timed out" stays whole: the status is called
+# that everywhere (REAL-SERVER.md, the table, the filters), and a cut `Timed…` would say less for 2 cells.
 SHORT_LABELS = {
     "Partially complete": "Partial…",
-    "Timed out": "Timeout",
     "Ingesting": "Ingest…",
     "Analyzing": "Analyz…",
 }
@@ -123,7 +123,7 @@ class StatusBar(Widget):
         return legend
 
     def _tight_legend(self, items: Sequence[StatusCount], total: int, room: int) -> Text:
-        """`(763) ▚Failed 181 ▓Partial… 39 ▒Timeout 18 █Complete 501 …`: the total, the not-OK statuses first, and
+        """`(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 …`: the total, the not-OK statuses first, and
         whole entries only while they fit in `room` cells (a count is never cut: the ones left out are `…`)."""
         legend = Text(f" ({total:,})", style="dim")
         ordered = sorted(items, key=lambda item: TIGHT_FIRST.get(item.code, len(TIGHT_FIRST)))

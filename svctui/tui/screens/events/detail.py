@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -32,12 +31,6 @@ KIND_NAMES = (
     ("dc_registry_collection", "DC registry"),
     ("all_trusted_domains", "all trusted domains"),
 )
-
-
-def next_run_text(event: Event, now: datetime) -> str:
-    """The next-run cell: `2026-11-24 10:00Z  in 1d 22h`; `ended`; `?`; a dash when the rule has no DTSTART (the
-    same words `svctui events list` prints: `schedule.next_run_words`)."""
-    return next_run_words(event.rrule, now)
 
 
 def _count_with_missing(refs: list[DomainRef] | list[OURef], color_of: ColorOf) -> Text:
@@ -89,7 +82,12 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=18
         ),
         ColumnDef(
-            "next", "next run", lambda event: next_run_text(event, clock()), 30, "next_scheduled_at", narrow_width=29
+            "next",
+            "next run",
+            lambda event: next_run_words(event.rrule, clock()),  # the words `svctui events list` prints
+            30,
+            "next_scheduled_at",
+            narrow_width=29,
         ),
         ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
         ColumnDef(
@@ -155,7 +153,7 @@ class EventDetail(DetailPane["Event"]):
             ("id", str(item.id)),
             ("client", item.client_name or self.name_of(item.client_id) or muted("(no name)")),
             ("schedule", words),
-            ("next run", next_run_text(item, now)),
+            ("next run", next_run_words(item.rrule, now)),
             ("client id", item.client_id),
             ("kinds", _kinds(item)),
         ]

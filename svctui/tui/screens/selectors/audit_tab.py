@@ -22,13 +22,14 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
+from svctui.text import cap_widths, cut_start
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
-from svctui.tui.widgets.row_table import RowTable, fit_widths
+from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
-# width (`fit_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
+# width (`cap_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
 # on a narrow tab (80 columns: the tags take the left) the columns last in that order are left out.
 RUN_COLUMNS = (
     ("run", "run"),
@@ -71,16 +72,6 @@ MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN`
 # Cut from the left: a run id (`20261124T185501Z-3f9a`) cut from the right read `20261124T18…` on every run of an
 # hour; its end (time to the second and the random suffix) tells runs apart, and the when column has the date.
 TAIL_FIRST = frozenset({"run"})
-
-
-def tail_cut(text: str, width: int) -> str:
-    """`text` in at most `width` cells, cut from the left with `…` (`…185501Z-3f9a`)."""
-    if cell_len(text) <= width or width < 2:
-        return text
-    kept = text[-(width - 1) :]
-    while cell_len(kept) > width - 1:
-        kept = kept[1:]
-    return "…" + kept
 
 
 Columns = Sequence[tuple[str, str]]
@@ -163,13 +154,13 @@ class AuditTab(Widget):
         return self.size.width - table.styles.scrollbar_size_vertical
 
     def fill(self, table: RowTable[str], columns: Columns, fit: Fit, rows: list[tuple[str | None, list[str]]]) -> None:
-        """Put the rows in the table, its columns fitted to the tab's width (`fit_widths`)."""
+        """Put the rows in the table, its columns fitted to the tab's width (`cap_widths`)."""
         natural = {
             key: max([cell_len(label), *(cell_len(row[index]) for _, row in rows)])
             for index, (label, key) in enumerate(columns)
         }
         natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
-        widths = fit_widths([(key, natural[key], least) for key, least in fit], self.room(table))
+        widths = cap_widths([(key, natural[key], least) for key, least in fit], self.room(table))
         self.fitted_width = self.size.width
         table.clear(columns=True)
         for label, key in columns:
@@ -178,7 +169,7 @@ class AuditTab(Widget):
         shown = [index for index, (_, key) in enumerate(columns) if key in widths]
         tails = {index for index, (_, key) in enumerate(columns) if key in TAIL_FIRST and key in widths}
         for row_key, row in rows:
-            cells = [tail_cut(row[i], widths[columns[i][1]]) if i in tails else row[i] for i in shown]
+            cells = [cut_start(row[i], widths[columns[i][1]]) if i in tails else row[i] for i in shown]
             table.add_row(*cells, key=row_key)
 
     def on_show(self) -> None:
@@ -233,12 +224,19 @@ class AuditTab(Widget):
             self.query_one("#audit-summary", Static).update(f"The audit log could not be read: {message.error}")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """Show the highlighted run's selectors."""
+        """Show the highlighted run's selectors. A refill of the runs table posts highlights of its own (the first
+        row, then the chosen run's): one for a row the cursor has left since, or for the run already shown (a reload
+        shows the chosen run itself), fills nothing again."""
         if event.data_table.id != "audit-runs":
             return
         event.stop()
+        if event.cursor_row != event.data_table.cursor_row:
+            return
         key = event.row_key.value
-        self.show_run(next((run for run in self.log_runs if run.run_id == key), None))
+        run = next((run for run in self.log_runs if run.run_id == key), None)
+        if run is not None and run is self.chosen:
+            return
+        self.show_run(run)
 
     def made_elsewhere(self, run: AuditRun) -> str:
         """The server the run was made on when it is not this profile's (resume and restore refuse it), else ''."""
@@ -265,6 +263,9 @@ class AuditTab(Widget):
         elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
             offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
             hint = "".join(f" · {offer}" for offer, offered in offers if offered)
+        if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
+            line.update(f"Run {run.run_id}: {run.counts_text}{hint}")
+            return
         line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
 
     def fill_selectors(self) -> None:

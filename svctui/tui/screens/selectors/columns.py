@@ -9,6 +9,7 @@ from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.schedule import utc_minute
+from svctui.text import cut_end
 from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
@@ -30,10 +31,6 @@ def flags(selector: Selector) -> str:
     return " ".join(
         word for word, on in ((DEFAULT_FLAG, selector.is_default), (DISABLED_FLAG, selector.disabled_at)) if on
     )
-
-
-def _shortened(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
@@ -60,7 +57,7 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
         ColumnDef(
             "name",
             "name",
-            styled(lambda s: _shortened(s.name, 32)),
+            styled(lambda s: cut_end(s.name, 32)),
             width=32,
             sort="name",
             copy_text=lambda s: s.name,  # `c` copies the whole name, not the shortened cell

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from svctui.api.models import Selector
+from svctui.tui import status_line as status
+from svctui.tui.status_line import StatusPart
 
 
 @dataclass(frozen=True)
@@ -129,8 +131,12 @@ class Marks:
         """tag id -> how many selectors are marked there (tags with none left out)."""
         return {tag_id: len(marks.records) for tag_id, marks in self._tags.items() if marks.records}
 
-    def counter(self, tag_id: int) -> str:
-        """The status bar text: `12 marked on 3 pages` (+ unknown ids, + other tags), or "" when nothing is."""
+    def counter(self, tag_id: int) -> StatusPart:
+        """The status bar text: `12 marked on 3 pages` (+ unknown ids, + other tags), or "" when nothing is.
+
+        It never gives way to a narrow screen while it counts marks; typed ids or other tags alone rank as a
+        screen's own part.
+        """
         marks = self.of(tag_id)
         parts: list[str] = []
         if marks.records:
@@ -142,7 +148,7 @@ class Marks:
         if others:
             listed = ", ".join(f"tag {tag}: {count}" for tag, count in sorted(others.items()))
             parts.append(f"other tags {listed}")
-        return "  ·  ".join(parts)
+        return StatusPart("  ·  ".join(parts), status.KEEP_ALWAYS if marks.records else status.OWN)
 
 
 def format_ids(ids: Iterable[int]) -> str:

@@ -78,11 +78,6 @@ def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
     return "\n".join(lines)
 
 
-def few_ids(ids: Sequence[int], shown: int = IDS_SHOWN) -> str:
-    """`20, 21, 22 … and 44 more`."""
-    return shown_and_more(ids, shown)
-
-
 def restore_runs_text(runs: Sequence[str]) -> str:
     """`restore run R` or `restore runs R1, R2` (the restore runs that re-created the selectors)."""
     return f"restore run{'s' if len(runs) > 1 else ''} {', '.join(runs)}" if runs else "an earlier restore"
@@ -102,7 +97,9 @@ def nothing_to_restore(plan: RestorePlan, restored_by: Sequence[str]) -> str:
     if already:
         said.append(f"{len(already):,} restored already ({restore_runs_text(restored_by)});")
     if cannot:
-        said.append(f"{len(cannot):,} can't be re-created ({few_ids(cannot)}): the run's list says why.")
+        said.append(
+            f"{len(cannot):,} can't be re-created ({shown_and_more(cannot, IDS_SHOWN)}): the run's list says why."
+        )
     return " ".join(said).removesuffix(";") + ("" if cannot else ".")
 
 

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane
 from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.outcomes import DeleteReport, Outcome
+from svctui.tui import status_line as status
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.list_screen import PAGE, ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_tab import AuditTab
@@ -52,6 +53,7 @@ from svctui.tui.screens.selectors.wording import (
     plural,
     typed_summary,
 )
+from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.paged_table import RowAdapter
 
@@ -322,7 +324,7 @@ class SelectorsScreen(ListScreen[Selector]):
         """The list screen's parts with the tag named and the marks counted per tag."""
         parts = [part for part in super().status_parts() if not part.endswith(" marked")]
         if self.tag is not None:
-            parts.insert(0, f"tag {tag_label(self.tag)}")
+            parts.insert(0, StatusPart(f"tag {tag_label(self.tag)}", status.TAG))
             counter = self.marks.counter(self.tag.id)
             if counter:
                 parts.append(counter)
