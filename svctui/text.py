@@ -1,9 +1,12 @@
-"""Wording shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, `3 rows`."""
+"""Wording shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, `3 rows`,
+and text cut to a width keeping its end (`…185501Z-3f9a`) or its start and end (`cannot de…selector`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TypeVar
+
+from rich.cells import cell_len
 
 T = TypeVar("T")
 
@@ -24,3 +27,24 @@ def shown_and_more(items: Sequence[T], shown: int, *, show: Callable[[T], str] =
 def plural(count: int, noun: str) -> str:
     """`1 selector`, `3 selectors`, `1,000 rows`."""
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def tail_cut(text: str, width: int) -> str:
+    """`text` in at most `width` cells, cut from the left with `…` (`…185501Z-3f9a`)."""
+    if cell_len(text) <= width or width < 2:
+        return text
+    kept = text[-(width - 1) :]
+    while cell_len(kept) > width - 1:
+        kept = kept[1:]
+    return "…" + kept
+
+
+def middle_cut(text: str, width: int) -> str:
+    """`text` in at most `width` cells, its middle left out with `…` (`cannot de…t selector`)."""
+    if cell_len(text) <= width or width < 3:
+        return text
+    tail = tail_cut(text, (width - 1) // 2 + 1).removeprefix("…")
+    head = text
+    while cell_len(head) > width - 1 - cell_len(tail):
+        head = head[:-1]
+    return head + "…" + tail

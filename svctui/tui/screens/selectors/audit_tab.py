@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
+from svctui.text import tail_cut
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
@@ -71,16 +72,6 @@ MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN`
 # Cut from the left: a run id (`20261124T185501Z-3f9a`) cut from the right read `20261124T18…` on every run of an
 # hour; its end (time to the second and the random suffix) tells runs apart, and the when column has the date.
 TAIL_FIRST = frozenset({"run"})
-
-
-def tail_cut(text: str, width: int) -> str:
-    """`text` in at most `width` cells, cut from the left with `…` (`…185501Z-3f9a`)."""
-    if cell_len(text) <= width or width < 2:
-        return text
-    kept = text[-(width - 1) :]
-    while cell_len(kept) > width - 1:
-        kept = kept[1:]
-    return "…" + kept
 
 
 Columns = Sequence[tuple[str, str]]
