@@ -10,15 +10,21 @@ from typing import Any
 import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from svctui.api.client import ApiClient
 from svctui.api.signing import SignatureAuth
+from svctui.demo.server import DemoServer
 from svctui.ops.selector_delete import AuditContext, delete_selectors
 from svctui.ops.selector_restore import plan_restore
 from svctui.store.audit_read import read_audit
+from svctui.triage import COUNT_NAMES, count_totals
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
+from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
+from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, big_tag_server, plan_of, tag_selectors
+from tests.support.tasks import client_ids, open_tasks, tasks_app
 from tests.support.tui import settle, with_screen
 
 pytestmark = pytest.mark.anyio
@@ -115,3 +121,63 @@ async def test_the_restore_at_80_columns_shows_every_column_and_the_whole_messag
             assert whole_line(screen).startswith(f"old id {long[0].old_id} · ") and long[0].message in whole_line(
                 screen
             )
+
+
+async def test_the_domain_results_at_80_columns_show_the_counts_first_and_never_scroll_sideways(
+    demo_server: DemoServer,
+) -> None:
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_tasks(pilot)
+        with_results = next(task for task in screen.table.items if task.domain_results)
+        screen.table.move_cursor(row=screen.table.get_row_index(str(with_results.id)))
+        await settle(pilot)
+        pane = screen.query_one(DomainResultsPane)
+        task = pane.shown_task
+        assert task is not None and task.id == with_results.id
+        table = pane.table
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[:4] == ["domain", "ok", *COUNT_NAMES[:2]] and "message" not in keys  # counts before the message
+        assert len(keys) >= 8, keys
+        totals = count_totals(task.domain_results)
+        total_row = cells(table, TOTAL_KEY)
+        assert table.get_row_index(TOTAL_KEY) == table.row_count - 1
+        assert all(total_row[name] == f"{totals[name]:,}" for name in keys[2:]), total_row  # under its own column
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert_fits(table)
+        assert [str(column.key.value) for column in table.ordered_columns] == ["domain", "ok", "message", *COUNT_NAMES]
+
+
+async def test_the_tasks_table_fits_160_columns_and_gives_the_room_to_the_message(demo_server: DemoServer) -> None:
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await open_tasks(pilot)
+        table = screen.table
+        assert_fits(table)
+        keys = {str(column.key.value) for column in table.ordered_columns}
+        assert {"id", "executed", "took", "status", "results", "message", "dc", "kinds"} <= keys
+        message = table.columns[ColumnKey("message")].width
+        assert message > 22, message  # was 22 with columns past the right edge
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot)
+        assert_fits(table)
+        assert "message" not in {str(column.key.value) for column in table.ordered_columns}
+
+
+async def test_the_selector_name_takes_the_room_of_the_row_at_80_columns(demo_server: DemoServer) -> None:
+    async with on_cleanup(demo_server, size=SMALL) as (_app, _pilot, screen):
+        table = screen.table
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:4] == ["id", "name", "flags"], keys
+        name = table.columns[ColumnKey("name")].width
+        assert name > 20, name  # was 20, with created past the pane's edge
+        used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
+        left = table.scrollable_content_region.width - used
+        assert left < 2 * table.cell_padding + 1, left  # no room left that the name could have had
+        long = next(selector for selector in table.items if len(selector.name) > name)
+        assert plain(table.get_cell(str(long.id), "name")) == long.name  # cut on screen only, with `…`
+        drawn = table.render_line(table.get_row_index(str(long.id)) + 1).text
+        assert long.name[: name - 1] + "…" in drawn

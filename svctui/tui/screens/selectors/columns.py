@@ -18,6 +18,11 @@ SEED_TYPES = {1: "object id", 2: "Cypher"}
 when = utc_minute  # a UTC time as `2026-11-24 10:00Z` (svctui.schedule, as the events' cells)
 DEFAULT_FLAG = "default"
 DISABLED_FLAG = "disabled"
+# The table's columns fitted to its width, the one that matters most first: the name takes the spare room (up to
+# NAME_MOST); on a narrow terminal flags is 8 wide (`default` or `disabled`; both end with `…`, the detail pane
+# says them) and created, left out, sorts from the palette (ctrl+p, 'Sort by').
+FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "updated_at", "created_by")
+NAME_MOST = 60
 
 
 def auto_certify_text(value: int | None) -> str:
@@ -30,10 +35,6 @@ def flags(selector: Selector) -> str:
     return " ".join(
         word for word, on in ((DEFAULT_FLAG, selector.is_default), (DISABLED_FLAG, selector.disabled_at)) if on
     )
-
-
-def _shortened(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
@@ -60,19 +61,21 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
         ColumnDef(
             "name",
             "name",
-            styled(lambda s: _shortened(s.name, 32)),
+            styled(lambda s: s.name),
             width=32,
             sort="name",
-            copy_text=lambda s: s.name,  # `c` copies the whole name, not the shortened cell
+            copy_text=lambda s: s.name,  # `c` copies the whole name, not the cut cell
             narrow_width=20,
+            most=NAME_MOST,
         ),
-        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
+        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8),
         ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
         ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
         ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
         ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True),
         ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True),
         render=styled,
+        fit_order=FIT_ORDER,
     )
 
 
