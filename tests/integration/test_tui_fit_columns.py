@@ -181,3 +181,18 @@ async def test_the_selector_name_takes_the_room_of_the_row_at_80_columns(demo_se
         assert plain(table.get_cell(str(long.id), "name")) == long.name  # cut on screen only, with `…`
         drawn = table.render_line(table.get_row_index(str(long.id)) + 1).text
         assert long.name[: name - 1] + "…" in drawn
+
+
+async def test_with_the_detail_pane_open_the_selector_name_is_cut_not_left_out(demo_server: DemoServer) -> None:
+    async with on_cleanup(demo_server, size=(120, 30)) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("p")
+        await settle(pilot)
+        assert screen.detail.is_open
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:3] == ["id", "name"], keys
+        assert table.columns[ColumnKey("name")].width >= 16
+        await pilot.press("p")
+        await settle(pilot)
+        assert table.columns[ColumnKey("name")].width >= 32  # the room back: the name as wide as before

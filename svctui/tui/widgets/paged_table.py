@@ -86,6 +86,7 @@ class ColumnDef(Generic[T]):
     minor: bool = False  # dropped on a narrow terminal (the detail pane and exports still have it)
     narrow_width: int | None = None  # the width on a narrow terminal, when it differs
     most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
+    least: int | None = None  # in a fitted table: cut to this rather than left out while columns after it show
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,9 @@ class RowAdapter(Generic[T]):
     key: Callable[[T], str]
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
     # Column keys, the one that matters most first: the table's columns are then fitted to its width (`fit_widths`):
-    # each column keeps its width, the spare room goes to those with a `most` width, and what does not fit is left
-    # out (the detail pane and exports still have it). None: every column shown at its width (the table scrolls).
+    # each column keeps its width (or is cut to its `least`), the spare room goes to those with a `most` width, and
+    # what does not fit is left out (the detail pane and exports still have it). None: every column shown at its
+    # width (the table scrolls sideways).
     fit_order: Sequence[str] | None = None
 
     def column(self, key: str) -> ColumnDef[T] | None:
@@ -301,10 +303,15 @@ class PagedTable(RowTable[Text], Generic[T]):
         if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
             return wanted
         most = {column.key: column.most or 0 for column in self.adapter.columns}
+        cut_to = {column.key: column.least for column in self.adapter.columns if column.least}
         ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
-        fitted = fit_widths(
-            [(key, max(wanted[key], most[key]), wanted[key]) for key in ranked], room, 2 * self.cell_padding
-        )
+        padding = 2 * self.cell_padding
+        fitted = fit_widths([(key, max(wanted[key], most[key]), wanted[key]) for key in ranked], room, padding)
+        kept = [index for index, key in enumerate(ranked) if key in fitted]
+        if any(key not in fitted and key in cut_to and index < kept[-1] for index, key in enumerate(ranked)):
+            # A column that may be cut was left out while one after it was kept: cut it rather than lose it.
+            least = {key: min(cut_to.get(key, wanted[key]), wanted[key]) for key in ranked}
+            fitted = fit_widths([(key, max(wanted[key], most[key]), least[key]) for key in ranked], room, padding)
         return {key: fitted[key] for key in wanted if key in fitted}
 
     def _add_columns(self) -> None:

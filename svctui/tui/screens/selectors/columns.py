@@ -23,6 +23,7 @@ DISABLED_FLAG = "disabled"
 # says them) and created, left out, sorts from the palette (ctrl+p, 'Sort by').
 FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "updated_at", "created_by")
 NAME_MOST = 60
+NAME_LEAST = 16  # a narrow table (the detail pane open beside it) cuts the name to this before leaving columns out
 
 
 def auto_certify_text(value: int | None) -> str:
@@ -67,6 +68,7 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             copy_text=lambda s: s.name,  # `c` copies the whole name, not the cut cell
             narrow_width=20,
             most=NAME_MOST,
+            least=NAME_LEAST,
         ),
         ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8),
         ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),

@@ -126,7 +126,9 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
         ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
         ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
         ColumnDef("results", "results", results, width=16),
-        ColumnDef("message", "message", lambda task: task.status_message, width=28, minor=True, most=MESSAGE_MOST),
+        ColumnDef(
+            "message", "message", lambda task: task.status_message, width=28, minor=True, most=MESSAGE_MOST, least=16
+        ),
         ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True),
         ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
         ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
