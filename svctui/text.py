@@ -1,4 +1,5 @@
-"""Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, and cut cells."""
+"""Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, cut cells
+(`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`) and column widths that fit a width."""
 
 from __future__ import annotations
 
@@ -70,6 +71,18 @@ def cut_start(text: str, width: int) -> str:
     while cell_width(kept) > width - 1:
         kept = kept[1:]
     return ELLIPSIS + kept
+
+
+def cut_middle(text: str, width: int) -> str:
+    """`text` in at most `width` terminal columns, its middle left out with `…` (`cannot de…selector`): both the start
+    and the end say something (a server message and its subject). Under 3 columns the text is left whole."""
+    if cell_width(text) <= width or width < 3:
+        return text
+    tail = cut_start(text, (width - 1) // 2 + 1).removeprefix(ELLIPSIS)
+    head = text
+    while cell_width(head) > width - 1 - cell_width(tail):
+        head = head[:-1]
+    return head + ELLIPSIS + tail
 
 
 # ---------------------------------------------------------------- column widths that fit a width

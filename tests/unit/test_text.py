@@ -45,14 +45,17 @@ def test_cut_start_keeps_the_end_that_tells_runs_apart() -> None:
 
 
 def test_the_selector_name_column_cuts_wide_names_to_its_width() -> None:
-    """The name cell was cut at 31 code points: a name in wide characters took 62 columns of a 32-column cell."""
+    """The table cuts the name cell by terminal columns (a name in wide characters must not take twice its column)."""
+    from rich.text import Text
+
     from svctui.api.models import Selector
-    from svctui.text import cell_width
     from svctui.tui.screens.selectors.columns import selector_adapter
+    from svctui.tui.widgets.row_table import ellipsized
 
     adapter = selector_adapter(lambda name: "")
     name = adapter.column("name")
     assert name is not None
-    selector = Selector(id=1, asset_group_tag_id=1, name="東京" * 30)
-    cell = name.render(selector)
-    assert cell_width(str(cell)) <= name.width and str(cell).endswith("…")
+    cell = ellipsized(name.render(Selector(id=1, asset_group_tag_id=1, name="東京" * 30)))
+    assert isinstance(cell, Text)
+    cell.truncate(name.width, overflow=cell.overflow)  # as the table lays the cell out in its column
+    assert cell.cell_len <= name.width and cell.plain.endswith("…")

@@ -1,4 +1,9 @@
-"""The domain-results pane: one row per domain with success, message and the 12 counts, failures highlighted."""
+"""The domain-results pane: one row per domain with success, message and the 12 counts, failures highlighted.
+
+The columns are fitted to the pane's width (`cap_widths`, as the Audit tab's; again on every width change): the domain
+and OK first, then the counts in their order, the message last (a failed domain's message is whole on the line under
+the table); what does not fit is left out, so at 80 columns the table never scrolls sideways.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from datetime import tzinfo
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -14,7 +20,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.fields import SHORT_COUNT_LABELS
 from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
-from svctui.text import cut_end
+from svctui.text import cap_widths, cut_end
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
@@ -22,6 +28,8 @@ from svctui.tui.widgets.task_times import format_local_utc
 
 TOTAL_KEY = "__total__"
 MESSAGE_WIDTH = 32
+MESSAGE_LEAST = 10  # the message column is shown from this width, when the counts leave that much room
+FIT_ORDER = ("domain", "ok", *COUNT_NAMES, "message")  # what matters most first (cap_widths)
 
 
 def _cell_width(cell: str | Text) -> int:
@@ -66,6 +74,7 @@ class DomainResultsPane(Vertical):
         self.zone = zone
         self.shown_task: CompletedTask | None = None
         self.shown_drops: tuple[Drop, ...] = ()
+        self.fitted_width = 0  # the pane's width the columns were fitted to
 
     def compose(self) -> ComposeResult:
         """Header, table, and the full message of a failed row under the cursor."""
@@ -79,17 +88,34 @@ class DomainResultsPane(Vertical):
         self._add_columns()
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_task(self.shown_task, self.shown_drops))
 
-    def _add_columns(self, rows: Sequence[Sequence[str | Text]] = ()) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the columns to the new width (the task shown again; the cursor stays on its domain)."""
+        if event.size.width != self.fitted_width:
+            self.show_task(self.shown_task, self.shown_drops)
+
+    def _add_columns(self, rows: Sequence[Sequence[str | Text]] = ()) -> list[int]:
         """The columns, sized afresh for the rows about to be shown (a long message once seen must not widen them
-        for good). Their widths are measured here, not left to DataTable, which measures new rows when it is next
-        idle: a picture or a theme change in between showed the columns at their labels' width."""
+        for good) and fitted to the pane's width; the indexes of the row cells they show. Their widths are measured
+        here, not left to DataTable, which measures new rows when it is next idle: a picture or a theme change in
+        between showed the columns at their labels' width."""
         table = self.table
         table.clear(columns=True)
         labels = ["Domain", "OK", "Message", *(SHORT_COUNT_LABELS[name] for name in COUNT_NAMES)]
         keys = ["domain", "ok", "message", *COUNT_NAMES]
-        for index, (label, key) in enumerate(zip(labels, keys, strict=True)):
-            width = max([cell_len(label), *(_cell_width(row[index]) for row in rows)])
-            table.add_column(label, key=key, width=width)
+        natural = {
+            key: max([cell_len(label), *(_cell_width(row[index]) for row in rows)])
+            for index, (label, key) in enumerate(zip(labels, keys, strict=True))
+        }
+        least = {key: MESSAGE_LEAST if key == "message" else natural[key] for key in keys}
+        widths = dict(natural)
+        room = self.size.width - table.styles.scrollbar_size_vertical
+        if room > 0:  # laid out (a resize fits it otherwise)
+            widths = cap_widths([(key, natural[key], least[key]) for key in FIT_ORDER], room, 2 * table.cell_padding)
+            self.fitted_width = self.size.width
+        shown = [index for index, key in enumerate(keys) if key in widths]
+        for index in shown:
+            table.add_column(labels[index], key=keys[index], width=widths[keys[index]])
+        return shown
 
     @property
     def table(self) -> DataTable[str | Text]:
@@ -119,9 +145,9 @@ class DomainResultsPane(Vertical):
         ]
         if task.domain_results:
             rows.append((TOTAL_KEY, self._totals(task.domain_results)))
-        self._add_columns([cells for _key, cells in rows])
+        shown = self._add_columns([cells for _key, cells in rows])
         for key, cells in rows:
-            table.add_row(*cells, key=key)
+            table.add_row(*(cells[index] for index in shown), key=key)
         if previous_key is not None and previous_key in table.rows:
             table.move_cursor(row=table.get_row_index(previous_key))
         self._show_message(self.selected_result())

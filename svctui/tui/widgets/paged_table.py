@@ -55,6 +55,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from svctui.api.filters import SortKey
+from svctui.text import cap_widths
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, ellipsized, one_line
 
@@ -85,6 +86,8 @@ class ColumnDef(Generic[T]):
     copy_text: Callable[[T], str] | None = None
     minor: bool = False  # dropped on a narrow terminal (the detail pane and exports still have it)
     narrow_width: int | None = None  # the width on a narrow terminal, when it differs
+    most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
+    least: int | None = None  # in a fitted table: cut to this rather than left out while columns after it show
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,11 @@ class RowAdapter(Generic[T]):
 
     key: Callable[[T], str]
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
+    # Column keys, the one that matters most first: the table's columns are then fitted to its width (`cap_widths`):
+    # each column keeps its width (or is cut to its `least`), the spare room goes to those with a `most` width, and
+    # what does not fit is left out (the detail pane and exports still have it). None: every column shown at its
+    # width (the table scrolls sideways).
+    fit_order: Sequence[str] | None = None
 
     def column(self, key: str) -> ColumnDef[T] | None:
         """The column definition with this key, or None."""
@@ -111,16 +119,18 @@ Rec = TypeVar("Rec", bound=HasId)
 
 
 def by_id(
-    *columns: ColumnDef[Rec], render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None
+    *columns: ColumnDef[Rec],
+    render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None,
+    fit_order: Sequence[str] | None = None,
 ) -> RowAdapter[Rec]:
     """An adapter keyed by the record's id, whose first column is the id (sortable) and then `columns`;
-    `render` wraps the id cell's renderer (a screen's styling of every cell)."""
+    `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's."""
 
     def ident(record: Rec) -> str:
         return str(record.id)
 
     first = ColumnDef("id", "id", render(ident) if render is not None else ident, width=6, sort="id")
-    return RowAdapter(key=ident, columns=(first, *columns))
+    return RowAdapter(key=ident, columns=(first, *columns), fit_order=fit_order)
 
 
 @dataclass
@@ -236,6 +246,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._last_focused: str | None = None
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
+        self.shown_widths: dict[str, int] = {}  # the shown columns' widths (see column_widths)
         self._prepared: PreparedCells[T] | None = None
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
@@ -256,7 +267,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._add_columns()
 
     def on_resize(self, event: events.Resize) -> None:
-        """When the terminal crosses NARROW_TERMINAL the columns are rebuilt (rows, marks and cursor kept).
+        """When the terminal crosses NARROW_TERMINAL, or a fitted table's widths change, the columns are rebuilt
+        (rows, marks and cursor kept).
 
         DataTable's own handler throws away every rendered row on any resize (its update counter is in every cache
         key), though only the width changes a rendered row (the space right of the last column): `render_lines`
@@ -264,7 +276,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         width it was drawn at, keeps its rows (with DataTable's handler every line of a first page was drawn twice:
         in the frame that showed it, then again after the resize that frame caused)."""
         event.prevent_default()
-        if (self.app.size.width < NARROW_TERMINAL) == self.narrow:
+        if (self.app.size.width < NARROW_TERMINAL) == self.narrow and self.column_widths() == self.shown_widths:
             return
         records, key, column = self.items, self.current_key, self.cursor_column
         self.clear(columns=True)
@@ -275,14 +287,41 @@ class PagedTable(RowTable[Text], Generic[T]):
         if key is not None and key in self._items:
             self.move_cursor(row=self.get_row_index(key), column=min(column, len(self.columns) - 1), animate=False)
 
+    def column_widths(self) -> dict[str, int]:
+        """The width of each column to show, in display order (on a narrow terminal: without the minor ones; in a
+        fitted table: fitted to the table's width, see RowAdapter.fit_order)."""
+        narrow = self.app.size.width < NARROW_TERMINAL
+        wanted = {
+            column.key: max(
+                column.narrow_width if narrow and column.narrow_width else column.width,
+                len(column.label) + (3 if column.sort else 0),
+            )
+            for column in self.adapter.columns
+            if not (narrow and column.minor)
+        }
+        order = self.adapter.fit_order
+        room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
+        if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
+            return wanted
+        most = {column.key: column.most or 0 for column in self.adapter.columns}
+        cut_to = {column.key: column.least for column in self.adapter.columns if column.least}
+        ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
+        padding = 2 * self.cell_padding
+        fitted = cap_widths([(key, max(wanted[key], most[key]), wanted[key]) for key in ranked], room, padding)
+        kept = [index for index, key in enumerate(ranked) if key in fitted]
+        if any(key not in fitted and key in cut_to and index < kept[-1] for index, key in enumerate(ranked)):
+            # A column that may be cut was left out while one after it was kept: cut it rather than lose it.
+            least = {key: min(cut_to.get(key, wanted[key]), wanted[key]) for key in ranked}
+            fitted = cap_widths([(key, max(wanted[key], most[key]), least[key]) for key in ranked], room, padding)
+        return {key: fitted[key] for key in wanted if key in fitted}
+
     def _add_columns(self) -> None:
         self.narrow = self.app.size.width < NARROW_TERMINAL
-        self.shown_columns = [column for column in self.adapter.columns if not (self.narrow and column.minor)]
+        self.shown_widths = self.column_widths()
+        self.shown_columns = [column for column in self.adapter.columns if column.key in self.shown_widths]
         self.add_column("", width=1, key=MARK_COLUMN)
         for column in self.shown_columns:
-            wanted = column.narrow_width if self.narrow and column.narrow_width else column.width
-            width = max(wanted, len(column.label) + (3 if column.sort else 0))
-            self.add_column(column.label, width=width, key=column.key)
+            self.add_column(column.label, width=self.shown_widths[column.key], key=column.key)
 
     # ----- data -------------------------------------------------------------------------------------------
     @property

@@ -9,7 +9,6 @@ from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.schedule import utc_minute
-from svctui.text import cut_end
 from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
@@ -19,6 +18,12 @@ SEED_TYPES = {1: "object id", 2: "Cypher"}
 when = utc_minute  # a UTC time as `2026-11-24 10:00Z` (svctui.schedule, as the events' cells)
 DEFAULT_FLAG = "default"
 DISABLED_FLAG = "disabled"
+# The table's columns fitted to its width, the one that matters most first: the name takes the spare room (up to
+# NAME_MOST); on a narrow terminal flags is 8 wide (`default` or `disabled`; both end with `…`, the detail pane
+# says them) and created, left out, sorts from the palette (ctrl+p, 'Sort by').
+FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "updated_at", "created_by")
+NAME_MOST = 60
+NAME_LEAST = 16  # a narrow table (the detail pane open beside it) cuts the name to this before leaving columns out
 
 
 def auto_certify_text(value: int | None) -> str:
@@ -57,19 +62,22 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
         ColumnDef(
             "name",
             "name",
-            styled(lambda s: cut_end(s.name, 32)),
+            styled(lambda s: s.name),
             width=32,
             sort="name",
-            copy_text=lambda s: s.name,  # `c` copies the whole name, not the shortened cell
+            copy_text=lambda s: s.name,  # `c` copies the whole name, not the cut cell
             narrow_width=20,
+            most=NAME_MOST,
+            least=NAME_LEAST,
         ),
-        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags),
+        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8),
         ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
         ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
         ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
         ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True),
         ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True),
         render=styled,
+        fit_order=FIT_ORDER,
     )
 
 

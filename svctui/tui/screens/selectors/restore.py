@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from svctui.ops.resume import ResumeRefused, check_same_server
 from svctui.ops.selector_restore import (
@@ -31,9 +31,10 @@ from svctui.ops.selector_restore import (
 )
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
-from svctui.text import shown_and_more
+from svctui.text import cut_middle, cut_start, shown_and_more
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
 from svctui.tui.screens.selectors.session import (
     audit_context,
     guard_quit,
@@ -41,7 +42,6 @@ from svctui.tui.screens.selectors.session import (
     read_only_why,
     server_words,
 )
-from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -50,6 +50,18 @@ TYPED_COUNT_ABOVE = 20
 NAMES_SHOWN = 5
 IDS_SHOWN = 3
 WAITING = "waiting"
+# The table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message takes
+# what the others leave, at 80 every column is cut to fit) and the order they matter in.
+RESTORE_COLUMNS = (
+    OutcomeColumn("old", "old id"),
+    OutcomeColumn("name", "name", 28, 9),
+    OutcomeColumn("outcome", "outcome", 10, 8),
+    OutcomeColumn("new", "new id"),
+    OutcomeColumn("status", "status"),
+    OutcomeColumn("message", "message", 0, 10, cut_middle),
+    OutcomeColumn("request", "request id", 36, 11, cut_start),
+)
+RESTORE_FIT = ("old", "outcome", "new", "status", "name", "message", "request")
 
 
 class RestoreLanded(Message):
@@ -158,25 +170,17 @@ class RestoreScreen(ModalScreen[None]):
             title = f"Restoring {count:,} selector(s) deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
-            yield RowTable(id="restore-table")
+            yield OutcomeTable(RESTORE_COLUMNS, RESTORE_FIT, table_id="restore-table")
             yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")
 
     def on_mount(self) -> None:
         """Every old id waiting; the run starts in a worker."""
-        table = self.query_one("#restore-table", DataTable)
-        for label, key, width in (
-            ("old id", "old", None),
-            ("name", "name", 28),
-            ("outcome", "outcome", 10),
-            ("new id", "new", None),
-            ("status", "status", None),
-            ("message", "message", 50),
-            ("request id", "request", None),
-        ):
-            table.add_column(label, key=key, width=width)
-        for entry in self.plan.to_restore:
-            key = str(entry.selector_id)
-            table.add_row(key, entry.name, WAITING, "", "", "", "", key=key)
+        self.query_one(OutcomeTable).add_rows(
+            {
+                str(entry.selector_id): {"old": str(entry.selector_id), "name": entry.name, "outcome": WAITING}
+                for entry in self.plan.to_restore
+            }
+        )
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         guard_quit(self, app, "A restore")
         plan, cancel, run_id = self.plan, self.cancel_event, self.run_id
@@ -204,15 +208,14 @@ class RestoreScreen(ModalScreen[None]):
     def show_result(self, result: RestoreResult) -> None:
         """Put one result in its row."""
         self.results[result.old_id] = result
-        table = self.query_one("#restore-table", DataTable)
-        key = str(result.old_id)
-        if key not in table.rows:
-            return
-        table.update_cell(key, "outcome", result.outcome)
-        table.update_cell(key, "new", str(result.new_id) if result.new_id is not None else "")
-        table.update_cell(key, "status", str(result.status) if result.status is not None else "")
-        table.update_cell(key, "message", result.message)
-        table.update_cell(key, "request", result.request_id or "")
+        values = {
+            "outcome": result.outcome,
+            "new": str(result.new_id) if result.new_id is not None else "",
+            "status": str(result.status) if result.status is not None else "",
+            "message": result.message,
+            "request": result.request_id or "",
+        }
+        self.query_one(OutcomeTable).set_values({str(result.old_id): values})  # a row not in the table is skipped
 
     def on_loaded(self, message: Loaded) -> None:
         """The restore ended: its counts, its run id, where the mapping is kept."""

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import ProgressBar, Static
 
 from svctui.api.client import ApiClient
 from svctui.ops.selector_delete import (
@@ -28,8 +28,10 @@ from svctui.ops.selector_delete import (
     ResultCallback,
     delete_selectors,
 )
+from svctui.text import cut_middle, cut_start
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
+from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
@@ -40,7 +42,6 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
-from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -48,6 +49,17 @@ if TYPE_CHECKING:
 GONE = (Outcome.DELETED, Outcome.ALREADY_GONE)
 WAITING = "waiting"
 RunJob = Callable[[ApiClient, AuditContext, asyncio.Event, ResultCallback], Awaitable[DeleteReport]]
+# The outcomes table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message
+# takes what the others leave, at 80 every column is cut to fit) and the order they matter in.
+RUN_COLUMNS = (
+    OutcomeColumn("id", "id"),
+    OutcomeColumn("name", "name", 28, 9),
+    OutcomeColumn("outcome", "outcome", 26, 12),
+    OutcomeColumn("status", "status"),
+    OutcomeColumn("message", "message", 0, 10, cut_middle),
+    OutcomeColumn("request", "request id", 36, 11, cut_start),
+)
+RUN_FIT = ("id", "outcome", "status", "name", "message", "request")
 
 
 def delete_job(plan: CleanupPlan, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
@@ -147,24 +159,18 @@ class RunScreen(ModalScreen[DeleteReport | None]):
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
             yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
-            yield RowTable(id="run-table")
+            yield OutcomeTable(RUN_COLUMNS, RUN_FIT, table_id="run-table")
             yield Static("esc cancels: requests in flight finish, nothing more is sent", id="run-status")
 
     def on_mount(self) -> None:
         """Fill the table (every id waiting) and start the run in a worker."""
-        table = self.query_one("#run-table", DataTable)
-        for label, key, width in (
-            ("id", "id", None),
-            ("name", "name", 28),
-            ("outcome", "outcome", 26),
-            ("status", "status", None),
-            ("message", "message", 40),
-            ("request id", "request", 36),
-        ):
-            table.add_column(label, key=key, width=width)
         names = {selector.id: selector.name for selector in self.plan.selectors}
-        for selector_id in self.ids:
-            table.add_row(str(selector_id), names.get(selector_id, ""), WAITING, "", "", "", key=str(selector_id))
+        self.query_one(OutcomeTable).add_rows(
+            {
+                str(selector_id): {"id": str(selector_id), "name": names.get(selector_id, ""), "outcome": WAITING}
+                for selector_id in self.ids
+            }
+        )
         self.started = self.ticker()
         guard_quit(self, self.app, "A deletion run")
         self.start_run()
@@ -186,18 +192,19 @@ class RunScreen(ModalScreen[DeleteReport | None]):
 
     def on_results_landed(self, message: ResultsLanded) -> None:
         """Show every result waiting; tell the browse screen about selectors that are gone."""
-        table = self.query_one("#run-table", DataTable)
+        changes: dict[str, dict[str, str]] = {}
         for result in message.batcher.take():
             self.results[result.selector_id] = result
-            key = str(result.selector_id)
-            if result.name:
-                table.update_cell(key, "name", result.name)
-            table.update_cell(key, "outcome", str(result.outcome))
-            table.update_cell(key, "status", str(result.status) if result.status is not None else "")
-            table.update_cell(key, "message", result.message)
-            table.update_cell(key, "request", result.request_id or "")
+            changes[str(result.selector_id)] = {
+                **({"name": result.name} if result.name else {}),
+                "outcome": str(result.outcome),
+                "status": str(result.status) if result.status is not None else "",
+                "message": result.message,
+                "request": result.request_id or "",
+            }
             if result.outcome in GONE:
                 self.on_gone(self.plan.tag.id, result.selector_id)
+        self.query_one(OutcomeTable).set_values(changes)
         self.show_progress()
 
     def show_progress(self) -> None:

@@ -43,6 +43,24 @@ TABS: Mapping[str, str] = {
     "fields": "tab-fields",
 }
 DropsOf = Callable[[int], Sequence[Drop]]
+# The tasks table's columns fitted to its width, the one that matters most first: at 160 columns the first ten show
+# and the message takes the spare room (up to MESSAGE_MOST); event, doms, title, log path and the times after are in
+# the detail pane (T) and sort from the palette (ctrl+p, 'Sort by'). Under 100 columns the minor ones drop first.
+FIT_ORDER = (
+    "id",
+    "executed",
+    "status",
+    "results",
+    "took",
+    "message",
+    "dc",
+    "kinds",
+    "started",
+    "ended",
+    "event",
+    "domains",
+)
+MESSAGE_MOST = 60
 
 
 def utc_minutes(moment: datetime | None) -> str:
@@ -108,7 +126,9 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
         ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
         ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
         ColumnDef("results", "results", results, width=16),
-        ColumnDef("message", "message", lambda task: task.status_message, width=22, minor=True),
+        ColumnDef(
+            "message", "message", lambda task: task.status_message, width=28, minor=True, most=MESSAGE_MOST, least=16
+        ),
         ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True),
         ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
         ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
@@ -118,6 +138,7 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
         ColumnDef("created", "created", lambda task: utc_minutes(task.created_at), 17, "created_at", minor=True),
         ColumnDef("updated", "updated", lambda task: utc_minutes(task.updated_at), 17, "updated_at", minor=True),
         ColumnDef("deleted", "deleted", lambda task: utc_minutes(task.deleted_at), 17, "deleted_at", minor=True),
+        fit_order=FIT_ORDER,
     )
 
 

@@ -1,0 +1,193 @@
+"""The outcome table of the run and restore dialogs: columns fitted to the sheet, cut values, the whole row below.
+
+Each column has a natural width (its widest value or label, up to a most) and a least width; whenever the width or a
+natural width changes the columns are fitted with `cap_widths` (the widest are cut first), so at 80 columns every
+column is on the sheet; room left over then goes to the values wider than their most (names, at 160 columns). A cut
+message keeps its start and its end (`cut_middle`), a cut request id its end (`cut_start`, the part that tells
+requests apart), any other cut cell ends with `…`. Under the table one line gives the highlighted row's cut values
+whole (as the domain-results pane gives a failed domain's message); it is hidden when nothing of that row is cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.cells import cell_len
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from svctui.text import cap_widths
+from svctui.tui.widgets.row_table import RowTable
+
+WHOLE_LINES = 3  # the most lines the highlighted row's whole values take under the table (at 80 columns)
+Cut = Callable[[str, int], str]  # svctui.text: cut_middle, cut_start
+
+
+@dataclass(frozen=True)
+class OutcomeColumn:
+    """A column: its key and label, the most it takes when there is room, and its least width."""
+
+    key: str
+    label: str
+    most: int = 0  # its width before the others are cut (0: its widest value or label); wider only with room left
+    least: int = 0  # 0: its natural width (never cut)
+    cut: Cut | None = None  # how a value too wide is cut (None: it ends with `…`)
+
+
+class OutcomeTable(Vertical):
+    """A RowTable (`table_id`) of outcomes whose columns fit its width, and the highlighted row's cut values below."""
+
+    DEFAULT_CSS = """
+    OutcomeTable { height: 1fr; }
+    OutcomeTable > RowTable { height: 1fr; }
+    OutcomeTable > .outcome-whole { height: auto; color: $text-muted; }
+    """
+    SEPARATOR: ClassVar[str] = " · "
+
+    def __init__(self, columns: Sequence[OutcomeColumn], fit_order: Sequence[str], *, table_id: str) -> None:
+        super().__init__()
+        self.outcome_columns = tuple(columns)
+        self.fit_order = tuple(fit_order)
+        self.table_id = table_id
+        self.values: dict[str, dict[str, str]] = {}  # row key -> column key -> the whole value
+        self.widths: dict[str, int] = {}  # the shown columns' widths
+        self.widest = {column.key: cell_len(column.label) for column in columns}  # the widest value or label
+        self.fitted_width = -1  # the width the columns were fitted to
+
+    def compose(self) -> ComposeResult:
+        """The table and the line with the highlighted row's whole values."""
+        yield RowTable(id=self.table_id)
+        yield Static("", classes="outcome-whole", markup=False)
+
+    @property
+    def table(self) -> RowTable[str]:
+        """The outcomes table."""
+        table: RowTable[str] = self.query_one(f"#{self.table_id}", RowTable)
+        return table
+
+    def add_rows(self, rows: Mapping[str, Mapping[str, str]]) -> None:
+        """Add rows (row key -> column key -> value; a column not given is empty)."""
+        for key, values in rows.items():
+            self.values[key] = {column.key: values.get(column.key, "") for column in self.outcome_columns}
+            self.measure(self.values[key])
+        self.fit(force=True)
+
+    def measure(self, values: Mapping[str, str]) -> bool:
+        """Widen the columns' widest values for these values; True when one changed."""
+        changed = False
+        for column in self.outcome_columns:
+            value = values.get(column.key)
+            if value and cell_len(value) > self.widest[column.key]:
+                self.widest[column.key] = cell_len(value)
+                changed = True
+        return changed
+
+    def set_values(self, changes: Mapping[str, Mapping[str, str]]) -> None:
+        """Change values of rows (row key -> column key -> value) and repaint those rows alone."""
+        keys = [key for key in changes if key in self.values]
+        wider = False
+        for key in keys:
+            self.values[key].update(changes[key])
+            wider = self.measure(changes[key]) or wider
+        # A value wider than its column's widest so far: the columns fit again (rebuilt when their widths change).
+        rebuilt = wider and self.fit(force=True)
+        if keys and not rebuilt and self.table.columns:
+            self.table.update_rows({key: self.cells(key) for key in keys})
+        self.show_whole()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the columns to the new width."""
+        self.fit()
+
+    def room(self) -> int:
+        """The cells the columns may take: the width, less the table's vertical scrollbar when the rows may not all
+        fit (the line under the table, up to WHOLE_LINES when shown, takes rows from it)."""
+        scrolls = len(self.values) + 1 > self.size.height - WHOLE_LINES
+        return self.size.width - (self.table.styles.scrollbar_size_vertical if scrolls else 0)
+
+    def fit(self, *, force: bool = False) -> bool:
+        """Fit the columns to the width (the rows and the cursor kept) when it changed (or `force`); True when the
+        table was rebuilt for new widths."""
+        table = self.table
+        room = self.room()
+        if room <= 0 or (room == self.fitted_width and not force):
+            return False
+        widest = self.widest
+        natural = {
+            column.key: min(column.most or widest[column.key], widest[column.key]) for column in self.outcome_columns
+        }
+        least = {
+            column.key: min(column.least or natural[column.key], natural[column.key]) for column in self.outcome_columns
+        }
+        padding = 2 * table.cell_padding
+        fitted = cap_widths([(key, natural[key], least[key]) for key in self.fit_order], room, padding)
+        spare = room - sum(width + padding for width in fitted.values())
+        for key in self.fit_order:  # the room left to the values wider than their most, in the order they matter
+            grown = min(spare, widest[key] - fitted.get(key, widest[key]))
+            if grown > 0:
+                fitted[key] += grown
+                spare -= grown
+        self.fitted_width = room
+        if fitted == self.widths and table.row_count == len(self.values):
+            return False
+        self.widths = fitted
+        row = table.cursor_row
+        table.clear(columns=True)
+        for column in self.outcome_columns:
+            if column.key in fitted:
+                table.add_column(column.label, key=column.key, width=fitted[column.key])
+        for key in self.values:
+            table.add_row(*self.cells(key), key=key)
+        if table.row_count:
+            table.move_cursor(row=min(max(row, 0), table.row_count - 1), animate=False)
+        self.show_whole()
+        return True
+
+    def cells(self, key: str) -> list[str]:
+        """The row's shown cells, each cut to its column by its column's rule."""
+        values = self.values[key]
+        shown = [column for column in self.outcome_columns if column.key in self.widths]
+        return [
+            column.cut(values[column.key], self.widths[column.key]) if column.cut else values[column.key]
+            for column in shown
+        ]
+
+    def cut_values(self, key: str) -> list[tuple[str, str]]:
+        """(label, whole value) of the row's values that are cut or left out, in column order."""
+        values = self.values.get(key, {})
+        return [
+            (column.label, values[column.key])
+            for column in self.outcome_columns
+            if values.get(column.key)
+            and (column.key not in self.widths or cell_len(values[column.key]) > self.widths[column.key])
+        ]
+
+    def highlighted_key(self) -> str | None:
+        """The key of the row under the cursor (None when there are no rows)."""
+        table = self.table
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def show_whole(self) -> None:
+        """The highlighted row's cut values whole under the table (`id 35 · message: …`); hidden when none is cut."""
+        line = self.query_one(".outcome-whole", Static)
+        key = self.highlighted_key()
+        cut = self.cut_values(key) if key is not None else []
+        if key is None or not cut:
+            line.update("")
+            line.display = False
+            return
+        first = self.outcome_columns[0]
+        head = f"{first.label} {self.values[key][first.key]}"
+        line.update(self.SEPARATOR.join([head, *(f"{label}: {value}" for label, value in cut)]))
+        line.display = True
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.show_whole()

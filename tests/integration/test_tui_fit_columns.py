@@ -1,0 +1,198 @@
+"""Tables fit the terminal: at 80 columns the cleanup run's and restore's outcome columns are all on the sheet (a cut
+message keeps its start and end, a cut request id its end, the highlighted row's whole values under the table); the
+tasks table and the selector table fit their width and give the spare room to the message and the name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.text import Text
+from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
+
+from svctui.api.client import ApiClient
+from svctui.api.signing import SignatureAuth
+from svctui.demo.server import DemoServer
+from svctui.ops.selector_delete import AuditContext, delete_selectors
+from svctui.ops.selector_restore import plan_restore
+from svctui.store.audit_read import read_audit
+from svctui.triage import COUNT_NAMES, count_totals
+from svctui.tui.screens.selectors.restore import RestoreScreen
+from svctui.tui.screens.selectors.run import RunScreen
+from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
+from tests.support.selectors import on_cleanup
+from tests.support.selectors_run import BIG_TAG_ID, big_tag_server, plan_of, tag_selectors
+from tests.support.tasks import client_ids, open_tasks, tasks_app
+from tests.support.tui import settle, with_screen
+
+pytestmark = pytest.mark.anyio
+
+SMALL = (80, 24)
+
+
+def plain(cell: object) -> str:
+    """A cell's text."""
+    return cell.plain if isinstance(cell, Text) else str(cell)
+
+
+def assert_fits(table: DataTable[Any]) -> None:
+    """No column runs off the table's right edge (where the viewport would crop it without a sign)."""
+    widths = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
+    assert widths <= table.scrollable_content_region.width, (widths, table.scrollable_content_region.width)
+
+
+def cells(table: DataTable[Any], key: str) -> dict[str, str]:
+    """The row's shown cells by column key."""
+    return {
+        str(column.key.value): plain(table.get_cell(key, column.key))
+        for column in table.ordered_columns
+        if column.key.value is not None
+    }
+
+
+def whole_line(screen: Any) -> str:
+    """The line under the outcomes table (the highlighted row's cut values, whole); '' when hidden."""
+    lines = list(screen.query(".outcome-whole").results(Static))
+    return str(lines[0].render()).replace("\n", " ") if lines and lines[0].display else ""
+
+
+async def test_the_run_at_80_columns_shows_every_column_cut_to_fit_and_the_whole_row_below(tmp_path: Path) -> None:
+    with big_tag_server(tmp_path) as demo:
+        defaults = [selector for selector in tag_selectors(demo) if selector.is_default][:2]  # refused: nothing goes
+        screen = RunScreen(plan_of(demo, defaults), lambda tag_id, selector_id: None)
+        async with with_screen(demo, screen, size=SMALL) as (_app, pilot):
+            assert screen.finished
+            table = screen.query_one("#run-table", DataTable)
+            assert [column.key.value for column in table.ordered_columns] == [
+                "id",
+                "name",
+                "outcome",
+                "status",
+                "message",
+                "request",
+            ]
+            assert_fits(table)
+            for selector in defaults:
+                result = screen.results[selector.id]
+                request = result.request_id or ""
+                assert len(request) > table.columns["request"].width  # type: ignore[index]
+                shown = cells(table, str(selector.id))
+                assert shown["request"].startswith("…") and request.endswith(shown["request"][1:]), shown
+                head, _, tail = shown["message"].partition("…")
+                assert head and tail and result.message.startswith(head) and result.message.endswith(tail), shown
+            table.move_cursor(row=1)
+            await pilot.pause()
+            second = screen.results[defaults[1].id]
+            line = whole_line(screen)
+            assert line.startswith(f"id {defaults[1].id} · ") and second.message in line
+            assert f"request id: {second.request_id}" in line
+            await pilot.resize_terminal(160, 45)
+            await settle(pilot)
+            assert_fits(table)
+            assert cells(table, str(defaults[1].id))["request"] == second.request_id  # whole with room
+            assert cells(table, str(defaults[1].id))["message"] == second.message
+            assert second.message not in whole_line(screen)
+
+
+async def test_the_restore_at_80_columns_shows_every_column_and_the_whole_message_below(tmp_path: Path) -> None:
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+            report = await delete_selectors(
+                client, BIG_TAG_ID, [selector.id for selector in selectors], context=context, tag_name="Tier Zero"
+            )
+        screen = RestoreScreen(plan_restore(read_audit(), report.run_id))
+        async with with_screen(demo, screen, size=SMALL) as (_app, pilot):
+            assert screen.finished
+            table = screen.query_one("#restore-table", DataTable)
+            keys = [column.key.value for column in table.ordered_columns]
+            assert keys == ["old", "name", "outcome", "new", "status", "message", "request"]
+            assert_fits(table)
+            long = [result for result in screen.results.values() if len(result.message) > 20]
+            assert long, "a disabled selector is re-created enabled, which its message says at length"
+            row = table.get_row_index(str(long[0].old_id))
+            table.move_cursor(row=row)
+            await pilot.pause()
+            head, _, tail = cells(table, str(long[0].old_id))["message"].partition("…")
+            assert head and tail and long[0].message.startswith(head) and long[0].message.endswith(tail)
+            assert whole_line(screen).startswith(f"old id {long[0].old_id} · ") and long[0].message in whole_line(
+                screen
+            )
+
+
+async def test_the_domain_results_at_80_columns_show_the_counts_first_and_never_scroll_sideways(
+    demo_server: DemoServer,
+) -> None:
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_tasks(pilot)
+        with_results = next(task for task in screen.table.items if task.domain_results)
+        screen.table.move_cursor(row=screen.table.get_row_index(str(with_results.id)))
+        await settle(pilot)
+        pane = screen.query_one(DomainResultsPane)
+        task = pane.shown_task
+        assert task is not None and task.id == with_results.id
+        table = pane.table
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[:4] == ["domain", "ok", *COUNT_NAMES[:2]] and "message" not in keys  # counts before the message
+        assert len(keys) >= 8, keys
+        totals = count_totals(task.domain_results)
+        total_row = cells(table, TOTAL_KEY)
+        assert table.get_row_index(TOTAL_KEY) == table.row_count - 1
+        assert all(total_row[name] == f"{totals[name]:,}" for name in keys[2:]), total_row  # under its own column
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert_fits(table)
+        assert [str(column.key.value) for column in table.ordered_columns] == ["domain", "ok", "message", *COUNT_NAMES]
+
+
+async def test_the_tasks_table_fits_160_columns_and_gives_the_room_to_the_message(demo_server: DemoServer) -> None:
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen = await open_tasks(pilot)
+        table = screen.table
+        assert_fits(table)
+        keys = {str(column.key.value) for column in table.ordered_columns}
+        assert {"id", "executed", "took", "status", "results", "message", "dc", "kinds"} <= keys
+        message = table.columns[ColumnKey("message")].width
+        assert message > 22, message  # was 22 with columns past the right edge
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot)
+        assert_fits(table)
+        assert "message" not in {str(column.key.value) for column in table.ordered_columns}
+
+
+async def test_the_selector_name_takes_the_room_of_the_row_at_80_columns(demo_server: DemoServer) -> None:
+    async with on_cleanup(demo_server, size=SMALL) as (_app, _pilot, screen):
+        table = screen.table
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:4] == ["id", "name", "flags"], keys
+        name = table.columns[ColumnKey("name")].width
+        assert name > 20, name  # was 20, with created past the pane's edge
+        used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
+        left = table.scrollable_content_region.width - used
+        assert left < 2 * table.cell_padding + 1, left  # no room left that the name could have had
+        long = next(selector for selector in table.items if len(selector.name) > name)
+        assert plain(table.get_cell(str(long.id), "name")) == long.name  # cut on screen only, with `…`
+        drawn = table.render_line(table.get_row_index(str(long.id)) + 1).text
+        assert long.name[: name - 1] + "…" in drawn
+
+
+async def test_with_the_detail_pane_open_the_selector_name_is_cut_not_left_out(demo_server: DemoServer) -> None:
+    async with on_cleanup(demo_server, size=(120, 30)) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("p")
+        await settle(pilot)
+        assert screen.detail.is_open
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:3] == ["id", "name"], keys
+        assert table.columns[ColumnKey("name")].width >= 16
+        await pilot.press("p")
+        await settle(pilot)
+        assert table.columns[ColumnKey("name")].width >= 32  # the room back: the name as wide as before
