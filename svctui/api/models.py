@@ -355,12 +355,17 @@ class Selector(Stamped):
 T = TypeVar("T")
 
 
-class Page(ApiModel, Generic[T]):
-    """The paginated envelope (spec 2.1); `count` and `data` are required: a `{}` is not an answer."""
+class Paged(ApiModel):
+    """The paging fields of a paginated envelope (spec 2.1); `count` is required: a `{}` is not an answer."""
 
     count: int
     skip: int = 0
     limit: int = 0
+
+
+class Page(Paged, Generic[T]):
+    """The paginated envelope with its items in `data` (required)."""
+
     data: list[T]
 
 
@@ -370,12 +375,9 @@ class SelectorsData(ApiModel):
     selectors: list[Selector]
 
 
-class SelectorPage(ApiModel):
-    """The selector listing: paginated, with data nested under `selectors` (count and data required)."""
+class SelectorPage(Paged):
+    """The selector listing: paginated, with data nested under `selectors` (required)."""
 
-    count: int
-    skip: int = 0
-    limit: int = 0
     data: SelectorsData
 
 
