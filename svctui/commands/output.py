@@ -104,9 +104,11 @@ def _list_element(annotation: Any) -> Any | None:
 
 
 def _label(value: Any) -> str:
-    for name in ("name", "domain_name", "value", "objectid"):
+    """A list element's name in a `;`-joined CSV cell: its name, domain, seed value or object id, else its id (a
+    client's schedules), else its text (a plain string, e.g. an unhydrated domain's object id)."""
+    for name in ("name", "domain_name", "value", "objectid", "id"):
         text = getattr(value, name, None)
-        if text:
+        if text is not None and text != "":
             return str(text)
     return str(value)
 

@@ -435,3 +435,19 @@ def test_a_contains_filter_that_matched_nothing_says_it_is_case_sensitive(env: d
     assert "('DAILY' is not found)" in lower.stderr
     upper = invoke(["events", "list", "-f", "rrule=~eq:DAILY", "-o", "json"])
     assert upper.exit_code == 0 and json_items(upper.stdout) and "case-sensitive" not in upper.stderr
+
+
+def test_clients_list_csv_names_each_clients_schedules_by_id(env: dict[str, str], demo_server: DemoLike) -> None:
+    """Audit: the `events` column of `clients list -o csv` held each schedule's Python repr (~10 KB a row); it is
+    the schedules' ids joined with `;`, as the server lists them, beside their count."""
+    assert isinstance(demo_server, DemoServer)
+    with signed(demo_server) as http:
+        expected = {
+            item["id"]: [str(event["id"]) for event in item["events"]] for item in all_items(http, "/api/v2/clients")
+        }
+    result = invoke(["clients", "list", "--all", "-o", "csv"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert {row["id"] for row in rows} == set(expected) and any(expected.values())
+    for row in rows:
+        assert row["events"] == ";".join(expected[row["id"]]) and row["events_count"] == str(len(expected[row["id"]]))
