@@ -21,7 +21,15 @@ from svctui.api.filters import parse_timestamp
 from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.models import status_label
 from svctui.api.quoting import quote_input
-from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
+from svctui.commands.common import (
+    CommandFailure,
+    ExitCode,
+    exit_code_for,
+    fail,
+    note,
+    profile_option,
+    run_connected,
+)
 from svctui.commands.table import TableColumn, TableWriter, terminal_width
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
 from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
@@ -164,7 +172,8 @@ def health(
 
     Verdicts: failing (a failed, timed-out or partially complete run in the window), stale (no check-in within
     --stale-after), drops (a run in the window whose counts dropped), never ran, ok. Exit 0 when all is well,
-    6 when a client has a problem named by --fail-on, 5 when a client could not be checked.
+    6 when a client has a problem named by --fail-on, 4 when a --client is unknown to the server, 5 when a client
+    could not be checked.
     """
     from svctui.clock import make_clock
 
@@ -191,9 +200,9 @@ def health(
         order = {id(health): rank for rank, health in enumerate(worst_first(judged))}
         results.sort(key=lambda result: -1 if result.health is None else order[id(result.health)])
         _print(results, fmt, now)
-        if any(result.health is None for result in results):
-            note(f"{sum(result.health is None for result in results)} client(s) could not be checked")
-            return ExitCode.SERVER
+        unchecked = [result for result in results if result.health is None]
+        if unchecked:
+            return _unchecked_code(unchecked)
         bad = unhealthy(judged, wanted)
         if bad:
             note(
@@ -204,6 +213,18 @@ def health(
         return ExitCode.OK
 
     run_connected(ctx, profile_name, body)
+
+
+def _unchecked_code(unchecked: list[MemberHealth]) -> ExitCode:
+    """The exit code when clients could not be checked: 4 when the server does not know any of them (a mistyped
+    --client), 3 when it refused the credentials, 5 otherwise (or for a mix: some could not be checked at all)."""
+    codes = {ExitCode.SERVER if result.error is None else exit_code_for(result.error) for result in unchecked}
+    code = codes.pop() if len(codes) == 1 else ExitCode.SERVER
+    if code == ExitCode.NOT_FOUND:
+        note(f"{len(unchecked)} client(s) not found on this server; `svctui clients list` lists them")
+    else:
+        note(f"{len(unchecked)} client(s) could not be checked")
+    return code
 
 
 def _print(results: list[MemberHealth], fmt: str, now: datetime) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.config import FIXED_ANCHOR, Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from tests.support.cli import demo_env, invoke
@@ -78,11 +78,21 @@ def test_table_output_reads_without_colour(fleet: DemoServer) -> None:
     assert any(line.startswith("ok") and "SHARPHOUND-LAB" in line for line in lines)
 
 
-def test_a_client_that_cannot_be_checked_is_exit_5_and_the_others_still_print(fleet: DemoServer) -> None:
+def test_an_unknown_client_is_exit_4_and_the_others_still_print(fleet: DemoServer) -> None:
+    """Exit 4 is "not found: unknown client" for every command (COMMANDS.md); health said 5 for a mistyped --client."""
     missing = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
     exit_code, rows, stderr = health_of("--client", missing, "--client", client_named(fleet, "SHARPHOUND-LAB"))
-    assert exit_code == 5 and "1 client(s) could not be checked" in stderr
+    assert exit_code == 4 and "1 client(s) not found on this server; `svctui clients list` lists them" in stderr
     assert [row["verdict"] for row in rows] == ["error", "ok"] and "404" in rows[0]["error"]
+
+
+def test_a_server_that_fails_is_exit_5(fleet: DemoServer) -> None:
+    fleet.faults = Faults(error_rate=1.0)  # every authenticated request answers the 500 envelope
+    try:
+        exit_code, rows, stderr = health_of("--client", client_named(fleet, "SHARPHOUND-LAB"))
+    finally:
+        fleet.faults = Faults()
+    assert exit_code == 5 and rows == [] and "500" in stderr
 
 
 @pytest.mark.parametrize(
