@@ -35,11 +35,11 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.models import ClientSchedule, status_label
-from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
+from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.text import and_more
-from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
+from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, Verdict, age_text, strip_legend, strip_text
 from svctui.triage.summary import task_time
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
@@ -282,9 +282,11 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         async def load() -> Fleet:
             client = await app.api_client()
+            building = asyncio.ensure_future(asyncio.to_thread(build_judging))  # while the list is on its way
             fleet = await find_fleet(client, names=names)
             if not fleet.members and recent:
                 fleet = await find_fleet(client, recent, names)
+            await building
             return fleet
 
         self.loads.start("fleet", load)
@@ -345,7 +347,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             def landed(result: MemberHealth) -> None:
                 self.post_message(ClientJudged(seq, result))
 
-            await fleet_health(client, fleet.members, now, options, on_result=landed, detect=_in_thread)
+            # validated and judged on the loop in short turns: threads doing it held the GIL away from the loop
+            await fleet_health(client, fleet.members, now, options, on_result=landed, in_turns=True)
             return len(fleet.members)
 
         def start() -> None:
@@ -706,11 +709,6 @@ class ClientsScreen(StaleRows, Screen[None]):
         parts = [*fresh.stale_parts(), *own, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
         line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
-
-
-async def _in_thread(judge: Callable[[], ClientHealth]) -> ClientHealth:
-    """Judge a client (drop detection over its runs) in a thread: the event loop keeps drawing."""
-    return await asyncio.to_thread(judge)
 
 
 def _differs(before: MemberHealth, after: MemberHealth) -> bool:
