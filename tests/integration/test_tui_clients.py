@@ -199,6 +199,43 @@ async def test_answers_landing_close_together_share_one_table_update(
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
 
 
+async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst_first(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14's stall budget: the answers over FLUSH_ROWS wait for the next frame (NEXT_ROWS_AFTER) instead of
+    running back to back in the screen's idle callbacks (three or four table updates in one slice of the loop).
+    Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
+    flush the timer would make shows FLUSH_ROWS more; none is lost, and the finished table is worst first."""
+    monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
+    monkeypatch.setattr(clients, "NEXT_ROWS_AFTER", 3600.0)
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        total = len(screen.fleet.members)
+        table = screen.table
+
+        def judged_rows() -> int:
+            return sum(1 for row in table.ordered_rows if str(table.get_cell(row.key, "health")) != "…")
+
+        assert judged_rows() == len(screen.results) == 1 + 2, "the first answer, then FLUSH_ROWS of the rest"
+        assert len(screen.awaiting) == total - 3 and screen._flush_queued
+        while screen._flush_queued:  # what the timer does, one frame at a time
+            shown = judged_rows()
+            screen._flush_landed()
+            await pilot.pause()
+            assert judged_rows() == min(total, shown + 2)
+        assert judged_rows() == len(screen.results) == total and not screen.awaiting
+        assert all(str(table.get_cell(row.key, "last")) != "checking…" for row in table.ordered_rows)
+        assert table_keys(table) == [member.client_id for member in screen.ordered_members()], "worst first"
+        judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
+        assert judged == EXPECTED
+        assert f"{total}/{total} clients checked" in str(screen.query_one("#status-line", Static).render())
+
+
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:
     lab = query(demo_server_community, "SELECT id FROM clients WHERE name = 'SHARPHOUND-LAB'")[0][0]
     missing = "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"

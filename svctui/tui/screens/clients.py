@@ -90,8 +90,11 @@ SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 FLUSH_EVERY = 0.25
 # At most this many answers go into one table update: their rows' new cells are laid out in the frame after it
 # (~0.1 ms a cell), so fifty answers landing together (a burst against a server that answers them all at the end)
-# drew ~550 new cells in one frame. The rest follow in the next frames.
+# drew ~550 new cells in one frame. The rest follow NEXT_ROWS_AFTER seconds later, after the frame that draws these
+# (call_after_refresh did not wait for it: the screen learns of the table's new rows only when the table goes idle,
+# so its idle callbacks ran first, and three or four updates of 12 rows ran back to back, 20-30 ms of the loop).
 FLUSH_ROWS = 12
+NEXT_ROWS_AFTER = 1 / 30
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
@@ -191,7 +194,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._generation = -1
         self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
         self._flush_timer: Timer | None = None
-        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame
+        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
@@ -397,7 +400,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def _flush_landed(self) -> None:
         """Show the answers held since the last update in one table update (one repaint): FLUSH_ROWS of them, the
-        rest after the next frame."""
+        rest after the next frame (NEXT_ROWS_AFTER)."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None
@@ -407,7 +410,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
         if self._landed:
             self._flush_queued = True
-            self.call_after_refresh(self._flush_landed)
+            self._flush_timer = self.set_timer(NEXT_ROWS_AFTER, self._flush_landed)
         changed: list[str] = []
         for result in landed:
             key = result.member.client_id
