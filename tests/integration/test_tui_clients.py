@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
 from svctui.demo.config import Faults
@@ -20,6 +22,7 @@ from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.widgets import row_table
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
 from tests.support.tui import on_events, settle
@@ -234,6 +237,42 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
         judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
         assert judged == EXPECTED
         assert f"{total}/{total} clients checked" in str(screen.query_one("#status-line", Static).render())
+
+
+async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14's stall budget: the frame that first showed the pending rows laid out every visible cell (~500 at
+    160x45, 50-100 ms of the loop). RowTable.lay_out_ahead lays them out a few rows per turn of the loop, with the
+    screen's updates held, so that frame only applies the rows' styles to kept lines."""
+    laid_out = 0
+    one_line = row_table.one_line
+
+    def counting(*args: Any) -> Any:
+        nonlocal laid_out
+        laid_out += 1
+        return one_line(*args)
+
+    monkeypatch.setattr(row_table, "one_line", counting)
+    frames: list[tuple[int, int]] = []  # per frame of the clients table: (rows, cells laid out while drawing it)
+    render_lines = clients.ClientsTable.render_lines
+
+    def noting(self: clients.ClientsTable, crop: Region) -> list[Strip]:
+        before = laid_out
+        try:
+            return render_lines(self, crop)
+        finally:
+            frames.append((self.row_count, laid_out - before))
+
+    monkeypatch.setattr(clients.ClientsTable, "render_lines", noting)
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        first = next(cells for rows, cells in frames if rows)
+        assert first == 0, "the first frame with rows laid out none of their cells"
+        assert len(screen.results) == len(EXPECTED), "and the round went on after it"
 
 
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:

@@ -359,8 +359,9 @@ class ClientsScreen(StaleRows, Screen[None]):
                 self._hold_collections()
                 self.loads.start("judge", judge_all)
 
-        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
-        self.call_after_refresh(start)
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
+        # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
+        self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
 
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
