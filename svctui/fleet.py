@@ -6,6 +6,10 @@ RECENT_RUNS runs (one unhydrated request, newest first) and the drop rule over t
 Clients are fetched concurrently, by default as many at once as the rate limiter lets a quiet route start in one
 burst (`fleet_concurrency`: 51 at the real server's 55 a second, at most MAX_CONCURRENCY); the limiter paces them per
 route. A client whose fetch failed is reported with its error, never left out.
+
+The dashboard asks for its clients to be judged `in_turns`: each page validated and judged on its event loop, one
+client at a time and a slice at a time (svctui.api.client.PARSE_IN_TURN), not in worker threads. Fifty pages
+validated in a few threads at once held the GIL, and the loop waited for it most of the time the round filled in.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from svctui.api.client import PARSE_IN_TURN, build_parsers
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
 from svctui.api.limits import TaskEndpoint
-from svctui.api.models import CollectionClient
+from svctui.api.models import CollectionClient, CompletedTask, Page
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
 from svctui.triage.health import DEFAULT_STALE_AFTER, DEFAULT_WINDOW, ClientHealth, assess
@@ -148,12 +153,25 @@ async def fleet_health(
     concurrency: int | None = None,
     on_result: Callable[[MemberHealth], object] | None = None,
     detect: Judge | None = None,
+    in_turns: bool = False,
 ) -> list[MemberHealth]:
     """Every member's health, at most `concurrency` fetches at once (default `fleet_concurrency`), in the members'
-    order; `on_result` as each one lands (a failed fetch is a result with its error)."""
+    order; `on_result` as each one lands (a failed fetch is a result with its error). With `in_turns` (instead of
+    `detect`) each page is validated and judged on the event loop, one client at a time, in short slices."""
     gate = asyncio.Semaphore(concurrency or fleet_concurrency(client))
+    turn = asyncio.Lock() if in_turns else None
+
+    async def judge_in_turn(judge: Callable[[], ClientHealth]) -> ClientHealth:
+        assert turn is not None
+        async with turn:
+            return judge()
+
+    if turn is not None:
+        detect = judge_in_turn
 
     async def one(member: Member) -> MemberHealth:
+        if turn is not None:
+            PARSE_IN_TURN.set(turn)  # this task's own context (gather runs each in a copy)
         async with gate:
             try:
                 result = MemberHealth(member, await member_health(client, member, now, options, detect))
@@ -164,6 +182,12 @@ async def fleet_health(
         return result
 
     return list(await asyncio.gather(*(one(member) for member in members)))
+
+
+def build_judging() -> None:
+    """Build the validators a round needs (a page of runs, and its items for `in_turns`): ~50 ms once per process,
+    best done in a thread before the round (the first answers would otherwise wait for it)."""
+    build_parsers(Page[CompletedTask], items=True)
 
 
 def fleet_concurrency(client: ApiClient) -> int:

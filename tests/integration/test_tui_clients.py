@@ -7,6 +7,8 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
 from svctui.demo.config import Faults
@@ -20,6 +22,7 @@ from svctui.tui.screens.clients import ClientsScreen, next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.widgets import row_table
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
 from tests.support.tui import on_events, painted_background, settle
@@ -197,6 +200,79 @@ async def test_answers_landing_close_together_share_one_table_update(
         assert checked == [f"1/{total}", f"{total}/{total}"]
         first_row = [str(cell) for cell in screen.table.get_row_at(0)]
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
+
+
+async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst_first(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14's stall budget: the answers over FLUSH_ROWS wait for the next frame (NEXT_ROWS_AFTER) instead of
+    running back to back in the screen's idle callbacks (three or four table updates in one slice of the loop).
+    Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
+    flush the timer would make shows FLUSH_ROWS more; none is lost, and the finished table is worst first."""
+    monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
+    monkeypatch.setattr(clients, "NEXT_ROWS_AFTER", 3600.0)
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        total = len(screen.fleet.members)
+        table = screen.table
+
+        def judged_rows() -> int:
+            return sum(1 for row in table.ordered_rows if str(table.get_cell(row.key, "health")) != "…")
+
+        assert judged_rows() == len(screen.results) == 1 + 2, "the first answer, then FLUSH_ROWS of the rest"
+        assert len(screen.awaiting) == total - 3 and screen._flush_queued
+        while screen._flush_queued:  # what the timer does, one frame at a time
+            shown = judged_rows()
+            screen._flush_landed()
+            await pilot.pause()
+            assert judged_rows() == min(total, shown + 2)
+        assert judged_rows() == len(screen.results) == total and not screen.awaiting
+        assert all(str(table.get_cell(row.key, "last")) != "checking…" for row in table.ordered_rows)
+        assert table_keys(table) == [member.client_id for member in screen.ordered_members()], "worst first"
+        judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
+        assert judged == EXPECTED
+        assert f"{total}/{total} clients checked" in str(screen.query_one("#status-line", Static).render())
+
+
+async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14's stall budget: the frame that first showed the pending rows laid out every visible cell (~500 at
+    160x45, 50-100 ms of the loop). RowTable.lay_out_ahead lays them out a few rows per turn of the loop, with the
+    screen's updates held, so that frame only applies the rows' styles to kept lines."""
+    laid_out = 0
+    one_line = row_table.one_line
+
+    def counting(*args: Any) -> Any:
+        nonlocal laid_out
+        laid_out += 1
+        return one_line(*args)
+
+    monkeypatch.setattr(row_table, "one_line", counting)
+    frames: list[tuple[int, int]] = []  # per frame of the clients table: (rows, cells laid out while drawing it)
+    render_lines = clients.ClientsTable.render_lines
+
+    def noting(self: clients.ClientsTable, crop: Region) -> list[Strip]:
+        before = laid_out
+        try:
+            return render_lines(self, crop)
+        finally:
+            frames.append((self.row_count, laid_out - before))
+
+    monkeypatch.setattr(clients.ClientsTable, "render_lines", noting)
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        first = next(cells for rows, cells in frames if rows)
+        assert first == 0, "the first frame with rows laid out none of their cells"
+        assert len(screen.results) == len(EXPECTED), "and the round went on after it"
 
 
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:

@@ -35,11 +35,11 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.models import ClientSchedule, status_label
-from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, find_fleet, fleet_health
+from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.text import and_more
-from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, ClientHealth, Verdict, age_text, strip_legend, strip_text
+from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, Verdict, age_text, strip_legend, strip_text
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
@@ -91,8 +91,11 @@ SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 FLUSH_EVERY = 0.25
 # At most this many answers go into one table update: their rows' new cells are laid out in the frame after it
 # (~0.1 ms a cell), so fifty answers landing together (a burst against a server that answers them all at the end)
-# drew ~550 new cells in one frame. The rest follow in the next frames.
+# drew ~550 new cells in one frame. The rest follow NEXT_ROWS_AFTER seconds later, after the frame that draws these
+# (call_after_refresh did not wait for it: the screen learns of the table's new rows only when the table goes idle,
+# so its idle callbacks ran first, and three or four updates of 12 rows ran back to back, 20-30 ms of the loop).
 FLUSH_ROWS = 12
+NEXT_ROWS_AFTER = 1 / 30
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
@@ -192,7 +195,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._generation = -1
         self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
         self._flush_timer: Timer | None = None
-        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame
+        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
@@ -283,9 +286,11 @@ class ClientsScreen(StaleRows, Screen[None]):
 
         async def load() -> Fleet:
             client = await app.api_client()
+            building = asyncio.ensure_future(asyncio.to_thread(build_judging))  # while the list is on its way
             fleet = await find_fleet(client, names=names)
             if not fleet.members and recent:
                 fleet = await find_fleet(client, recent, names)
+            await building
             return fleet
 
         self.loads.start("fleet", load)
@@ -346,7 +351,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             def landed(result: MemberHealth) -> None:
                 self.post_message(ClientJudged(seq, result))
 
-            await fleet_health(client, fleet.members, now, options, on_result=landed, detect=_in_thread)
+            # validated and judged on the loop in short turns: threads doing it held the GIL away from the loop
+            await fleet_health(client, fleet.members, now, options, on_result=landed, in_turns=True)
             return len(fleet.members)
 
         def start() -> None:
@@ -354,8 +360,9 @@ class ClientsScreen(StaleRows, Screen[None]):
                 self._hold_collections()
                 self.loads.start("judge", judge_all)
 
-        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
-        self.call_after_refresh(start)
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
+        # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
+        self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
 
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
@@ -395,7 +402,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def _flush_landed(self) -> None:
         """Show the answers held since the last update in one table update (one repaint): FLUSH_ROWS of them, the
-        rest after the next frame."""
+        rest after the next frame (NEXT_ROWS_AFTER)."""
         if self._flush_timer is not None:
             self._flush_timer.stop()
             self._flush_timer = None
@@ -405,7 +412,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
         if self._landed:
             self._flush_queued = True
-            self.call_after_refresh(self._flush_landed)
+            self._flush_timer = self.set_timer(NEXT_ROWS_AFTER, self._flush_landed)
         changed: list[str] = []
         for result in landed:
             key = result.member.client_id
@@ -709,11 +716,6 @@ class ClientsScreen(StaleRows, Screen[None]):
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
         line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
-
-
-async def _in_thread(judge: Callable[[], ClientHealth]) -> ClientHealth:
-    """Judge a client (drop detection over its runs) in a thread: the event loop keeps drawing."""
-    return await asyncio.to_thread(judge)
 
 
 def _differs(before: MemberHealth, after: MemberHealth) -> bool:

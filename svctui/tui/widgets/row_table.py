@@ -11,11 +11,14 @@ first, and what no longer fits is left out.
 A table whose cells are replaced, never changed in place (the Clients screen's), sets `KEEP_LAYOUTS`: each one-line
 Text cell is laid out once per width and kept across repaints, which then only apply the row's styles to the
 kept line (DataTable drops every rendered cell on any update, sort or style change and lays each out again).
+`lay_out_ahead()` lays out the top rows' cells a few rows per turn of the event loop with the app's screen updates
+held, so the frame that first shows many new rows (~0.1 ms a cell laid out) only applies their styles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import asyncio
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.console import ConsoleOptions
@@ -67,6 +70,8 @@ def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segme
 
 
 KEPT_LAYOUTS = 4096  # laid-out cells kept by a KEEP_LAYOUTS table before the memo starts again
+LAY_OUT_AHEAD_ROWS = 4  # rows laid out per turn of the event loop by `lay_out_ahead` (~0.1 ms a cell)
+LAY_OUT_AHEAD_PAUSE = 0.001  # seconds between those turns: a timer due meanwhile (not only work queued) runs first
 
 
 class FrameStyles(RenderStyles):
@@ -110,6 +115,7 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
         self._layouts: dict[tuple[int, int], tuple[Text, ConsoleOptions, list[Segment] | None]] = {}
         self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
+        self._laying_out: asyncio.Task[None] | None = None  # see `lay_out_ahead` (kept: the loop holds tasks weakly)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
@@ -336,6 +342,36 @@ class RowTable(DataTable[Cell], Generic[Cell]):
             laid_out = one_line(self.app.console.render(Padding(cell, (0, self.cell_padding)), options), options)
             kept = self._layouts[(id(cell), width)] = (cell, options, laid_out)
         return None if kept[2] is None else (row_key, column_key, kept[2])
+
+    def lay_out_ahead(self, rows: int, then: Callable[[], object] | None = None) -> None:
+        """With KEEP_LAYOUTS: lay out the cells of the top `rows` rows now, LAY_OUT_AHEAD_ROWS rows per turn of the
+        event loop, holding the app's screen updates until the last, then call `then`; the frame that follows
+        applies the rows' styles to kept lines instead of laying out every cell (the first frame of 50 new rows,
+        ~500 cells, held the loop 50-100 ms). Without KEEP_LAYOUTS, or once the rows change meanwhile, it only
+        calls `then` (the frame lays out what is not kept, as always)."""
+        if not self.KEEP_LAYOUTS or not self.row_count:
+            if then is not None:
+                then()
+            return
+        held = self.app.batch_update()
+        held.__enter__()  # released in `lay_out` however it ends
+        keys = [row.key for row in self.ordered_rows[:rows]]
+
+        async def lay_out() -> None:
+            try:
+                for top in range(0, len(keys), LAY_OUT_AHEAD_ROWS):
+                    await asyncio.sleep(LAY_OUT_AHEAD_PAUSE)  # the loop turns: input, timers and the rest run between
+                    if [row.key for row in self.ordered_rows[: len(keys)]] != keys or not self.is_mounted:
+                        return  # the rows changed: the frame lays out what it shows
+                    for row in range(top, min(top + LAY_OUT_AHEAD_ROWS, len(keys))):
+                        for column, spec in enumerate(self.ordered_columns):
+                            self._kept_layout(row, column, spec.get_render_width(self))
+            finally:
+                held.__exit__(None, None, None)
+                if then is not None:
+                    then()
+
+        self._laying_out = asyncio.get_running_loop().create_task(lay_out())
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
