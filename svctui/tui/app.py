@@ -329,6 +329,12 @@ class SvcTuiApp(App[int]):
 
         self.loads.start("probe", edition)
 
+    def probe_if_troubled(self) -> None:
+        """Ask again when the header shows a problem (`cannot reach the server`, `HTTP 502`): a screen calls it as it
+        loads, so the header recovers with the server, on every screen (the next load that succeeds)."""
+        if self.header_info.problem:
+            self.probe()
+
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         """The app's own loads: the edition, a saved theme, a started demo server."""

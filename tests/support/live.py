@@ -62,9 +62,12 @@ async def a_502_leaves_the_rows_stale_until_the_next_answer(
     assert await refresh_now(pilot, clock) is Tick.REFRESHED
     assert table.row_count == rows and table.has_class("-stale")
     assert status_line().startswith("stale: The server answered 502  ·  r to retry"), status_line()
+    assert pilot.app.header_info.problem == "HTTP 502"  # type: ignore[attr-defined]
     server.faults = Faults()
     assert await refresh_now(pilot, clock) is Tick.REFRESHED
     assert not table.has_class("-stale") and "stale" not in status_line()
+    await settle(pilot)  # the header's probe, sent alongside the refresh (the server is back on every screen)
+    assert pilot.app.header_info.problem is None, "the header still says the server failed"  # type: ignore[attr-defined]
 
 
 def insert_failed_run(server: DemoServer, client_id: str, message: str = "LDAP bind failed") -> int:

@@ -280,6 +280,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         if not self.table.row_count:
             self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
         self.freshness.started_at = app.live.now()
+        app.probe_if_troubled()  # the server may be back: the header asks again alongside this load
         names = app.client_names.names(app.profile.name) if app.profile is not None else {}
         profile_name = app.profile.name if app.profile is not None else ""
         recent = app.settings.recent_for(profile_name) if app.settings is not None else []

@@ -297,8 +297,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             return
         self._loading = True
         self.freshness.started_at = self.dashboard.live.now()
-        if self.dashboard.header_info.problem:
-            self.dashboard.probe()  # the server may be back: the header asks again alongside this load
+        self.dashboard.probe_if_troubled()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
             self.state_panel.show_loading(self.SPEC.name, self.dashboard.header_info.server)

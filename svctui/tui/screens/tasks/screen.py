@@ -570,6 +570,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         async def fingerprint() -> Any:
             return await fetch_fingerprint(await self.dashboard.api_client(), client_id, endpoint)
 
+        self.dashboard.probe_if_troubled()  # the server may be back: the header asks again alongside the check
         self.loads.start("history-check", fingerprint, request=self.runs.fingerprint)
 
     def action_refresh(self) -> None:
