@@ -224,7 +224,13 @@ class PagedTable(RowTable[Text], Generic[T]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_mark", "Mark", show=False, id="table.mark", tooltip="Mark or unmark the row"),
         Binding("v", "mark_range", "Range", show=False, id="table.range", tooltip="Mark from the last mark"),
-        Binding("s", "cycle_sort", "Sort", id="table.sort", tooltip="Sort by this column: ▲, ▼, off"),
+        Binding(
+            "s",
+            "cycle_sort",
+            "Sort",
+            id="table.sort",
+            tooltip="Sort by this column: ▲, ▼, off; it comes after the columns already sorted (▼1, ▲2)",
+        ),
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),
     ]
 
