@@ -20,10 +20,10 @@ from svctui.api.filters import (
     COMPLETED_TASKS,
     EVENTS,
     SELECTORS,
-    SERVER_FILTER_RE,
     TAGS,
     EndpointSpec,
     Kind,
+    server_reads,
 )
 from svctui.demo.timefmt import parse_filter_time
 
@@ -237,10 +237,10 @@ def parse_filters(table: SqlTable, pairs: Sequence[tuple[str, str]]) -> list[tup
     for name, raw in pairs:
         if name in PAGINATION_PARAMS or name in table.known_params:
             continue
-        match = SERVER_FILTER_RE.search(raw)
-        if match is None:
+        read = server_reads(raw)
+        if read is None:
             continue
-        op, value = match.group(1), match.group(2)
+        op, value = read
         if op not in ALL_PREDICATES:
             raise Problem(400, MSG_BAD_FILTERS)
         parsed.append((name, op, value))

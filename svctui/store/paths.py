@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,8 +61,3 @@ def ensure_private_dir(path: Path) -> Path:
         raise NotADirectoryError(errno.ENOTDIR, "a part of the path is not a directory", str(path)) from None
     os.chmod(path, PRIVATE_DIR_MODE)
     return path
-
-
-def mode_bits(path: Path) -> int:
-    """The permission bits of `path` itself (a symbolic link is not followed)."""
-    return stat.S_IMODE(os.lstat(path).st_mode)

@@ -133,7 +133,6 @@ class SvcTuiApp(App[int]):
         self.startup_notes = tuple(startup_notes)
         self.tabs = [Tab(entry.name, entry.key, entry.title) for entry in SCREENS]
         self.generation = 0
-        self._requests_before = 0  # sent by the clients of earlier profiles
         self.startup_ms: float | None = None
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
@@ -281,11 +280,6 @@ class SvcTuiApp(App[int]):
         """A collection client's name as the current profile knows it ("" when unknown)."""
         return self.client_names.get(self.profile.name, client_id) if self.profile is not None else ""
 
-    @property
-    def request_count(self) -> int:
-        """Requests sent this session, retries included (each client counts its own with an httpx hook)."""
-        return self._requests_before + (self._client.requests_sent if self._client is not None else 0)
-
     async def api_client(self) -> ApiClient:
         """The API client of the current profile, opened on first use (imports httpx lazily)."""
         if self._client is None:
@@ -305,7 +299,6 @@ class SvcTuiApp(App[int]):
         """Close the connection pool (on exit or profile switch)."""
         client, self._client = self._client, None
         if client is not None:
-            self._requests_before += client.requests_sent
             await client.aclose()
 
     async def on_unmount(self) -> None:

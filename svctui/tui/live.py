@@ -215,7 +215,6 @@ class LiveRefresh:
         self.chosen = seconds or DEFAULT_SECONDS  # what the palette's toggle turns back on
         self.monotonic = monotonic
         self.failures = NotOkWatch()  # shared by the screens: a run announced on one is not announced again
-        self.use_timer = True  # False: nothing ticks by itself (tests call tick())
         self._timer: Timer | None = None
 
     def now(self) -> float:
@@ -229,7 +228,7 @@ class LiveRefresh:
 
     def start(self) -> None:
         """Run the tick timer while live refresh is on (call on mount)."""
-        if self.on and self.use_timer and self._timer is None:
+        if self.on and self._timer is None:
             self._timer = self.app.set_interval(TICK_SECONDS, self.tick, name="live-refresh")
 
     def set_seconds(self, seconds: int) -> None:

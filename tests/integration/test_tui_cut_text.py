@@ -89,7 +89,7 @@ async def test_the_client_bar_at_80_columns_keeps_the_name_and_shortens_the_uuid
         await settle(pilot)
         name = screen.client_name()
         bar = screen.query_one("#client-bar", Static)
-        runs = f"{len(screen.history or []):,} runs · {len(screen.drops)} drop"  # the numbers only, whole
+        runs = f"{len(screen.runs.tasks or []):,} runs · {len(screen.runs.drops)} drop"  # the numbers only, whole
         assert name and text_of(bar).startswith(f"Client {name} ({client_id[:8]}…) · completed-tasks · {runs}")
         drawn = bar.render_line(0).text.rstrip()
         assert drawn.startswith(f"Client {name} ({client_id[:8]}…)")

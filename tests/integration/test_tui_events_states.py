@@ -19,6 +19,7 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.palette import dashboard_commands, export_view
 from svctui.tui.screens.first_run import FirstRunScreen
 from svctui.tui.widgets.state_panel import StateKind
+from tests.support.bad_server import BadServer, Misbehaviour
 from tests.support.tui import (
     events_screen,
     make_app,
@@ -31,6 +32,11 @@ from tests.support.tui import (
 )
 
 pytestmark = pytest.mark.anyio
+
+
+def event_pages(server: BadServer) -> list[str]:
+    """The request lines of the events screen's first page the server received (not the edition probe's)."""
+    return [line for line in server.requests if line.startswith("GET /api/v2/events") and "skip=0&limit=100" in line]
 
 
 def panel_text(app: object) -> str:
@@ -59,18 +65,21 @@ async def test_auth_failure_shows_the_server_message_and_a_way_out(demo_server: 
 
 
 async def test_network_down_keeps_the_app_up_and_retries(demo_server: DemoServer) -> None:
-    async with on_events(profile=unreachable_profile()) as (app, pilot, screen):
-        assert state_of(app) is StateKind.ERROR
-        assert "Cannot reach the server" in panel_text(app) and "Press r to retry" in panel_text(app)
-        sent = app.request_count
-        await pilot.press("r")
-        await settle(pilot)
-        # the count is of requests on the wire (retries included): r repeats the one load, with its retries
-        assert app.request_count == 2 * sent > 0 and app.is_running
-        await app.switch_profile(demo_profile(demo_server))
-        await settle(pilot)
-        assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
-        assert app.header_info.profile == "demo" and app.header_info.edition == "enterprise"
+    """A server that hangs up on every request cannot be reached; the requests are counted where they arrive: `r`
+    sends the events page again, as many times (retries included)."""
+    with BadServer(default=Misbehaviour("hang_up")) as down:
+        gone = unreachable_profile().model_copy(update={"base_url": down.base_url})
+        async with on_events(profile=gone) as (app, pilot, screen):
+            assert state_of(app) is StateKind.ERROR
+            assert "Cannot reach the server" in panel_text(app) and "Press r to retry" in panel_text(app)
+            sent = len(event_pages(down))
+            await pilot.press("r")
+            await settle(pilot)
+            assert len(event_pages(down)) == 2 * sent > 0 and app.is_running
+            await app.switch_profile(demo_profile(demo_server))
+            await settle(pilot)
+            assert state_of(app) is StateKind.HIDDEN and len(screen.table.items) == 100
+            assert app.header_info.profile == "demo" and app.header_info.edition == "enterprise"
 
 
 async def test_server_gone_mid_session_is_an_error_state_and_retry_brings_it_back(

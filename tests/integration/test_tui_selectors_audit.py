@@ -11,14 +11,14 @@ from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 from svctui.api.models import Selector
 from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, plan_line
-from svctui.store.audit import append_audit
+from svctui.store.audit import append_audit, audit_path
 from svctui.store.audit_read import read_audit
 from svctui.store.model import READ_ONLY_ENV
+from svctui.tui.launch import demo_profile
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.messages import ShowAuditTab
 from svctui.tui.screens.selectors.restore import RestoreScreen
-from svctui.tui.screens.selectors.resume import offer_resume
 from svctui.tui.screens.selectors.run import RunScreen
 from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
@@ -52,7 +52,8 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:
             await settle(pilot)
-            offer_resume(app)
+            assert not isinstance(app.screen, ConfirmScreen), "offered on the Selectors screen, not before"
+            await pilot.press("3")  # its first mount reads the audit log
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
@@ -73,10 +74,22 @@ async def test_no_offer_when_nothing_is_interrupted(tmp_path: Path, monkeypatch:
     with big_tag_server(tmp_path) as demo:
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("3")
             await settle(pilot)
-            offer_resume(app)
+            assert not isinstance(app.screen, ConfirmScreen) and not app.notes
+
+
+async def test_an_unreadable_audit_log_is_said_at_the_first_mount(tmp_path: Path) -> None:
+    """The audit log read fails (a directory where the file should be): a notification, no offer, no traceback."""
+    with big_tag_server(tmp_path) as demo:
+        audit_path().mkdir(parents=True)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("3")
             await settle(pilot)
-            assert not isinstance(app.screen, ConfirmScreen)
+            assert app.is_running and not isinstance(app.screen, ConfirmScreen)
+            notes = [note for note in app.notes if note.message.startswith("Reading the audit log failed: ")]
+            assert len(notes) == 1 and "cannot read the audit log" in notes[0].message and notes[0].severity == "error"
 
 
 async def test_a_reload_keeps_the_chosen_run_and_a_new_run_is_shown(tmp_path: Path) -> None:
@@ -156,18 +169,18 @@ async def test_resume_is_not_offered_read_only_nor_for_another_server(
     with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
         interrupted_log(demo, selectors)
+        monkeypatch.setenv(READ_ONLY_ENV, "1")
         app = make_app(demo)
         async with app.run_test(size=(140, 40)) as pilot:
-            await settle(pilot)
-            monkeypatch.setenv(READ_ONLY_ENV, "1")
-            offer_resume(app)
+            await pilot.press("3")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
             assert any("resuming is off: SVCTUI_READ_ONLY is set" in note.message for note in app.notes)
-            monkeypatch.delenv(READ_ONLY_ENV)
-            assert app.profile is not None
-            app.profile = app.profile.model_copy(update={"base_url": "http://127.0.0.1:9"})
-            offer_resume(app)
+        monkeypatch.delenv(READ_ONLY_ENV)
+        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9"})
+        app = make_app(profile=elsewhere)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.press("3")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
             assert any("resume it with the profile for that server" in note.message for note in app.notes)

@@ -57,7 +57,7 @@ async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
             wall = time.monotonic() - started
             assert {str(outcome): count for outcome, count in run.report.counts.items()} == {"deleted": 300}
             print(
-                f"300 from screen 3: {app.request_count} requests in the session, {counter.statuses[429]} answered "
+                f"300 from screen 3: {demo.request_count} requests in the session, {counter.statuses[429]} answered "
                 f"429, the run {wall:.1f} s"
             )
             await pilot.press("a")  # close the run, open the Audit tab: the run is there, newest first

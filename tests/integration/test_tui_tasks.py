@@ -148,8 +148,8 @@ async def test_the_kept_tasks_share_their_field_name_sets(demo_server: DemoServe
     async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         await pilot.press("right_square_bracket")
         await settle(pilot)
-        assert screen.history, "the history loaded"
-        kept = [*screen.table.items, *screen.history]
+        assert screen.runs.tasks, "the history loaded"
+        kept = [*screen.table.items, *screen.runs.tasks]
         models = [*kept, *(result for task in kept for result in task.domain_results)]
         sets = {id(model.__pydantic_fields_set__): model.__pydantic_fields_set__ for model in models}
         assert all(isinstance(names, SharedFieldNames) for names in sets.values())

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from rich.text import Text
-from textual.widgets import Static, Tab
+from textual.widgets import Static, Tab, TabbedContent
 
 from svctui.api.filters import Filter
 from svctui.demo.config import Faults
@@ -14,7 +14,7 @@ from svctui.demo.db import seeded_drops
 from svctui.demo.server import DemoServer
 from svctui.triage import COUNT_LABELS, StatusCount
 from svctui.tui.loading import Loaded
-from svctui.tui.screens.tasks.detail import TaskDetail
+from svctui.tui.screens.tasks.detail import TABS, TaskDetail
 from svctui.tui.screens.tasks.loaders import History
 from svctui.tui.widgets.count_plot import X_LABEL, CountPlot, ThreadedPlot, build_text
 from svctui.tui.widgets.domain_results import DomainResultsPane
@@ -95,12 +95,12 @@ async def test_failed_domain_is_listed_first_with_its_message(demo_server: DemoS
 
 async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
-    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+    async with on_tasks(demo_server, case.client_id) as (app, pilot, screen):
         await only_task(pilot, screen, case.task_id)
         await pilot.press("P")
         await settle(pilot)
         detail = screen.query_one(TaskDetail)
-        assert detail.active_tab == "plot"
+        assert detail.query_one(TabbedContent).active == TABS["plot"]
         titles = [str(tab.label) for tab in detail.query(Tab)]
         assert titles == ["Domain results [R]", "Plot [P]", "vs previous run [W]", "Task [T]"], "keys shown, not eaten"
         plot = screen.query_one(CountPlot)
@@ -111,18 +111,19 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         assert f"task {case.task_id}" in text_of(plot.query_one("#count-plot-drops", Static))
         assert all(point.kinds == plot.kinds for point in plot.points), "like for like"
         chart = plot.query_one(ThreadedPlot)
-        on_loop = chart.built_on_loop
-        assert on_loop <= 1, "at most the first text, before any was built, is built on the loop"
         await pilot.press("n")
         await settle(pilot)
         assert plot.field != case.field and plot.field_drops() == []
-        await pilot.press("N")
-        assert plot.field == case.field
+        before = chart.render()
+        theme = f"textual-auto-{app.theme}"  # textual-plotext's plotext theme for the app's (the chart's is "auto")
+        screen.action_plot_field(-1)  # N, with no await after it: the new count's text cannot have been built yet
+        assert plot.field == case.field and chart.figure is not None
+        meanwhile, built = chart.render(), build_text(chart.figure, *chart.size, theme)
+        assert isinstance(before, Text) and isinstance(meanwhile, Text) and built.plain != before.plain
+        assert meanwhile.plain.splitlines() == before.plain.splitlines(), "the old chart shows while the new is built"
         await settle(pilot)
-        assert chart.built_on_loop == on_loop, "another count's chart is built in a thread"
-        assert chart.figure is not None and chart._built is not None
-        shown, built = chart.render(), build_text(chart.figure, *chart.size, chart._built[0][3])
-        assert isinstance(shown, Text) and shown.plain == built.plain and shown.spans == built.spans
+        shown, built = chart.render(), build_text(chart.figure, *chart.size, theme)
+        assert isinstance(shown, Text) and shown.plain == built.plain and shown.spans == built.spans, "built"
         assert_labelled_x_axis(plot, shown)
         await pilot.press("escape")
         assert not detail.is_open and screen.table.has_focus, "esc closes the detail pane"
@@ -222,7 +223,7 @@ async def test_refresh_keeps_the_cursor_and_reloads_history(demo_server: DemoSer
         await settle(pilot)
         assert screen.table.current_key == key, "keyed diff keeps the cursor"
         assert demo_server.request_count > before + 1, "the page and the history were both reloaded"
-        assert screen.history is not None and len(screen.drops) >= 1
+        assert screen.runs.tasks is not None and len(screen.runs.drops) >= 1
 
 
 async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fresh_demo_server: DemoServer) -> None:
@@ -230,23 +231,23 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
     first, second = drop_case(fresh_demo_server).client_id, client_ids(fresh_demo_server)[0]
     assert first != second
     async with on_tasks(fresh_demo_server, first) as (_app, pilot, screen):
-        old_page, old_history = screen.table.items, screen.history
+        old_page, old_history = screen.table.items, screen.runs.tasks
         assert old_history is not None
         screen.choose_client(second)
         screen.choose_client(first)
         screen.choose_client(second)  # each choice replaces the page and history requests in flight
         await settle(pilot)
         assert {task.client_id for task in screen.table.items} == {second}
-        assert screen.history is not None and {task.client_id for task in screen.history} == {second}
+        assert screen.runs.tasks is not None and {task.client_id for task in screen.runs.tasks} == {second}
         # answers to the first requests of each channel (sequence 1), arriving late: all stale by now
         screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 5})(), 1.0))
         screen.post_message(Loaded("history", 1, History(old_history, [], len(old_history)), 1.0))
         screen.post_message(Loaded("breakdown", 1, [StatusCount(2, "Complete", 5)], 1.0))
         screen.post_message(Loaded("clients", 0, [("stale", "")], 1.0))
         await settle(pilot)
-        assert ("stale", "") not in screen.known_pairs, "known clients asked for earlier are dropped"
+        assert ("stale", "") not in screen.clients.pairs, "known clients asked for earlier are dropped"
         assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"
-        assert {task.client_id for task in screen.history} == {second}, "an old history is dropped"
+        assert {task.client_id for task in screen.runs.tasks} == {second}, "an old history is dropped"
         assert sum(item.count for item in screen.query_one(StatusBar).breakdown) == screen.window.count
 
 

@@ -2,9 +2,9 @@
 
 Each request gets the `Misbehaviour` its request line routes to (`route`, e.g. by skip=), else the next scripted
 one (or the default): drip a body one byte at a time, declare a huge Content-Length and send a short body, cut a
-chunked body, reset the connection mid-body, answer garbage or HTML with 200, redirect, or answer a plain
-status. Every answer is bounded in time (`MAX_SECONDS`), so a test against the old code fails instead of hanging.
-It does not check auth; it counts requests.
+chunked body, reset the connection mid-body, hang up without answering, answer garbage or HTML with 200, redirect,
+or answer a plain status. Every answer is bounded in time (`MAX_SECONDS`), so a test against the old code fails
+instead of hanging. It does not check auth; it counts requests.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ TAGS = {"data": {"tags": [{"id": 1, "type": 1, "name": "Tier Zero", "position": 
 class Misbehaviour:
     """One scripted answer: `kind` says how, the other fields say with what."""
 
-    kind: str  # answer, drip, short, chunked_cut, chunked_big, reset
+    kind: str  # answer, drip, short, chunked_cut, chunked_big, reset, hang_up
     status: int = 200
     body: bytes = b""
     content_type: str = "application/json"
@@ -94,6 +94,8 @@ def _perform(sock: socket.socket, step: Misbehaviour) -> None:
         piece = b" " * 65536
         while time.monotonic() < stop:
             sock.sendall(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+    elif step.kind == "hang_up":
+        return  # the connection closes with no answer at all (a server going down as the request arrives)
     elif step.kind == "reset":
         sock.sendall(_head(step.status, step.content_type, step.headers, len(step.body) * 2) + step.body)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))

@@ -13,7 +13,7 @@ from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.live import Tick
+from svctui.tui.live import LiveRefresh, Tick
 from tests.support.tui import RecordingApp, make_app, settle
 
 SECONDS = 60  # the interval the tests set; time only moves when a test moves it
@@ -33,12 +33,18 @@ class HandClock:
         self.now += seconds
 
 
+class HandTicked(LiveRefresh):
+    """Live refresh that only the test ticks: no timer (a tick a second would refresh while a test waits)."""
+
+    def start(self) -> None:
+        """Start no timer: the test calls `tick()`."""
+
+
 def live_app(server: DemoServer, *, seconds: int = SECONDS, **settings: Any) -> tuple[RecordingApp, HandClock]:
     """A dashboard on `server` refreshing every `seconds` on a hand-moved clock (settings from `settings`)."""
     app = make_app(server, settings=Settings(**settings), refresh_seconds=seconds)
     clock = HandClock()
-    app.live.monotonic = clock
-    app.live.use_timer = False  # only the test ticks
+    app.live = HandTicked(app, seconds, clock)
     return app, clock
 
 

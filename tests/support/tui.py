@@ -14,6 +14,7 @@ from textual.app import App
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import Static
 from textual.worker import WorkerState
 
 from svctui.demo.config import FIXED_ANCHOR
@@ -23,7 +24,7 @@ from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.events import EventsScreen
-from svctui.tui.widgets.state_panel import StateKind
+from svctui.tui.widgets.state_panel import StateKind, StatePanel
 
 NOW = FIXED_ANCHOR
 SIZE = (120, 36)
@@ -133,6 +134,11 @@ def events_screen(app: SvcTuiApp) -> EventsScreen:
     screen = app.get_screen_stack("events")[0]
     assert isinstance(screen, EventsScreen)
     return screen
+
+
+def shown_state(panel: StatePanel) -> str:
+    """The text a state panel shows (title, HTTP status, lines, request id, hints)."""
+    return str(panel.query_one("#state-body", Static).render())
 
 
 def state_of(app: SvcTuiApp) -> StateKind:

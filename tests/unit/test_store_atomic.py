@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +11,7 @@ import pytest
 
 from svctui.store.atomic import locked, read_private, remove_stale_temps, write_private
 from svctui.store.errors import StoreError
-
-
-def _mode(path: Path) -> int:
-    return stat.S_IMODE(os.lstat(path).st_mode)
+from tests.support.files import mode_bits
 
 
 def test_write_creates_0600_file_and_0700_dir_even_with_umask_zero(tmp_path: Path) -> None:
@@ -26,8 +22,8 @@ def test_write_creates_0600_file_and_0700_dir_even_with_umask_zero(tmp_path: Pat
     finally:
         os.umask(old)
     assert target.read_bytes() == b"a = 1\n"
-    assert _mode(target) == 0o600
-    assert _mode(target.parent) == 0o700
+    assert mode_bits(target) == 0o600
+    assert mode_bits(target.parent) == 0o700
 
 
 def test_replacing_an_open_file_leaves_mode_0600(tmp_path: Path) -> None:
@@ -36,7 +32,7 @@ def test_replacing_an_open_file_leaves_mode_0600(tmp_path: Path) -> None:
     os.chmod(target, 0o644)
     write_private(target, b"new")
     assert target.read_bytes() == b"new"
-    assert _mode(target) == 0o600
+    assert mode_bits(target) == 0o600
 
 
 def test_write_leaves_no_temp_files(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import platformdirs
 import pytest
 
 from svctui.store import paths
+from tests.support.files import mode_bits
 
 
 def test_directories_follow_the_environment(isolated_dirs: Path) -> None:
@@ -46,7 +47,7 @@ def test_created_directory_is_0700_whatever_the_umask(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert stat.S_IMODE(created.stat().st_mode) == 0o700
-    assert paths.mode_bits(created) == 0o700
+    assert mode_bits(created) == 0o700
 
 
 def test_existing_directory_is_left_alone(tmp_path: Path) -> None:
@@ -54,4 +55,4 @@ def test_existing_directory_is_left_alone(tmp_path: Path) -> None:
     existing.mkdir(mode=0o755)
     os.chmod(existing, 0o755)
     paths.ensure_private_dir(existing)
-    assert paths.mode_bits(existing) == 0o755
+    assert mode_bits(existing) == 0o755

@@ -15,6 +15,7 @@ from svctui.store.atomic import write_private
 from svctui.store.errors import StoreError
 from svctui.store.model import Profile, build_profile, check_base_url, check_name, check_token_id, mask
 from svctui.store.profiles import ProfileStore, dump_profiles, parse_profiles
+from tests.support.files import mode_bits
 from tests.unit.store_keyring import headless_keyring as headless_keyring
 
 TOKEN_ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
@@ -329,7 +330,7 @@ def test_open_config_directory_is_refused_for_writing_and_left_as_it_was(isolate
         with pytest.raises(StoreError, match="too open"):
             change()
     assert store.path.read_bytes() == before
-    assert paths.mode_bits(directory) == 0o755  # not re-moded behind the person's back
+    assert mode_bits(directory) == 0o755  # not re-moded behind the person's back
     assert store.resolve(env={}).name == "a"  # reading a 0600 file of ours stays possible
     os.chmod(directory, 0o700)
     store.add(signed("b"))

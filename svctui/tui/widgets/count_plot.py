@@ -96,7 +96,6 @@ class ThreadedPlot(PlotextPlot):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.figure: Figure | None = None
-        self.built_on_loop = 0  # how many times `render` had to build the text itself
         self._version = 0
         self._built: tuple[PlotKey, Text] | None = None
         self._building: PlotKey | None = None
@@ -153,7 +152,6 @@ class ThreadedPlot(PlotextPlot):
         if built is not None and key[1] > 0 and key[2] > 0:
             self.call_later(self._start, key)
             return fitted(built[1], key[1], key[2])
-        self.built_on_loop += 1
         text = build_text(self.figure, key[1], key[2], key[3])
         self._built = (key, text)
         return text

@@ -150,7 +150,6 @@ class StatePanel(Vertical):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.kind = StateKind.HIDDEN
-        self.view: ErrorView | None = None
 
     def compose(self) -> ComposeResult:
         """A single centred text block."""
@@ -193,10 +192,8 @@ class StatePanel(Vertical):
             content += Content("\n") + Content(line)
         self._show(StateKind.IDLE, content)
 
-    def show_error(
-        self, error: BaseException, *, noun: str = "records", hints: tuple[str, ...] | None = None
-    ) -> ErrorView:
-        """Show an error as error / enterprise-only / auth-failure; returns the view it built.
+    def show_error(self, error: BaseException, *, noun: str = "records", hints: tuple[str, ...] | None = None) -> None:
+        """Show an error as error / enterprise-only / auth-failure.
 
         The authentication hint names the app's profile in use (`svctui profile test NAME`); `hints` replace the
         usual ones (e.g. a record that does not exist: retrying won't help).
@@ -205,7 +202,6 @@ class StatePanel(Vertical):
         view = error_view(error, noun, profile if isinstance(profile, str) else None)
         if hints is not None:
             view = replace(view, hints=hints)
-        self.view = view
         content = Content.from_markup("[b]$title[/b]", title=view.title)
         if view.status is not None and str(view.status) not in view.title:
             content += Content.from_markup("  [dim]HTTP $status[/dim]", status=str(view.status))
@@ -219,9 +215,7 @@ class StatePanel(Vertical):
         for hint in view.hints:
             content += Content("\n") + Content(hint)
         self._show(view.kind, content)
-        return view
 
     def hide(self) -> None:
         """Hide the panel (the table shows)."""
-        self.view = None
         self._set_kind(StateKind.HIDDEN)

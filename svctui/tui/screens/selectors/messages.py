@@ -41,7 +41,6 @@ class ResultBatcher(Generic[T]):
     def __init__(self, owner: DOMNode) -> None:
         self._owner = owner
         self._waiting: list[T] = []
-        self.batches = 0
 
     def add(self, result: T) -> None:
         """Take one result (the engine's on_result); tell the owner when this is the first one waiting."""
@@ -52,6 +51,4 @@ class ResultBatcher(Generic[T]):
     def take(self) -> list[T]:
         """Every waiting result, oldest first (the next add posts a new message)."""
         taken, self._waiting = self._waiting, []
-        if taken:
-            self.batches += 1
         return taken

@@ -1,8 +1,9 @@
 """Resuming an interrupted deletion run from the dashboard: the offer at start, the confirm dialog, the run.
 
-`offer_resume(app)` reads the audit log in a worker thread; when the last deletion run is interrupted it asks
-("Resume interrupted run", naming the run, its counts and server) and, if confirmed, runs the engine's
-`resume_run` in the RunScreen: every unsettled selector is re-checked with GET and deleted only if it still exists.
+The Selectors screen reads the audit log at its first mount (`resumable_run`, through its Loads, in a thread); when
+the last deletion run is interrupted, `start_resume` asks ("Resume interrupted run", naming the run, its counts and
+server) and, if confirmed, runs the engine's `resume_run` in the RunScreen: every unsettled selector is re-checked
+with GET and deleted only if it still exists.
 """
 
 from __future__ import annotations
@@ -101,16 +102,8 @@ def start_resume(
     app.push_screen(ConfirmScreen(question, run_summary(run), "Resume"), answered)
 
 
-def offer_resume(app: SvcTuiApp, on_gone: Callable[[int, int], None] = ignore_gone) -> None:
-    """Once at the screen's first mount: if the last deletion run is interrupted, offer to resume it."""
-
-    def look() -> None:
-        try:
-            run = read_audit().last_interrupted()
-        except Exception as exc:  # an unreadable log: say so, never a traceback
-            app.call_from_thread(app.notify, f"Audit log: {exc}", severity="error", markup=False)
-            return
-        if run is not None and run.tag_id is not None and run.unsettled_ids():
-            app.call_from_thread(start_resume, app, run, on_gone)
-
-    app.run_worker(look, thread=True, name="resume-offer", group="resume-offer", exit_on_error=False)
+def resumable_run() -> AuditRun | None:
+    """The last deletion run when it is interrupted with selectors left to settle, else None (reads the audit log:
+    blocking file work, run it in a thread)."""
+    run = read_audit().last_interrupted()
+    return run if run is not None and run.tag_id is not None and run.unsettled_ids() else None

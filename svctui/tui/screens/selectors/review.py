@@ -74,7 +74,6 @@ class ReviewScreen(ModalScreen[bool]):
         self.loads = Loads(self)
         self.previews: list[PreviewResult] | None = None
         self.preview_problem = ""
-        self.impact: Impact | None = None
         self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
         self.checked_count = 0
         self.left_out: dict[int, Preview] = {}  # ids the dry run settled: not sent (gone, refused, another tag's)
@@ -246,7 +245,6 @@ class ReviewScreen(ModalScreen[bool]):
 
     def show_impact(self, impact: Impact) -> None:
         """Members per selector and the total, or why the server can't say."""
-        self.impact = impact
         table = self.query_one("#review-table", DataTable)
         for selector_id in self.ids:
             counts = impact.per_selector.get(selector_id)

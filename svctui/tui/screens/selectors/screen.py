@@ -40,7 +40,7 @@ from svctui.tui.screens.selectors.marks import Marks, format_ids
 from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged, ShowAuditTab
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
-from svctui.tui.screens.selectors.resume import offer_resume
+from svctui.tui.screens.selectors.resume import resumable_run, start_resume
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.screens.selectors.session import read_only_why
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from svctui.api.models import Page
 
 BY_HAND = "marked by hand"
+RESUME = "resume"  # the channel of the audit log read at the first mount (an interrupted run to offer)
 GONE_REFRESH_SECONDS = 1.0
 
 
@@ -139,9 +140,9 @@ class SelectorsScreen(ListScreen[Selector]):
         return self.query_one("#table", SelectorTable)
 
     def on_mount(self) -> None:
-        """Once: the offer to resume an interrupted run (Textual runs the list screen's on_mount as well); the keys
-        follow the tab from the moment it changes."""
-        offer_resume(self.dashboard, self.selector_gone)
+        """Once: the audit log is read for a run to offer to resume (Textual runs the list screen's on_mount as well);
+        the keys follow the tab from the moment it changes."""
+        self.loads.start_in_thread(RESUME, resumable_run)
         self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -219,7 +220,8 @@ class SelectorsScreen(ListScreen[Selector]):
         self.loads.start("counts", counts)
 
     def on_loaded(self, message: Loaded) -> None:
-        """A background load finished: tags, counts, every match, or the list to place typed ids."""
+        """A background load finished: tags, counts, every match, the list to place typed ids, or the interrupted
+        run to offer to resume."""
         if message.channel == PAGE or not self.loads.is_current(message):
             return
         if message.channel == "tags":
@@ -231,6 +233,8 @@ class SelectorsScreen(ListScreen[Selector]):
             self._confirm_matching(message.value)
         elif message.channel == "typed":
             self._mark_typed(message.value)
+        elif message.channel == RESUME and message.value is not None:
+            start_resume(self.dashboard, message.value, self.selector_gone)
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 for a tag typed by id: say the tag is not there, once. With a tag list, the screen goes back to the
@@ -263,13 +267,18 @@ class SelectorsScreen(ListScreen[Selector]):
             super().live_refresh()
 
     def on_load_failed(self, message: LoadFailed) -> None:
-        """Tags, counts, matches and typed ids fail here; a failed page is the list screen's."""
+        """Tags, counts, matches, typed ids and the audit log read fail here; a failed page is the list screen's."""
         if message.channel == PAGE or not self.loads.is_current(message):
             return
         if message.channel == "tags":
             self.tags_pane.show_failure(message.error)
             return
-        what = {"counts": "Selector counts", "matching": "Counting the matches", "typed": "Checking the typed ids"}
+        what = {
+            "counts": "Selector counts",
+            "matching": "Counting the matches",
+            "typed": "Checking the typed ids",
+            RESUME: "Reading the audit log",
+        }
         text = getattr(message.error, "user_message", lambda: str(message.error))()
         self.notify(f"{what.get(message.channel, message.channel)} failed: {text}", severity="error", markup=False)
 

@@ -176,12 +176,6 @@ class TaskDetail(DetailPane[CompletedTask]):
             with TabPane(Content("Task [T]"), id=TABS["fields"]):
                 yield Static(self.EMPTY_HINT, id="task-fields")
 
-    @property
-    def active_tab(self) -> str:
-        """`results`, `plot`, `compare` or `fields`."""
-        active = self.query_one(TabbedContent).active
-        return next((name for name, pane_id in TABS.items() if pane_id == active), "results")
-
     def show_tab(self, name: str) -> None:
         """Switch to a tab by name."""
         self.query_one(TabbedContent).active = TABS[name]

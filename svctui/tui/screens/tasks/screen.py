@@ -57,7 +57,6 @@ from svctui.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.models import Page
-    from svctui.triage import Drop
 
 DEFAULT_SORT = TASKS_NEWEST_FIRST
 ONE_PAGE = "The drops view is computed client-side: it has one page."
@@ -121,21 +120,6 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.clients = KnownClients()
         self.breakdown: tuple[StatusCount, ...] = ()
         self.seen_client_name = ""
-
-    @property
-    def history(self) -> list[CompletedTask] | None:
-        """The client's loaded history (None until loaded)."""
-        return self.runs.tasks
-
-    @property
-    def drops(self) -> list[Drop]:
-        """Drops found in the history."""
-        return self.runs.drops
-
-    @property
-    def known_pairs(self) -> list[tuple[str, str]]:
-        """(client id, name) from the events."""
-        return self.clients.pairs
 
     # ----- ListScreen hooks -------------------------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[CompletedTask]:
