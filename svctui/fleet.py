@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -120,7 +120,7 @@ async def member_health(
     detect: Judge | None = None,
 ) -> ClientHealth:
     """One client's health from its newest RECENT_RUNS runs; `detect` may run the judging elsewhere (a thread)."""
-    page = await client.tasks.list(member.client_id, recent_runs_query(), endpoint=options.endpoint)
+    page = await client.tasks.list(member.client_id, replace(recent_runs_query(), endpoint=options.endpoint))
     name = member.name or next((task.client_name for task in page.data if task.client_name), "")
 
     def judge() -> ClientHealth:

@@ -39,7 +39,6 @@ from svctui.api.limits import (
     INT32_MAX,
     MAX_PAGE_SIZE,
     TASK_ENDPOINTS,
-    TaskEndpoint,
 )
 from svctui.api.models import (
     AssetGroupTag,
@@ -103,6 +102,8 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
 
     `hydrate_default` stands in for hydration flags the query leaves at None.
     """
+    if query.endpoint is not None and spec is not COMPLETED_TASKS:
+        raise ValueError(f"{spec.name} has one endpoint; the query names {query.endpoint!r}")
     checked: list[Filter] = []
     for item in query.filters:
         if not isinstance(item, Filter):
@@ -262,7 +263,8 @@ class TasksResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    def _path(self, client_id: str, endpoint: str) -> str:
+    def _path(self, client_id: str, endpoint: str | None) -> str:
+        endpoint = DEPRECATED_TASK_ENDPOINT if endpoint is None else endpoint  # the documented one
         if endpoint not in TASK_ENDPOINTS:
             raise ValueError(
                 f'endpoint must be "completed-tasks" (deprecated) or "completed-jobs" (with a hyphen); got {endpoint!r}'
@@ -272,28 +274,17 @@ class TasksResource:
             self._client.deprecated(COMPLETED_TASKS_NOTICE)
         return f"/api/v2/clients/{checked}/{endpoint}"
 
-    async def list(
-        self, client_id: str, query: ListQuery = NO_QUERY, *, endpoint: TaskEndpoint = "completed-tasks"
-    ) -> Page[CompletedTask]:
-        """One page of a client's completed tasks (domains and OUs hydrated unless the query says otherwise)."""
+    async def list(self, client_id: str, query: ListQuery = NO_QUERY) -> Page[CompletedTask]:
+        """One page of a client's completed tasks from `query.endpoint` (domains and OUs hydrated unless the query
+        says otherwise)."""
         params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
-        return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
+        return await self._client.get(Page[CompletedTask], self._path(client_id, query.endpoint), params)
 
     def pages(
-        self,
-        client_id: str,
-        query: ListQuery = NO_QUERY,
-        *,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        endpoint: TaskEndpoint = "completed-tasks",
+        self, client_id: str, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page from `query.skip` on, `page_size` tasks at a time."""
-        return paginate(
-            lambda at, size: self.list(client_id, query.page(at, size), endpoint=endpoint),
-            _page_size,
-            query.skip,
-            page_size,
-        )
+        return paginate(lambda at, size: self.list(client_id, query.page(at, size)), _page_size, query.skip, page_size)
 
     iter = each_item(pages, _page_items)
 

@@ -137,10 +137,12 @@ async def test_completed_jobs_has_a_hyphen_and_no_notice(server: RecordingServer
     async with client_for(server, on_deprecation=notices.append) as client:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            page = await client.tasks.list(CLIENT_ID, ListQuery(hydrate_domains=False), endpoint="completed-jobs")
+            page = await client.tasks.list(CLIENT_ID, ListQuery(hydrate_domains=False, endpoint="completed-jobs"))
         assert client.deprecation_notices == []
         with pytest.raises(ValueError, match="with a hyphen"):
-            await client.tasks.list(CLIENT_ID, endpoint="completed_jobs")  # type: ignore[arg-type]
+            await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed_jobs"))  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="one endpoint"):  # the endpoint is a tasks query's: nothing else has two
+            await client.events.list(ListQuery(endpoint="completed-jobs"))
         await client.tasks.list(CLIENT_ID)
         await client.tasks.list(CLIENT_ID)
     assert notices == [COMPLETED_TASKS_NOTICE]

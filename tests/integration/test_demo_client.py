@@ -122,17 +122,17 @@ async def test_completed_tasks_and_jobs(demo_server: DemoServer) -> None:
         (client_id, 1769904000 * 1_000_000),
     )
     async with api(demo_server) as client:
-        old = await client.tasks.list(client_id, ListQuery((failed, since)), endpoint="completed-tasks")
-        new = await client.tasks.list(client_id, ListQuery((failed, since)), endpoint="completed-jobs")
+        old = await client.tasks.list(client_id, ListQuery((failed, since), endpoint="completed-tasks"))
+        new = await client.tasks.list(client_id, ListQuery((failed, since), endpoint="completed-jobs"))
         assert old.count == new.count == expected > 0
         assert all(task.status == 5 and task.status_label == "Failed" for task in new.data)
         assert client.deprecation_notices, "completed-tasks is deprecated"
-        total = [t.id async for t in client.tasks.iter(client_id, page_size=250, endpoint="completed-jobs")]
+        total = [t.id async for t in client.tasks.iter(client_id, ListQuery(endpoint="completed-jobs"), page_size=250)]
         assert total == sorted(total) and len(total) == scalar(
             demo_server.db_path, "SELECT COUNT(*) FROM tasks WHERE client_id = ?", (client_id,)
         )
         with pytest.raises(NotFound) as unknown:
-            await client.tasks.list(str(uuid.uuid4()), endpoint="completed-jobs")
+            await client.tasks.list(str(uuid.uuid4()), ListQuery(endpoint="completed-jobs"))
     assert "resource not found" in unknown.value.user_message()
 
 

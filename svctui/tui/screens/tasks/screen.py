@@ -169,14 +169,14 @@ class TasksScreen(ListScreen[CompletedTask]):
             base.limit,
             base.hydrate_domains,
             base.hydrate_ous,
-            self.client_id or "",
             self.endpoint,
+            self.client_id or "",
         )
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[CompletedTask]:
         """One page of the client's completed tasks or jobs."""
         assert isinstance(query, TasksQuery)
-        page = await client.tasks.list(query.client_id, query, endpoint=query.endpoint)
+        page = await client.tasks.list(query.client_id, query)
         await asyncio.to_thread(share_repeats, page.data)  # ~70 % less memory a kept task (svctui.api.compact)
         return page
 
