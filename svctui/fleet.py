@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
-from svctui.api.limits import TaskEndpoint
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TaskEndpoint
 from svctui.api.models import CollectionClient
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
@@ -63,7 +63,7 @@ class HealthOptions:
     window: timedelta = DEFAULT_WINDOW
     stale_after: timedelta = DEFAULT_STALE_AFTER
     threshold: float = 0.2
-    endpoint: TaskEndpoint = "completed-jobs"
+    endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
 
 
 Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]

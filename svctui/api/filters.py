@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
+from svctui.api.limits import DEPRECATED_TASK_ENDPOINT
 from svctui.api.quoting import quote_input
 
 
@@ -241,7 +242,7 @@ CLIENTS = EndpointSpec(
 
 SPECS: Mapping[str, EndpointSpec] = {
     "events": EVENTS,
-    "completed-tasks": COMPLETED_TASKS,
+    DEPRECATED_TASK_ENDPOINT: COMPLETED_TASKS,
     "selectors": SELECTORS,
     "tags": TAGS,
     "clients": CLIENTS,

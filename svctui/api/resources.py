@@ -38,6 +38,7 @@ from svctui.api.limits import (
     DEPRECATED_TASK_ENDPOINT,
     INT32_MAX,
     MAX_PAGE_SIZE,
+    REPLACEMENT_TASK_ENDPOINT,
     TASK_ENDPOINTS,
 )
 from svctui.api.models import (
@@ -267,7 +268,8 @@ class TasksResource:
         endpoint = DEPRECATED_TASK_ENDPOINT if endpoint is None else endpoint  # the documented one
         if endpoint not in TASK_ENDPOINTS:
             raise ValueError(
-                f'endpoint must be "completed-tasks" (deprecated) or "completed-jobs" (with a hyphen); got {endpoint!r}'
+                f'endpoint must be "{DEPRECATED_TASK_ENDPOINT}" (deprecated) or "{REPLACEMENT_TASK_ENDPOINT}" '
+                f"(with a hyphen); got {endpoint!r}"
             )
         checked = check_client_id(client_id)
         if endpoint == DEPRECATED_TASK_ENDPOINT:

@@ -26,7 +26,13 @@ from svctui.api.filters import (
     SortKey,
     case_note,
 )
-from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS, TaskEndpoint
+from svctui.api.limits import (
+    CLI_DEPRECATION_NOTE,
+    DEPRECATED_TASK_ENDPOINT,
+    REPLACEMENT_TASK_ENDPOINT,
+    TASK_ENDPOINTS,
+    TaskEndpoint,
+)
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.api.quoting import quote_input
@@ -273,9 +279,10 @@ def tasks() -> None:
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
-    default="completed-tasks",
+    default=DEPRECATED_TASK_ENDPOINT,
     show_default=True,
-    help="completed-tasks (documented, deprecated) or completed-jobs (its replacement, same shape).",
+    help=f"{DEPRECATED_TASK_ENDPOINT} (documented, deprecated) or {REPLACEMENT_TASK_ENDPOINT} "
+    "(its replacement, same shape).",
 )
 @click.pass_context
 def tasks_list(
@@ -299,7 +306,7 @@ def tasks_list(
     parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
     query = _hydrated_query((parsed, keys or list(TASKS_NEWEST_FIRST)), no_hydrate_domains, no_hydrate_ous)
     query = replace(query, endpoint=endpoint)
-    if endpoint == "completed-tasks":
+    if endpoint == DEPRECATED_TASK_ENDPOINT:
         note(CLI_DEPRECATION_NOTE)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
