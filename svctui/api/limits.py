@@ -14,14 +14,14 @@ TASK_ENDPOINTS: tuple[TaskEndpoint, ...] = ("completed-tasks", "completed-jobs")
 DEPRECATED_TASK_ENDPOINT: TaskEndpoint = "completed-tasks"
 REPLACEMENT_TASK_ENDPOINT: TaskEndpoint = "completed-jobs"
 
-# The deprecation notice: what the client reports once a session, what the CLI notes on stderr, the dashboard's bar.
+# The deprecation notice: one sentence, in every face's words around it (each names the replacement in its how-to-
+# switch hint, which keeps the dashboard's notice one line at 80 columns): the client reports it once a session, the
+# CLI renders that report on stderr, the dashboard shows it in a bar.
 _OLD, _NEW = DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
-COMPLETED_TASKS_NOTICE = (
-    f"GET /api/v2/clients/{{client_id}}/{_OLD} is deprecated and will be removed; "
-    f'its replacement is /api/v2/clients/{{client_id}}/{_NEW} (endpoint="{_NEW}")'
-)
-CLI_DEPRECATION_NOTE = f"note: {_OLD} is deprecated; use --endpoint {_NEW} where the server has it"
-DASHBOARD_DEPRECATION_NOTICE = f"⚠ {_OLD} is deprecated (to be removed): e switches to {_NEW}"  # one line at 80 columns
+TASKS_DEPRECATION = f"{_OLD} is deprecated (to be removed)"
+COMPLETED_TASKS_NOTICE = f'{TASKS_DEPRECATION}: its replacement is {_NEW}, ListQuery(endpoint="{_NEW}")'
+CLI_DEPRECATION_NOTE = f"note: {TASKS_DEPRECATION}; use --endpoint {_NEW} where the server has it"
+DASHBOARD_DEPRECATION_NOTICE = f"⚠ {TASKS_DEPRECATION}: e switches to {_NEW}"
 
 DEFAULT_PREFER_WAIT = 30  # seconds; the server's own default timeout (spec section 8)
 # BloodHound's ContextMiddleware (cmd/api/src/api/middleware, RequestWaitDuration) parses `wait` with strconv.Atoi

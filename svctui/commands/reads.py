@@ -27,7 +27,6 @@ from svctui.api.filters import (
     case_note,
 )
 from svctui.api.limits import (
-    CLI_DEPRECATION_NOTE,
     DEPRECATED_TASK_ENDPOINT,
     REPLACEMENT_TASK_ENDPOINT,
     TASK_ENDPOINTS,
@@ -169,7 +168,6 @@ def run_listing(
     page_size: int,
     fmt: str,
     profile_name: str | None,
-    on_deprecation: Callable[[str], None] = note,
 ) -> NoReturn:
     """Connect and print `listing` with the shared list options (see `list_options`)."""
 
@@ -209,7 +207,7 @@ def run_listing(
             if book is not None:
                 book.save()
 
-    run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
+    run_connected(ctx, profile_name, body)
 
 
 def _naming(
@@ -306,12 +304,10 @@ def tasks_list(
     parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
     query = _hydrated_query((parsed, keys or list(TASKS_NEWEST_FIRST)), no_hydrate_domains, no_hydrate_ous)
     query = replace(query, endpoint=endpoint)
-    if endpoint == DEPRECATED_TASK_ENDPOINT:
-        note(CLI_DEPRECATION_NOTE)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
     listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
-    run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
+    run_listing(ctx, listing, **paging)  # the client notes a deprecated endpoint once (note_deprecation)
 
 
 # ---------------------------------------------------------------- clients list
