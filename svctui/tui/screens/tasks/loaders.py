@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from svctui.api.compact import share_repeats
 from svctui.api.filters import COMPLETED_TASKS, RUNS_NEWEST_FIRST, Filter, SortKey
-from svctui.api.limits import TaskEndpoint
+from svctui.api.limits import MAX_PAGE_SIZE, TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
 from svctui.triage import STATUS_ORDER, DomainPoint, Drop, StatusCount, detect_drops, domain_series
 from svctui.tui.heap import keep_out_of_collections
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 HISTORY_LIMIT = 5000
-HISTORY_PAGE = 1000
+HISTORY_PAGE = MAX_PAGE_SIZE
 KNOWN_EVENTS_LIMIT = 5000
 OTHER_STATUS = -99
 # The one change a history shows that its newest run may not: a run updated later (a status that moved on).
