@@ -7,7 +7,7 @@ from typing import Literal
 MAX_PAGE_SIZE = 1000  # the largest page a list call asks for
 DEFAULT_PAGE_SIZE = 500  # pages() and `--all` walk this many items a request unless told otherwise
 INT32_MAX = 2**31 - 1  # path ids (tag, selector) are int32 on the server
-INT64_MAX = 2**63 - 1  # the server parses skip and limit as 64-bit integers
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # the server parses skip, limit and integer filter values as int64
 
 TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
 TASK_ENDPOINTS: tuple[TaskEndpoint, ...] = ("completed-tasks", "completed-jobs")
