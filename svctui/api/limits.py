@@ -28,4 +28,11 @@ DEFAULT_PREFER_WAIT = 30  # seconds; the server's own default timeout (spec sect
 # and sets any N > 0 as the request timeout: current servers have no upper bound (-1 bypasses it where enabled).
 # Releases of 2023 capped it at `maximumTimeout = time.Minute` and silently fell back to 30 s above that.
 # With no server bound to mirror, one client-side cap applies to the client and the stored profiles alike: an hour.
+# The server applies N > 0 (and -1 where enabled); wait=0 asks for nothing: REAL-SERVER.md says send N >= 1.
 MAX_PREFER_WAIT = 3600
+PREFER_WAIT_RULE = f"1..{MAX_PREFER_WAIT} seconds, or -1 for no limit"
+
+
+def prefer_wait_allowed(seconds: int) -> bool:
+    """Whether `seconds` is a Prefer: wait the client sends (PREFER_WAIT_RULE): the client's and the profiles' rule."""
+    return seconds == -1 or 1 <= seconds <= MAX_PREFER_WAIT

@@ -290,13 +290,12 @@ async def test_read_only_token_cannot_delete(fresh_demo_server: DemoServer) -> N
         (None, "wait=30", "wait=30.00"),
         (5, "wait=5", "wait=5.00"),
         (-1, "wait=-1", "wait=-1; bypass=enabled"),
-        (0, "wait=0", None),
     ],
 )
 async def test_prefer_wait_is_sent_and_applied(
     demo_server: DemoServer, wait: int | None, sent: str, applied: str | None
 ) -> None:
-    """The default is wait=30; the server applies N > 0 (and -1), and wait=0 asks for nothing."""
+    """The default is wait=30; the server applies N > 0 (and -1); the client refuses wait=0."""
     auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
     client = (
         ApiClient(demo_server.base_url, auth)
