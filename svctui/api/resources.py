@@ -92,7 +92,7 @@ def check_client_id(client_id: str) -> str:
 
 
 def check_page_size(page_size: int) -> int:
-    """A page size from 1 to 1000, or ValueError."""
+    """A page size from 1 to MAX_PAGE_SIZE, or ValueError."""
     if isinstance(page_size, bool) or not isinstance(page_size, int) or not 1 <= page_size <= MAX_PAGE_SIZE:
         raise ValueError(f"page_size must be a whole number from 1 to {MAX_PAGE_SIZE}; got {page_size!r}")
     return page_size
