@@ -12,6 +12,8 @@ import sys
 
 import click
 
+from svctui.store.bounds import MAX_REFRESH_SECONDS
+
 # name -> ("module:attribute", the one-line help `svctui --help` lists); each family lives in its own module under
 # svctui.commands. The help is kept here so that listing the commands imports none of them (a test keeps each one
 # equal to its command's own short help).
@@ -77,7 +79,7 @@ class LazyGroup(click.Group):
 @click.option(
     "--refresh",
     "refresh_seconds",
-    type=click.IntRange(0, 86400),
+    type=click.IntRange(0, MAX_REFRESH_SECONDS),
     metavar="SECONDS",
     help="Dashboard: reload the list on screen every SECONDS (0 = off; default: refresh_seconds in settings).",
 )

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from svctui.api.client import PARSE_IN_TURN, build_parsers
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
-from svctui.api.limits import TaskEndpoint
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TaskEndpoint
 from svctui.api.models import CollectionClient, CompletedTask, Page
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
@@ -68,7 +68,7 @@ class HealthOptions:
     window: timedelta = DEFAULT_WINDOW
     stale_after: timedelta = DEFAULT_STALE_AFTER
     threshold: float = 0.2
-    endpoint: TaskEndpoint = "completed-jobs"
+    endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
 
 
 Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]
@@ -125,7 +125,7 @@ async def member_health(
     detect: Judge | None = None,
 ) -> ClientHealth:
     """One client's health from its newest RECENT_RUNS runs; `detect` may run the judging elsewhere (a thread)."""
-    page = await client.tasks.list(member.client_id, recent_runs_query(), endpoint=options.endpoint)
+    page = await client.tasks.list(member.client_id, replace(recent_runs_query(), endpoint=options.endpoint))
     name = member.name or next((task.client_name for task in page.data if task.client_name), "")
 
     def judge() -> ClientHealth:

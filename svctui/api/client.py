@@ -59,7 +59,7 @@ from svctui.api.errors import (
     status_error,
 )
 from svctui.api.limiter import RateLimiter, route_key
-from svctui.api.limits import MAX_PREFER_WAIT
+from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
 from svctui.api.models import Page, adapter, adapter_built, parse_json
 from svctui.api.resources import (
     BODY_ARRIVED,
@@ -119,10 +119,9 @@ def prefer_header(wait: int | str) -> str:
     text = wait.strip() if isinstance(wait, str) else str(wait)
     value = text if text.startswith("wait=") else f"wait={text}"
     match = PREFER_RE.fullmatch(value)
-    if isinstance(wait, bool) or not match or int(match.group(1)) > MAX_PREFER_WAIT:
+    if isinstance(wait, bool) or not match or not prefer_wait_allowed(int(match.group(1))):
         raise ValueError(
-            f"Prefer wait must be a whole number of seconds from 0 to {MAX_PREFER_WAIT}, or -1 for no limit "
-            f"(sent as wait=N, matching ^wait=(-1|[0-9]+)$); got {wait!r}"
+            f"Prefer wait must be {PREFER_WAIT_RULE} (sent as wait=N, matching ^wait=(-1|[0-9]+)$); got {wait!r}"
         )
     return value
 
@@ -141,7 +140,7 @@ class ApiClient:
         base_url: str,
         auth: httpx.Auth | None,
         *,
-        prefer_wait: int = 30,
+        prefer_wait: int = DEFAULT_PREFER_WAIT,
         verify: bool | str = True,
         max_retries: int = 2,
         transport: httpx.AsyncBaseTransport | None = None,

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
+from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, INT64_MAX, INT64_MIN
 from svctui.api.quoting import quote_input
 
 
@@ -60,7 +61,6 @@ SERVER_FILTER_RE = re.compile(r"([~\w]+):([\w\--_ ]+)", re.ASCII)
 _SAFE_CHAR_RE = re.compile(r"[A-Za-z0-9 \x2d-\x5f]")
 SAFE_CHARS_TEXT = "letters, digits, space and - . / : ; < = > ? @ [ \\ ] ^ _"
 _RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$", re.ASCII)
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
@@ -241,7 +241,7 @@ CLIENTS = EndpointSpec(
 
 SPECS: Mapping[str, EndpointSpec] = {
     "events": EVENTS,
-    "completed-tasks": COMPLETED_TASKS,
+    DEPRECATED_TASK_ENDPOINT: COMPLETED_TASKS,
     "selectors": SELECTORS,
     "tags": TAGS,
     "clients": CLIENTS,

@@ -38,8 +38,8 @@ from svctui.api.limits import (
     DEPRECATED_TASK_ENDPOINT,
     INT32_MAX,
     MAX_PAGE_SIZE,
+    REPLACEMENT_TASK_ENDPOINT,
     TASK_ENDPOINTS,
-    TaskEndpoint,
 )
 from svctui.api.models import (
     AssetGroupTag,
@@ -92,7 +92,7 @@ def check_client_id(client_id: str) -> str:
 
 
 def check_page_size(page_size: int) -> int:
-    """A page size from 1 to 1000, or ValueError."""
+    """A page size from 1 to MAX_PAGE_SIZE, or ValueError."""
     if isinstance(page_size, bool) or not isinstance(page_size, int) or not 1 <= page_size <= MAX_PAGE_SIZE:
         raise ValueError(f"page_size must be a whole number from 1 to {MAX_PAGE_SIZE}; got {page_size!r}")
     return page_size
@@ -103,6 +103,8 @@ def list_params(spec: EndpointSpec, query: ListQuery, *, hydrate_default: bool |
 
     `hydrate_default` stands in for hydration flags the query leaves at None.
     """
+    if query.endpoint is not None and spec is not COMPLETED_TASKS:
+        raise ValueError(f"{spec.name} has one endpoint; the query names {query.endpoint!r}")
     checked: list[Filter] = []
     for item in query.filters:
         if not isinstance(item, Filter):
@@ -262,38 +264,29 @@ class TasksResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    def _path(self, client_id: str, endpoint: str) -> str:
+    def _path(self, client_id: str, endpoint: str | None) -> str:
+        endpoint = DEPRECATED_TASK_ENDPOINT if endpoint is None else endpoint  # the documented one
         if endpoint not in TASK_ENDPOINTS:
             raise ValueError(
-                f'endpoint must be "completed-tasks" (deprecated) or "completed-jobs" (with a hyphen); got {endpoint!r}'
+                f'endpoint must be "{DEPRECATED_TASK_ENDPOINT}" (deprecated) or "{REPLACEMENT_TASK_ENDPOINT}" '
+                f"(with a hyphen); got {endpoint!r}"
             )
         checked = check_client_id(client_id)
         if endpoint == DEPRECATED_TASK_ENDPOINT:
             self._client.deprecated(COMPLETED_TASKS_NOTICE)
         return f"/api/v2/clients/{checked}/{endpoint}"
 
-    async def list(
-        self, client_id: str, query: ListQuery = NO_QUERY, *, endpoint: TaskEndpoint = "completed-tasks"
-    ) -> Page[CompletedTask]:
-        """One page of a client's completed tasks (domains and OUs hydrated unless the query says otherwise)."""
+    async def list(self, client_id: str, query: ListQuery = NO_QUERY) -> Page[CompletedTask]:
+        """One page of a client's completed tasks from `query.endpoint` (domains and OUs hydrated unless the query
+        says otherwise)."""
         params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
-        return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
+        return await self._client.get(Page[CompletedTask], self._path(client_id, query.endpoint), params)
 
     def pages(
-        self,
-        client_id: str,
-        query: ListQuery = NO_QUERY,
-        *,
-        page_size: int = DEFAULT_PAGE_SIZE,
-        endpoint: TaskEndpoint = "completed-tasks",
+        self, client_id: str, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page from `query.skip` on, `page_size` tasks at a time."""
-        return paginate(
-            lambda at, size: self.list(client_id, query.page(at, size), endpoint=endpoint),
-            _page_size,
-            query.skip,
-            page_size,
-        )
+        return paginate(lambda at, size: self.list(client_id, query.page(at, size)), _page_size, query.skip, page_size)
 
     iter = each_item(pages, _page_items)
 

@@ -14,16 +14,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
-from svctui.api.errors import ApiError
-from svctui.api.query import ListQuery
+from svctui.ops.client_names import read_client_names
 from svctui.store.client_names import learn_names, load_names
 from svctui.store.errors import StoreError
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
-
-CLIENTS_PAGE = 1000
-CLIENTS_LIMIT = 5000
 
 
 class ClientNameBook:
@@ -55,15 +51,8 @@ class ClientNameBook:
         if not unnamed or self.asked:
             return
         self.asked = True
-        try:
-            async for known in client.clients.iter(
-                ListQuery(hydrate_domains=False, hydrate_ous=False), page_size=CLIENTS_PAGE
-            ):
-                self._keep(known.id, known.name)
-                if len(self.learnt) >= CLIENTS_LIMIT:
-                    break
-        except ApiError:
-            pass  # the community edition has no client list; the ids show for clients never named
+        for client_id, name in (await read_client_names(client)).items():  # none on a community server
+            self._keep(client_id, name)
 
     def save(self) -> None:
         """Cache the names learnt (a cache that cannot be written is left as it was)."""

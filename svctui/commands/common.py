@@ -160,8 +160,17 @@ def resolve_profile(name: str | None) -> Profile:
     return ProfileStore().resolve(name)
 
 
+def note_deprecation(notice: str) -> None:
+    """The client's once-a-session deprecation notice on stderr, in the CLI's words (`--endpoint` to switch)."""
+    from svctui.api.limits import CLI_DEPRECATION_NOTE, COMPLETED_TASKS_NOTICE
+
+    note(CLI_DEPRECATION_NOTE if notice == COMPLETED_TASKS_NOTICE else notice)
+
+
 @contextlib.asynccontextmanager
-async def connect(profile: Profile, *, on_deprecation: Callable[[str], None] = note) -> AsyncIterator[ApiClient]:
+async def connect(
+    profile: Profile, *, on_deprecation: Callable[[str], None] = note_deprecation
+) -> AsyncIterator[ApiClient]:
     """An open client for `profile`, closed on exit; a deprecation notice from the client goes to stderr."""
     from svctui.api.errors import ApiConnectionError, ApiError
     from svctui.connect import failure_hint, open_client
@@ -185,7 +194,7 @@ def run_connected(
     profile_name: str | None,
     body: ConnectedBody,
     *,
-    on_deprecation: Callable[[str], None] = note,
+    on_deprecation: Callable[[str], None] = note_deprecation,
 ) -> NoReturn:
     """Resolve the profile (--profile, svctui --profile, environment, default), connect, run `body`, exit its code."""
     name = chosen_profile_name(ctx, profile_name)

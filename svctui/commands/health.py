@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from svctui.api.filters import parse_timestamp
-from svctui.api.limits import TASK_ENDPOINTS
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TASK_ENDPOINTS
 from svctui.api.models import status_label
 from svctui.api.quoting import quote_input
 from svctui.commands.common import (
@@ -153,7 +153,7 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
     help=f"Problems that make the exit code 6: a comma-separated list of {', '.join(PROBLEMS)}, or none.",
 )
 @click.option("--threshold", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Drop threshold.")
-@click.option("--endpoint", type=click.Choice(TASK_ENDPOINTS), default="completed-jobs", show_default=True)
+@click.option("--endpoint", type=click.Choice(TASK_ENDPOINTS), default=REPLACEMENT_TASK_ENDPOINT, show_default=True)
 @click.option("--format", "-o", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @profile_option
 @click.pass_context

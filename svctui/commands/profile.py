@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import click
 
+from svctui.api.limits import DEFAULT_PREFER_WAIT
 from svctui.commands.common import AsciiInt
 from svctui.store import paths
 from svctui.store.envprofile import ENV_PROFILE, env_overrides, is_complete
@@ -77,7 +78,11 @@ def profile() -> None:
 @click.option("--bearer", is_flag=True, help="Use a JWT bearer token instead of a token id and key.")
 @click.option("--scheme-prefix", default="bhe", show_default=True, help="Signature scheme prefix (bhe → bhesignature).")
 @click.option(
-    "--prefer-wait", type=AsciiInt(), default=30, show_default=True, help="Prefer: wait=N seconds (-1 = no limit)."
+    "--prefer-wait",
+    type=AsciiInt(),
+    default=DEFAULT_PREFER_WAIT,
+    show_default=True,
+    help="Prefer: wait=N seconds (-1 = no limit).",
 )
 @click.option("--no-verify-tls", is_flag=True, help="Do not verify the server's TLS certificate (lab servers only).")
 @click.option("--ca-bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CA bundle (PEM).")

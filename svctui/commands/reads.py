@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -26,7 +26,12 @@ from svctui.api.filters import (
     SortKey,
     case_note,
 )
-from svctui.api.limits import CLI_DEPRECATION_NOTE, TASK_ENDPOINTS
+from svctui.api.limits import (
+    DEPRECATED_TASK_ENDPOINT,
+    REPLACEMENT_TASK_ENDPOINT,
+    TASK_ENDPOINTS,
+    TaskEndpoint,
+)
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.api.quoting import quote_input
@@ -138,11 +143,10 @@ class Listing:
     query: ListQuery = field(default_factory=ListQuery)  # filters, sort, hydration; skip, limit from --skip etc.
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
     not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
-    options: Mapping[str, Any] = field(default_factory=dict)  # resource keywords besides the query: the endpoint
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
-        page = await self.resource(client).list(*self.args, self.query.page(skip, limit), **self.options)
+        page = await self.resource(client).list(*self.args, self.query.page(skip, limit))
         return self.items(page), page.count
 
     async def all_pages(
@@ -150,7 +154,7 @@ class Listing:
     ) -> AsyncGenerator[Sequence[BaseModel], None]:
         """Every page from `skip` on, as it arrives."""
         query = replace(self.query, skip=skip)
-        async for page in self.resource(client).pages(*self.args, query, page_size=page_size, **self.options):
+        async for page in self.resource(client).pages(*self.args, query, page_size=page_size):
             yield self.items(page)
 
 
@@ -164,7 +168,6 @@ def run_listing(
     page_size: int,
     fmt: str,
     profile_name: str | None,
-    on_deprecation: Callable[[str], None] = note,
 ) -> NoReturn:
     """Connect and print `listing` with the shared list options (see `list_options`)."""
 
@@ -204,7 +207,7 @@ def run_listing(
             if book is not None:
                 book.save()
 
-    run_connected(ctx, profile_name, body, on_deprecation=on_deprecation)
+    run_connected(ctx, profile_name, body)
 
 
 def _naming(
@@ -274,9 +277,10 @@ def tasks() -> None:
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
-    default="completed-tasks",
+    default=DEPRECATED_TASK_ENDPOINT,
     show_default=True,
-    help="completed-tasks (documented, deprecated) or completed-jobs (its replacement, same shape).",
+    help=f"{DEPRECATED_TASK_ENDPOINT} (documented, deprecated) or {REPLACEMENT_TASK_ENDPOINT} "
+    "(its replacement, same shape).",
 )
 @click.pass_context
 def tasks_list(
@@ -287,7 +291,7 @@ def tasks_list(
     sorts: tuple[str, ...],
     no_hydrate_domains: bool,
     no_hydrate_ous: bool,
-    endpoint: str,
+    endpoint: TaskEndpoint,
     **paging: Any,
 ) -> None:
     """List the completed tasks of CLIENT_ID (a uuid), newest first unless --sort says otherwise. Exit 4 when the
@@ -299,13 +303,11 @@ def tasks_list(
         )
     parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
     query = _hydrated_query((parsed, keys or list(TASKS_NEWEST_FIRST)), no_hydrate_domains, no_hydrate_ous)
-    if endpoint == "completed-tasks":
-        note(CLI_DEPRECATION_NOTE)
+    query = replace(query, endpoint=endpoint)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
     listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
-    listing = replace(listing, options={"endpoint": endpoint})
-    run_listing(ctx, listing, **paging, on_deprecation=lambda _notice: None)  # noticed above, once
+    run_listing(ctx, listing, **paging)  # the client notes a deprecated endpoint once (note_deprecation)
 
 
 # ---------------------------------------------------------------- clients list

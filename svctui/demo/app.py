@@ -28,6 +28,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
 from svctui.demo import auth, db, handlers
 from svctui.demo.faults import FaultInjector, send_fault
 from svctui.demo.query import Problem, go_atoi
@@ -276,8 +277,10 @@ def create_app(state: DemoState) -> ASGIApp:
     """The ASGI app for `state` (edition decides whether /api/v2/events and /api/v2/clients exist)."""
     tags = "/api/v2/asset-group-tags"
     routes = [
-        Route("/api/v2/clients/{client_id}/completed-tasks", guarded(state, "completed-tasks", handlers.list_tasks)),
-        Route("/api/v2/clients/{client_id}/completed-jobs", guarded(state, "completed-jobs", handlers.list_tasks)),
+        *(
+            Route(f"/api/v2/clients/{{client_id}}/{name}", guarded(state, name, handlers.list_tasks))
+            for name in (DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT)
+        ),
         Route(tags, guarded(state, "tags", handlers.list_tags)),
         Route(f"{tags}/{{tag_id}}/selectors", guarded(state, "selectors", handlers.list_selectors)),
         Route(

@@ -25,6 +25,7 @@ from svctui.api.filters import (
     Kind,
     server_reads,
 )
+from svctui.api.limits import INT64_MAX, INT64_MIN
 from svctui.demo.timefmt import parse_filter_time
 
 MSG_BAD_FILTERS = "there are errors in the query parameter filters specified"
@@ -124,7 +125,7 @@ def go_atoi(text: str) -> int:
     if not _GO_INT_RE.fullmatch(text):
         raise ValueError(f'strconv.Atoi: parsing "{text}": invalid syntax')
     value = int(text)
-    if not -(2**63) <= value < 2**63:
+    if not INT64_MIN <= value <= INT64_MAX:
         raise ValueError(f'strconv.Atoi: parsing "{text}": value out of range')
     return value
 

@@ -64,7 +64,7 @@ class SelectorClient(Protocol):
 
 
 async def fetch_selector_records(client: SelectorClient, tag_id: int) -> dict[int, Selector]:
-    """Every selector of the tag by id: the list fetched once per run (pages of 1000), never one GET per selector."""
+    """Every selector of the tag by id: fetched once per run (pages of MAX_PAGE_SIZE), never one GET per selector."""
     found: dict[int, Selector] = {}
     skip = 0
     while True:

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, StrictBool, ValidationError, model_validator
 
-from svctui.api.limits import DEFAULT_PREFER_WAIT, MAX_PREFER_WAIT
+from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
 from svctui.store.errors import StoreError
 
 AuthKind = Literal["signature", "bearer"]
@@ -76,9 +76,9 @@ def check_secret(secret: str, what: str) -> str:
 
 
 def check_prefer_wait(seconds: int) -> int:
-    """Return a Prefer: wait value the server accepts (-1 = no limit, or 1..3600 seconds), or raise ValueError."""
-    if seconds != -1 and not 1 <= seconds <= MAX_PREFER_WAIT:
-        raise ValueError(f"prefer_wait {seconds} is not allowed; use 1..{MAX_PREFER_WAIT} seconds, or -1 for no limit")
+    """Return a Prefer: wait value the client sends (-1 = no limit, or 1..MAX_PREFER_WAIT seconds), or ValueError."""
+    if not prefer_wait_allowed(seconds):
+        raise ValueError(f"prefer_wait {seconds} is not allowed; use {PREFER_WAIT_RULE}")
     return seconds
 
 

@@ -13,14 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from svctui.api.limits import MAX_PAGE_SIZE
 from svctui.store.atomic import locked, write_private
+from svctui.store.bounds import MAX_HEALTH_HOURS, MAX_RECENT_CLIENTS, MAX_REFRESH_SECONDS, MAX_RESPONSE_MB
 from svctui.store.errors import StoreError
 from svctui.store.model import explain
 from svctui.store.paths import settings_path
 
-MAX_RECENT_CLIENTS = 10
-MAX_RESPONSE_MB = 4096
-MAX_REFRESH_SECONDS = 86400  # live refresh: at most once a day (0 = off)
-MAX_HEALTH_HOURS = 24 * 366  # the Clients screen's windows: at most a year
 _HEADER = b"# svctui settings (no secrets here). Unknown keys are ignored.\n"
 
 

@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 NAMES_CHANNEL = "names"
 SAVE_CHANNEL = "names-save"
-CLIENTS_PAGE = 1000
-CLIENTS_LIMIT = 5000  # the most clients read for their names
 
 
 @dataclass
@@ -57,21 +55,12 @@ async def fetch_client_names(client: ApiClient, profile: str) -> dict[str, str]:
     A server without the listing (community edition) or one that fails it leaves the cached names; a cache file
     that cannot be read raises its StoreError.
     """
-    from svctui.api.errors import ApiError
-    from svctui.api.query import ListQuery
+    from svctui.ops.client_names import read_client_names
     from svctui.store.client_names import learn_names, load_names
 
     cached = await asyncio.to_thread(load_names, profile)
-    learnt: dict[str, str] = {}
-    bare = ListQuery(hydrate_domains=False, hydrate_ous=False)
-    try:
-        async for item in client.clients.iter(bare, page_size=CLIENTS_PAGE):
-            if item.name:
-                learnt[item.id.lower()] = item.name
-            if len(learnt) >= CLIENTS_LIMIT:
-                break
-    except ApiError:
-        pass  # EnterpriseOnly on a community server; any other failure shows on the screen's own loads
+    # EnterpriseOnly on a community server gives none; any other failure shows on the screen's own loads
+    learnt = await read_client_names(client)
     if not learnt:
         return cached
     return await asyncio.to_thread(learn_names, profile, learnt)

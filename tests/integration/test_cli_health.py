@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from svctui.api.limits import CLI_DEPRECATION_NOTE
 from svctui.demo.config import FIXED_ANCHOR, Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
@@ -130,3 +131,11 @@ def test_a_pipe_gets_whole_cells_so_a_cron_mail_keeps_the_reason(
     table = invoke(["health", "--client", client])
     failure = rows[0]["failures"][0]
     assert f"task {failure['id']}: {failure['message']}" in table.stdout and "…" not in table.stdout
+
+
+def test_the_deprecated_endpoint_is_noted_once_in_the_cli_words(fleet: DemoServer) -> None:
+    """The client's deprecation notice reaches stderr as the CLI's note (how to switch: --endpoint), not the
+    library's hint."""
+    _, rows, stderr = health_of("--client", client_named(fleet, "SHARPHOUND-LAB"), "--endpoint", "completed-tasks")
+    assert [row["verdict"] for row in rows] == ["ok"]
+    assert [line for line in stderr.splitlines() if "deprecated" in line] == [CLI_DEPRECATION_NOTE]

@@ -53,12 +53,13 @@ HOARD = (
     HIGH_WATER
     + """
 import asyncio
+from svctui.api.query import ListQuery
 from svctui.connect import open_client
 from svctui.store.profiles import ProfileStore
 
 async def main() -> None:
     async with open_client(ProfileStore().resolve(None)) as client:
-        tasks = client.tasks.iter(sys.argv[1], page_size=int(sys.argv[2]), endpoint="completed-jobs")
+        tasks = client.tasks.iter(sys.argv[1], ListQuery(endpoint="completed-jobs"), page_size=int(sys.argv[2]))
         items = [task async for task in tasks]
     print(len(items))
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from svctui.api.limits import CLI_DEPRECATION_NOTE, TASKS_DEPRECATION
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.clock import FROZEN_NOW_ENV
 from svctui.demo.config import FIXED_ANCHOR
@@ -283,7 +284,8 @@ def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, st
     new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json", "--endpoint", "completed-jobs"])
     assert old.exit_code == new.exit_code == 0
     assert json_items(old.stdout) == json_items(new.stdout)
-    assert "deprecated" in old.stderr
+    assert old.stderr.splitlines() == [CLI_DEPRECATION_NOTE]  # the client's notice, once, in the CLI's words
+    assert TASKS_DEPRECATION in CLI_DEPRECATION_NOTE  # the one sentence of the fact, with the CLI's hint
     assert new.stderr == ""
 
 

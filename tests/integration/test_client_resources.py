@@ -10,7 +10,7 @@ import pytest
 from svctui.api.client import ApiClient, prefer_header
 from svctui.api.errors import NotFound, ResponseShapeError
 from svctui.api.filters import EVENTS, SELECTORS, Filter, FilterError, SortKey
-from svctui.api.limits import COMPLETED_TASKS_NOTICE
+from svctui.api.limits import COMPLETED_TASKS_NOTICE, MAX_PREFER_WAIT
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from tests.support.recording_server import CLIENT_ID, RecordingServer, Reply, client_for
@@ -80,7 +80,9 @@ async def test_prefer_header_on_every_request(server: RecordingServer) -> None:
     assert all(r.headers["user-agent"].startswith("svctui/") for r in server.requests)
 
 
-@pytest.mark.parametrize("bad", ["abc", "wait", "wait=1.5", "wait=-2", 1.5, -2, True, "wait= 5", "", 10**6])
+@pytest.mark.parametrize(
+    "bad", ["abc", "wait", "wait=1.5", "wait=-2", 1.5, -2, True, "wait= 5", "", 10**6, 0, "wait=0", MAX_PREFER_WAIT + 1]
+)
 def test_bad_prefer_values_are_refused(bad: object) -> None:
     with pytest.raises(ValueError, match=r"\^wait=\(-1\|\[0-9\]\+\)\$"):
         prefer_header(bad)  # type: ignore[arg-type]
@@ -89,14 +91,14 @@ def test_bad_prefer_values_are_refused(bad: object) -> None:
 
 
 def test_good_prefer_values() -> None:
-    assert [prefer_header(v) for v in (0, 1, 30, -1, "45", "wait=7", " wait=8 ")] == [
-        "wait=0",
+    assert [prefer_header(v) for v in (1, 30, -1, "45", "wait=7", " wait=8 ", MAX_PREFER_WAIT)] == [
         "wait=1",
         "wait=30",
         "wait=-1",
         "wait=45",
         "wait=7",
         "wait=8",
+        f"wait={MAX_PREFER_WAIT}",
     ]
 
 
@@ -137,10 +139,12 @@ async def test_completed_jobs_has_a_hyphen_and_no_notice(server: RecordingServer
     async with client_for(server, on_deprecation=notices.append) as client:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            page = await client.tasks.list(CLIENT_ID, ListQuery(hydrate_domains=False), endpoint="completed-jobs")
+            page = await client.tasks.list(CLIENT_ID, ListQuery(hydrate_domains=False, endpoint="completed-jobs"))
         assert client.deprecation_notices == []
         with pytest.raises(ValueError, match="with a hyphen"):
-            await client.tasks.list(CLIENT_ID, endpoint="completed_jobs")  # type: ignore[arg-type]
+            await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed_jobs"))  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="one endpoint"):  # the endpoint is a tasks query's: nothing else has two
+            await client.events.list(ListQuery(endpoint="completed-jobs"))
         await client.tasks.list(CLIENT_ID)
         await client.tasks.list(CLIENT_ID)
     assert notices == [COMPLETED_TASKS_NOTICE]

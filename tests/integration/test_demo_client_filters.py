@@ -126,11 +126,11 @@ async def test_every_event_column_and_predicate(demo_server: DemoServer) -> None
 async def test_every_completed_task_column_and_predicate(demo_server: DemoServer) -> None:
     client_id = client_ids(demo_server.db_path)[-1]
     async with client_for(demo_server) as client:
-        items = (await client.tasks.list(client_id, endpoint="completed-jobs")).data
+        items = (await client.tasks.list(client_id, ListQuery(endpoint="completed-jobs"))).data
 
         async def count(filters: Sequence[Filter]) -> int:
             return (
-                await client.tasks.list(client_id, ListQuery(tuple(filters), limit=1), endpoint="completed-jobs")
+                await client.tasks.list(client_id, ListQuery(tuple(filters), limit=1, endpoint="completed-jobs"))
             ).count
 
         assert await check_partitions(COMPLETED_TASKS, items, count) == 82

@@ -34,7 +34,7 @@ async def all_tasks(client: ApiClient, client_id: str) -> list[CompletedTask]:
     return [
         task
         async for task in client.tasks.iter(
-            client_id, ListQuery(hydrate_domains=False, hydrate_ous=False), page_size=1000, endpoint="completed-jobs"
+            client_id, ListQuery(hydrate_domains=False, hydrate_ous=False, endpoint="completed-jobs"), page_size=1000
         )
     ]
 

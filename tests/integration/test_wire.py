@@ -52,9 +52,9 @@ async def test_every_kind_of_request_verifies(server: RecordingServer) -> None:
     async with client_for(server, sleep) as client:
         await client.events.list(ListQuery((since, rrule), (SortKey("id", True),), limit=2, hydrate_ous=False))
         await client.tasks.list(
-            CLIENT_ID, ListQuery((status,), (SortKey("execution_time"),)), endpoint="completed-jobs"
+            CLIENT_ID, ListQuery((status,), (SortKey("execution_time"),), endpoint="completed-jobs")
         )
-        await client.tasks.list(CLIENT_ID, endpoint="completed-tasks")
+        await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed-tasks"))
         await client.tags.list()
         await client.selectors.list(1, ListQuery((name,), limit=-1))
         await client.selectors.get(1, 2)
@@ -89,7 +89,7 @@ async def test_follow_up_pages_verify_and_stop_at_count(server: RecordingServer)
 async def test_selector_and_task_pages(server: RecordingServer) -> None:
     async with client_for(server, SleepRecorder()) as client:
         selector_pages = [page async for page in client.selectors.pages(1, page_size=3)]
-        tasks = [task async for task in client.tasks.iter(CLIENT_ID, page_size=2, endpoint="completed-jobs")]
+        tasks = [task async for task in client.tasks.iter(CLIENT_ID, ListQuery(endpoint="completed-jobs"), page_size=2)]
     assert [len(page.data.selectors) for page in selector_pages] == [3, 1]
     assert [task.id for task in tasks] == [1, 2, 3, 4, 5]
     assert len(server.requests) == 2 + 3

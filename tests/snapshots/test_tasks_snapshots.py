@@ -26,7 +26,7 @@ THEMES = ["textual-dark", "svctui-paper"]
 LOCAL_ZONE = "CET-1CEST,M3.5.0,M10.5.0/3"  # a POSIX rule: needs no tz database
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
 # Python warnings, so a DeprecationWarning here is a bug.
-pytestmark = pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings("error:completed-tasks is deprecated:DeprecationWarning")
 
 
 @pytest.fixture(autouse=True)

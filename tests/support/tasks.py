@@ -24,7 +24,7 @@ from tests.support.tui import SIZE, RecordingApp, make_app, settle
 
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
 # Python warnings, so a DeprecationWarning in a tasks test is a bug.
-NO_DEPRECATION_WARNING = pytest.mark.filterwarnings("error:GET /api/v2/clients:DeprecationWarning")
+NO_DEPRECATION_WARNING = pytest.mark.filterwarnings("error:completed-tasks is deprecated:DeprecationWarning")
 
 
 def text_of(widget: Static) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
+from svctui.api.limits import DEPRECATED_TASK_ENDPOINT
 from svctui.triage import QUICK_FILTERS_BY_NAME
 
 
@@ -54,7 +55,7 @@ def client_bar(
         else:
             named = Content.from_markup("[b]$name[/b] ($client_id)", name=name, client_id=shown_id)
             text += named if name else Content(shown_id)
-        style = "$warning" if endpoint == "completed-tasks" else "$success"
+        style = "$warning" if endpoint == DEPRECATED_TASK_ENDPOINT else "$success"
         text += Content.from_markup(f" [dim]·[/dim] [{style}]$endpoint[/]", endpoint=endpoint)
         return text + Content.from_markup(" [dim]·[/dim] $history", history=history)
 

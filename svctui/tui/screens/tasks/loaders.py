@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from svctui.api.compact import share_repeats
 from svctui.api.filters import COMPLETED_TASKS, RUNS_NEWEST_FIRST, Filter, SortKey
-from svctui.api.limits import TaskEndpoint
+from svctui.api.limits import MAX_PAGE_SIZE, TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
 from svctui.triage import STATUS_ORDER, DomainPoint, Drop, StatusCount, detect_drops, domain_series
 from svctui.tui.heap import keep_out_of_collections
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 HISTORY_LIMIT = 5000
-HISTORY_PAGE = 1000
+HISTORY_PAGE = MAX_PAGE_SIZE
 KNOWN_EVENTS_LIMIT = 5000
 OTHER_STATUS = -99
 # The one change a history shows that its newest run may not: a run updated later (a status that moved on).
@@ -41,10 +41,9 @@ Fingerprint = tuple[int, int | None, object]
 
 @dataclass(frozen=True)
 class TasksQuery(ListQuery):
-    """A page request of one client's tasks from one endpoint."""
+    """A page request of one client's tasks (from `endpoint`, a field of every ListQuery)."""
 
     client_id: str = ""
-    endpoint: TaskEndpoint = "completed-tasks"
 
 
 @dataclass(frozen=True)
@@ -76,8 +75,10 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int) -> l
 
     async def count(code: int) -> int:
         status = Filter.build(COMPLETED_TASKS, "status", "eq", str(code))
-        counting = ListQuery((*query.filters, status), limit=1, hydrate_domains=False, hydrate_ous=False)
-        page = await client.tasks.list(query.client_id, counting, endpoint=query.endpoint)
+        counting = ListQuery(
+            (*query.filters, status), limit=1, hydrate_domains=False, hydrate_ous=False, endpoint=query.endpoint
+        )
+        page = await client.tasks.list(query.client_id, counting)
         return page.count
 
     counts = await asyncio.gather(*(count(code) for code in STATUS_ORDER))
@@ -90,8 +91,8 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int) -> l
 
 async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEndpoint) -> Fingerprint:
     """The client's history's fingerprint (see Fingerprint), from one `limit=1` request."""
-    latest = ListQuery(sort=LATEST_UPDATE, limit=1, hydrate_domains=False, hydrate_ous=False)
-    page = await client.tasks.list(client_id, latest, endpoint=endpoint)
+    latest = ListQuery(sort=LATEST_UPDATE, limit=1, hydrate_domains=False, hydrate_ous=False, endpoint=endpoint)
+    page = await client.tasks.list(client_id, latest)
     task = page.data[0] if page.data else None
     return (page.count, task.id if task else None, task.updated_at if task else None)
 
@@ -106,8 +107,8 @@ async def fetch_history(
         fingerprint = await fetch_fingerprint(client, client_id, endpoint)
     tasks: list[CompletedTask] = []
     total = 0
-    newest = ListQuery(sort=RUNS_NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False)
-    pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE, endpoint=endpoint)
+    newest = ListQuery(sort=RUNS_NEWEST_FIRST, hydrate_domains=False, hydrate_ous=False, endpoint=endpoint)
+    pages = client.tasks.pages(client_id, newest, page_size=HISTORY_PAGE)
     try:
         async for page in pages:
             await asyncio.to_thread(share_repeats, page.data)  # kept: ~70 % smaller (svctui.api.compact)

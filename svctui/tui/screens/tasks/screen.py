@@ -27,7 +27,12 @@ from textual.widgets import Static
 
 from svctui.api.compact import share_repeats
 from svctui.api.filters import COMPLETED_TASKS, TASKS_NEWEST_FIRST, EndpointSpec, Filter, SortKey
-from svctui.api.limits import DASHBOARD_DEPRECATION_NOTICE, TaskEndpoint
+from svctui.api.limits import (
+    DASHBOARD_DEPRECATION_NOTICE,
+    DEPRECATED_TASK_ENDPOINT,
+    REPLACEMENT_TASK_ENDPOINT,
+    TaskEndpoint,
+)
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
 from svctui.tui.client_names import NAMES_CHANNEL, SAVE_CHANNEL, names_loaded, save_learnt_names, start_name_load
@@ -84,7 +89,13 @@ class TasksScreen(ListScreen[CompletedTask]):
     MODE: ClassVar[str] = "tasks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
-        Binding("e", "switch_endpoint", "Endpoint", id="tasks.endpoint", tooltip="completed-tasks ⇄ completed-jobs"),
+        Binding(
+            "e",
+            "switch_endpoint",
+            "Endpoint",
+            id="tasks.endpoint",
+            tooltip=f"{DEPRECATED_TASK_ENDPOINT} ⇄ {REPLACEMENT_TASK_ENDPOINT}",
+        ),
         Binding("E", "show_event", "Event", show=False, id="tasks.event", tooltip="Jump to this run's event"),
         *_quick_bindings(),
         Binding("R", "show_tab('results')", "Results", show=False, id="tasks.tab.results", tooltip="Domain results"),
@@ -112,7 +123,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         super().__init__()
         self.client_id: str | None = None
         self.client_profile: str | None = None  # the profile client_id was chosen with
-        self.endpoint: TaskEndpoint = "completed-tasks"
+        self.endpoint: TaskEndpoint = DEPRECATED_TASK_ENDPOINT
         self.quick: str | None = None
         self.quick_under_drops: str | None = None  # the server-side quick filter the drops view was entered from
         self.missing_client: str | None = None  # a client the server answered 404 for (not live-refreshed)
@@ -153,14 +164,14 @@ class TasksScreen(ListScreen[CompletedTask]):
             base.limit,
             base.hydrate_domains,
             base.hydrate_ous,
-            self.client_id or "",
             self.endpoint,
+            self.client_id or "",
         )
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[CompletedTask]:
         """One page of the client's completed tasks or jobs."""
         assert isinstance(query, TasksQuery)
-        page = await client.tasks.list(query.client_id, query, endpoint=query.endpoint)
+        page = await client.tasks.list(query.client_id, query)
         await asyncio.to_thread(share_repeats, page.data)  # ~70 % less memory a kept task (svctui.api.compact)
         return page
 
@@ -285,7 +296,7 @@ class TasksScreen(ListScreen[CompletedTask]):
                 self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2, short_history
             )
         )
-        deprecated = self.endpoint == "completed-tasks"
+        deprecated = self.endpoint == DEPRECATED_TASK_ENDPOINT
         notice = self.query_one("#endpoint-notice", Static)
         notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
         notice.set_class(not deprecated, "-hidden")
@@ -525,7 +536,8 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def action_switch_endpoint(self) -> None:
         """Switch between completed-tasks (deprecated) and completed-jobs; reload page and history."""
-        self.endpoint = "completed-jobs" if self.endpoint == "completed-tasks" else "completed-tasks"
+        old, new = DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
+        self.endpoint = new if self.endpoint == old else old
         self.notify(f"Now listing {self.endpoint}.")
         self.window.skip = 0
         self.load()
