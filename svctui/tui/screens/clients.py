@@ -58,6 +58,7 @@ MODE = "clients"
 COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
     ("health", "health", 11),
     ("name", "client", 18),
+    ("type", "type", 10),  # sharphound, azurehound, openhound
     ("last", "last run", 22),
     ("notok", "not OK", 6),
     ("drops", "drops", 5),
@@ -74,14 +75,21 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 # edge there, showing the oldest runs and hiding the latest; the detail pane spells out all 20).
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
+NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
 
 
 def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
     """The table's columns (key, label, width) for a narrow terminal or a wide one."""
-    return [
+    columns = [
         (key, *NARROW_COLUMNS[key]) if narrow and key in NARROW_COLUMNS else (key, label, width)
         for key, label, width in COLUMNS
     ]
+    if not narrow:
+        return columns
+    later = [column for column in columns if column[0] in NARROW_LATER]
+    columns = [column for column in columns if column[0] not in NARROW_LATER]
+    after = next(index for index, column in enumerate(columns) if column[0] == "strip") + 1
+    return columns[:after] + later + columns[after:]
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -200,6 +208,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
+        self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
 
@@ -231,8 +240,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def on_mount(self) -> None:
         """Columns, header, first load."""
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
-        for key, label, width in columns_for(self.has_class("-narrow")):
-            self.table.add_column(label, key=key, width=width)
+        self._add_columns()
         self.watch(self.dashboard, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.table.focus()
@@ -246,14 +254,20 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.set_class(narrow, "-narrow")
             key, table = self.current_key(), self.table
             table.clear(columns=True)
-            for column, label, width in columns_for(narrow):
-                table.add_column(label, key=column, width=width)
+            self._add_columns()
             self._row_cells = {}
             self._render_rows(rank=not self.awaiting)  # a round still filling in keeps its rows in place
             if key is not None and key in {row.value for row in table.rows}:
                 table.move_cursor(row=table.get_row_index(key), animate=False)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
+
+    def _add_columns(self) -> None:
+        """The columns for the screen's width (`-narrow` or not), in the order the rows' cells follow."""
+        columns = columns_for(self.has_class("-narrow"))
+        self._column_keys = [key for key, _label, _width in columns]
+        for key, label, width in columns:
+            self.table.add_column(label, key=key, width=width)
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -573,16 +587,18 @@ class ClientsScreen(StaleRows, Screen[None]):
         cached = self._row_cells.get(key)
         if cached is not None and cached[0] is source and cached[1] == now:
             return cached[2], False
-        cells = self._pending_cells(member) if result is None else self._cells(result)
+        by_column = self._pending_cells(member) if result is None else self._cells(result)
+        cells = [by_column[column] for column in self._column_keys]
         self._row_cells[key] = (source, now, cells)
         return cells, True
 
-    def _pending_cells(self, member: Member) -> list[Text]:
+    def _pending_cells(self, member: Member) -> dict[str, Text]:
         now = self.dashboard.clock()
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
             "name": Text(member.name or member.client_id[:8] + "…"),
+            "type": Text(record.type if record else ""),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
             "next": Text(_when(next_run(member, now))),
@@ -593,10 +609,10 @@ class ClientsScreen(StaleRows, Screen[None]):
             "version": Text(record.version if record else ""),
             "host": Text(record.hostname if record else ""),
         }
-        return [cells[key] for key, _label, _width in COLUMNS]
+        return cells
 
-    def _cells(self, result: MemberHealth) -> list[Text]:
-        cells = dict(zip((key for key, _, _ in COLUMNS), self._pending_cells(result.member), strict=True))
+    def _cells(self, result: MemberHealth) -> dict[str, Text]:
+        cells = self._pending_cells(result.member)
         health, app = result.health, self.app
         if health is None:
             error = result.error
@@ -604,7 +620,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             style = semantic_style(app, "error", bold=True)
             cells["health"] = RankCell("! error", result.member.client_id, style=style)
             cells["last"] = Text(text, style=semantic_style(app, "error"))
-            return [cells[key] for key, _label, _width in COLUMNS]
+            return cells
         verdict = health.verdict
         cells["health"] = RankCell(
             f"{VERDICT_GLYPHS[verdict]} {verdict}",
@@ -630,7 +646,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         cells["strip"] = strip
         if health.stale:
             cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=semantic_style(app, "warning"))
-        return [cells[key] for key, _label, _width in COLUMNS]
+        return cells
 
     # ----- detail and actions -----------------------------------------------------------------------------
     def current_key(self) -> str | None:
@@ -658,7 +674,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         record, now = member.record, self.dashboard.clock()
         if record is not None:
             lines += [
-                f"host {record.hostname or '-'} ({record.ip_address or '-'}), version {record.version or '-'}",
+                f"type {record.type or '-'}, version {record.version or '-'}",
+                f"host {record.hostname or '-'} ({record.ip_address or '-'})",
                 f"last check-in {_when(record.last_checkin)}",
                 "",
                 f"Schedules ({len(record.events)}):",
