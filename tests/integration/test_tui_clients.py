@@ -11,9 +11,11 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
+from svctui.api.errors import ApiError
 from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
+from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
 from svctui.triage.health import Verdict, strip_text
 from svctui.triage.summary import task_time
@@ -296,6 +298,26 @@ async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_serve
         assert rows[1][1] == "SHARPHOUND-LAB" and rows[1][0].endswith("ok")
         status = str(screen.query_one("#status-line", Static).render())
         assert "2/2 clients checked" in status and "1 could not be checked" in status
+
+
+async def test_an_answer_of_an_older_round_is_dropped(demo_server: DemoServer) -> None:
+    """A client's answer that belongs to an older client list's round (its load number is not the latest) changes
+    nothing; the same answer in the current round does (Loads.is_current decides, issue 10)."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        member = screen.fleet.members[0]
+        kept = screen.results[member.client_id]
+        seq = screen.loads.seq(clients.FLEET)
+        failed = MemberHealth(member, None, ApiError("the fetch failed"))
+        screen.post_message(clients.ClientJudged(seq - 1, failed))
+        await settle(pilot)
+        assert screen.results[member.client_id] is kept, "an older round's answer is dropped"
+        screen.post_message(clients.ClientJudged(seq, failed))
+        await settle(pilot)
+        assert screen.results[member.client_id].error is failed.error, "the current round's is taken"
 
 
 async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:

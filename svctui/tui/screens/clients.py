@@ -141,11 +141,16 @@ class ClientsTable(RowTable[Text]):
     KEEP_LAYOUTS = True
 
 
+FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
+
+
 class ClientJudged(Message, bubble=False):
-    """One client's health (or its error) arrived for the fleet load numbered `seq`."""
+    """One client's health (or its error) arrived in the round of the client list loaded as number `seq` of the
+    FLEET channel: `Loads.is_current` drops it once another list was asked for."""
 
     def __init__(self, seq: int, result: MemberHealth) -> None:
         super().__init__()
+        self.channel = FLEET
         self.seq = seq
         self.result = result
 
@@ -201,7 +206,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.freshness = Freshness()
         self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
-        self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
+        self._landed: list[ClientJudged] = []  # answers not shown yet
         self._flush_timer: Timer | None = None
         self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
@@ -307,14 +312,14 @@ class ClientsScreen(StaleRows, Screen[None]):
             await building
             return fleet
 
-        self.loads.start("fleet", load)
+        self.loads.start(FLEET, load)
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         if not self.loads.is_current(message):
             return
-        if message.channel == "fleet":
-            self._show_fleet(message.value)
+        if message.channel == FLEET:
+            self._show_fleet(message)
 
     @on(LoadFailed)
     def _failed(self, message: LoadFailed) -> None:
@@ -324,17 +329,18 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._release_collections(settle=False)
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
-        if message.channel == "fleet" and self.table.row_count:
+        if message.channel == FLEET and self.table.row_count:
             self.dashboard.note_failure(message.error)  # the rows of the last round stay, marked stale
             self._set_stale(error_view(message.error, "clients").title)
             self._status(self._summary())
-        elif message.channel == "fleet":
+        elif message.channel == FLEET:
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
             self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
-    def _show_fleet(self, fleet: Fleet) -> None:
+    def _show_fleet(self, loaded: Loaded) -> None:
+        fleet: Fleet = loaded.value
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
@@ -355,7 +361,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return
         self._show_state(None)
         self._status([f"{len(fleet.members)} clients (from {fleet.source})", "checking each one…"])
-        app, seq = self.dashboard, self.loads.seq("fleet")
+        app, seq = self.dashboard, loaded.seq
         options = self.health_options()
         now = app.clock()
 
@@ -370,7 +376,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return len(fleet.members)
 
         def start() -> None:
-            if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+            if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self._hold_collections()
                 self.loads.start("judge", judge_all)
 
@@ -402,10 +408,10 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _judged(self, message: ClientJudged) -> None:
         """Hold the answer for the next table update: at once for the first answer after a pause and for the one
         that completes the round, else at most every FLUSH_EVERY seconds."""
-        if message.seq != self.loads.seq("fleet"):
-            return  # an older fleet's answer
-        self._landed.append((message.seq, message.result))
-        held = {result.member.client_id for _seq, result in self._landed}
+        if not self.loads.is_current(message):
+            return  # an answer of an older client list's round
+        self._landed.append(message)
+        held = {landed.result.member.client_id for landed in self._landed}
         wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
         if self._flush_queued:
             return  # the flush after the next frame takes it
@@ -421,9 +427,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._flush_timer.stop()
             self._flush_timer = None
         self._flush_queued = False
-        seq = self.loads.seq("fleet")
-        current = [result for landed_seq, result in self._landed if landed_seq == seq]
-        landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
+        current = [message for message in self._landed if self.loads.is_current(message)]
+        landed, self._landed = [message.result for message in current[:FLUSH_ROWS]], current[FLUSH_ROWS:]
         if self._landed:
             self._flush_queued = True
             self._flush_timer = self.set_timer(NEXT_ROWS_AFTER, self._flush_landed)
