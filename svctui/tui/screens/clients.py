@@ -5,7 +5,9 @@ health`). The client list is one load; then each client's runs are fetched concu
 burst the rate limiter allows a quiet route, 51 at 55 a second) and its row fills in as its answer lands (answers
 landing close together share one table update, and only the changed rows repaint); the rows go into rank order
 when the round completes (or every SORT_EVERY seconds), as a re-sort repaints every cell (cheaply: the table keeps
-its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row.
+its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row; in a reload, a client
+judged before keeps its last verdict and cells instead, marked stale with why (its row dimmed, `stale: HTTP 502` in
+its last-run cell, the whole error in the detail pane, the count in the status line) until an answer comes.
 `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
 
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
@@ -45,7 +47,7 @@ from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.status_line import StatusPart, fit_status
+from svctui.tui.status_line import KEEP_ALWAYS, StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
@@ -436,11 +438,13 @@ class ClientsScreen(StaleRows, Screen[None]):
         for result in landed:
             key = result.member.client_id
             before = self.results.get(key)
+            if result.health is None and before is not None and before.health is not None:
+                result = MemberHealth(result.member, before.health, result.error)  # the last verdict, marked stale
             self.results[key] = result
             self.awaiting.discard(key)
             if before is not None and _differs(before, result):
                 changed.append(key)
-            if result.health is not None:
+            if result.health is not None and result.error is None:
                 seen = self.dashboard.live.failures.new_failures(
                     key, result.health.last_failures, announce=before is not None
                 )
@@ -492,7 +496,15 @@ class ClientsScreen(StaleRows, Screen[None]):
         done = total - len(self.awaiting)
         failed = sum(1 for item in self.results.values() if item.health is None)
         worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
-        parts = [f"{done}/{total} clients checked", f"{worst} need a look"]
+        stale = [item.error for item in self.results.values() if item.health is not None and item.error is not None]
+        parts: list[str] = []
+        if stale:  # the count first, as the list screens' `stale: …` (the fleet's own, when it failed, before it)
+            reasons = sorted({stale_reason(error) for error in stale})
+            why = f" ({', '.join(reasons)})" if len(reasons) <= 2 else ""
+            parts.append(StatusPart(f"stale: {len(stale)} client{'s' if len(stale) > 1 else ''}{why}", KEEP_ALWAYS))
+            if not self.freshness.stale:
+                parts.append(StatusPart("r to retry", status_line.RETRY))
+        parts += [f"{done}/{total} clients checked", f"{worst} need a look"]
         if failed:
             parts.append(f"{failed} could not be checked")
         if self.order != DEFAULT_ORDER:
@@ -651,6 +663,11 @@ class ClientsScreen(StaleRows, Screen[None]):
         cells["strip"] = strip
         if health.stale:
             cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=semantic_style(app, "warning"))
+        if result.error is not None:  # a reload could not fetch it: the last answer's cells, dimmed, and why
+            for cell in cells.values():
+                cell.stylize("dim")
+            reason = stale_reason(result.error)
+            cells["last"] = Text(f"stale: {reason}", style=semantic_style(app, "warning", bold=True))
         return cells
 
     # ----- detail and actions -----------------------------------------------------------------------------
@@ -700,6 +717,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             error = result.error
             lines += ["", "Could not be checked:", error.user_message() if error is not None else "unknown error"]
         else:
+            if result.error is not None:
+                lines += ["", f"stale: {result.error.user_message()} — r to retry", "The last answer, kept:"]
             strip = result.health.strip
             if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
                 lines += ["", f"Last {len(strip)} runs, oldest first: {strip_text(strip)}", f"  {strip_legend(strip)}"]
@@ -738,6 +757,12 @@ class ClientsScreen(StaleRows, Screen[None]):
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
         line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
+
+
+def stale_reason(error: BaseException) -> str:
+    """Why a client's row is stale, short enough for its last-run cell: `HTTP 502`, `cannot reach the server`."""
+    view = error_view(error, "runs")
+    return f"HTTP {view.status}" if view.status is not None else view.title.lower()
 
 
 def _differs(before: MemberHealth, after: MemberHealth) -> bool:
