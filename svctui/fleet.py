@@ -76,7 +76,8 @@ Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]
 
 @dataclass(frozen=True)
 class MemberHealth:
-    """One client's health, or the error that kept it from being judged."""
+    """One client's health, or the error that kept it from being judged (both: the dashboard kept the health of an
+    earlier round because this round's fetch failed)."""
 
     member: Member
     health: ClientHealth | None

@@ -141,6 +141,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CollectionClient: (
         TableColumn("ID", lambda c: c.id, min_width=8),
         TableColumn("NAME", lambda c: c.name, flexible=True),
+        TableColumn("TYPE", lambda c: c.type),
         TableColumn("HOSTNAME", lambda c: c.hostname, flexible=True),
         TableColumn("VERSION", lambda c: c.version),
         TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16),

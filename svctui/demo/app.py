@@ -113,10 +113,10 @@ class ContextMiddleware:
             return
         self.state.request_count += 1
         injector = self.state.injector
-        if injector.faults.latency_ms:
+        if injector.faults.latency_ms and injector.applies(scope["path"]):
             await asyncio.sleep(injector.faults.latency_ms / 1000)
         if scope["path"].startswith("/api/"):
-            kind = injector.transport_fault()
+            kind = injector.transport_fault(scope["path"])
             if kind:
                 await send_fault(kind, send)
                 return
@@ -236,12 +236,12 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
                 raise Problem(401, "not authenticated")
             if write and principal.role != "admin":
                 raise Problem(403, "not authorized")
-            if state.injector.server_error():
+            if state.injector.server_error(request.url.path):
                 raise Problem(500, handlers.MSG_INTERNAL)
             call = handlers.Call(
                 dict(request.path_params), go_parse_query(request.scope.get("query_string", b"")), body, state.now()
             )
-            status, payload = await _with_timeout(state, handler, call, wait)
+            status, payload = await _with_timeout(state, handler, call, wait, request.url.path)
         except Problem as problem:
             return error_response(problem.status, problem.message, request_id, limit_headers)
         except Exception:  # a database error: the real server's generic 500, never a traceback
@@ -251,9 +251,11 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
     return endpoint
 
 
-async def _with_timeout(state: DemoState, handler: Handler, call: handlers.Call, wait: int) -> handlers.Result:
+async def _with_timeout(
+    state: DemoState, handler: Handler, call: handlers.Call, wait: int, path: str
+) -> handlers.Result:
     async def work() -> handlers.Result:
-        if state.injector.slow():
+        if state.injector.slow(path):
             await asyncio.sleep(state.injector.faults.slow_seconds)
         return await run_in_threadpool(_run, state.db_path, handler, call)
 

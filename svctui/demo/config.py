@@ -59,12 +59,15 @@ class Faults:
     `latency_ms` delays every API response; `error_rate` answers a share of authenticated requests with the 500
     envelope; `kinds` maps a fault kind (html, malformed, truncated, reset, slow) to the share of API requests it
     hits. `slow_seconds` is how long a `slow` response stalls (a `Prefer: wait` shorter than that times out).
+    `only_path`, when set, keeps every fault to the API requests whose path contains it (e.g. one client's
+    `/api/v2/clients/<id>/`: its runs fail while the client list answers).
     """
 
     latency_ms: int = 0
     error_rate: float = 0.0
     kinds: dict[str, float] = field(default_factory=dict)
     slow_seconds: float = DEFAULT_SLOW_SECONDS
+    only_path: str = ""
 
     def validate(self) -> None:
         """Raise ValueError naming an option that is out of range."""

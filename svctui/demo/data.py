@@ -54,6 +54,7 @@ class Client:
     id: str
     name: str
     domains: list[Domain] = field(default_factory=list)
+    collector: str = "sharphound"  # the client's `type`: sharphound, azurehound or openhound
 
 
 @dataclass
@@ -223,7 +224,8 @@ def event_rows(rng: random.Random, events: list[Event], anchor: datetime) -> lis
     return rows
 
 
-SHARPHOUND_VERSIONS = ("v2.5.13", "v2.6.1", "v2.6.3")  # every demo client is a SharpHound collector
+# Collector versions per client type (as many of each: a client's draw from the stream is the same whatever its type)
+VERSIONS = {"sharphound": ("v2.5.13", "v2.6.1", "v2.6.3"), "azurehound": ("v2.2.1", "v2.3.0", "v2.4.1")}
 
 
 def client_rows(rng: random.Random, clients: list[Client], anchor: datetime) -> list[tuple[object, ...]]:
@@ -244,9 +246,9 @@ def client_rows(rng: random.Random, clients: list[Client], anchor: datetime) -> 
                 client.name,
                 host,
                 f"10.{rng.randint(0, 40)}.{rng.randint(0, 255)}.{rng.randint(2, 250)}",
-                f"{netbios}\\svc-sharphound",
-                rng.choice(SHARPHOUND_VERSIONS),
-                "sharphound",
+                f"{netbios}\\svc-{client.collector}",
+                rng.choice(VERSIONS[client.collector]),
+                client.collector,
                 None,
                 None,
                 0,

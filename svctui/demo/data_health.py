@@ -7,7 +7,8 @@ With at least FLEET_MIN_CLIENTS clients (the default 6), the last 24 hours befor
   so its last check-in is that old;
 - the fourth has **a drop** in the last 24 h (recorded in `seeded_drops` like the others) and no failure;
 - the others are **healthy**: no failed, timed-out or partially complete run in the last 24 h;
-- one more client, FLEET_NEW_CLIENT, was registered but **never ran** (no schedule, no task).
+- one more client, FLEET_NEW_CLIENT (an AzureHound collector; the others are SharpHound), was registered but
+  **never ran** (no schedule, no task).
 Runs still in progress (the newest few) keep their status. Everything uses the run list `plan_runs` made, so the
 same seed gives the same rows.
 """

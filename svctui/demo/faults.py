@@ -1,5 +1,6 @@
 """Injected failures for reliability tests and demos: HTML proxy pages, malformed and truncated JSON, dropped
-connections, slow answers, latency and random 500s. All off unless configured.
+connections, slow answers, latency and random 500s. All off unless configured; `Faults.only_path` keeps them to
+the requests whose path contains it.
 """
 
 from __future__ import annotations
@@ -39,26 +40,32 @@ class FaultInjector:
         value.validate()
         self._faults = value
 
+    def applies(self, path: str) -> bool:
+        """True when the faults may hit a request for `path` (every one unless `only_path` narrows them)."""
+        return self._faults.only_path in path
+
     def _roll(self, rate: float) -> bool:
         if rate <= 0:
             return False
         with self._lock:
             return self._rng.random() < rate
 
-    def transport_fault(self) -> str | None:
+    def transport_fault(self, path: str) -> str | None:
         """The transport-level fault for this request (html, malformed, truncated or reset), or None."""
+        if not self.applies(path):
+            return None
         for kind in FAULT_KINDS:
             if kind != "slow" and self._roll(self._faults.kinds.get(kind, 0.0)):
                 return kind
         return None
 
-    def slow(self) -> bool:
+    def slow(self, path: str) -> bool:
         """True when this request should stall for `slow_seconds`."""
-        return self._roll(self._faults.kinds.get("slow", 0.0))
+        return self.applies(path) and self._roll(self._faults.kinds.get("slow", 0.0))
 
-    def server_error(self) -> bool:
+    def server_error(self, path: str) -> bool:
         """True when this request should fail with the 500 envelope."""
-        return self._roll(self._faults.error_rate)
+        return self.applies(path) and self._roll(self._faults.error_rate)
 
 
 async def send_fault(kind: str, send: Send) -> None:

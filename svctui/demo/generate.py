@@ -65,11 +65,12 @@ def generate(conn: sqlite3.Connection, seed: int, sizes: DemoSizes, anchor: date
 
 
 def _never_ran(seed: int, clients: list[data.Client], sizes: DemoSizes) -> list[data.Client]:
-    """The registered client that never ran (its own random stream: the rest of the data is unchanged)."""
+    """The registered client that never ran, an AzureHound collector beside the SharpHound ones (its own random
+    stream: the rest of the data is unchanged)."""
     if not data_health.shapes_fleet(clients, sizes):
         return []
     rng = random.Random(seed * 31337 + 4)
-    client = data.Client(id=data.new_uuid(rng), name=data_health.FLEET_NEW_CLIENT)
+    client = data.Client(id=data.new_uuid(rng), name=data_health.FLEET_NEW_CLIENT, collector="azurehound")
     client.domains.append(data.make_domain(rng, "branch.fabrikam.local", client.id))
     return [client]
 

@@ -2,8 +2,9 @@
 
 Each load belongs to a *channel* (e.g. "page", "history") of the widget that started it and carries the channel's
 sequence number at start. Starting a load cancels the channel's previous one, and `Loads.is_current` drops any
-answer whose number is not the latest, so a stale answer never wins. Workers never touch widgets; a failure is a
-message (shown as a state or a notification), never a traceback.
+answer whose number is not the latest, so a stale answer never wins (also a screen's own partial answers, such as
+the Clients screen's one per client, when they carry the channel and number of the load they belong to: `Answer`).
+Workers never touch widgets; a failure is a message (shown as a state or a notification), never a traceback.
 """
 
 from __future__ import annotations
@@ -11,11 +12,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import Worker
+
+
+class Answer(Protocol):
+    """What `Loads.is_current` checks: the channel and the sequence number of the load an answer belongs to."""
+
+    channel: str
+    seq: int
 
 
 class Loaded(Message, bubble=False):
@@ -93,6 +101,7 @@ class Loads:
 
         return self.start(channel, in_thread, request)
 
-    def is_current(self, message: Loaded | LoadFailed) -> bool:
-        """True when `message` answers the channel's latest load; a stale one should be ignored."""
+    def is_current(self, message: Answer) -> bool:
+        """True when `message` (a Loaded, a LoadFailed, or a screen's partial answer) belongs to the channel's latest
+        load; a stale one should be ignored."""
         return message.seq == self._seq.get(message.channel)

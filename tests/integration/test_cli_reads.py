@@ -17,6 +17,7 @@ from svctui.api.limits import CLI_DEPRECATION_NOTE, TASKS_DEPRECATION
 from svctui.api.models import AssetGroupTag, CompletedTask, Event, Selector
 from svctui.clock import FROZEN_NOW_ENV
 from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.schedule import next_run_at, next_run_words
 from tests.support.cli import (
@@ -453,3 +454,17 @@ def test_clients_list_csv_names_each_clients_schedules_by_id(env: dict[str, str]
     assert {row["id"] for row in rows} == set(expected) and any(expected.values())
     for row in rows:
         assert row["events"] == ";".join(expected[row["id"]]) and row["events_count"] == str(len(expected[row["id"]]))
+
+
+def test_clients_list_table_shows_each_clients_type_after_its_name(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 14 names the columns `name, type, version, hostname, …`: the table had no TYPE. The demo's fleet has an
+    AzureHound collector (the client that never ran) beside the SharpHound ones."""
+    monkeypatch.setenv("COLUMNS", "200")  # the names whole
+    result = invoke(["clients", "list"])
+    assert result.exit_code == 0, result.output
+    header, *rows = result.stdout.splitlines()
+    assert header.split()[:4] == ["ID", "NAME", "TYPE", "HOSTNAME"], header
+    types = {row.split()[1]: row.split()[2] for row in rows}
+    assert types[FLEET_NEW_CLIENT] == "azurehound" and set(types.values()) == {"sharphound", "azurehound"}, types

@@ -215,6 +215,21 @@ async def test_a_429_storm_is_paced_by_one_shared_limiter(demo_template_db: Path
     assert sent - 20 < 15, f"{sent - 20} answers of 429: the limiter paces after it learns the limit"
 
 
+async def test_demo_faults_kept_to_one_path_hit_only_its_requests(demo_template_db: Path, tmp_path: Path) -> None:
+    """`Faults.only_path`: one client's runs answer 500 (with a request id) while the client list and another
+    client's runs answer as usual (how the Clients screen's tests make one client's fetch fail)."""
+    with own_server(demo_template_db, tmp_path, rate_limit=0) as demo:
+        demo_client = ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key), sleep=SleepRecorder())
+        async with demo_client as api:
+            first, second = [record.id for record in (await api.clients.list()).data][:2]
+            demo.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{first}/")
+            assert (await api.clients.list()).data
+            assert (await api.tasks.list(second, endpoint="completed-jobs")).count > 0
+            with pytest.raises(ServerError) as info:
+                await api.tasks.list(first, endpoint="completed-jobs")
+    assert info.value.status == 500 and info.value.request_id
+
+
 @pytest.mark.parametrize(
     ("kind", "error"),
     [("malformed", ResponseShapeError), ("truncated", ResponseCutShort), ("html", ServerError)],

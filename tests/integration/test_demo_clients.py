@@ -72,7 +72,8 @@ def test_clients_shape_names_and_counts_agree_with_the_tasks(client: httpx.Clien
         expected = set() if client_id in never_ran else {item.name}
         assert {task["client_name"] for task in tasks} == expected, "the names the tasks carry"
         assert item.completed_job_count == len(tasks)
-        assert item.type == "sharphound" and item.version.startswith("v2.") and item.hostname
+        assert item.type == ("azurehound" if client_id in never_ran else "sharphound")
+        assert item.version.startswith("v2.") and item.hostname
         assert item.last_checkin is not None
         assert {event.client_id for event in item.events} <= {client_id}
     events = all_items(client, "/api/v2/events")

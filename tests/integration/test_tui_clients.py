@@ -11,9 +11,11 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
+from svctui.api.errors import ApiError
 from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
+from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
 from svctui.triage.health import Verdict, strip_text
 from svctui.triage.summary import task_time
@@ -85,6 +87,11 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         first_row = [str(cell) for cell in screen.table.get_row_at(0)]
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
         assert "clients checked" in str(screen.query_one("#status-line", Static).render())
+        labels = [str(column.label) for column in screen.table.columns.values()]
+        assert labels[:3] == ["health", "client", "type"], "issue 14: the client's type after its name"
+        types = {str(screen.table.get_cell(row.key, "name")): str(screen.table.get_cell(row.key, "type"))
+                 for row in screen.table.ordered_rows}  # fmt: skip
+        assert types[FLEET_NEW_CLIENT] == "azurehound" and types["SHARPHOUND-DC01"] == "sharphound", types
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         opening = {key for row in app.screen.rows if row.description == "Open runs" for key in row.keys.split()}
@@ -149,7 +156,9 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
 
         full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
         assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
-        assert [str(column.label) for column in table.columns.values()][5] == f"last {clients.STRIP_NARROW}"
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels[5:7] == [f"last {clients.STRIP_NARROW}", "type"], "the type gives way to the strip"
+        assert {str(table.get_cell(row.key, "type")) for row in table.ordered_rows} == {"sharphound", "azurehound"}
         strip_end = sum(column.get_render_width(table) for column in list(table.columns.values())[:6])
         assert strip_end <= 80, "the strip's newest end is on screen"
         await pilot.press("j", "j")
@@ -285,10 +294,30 @@ async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_serve
         screen = app.screen
         assert isinstance(screen, ClientsScreen)
         rows = [[str(cell) for cell in screen.table.get_row_at(n)] for n in range(screen.table.row_count)]
-        assert rows[0][0] == "! error" and "404" in rows[0][2]
+        assert rows[0][0] == "! error" and "404" in rows[0][3]  # health, client, type, last run
         assert rows[1][1] == "SHARPHOUND-LAB" and rows[1][0].endswith("ok")
         status = str(screen.query_one("#status-line", Static).render())
         assert "2/2 clients checked" in status and "1 could not be checked" in status
+
+
+async def test_an_answer_of_an_older_round_is_dropped(demo_server: DemoServer) -> None:
+    """A client's answer that belongs to an older client list's round (its load number is not the latest) changes
+    nothing; the same answer in the current round does (Loads.is_current decides, issue 10)."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        member = screen.fleet.members[0]
+        kept = screen.results[member.client_id]
+        seq = screen.loads.seq(clients.FLEET)
+        failed = MemberHealth(member, None, ApiError("the fetch failed"))
+        screen.post_message(clients.ClientJudged(seq - 1, failed))
+        await settle(pilot)
+        assert screen.results[member.client_id] is kept, "an older round's answer is dropped"
+        screen.post_message(clients.ClientJudged(seq, failed))
+        await settle(pilot)
+        assert screen.results[member.client_id].error is failed.error, "the current round's is taken"
 
 
 async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
@@ -399,7 +428,8 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
         assert all(painted == wanted for painted, wanted in paper), paper
         await pilot.press("t")  # the event's runs
         await settle(pilot)
-        assert isinstance(app.screen, TasksScreen)
+        runs = app.screen  # (not app.screen itself: mypy would keep it narrowed to TasksScreen below)
+        assert isinstance(runs, TasksScreen)
         app.theme = "textual-dark"  # while the events are hidden
         await settle(pilot)
         await pilot.press("1")  # back to the events (the number key no longer redraws on its own)

@@ -11,8 +11,10 @@ import sqlite3
 import pytest
 from textual.widgets import Static
 
+from svctui.api.errors import ServerError
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
+from svctui.triage.health import Verdict
 from svctui.tui.live import Tick
 from svctui.tui.palette import dashboard_commands
 from svctui.tui.screens.clients import ClientsScreen
@@ -26,7 +28,7 @@ from tests.support.live import (
     refresh_now,
 )
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, open_tasks, tasks_screen
-from tests.support.tui import events_screen, make_app, running, settle
+from tests.support.tui import events_screen, make_app, press_for, running, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 
@@ -151,10 +153,7 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
 ) -> None:
     app, clock = live_app(fresh_demo_server)
     async with running(app, (160, 40)) as pilot:
-        await pilot.press("4")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ClientsScreen)
+        screen = await press_for(pilot, "4", ClientsScreen)
         chosen = screen.ordered_members()[-1].client_id
         before = screen.results[chosen].health
         assert before is not None
@@ -172,6 +171,47 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
             pilot, clock, fresh_demo_server, screen.table, lambda: status_line(app)
         )
         assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
+
+
+async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until_an_answer_comes(
+    fresh_demo_server: DemoServer,
+) -> None:
+    """Issue 14: a refresh that fails keeps the rows and marks them stale. One client's runs answering 500 turned its
+    `✗ failing` row into `! error`, sorted it to the top and took it out of "need a look"; it keeps its verdict and
+    place, dimmed, its last-run cell says `stale: HTTP 500`, the detail pane the whole error and its request id, and
+    the status line the count; the next good answer clears the mark."""
+    app, clock = live_app(fresh_demo_server)
+    async with running(app, (160, 40)) as pilot:
+        screen = await press_for(pilot, "4", ClientsScreen)
+        order = [member.client_id for member in screen.ordered_members()]
+        key = order[0]  # worst first: the failing client, under the cursor
+        before = screen.results[key].health
+        assert before is not None and before.verdict is Verdict.FAILING and screen.current_key() == key
+        assert "4 need a look" in status_line(app)
+
+        def last_cell() -> str:
+            return str(screen.table.get_cell(key, "last"))
+
+        kept_last = last_cell()
+        fresh_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{key}/")
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        result = screen.results[key]
+        error = result.error
+        assert result.health == before and isinstance(error, ServerError) and error.request_id
+        assert str(screen.table.get_cell(key, "health")) == "✗ failing" and last_cell() == "stale: HTTP 500"
+        assert [member.client_id for member in screen.ordered_members()] == order, "it keeps its place"
+        line = status_line(app)
+        assert line.startswith("stale: 1 client (HTTP 500)  ·  r to retry") and "4 need a look" in line, line
+        assert "could not be checked" not in line and not screen.table.has_class("-stale"), "the other rows are fresh"
+        detail = str(screen.query_one("#clients-detail-text", Static).content)
+        assert f"stale: HTTP 500 Internal Server Error — {error.messages[0]}" in detail
+        assert f"(request id {error.request_id}) — r to retry" in detail and "Not-OK runs" in detail
+        fresh_demo_server.faults = Faults()
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert screen.results[key].error is None and last_cell() == kept_last
+        assert "stale" not in status_line(app) and "stale:" not in str(
+            screen.query_one("#clients-detail-text", Static).content
+        )
 
 
 async def test_refresh_is_off_by_default_and_the_settings_or_the_command_line_turn_it_on(

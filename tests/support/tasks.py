@@ -20,7 +20,7 @@ from svctui.tui.app import SvcTuiApp
 from svctui.tui.screens.tasks import TasksScreen
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.state_panel import StateKind
-from tests.support.tui import SIZE, RecordingApp, make_app, settle
+from tests.support.tui import SIZE, RecordingApp, make_app, press_for, settle
 
 # The screen shows its own notice for the deprecated endpoint; the app routes the client's notice away from
 # Python warnings, so a DeprecationWarning in a tasks test is a bug.
@@ -89,11 +89,7 @@ async def on_tasks(
 
 async def open_picker(pilot: Pilot[Any]) -> ClientPicker:
     """Press C and wait: the client picker."""
-    await pilot.press("C")
-    await settle(pilot)
-    picker = pilot.app.screen
-    assert isinstance(picker, ClientPicker)
-    return picker
+    return await press_for(pilot, "C", ClientPicker)
 
 
 async def only_task(pilot: Pilot[Any], screen: TasksScreen, task_id: int) -> None:

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual.app import App
@@ -109,6 +109,18 @@ async def settle(pilot: Pilot[Any], rounds: int = 8) -> None:
         busy = any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in pilot.app.workers)
         if round_ >= 1 and not busy:  # two rounds at least, as before
             return
+
+
+ScreenT = TypeVar("ScreenT", bound=Screen[Any])
+
+
+async def press_for(pilot: Pilot[Any], key: str, kind: type[ScreenT]) -> ScreenT:
+    """Press `key`, settle, and return the screen on show, checked to be a `kind` (e.g. `4`: the Clients screen)."""
+    await pilot.press(key)
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, kind), f"{key} showed {type(screen).__name__}, not {kind.__name__}"
+    return screen
 
 
 @asynccontextmanager

@@ -92,3 +92,18 @@ async def test_failures_are_messages_and_channels_are_independent() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert sorted(app.seen, key=str) == [("counts", "failed: server said no"), ("settings", {"theme": "dark"})]
+
+
+def test_a_screens_partial_answer_is_checked_like_a_load_of_its_channel() -> None:
+    """Issue 10: a stale answer is dropped in one place. The Clients screen's answers, one per client, belong to the
+    client list's load (channel and number): Loads.is_current keeps them while that load is the latest, and drops
+    them once another list was asked for (the screen compared the numbers itself)."""
+    from svctui.fleet import Member, MemberHealth
+    from svctui.tui.screens.clients import FLEET, ClientJudged
+
+    loads = Loads(Static())
+    seq = loads.invalidate(FLEET)
+    answer = ClientJudged(seq, MemberHealth(Member("c1"), None))
+    assert loads.is_current(answer)
+    loads.invalidate(FLEET)
+    assert not loads.is_current(answer)

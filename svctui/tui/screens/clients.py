@@ -5,7 +5,9 @@ health`). The client list is one load; then each client's runs are fetched concu
 burst the rate limiter allows a quiet route, 51 at 55 a second) and its row fills in as its answer lands (answers
 landing close together share one table update, and only the changed rows repaint); the rows go into rank order
 when the round completes (or every SORT_EVERY seconds), as a re-sort repaints every cell (cheaply: the table keeps
-its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row.
+its cells' layouts, see ClientsTable). A client whose fetch failed shows the error in its row; in a reload, a client
+judged before keeps its last verdict and cells instead, marked stale with why (its row dimmed, `stale: HTTP 502` in
+its last-run cell, the whole error in the detail pane, the count in the status line) until an answer comes.
 `enter` opens Completed tasks for the client; the detail pane lists its schedules and last failures.
 
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
@@ -45,7 +47,7 @@ from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.status_line import StatusPart, fit_status
+from svctui.tui.status_line import KEEP_ALWAYS, StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
@@ -58,6 +60,7 @@ MODE = "clients"
 COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
     ("health", "health", 11),
     ("name", "client", 18),
+    ("type", "type", 10),  # sharphound, azurehound, openhound
     ("last", "last run", 22),
     ("notok", "not OK", 6),
     ("drops", "drops", 5),
@@ -74,14 +77,21 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 # edge there, showing the oldest runs and hiding the latest; the detail pane spells out all 20).
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
+NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
 
 
 def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
     """The table's columns (key, label, width) for a narrow terminal or a wide one."""
-    return [
+    columns = [
         (key, *NARROW_COLUMNS[key]) if narrow and key in NARROW_COLUMNS else (key, label, width)
         for key, label, width in COLUMNS
     ]
+    if not narrow:
+        return columns
+    later = [column for column in columns if column[0] in NARROW_LATER]
+    columns = [column for column in columns if column[0] not in NARROW_LATER]
+    after = next(index for index, column in enumerate(columns) if column[0] == "strip") + 1
+    return columns[:after] + later + columns[after:]
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -133,11 +143,16 @@ class ClientsTable(RowTable[Text]):
     KEEP_LAYOUTS = True
 
 
+FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
+
+
 class ClientJudged(Message, bubble=False):
-    """One client's health (or its error) arrived for the fleet load numbered `seq`."""
+    """One client's health (or its error) arrived in the round of the client list loaded as number `seq` of the
+    FLEET channel: `Loads.is_current` drops it once another list was asked for."""
 
     def __init__(self, seq: int, result: MemberHealth) -> None:
         super().__init__()
+        self.channel = FLEET
         self.seq = seq
         self.result = result
 
@@ -193,13 +208,14 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.freshness = Freshness()
         self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
-        self._landed: list[tuple[int, MemberHealth]] = []  # answers not shown yet, with their fleet load's seq
+        self._landed: list[ClientJudged] = []  # answers not shown yet
         self._flush_timer: Timer | None = None
         self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
+        self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
 
@@ -231,8 +247,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def on_mount(self) -> None:
         """Columns, header, first load."""
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
-        for key, label, width in columns_for(self.has_class("-narrow")):
-            self.table.add_column(label, key=key, width=width)
+        self._add_columns()
         self.watch(self.dashboard, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.table.focus()
@@ -246,14 +261,20 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.set_class(narrow, "-narrow")
             key, table = self.current_key(), self.table
             table.clear(columns=True)
-            for column, label, width in columns_for(narrow):
-                table.add_column(label, key=column, width=width)
+            self._add_columns()
             self._row_cells = {}
             self._render_rows(rank=not self.awaiting)  # a round still filling in keeps its rows in place
             if key is not None and key in {row.value for row in table.rows}:
                 table.move_cursor(row=table.get_row_index(key), animate=False)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
+
+    def _add_columns(self) -> None:
+        """The columns for the screen's width (`-narrow` or not), in the order the rows' cells follow."""
+        columns = columns_for(self.has_class("-narrow"))
+        self._column_keys = [key for key, _label, _width in columns]
+        for key, label, width in columns:
+            self.table.add_column(label, key=key, width=width)
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -294,14 +315,14 @@ class ClientsScreen(StaleRows, Screen[None]):
             await building
             return fleet
 
-        self.loads.start("fleet", load)
+        self.loads.start(FLEET, load)
 
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         if not self.loads.is_current(message):
             return
-        if message.channel == "fleet":
-            self._show_fleet(message.value)
+        if message.channel == FLEET:
+            self._show_fleet(message)
 
     @on(LoadFailed)
     def _failed(self, message: LoadFailed) -> None:
@@ -311,17 +332,18 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._release_collections(settle=False)
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
-        if message.channel == "fleet" and self.table.row_count:
+        if message.channel == FLEET and self.table.row_count:
             self.dashboard.note_failure(message.error)  # the rows of the last round stay, marked stale
             self._set_stale(error_view(message.error, "clients").title)
             self._status(self._summary())
-        elif message.channel == "fleet":
+        elif message.channel == FLEET:
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
             self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
-    def _show_fleet(self, fleet: Fleet) -> None:
+    def _show_fleet(self, loaded: Loaded) -> None:
+        fleet: Fleet = loaded.value
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
@@ -342,7 +364,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return
         self._show_state(None)
         self._status([f"{len(fleet.members)} clients (from {fleet.source})", "checking each one…"])
-        app, seq = self.dashboard, self.loads.seq("fleet")
+        app, seq = self.dashboard, loaded.seq
         options = self.health_options()
         now = app.clock()
 
@@ -357,7 +379,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return len(fleet.members)
 
         def start() -> None:
-            if seq == self.loads.seq("fleet"):  # no newer client list meanwhile
+            if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self._hold_collections()
                 self.loads.start("judge", judge_all)
 
@@ -389,10 +411,10 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _judged(self, message: ClientJudged) -> None:
         """Hold the answer for the next table update: at once for the first answer after a pause and for the one
         that completes the round, else at most every FLUSH_EVERY seconds."""
-        if message.seq != self.loads.seq("fleet"):
-            return  # an older fleet's answer
-        self._landed.append((message.seq, message.result))
-        held = {result.member.client_id for _seq, result in self._landed}
+        if not self.loads.is_current(message):
+            return  # an answer of an older client list's round
+        self._landed.append(message)
+        held = {landed.result.member.client_id for landed in self._landed}
         wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
         if self._flush_queued:
             return  # the flush after the next frame takes it
@@ -408,9 +430,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._flush_timer.stop()
             self._flush_timer = None
         self._flush_queued = False
-        seq = self.loads.seq("fleet")
-        current = [result for landed_seq, result in self._landed if landed_seq == seq]
-        landed, self._landed = current[:FLUSH_ROWS], [(seq, result) for result in current[FLUSH_ROWS:]]
+        current = [message for message in self._landed if self.loads.is_current(message)]
+        landed, self._landed = [message.result for message in current[:FLUSH_ROWS]], current[FLUSH_ROWS:]
         if self._landed:
             self._flush_queued = True
             self._flush_timer = self.set_timer(NEXT_ROWS_AFTER, self._flush_landed)
@@ -418,11 +439,13 @@ class ClientsScreen(StaleRows, Screen[None]):
         for result in landed:
             key = result.member.client_id
             before = self.results.get(key)
+            if result.health is None and before is not None and before.health is not None:
+                result = MemberHealth(result.member, before.health, result.error)  # the last verdict, marked stale
             self.results[key] = result
             self.awaiting.discard(key)
             if before is not None and _differs(before, result):
                 changed.append(key)
-            if result.health is not None:
+            if result.health is not None and result.error is None:
                 seen = self.dashboard.live.failures.new_failures(
                     key, result.health.last_failures, announce=before is not None
                 )
@@ -474,7 +497,15 @@ class ClientsScreen(StaleRows, Screen[None]):
         done = total - len(self.awaiting)
         failed = sum(1 for item in self.results.values() if item.health is None)
         worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
-        parts = [f"{done}/{total} clients checked", f"{worst} need a look"]
+        stale = [item.error for item in self.results.values() if item.health is not None and item.error is not None]
+        parts: list[str] = []
+        if stale:  # the count first, as the list screens' `stale: …` (the fleet's own, when it failed, before it)
+            reasons = sorted({stale_reason(error) for error in stale})
+            why = f" ({', '.join(reasons)})" if len(reasons) <= 2 else ""
+            parts.append(StatusPart(f"stale: {len(stale)} client{'s' if len(stale) > 1 else ''}{why}", KEEP_ALWAYS))
+            if not self.freshness.stale:
+                parts.append(StatusPart("r to retry", status_line.RETRY))
+        parts += [f"{done}/{total} clients checked", f"{worst} need a look"]
         if failed:
             parts.append(f"{failed} could not be checked")
         if self.order != DEFAULT_ORDER:
@@ -574,16 +605,18 @@ class ClientsScreen(StaleRows, Screen[None]):
         cached = self._row_cells.get(key)
         if cached is not None and cached[0] is source and cached[1] == now:
             return cached[2], False
-        cells = self._pending_cells(member) if result is None else self._cells(result)
+        by_column = self._pending_cells(member) if result is None else self._cells(result)
+        cells = [by_column[column] for column in self._column_keys]
         self._row_cells[key] = (source, now, cells)
         return cells, True
 
-    def _pending_cells(self, member: Member) -> list[Text]:
+    def _pending_cells(self, member: Member) -> dict[str, Text]:
         now = self.dashboard.clock()
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
             "name": Text(member.name or member.client_id[:8] + "…"),
+            "type": Text(record.type if record else ""),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
             "next": Text(_when(next_run(member, now))),
@@ -594,10 +627,10 @@ class ClientsScreen(StaleRows, Screen[None]):
             "version": Text(record.version if record else ""),
             "host": Text(record.hostname if record else ""),
         }
-        return [cells[key] for key, _label, _width in COLUMNS]
+        return cells
 
-    def _cells(self, result: MemberHealth) -> list[Text]:
-        cells = dict(zip((key for key, _, _ in COLUMNS), self._pending_cells(result.member), strict=True))
+    def _cells(self, result: MemberHealth) -> dict[str, Text]:
+        cells = self._pending_cells(result.member)
         health, app = result.health, self.app
         if health is None:
             error = result.error
@@ -605,7 +638,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             style = semantic_style(app, "error", bold=True)
             cells["health"] = RankCell("! error", result.member.client_id, style=style)
             cells["last"] = Text(text, style=semantic_style(app, "error"))
-            return [cells[key] for key, _label, _width in COLUMNS]
+            return cells
         verdict = health.verdict
         cells["health"] = RankCell(
             f"{VERDICT_GLYPHS[verdict]} {verdict}",
@@ -631,7 +664,12 @@ class ClientsScreen(StaleRows, Screen[None]):
         cells["strip"] = strip
         if health.stale:
             cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=semantic_style(app, "warning"))
-        return [cells[key] for key, _label, _width in COLUMNS]
+        if result.error is not None:  # a reload could not fetch it: the last answer's cells, dimmed, and why
+            for cell in cells.values():
+                cell.stylize("dim")
+            reason = stale_reason(result.error)
+            cells["last"] = Text(f"stale: {reason}", style=semantic_style(app, "warning", bold=True))
+        return cells
 
     # ----- detail and actions -----------------------------------------------------------------------------
     def current_key(self) -> str | None:
@@ -659,7 +697,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         record, now = member.record, self.dashboard.clock()
         if record is not None:
             lines += [
-                f"host {record.hostname or '-'} ({record.ip_address or '-'}), version {record.version or '-'}",
+                f"type {record.type or '-'}, version {record.version or '-'}",
+                f"host {record.hostname or '-'} ({record.ip_address or '-'})",
                 f"last check-in {_when(record.last_checkin)}",
                 "",
                 f"Schedules ({len(record.events)}):",
@@ -679,6 +718,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             error = result.error
             lines += ["", "Could not be checked:", error.user_message() if error is not None else "unknown error"]
         else:
+            if result.error is not None:
+                lines += ["", f"stale: {result.error.user_message()} — r to retry", "The last answer, kept:"]
             strip = result.health.strip
             if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
                 lines += ["", f"Last {len(strip)} runs, oldest first: {strip_text(strip)}", f"  {strip_legend(strip)}"]
@@ -717,6 +758,12 @@ class ClientsScreen(StaleRows, Screen[None]):
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
         line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
+
+
+def stale_reason(error: BaseException) -> str:
+    """Why a client's row is stale, short enough for its last-run cell: `HTTP 502`, `cannot reach the server`."""
+    view = error_view(error, "runs")
+    return f"HTTP {view.status}" if view.status is not None else view.title.lower()
 
 
 def _differs(before: MemberHealth, after: MemberHealth) -> bool:
