@@ -130,3 +130,20 @@ def test_a_pipe_gets_whole_cells_so_a_cron_mail_keeps_the_reason(
     table = invoke(["health", "--client", client])
     failure = rows[0]["failures"][0]
     assert f"task {failure['id']}: {failure['message']}" in table.stdout and "…" not in table.stdout
+
+
+def test_at_80_columns_every_client_name_is_whole_and_low_value_columns_give_way(
+    fleet: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer audit: at COLUMNS=80 (SSH) every client read `SHARPHO…` while the fixed columns stayed whole. The
+    names are whole now; the history strip is left out, said once on stderr."""
+    monkeypatch.setenv("COLUMNS", "80")
+    _, rows, _ = health_of()
+    table = invoke(["health"])
+    lines = table.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    start = lines[0].index("CLIENT")
+    assert [line[start:].split()[0] for line in lines[1:]] == [row["name"] for row in rows]  # each name whole
+    assert "LAST 20 RUNS" not in lines[0] and lines[0].split()[:2] == ["VERDICT", "CLIENT"]
+    notes = [line for line in table.stderr.splitlines() if "left out" in line]
+    assert len(notes) == 1 and notes[0].startswith("note: ") and "(LAST 20 RUNS" in notes[0]
