@@ -305,6 +305,22 @@ def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) 
             assert int(row["domains_count"]) == (row["domains"].count(";") + 1 if row["domains"] else 0)
 
 
+def test_tasks_list_takes_a_client_name_in_any_case(env: dict[str, str], client_id: str) -> None:
+    """Newcomer audit: `tasks list SHARPHOUND-DC01` said the name is not a uuid. A client's whole name, in any case,
+    lists what its uuid lists; a name no client has is exit 2 naming the nearest names and `svctui clients list`."""
+    names = {item["id"]: item["name"] for item in jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)}
+    args = ["--limit", "7", "--endpoint", "completed-jobs"]
+    for fmt in ("jsonl", "table"):
+        by_uuid = invoke(["tasks", "list", client_id, *args, "-o", fmt])
+        by_name = invoke(["tasks", "list", f" {names[client_id].lower()} ", *args, "-o", fmt])
+        assert by_uuid.exit_code == by_name.exit_code == 0, by_name.stderr
+        assert by_name.stdout == by_uuid.stdout and by_name.stdout.count("\n") >= 7
+    unknown = invoke(["tasks", "list", names[client_id][:-1], *args])
+    assert (unknown.exit_code, unknown.stdout) == (2, "")
+    assert f"CLIENT_ID {names[client_id][:-1]!r} is no client's name or uuid; did you mean: " in unknown.stderr
+    assert names[client_id] in unknown.stderr and "`svctui clients list`" in unknown.stderr
+
+
 def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, str], client_id: str) -> None:
     old = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json"])
     new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json", "--endpoint", "completed-jobs"])
