@@ -86,26 +86,62 @@ def cut_middle(text: str, width: int) -> str:
 
 
 # ---------------------------------------------------------------- column widths that fit a width
-# Two ways, as the two faces differ: the command line keeps every column and shrinks the flexible ones first
-# (`shrink_widths`); the dashboard's tables rank their columns, leave out what does not fit and cap the widest
-# (`cap_widths`).
+# Two ways, as the two faces differ: the command line shrinks its columns by rank (free text first, ids never) and
+# leaves out whole low-value columns when even their least widths do not fit (`fit_widths`); the dashboard's tables
+# rank their columns, leave out what does not fit and cap the widest (`cap_widths`).
 
 
 def shrink_widths(
-    natural: Sequence[int], minimum: Sequence[int], flexible: Sequence[bool], total: int, gap: int = 2
+    natural: Sequence[int], minimum: Sequence[int], rank: Sequence[int], total: int, gap: int = 2
 ) -> list[int]:
-    """Every column kept, shrunk one cell at a time until the row (with `gap` between columns) fits `total`:
-    flexible columns first, the widest first, none below its minimum (the command line's tables)."""
+    """Every column kept, shrunk one cell at a time until the row (with `gap` between columns) fits `total`: the
+    highest `rank` first (a bool: flexible columns first), the widest first within it, none below its minimum."""
     widths = list(natural)
     excess = sum(widths) + gap * (len(widths) - 1) - total
     while excess > 0:
         candidates = [index for index, width in enumerate(widths) if width > minimum[index]]
         if not candidates:
             break
-        widest = max(candidates, key=lambda index: (flexible[index], widths[index]))
+        widest = max(candidates, key=lambda index: (rank[index], widths[index]))
         widths[widest] -= 1
         excess -= 1
     return widths
+
+
+def fit_widths(
+    natural: Sequence[int],
+    minimum: Sequence[int],
+    rank: Sequence[int],
+    drop: Sequence[int],
+    total: int,
+    gap: int = 2,
+) -> list[int | None]:
+    """Column widths that fit `total` (None: the column is left out), for the command line's tables.
+
+    While the columns' minimums (with `gap` between them) do not fit, the column with the lowest `drop` above 0 is
+    left out (0: never left out); those left out are then taken back, the last first, where they fit. The rest
+    shrink as `shrink_widths` does (the highest `rank` first). When nothing more can be left out the row may stay
+    wider than `total` (the caller cuts the line)."""
+    kept = list(range(len(natural)))
+
+    def least(indices: Sequence[int]) -> int:
+        return sum(min(natural[i], minimum[i]) for i in indices) + gap * (len(indices) - 1)
+
+    left_out: list[int] = []
+    while least(kept) > total:
+        droppable = [index for index in kept if drop[index] > 0]
+        if not droppable:
+            break
+        left_out.append(min(droppable, key=lambda index: drop[index]))
+        kept.remove(left_out[-1])
+    for index in reversed(left_out):  # a narrow column left out early may fit beside the rest after all
+        if least([*kept, index]) <= total:
+            kept = sorted([*kept, index])
+    widths = shrink_widths([natural[i] for i in kept], [minimum[i] for i in kept], [rank[i] for i in kept], total, gap)
+    fitted: list[int | None] = [None] * len(natural)
+    for index, width in zip(kept, widths, strict=True):
+        fitted[index] = width
+    return fitted
 
 
 def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:

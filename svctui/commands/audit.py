@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from svctui.commands.common import ExitCode, error, format_option, note
 from svctui.commands.output import Format, make_writer
-from svctui.commands.table import TableColumn
+from svctui.commands.table import Role, TableColumn
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.store.errors import StoreError
 
@@ -82,24 +82,24 @@ def _load() -> AuditLog:
     return log
 
 
-RUN_COLUMNS = (
-    TableColumn("RUN", lambda r: r.run),
-    TableColumn("STARTED", lambda r: r.started, min_width=19),
+RUN_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
+    TableColumn("RUN", lambda r: r.run, Role.ID),  # what `audit show` and `selectors restore` take
+    TableColumn("STARTED", lambda r: r.started, min_width=19, drop=3),  # the run id holds the time too (UTC)
     TableColumn("ACTION", lambda r: r.action),
-    TableColumn("PROFILE", lambda r: r.profile, flexible=True),
-    TableColumn("SERVER", lambda r: r.server, flexible=True),
-    TableColumn("TAG", lambda r: r.tag, flexible=True),
-    TableColumn("OUTCOMES", lambda r: r.outcomes, flexible=True),
-    TableColumn("STATE", lambda r: r.state, flexible=True),
+    TableColumn("PROFILE", lambda r: r.profile, Role.NAME, drop=2),
+    TableColumn("SERVER", lambda r: r.server, Role.TEXT, drop=1),
+    TableColumn("TAG", lambda r: r.tag, Role.NAME),
+    TableColumn("OUTCOMES", lambda r: r.outcomes, Role.TEXT),
+    TableColumn("STATE", lambda r: r.state, Role.TEXT, min_width=11),
 )
 SELECTOR_COLUMNS = (
-    TableColumn("ID", lambda s: s.selector_id, right=True),
-    TableColumn("NAME", lambda s: s.name, flexible=True),
-    TableColumn("OUTCOME", lambda s: s.outcome, flexible=True),
-    TableColumn("STATUS", lambda s: "" if s.status is None else s.status, right=True),
-    TableColumn("NEW ID", lambda s: "" if s.new_id is None else s.new_id, right=True),
-    TableColumn("REQUEST ID", lambda s: s.request_id, flexible=True),
-    TableColumn("MESSAGE", lambda s: s.message, flexible=True),
+    TableColumn("ID", lambda s: s.selector_id, Role.ID, right=True),
+    TableColumn("NAME", lambda s: s.name, Role.NAME),
+    TableColumn("OUTCOME", lambda s: s.outcome, Role.TEXT, min_width=10),
+    TableColumn("STATUS", lambda s: "" if s.status is None else s.status, right=True, drop=2),
+    TableColumn("NEW ID", lambda s: "" if s.new_id is None else s.new_id, Role.ID, right=True),
+    TableColumn("REQUEST ID", lambda s: s.request_id, Role.TEXT, drop=1),
+    TableColumn("MESSAGE", lambda s: s.message, Role.TEXT),
 )
 
 

@@ -21,6 +21,7 @@ from svctui.api.filters import parse_timestamp
 from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TASK_ENDPOINTS
 from svctui.api.models import status_label
 from svctui.api.quoting import quote_input
+from svctui.commands.client_ref import check_client, resolve_clients
 from svctui.commands.common import (
     CommandFailure,
     ExitCode,
@@ -30,7 +31,7 @@ from svctui.commands.common import (
     profile_option,
     run_connected,
 )
-from svctui.commands.table import TableColumn, TableWriter, terminal_width
+from svctui.commands.table import Role, TableColumn, TableWriter, terminal_width
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
 from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
 
@@ -104,15 +105,15 @@ def _row_json(result: MemberHealth, now: datetime) -> dict[str, Any]:
     }  # fmt: skip
 
 
-HEALTH_COLUMNS = (
+HEALTH_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
     TableColumn("VERDICT", lambda row: row["verdict"].upper() if row["verdict"] != "ok" else "ok", min_width=9),
-    TableColumn("CLIENT", lambda row: row["name"] or row["client_id"], flexible=True),
+    TableColumn("CLIENT", lambda row: row["name"] or row["client_id"], Role.NAME),
     TableColumn("LAST RUN", lambda row: row["last_run_text"], min_width=12),
-    TableColumn("NOT OK", lambda row: row.get("not_ok_in_window", ""), right=True),
-    TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True),
-    TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9),
-    TableColumn("LAST 20 RUNS", lambda row: row.get("strip", ""), min_width=12),
-    TableColumn("NOTE", lambda row: row["note"], flexible=True),
+    TableColumn("NOT OK", lambda row: row.get("not_ok_in_window", ""), right=True, drop=3),
+    TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True, drop=2),
+    TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9, drop=4),
+    TableColumn("LAST 20 RUNS", lambda row: row.get("strip", ""), min_width=12, drop=1),
+    TableColumn("NOTE", lambda row: row["note"], Role.TEXT, min_width=24),  # why: the failure
 )
 
 
@@ -144,7 +145,13 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
 @click.command()
 @click.option("--since", default="-24h", show_default=True, help="Window of runs to judge: -24h, -7d, or a time.")
 @click.option("--stale-after", default="24h", show_default=True, help="A check-in older than this is stale.")
-@click.option("--client", "client_ids", multiple=True, metavar="ID", help="Check only this client (repeatable).")
+@click.option(
+    "--client",
+    "client_ids",
+    multiple=True,
+    metavar="ID|NAME",
+    help="Check only this client, by uuid or name (repeatable).",
+)
 @click.option(
     "--fail-on",
     default=DEFAULT_FAIL_ON,
@@ -182,14 +189,11 @@ def health(
     options = HealthOptions(window=window, stale_after=_duration(stale_after, "--stale-after"),
                             threshold=threshold, endpoint=endpoint)  # type: ignore[arg-type]  # fmt: skip
     wanted = _problems(fail_on)
-    from svctui.api.filters import VALUE_PATTERNS, Kind
-
     for client_id in client_ids:
-        if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
-            fail(f"--client {quote_input(client_id)} is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-...")
+        check_client(client_id, "--client")  # a uuid, or a client's name (looked up once connected)
 
-    async def body(client: ApiClient, _profile: Profile) -> ExitCode:
-        fleet = await find_fleet(client, client_ids)
+    async def body(client: ApiClient, profile: Profile) -> ExitCode:
+        fleet = await find_fleet(client, await resolve_clients(client, profile.name, client_ids, "--client"))
         if not fleet.members:
             raise CommandFailure(
                 "this server lists no clients (community edition: no /clients, no events); name them with --client ID",

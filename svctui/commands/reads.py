@@ -20,9 +20,7 @@ from svctui.api.filters import (
     SELECTORS,
     TAGS,
     TASKS_NEWEST_FIRST,
-    VALUE_PATTERNS,
     Filter,
-    Kind,
     SortKey,
     case_note,
 )
@@ -34,14 +32,13 @@ from svctui.api.limits import (
 )
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
-from svctui.api.quoting import quote_input
 from svctui.commands.client_names import ClientNameBook
+from svctui.commands.client_ref import check_client, named_client
 from svctui.commands.common import (
     DEFAULT_LIMIT,
     CommandFailure,
     ExitCode,
     check_tag,
-    fail,
     filter_option,
     format_option,
     list_options,
@@ -143,6 +140,7 @@ class Listing:
     query: ListQuery = field(default_factory=ListQuery)  # filters, sort, hydration; skip, limit from --skip etc.
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
     not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
+    resolve: Callable[[ApiClient, str], Awaitable[tuple[object, ...]]] | None = None  # args worked out once connected
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
@@ -174,6 +172,9 @@ def run_listing(
     from svctui.api.errors import EnterpriseOnly, NotFound
 
     async def body(client: ApiClient, profile: Profile) -> None:
+        nonlocal listing
+        if listing.resolve is not None:  # a client given by name: its id, from the server's clients
+            listing = replace(listing, args=await listing.resolve(client, profile.name))
         first_page: FirstPage = lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT)  # noqa: E731
         all_pages: AllPages = lambda: listing.all_pages(client, skip, page_size)  # noqa: E731
         columns = None
@@ -294,19 +295,17 @@ def tasks_list(
     endpoint: TaskEndpoint,
     **paging: Any,
 ) -> None:
-    """List the completed tasks of CLIENT_ID (a uuid), newest first unless --sort says otherwise. Exit 4 when the
-    server has no such client."""
-    if not VALUE_PATTERNS[Kind.UUID].fullmatch(client_id.strip()):
-        fail(
-            f"CLIENT_ID {quote_input(client_id)} is not a uuid; "
-            "allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
-        )
+    """List the completed tasks of CLIENT_ID (a uuid, or the client's name as `svctui clients list` shows it), newest
+    first unless --sort says otherwise. Exit 4 when the server has no such client, 2 for a name no client or several
+    have."""
+    check_client(client_id, "CLIENT_ID")  # a uuid, or a client's name (looked up once connected)
     parsed, keys = parse_query(COMPLETED_TASKS, filters, sorts)
     query = _hydrated_query((parsed, keys or list(TASKS_NEWEST_FIRST)), no_hydrate_domains, no_hydrate_ous)
     query = replace(query, endpoint=endpoint)
     client_uuid = client_id.strip().lower()
     missing = f"the server has no client {client_uuid}; `svctui events list` shows the client ids of its schedules"
     listing = Listing(CompletedTask, "tasks", lambda client: client.tasks, (client_uuid,), query, not_found=missing)
+    listing = replace(listing, resolve=named_client(client_id, "CLIENT_ID"))
     run_listing(ctx, listing, **paging)  # the client notes a deprecated endpoint once (note_deprecation)
 
 

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import IntEnum
 from typing import Any, TextIO
 
 from pydantic import BaseModel
@@ -24,12 +25,13 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
-from svctui.text import cell_width, cut_end, shrink_widths
+from svctui.text import cell_width, cut_end, fit_widths
 
 REPLACEMENT = "\ufffd"
 GAP = "  "
 MIN_CELL = 4
-MIN_FLEXIBLE = 8
+MIN_TEXT = 8
+MIN_NAME = 20  # a name is cut to no fewer cells (SHARPHOUND-FRA-03 stays whole)
 
 
 # ---------------------------------------------------------------- cells
@@ -68,15 +70,27 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return spaces + text if right else text + spaces
 
 
+class Role(IntEnum):
+    """What a column holds, which decides how it is fitted to a narrow terminal (the higher shrinks first)."""
+
+    ID = 0  # what is typed next (a run id, a client uuid, a selector id): never cut
+    NAME = 1  # a client, selector or tag name: cut to no fewer than MIN_NAME cells (or kept whole when shorter)
+    FIXED = 2  # short values of a known shape (times, counts, states): cut to `min_width` after the free text
+    TEXT = 3  # free text (a note, a description, a message): shrinks first, to MIN_TEXT
+
+
 @dataclass(frozen=True)
 class TableColumn:
-    """One table column: header, how to get the cell, whether it shrinks first, alignment."""
+    """One table column: header, how to get the cell, its role (how it fits a narrow terminal), alignment, the
+    least width it is cut to, and `drop`: 0 when it is always shown, else its rank among the columns left out when
+    even the least widths do not fit (1 goes first)."""
 
     header: str
     cell: Callable[[Any], object]
-    flexible: bool = False
+    role: Role = Role.FIXED
     right: bool = False
     min_width: int = 0
+    drop: int = 0
 
 
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
@@ -87,10 +101,13 @@ def _no_names(client_id: str) -> str:
     return ""
 
 
-def client_column(name_of: NameOf = _no_names) -> TableColumn:
+def client_column(name_of: NameOf = _no_names, drop: int = 0) -> TableColumn:
     """The CLIENT column: the name the item carries, else the one `name_of` knows, else the client id."""
     return TableColumn(
-        CLIENT_HEADER, lambda item: item.client_name or name_of(item.client_id) or item.client_id, flexible=True
+        CLIENT_HEADER,
+        lambda item: item.client_name or name_of(item.client_id) or item.client_id,
+        Role.NAME,
+        drop=drop,
     )
 
 
@@ -98,56 +115,58 @@ def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColu
     """The events table; NEXT RUN (the dashboard's next-run cell, cut after the date) is worked out at `now`, the
     command's one reading of the clock, not the clock's time at each row."""
     return (
-        TableColumn("ID", lambda e: e.id, right=True),
+        TableColumn("ID", lambda e: e.id, Role.ID, right=True),
         client_column(name_of),
-        TableColumn("SCHEDULE", lambda e: describe(e.rrule), flexible=True),
+        TableColumn("SCHEDULE", lambda e: describe(e.rrule), Role.TEXT, min_width=18),
         TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), min_width=17),
-        TableColumn("KINDS", flag_marks, min_width=7),
-        TableColumn("DOMAINS", lambda e: len(e.domains), right=True),
-        TableColumn("OUS", lambda e: len(e.ous), right=True),
-        TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), flexible=True),
+        TableColumn("KINDS", flag_marks, min_width=7, drop=3),
+        TableColumn("DOMAINS", lambda e: len(e.domains), right=True, drop=1),
+        TableColumn("OUS", lambda e: len(e.ous), right=True, drop=2),
+        TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), Role.TEXT, drop=4),
     )
 
 
-# The table columns of each model but Event, whose NEXT RUN needs the command's time (`event_columns`).
+# The table columns of each model but Event, whose NEXT RUN needs the command's time (`event_columns`). Each column
+# says its role (how far it is cut on a narrow terminal) and `drop`, the order columns are left out in when even
+# their least widths do not fit.
 TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CompletedTask: (
-        TableColumn("ID", lambda t: t.id, right=True),
-        TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, right=True),
+        TableColumn("ID", lambda t: t.id, Role.ID, right=True),
+        TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, Role.ID, right=True, drop=4),
         TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
-        TableColumn("STATUS", lambda t: status_label(t.status)),
-        client_column(),
-        TableColumn("KINDS", flag_marks, min_width=7),
-        TableColumn("DOMAINS", lambda t: len(t.domains), right=True),
-        TableColumn("RESULTS", lambda t: _results(t.domain_results)),
-        TableColumn("MESSAGE", lambda t: t.status_message, flexible=True),
+        TableColumn("STATUS", lambda t: status_label(t.status), min_width=10),
+        client_column(drop=1),  # one client's tasks: its name is on every row
+        TableColumn("KINDS", flag_marks, min_width=7, drop=2),
+        TableColumn("DOMAINS", lambda t: len(t.domains), right=True, drop=3),
+        TableColumn("RESULTS", lambda t: _results(t.domain_results), min_width=15),
+        TableColumn("MESSAGE", lambda t: t.status_message, Role.TEXT),
     ),
     AssetGroupTag: (
-        TableColumn("ID", lambda t: t.id, right=True),
+        TableColumn("ID", lambda t: t.id, Role.ID, right=True),
         TableColumn("TYPE", lambda t: t.type_label),
-        TableColumn("NAME", lambda t: t.name, flexible=True),
-        TableColumn("POSITION", lambda t: "" if t.position is None else t.position, right=True),
-        TableColumn("DESCRIPTION", lambda t: t.description, flexible=True),
+        TableColumn("NAME", lambda t: t.name, Role.NAME),
+        TableColumn("POSITION", lambda t: "" if t.position is None else t.position, right=True, drop=1),
+        TableColumn("DESCRIPTION", lambda t: t.description, Role.TEXT),
     ),
     Selector: (
-        TableColumn("ID", lambda s: s.id, right=True),
-        TableColumn("NAME", lambda s: s.name, flexible=True),
-        TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no"),
-        TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True),
-        TableColumn("SEEDS", lambda s: len(s.seeds), right=True),
-        TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16),
-        TableColumn("DESCRIPTION", lambda s: s.description, flexible=True),
+        TableColumn("ID", lambda s: s.id, Role.ID, right=True),
+        TableColumn("NAME", lambda s: s.name, Role.NAME),
+        TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no", drop=2),
+        TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True, drop=1),
+        TableColumn("SEEDS", lambda s: len(s.seeds), right=True, drop=3),
+        TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16, drop=4),
+        TableColumn("DESCRIPTION", lambda s: s.description, Role.TEXT),
     ),
     CollectionClient: (
-        TableColumn("ID", lambda c: c.id, min_width=8),
-        TableColumn("NAME", lambda c: c.name, flexible=True),
-        TableColumn("TYPE", lambda c: c.type),
-        TableColumn("HOSTNAME", lambda c: c.hostname, flexible=True),
-        TableColumn("VERSION", lambda c: c.version),
-        TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16),
-        TableColumn("CURRENT JOB", lambda c: "" if c.current_job_id is None else c.current_job_id, right=True),
-        TableColumn("JOBS", lambda c: c.completed_job_count, right=True),
-        TableColumn("SCHEDULES", lambda c: len(c.events), right=True),
+        TableColumn("ID", lambda c: c.id, Role.ID),  # the uuid `tasks list` and `health --client` take
+        TableColumn("NAME", lambda c: c.name, Role.NAME),
+        TableColumn("TYPE", lambda c: c.type, drop=7),
+        TableColumn("HOSTNAME", lambda c: c.hostname, Role.TEXT, drop=5),
+        TableColumn("VERSION", lambda c: c.version, drop=3),
+        TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16, drop=6),
+        TableColumn("CURRENT JOB", lambda c: "" if c.current_job_id is None else c.current_job_id, right=True, drop=1),
+        TableColumn("JOBS", lambda c: c.completed_job_count, right=True, drop=4),
+        TableColumn("SCHEDULES", lambda c: len(c.events), right=True, drop=2),
     ),
 }
 
@@ -158,7 +177,8 @@ def table_columns(model: type[BaseModel], now: datetime, name_of: NameOf = _no_n
     if issubclass(model, Event):
         return event_columns(now, name_of)
     return tuple(
-        client_column(name_of) if column.header == CLIENT_HEADER else column for column in TABLE_COLUMNS[model]
+        client_column(name_of, column.drop) if column.header == CLIENT_HEADER else column
+        for column in TABLE_COLUMNS[model]
     )
 
 
@@ -173,7 +193,8 @@ def terminal_width() -> int:
 
 
 class TableWriter:
-    """A plain-text table that fits `width`; column widths come from the first page and stay fixed."""
+    """A plain-text table that fits `width`; column widths (and the columns left out) come from the first page and
+    stay fixed."""
 
     def __init__(self, columns: Sequence[TableColumn], stream: TextIO, width: int, noun: str, err: TextIO) -> None:
         self.columns = tuple(columns)
@@ -181,31 +202,60 @@ class TableWriter:
         self.width = max(width, 20)
         self.noun = noun
         self.err = err
-        self.widths: list[int] | None = None
+        self.widths: list[int | None] | None = None
         self.rows_written = 0
 
     @staticmethod
-    def _minimum(column: TableColumn) -> int:
-        if column.min_width:
-            return column.min_width
-        return MIN_FLEXIBLE if column.flexible else max(MIN_CELL, len(column.header))
+    def _minimum(column: TableColumn, natural: int) -> int:
+        """The least width `column` is cut to (its whole width when it is narrower)."""
+        if column.role is Role.ID:
+            return natural
+        if column.role is Role.NAME:
+            least = max(column.min_width, MIN_NAME)
+        elif column.min_width:
+            least = column.min_width
+        else:
+            least = MIN_TEXT if column.role is Role.TEXT else max(MIN_CELL, len(column.header))
+        return min(natural, least)
 
     def _cells(self, item: BaseModel) -> list[str]:
         return [single_line(str(column.cell(item))) for column in self.columns]
 
     def _line(self, cells: Sequence[str]) -> str:
         assert self.widths is not None
+        shown = [
+            (cell, width, column)
+            for cell, width, column in zip(cells, self.widths, self.columns, strict=True)
+            if width is not None
+        ]
         parts: list[str] = []
-        last = len(cells) - 1
-        for index, (cell, width, column) in enumerate(zip(cells, self.widths, self.columns, strict=True)):
+        for index, (cell, width, column) in enumerate(shown):
             if column.right:
                 text = pad(cell, width, right=True)  # numbers are never cut: a later page may hold wider ones
-            elif index != last:
+            elif column.role is Role.ID:
+                text = pad(cell, width)  # an id is never cut: it is what the next command takes
+            elif index != len(shown) - 1:
                 text = pad(cut_end(cell, width), width)
             else:
                 text = cut_end(cell, width)
             parts.append(text)
         return cut_end(GAP.join(parts).rstrip(), self.width)
+
+    def _fit(self, rows: Sequence[Sequence[str]]) -> list[int | None]:
+        """The columns' widths for the first page's rows (None: left out), saying on stderr which were left out."""
+        headers = [column.header for column in self.columns]
+        natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
+        minimum = [self._minimum(c, n) for n, c in zip(natural, self.columns, strict=True)]
+        ranks = [int(c.role) for c in self.columns]
+        widths = fit_widths(natural, minimum, ranks, [c.drop for c in self.columns], self.width, len(GAP))
+        left_out = sorted((c for c, w in zip(self.columns, widths, strict=True) if w is None), key=lambda c: c.drop)
+        if left_out:
+            count = f"{len(left_out)} column" + ("s" if len(left_out) > 1 else "")
+            self.err.write(
+                f"note: {count} left out at {self.width} columns ({', '.join(c.header for c in left_out)}); "
+                "-o json or a wider terminal shows them\n"
+            )
+        return widths
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Print the rows of a page (and the header before the first one)."""
@@ -213,11 +263,8 @@ class TableWriter:
         if not rows:
             return
         if self.widths is None:
-            headers = [column.header for column in self.columns]
-            natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
-            minimum = [min(n, self._minimum(c)) for n, c in zip(natural, self.columns, strict=True)]
-            self.widths = shrink_widths(natural, minimum, [c.flexible for c in self.columns], self.width, len(GAP))
-            self.stream.write(self._line(headers) + "\n")
+            self.widths = self._fit(rows)
+            self.stream.write(self._line([column.header for column in self.columns]) + "\n")
         self.stream.write("".join(self._line(row) + "\n" for row in rows))
         self.rows_written += len(rows)
         self.stream.flush()

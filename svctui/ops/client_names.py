@@ -1,7 +1,9 @@
-"""Reading the server's collection clients for their names: the one loop behind the CLI's and the dashboard's names."""
+"""Reading the server's collection clients for their names: the one loop behind the CLI's and the dashboard's names,
+and the profile's cache of them kept up to date (the dashboard's picker and the CLI's client-by-name)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from svctui.api.errors import ApiError
@@ -30,3 +32,19 @@ async def read_client_names(client: ApiClient) -> dict[str, str]:
     except ApiError:
         pass
     return names
+
+
+async def fetch_client_names(client: ApiClient, profile: str) -> dict[str, str]:
+    """The profile's cached names, updated from `GET /api/v2/clients` when the server has it (and cached again).
+
+    A server without the listing (community edition) or one that fails it leaves the cached names; a cache file
+    that cannot be read raises its StoreError.
+    """
+    from svctui.store.client_names import learn_names, load_names
+
+    cached = await asyncio.to_thread(load_names, profile)
+    # EnterpriseOnly on a community server gives none; any other failure shows on the screen's own loads
+    learnt = await read_client_names(client)
+    if not learnt:
+        return cached
+    return await asyncio.to_thread(learn_names, profile, learnt)

@@ -9,7 +9,6 @@ API and store modules are imported inside the functions that use them. Screens l
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from svctui.api.client import ApiClient
     from svctui.tui.app import SvcTuiApp
     from svctui.tui.loading import Loads
     from svctui.tui.widgets.paged_table import PagedTable
@@ -49,23 +47,6 @@ class ClientNames:
         return changed
 
 
-async def fetch_client_names(client: ApiClient, profile: str) -> dict[str, str]:
-    """The profile's cached names, updated from `GET /api/v2/clients` when the server has it (and cached again).
-
-    A server without the listing (community edition) or one that fails it leaves the cached names; a cache file
-    that cannot be read raises its StoreError.
-    """
-    from svctui.ops.client_names import read_client_names
-    from svctui.store.client_names import learn_names, load_names
-
-    cached = await asyncio.to_thread(load_names, profile)
-    # EnterpriseOnly on a community server gives none; any other failure shows on the screen's own loads
-    learnt = await read_client_names(client)
-    if not learnt:
-        return cached
-    return await asyncio.to_thread(learn_names, profile, learnt)
-
-
 def start_name_load(app: SvcTuiApp, loads: Loads) -> bool:
     """Load the current profile's names on `loads` (channel "names") unless they were loaded already."""
     profile = app.profile
@@ -74,6 +55,8 @@ def start_name_load(app: SvcTuiApp, loads: Loads) -> bool:
     name = profile.name
 
     async def names() -> dict[str, str]:
+        from svctui.ops.client_names import fetch_client_names
+
         return await fetch_client_names(await app.api_client(), name)
 
     loads.start(NAMES_CHANNEL, names, request=name)

@@ -103,7 +103,7 @@ def test_a_server_that_fails_is_exit_5(fleet: DemoServer) -> None:
         (["--since", "soon"], "--since 'soon' is not a time"),
         (["--since", "+1d"], "is not in the past"),
         (["--stale-after", "often"], "--stale-after 'often' is not a duration"),
-        (["--client", "not-a-uuid"], "--client 'not-a-uuid' is not a uuid"),
+        (["--client", ""], "--client '' is neither a client's uuid nor its name"),
     ],
 )
 def test_bad_input_is_exit_2_before_any_request(fleet: DemoServer, args: list[str], message: str) -> None:
@@ -139,3 +139,28 @@ def test_the_deprecated_endpoint_is_noted_once_in_the_cli_words(fleet: DemoServe
     _, rows, stderr = health_of("--client", client_named(fleet, "SHARPHOUND-LAB"), "--endpoint", "completed-tasks")
     assert [row["verdict"] for row in rows] == ["ok"]
     assert [line for line in stderr.splitlines() if "deprecated" in line] == [CLI_DEPRECATION_NOTE]
+
+
+def test_at_80_columns_every_client_name_is_whole_and_low_value_columns_give_way(
+    fleet: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer audit: at COLUMNS=80 (SSH) every client read `SHARPHO…` while the fixed columns stayed whole. The
+    names are whole now; the history strip is left out, said once on stderr."""
+    monkeypatch.setenv("COLUMNS", "80")
+    _, rows, _ = health_of()
+    table = invoke(["health"])
+    lines = table.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    start = lines[0].index("CLIENT")
+    assert [line[start:].split()[0] for line in lines[1:]] == [row["name"] for row in rows]  # each name whole
+    assert "LAST 20 RUNS" not in lines[0] and lines[0].split()[:2] == ["VERDICT", "CLIENT"]
+    notes = [line for line in table.stderr.splitlines() if "left out" in line]
+    assert len(notes) == 1 and notes[0].startswith("note: ") and "(LAST 20 RUNS" in notes[0]
+
+
+def test_a_client_named_by_name_is_checked_as_by_its_uuid(fleet: DemoServer) -> None:
+    """Newcomer audit: `--client` took only a uuid; the dashboard's picker takes a name. Any case, whole name."""
+    by_uuid = health_of("--client", client_named(fleet, "SHARPHOUND-DC01"))
+    assert health_of("--client", "sharphound-dc01") == by_uuid and by_uuid[1][0]["name"] == "SHARPHOUND-DC01"
+    code, rows, stderr = health_of("--client", "SHARPHOUND-DC")
+    assert (code, rows) == (2, []) and "did you mean: SHARPHOUND-DC01" in stderr and "svctui clients list" in stderr

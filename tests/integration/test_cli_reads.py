@@ -183,10 +183,37 @@ def test_table_fits_the_real_terminal(env: dict[str, str], columns: int) -> None
     for args in (["events", "list", "--limit", "30"], ["tags", "list"], ["selectors", "list", "1", "--limit", "30"]):
         code, screen = run_on_pty(args, env, columns=columns, drop=("COLUMNS", "LINES"))
         assert code == 0, screen
-        lines = [line for line in screen.splitlines() if line and not line.startswith("showing ")]
+        lines = [line for line in screen.splitlines() if line and not line.startswith(("showing ", "note: "))]
         assert lines[0].startswith("ID "), screen
         assert len(lines) > 2
         assert all(len(line) <= columns for line in lines), max(lines, key=len)
+
+
+def test_at_80_columns_names_stay_whole_and_low_value_columns_give_way(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer audit: at COLUMNS=80 every client read `SHARPHO…` and every selector `Accounts li…` while the fixed
+    columns stayed whole. Names keep 20 cells (or all of a shorter one); counts are left out, said on stderr."""
+    monkeypatch.setenv("COLUMNS", "80")
+    events = invoke(["events", "list", "--limit", "20", "--sort", "id"])
+    assert events.exit_code == 0, events.stderr
+    lines = events.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    listed = jsonl_items(invoke(["events", "list", "--limit", "20", "--sort", "id", "-o", "jsonl"]).stdout)
+    names = invoke(["clients", "list", "--all", "-o", "jsonl"]).stdout
+    name_of = {client["id"]: client["name"] for client in jsonl_items(names)}
+    assert all(name_of[event["client_id"]] in line for event, line in zip(listed, lines[1:], strict=True))
+    assert "DOMAINS" not in lines[0].split() and "left out at 80 columns (DOMAINS" in events.stderr
+    selectors = invoke(["selectors", "list", "1", "--limit", "20"])
+    assert selectors.exit_code == 0, selectors.stderr
+    lines = selectors.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    for item, line in zip(
+        json_items(invoke(["selectors", "list", "1", "--limit", "20", "-o", "json"]).stdout), lines[1:], strict=True
+    ):
+        assert line.split()[0] == str(item["id"])
+        assert item["name"][:19] in line  # at least 20 cells of the name (19 letters and the cut mark)
+    assert "AUTO CERTIFY" not in lines[0]
 
 
 def test_events_json_round_trips_exactly(env: dict[str, str]) -> None:
@@ -278,6 +305,22 @@ def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) 
             assert row["status_label"]
             assert int(row["domain_results_ok"]) + int(row["domain_results_failed"]) >= 0
             assert int(row["domains_count"]) == (row["domains"].count(";") + 1 if row["domains"] else 0)
+
+
+def test_tasks_list_takes_a_client_name_in_any_case(env: dict[str, str], client_id: str) -> None:
+    """Newcomer audit: `tasks list SHARPHOUND-DC01` said the name is not a uuid. A client's whole name, in any case,
+    lists what its uuid lists; a name no client has is exit 2 naming the nearest names and `svctui clients list`."""
+    names = {item["id"]: item["name"] for item in jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)}
+    args = ["--limit", "7", "--endpoint", "completed-jobs"]
+    for fmt in ("jsonl", "table"):
+        by_uuid = invoke(["tasks", "list", client_id, *args, "-o", fmt])
+        by_name = invoke(["tasks", "list", f" {names[client_id].lower()} ", *args, "-o", fmt])
+        assert by_uuid.exit_code == by_name.exit_code == 0, by_name.stderr
+        assert by_name.stdout == by_uuid.stdout and by_name.stdout.count("\n") >= 7
+    unknown = invoke(["tasks", "list", names[client_id][:-1], *args])
+    assert (unknown.exit_code, unknown.stdout) == (2, "")
+    assert f"CLIENT_ID {names[client_id][:-1]!r} is no client's name or uuid; did you mean: " in unknown.stderr
+    assert names[client_id] in unknown.stderr and "`svctui clients list`" in unknown.stderr
 
 
 def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, str], client_id: str) -> None:

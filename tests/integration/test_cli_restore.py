@@ -112,6 +112,12 @@ def test_audit_list_and_show_name_runs_and_selectors(env: dict[str, str]) -> Non
     assert [row["action"] for row in runs] == ["restore", "delete"]
     assert runs[1]["run"] == run_id and runs[1]["outcomes"] == "2 deleted" and runs[1]["state"] == "finished"
     assert runs[1]["profile"] and runs[1]["token_id"] and runs[1]["tag"].startswith("1 ")
+    narrow = invoke(["audit", "list"], env={"COLUMNS": "80"})  # SSH's width: the run ids stay whole
+    assert narrow.exit_code == 0, narrow.stderr
+    lines = narrow.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:]] == [row["run"] for row in runs]
+    assert all(len(line) <= 80 for line in lines) and "SERVER" not in lines[0]
+    assert "left out at 80 columns (SERVER" in narrow.stderr
     shown = invoke(["audit", "show", run_id])
     assert shown.exit_code == 0, shown.stderr
     assert all(item["name"] in shown.stdout for item in deleted) and f"run {run_id} (delete)" in shown.stderr

@@ -12,8 +12,8 @@ from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
-from svctui.commands.table import TABLE_COLUMNS, TableWriter
-from svctui.text import ELLIPSIS, cell_width, cut_end, shrink_widths
+from svctui.commands.table import TABLE_COLUMNS, Role, TableColumn, TableWriter
+from svctui.text import ELLIPSIS, cell_width, cut_end, fit_widths, shrink_widths
 
 NOW = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)  # the time a command reads once (an event's next run is worked out at it)
 
@@ -63,6 +63,68 @@ def test_shrink_widths_leaves_fitting_rows_alone() -> None:
     assert shrink_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
 
 
+def test_fit_widths_leaves_out_the_lowest_drop_rank_first_and_takes_back_what_fits() -> None:
+    # an id (never cut), a name (least 20), two droppable fixed columns (10 and 3 cells), free text (least 8)
+    natural, minimum = [21, 30, 10, 3, 40], [21, 20, 10, 3, 8]
+    rank, drop = [0, 1, 2, 2, 3], [0, 0, 1, 2, 0]
+    assert fit_widths(natural, minimum, rank, drop, 200) == natural  # it fits: as it is
+    # 21+20+10+3+8 + 8 = 70 > 66: the 10-cell column (drop 1) goes; the 3-cell one stays; the text gives first
+    assert fit_widths(natural, minimum, rank, drop, 66) == [21, 28, None, 3, 8]
+    # 58 > 56 after the first: the 3-cell one goes too (and does not fit back); the name has the room left
+    assert fit_widths(natural, minimum, rank, drop, 56) == [21, 23, None, None, 8]
+    # nothing left to leave out: the minimums stand (the caller cuts the line)
+    assert fit_widths(natural, minimum, rank, drop, 30) == [21, 20, None, None, 8]
+
+
+def _row_table(width: int, rows: list[dict[str, str]]) -> tuple[list[str], str]:
+    columns = (
+        TableColumn("RUN", lambda r: r["run"], Role.ID),
+        TableColumn("CLIENT", lambda r: r["client"], Role.NAME),
+        TableColumn("SERVER", lambda r: r["server"], Role.TEXT, drop=1),
+        TableColumn("STARTED", lambda r: r["started"], min_width=19, drop=2),
+        TableColumn("NOTE", lambda r: r["note"], Role.TEXT),
+    )
+    out, err = io.StringIO(), io.StringIO()
+    writer = TableWriter(columns, out, width, "runs", err)
+    writer.write_page(rows)  # type: ignore[arg-type]  # dicts: the columns read them by key
+    writer.close()
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+ROW = {
+    "run": "20261126T121844Z-ab12",
+    "client": "SHARPHOUND-FRA-03.adventureworks.org",
+    "server": "https://bloodhound.example.com:8443",
+    "started": "2026-11-26 12:18:44",
+    "note": "task 4001: partially complete: 1 of 3 domains failed",
+}
+
+
+def test_narrow_table_keeps_ids_whole_and_names_usable_and_drops_low_value_columns() -> None:
+    lines, err = _row_table(80, [ROW])
+    assert all(cell_width(line) <= 80 for line in lines)
+    assert lines[0].split() == ["RUN", "CLIENT", "STARTED", "NOTE"]  # SERVER left out, the rest kept
+    assert lines[1].startswith("20261126T121844Z-ab12  SHARPHOUND-FRA-03.adve")  # whole id, >= 20 cells of name
+    assert err == "note: 1 column left out at 80 columns (SERVER); -o json or a wider terminal shows them\n"
+    lines, err = _row_table(60, [ROW])
+    assert lines[0].split() == ["RUN", "CLIENT", "NOTE"]
+    assert lines[1].startswith("20261126T121844Z-ab12  SHARPHOUND-FRA-03.ad")
+    assert "2 columns left out at 60 columns (SERVER, STARTED)" in err
+
+
+def test_wide_or_piped_table_is_whole_and_says_nothing() -> None:
+    lines, err = _row_table(100_000, [ROW])
+    assert lines[1].split() == [ROW["run"], ROW["client"], ROW["server"], *ROW["started"].split(), *ROW["note"].split()]
+    assert err == ""
+
+
+def test_short_names_are_never_cut_on_a_narrow_terminal() -> None:
+    short = {**ROW, "client": "SHARPHOUND-DC01"}
+    lines, _ = _row_table(70, [short])
+    assert lines[1].split()[:2] == [ROW["run"], "SHARPHOUND-DC01"]
+    assert ELLIPSIS in lines[1]  # the note gave way
+
+
 def test_cut_end_marks_the_cut() -> None:
     assert cut_end("abcdef", 4) == "abc" + ELLIPSIS
     assert cut_end("abc", 4) == "abc"
@@ -83,7 +145,9 @@ def test_table_fits_the_width(width: int) -> None:
     assert all("\n" not in line and "\t" not in line for line in lines)
     if width < 200:
         assert ELLIPSIS in out.getvalue()
-    assert err.getvalue() == ""
+        assert "left out at" in err.getvalue()  # low-value columns gave way (one note)
+    else:
+        assert err.getvalue() == ""
 
 
 def test_table_columns_are_aligned_across_pages() -> None:
