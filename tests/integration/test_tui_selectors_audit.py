@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 
 from svctui.api.models import Selector
@@ -211,7 +212,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
-            assert run_id in dialog.title_text and repr(selectors[0].name) in dialog.body
+            assert run_id in dialog.title_text and repr(selectors[0].name) in dialog.listing[0]
             assert dialog.focused is not None and dialog.focused.id == "cancel"
             await pilot.press("tab", "enter")  # from Cancel to Restore 3
             await settle(pilot)
@@ -591,3 +592,104 @@ async def test_a_run_that_ended_with_no_outcomes_says_how_it_ended(tmp_path: Pat
             assert line.startswith(f"Run {empty}: no outcomes: the run planned no selectors"), (
                 "the run's line says it whole (the counts column may be cut on a narrow screen)"
             )
+
+
+def inside(widget: Widget, height: int) -> bool:
+    """True when the widget is laid out wholly within the screen's rows above the footer."""
+    region = widget.region
+    return region.height > 0 and region.y >= 0 and region.bottom <= height - 1
+
+
+async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(tmp_path: Path) -> None:
+    """Newcomer audit: `s` on a run killed mid-way said only `84 selector(s) are unsettled` with Cancel / Resume and
+    deleted what nobody had reviewed. The dialog now lists each unsettled selector by name (or id) under its last
+    state and what the resume does to it; above 20 the count is typed, as in a fresh deletion's review; it fits."""
+    from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:23]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "root")
+        run_id = "20261126T121731Z-5e1f"
+        ids = [selector.id for selector in selectors]
+        plan = plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 1, resumes=None)
+        append_audit({**plan, "ts": "2026-11-26T12:17:31.618Z"})
+        for selector in selectors[:22]:  # the first deleted, 21 failed; the last never tried (no record: its id)
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+            outcome = Outcome.DELETED if selector is selectors[0] else Outcome.FAILED
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector.id, outcome, status=500)))
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            start_resume(app, read_audit().get(run_id))
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert "started 2026-11-26 12:17:31Z by profile demo, user root on" in dialog.body, "no raw ISO time"
+            assert "\n" not in dialog.body, "the question wraps to the dialog's width"
+            failed = selectors[1:22]
+            assert dialog.listing[0].startswith("21 failed: GET first; DELETE only if it still exists")
+            listed = "\n".join(dialog.listing)
+            assert all(f"{selector.id}  {selector.name!r}" in listed for selector in failed)
+            assert dialog.listing[-2].startswith("1 not attempted")
+            assert dialog.listing[-1].endswith(f"{selectors[22].id}  (no record in the log: name unknown)")
+            confirm = dialog.query_one("#confirm", Button)
+            box = dialog.query_one("#confirm-typed", Input)
+            assert str(confirm.label) == "Resume 22" and confirm.disabled
+            assert dialog.focused is not None and dialog.focused.id == "cancel"
+            for widget in (dialog.query_one(".confirm-title"), box, confirm, dialog.query_one("#cancel")):
+                assert inside(widget, 24), f"{widget} is off the 80x24 screen: {widget.region}"
+            await pilot.press("enter")  # on Cancel: closes, nothing sent
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            start_resume(app, read_audit().get(run_id))
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            confirm = dialog.query_one("#confirm", Button)
+            await pilot.press("2", "1", "enter")  # the wrong count: said, Resume stays off
+            assert confirm.disabled and app.notes[-1].message == "Type 22 exactly to enable Resume 22."
+            await pilot.press("backspace", "2")
+            assert not confirm.disabled
+            await pilot.press("escape")
+            await settle(pilot)
+        assert read_audit().get(run_id).resolved_by is None and len(read_audit().runs) == 1, "nothing was resumed"
+
+
+async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_screen(tmp_path: Path) -> None:
+    """Newcomer audit: `u` on a run with 40 `not part of tag` ids filled the dialog with one line per id, pushed the
+    title and question off the screen and covered the footer: now one line per reason, ids as ranges."""
+    from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from tests.support.selectors_run import delete_now
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
+        outside = [*range(90_001, 90_039), 90_050, 90_060]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "root")
+        run_id = "20261126T121731Z-77aa"
+        ids = [*(selector.id for selector in selectors), *outside]
+        append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 1, resumes=None))
+        for selector in selectors:
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+            delete_now(demo, selector.id)
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector.id, Outcome.DELETED, status=204)))
+        for selector_id in outside:
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector_id, None))
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector_id, Outcome.NOT_IN_TAG, status=404)))
+        for size in ((80, 24), (160, 45)):
+            async with with_screen(demo, AuditHost(), size=size) as (app, pilot):
+                app.screen.query_one("#audit-runs", DataTable).focus()
+                await pilot.press("u")
+                await settle(pilot)
+                dialog = app.screen
+                assert isinstance(dialog, ConfirmScreen)
+                assert dialog.listing[1:] == (
+                    "  40 skipped, not deleted by the run (not part of tag): 90001-90038, 90050, 90060",
+                )
+                assert "\n" not in dialog.body
+                for widget in (dialog.query_one(".confirm-title"), dialog.query_one("#confirm")):
+                    assert inside(widget, size[1]), f"{widget} is off the {size} screen: {widget.region}"
+                await pilot.press("escape")
+                await settle(pilot)

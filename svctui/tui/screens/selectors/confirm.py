@@ -1,16 +1,19 @@
 """A yes/no dialog for destructive actions: it names what will happen; focus starts on Cancel; with `typed_count`,
 the action's button stays disabled until that number is typed. Like the deletion review (review.py): digits typed
 while the focus is elsewhere go to the count box, and enter there moves to the action's button once the count is
-right (a second enter presses it; enter never confirms by itself), or says the count is wrong."""
+right (a second enter presses it; enter never confirms by itself), or says the count is wrong. A long `listing`
+(one line per selector or reason) scrolls in the middle: the dialog never outgrows the screen, and its title,
+question, count box and buttons stay in view."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
@@ -31,29 +34,41 @@ class ConfirmScreen(ModalScreen[bool]):
     """Ask before something destructive: `title`, `body` lines, and a button named for the action."""
 
     DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
+    ConfirmScreen { align: center middle; padding: 0 0 1 0; }
     ConfirmScreen > Vertical {
-        width: 90; max-width: 100%; height: auto; max-height: 100%; overflow-y: auto;
+        width: 90; max-width: 100%; height: auto; max-height: 100%;
         border: thick $error; background: $surface; padding: 1 2;
     }
     ConfirmScreen .confirm-title { text-style: bold; }
+    ConfirmScreen #confirm-listing { height: auto; margin-top: 1; }
     ConfirmScreen Horizontal { height: auto; margin-top: 1; }
     ConfirmScreen Button { margin-right: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, body: str, action_label: str, typed_count: int | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        action_label: str,
+        typed_count: int | None = None,
+        listing: Sequence[str] = (),
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
         self.action_label = action_label
         self.typed_count = typed_count
+        self.listing = tuple(listing)
 
     def compose(self) -> ComposeResult:
-        """Title, body, Cancel and the action."""
+        """Title, body (wrapped to the dialog's width), the listing (scrolls when long), Cancel and the action."""
         with Vertical():
             yield Static(self.title_text, classes="confirm-title", markup=False)
             yield Static(self.body, markup=False)
+            if self.listing:
+                with VerticalScroll(id="confirm-listing"):  # focusable: the keys scroll it
+                    yield Static("\n".join(self.listing), markup=False)
             if self.typed_count is not None:
                 count = self.typed_count
                 yield Static(f"Type {count} to enable {self.action_label} (digits go to the box)", markup=False)
@@ -63,8 +78,25 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(self.action_label, id="confirm", variant="error", disabled=self.typed_count is not None)
 
     def on_mount(self) -> None:
-        """Focus starts on Cancel."""
+        """Focus starts on Cancel; the listing is fitted once the rest is laid out."""
         self.query_one("#cancel", Button).focus()
+        self.call_after_refresh(self.fit_listing)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the listing to the new screen."""
+        self.call_after_refresh(self.fit_listing)
+
+    def fit_listing(self) -> None:
+        """Cap the listing at what the screen leaves once the title, question, count box and buttons have their
+        rows (the dialog's border, padding and the row kept for the footer included): it scrolls, they stay."""
+        found = next(iter(self.query("#confirm-listing").results(VerticalScroll)), None)
+        if found is None:
+            return
+        dialog = self.query_one(Vertical)
+        others = sum(child.outer_size.height for child in dialog.children if child is not found)
+        frame = dialog.styles.gutter.height + self.styles.gutter.height
+        room = self.size.height - frame - others - found.styles.margin.height
+        found.styles.max_height = max(3, room)
 
     def typed_ok(self) -> bool:
         """True without a typed count, or when the typed number is the count."""

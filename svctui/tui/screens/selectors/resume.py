@@ -1,8 +1,10 @@
 """Resuming an interrupted deletion run from the dashboard: the offer at start, the confirm dialog, the run.
 
 `offer_resume(app)` reads the audit log in a worker thread; when the last deletion run is interrupted it asks
-("Resume interrupted run", naming the run, its counts and server) and, if confirmed, runs the engine's
-`resume_run` in the RunScreen: every unsettled selector is re-checked with GET and deleted only if it still exists.
+("Resume interrupted run", naming the run, its counts and server, and listing every unsettled selector by name with
+what happens to it; above 20 the count is typed, as in a fresh deletion's review) and, if confirmed, runs the
+engine's `resume_run` in the RunScreen: every unsettled selector is re-checked with GET and deleted only if it
+still exists.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from svctui.ops.selector_delete import (
     ResultCallback,
     resume_run,
 )
-from svctui.store.audit_read import AuditRun, read_audit
+from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
+from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
+from svctui.text import id_ranges, when_text
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.run import RunJob, RunScreen
@@ -60,17 +64,42 @@ def resume_job(run: AuditRun, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
 
 
 def run_summary(run: AuditRun) -> str:
-    """The lines the confirm dialog shows: when, who, server, tag, counts so far, what a resume does."""
+    """The dialog's question, one paragraph wrapped to the dialog's width: when, who, server, tag, counts so far,
+    what a resume does."""
     plan = run.plan
     who = f"profile {plan.get('profile') or '?'}" + (f", user {plan['user']}" if plan.get("user") else "")
     tag = f"tag {run.tag_id}" + (f" {plan['tag_name']!r}" if plan.get("tag_name") else "")
     left = len(run.unsettled_ids())
     return (
-        f"Run {run.run_id} started {run.started or '?'} by {who}\n"
-        f"on {plan.get('server') or '?'}, {tag}\n"
-        f"So far: {run.counts_text}\n"
+        f"Run {run.run_id} started {when_text(run.started)} by {who} on {plan.get('server') or '?'}, {tag}. "
+        f"So far: {run.counts_text}. "
         f"{left:,} selector(s) are unsettled: each is re-checked with GET and deleted only if it still exists."
     )
+
+
+def last_state(entry: SelectorEntry | None) -> str:
+    """What the run last knew of one unsettled selector: `no answer (sent: may be gone)`, `failed`, `not attempted`."""
+    if entry is not None and entry.in_doubt:
+        return "no answer (sent: may be gone already)"
+    return entry.outcome if entry is not None and entry.outcome else "not attempted"
+
+
+def resume_listing(run: AuditRun) -> list[str]:
+    """Every unsettled selector by name (the intent line's record) or id, grouped by its last state in the run, each
+    group saying what the resume does to it: the resume deletes selectors nobody reviewed, so each is named."""
+    records = recorded_selectors(run)
+    groups: dict[str, list[int]] = {}
+    for selector_id in run.unsettled_ids():
+        groups.setdefault(last_state(run.entries.get(selector_id)), []).append(selector_id)
+    width = max((len(str(selector_id)) for ids in groups.values() for selector_id in ids), default=1)
+    lines: list[str] = []
+    for state, ids in groups.items():
+        lines.append(f"{len(ids):,} {state}: GET first; DELETE only if it still exists ({id_ranges(ids)})")
+        for selector_id in ids:
+            record = records.get(selector_id)
+            name = repr(record.name) if record is not None else "(no record in the log: name unknown)"
+            lines.append(f"  {selector_id:>{width}}  {name}")
+    return lines
 
 
 def start_resume(
@@ -98,7 +127,10 @@ def start_resume(
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 
     question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
-    app.push_screen(ConfirmScreen(question, run_summary(run), "Resume"), answered)
+    count = len(run.unsettled_ids())
+    typed = count if count > TYPED_COUNT_ABOVE else None  # as a fresh deletion's review: above 20, type the count
+    dialog = ConfirmScreen(question, run_summary(run), f"Resume {count:,}", typed, resume_listing(run))
+    app.push_screen(dialog, answered)
 
 
 def offer_resume(app: SvcTuiApp, on_gone: Callable[[int, int], None] = ignore_gone) -> None:
