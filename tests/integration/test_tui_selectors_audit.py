@@ -59,6 +59,8 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
             assert isinstance(dialog, ConfirmScreen)
             assert run_id in dialog.body and demo.base_url.rstrip("/") in dialog.body
             assert "1 deleted" in dialog.body and "5 selector(s) are unsettled" in dialog.body
+            assert not dialog.query("#confirm-typed"), "up to 20: a plain confirm, no count to type"
+            assert f"{selectors[1].id}  {selectors[1].name!r}" in "\n".join(dialog.listing), "named, from its intent"
             await pilot.press("tab", "enter")  # from Cancel to Resume
             await settle(pilot)
             screen = app.screen
@@ -652,6 +654,10 @@ async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(
             assert confirm.disabled and app.notes[-1].message == "Type 22 exactly to enable Resume 22."
             await pilot.press("backspace", "2")
             assert not confirm.disabled
+            await pilot.resize_terminal(160, 45)  # the listing is fitted again: more of it shows, the buttons stay
+            await settle(pilot)
+            listing = dialog.query_one("#confirm-listing")
+            assert listing.region.height > 4 and inside(confirm, 45) and inside(dialog.query_one(".confirm-title"), 45)
             await pilot.press("escape")
             await settle(pilot)
         assert read_audit().get(run_id).resolved_by is None and len(read_audit().runs) == 1, "nothing was resumed"
