@@ -630,12 +630,11 @@ async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(
             assert isinstance(dialog, ConfirmScreen)
             assert "started 2026-11-26 12:17:31Z by profile demo, user root on" in dialog.body, "no raw ISO time"
             assert "\n" not in dialog.body, "the question wraps to the dialog's width"
-            failed = selectors[1:22]
-            assert dialog.listing[0].startswith("21 failed: GET first; DELETE only if it still exists")
+            failed, untried = selectors[1:22], selectors[22]
+            assert dialog.listing[0].startswith("Checked with GET just now"), "a dry run, as the review's"
+            assert dialog.listing[1].startswith("22 still there: will be deleted (")
             listed = "\n".join(dialog.listing)
-            assert all(f"{selector.id}  {selector.name!r}" in listed for selector in failed)
-            assert dialog.listing[-2].startswith("1 not attempted")
-            assert dialog.listing[-1].endswith(f"{selectors[22].id}  (no record in the log: name unknown)")
+            assert all(f"{selector.id}  {selector.name!r}" in listed for selector in [*failed, untried]), listed
             confirm = dialog.query_one("#confirm", Button)
             box = dialog.query_one("#confirm-typed", Input)
             assert str(confirm.label) == "Resume 22" and confirm.disabled

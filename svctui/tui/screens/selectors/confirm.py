@@ -60,6 +60,7 @@ class ConfirmScreen(ModalScreen[bool]):
         self.action_label = action_label
         self.typed_count = typed_count
         self.listing = tuple(listing)
+        self.ready = True  # a subclass that checks something first holds the action's button off until it is done
 
     def compose(self) -> ComposeResult:
         """Title, body (wrapped to the dialog's width), the listing (scrolls when long), Cancel and the action."""
@@ -75,7 +76,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Input(placeholder=f"type {count}", id="confirm-typed", restrict=r"[0-9]*", select_on_focus=False)
             with Horizontal():
                 yield Button("Cancel", id="cancel", variant="primary")
-                yield Button(self.action_label, id="confirm", variant="error", disabled=self.typed_count is not None)
+                yield Button(self.action_label, id="confirm", variant="error", disabled=not self.action_ok())
 
     def on_mount(self) -> None:
         """Focus starts on Cancel; the listing is fitted once the rest is laid out."""
@@ -98,6 +99,22 @@ class ConfirmScreen(ModalScreen[bool]):
         room = self.size.height - frame - others - found.styles.margin.height
         found.styles.max_height = max(3, room)
 
+    def show_listing(self, lines: Sequence[str]) -> None:
+        """Replace the listing's lines (e.g. once a check has answered) and fit it again."""
+        self.listing = tuple(lines)
+        for found in self.query("#confirm-listing Static").results(Static):
+            found.update("\n".join(self.listing))
+        self.call_after_refresh(self.fit_listing)
+
+    def set_ready(self, ready: bool) -> None:
+        """Hold the action's button off (False) or let the typed count decide (True)."""
+        self.ready = ready
+        self.query_one("#confirm", Button).disabled = not self.action_ok()
+
+    def action_ok(self) -> bool:
+        """True when the action may be pressed: ready, and the typed count (if any) is right."""
+        return self.ready and (self.typed_count is None or (self.is_mounted and self.typed_ok()))
+
     def typed_ok(self) -> bool:
         """True without a typed count, or when the typed number is the count."""
         if self.typed_count is None:
@@ -107,7 +124,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_input_changed(self, event: Input.Changed) -> None:
         """The action's button is enabled once the count is typed."""
         event.stop()
-        self.query_one("#confirm", Button).disabled = not self.typed_ok()
+        self.query_one("#confirm", Button).disabled = not self.action_ok()
 
     def on_key(self, event: events.Key) -> None:
         """A digit typed while the focus is elsewhere goes to the count box."""
@@ -116,14 +133,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in the count field moves to the action's button when the count is right; else says what to type."""
         event.stop()
-        if self.typed_ok():
+        if self.action_ok():
             self.query_one("#confirm", Button).focus()
-        else:
+        elif not self.typed_ok():
             self.notify(f"Type {self.typed_count} exactly to enable {self.action_label}.", severity="warning")
+        else:
+            self.notify(f"{self.action_label} is enabled once the check has answered.", severity="warning")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Confirm or cancel."""
-        self.dismiss(event.button.id == "confirm" and not event.button.disabled and self.typed_ok())
+        self.dismiss(event.button.id == "confirm" and not event.button.disabled and self.action_ok())
 
     def action_cancel(self) -> None:
         """Nothing happens."""
