@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from starlette.types import ASGIApp, Receive, Scope, Send
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 
@@ -24,6 +26,8 @@ from svctui.tui.screens.selectors.run import RunScreen
 from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
     BIG_TAG_ID,
+    DELETE_PATH,
+    DeleteGate,
     big_tag_server,
     interrupted_log,
     remaining_ids,
@@ -698,3 +702,42 @@ async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_scr
                     assert inside(widget, size[1]), f"{widget} is off the {size} screen: {widget.region}"
                 await pilot.press("escape")
                 await settle(pilot)
+
+
+class LookupGate(DeleteGate):
+    """Holds every GET of one selector (the resume dialog's check) until `release()`."""
+
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        """The ASGI app that holds selector lookups at the gate."""
+
+        async def gated(scope: Scope, receive: Receive, send: Send) -> None:
+            path = scope.get("path", "") if scope["type"] == "http" else ""
+            if DELETE_PATH.match(path) and scope.get("method") == "GET":
+                await asyncio.to_thread(self.opened.wait)
+            await app(scope, receive, send)
+
+        return gated
+
+
+async def test_resume_stays_off_until_the_check_with_get_has_answered(tmp_path: Path) -> None:
+    """The resume dialog's dry run must answer before Resume can be pressed (as the review's Delete)."""
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    gate = LookupGate()
+    with big_tag_server(tmp_path, gate=gate) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
+        run_id = interrupted_log(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            start_resume(app, read_audit().get(run_id))
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert dialog.listing[0].startswith("Checking each with GET…")
+            assert dialog.query_one("#confirm", Button).disabled, "no count to type (5), yet the check has not answered"
+            gate.release()
+            await settle(pilot)
+            assert dialog.listing[0].startswith("Checked with GET just now")
+            assert "1 gone already: settled without a DELETE" in dialog.listing[1]
+            assert not dialog.query_one("#confirm", Button).disabled
