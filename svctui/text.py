@@ -1,10 +1,11 @@
-"""Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, cut cells
-(`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`) and column widths that fit a width."""
+"""Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, id ranges
+(`97-150, 160`), audit times, cut cells (`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`) and column widths
+that fit a width."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -22,6 +23,26 @@ def shown_and_more(items: Sequence[T], shown: int, *, show: Callable[[T], str] =
     head = sep.join(show(item) for item in items[:shown])
     tail = and_more(len(items), shown)
     return " ".join(part for part in (head, tail) if part)
+
+
+def id_ranges(ids: Iterable[int], *, sep: str = ", ") -> str:
+    """Ids sorted, repeats dropped, runs of consecutive ids as ranges: `97-150, 160` (with sep " ": `12 15-20 31`);
+    each range reads back as typed ids do (`svctui selectors restore RUN 97-150`)."""
+    ordered = sorted(set(ids))
+    runs: list[str] = []
+    index = 0
+    while index < len(ordered):
+        end = index
+        while end + 1 < len(ordered) and ordered[end + 1] == ordered[end] + 1:
+            end += 1
+        runs.append(str(ordered[index]) if end == index else f"{ordered[index]}-{ordered[end]}")
+        index = end + 1
+    return sep.join(runs)
+
+
+def when_text(stamp: str) -> str:
+    """`2026-11-24 18:55:01Z` from an audit line's ISO UTC time (`2026-11-24T18:55:01.618Z`); '?' when unknown."""
+    return stamp.replace("T", " ")[:19] + "Z" if stamp else "?"
 
 
 def plural(count: int, noun: str) -> str:

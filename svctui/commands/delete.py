@@ -195,7 +195,7 @@ def delete_command(
             note(f"About to delete {len(ids):,} {noun} from tag {label} on {client.base_url} (profile {profile.name}):")
             for line in prompt_lines(ids, records or {}, tag_id, records is not None):
                 note(line)
-            if declined(f"Delete {len(ids):,} {noun}?", yes):
+            if declined(f"Delete {len(ids):,} {noun}?", yes, len(ids), f"delete {len(ids):,} {noun}"):
                 return ExitCode.ABORTED
         deletion = partial(
             delete_selectors, client, tag_id, ids, concurrency=concurrency, records=records or {}, tag_name=tag_name

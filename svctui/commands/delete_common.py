@@ -110,9 +110,20 @@ def ctrl_c_cancels(cancel: asyncio.Event) -> Iterator[None]:
         loop.remove_signal_handler(signal.SIGINT)
 
 
-def declined(question: str, yes: bool) -> bool:
-    """Unless `yes`: ask `question` (default No) and say "nothing was deleted" when the answer is no."""
-    if yes or click.confirm(question, default=False, err=True):
+def agreed(question: str, count: int, doing: str) -> bool:
+    """Ask on the terminal: above TYPED_COUNT_ABOVE selectors the count must be typed (`Type 84 to delete 84
+    selectors:`), as in the dashboard's review; else `question [y/N]` (default no)."""
+    from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
+
+    if count > TYPED_COUNT_ABOVE:
+        typed = click.prompt(f"Type {count} to {doing}", default="", show_default=False, err=True)
+        return str(typed).strip() == str(count)
+    return click.confirm(question, default=False, err=True)
+
+
+def declined(question: str, yes: bool, count: int, doing: str) -> bool:
+    """Unless `yes`: ask (`agreed`: the count typed above 20) and say "nothing was deleted" when the answer is no."""
+    if yes or agreed(question, count, doing):
         return False
     note("aborted: nothing was deleted")
     return True

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, ctrl_c_cancels, past_run_here, yes_option
+from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, agreed, ctrl_c_cancels, past_run_here, yes_option
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from svctui.store.model import Profile
 
 REFUSE_NON_TTY = "refusing to restore without --yes when not on a terminal"
-TYPED_COUNT_ABOVE = 20
 
 
 def result_line(result: RestoreResult) -> str:
@@ -33,13 +32,8 @@ def result_line(result: RestoreResult) -> str:
 
 
 def confirmed(count: int, yes: bool) -> bool:
-    """--yes, or the user's answer (above 20 selectors the count must be typed)."""
-    if yes:
-        return True
-    if count > TYPED_COUNT_ABOVE:
-        typed = click.prompt(f"Type {count} to re-create {count} selectors", default="", show_default=False, err=True)
-        return str(typed).strip() == str(count)
-    return click.confirm(f"Re-create {count} selector(s)?", default=False, err=True)
+    """--yes, or the user's answer (above 20 selectors the count must be typed, as for `delete` and `resume`)."""
+    return yes or agreed(f"Re-create {count} selector(s)?", count, f"re-create {count} selectors")
 
 
 @click.command("restore")

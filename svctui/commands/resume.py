@@ -68,7 +68,7 @@ def resume_command(
         where = f"{client.base_url} (profile {profile.name})"
         note(f"Each is re-checked with GET on {where}; only what is still there is deleted.")
         question = f"Resume: delete what is left of {len(ids):,} {noun}?"
-        if declined(question, yes):
+        if declined(question, yes, len(ids), f"resume: delete what is left of {len(ids):,} {noun}"):
             return ExitCode.ABORTED
         report = await printed_run(client, profile, ids, partial(resume_run, client, run, concurrency=concurrency))
         note(f"resumed run {run.run_id}")

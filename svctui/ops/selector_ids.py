@@ -8,6 +8,8 @@ from svctui.api.limits import INT32_MAX
 from svctui.api.quoting import quote_input
 
 MAX_IDS = 10_000
+# Above this many selectors a deletion, resume or restore is confirmed by typing the count (command line and dashboard)
+TYPED_COUNT_ABOVE = 20
 ALLOWED_TEXT = f"a positive integer up to {INT32_MAX} or a range like 10-20"
 
 

@@ -20,7 +20,7 @@ from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
-from svctui.text import shown_and_more
+from svctui.text import id_ranges, shown_and_more
 
 RESTORE_ACTION = "selectors.restore"
 RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
@@ -117,13 +117,19 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
 
 
 def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
-    """What the restore will and won't do, in words: the first names, the ids skipped and why."""
+    """What the restore will and won't do, in words: the first names, then one line per reason an id is skipped,
+    its ids as ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
     names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
     lines = [f"  {shown_and_more(names, names_shown)}"] if names else []
-    for old_id, new_id in plan.already.items():
-        lines.append(f"  {old_id}: already restored" + (f" as {new_id}" if new_id is not None else "") + "; skipped")
+    if plan.already:
+        new_ids = [new_id for new_id in plan.already.values() if new_id is not None]
+        as_new = f" (now {id_ranges(new_ids)})" if new_ids else ""
+        lines.append(f"  {len(plan.already):,} already restored{as_new}, skipped: {id_ranges(plan.already)}")
+    by_reason: dict[str, list[int]] = {}
     for old_id, why in plan.not_restorable.items():
-        lines.append(f"  {old_id}: {why}; skipped")
+        by_reason.setdefault(why, []).append(old_id)
+    for why, ids in by_reason.items():
+        lines.append(f"  {len(ids):,} skipped, {why}: {id_ranges(ids)}")
     if plan.in_doubt:
         lines.append(f"  {len(plan.in_doubt):,} had a restore that got no answer: looked up by name first")
     return lines

@@ -72,7 +72,8 @@ def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], f
     assert some.exit_code == 0, some.stderr
     rest = invoke(["selectors", "restore", run_id, "--yes"])
     assert rest.exit_code == 0, rest.stderr
-    assert f"{first_id}: already restored as" in rest.stderr
+    new_id = read_audit().runs[-2].entries[int(first_id)].new_id
+    assert f"1 already restored (now {new_id}), skipped: {first_id}" in rest.stderr  # one line per reason
     names = [item["name"] for item in _selectors(1)]
     assert all(names.count(item["name"]) == 1 for item in deleted)
     sent = fresh_demo_server.request_count

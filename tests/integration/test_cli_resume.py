@@ -97,6 +97,29 @@ def test_failed_deletions_are_resumed_on_a_terminal_after_confirmation(
     assert log.last_interrupted() is None
 
 
+def test_above_20_a_resume_on_a_terminal_asks_for_the_count_typed_as_delete_does(
+    env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
+    """Newcomer audit: `selectors resume` asked `[y/N]` whatever the count, where the dashboard's review of a fresh
+    deletion has the count typed above 20; delete, resume and restore now ask through one helper (`agreed`)."""
+    ids = _deletable(count=22)
+    code, screen = run_on_pty(["selectors", "delete", "1", *map(str, ids)], env, asked="Type 22 to delete", answer="y")
+    assert code == 1 and "Type 22 to delete 22 selectors" in screen and "aborted: nothing was deleted" in screen
+    assert _audit() == [], "a `y` is not the count: nothing was planned nor sent"
+    fresh_demo_server.faults = Faults(error_rate=1.0)
+    failed = invoke(["selectors", "delete", "1", *map(str, ids), "--yes"])
+    assert failed.exit_code == 5, failed.stderr
+    run_id = _audit()[0]["run"]
+    fresh_demo_server.faults = Faults()
+    code, screen = run_on_pty(["selectors", "resume", run_id], env, asked="Type 22 to", answer="21")
+    assert code == 1 and "Type 22 to resume: delete what is left of 22 selectors" in screen, screen
+    assert "[y/N]" not in screen and "aborted: nothing was deleted" in screen
+    assert set(ids) <= _listed(1)
+    code, screen = run_on_pty(["selectors", "resume", run_id], env, asked="Type 22 to", answer="22")
+    assert code == 0, screen
+    assert not set(ids) & _listed(1)
+
+
 @pytest.mark.parametrize("how", ["flag", "variable", "profile"])
 def test_read_only_refuses_destructive_commands_before_any_request(
     how: str, fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from starlette.types import ASGIApp, Receive, Scope, Send
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent
 
 from svctui.api.models import Selector
@@ -23,6 +26,8 @@ from svctui.tui.screens.selectors.run import RunScreen
 from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
     BIG_TAG_ID,
+    DELETE_PATH,
+    DeleteGate,
     big_tag_server,
     interrupted_log,
     remaining_ids,
@@ -59,6 +64,8 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
             assert isinstance(dialog, ConfirmScreen)
             assert run_id in dialog.body and demo.base_url.rstrip("/") in dialog.body
             assert "1 deleted" in dialog.body and "5 selector(s) are unsettled" in dialog.body
+            assert not dialog.query("#confirm-typed"), "up to 20: a plain confirm, no count to type"
+            assert f"{selectors[1].id}  {selectors[1].name!r}" in "\n".join(dialog.listing), "named, from its intent"
             await pilot.press("tab", "enter")  # from Cancel to Resume
             await settle(pilot)
             screen = app.screen
@@ -224,7 +231,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
-            assert run_id in dialog.title_text and repr(selectors[0].name) in dialog.body
+            assert run_id in dialog.title_text and repr(selectors[0].name) in dialog.listing[0]
             assert dialog.focused is not None and dialog.focused.id == "cancel"
             await pilot.press("tab", "enter")  # from Cancel to Restore 3
             await settle(pilot)
@@ -604,3 +611,146 @@ async def test_a_run_that_ended_with_no_outcomes_says_how_it_ended(tmp_path: Pat
             assert line.startswith(f"Run {empty}: no outcomes: the run planned no selectors"), (
                 "the run's line says it whole (the counts column may be cut on a narrow screen)"
             )
+
+
+def inside(widget: Widget, height: int) -> bool:
+    """True when the widget is laid out wholly within the screen's rows above the footer."""
+    region = widget.region
+    return region.height > 0 and region.y >= 0 and region.bottom <= height - 1
+
+
+async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(tmp_path: Path) -> None:
+    """Newcomer audit: `s` on a run killed mid-way said only `84 selector(s) are unsettled` with Cancel / Resume and
+    deleted what nobody had reviewed. The dialog now lists each unsettled selector by name (or id) under its last
+    state and what the resume does to it; above 20 the count is typed, as in a fresh deletion's review; it fits."""
+    from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:23]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "root")
+        run_id = "20261126T121731Z-5e1f"
+        ids = [selector.id for selector in selectors]
+        plan = plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 1, resumes=None)
+        append_audit({**plan, "ts": "2026-11-26T12:17:31.618Z"})
+        for selector in selectors[:22]:  # the first deleted, 21 failed; the last never tried (no record: its id)
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+            outcome = Outcome.DELETED if selector is selectors[0] else Outcome.FAILED
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector.id, outcome, status=500)))
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            start_resume(app, read_audit().get(run_id))
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert "started 2026-11-26 12:17:31Z by profile demo, user root on" in dialog.body, "no raw ISO time"
+            assert "\n" not in dialog.body, "the question wraps to the dialog's width"
+            failed, untried = selectors[1:22], selectors[22]
+            assert dialog.listing[0].startswith("Checked with GET just now"), "a dry run, as the review's"
+            assert dialog.listing[1].startswith("22 still there: will be deleted (")
+            listed = "\n".join(dialog.listing)
+            assert all(f"{selector.id}  {selector.name!r}" in listed for selector in [*failed, untried]), listed
+            confirm = dialog.query_one("#confirm", Button)
+            box = dialog.query_one("#confirm-typed", Input)
+            assert str(confirm.label) == "Resume 22" and confirm.disabled
+            assert dialog.focused is not None and dialog.focused.id == "cancel"
+            for widget in (dialog.query_one(".confirm-title"), box, confirm, dialog.query_one("#cancel")):
+                assert inside(widget, 24), f"{widget} is off the 80x24 screen: {widget.region}"
+            await pilot.press("enter")  # on Cancel: closes, nothing sent
+            await settle(pilot)
+            assert not isinstance(app.screen, ConfirmScreen)
+            start_resume(app, read_audit().get(run_id))
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            confirm = dialog.query_one("#confirm", Button)
+            await pilot.press("2", "1", "enter")  # the wrong count: said, Resume stays off
+            assert confirm.disabled and app.notes[-1].message == "Type 22 exactly to enable Resume 22."
+            await pilot.press("backspace", "2")
+            assert not confirm.disabled
+            await pilot.resize_terminal(160, 45)  # the listing is fitted again: more of it shows, the buttons stay
+            await settle(pilot)
+            listing = dialog.query_one("#confirm-listing")
+            assert listing.region.height > 4 and inside(confirm, 45) and inside(dialog.query_one(".confirm-title"), 45)
+            await pilot.press("escape")
+            await settle(pilot)
+        assert read_audit().get(run_id).resolved_by is None and len(read_audit().runs) == 1, "nothing was resumed"
+
+
+async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_screen(tmp_path: Path) -> None:
+    """Newcomer audit: `u` on a run with 40 `not part of tag` ids filled the dialog with one line per id, pushed the
+    title and question off the screen and covered the footer: now one line per reason, ids as ranges."""
+    from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from tests.support.selectors_run import delete_now
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
+        outside = [*range(90_001, 90_039), 90_050, 90_060]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "root")
+        run_id = "20261126T121731Z-77aa"
+        ids = [*(selector.id for selector in selectors), *outside]
+        append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 1, resumes=None))
+        for selector in selectors:
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+            delete_now(demo, selector.id)
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector.id, Outcome.DELETED, status=204)))
+        for selector_id in outside:
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector_id, None))
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector_id, Outcome.NOT_IN_TAG, status=404)))
+        for size in ((80, 24), (160, 45)):
+            async with with_screen(demo, AuditHost(), size=size) as (app, pilot):
+                app.screen.query_one("#audit-runs", DataTable).focus()
+                await pilot.press("u")
+                await settle(pilot)
+                dialog = app.screen
+                assert isinstance(dialog, ConfirmScreen)
+                assert dialog.listing[1:] == (
+                    "  40 skipped, not deleted by the run (not part of tag): 90001-90038, 90050, 90060",
+                )
+                assert "\n" not in dialog.body
+                for widget in (dialog.query_one(".confirm-title"), dialog.query_one("#confirm")):
+                    assert inside(widget, size[1]), f"{widget} is off the {size} screen: {widget.region}"
+                await pilot.press("escape")
+                await settle(pilot)
+
+
+class LookupGate(DeleteGate):
+    """Holds every GET of one selector (the resume dialog's check) until `release()`."""
+
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        """The ASGI app that holds selector lookups at the gate."""
+
+        async def gated(scope: Scope, receive: Receive, send: Send) -> None:
+            path = scope.get("path", "") if scope["type"] == "http" else ""
+            if DELETE_PATH.match(path) and scope.get("method") == "GET":
+                await asyncio.to_thread(self.opened.wait)
+            await app(scope, receive, send)
+
+        return gated
+
+
+async def test_resume_stays_off_until_the_check_with_get_has_answered(tmp_path: Path) -> None:
+    """The resume dialog's dry run must answer before Resume can be pressed (as the review's Delete)."""
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    gate = LookupGate()
+    with big_tag_server(tmp_path, gate=gate) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
+        run_id = interrupted_log(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            start_resume(app, read_audit().get(run_id))
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert dialog.listing[0].startswith("Checking each with GET…")
+            assert dialog.query_one("#confirm", Button).disabled, "no count to type (5), yet the check has not answered"
+            gate.release()
+            await settle(pilot)
+            assert dialog.listing[0].startswith("Checked with GET just now")
+            assert "1 gone already: settled without a DELETE" in dialog.listing[1]
+            assert not dialog.query_one("#confirm", Button).disabled

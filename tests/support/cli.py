@@ -104,8 +104,10 @@ def run_on_pty(
     answer: str | None = None,
     columns: int = 80,
     drop: Sequence[str] = (),
+    asked: str = "[y/N]",
 ) -> tuple[int, str]:
-    """Run the binary on a pseudo-terminal `columns` wide (stdin, stdout and stderr); answer a `[y/N]` prompt.
+    """Run the binary on a pseudo-terminal `columns` wide (stdin, stdout and stderr); answer the prompt that ends
+    with `asked` (a `[y/N]` question, or `Type 22 to …:` when the count must be typed).
 
     Returns the exit code and everything the terminal showed. `drop` names variables to remove from the environment.
     """
@@ -129,7 +131,7 @@ def run_on_pty(
             if not chunk:
                 break
             screen += chunk
-            if not answered and b"[y/N]" in screen:
+            if not answered and asked.encode() in screen:
                 assert answer is not None
                 os.write(controller, answer.encode() + b"\n")
                 answered = True

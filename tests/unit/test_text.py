@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from svctui.text import and_more, shown_and_more
+from svctui.text import and_more, id_ranges, shown_and_more
 
 
 def test_nothing_left_out_says_nothing_more() -> None:
@@ -59,3 +59,14 @@ def test_the_selector_name_column_cuts_wide_names_to_its_width() -> None:
     assert isinstance(cell, Text)
     cell.truncate(name.width, overflow=cell.overflow)  # as the table lays the cell out in its column
     assert cell.cell_len <= name.width and cell.plain.endswith("…")
+
+
+def test_id_ranges_fold_runs_of_ids_and_read_back_as_typed_ids() -> None:
+    """The restore dialog's `56 skipped, …: 97-150, 160`: sorted, repeats dropped, each range readable as typed."""
+    from svctui.ops.selector_ids import collect_ids
+
+    ids = [160, *range(97, 151), 99, 3]
+    assert id_ranges(ids) == "3, 97-150, 160"
+    assert id_ranges(ids, sep=" ") == "3 97-150 160"
+    assert id_ranges([]) == ""
+    assert collect_ids((token, "typed") for token in id_ranges(ids, sep=" ").split()) == sorted(set(ids))

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.text import cap_widths, cut_start
+from svctui.text import cap_widths, cut_start, when_text
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
@@ -88,11 +88,6 @@ def audit_summary(runs: int, unreadable: int) -> str:
     """`2 runs in the audit log (its folder: svctui locate state)`, and the unreadable lines skipped if any."""
     skipped = f"; {plural(unreadable, 'unreadable line')} skipped" if unreadable else ""
     return f"{plural(runs, 'run')} in the audit log ({AUDIT_LOG_WHERE}){skipped}"
-
-
-def when_text(started: str) -> str:
-    """`2026-11-24 18:55:01Z` from the plan's ISO time ('?' when unknown)."""
-    return started.replace("T", " ")[:19] + "Z" if started else "?"
 
 
 def who_text(run: AuditRun) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from svctui.api.models import Selector
+from svctui.text import id_ranges
 from svctui.tui import status_line as status
 from svctui.tui.status_line import StatusPart
 
@@ -153,13 +154,4 @@ class Marks:
 
 def format_ids(ids: Iterable[int]) -> str:
     """Ids as compact text: `12 15-20 31` (sorted, runs of consecutive ids as ranges)."""
-    ordered = sorted(set(ids))
-    runs: list[str] = []
-    index = 0
-    while index < len(ordered):
-        end = index
-        while end + 1 < len(ordered) and ordered[end + 1] == ordered[end] + 1:
-            end += 1
-        runs.append(str(ordered[index]) if end == index else f"{ordered[index]}-{ordered[end]}")
-        index = end + 1
-    return " ".join(runs)
+    return id_ranges(ids, sep=" ")

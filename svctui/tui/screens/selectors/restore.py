@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from svctui.ops.resume import ResumeRefused, check_same_server
+from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.ops.selector_restore import (
     NothingToRestore,
     RestorePlan,
@@ -46,7 +47,6 @@ from svctui.tui.screens.selectors.session import (
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
-TYPED_COUNT_ABOVE = 20
 NAMES_SHOWN = 5
 IDS_SHOWN = 3
 WAITING = "waiting"
@@ -78,16 +78,14 @@ def restorable(run: AuditRun | None) -> bool:
 
 
 def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
-    """The confirm dialog's body: which run, where to, what will and won't be re-created."""
+    """The confirm dialog's question, one paragraph wrapped to the dialog's width: which run, where to, how."""
     run = plan.run
     tag = f"{run.tag_id} {run.plan.get('tag_name') or ''}".strip()
-    lines = [
-        f"Run {run.run_id} deleted these selectors of tag {tag}.",
-        f"Each is created again on {server_words(app)} (profile {profile_name(app)}) under a new id,",
-        "with name, description, auto-certify and seeds; the audit log maps old → new ids.",
-        *describe_plan(plan, NAMES_SHOWN),
-    ]
-    return "\n".join(lines)
+    return (
+        f"Run {run.run_id} deleted these selectors of tag {tag}. "
+        f"Each is created again on {server_words(app)} (profile {profile_name(app)}) under a new id, "
+        "with name, description, auto-certify and seeds; the audit log maps old → new ids."
+    )
 
 
 def restore_runs_text(runs: Sequence[str]) -> str:
@@ -138,7 +136,8 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
 
     typed = count if count > TYPED_COUNT_ABOVE else None
     title = f"Re-create {count:,} selector(s) deleted by run {run.run_id}?"
-    app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed), answered)
+    listing = describe_plan(plan, NAMES_SHOWN)
+    app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed, listing), answered)
 
 
 class RestoreScreen(ModalScreen[None]):

@@ -2,8 +2,9 @@
 
 The Selectors screen reads the audit log at its first mount (`resumable_run`, through its Loads, in a thread); when
 the last deletion run is interrupted, `start_resume` asks ("Resume interrupted run", naming the run, its counts and
-server) and, if confirmed, runs the engine's `resume_run` in the RunScreen: every unsettled selector is re-checked
-with GET and deleted only if it still exists.
+server, and listing every unsettled selector by name with what happens to it; above 20 the count is typed, as in a
+fresh deletion's review) and, if confirmed, runs the engine's `resume_run` in the RunScreen: every unsettled
+selector is re-checked with GET and deleted only if it still exists.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ from svctui.ops.selector_delete import (
     AuditContext,
     DeleteReport,
     NothingToResume,
+    Preview,
+    PreviewResult,
     ResultCallback,
+    preview_selectors,
     resume_run,
 )
-from svctui.store.audit_read import AuditRun, read_audit
+from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
+from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
+from svctui.text import id_ranges, when_text
+from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.run import RunJob, RunScreen
@@ -61,17 +68,113 @@ def resume_job(run: AuditRun, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
 
 
 def run_summary(run: AuditRun) -> str:
-    """The lines the confirm dialog shows: when, who, server, tag, counts so far, what a resume does."""
+    """The dialog's question, one paragraph wrapped to the dialog's width: when, who, server, tag, counts so far,
+    what a resume does."""
     plan = run.plan
     who = f"profile {plan.get('profile') or '?'}" + (f", user {plan['user']}" if plan.get("user") else "")
     tag = f"tag {run.tag_id}" + (f" {plan['tag_name']!r}" if plan.get("tag_name") else "")
     left = len(run.unsettled_ids())
     return (
-        f"Run {run.run_id} started {run.started or '?'} by {who}\n"
-        f"on {plan.get('server') or '?'}, {tag}\n"
-        f"So far: {run.counts_text}\n"
+        f"Run {run.run_id} started {when_text(run.started)} by {who} on {plan.get('server') or '?'}, {tag}. "
+        f"So far: {run.counts_text}. "
         f"{left:,} selector(s) are unsettled: each is re-checked with GET and deleted only if it still exists."
     )
+
+
+def last_state(entry: SelectorEntry | None) -> str:
+    """What the run last knew of one unsettled selector: `no answer (sent: may be gone)`, `failed`, `not attempted`."""
+    if entry is not None and entry.in_doubt:
+        return "no answer (sent: may be gone already)"
+    return entry.outcome if entry is not None and entry.outcome else "not attempted"
+
+
+def grouped_lines(groups: dict[str, list[int]], names: Callable[[int], str]) -> list[str]:
+    """`3 failed (12-14)` then one `  12  'Old DCs'` line per selector, for each group."""
+    width = max((len(str(selector_id)) for ids in groups.values() for selector_id in ids), default=1)
+    lines: list[str] = []
+    for heading, ids in groups.items():
+        lines.append(f"{len(ids):,} {heading} ({id_ranges(ids)})")
+        lines.extend(f"  {selector_id:>{width}}  {names(selector_id)}" for selector_id in ids)
+    return lines
+
+
+def recorded_name(run: AuditRun) -> Callable[[int], str]:
+    """A selector's name as the run's intent line recorded it, else `name unknown`."""
+    records = recorded_selectors(run)
+    return lambda selector_id: repr(records[selector_id].name) if selector_id in records else "(name unknown yet)"
+
+
+def resume_listing(run: AuditRun) -> list[str]:
+    """Before the check: every unsettled selector by its recorded name (or id) under its last state in the run."""
+    groups: dict[str, list[int]] = {}
+    for selector_id in run.unsettled_ids():
+        groups.setdefault(last_state(run.entries.get(selector_id)), []).append(selector_id)
+    head = f"Checking each with GET… (the resume GETs each again before any DELETE). Last state in run {run.run_id}:"
+    return [head, *grouped_lines(groups, recorded_name(run))]
+
+
+CHECKED = {
+    Preview.WOULD_DELETE: "still there: will be deleted",
+    Preview.NOT_FOUND: "gone already: settled without a DELETE",
+    Preview.NOT_IN_TAG: "not part of the tag: settled without a DELETE",
+    Preview.WOULD_REFUSE: "default selector: the server will refuse it",
+    Preview.UNKNOWN: "no lookup on this server: DELETE decides",
+    Preview.UNCHECKED: "could not be checked: the resume GETs it again first",
+}
+
+
+def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
+    """After the check: what the resume will do to each selector, by name (the GET's record, else the log's)."""
+    logged = recorded_name(run)
+    found = {result.selector_id: result.selector for result in results if result.selector is not None}
+    groups: dict[str, list[int]] = {}
+    for result in results:
+        groups.setdefault(CHECKED[result.preview], []).append(result.selector_id)
+
+    def name(selector_id: int) -> str:
+        selector = found.get(selector_id)
+        return repr(selector.name) if selector is not None else logged(selector_id).replace(" yet", "")
+
+    return ["Checked with GET just now (the resume GETs each again before any DELETE):", *grouped_lines(groups, name)]
+
+
+class ResumeConfirm(ConfirmScreen):
+    """The resume's question: every unsettled selector listed, checked with GET (a dry run, as the review's) before
+    Resume can be pressed; above 20 the count is typed."""
+
+    def __init__(self, run: AuditRun, question: str) -> None:
+        count = len(run.unsettled_ids())
+        typed = count if count > TYPED_COUNT_ABOVE else None  # as a fresh deletion's review: above 20, type the count
+        super().__init__(question, run_summary(run), f"Resume {count:,}", typed, resume_listing(run))
+        self.audit_run = run
+        self.ready = False
+        self.loads = Loads(self)
+
+    def on_mount(self) -> None:
+        """Check each unsettled selector with GET in a worker (never in a handler)."""
+        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        tag_id, ids = self.audit_run.tag_id or 0, self.audit_run.unsettled_ids()
+
+        async def check() -> list[PreviewResult]:
+            client = await app.api_client()
+            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY)
+
+        self.loads.start("check", check)
+
+    def on_loaded(self, message: Loaded) -> None:
+        """What the resume will do to each; Resume may be pressed now (the typed count permitting)."""
+        if self.loads.is_current(message):
+            self.show_listing(checked_listing(self.audit_run, message.value))
+            self.set_ready(True)
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        """The check failed: say so; the resume itself GETs each selector first, so it may still go ahead."""
+        if self.loads.is_current(message):
+            error = message.error
+            text = error.user_message() if hasattr(error, "user_message") else str(error) or type(error).__name__
+            lines = [f"The check failed ({text}); the resume GETs each again before any DELETE.", *self.listing[1:]]
+            self.show_listing(lines)
+            self.set_ready(True)
 
 
 def start_resume(
@@ -99,7 +202,7 @@ def start_resume(
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 
     question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
-    app.push_screen(ConfirmScreen(question, run_summary(run), "Resume"), answered)
+    app.push_screen(ResumeConfirm(run, question), answered)
 
 
 def resumable_run() -> AuditRun | None:

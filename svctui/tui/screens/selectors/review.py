@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
+from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import digit_to_box
 from svctui.tui.screens.selectors.impact import Impact, impact_text, kinds_text, load_impact
@@ -34,7 +35,7 @@ from svctui.tui.widgets.row_table import RowTable
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
-CONFIRM_TYPED_ABOVE = 20
+CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's and restore's threshold too
 # What a dry run settles: the server has said DELETE would not delete these, so the run leaves them out
 SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
