@@ -78,11 +78,7 @@ def profile() -> None:
 @click.option("--bearer", is_flag=True, help="Use a JWT bearer token instead of a token id and key.")
 @click.option("--scheme-prefix", default="bhe", show_default=True, help="Signature scheme prefix (bhe → bhesignature).")
 @click.option(
-    "--prefer-wait",
-    type=AsciiInt(),
-    default=DEFAULT_PREFER_WAIT,
-    show_default=True,
-    help="Prefer: wait=N seconds (-1 = no limit).",
+    "--prefer-wait", type=AsciiInt(), default=DEFAULT_PREFER_WAIT, show_default=True, help="Prefer: wait=N (-1: none)."
 )
 @click.option("--no-verify-tls", is_flag=True, help="Do not verify the server's TLS certificate (lab servers only).")
 @click.option("--ca-bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="CA bundle (PEM).")

@@ -24,6 +24,8 @@ from svctui.api.errors import (
     ResponseTooLarge,
     ServerError,
 )
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT
+from svctui.api.query import ListQuery
 from svctui.api.signing import BearerAuth, SignatureAuth
 from svctui.commands.common import ExitCode, exit_code_for
 from svctui.connect import failure_hint
@@ -33,6 +35,8 @@ from svctui.store.settings import Settings
 from tests.support.bad_server import TAGS, BadServer, Misbehaviour, answer
 from tests.support.demo_http import own_server
 from tests.support.recording_server import JWT, SleepRecorder
+
+JOBS = ListQuery(endpoint=REPLACEMENT_TASK_ENDPOINT)  # the replacement endpoint, as the Clients screen asks it
 
 pytestmark = pytest.mark.anyio
 
@@ -224,9 +228,9 @@ async def test_demo_faults_kept_to_one_path_hit_only_its_requests(demo_template_
             first, second = [record.id for record in (await api.clients.list()).data][:2]
             demo.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{first}/")
             assert (await api.clients.list()).data
-            assert (await api.tasks.list(second, endpoint="completed-jobs")).count > 0
+            assert (await api.tasks.list(second, JOBS)).count > 0
             with pytest.raises(ServerError) as info:
-                await api.tasks.list(first, endpoint="completed-jobs")
+                await api.tasks.list(first, JOBS)
     assert info.value.status == 500 and info.value.request_id
 
 

@@ -82,6 +82,9 @@ def _quick_bindings() -> list[BindingType]:
     ]
 
 
+ENDPOINT_SWITCH = f"{DEPRECATED_TASK_ENDPOINT} ⇄ {REPLACEMENT_TASK_ENDPOINT}"  # the `e` key's tooltip
+
+
 class TasksScreen(ListScreen[CompletedTask]):
     """Completed tasks of one client, with domain results and triage aids."""
 
@@ -89,13 +92,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     MODE: ClassVar[str] = "tasks"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("C", "choose_client", "Client", id="tasks.client", tooltip="Choose the client: known or a typed uuid"),
-        Binding(
-            "e",
-            "switch_endpoint",
-            "Endpoint",
-            id="tasks.endpoint",
-            tooltip=f"{DEPRECATED_TASK_ENDPOINT} ⇄ {REPLACEMENT_TASK_ENDPOINT}",
-        ),
+        Binding("e", "switch_endpoint", "Endpoint", id="tasks.endpoint", tooltip=ENDPOINT_SWITCH),
         Binding("E", "show_event", "Event", show=False, id="tasks.event", tooltip="Jump to this run's event"),
         *_quick_bindings(),
         Binding("R", "show_tab('results')", "Results", show=False, id="tasks.tab.results", tooltip="Domain results"),
