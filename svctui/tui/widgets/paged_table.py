@@ -229,7 +229,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             "cycle_sort",
             "Sort",
             id="table.sort",
-            tooltip="Sort by this column: ▲, ▼, off; it comes after the columns already sorted (▼1, ▲2)",
+            tooltip="Sort by this column: ▲ ▼ off; after sorts set",
         ),
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),
     ]
