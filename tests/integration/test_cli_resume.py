@@ -107,7 +107,7 @@ def test_above_20_a_resume_on_a_terminal_asks_for_the_count_typed_as_delete_does
     assert code == 1 and "Type 22 to delete 22 selectors" in screen and "aborted: nothing was deleted" in screen
     assert _audit() == [], "a `y` is not the count: nothing was planned nor sent"
     fresh_demo_server.faults = Faults(error_rate=1.0)
-    failed = invoke(["selectors", "delete", "1", *map(str, ids), "--yes"])
+    failed = invoke(["selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "16"])  # retries overlap
     assert failed.exit_code == 5, failed.stderr
     run_id = _audit()[0]["run"]
     fresh_demo_server.faults = Faults()
