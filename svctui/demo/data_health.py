@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from svctui.demo.data_tasks import Run
 
 FLEET_MIN_CLIENTS = 5
-FLEET_NEW_CLIENT = "SHARPHOUND-NEW-01"
+FLEET_NEW_CLIENT = "AZUREHOUND-NEW-01"
 HOUR = 3600 * 1_000_000  # micros
 FAILING, STALE, DROPS = 0, 2, 3  # client positions
 STALE_DAYS = 3

@@ -86,6 +86,7 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         ]  # fmt: skip
         first_row = [str(cell) for cell in screen.table.get_row_at(0)]
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
+        assert screen.table.cursor_row == 0, "the cursor starts on the worst client, not the first by name"
         assert "clients checked" in str(screen.query_one("#status-line", Static).render())
         labels = [str(column.label) for column in screen.table.columns.values()]
         assert labels[:3] == ["health", "client", "type"], "issue 14: the client's type after its name"

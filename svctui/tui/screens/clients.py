@@ -213,6 +213,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
+        self._top_until_judged = True  # see restart()
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
@@ -280,6 +281,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
         self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
         self._landed, self._row_cells = [], {}
+        self._top_until_judged = True  # the cursor stays on the top row (the worst) while the first round ranks them
         self._set_stale("")
         self._render_rows()
         self.action_reload()
@@ -570,6 +572,9 @@ class ClientsScreen(StaleRows, Screen[None]):
         removed and re-sorted in place, so the cursor stays on its client and the scroll where it was; with `rank`
         False the rows keep their places (a round still filling in)."""
         table, current = self.table, self.current_key()
+        # a cursor left on the top row of a first round stays on the top row as the answers re-rank the rows (the
+        # worst client first, not the one that happened to come first by name); moved by the user, it follows its row
+        on_top = self._top_until_judged and current is not None and table.get_row_index(current) == 0
         members = self.ordered_members()
         order = {member.client_id: rank for rank, member in enumerate(members)}
         with self.app.batch_update():
@@ -588,8 +593,12 @@ class ClientsScreen(StaleRows, Screen[None]):
                 if [row.key.value for row in table.ordered_rows] != list(order):
                     table.sort("health", key=lambda cell: order[cell.row_key])
                 self._sorted_at = time.monotonic()  # the rows are in rank order now
-            if current is not None and current in order:
+            if on_top and table.row_count:
+                table.move_cursor(row=0, animate=False)
+            elif current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
+        if self.fleet is not None and not self.awaiting:
+            self._top_until_judged = False  # every client judged: from now on the cursor follows its client
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
