@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -55,23 +56,24 @@ class TurnNotingClient(ApiClient):
             self.at_once -= 1
 
 
-def client_of(demo: DemoServer) -> TurnNotingClient:
-    """A noting client of `demo`."""
-    return TurnNotingClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key))
+@pytest.fixture
+async def client(demo_server: DemoServer) -> AsyncIterator[TurnNotingClient]:
+    """A noting client of the session's demo server, open for the test."""
+    noting = TurnNotingClient(demo_server.base_url, SignatureAuth(demo_server.token_id, demo_server.token_key))
+    async with noting:
+        yield noting
 
 
 async def test_in_turns_the_fleet_is_judged_as_in_threads_one_body_at_a_time_on_the_loop(
-    demo_server: DemoServer,
+    client: TurnNotingClient,
 ) -> None:
-    client = client_of(demo_server)
-    async with client:
-        fleet = await find_fleet(client)
-        client.whole.clear()  # the client list
-        threaded = await fleet_health(client, fleet.members, FIXED_ANCHOR)
-        big = [size for size, on_loop in client.whole if size >= THREAD_PARSE_BYTES]
-        assert big and not any(on_loop for size, on_loop in client.whole if size >= THREAD_PARSE_BYTES)
-        client.whole.clear()
-        turns = await fleet_health(client, fleet.members, FIXED_ANCHOR, in_turns=True)
+    fleet = await find_fleet(client)
+    client.whole.clear()  # the client list
+    threaded = await fleet_health(client, fleet.members, FIXED_ANCHOR)
+    big = [size for size, on_loop in client.whole if size >= THREAD_PARSE_BYTES]
+    assert big and not any(on_loop for size, on_loop in client.whole if size >= THREAD_PARSE_BYTES)
+    client.whole.clear()
+    turns = await fleet_health(client, fleet.members, FIXED_ANCHOR, in_turns=True)
     assert [result.health for result in turns] == [result.health for result in threaded]
     assert all(result.health is not None for result in turns)
     assert sorted(client.in_turns) == sorted(big), "every big page validated in turns"
@@ -91,29 +93,27 @@ async def recent_runs(client: ApiClient) -> httpx.Response:
 
 
 async def test_a_page_in_turns_is_the_page_parse_makes_and_the_loop_runs_between_its_slices(
-    demo_server: DemoServer,
+    client: TurnNotingClient,
 ) -> None:
-    client = client_of(demo_server)
-    async with client:
-        response = await recent_runs(client)
-        whole = client.parse(PAGE, response)
-        assert len(whole.data) > 3 * SLICE_ITEMS
-        turns = 0
-        done = False
+    response = await recent_runs(client)
+    whole = client.parse(PAGE, response)
+    assert len(whole.data) > 3 * SLICE_ITEMS
+    turns = 0
+    done = False
 
-        async def count_turns() -> None:
-            nonlocal turns
-            while not done:
-                turns += 1
-                await asyncio.sleep(0)
+    async def count_turns() -> None:
+        nonlocal turns
+        while not done:
+            turns += 1
+            await asyncio.sleep(0)
 
-        counting = asyncio.ensure_future(count_turns())
-        await asyncio.sleep(0)
-        try:
-            sliced = await client.parse_in_turn(PAGE, response)
-        finally:
-            done = True
-            await counting
+    counting = asyncio.ensure_future(count_turns())
+    await asyncio.sleep(0)
+    try:
+        sliced = await client.parse_in_turn(PAGE, response)
+    finally:
+        done = True
+        await counting
     assert sliced == whole and sliced.model_dump() == whole.model_dump()
     assert sliced.model_fields_set == whole.model_fields_set and sliced.model_extra == whole.model_extra
     assert turns >= len(whole.data) // SLICE_ITEMS, "the loop ran other work between the slices"
