@@ -186,8 +186,16 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(SelectorsChanged)
     def _selectors_changed(self) -> None:
-        """A restore re-created selectors: the page and the counts are stale."""
+        """A restore re-created selectors, or a resume deleted some: the page and the counts are stale."""
+        self.flush_gone()
         self.action_refresh()
+
+    def flush_gone(self) -> None:
+        """Take out the deletions still pending now, before a reload: the server's counts then land on a table with
+        nothing left to subtract (a pending batch applied after them took the same selectors off twice)."""
+        if self.gone_timer is not None:
+            self.gone_timer.stop()
+            self.show_gone()
 
     @on(TabbedContent.TabActivated)
     def _tab_keys(self) -> None:
@@ -475,9 +483,7 @@ class SelectorsScreen(ListScreen[Selector]):
             refused = [result.selector_id for result in report.results if result.outcome is Outcome.NOT_IN_TAG]
             self.marks.unmark(self.tag.id, refused)
             self._marks_shown()
-        if self.gone_timer is not None:  # the reloads below are the server's word: no pending guess on top
-            self.gone_timer.stop()
-            self.show_gone()
+        self.flush_gone()  # the reloads below are the server's word: no pending guess on top
         self.load()
         if self.tags_pane.tags:
             self._load_counts(self.tags_pane.tags)
