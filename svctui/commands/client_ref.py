@@ -7,6 +7,7 @@ A name that matches no client or more than one is exit 2, naming the candidates.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -73,6 +74,12 @@ async def resolve_clients(client: ApiClient, profile: str, given: Sequence[str],
     from svctui.ops.client_names import fetch_client_names  # the picker's reader
 
     names = await fetch_client_names(client, profile)
+    if not names:  # none read and none cached: a community server, or a failure the reader keeps to itself
+        from svctui.api.errors import EnterpriseOnly
+        from svctui.api.query import ListQuery
+
+        with contextlib.suppress(EnterpriseOnly):  # a community server: match_client says to give the uuid
+            await client.clients.list(ListQuery(limit=1))  # raises what kept the names away (unreachable, 401, …)
     return [text.strip().lower() if is_uuid(text) else match_client(text, names, what) for text in given]
 
 

@@ -175,3 +175,14 @@ def test_unreachable_server_exits_5_with_a_network_hint() -> None:
     assert result.exit_code == 5, result.stderr
     assert "cannot reach" in result.stderr
     assert "hint: check the URL / network" in result.stderr
+
+
+def test_a_client_name_on_an_unreachable_server_says_the_server_is_unreachable() -> None:
+    """`tasks list NAME` looks the name up first; a server it cannot reach said "this server lists no clients
+    (community edition)" (the names' reader keeps its failures to itself) instead of the network error."""
+    with silent_listener() as (url, _listener):
+        pass  # closed: nothing listens on this port any more
+    env = {"SVCTUI_BASE_URL": url, "SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "k" * 20}
+    result = invoke(["tasks", "list", "SHARPHOUND-LAB"], env=env)
+    assert result.exit_code == 5, result.stderr
+    assert "cannot reach" in result.stderr and "community" not in result.stderr
