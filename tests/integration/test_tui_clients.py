@@ -12,6 +12,7 @@ from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
 from svctui.api.errors import ApiError
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT
 from svctui.demo.config import Faults
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
@@ -103,6 +104,9 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         await settle(pilot)
         tasks = app.screen
         assert isinstance(tasks, TasksScreen) and tasks.client_id == screen.ordered_members()[1].client_id
+        assert tasks.endpoint == REPLACEMENT_TASK_ENDPOINT, "the list the verdict was read from"
+        assert tasks.query_one("#endpoint-notice").has_class("-hidden")
+        assert all(task.client_id == tasks.client_id for task in tasks.table.items) and tasks.table.items
 
 
 async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_server: DemoServer) -> None:

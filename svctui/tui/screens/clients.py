@@ -741,14 +741,15 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.query_one("#clients-detail-text", Static).update("\n".join(lines))
 
     async def action_open_tasks(self) -> None:
-        """Completed tasks of the client under the cursor."""
+        """Completed tasks of the client under the cursor, from the endpoint its verdict was read from (the Completed
+        tasks screen otherwise starts on the documented, deprecated one: another list than the one judged)."""
         key = self.current_key()
         if key is None:
             return
         await self.app.switch_mode("tasks")
         choose = getattr(self.app.screen, "choose_client", None)
         if callable(choose):
-            choose(key)
+            choose(key, endpoint=self.health_options().endpoint)
 
     def _status(self, parts: Sequence[str]) -> None:
         """Say `parts` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""

@@ -458,12 +458,16 @@ class TasksScreen(ListScreen[CompletedTask]):
         if callable(show):
             show(task.event_id)
 
-    def choose_client(self, client_id: str, *, keep_event: bool = False) -> None:
+    def choose_client(self, client_id: str, *, keep_event: bool = False, endpoint: TaskEndpoint | None = None) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
         drops an `event_id` filter (an event belongs to one client: it would match nothing), unless `keep_event`.
         Choosing a client (picker, Clients, Events) opens the server list: the drops view is left, back to the
-        quick filter it was entered from (the drops view is `d` on the client already shown, never a landing)."""
+        quick filter it was entered from (the drops view is `d` on the client already shown, never a landing).
+        `endpoint` lists from that endpoint (Clients opens the one its verdicts were read from)."""
         client_id = client_id.lower()
+        if endpoint is not None and endpoint != self.endpoint:
+            self.endpoint = endpoint
+            self.runs.clear()  # the history was read from the other endpoint
         if self.quick == "drops":
             self.quick, self.quick_under_drops = self.quick_under_drops, None
         if client_id != self.client_id:
