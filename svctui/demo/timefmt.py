@@ -11,6 +11,7 @@ import time
 from datetime import UTC, datetime, timedelta, timezone
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NAIVE_EPOCH = datetime(1970, 1, 1)  # naive: arithmetic only (render_time adds the `Z`), isoformat without +00:00
 ZERO_TIME = -62135596800 * 1_000_000
 ZERO_TIME_TEXT = "0001-01-01T00:00:00Z"
 
@@ -40,11 +41,8 @@ def render_time(micros: int | None) -> str | None:
         return None
     if micros == ZERO_TIME:
         return ZERO_TIME_TEXT
-    moment = from_micros(micros)
-    text = moment.strftime("%Y-%m-%dT%H:%M:%S")
-    if moment.microsecond:
-        text += "." + f"{moment.microsecond:06d}".rstrip("0")
-    return text + "Z"
+    text = (_NAIVE_EPOCH + timedelta(microseconds=micros)).isoformat()  # C code: a third of a page's time was strftime
+    return (text.rstrip("0") if "." in text else text) + "Z"  # isoformat leaves out a zero fraction, pads the rest
 
 
 def go_rfc3339(moment: datetime) -> str:
