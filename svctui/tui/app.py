@@ -141,6 +141,7 @@ class SvcTuiApp(App[int]):
         self.server_label = server_label
         self._theme_timer: Timer | None = None
         self._theme_before_picker: str | None = None  # set while "Change theme" is open: esc goes back to it
+        self.theme_descriptions: dict[str, str] = {}  # what each theme file says its theme is (the picker shows it)
         self.loads = Loads(self)
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         configured = settings.refresh_seconds if settings is not None else 0
@@ -200,6 +201,7 @@ class SvcTuiApp(App[int]):
         from svctui.tui.theme import DEFAULT_THEME, load_themes, pick_theme, shipped_themes_dir, user_themes_dir
 
         loaded = load_themes([shipped_themes_dir(), user_themes_dir()])
+        self.theme_descriptions = dict(loaded.descriptions)
         for theme in loaded.themes:
             self.register_theme(theme)
         if loaded.problems:

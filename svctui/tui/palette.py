@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -16,12 +16,13 @@ from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hits
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.theme import ThemeProvider
+from textual.theme import Theme, ThemeProvider
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from svctui.api.filters import SortKey
 from svctui.text import plural
+from svctui.tui.theme import describe_theme
 
 if TYPE_CHECKING:
     from svctui.store.model import Profile
@@ -38,23 +39,25 @@ def theme_order(name: str, current: str) -> tuple[int, str]:
     return (0 if name == current else 1 if name.startswith(OWN_THEME_PREFIX) else 2, name)
 
 
-def theme_help(name: str, current: str) -> str | None:
-    """The picker's second line: which theme is current, which ones svctui made for its tables and marks."""
-    own = "made for svctui's tables and marks" if name.startswith(OWN_THEME_PREFIX) else ""
-    if name == current:
-        return f"the current theme; {own}" if own else "the current theme"
-    return own or None
+def theme_help(theme: Theme, current: str, described: Mapping[str, str]) -> str:
+    """The picker's second line: what the theme is (`dark, high contrast: …`, `light, Solarized`), and whether it
+    is the current one."""
+    what = describe_theme(theme, described)
+    return f"the current theme: {what}" if theme.name == current else what
 
 
 class ThemePickerProvider(ThemeProvider):
     """Textual's theme list with the current theme first (opening the picker highlights, so previews, it), then
-    svctui's own themes, then the rest."""
+    svctui's own themes, then the rest; each says what it is."""
 
     async def discover(self) -> Hits:
-        """Every theme: the current one, svctui's, the others; each by name."""
-        current = self.app.theme
+        """Every theme: the current one, svctui's, the others; each by name, with what it is."""
+        app = self.app
+        current, themes = app.theme, app.available_themes
+        described: Mapping[str, str] = getattr(app, "theme_descriptions", {})
         for name, callback in sorted(self.commands, key=lambda command: theme_order(command[0], current)):
-            yield DiscoveryHit(name, callback, help=theme_help(name, current))
+            theme = themes.get(name)
+            yield DiscoveryHit(name, callback, help=theme_help(theme, current, described) if theme else None)
 
 
 def export_dir(settings: Settings | None = None) -> Path:

@@ -91,7 +91,7 @@ SCENES: list[Scene] = [
     Scene("events-small", size=(80, 24)),
     Scene("events-contrast", theme="svctui-contrast"),
     # the typed count: every selector of the tag marked (its 8 defaults never are), its number typed
-    Scene("selectors-confirm", keys=("3", "M", "enter", "ctrl+d", "shift+tab"), typed="392"),
+    Scene("selectors-confirm", keys=("3", "M", "tab", "enter", "ctrl+d"), typed="392"),  # tab: Cancel -> Mark
     Scene(
         "selectors-run",  # a run in progress: 5 answered, 3 held at the server
         keys=("3", *(("space", "j") * 8), "ctrl+d", "tab"),

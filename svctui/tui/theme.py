@@ -4,6 +4,7 @@ A theme file (`svctui/themes/*.toml`, shipped as package data and linked from `t
 `<config dir>/themes/*.toml`) looks like:
 
     name = "svctui-dusk"
+    description = "calm: blue primary, warm accents"   # optional: the theme picker's second line
     dark = true
     primary = "#5B8DEF"
     background = "#14161C"          # optional: secondary accent warning error success foreground surface panel boost
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,30 @@ APP_VARIABLE_DEFAULTS: Mapping[str, str] = {
     "drop": "#BA3C5B",  # a count that fell beyond the threshold (▼); textual-dark's $error, as before the variable
 }
 SHIPPED_THEMES = ("svctui-dusk", "svctui-paper", "svctui-contrast", "svctui-cvd")
+# What Textual's own themes are, for the theme picker (a theme file says it in its `description`).
+TEXTUAL_THEME_NOTES: Mapping[str, str] = {
+    "textual-dark": "Textual's default, and svctui's",
+    "textual-light": "Textual's default light one",
+    "ansi-dark": "your terminal's own 16 colours",
+    "ansi-light": "your terminal's own 16 colours",
+    "atom-one-dark": "Atom's One Dark",
+    "atom-one-light": "Atom's One Light",
+    "catppuccin-frappe": "Catppuccin Frappé: soft pastels",
+    "catppuccin-latte": "Catppuccin Latte: soft pastels",
+    "catppuccin-macchiato": "Catppuccin Macchiato: soft pastels",
+    "catppuccin-mocha": "Catppuccin Mocha: soft pastels, the darkest",
+    "dracula": "Dracula: purple and pink",
+    "flexoki": "Flexoki: inky, warm",
+    "gruvbox": "Gruvbox: warm, retro",
+    "monokai": "Monokai: vivid",
+    "nord": "Nord: cool arctic blues",
+    "rose-pine": "Rosé Pine: muted, soho",
+    "rose-pine-dawn": "Rosé Pine Dawn",
+    "rose-pine-moon": "Rosé Pine Moon",
+    "solarized-dark": "Solarized",
+    "solarized-light": "Solarized",
+    "tokyo-night": "Tokyo Night: deep blues",
+}
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -66,10 +91,18 @@ class ThemeFileError(ValueError):
 
 @dataclass(frozen=True)
 class ThemeLoad:
-    """Themes loaded from files, and one line per broken file."""
+    """Themes loaded from files, and one line per broken file; what each file says its theme is (`description`)."""
 
     themes: tuple[Theme, ...]
     problems: tuple[str, ...]
+    descriptions: Mapping[str, str] = field(default_factory=dict)
+
+
+def describe_theme(theme: Theme, described: Mapping[str, str]) -> str:
+    """The theme picker's line for a theme: `dark` or `light`, then what it is (its file's `description`, Textual's
+    own themes' notes, else `your theme file`), e.g. `dark, high contrast: white on black, …`."""
+    note = described.get(theme.name) or TEXTUAL_THEME_NOTES.get(theme.name) or "your theme file"
+    return f"{'dark' if theme.dark else 'light'}, {note}"
 
 
 def shipped_themes_dir() -> Path:
@@ -101,10 +134,12 @@ def theme_from_mapping(path: Path, document: Mapping[str, Any]) -> Theme:
         raise ThemeFileError(f"{path.name}: name must be 1-64 letters, digits, '.', '_' or '-', got {name!r}")
     if "primary" not in document:
         raise ThemeFileError(f"{path.name}: primary is required")
-    unknown = sorted(set(document) - {"name", "dark", "variables", *COLOR_KEYS})
+    unknown = sorted(set(document) - {"name", "description", "dark", "variables", *COLOR_KEYS})
     if unknown:
-        allowed = ", ".join(("name", "dark", *COLOR_KEYS, "[variables]"))
+        allowed = ", ".join(("name", "description", "dark", *COLOR_KEYS, "[variables]"))
         raise ThemeFileError(f"{path.name}: unknown key(s) {', '.join(unknown)}; allowed: {allowed}")
+    if not isinstance(document.get("description", ""), str):
+        raise ThemeFileError(f"{path.name}: description must be a string")
     dark = document.get("dark", True)
     if not isinstance(dark, bool):
         raise ThemeFileError(f"{path.name}: dark must be true or false, not {dark!r}")
@@ -119,32 +154,41 @@ def theme_from_mapping(path: Path, document: Mapping[str, Any]) -> Theme:
     return theme
 
 
-def load_theme_file(path: Path) -> Theme:
-    """Read and validate one TOML theme file."""
+def read_theme_document(path: Path) -> dict[str, Any]:
+    """One TOML theme file, parsed (not yet validated); ThemeFileError when it can't be read or parsed."""
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ThemeFileError(f"{path.name}: cannot read ({exc.strerror})") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ThemeFileError(f"{path.name}: not valid TOML ({exc})") from None
-    return theme_from_mapping(path, document)
+
+
+def load_theme_file(path: Path) -> Theme:
+    """Read and validate one TOML theme file."""
+    return theme_from_mapping(path, read_theme_document(path))
 
 
 def load_themes(directories: Iterable[Path]) -> ThemeLoad:
     """Every `*.toml` theme in the directories (later directories win on equal names), plus the problems."""
     themes: dict[str, Theme] = {}
     problems: list[str] = []
+    descriptions: dict[str, str] = {}
     for directory in directories:
         if not directory.is_dir():
             continue
         for path in sorted(directory.glob("*.toml")):
             try:
-                theme = load_theme_file(path)
+                document = read_theme_document(path)
+                theme = theme_from_mapping(path, document)
             except ThemeFileError as exc:
                 problems.append(f"{directory.name}/{exc}")
                 continue
             themes[theme.name] = theme
-    return ThemeLoad(tuple(themes.values()), tuple(problems))
+            descriptions.pop(theme.name, None)
+            if str(document.get("description", "")).strip():
+                descriptions[theme.name] = str(document["description"]).strip()
+    return ThemeLoad(tuple(themes.values()), tuple(problems), descriptions)
 
 
 def pick_theme(requested: str, available: Iterable[str]) -> tuple[str, str | None]:

@@ -149,7 +149,7 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         await settle(pilot)
         assert isinstance(app.screen, ConfirmMarks)
         assert f"Matching name ∋ s: {total} selectors" in " ".join(app.screen.lines)
-        await pilot.press("enter")
+        await pilot.press("tab", "enter")  # from Cancel to Mark
         await settle(pilot)
         client = await app.api_client()
         every = (await client.selectors.list(tag.id, screen.current_query().page(0, -1))).data.selectors
@@ -446,7 +446,7 @@ async def test_the_typed_count_is_the_number_to_delete_and_digits_reach_its_box_
         await settle(pilot)
         review = app.screen
         assert isinstance(review, ReviewScreen) and review.previews is not None
-        assert app.focused is review.query_one("#review-cancel", Button)
+        assert app.focused is review.query_one("#review-typed", Input)
         delete = review.query_one("#review-delete", Button)
         await pilot.press("2", "5")  # every marked id: not the count to type any more
         await settle(pilot)

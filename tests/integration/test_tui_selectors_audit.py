@@ -300,15 +300,13 @@ async def test_restore_is_hidden_read_only_and_needs_the_typed_count_above_20(
             assert isinstance(dialog, ConfirmScreen)
             confirm = dialog.query_one("#confirm", Button)
             box = dialog.query_one("#confirm-typed", Input)
-            assert confirm.disabled and dialog.focused is not None and dialog.focused.id == "cancel"
-            await pilot.press("2", "0")  # typed while Cancel has the focus: they go to the box
+            assert confirm.disabled and dialog.focused is box, "a count to type: the box has the focus"
+            await pilot.press("shift+tab", "2", "0")  # typed while the focus is elsewhere: they go to the box
             assert box.value == "20" and dialog.focused is box and confirm.disabled
             await pilot.press("enter")  # the wrong count: said, nothing pressed
-            assert dialog.focused is box and app.notes[-1].message == "Type 21 exactly to enable Restore 21."
+            assert app.screen is dialog and app.notes[-1].message == "Type 21 exactly to enable Restore 21."
             await pilot.press("backspace", "1")
             assert not confirm.disabled
-            await pilot.press("enter")  # the right count: on to Restore 21, not Cancel
-            assert dialog.focused is confirm and app.screen is dialog
             await pilot.press("escape")
             await settle(pilot)
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)  # nothing was re-created
@@ -658,10 +656,12 @@ async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(
             confirm = dialog.query_one("#confirm", Button)
             box = dialog.query_one("#confirm-typed", Input)
             assert str(confirm.label) == "Resume 22" and confirm.disabled
-            assert dialog.focused is not None and dialog.focused.id == "cancel"
+            assert dialog.focused is box, "a count to type: the box has the focus"
             for widget in (dialog.query_one(".confirm-title"), box, confirm, dialog.query_one("#cancel")):
                 assert inside(widget, 24), f"{widget} is off the 80x24 screen: {widget.region}"
-            await pilot.press("enter")  # on Cancel: closes, nothing sent
+            await pilot.press("enter")  # in the empty box: said, nothing sent
+            assert app.screen is dialog and app.notes[-1].message == "Type 22 exactly to enable Resume 22."
+            await pilot.press("escape")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)
             start_resume(app, read_audit().get(run_id))

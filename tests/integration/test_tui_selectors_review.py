@@ -64,7 +64,7 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             assert "Why these: name ~ old" in text_of(screen, "#review-why")
             assert "Profile demo on demo server" in text_of(screen, "#review-where")
             assert "Impact:" in text_of(screen, "#review-impact")
-            assert screen.focused is screen.query_one("#review-cancel", Button)
+            assert screen.focused is screen.query_one("#review-typed", Input), "a count to type: the box has the focus"
             delete = screen.query_one("#review-delete", Button)
             assert delete.disabled  # 23 marked: a count must be typed
             # the dry run settled 4 (2 defaults, 1 gone, the unknown id): 19 are to be sent, and 19 is the count

@@ -56,7 +56,7 @@ def test_marked_all_matching(snap_compare: SnapCompare, demo_server: DemoServer)
         await settle(pilot)
         await pilot.press("M")
         await settle(pilot)
-        await pilot.press("enter")
+        await pilot.press("tab", "enter")  # from Cancel (focused on open) to Mark
         await settle(pilot)
         await pilot.press("right_square_bracket")
 

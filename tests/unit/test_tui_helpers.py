@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.theme import BUILTIN_THEMES
 
 from svctui.api.errors import (
     ApiConnectionError,
@@ -20,6 +21,7 @@ from svctui.api.errors import (
 from svctui.api.filters import Filter, SortKey
 from svctui.clock import make_clock
 from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
+from svctui.tui.palette import theme_help
 from svctui.tui.screens.help import HELP_WIDTH, KeyRow, help_content
 from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, shipped_themes_dir
 from svctui.tui.widgets.app_header import HeaderInfo, Tab, header_content
@@ -143,6 +145,22 @@ def test_pick_theme_falls_back() -> None:
     assert pick_theme("nord", ["nord", DEFAULT_THEME]) == ("nord", None)
     name, problem = pick_theme("nope", [DEFAULT_THEME])
     assert name == DEFAULT_THEME and problem is not None and "'nope'" in problem
+
+
+def test_every_theme_says_what_it_is_in_the_picker(tmp_path: Path) -> None:
+    """Newcomer: "Change theme" said "made for svctui's tables and marks" under each of svctui's four themes and
+    nothing under Textual's; now each says dark or light and what it is, no two alike (a theme file may say it)."""
+    (tmp_path / "mine.toml").write_text(
+        'name = "mine"\ndescription = "our colours"\ndark = false\nprimary = "#102030"\n'
+    )
+    loaded = load_themes([shipped_themes_dir(), tmp_path])
+    themes = {**BUILTIN_THEMES, **{theme.name: theme for theme in loaded.themes}}
+    lines = {name: theme_help(theme, "svctui-dusk", loaded.descriptions) for name, theme in themes.items()}
+    assert len(set(lines.values())) == len(lines), lines
+    assert all(line.startswith(("dark, ", "light, ", "the current theme: ")) for line in lines.values()), lines
+    assert lines["svctui-contrast"].startswith("dark, high contrast")
+    assert lines["svctui-paper"].startswith("light, ") and lines["mine"] == "light, our colours"
+    assert lines["svctui-dusk"] == "the current theme: dark, calm: blue primary, warm accents"
 
 
 def test_frozen_clock() -> None:

@@ -23,7 +23,8 @@ HIDDEN_ACTIONS = {"command_palette"}
 COPY_ACTION = "screen.copy_text"
 COPY_TOOLTIP = "Copy the text selected with the mouse"
 QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the mouse)"
-GROUP_ORDER = ("screen", "table", "app")
+GROUP_ORDER = ("screen", "audit", "table", "elsewhere", "app")
+ELSEWHERE = "elsewhere"  # the Audit tab's hidden keys that say they work on the Selectors tab
 HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
 
 
@@ -38,12 +39,14 @@ class KeyRow:
     binding_id: str = ""
 
 
-def _group(node: Any, screen: Screen[Any]) -> str:
+def _group(node: Any, screen: Screen[Any], binding: Binding) -> str:
+    if binding.action.startswith(ELSEWHERE):
+        return "elsewhere"
     if node is screen:
         return "screen"
     if isinstance(node, App):
         return "app"
-    return "table"
+    return str(getattr(node, "HELP_GROUP", "table"))  # a part of the screen with keys of its own (the Audit tab)
 
 
 def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
@@ -51,6 +54,8 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
     rows: dict[tuple[str, str], KeyRow] = {}
     keys_by_action: dict[tuple[str, str], list[str]] = {}
     ctrl_c_quits = False
+    renames = getattr(screen, "help_renames", None)  # what a screen says its keys do there now (None: not listed)
+    screen_renames: dict[str, tuple[str, str] | None] = renames() if callable(renames) else {}
     for active in screen.active_bindings.values():
         binding = active.binding
         if binding.action in HIDDEN_ACTIONS:
@@ -59,9 +64,12 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
             keys_by_action.setdefault(("app", "quit"), []).append(app.get_key_display(binding))
             ctrl_c_quits = True
             continue
-        group = _group(active.node, screen)
-        renamed = {**RENAMED_ACTIONS, **getattr(screen, "RENAMED_ACTIONS", {})}  # what a screen says they do there
-        description, tooltip = renamed.get(binding.action, (binding.description, binding.tooltip))
+        group = _group(active.node, screen, binding)
+        renamed = {**RENAMED_ACTIONS, **getattr(screen, "RENAMED_ACTIONS", {}), **screen_renames}
+        said = renamed.get(binding.action, (binding.description, binding.tooltip))
+        if said is None:  # the screen says the key does nothing there: not listed
+            continue
+        description, tooltip = said
         if binding.action == COPY_ACTION:
             tooltip = COPY_TOOLTIP
         identity = (group, binding.action)
@@ -91,7 +99,13 @@ def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> 
     what_width = min(max((len(row.description) for row in rows), default=0) + 2, 22)
     id_width = max((len(row.binding_id) for row in rows), default=0)
     tip_width = max(width - key_width - what_width - id_width - 2, 20)
-    titles = {"table": "Table", "screen": f"{noun.capitalize() or 'This screen'}", "app": "Everywhere"}
+    titles = {
+        "table": "Table",
+        "screen": f"{noun.capitalize() or 'This screen'}",
+        "audit": "Audit tab",
+        "elsewhere": "Selectors tab only (a goes back; here they say so)",
+        "app": "Everywhere",
+    }
     parts: list[Content] = []
     group = ""
     for row in rows:

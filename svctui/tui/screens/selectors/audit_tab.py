@@ -4,7 +4,9 @@ Each run: when, who (profile, token id, user), server, tag, counts per outcome, 
 selectors with names, outcomes, status, message and request id. `s` resumes a deletion run with selectors left
 unsettled (interrupted, cancelled or stopped: `resume_refusal`, the CLI's rule) and `u` re-creates what a deletion
 run deleted (both confirm first, both hidden when read-only; when off, the key says why); `r` reads the log again.
-The log is read in a worker thread (Loads.start_in_thread), never in a handler.
+The log is read in a worker thread (Loads.start_in_thread), never in a handler. The selector list's keys (`/`, `x`,
+`c`, `space`, `M`, `ctrl+d`, …) do nothing here, out of the footer, but say so when pressed (`ELSEWHERE_BINDINGS`,
+under the same binding ids, so a remapped key is said under its new key), and the status line is the tab's own.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.text import cap_widths, cut_start, when_text
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged
+from svctui.tui.screens.list_screen import ListScreen
+from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
+from svctui.tui.screens.selectors.messages import AuditStatus, SelectorGone, SelectorsChanged
 from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
+from svctui.tui.status_line import ROWS, StatusPart
+from svctui.tui.widgets.paged_table import PagedTable
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -76,6 +82,23 @@ TAIL_FIRST = frozenset({"run"})
 
 Columns = Sequence[tuple[str, str]]
 Fit = Sequence[tuple[str, int]]
+ELSEWHERE = "elsewhere"  # the action of a selector list's key pressed on the Audit tab: it says where it works
+SAID_WIDTH = 40  # a key's tooltip longer than this is said by the key's name (`Delete`) instead
+# The list's keys that need no word here: `a` switches tabs, escape closes nothing, `H` does nothing on selectors.
+NOT_SAID = frozenset({"switch_tab", "close_detail", "toggle_hydration"})
+
+
+def elsewhere_bindings() -> list[BindingType]:
+    """Each key of the Selectors tab (the list screen's, the cleanup screen's, its table's), hidden, as a key that
+    says it works on the Selectors tab; under the same binding id, so a keymap moves both."""
+    found: list[BindingType] = []
+    for binding in [*ListScreen.BINDINGS, *SELECTOR_BINDINGS, *PagedTable.BINDINGS]:
+        if not isinstance(binding, Binding) or binding.action.split("(")[0] in NOT_SAID:
+            continue
+        action = f"{ELSEWHERE}({binding.id!r})"
+        tooltip = binding.tooltip or binding.description  # help lists these under "Selectors tab only"
+        found.append(Binding(binding.key, action, binding.description, show=False, id=binding.id, tooltip=tooltip))
+    return found
 
 
 def sentence(text: str) -> str:
@@ -106,6 +129,8 @@ def action_text(run: AuditRun) -> str:
 class AuditTab(Widget):
     """Past runs of the audit log and the chosen run's selectors; resume an interrupted one."""
 
+    HELP_GROUP: ClassVar[str] = "audit"  # help lists the tab's keys under their own heading
+
     DEFAULT_CSS = """
     AuditTab { height: 1fr; }
     AuditTab #audit-runs { height: 2fr; }
@@ -121,6 +146,7 @@ class AuditTab(Widget):
         # When `s` or `u` is off (dimmed, or hidden read-only) these take the key and say why: never a silent key.
         Binding("s", "why_not('resume')", show=False),
         Binding("u", "why_not('restore')", show=False),
+        *elsewhere_bindings(),
     ]
 
     def __init__(self) -> None:
@@ -128,6 +154,7 @@ class AuditTab(Widget):
         self.loads = Loads(self)
         self.log_runs: list[AuditRun] = []
         self.audit_log: AuditLog | None = None
+        self.failure = ""  # why the log could not be read, until a read works
         self.chosen: AuditRun | None = None
         self.fitted_width = 0  # the tab's width the columns were fitted to
 
@@ -181,6 +208,7 @@ class AuditTab(Widget):
             return
         log: AuditLog = message.value
         self.audit_log = log
+        self.failure = ""
         known = {run.run_id for run in self.log_runs}
         self.log_runs = list(reversed(log.runs))
         self.query_one("#audit-summary", Static).update(audit_summary(len(log.runs), log.unreadable_lines))
@@ -216,7 +244,39 @@ class AuditTab(Widget):
     def on_load_failed(self, message: LoadFailed) -> None:
         """The log could not be read: say why."""
         if self.loads.is_current(message):
+            self.failure = str(message.error)
             self.query_one("#audit-summary", Static).update(f"The audit log could not be read: {message.error}")
+            self.post_message(AuditStatus())
+
+    def status_parts(self) -> list[str]:
+        """The tab's status line: how many runs, which one is chosen (`run … (2 of 5)`), or why there are none."""
+        if self.failure:
+            return [StatusPart("audit log unreadable (r to retry)", ROWS)]
+        if self.audit_log is None:
+            return [StatusPart("audit log: reading…", ROWS)]
+        parts: list[str] = [StatusPart(f"{plural(len(self.log_runs), 'run')} in the audit log", ROWS)]
+        run = self.chosen
+        if run is not None and run in self.log_runs:
+            where = f"{self.log_runs.index(run) + 1} of {len(self.log_runs)}"
+            parts.append(StatusPart(f"run {run.run_id} selected ({where}): {run.state}"))
+        return parts
+
+    def action_elsewhere(self, binding_id: str) -> None:
+        """A key of the Selectors tab pressed here: say where it works (it does nothing here)."""
+        binding = next(
+            (
+                active.binding
+                for active in self.screen.active_bindings.values()
+                if active.binding.id == binding_id and active.binding.action.startswith(ELSEWHERE)
+            ),
+            None,
+        )
+        if binding is None:
+            self.notify("That key works on the Selectors tab (a goes back).", markup=False)
+            return
+        said = binding.tooltip if len(binding.tooltip) <= SAID_WIDTH else binding.description
+        key = self.app.get_key_display(binding)
+        self.notify(f"{key}: {said[:1].lower()}{said[1:]} works on the Selectors tab (a goes back).", markup=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Show the highlighted run's selectors. A refill of the runs table posts highlights of its own (the first
@@ -246,6 +306,7 @@ class AuditTab(Widget):
     def show_run(self, run: AuditRun | None) -> None:
         """The run's line (its state, what can be done with it) and its selectors."""
         self.chosen = run
+        self.post_message(AuditStatus())
         self.fill_selectors()
         line = self.query_one("#audit-run-line", Static)
         if run is None:
@@ -297,7 +358,8 @@ class AuditTab(Widget):
             if read_only_why(self.app) is not None:  # type: ignore[arg-type]
                 return False
             return True if not self.why_not_text(action) else None
-        return True
+        # ctrl+d is hidden on the Selectors tab too when read-only: nothing to point at
+        return not (action == ELSEWHERE and parameters == ("selectors.delete",) and read_only_why(self.app) is not None)  # type: ignore[arg-type]
 
     def why_not_text(self, action: str) -> str:
         """Why the chosen run can't be resumed (`action` 'resume') or restored ('restore') here; '' when it can."""

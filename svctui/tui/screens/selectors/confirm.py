@@ -1,36 +1,23 @@
-"""A yes/no dialog for destructive actions: it names what will happen; focus starts on Cancel; with `typed_count`,
-the action's button stays disabled until that number is typed. Like the deletion review (review.py): digits typed
-while the focus is elsewhere go to the count box, and enter there moves to the action's button once the count is
-right (a second enter presses it; enter never confirms by itself), or says the count is wrong. A long `listing`
-(one line per selector or reason) scrolls in the middle: the dialog never outgrows the screen, and its title,
-question, count box and buttons stay in view."""
+"""A yes/no dialog for destructive actions (restore, resume): it names what will happen and follows the dialogs'
+convention (`ConfirmDialog`: Cancel left and focused, the action right in $error, escape cancels). With
+`typed_count`, the action's button stays disabled until that number is typed: the count box has the focus on open,
+and enter there confirms only once the count is right (else it says what to type). A long `listing` (one line per
+selector or reason) scrolls in the middle: the dialog never outgrows the screen, and its title, question, count box
+and buttons stay in view."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from svctui.tui.widgets.dialog import ConfirmDialog
 
 
-def digit_to_box(screen: Screen[Any], event: events.Key, box: str) -> None:
-    """A digit typed while the focus is elsewhere (it starts on Cancel) goes to the typed-count box `box` (a
-    selector), not nowhere; other keys, and digits typed in the box, go their usual way."""
-    found = next(iter(screen.query(box).results(Input)), None)
-    if found is None or screen.focused is found or event.character is None or event.character not in "0123456789":
-        return
-    event.stop()
-    event.prevent_default()
-    found.focus()
-    found.insert_text_at_cursor(event.character)
-
-
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(ConfirmDialog):
     """Ask before something destructive: `title`, `body` lines, and a button named for the action."""
 
     DEFAULT_CSS = """
@@ -41,10 +28,7 @@ class ConfirmScreen(ModalScreen[bool]):
     }
     ConfirmScreen .confirm-title { text-style: bold; }
     ConfirmScreen #confirm-listing { height: auto; margin-top: 1; }
-    ConfirmScreen Horizontal { height: auto; margin-top: 1; }
-    ConfirmScreen Button { margin-right: 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(
         self,
@@ -62,6 +46,22 @@ class ConfirmScreen(ModalScreen[bool]):
         self.listing = tuple(listing)
         self.ready = True  # a subclass that checks something first holds the action's button off until it is done
 
+    def expected_text(self) -> str | None:
+        """The count to type, if any."""
+        return None if self.typed_count is None else str(self.typed_count)
+
+    def action_ready(self) -> bool:
+        """False while a subclass's check has not answered."""
+        return self.ready
+
+    def not_ready_text(self) -> str:
+        """The count is right, the check has not answered."""
+        return f"{self.action_label} is enabled once the check has answered."
+
+    def wrong_text(self) -> str:
+        """What to type."""
+        return f"Type {self.typed_count} exactly to enable {self.action_label}."
+
     def compose(self) -> ComposeResult:
         """Title, body (wrapped to the dialog's width), the listing (scrolls when long), Cancel and the action."""
         with Vertical():
@@ -73,14 +73,11 @@ class ConfirmScreen(ModalScreen[bool]):
             if self.typed_count is not None:
                 count = self.typed_count
                 yield Static(f"Type {count} to enable {self.action_label} (digits go to the box)", markup=False)
-                yield Input(placeholder=f"type {count}", id="confirm-typed", restrict=r"[0-9]*", select_on_focus=False)
-            with Horizontal():
-                yield Button("Cancel", id="cancel", variant="primary")
-                yield Button(self.action_label, id="confirm", variant="error", disabled=not self.action_ok())
+                yield self.typed_box(f"type {count}")
+            yield self.dialog_buttons(self.action_label)
 
     def on_mount(self) -> None:
-        """Focus starts on Cancel; the listing is fitted once the rest is laid out."""
-        self.query_one("#cancel", Button).focus()
+        """The listing is fitted once the rest is laid out (the focus is the convention's: ConfirmDialog)."""
         self.call_after_refresh(self.fit_listing)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -109,41 +106,4 @@ class ConfirmScreen(ModalScreen[bool]):
     def set_ready(self, ready: bool) -> None:
         """Hold the action's button off (False) or let the typed count decide (True)."""
         self.ready = ready
-        self.query_one("#confirm", Button).disabled = not self.action_ok()
-
-    def action_ok(self) -> bool:
-        """True when the action may be pressed: ready, and the typed count (if any) is right."""
-        return self.ready and (self.typed_count is None or (self.is_mounted and self.typed_ok()))
-
-    def typed_ok(self) -> bool:
-        """True without a typed count, or when the typed number is the count."""
-        if self.typed_count is None:
-            return True
-        return self.query_one("#confirm-typed", Input).value.strip() == str(self.typed_count)
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        """The action's button is enabled once the count is typed."""
-        event.stop()
-        self.query_one("#confirm", Button).disabled = not self.action_ok()
-
-    def on_key(self, event: events.Key) -> None:
-        """A digit typed while the focus is elsewhere goes to the count box."""
-        digit_to_box(self, event, "#confirm-typed")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the count field moves to the action's button when the count is right; else says what to type."""
-        event.stop()
-        if self.action_ok():
-            self.query_one("#confirm", Button).focus()
-        elif not self.typed_ok():
-            self.notify(f"Type {self.typed_count} exactly to enable {self.action_label}.", severity="warning")
-        else:
-            self.notify(f"{self.action_label} is enabled once the check has answered.", severity="warning")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Confirm or cancel."""
-        self.dismiss(event.button.id == "confirm" and not event.button.disabled and self.action_ok())
-
-    def action_cancel(self) -> None:
-        """Nothing happens."""
-        self.dismiss(False)
+        self.update_action()

@@ -22,6 +22,10 @@ class ShowAuditTab(Message):
     """Open the Audit tab of the Selector cleanup screen (posted to it when the run screen closes with `a`)."""
 
 
+class AuditStatus(Message):
+    """The Audit tab read the log or another run was chosen: the screen's status line says so."""
+
+
 class SelectorsChanged(Message):
     """Selectors were re-created (a restore): the cleanup screen reloads its page and the tags' counts."""
 

@@ -7,12 +7,12 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Input, Static
 
 from svctui.ops.selector_ids import IdError, collect_ids
-from svctui.tui.widgets.dialog import show_line
+from svctui.tui.widgets.dialog import ConfirmDialog, show_line
 
 MAX_QUOTED = 100  # characters of typed input quoted back in a message
 
@@ -25,19 +25,16 @@ def parse_typed_ids(text: str) -> list[int]:
     return collect_ids((token[:MAX_QUOTED], "typed") for token in tokens)
 
 
-class ConfirmMarks(ModalScreen[bool]):
-    """Ask before marking many selectors at once (marking sends nothing; the review comes before any delete)."""
+class ConfirmMarks(ConfirmDialog):
+    """Ask before marking many selectors at once (marking sends nothing; the review comes before any delete). The
+    dialogs' convention (`ConfirmDialog`): Cancel left and focused, Mark right, escape cancels."""
 
+    ACTION_ID: ClassVar[str] = "mark"
+    DESTRUCTIVE: ClassVar[bool] = False  # marking deletes nothing: Mark in the default look, not $error
     DEFAULT_CSS = """
     ConfirmMarks { align: center middle; }
     ConfirmMarks #confirm-marks { width: 72; padding: 0 1; }
-    ConfirmMarks #confirm-buttons { height: auto; margin-top: 1; }
-    ConfirmMarks #confirm-buttons Button { margin-right: 2; }
     """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="selectors.confirm.cancel", tooltip="Mark nothing"),
-    ]
 
     def __init__(self, title: str, lines: tuple[str, ...]) -> None:
         super().__init__()
@@ -45,25 +42,11 @@ class ConfirmMarks(ModalScreen[bool]):
         self.lines = lines
 
     def compose(self) -> ComposeResult:
-        """Title, what would be marked, Mark and Cancel."""
+        """Title, what would be marked, Cancel and Mark."""
         with Vertical(id="confirm-marks", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
             yield Static("\n".join(self.lines), id="confirm-lines", markup=False)
-            with Horizontal(id="confirm-buttons"):
-                yield Button("Mark", id="mark", variant="primary")
-                yield Button("Cancel", id="cancel")
-
-    def on_mount(self) -> None:
-        """Focus on Mark: marking deletes nothing."""
-        self.query_one("#mark", Button).focus()
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "mark")
-
-    def action_cancel(self) -> None:
-        """Mark nothing."""
-        self.dismiss(False)
+            yield self.dialog_buttons("Mark")
 
 
 class TypeIds(ModalScreen["list[int] | None"]):

@@ -1,24 +1,22 @@
 """The review before a deletion: each marked selector, why it is marked, the dry run, the impact; then confirm.
 
-Focus starts on Cancel. Above CONFIRM_TYPED_ABOVE selectors the user types the count to enable Delete. A read-only
-session has no Delete button (and says why). The dry run and the impact load in workers (Loads), never in a handler.
+The dialogs' convention (`ConfirmDialog`): Cancel left and focused, Delete right in $error, escape cancels. Above
+CONFIRM_TYPED_ABOVE selectors the user types the count to enable Delete (the count box has the focus on open; enter
+there deletes only once the count is right and the dry run has answered). A read-only session has no Delete button
+(and says why). The dry run and the impact load in workers (Loads), never in a handler.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Vertical
 from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.screens.selectors.confirm import digit_to_box
 from svctui.tui.screens.selectors.impact import Impact, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
@@ -30,6 +28,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
+from svctui.tui.widgets.dialog import ConfirmDialog
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -56,16 +55,17 @@ def preview_counts_text(results: list[PreviewResult]) -> str:
     return ", ".join(f"{count:,} {preview}" for preview, count in counts.items() if count) or "nothing to check"
 
 
-class ReviewScreen(ModalScreen[bool]):
+class ReviewScreen(ConfirmDialog):
     """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion of `plan_to_send()`."""
 
+    CANCEL_ID: ClassVar[str] = "review-cancel"
+    ACTION_ID: ClassVar[str] = "review-delete"
+    TYPED_ID: ClassVar[str] = "review-typed"
     DEFAULT_CSS = """
     ReviewScreen #review-typed { width: 40; }
-    ReviewScreen Horizontal { height: auto; }
-    ReviewScreen Button { margin-right: 2; }
+    ReviewScreen .dialog-buttons { margin-top: 0; }
     ReviewScreen #review-readonly { color: $warning; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, plan: CleanupPlan) -> None:
         super().__init__()
@@ -130,19 +130,11 @@ class ReviewScreen(ModalScreen[bool]):
                     id="review-typed-label",
                     markup=False,
                 )
-                yield Input(
-                    placeholder=f"type {count} to enable Delete",
-                    id="review-typed",
-                    restrict=r"[0-9]*",
-                    select_on_focus=False,
-                )
-            with Horizontal():
-                yield Button("Cancel", id="review-cancel", variant="primary")
-                if why_read_only is None:
-                    yield Button(f"Delete {count:,}", id="review-delete", variant="error", disabled=True)
+                yield self.typed_box(f"type {count} to enable Delete")
+            yield self.dialog_buttons(f"Delete {count:,}", offered=why_read_only is None)
 
     def on_mount(self) -> None:
-        """Fill the table, start the dry run and the impact, focus Cancel."""
+        """Fill the table, start the dry run and the impact (the focus is the convention's: ConfirmDialog)."""
         table = self.query_one("#review-table", DataTable)
         id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
         widths = review_widths(self.app.size.width, id_width)
@@ -152,7 +144,6 @@ class ReviewScreen(ModalScreen[bool]):
         for selector_id in self.ids:
             name = self.names.get(selector_id, "(not in the tag's list)")
             table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
-        self.query_one("#review-cancel", Button).focus()
         self.start_loads()
 
     def start_loads(self) -> None:
@@ -221,7 +212,7 @@ class ReviewScreen(ModalScreen[bool]):
             )
         self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}{nothing}{left_out}")
         self.show_count_to_send()
-        self.update_delete_button()
+        self.update_action()
 
     def show_count_to_send(self) -> None:
         """Title, typed count and button name the selectors the run will send, once the dry run has settled some."""
@@ -254,46 +245,20 @@ class ReviewScreen(ModalScreen[bool]):
             table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
         self.query_one("#review-impact", Static).update(impact_text(impact))
 
-    def typed_count_ok(self) -> bool:
-        """True when no typed count is needed, or the typed one is right."""
-        if not self.needs_typed_count:
-            return True
-        return self.query_one("#review-typed", Input).value.strip() == str(len(self.sending_ids()))
+    def expected_text(self) -> str | None:
+        """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors the run will send."""
+        return str(len(self.sending_ids())) if self.needs_typed_count and read_only_why(self.svc_app) is None else None
 
-    def update_delete_button(self) -> None:
-        """Delete is enabled once the dry run answered and the typed count (if needed) matches (never for nothing)."""
-        buttons = self.query("#review-delete")
-        if buttons:
-            ready = bool(self.ids) and self.previews is not None and self.anything_to_delete()
-            buttons.first(Button).disabled = not ready or not self.typed_count_ok()
+    def action_ready(self) -> bool:
+        """Delete waits for the dry run, and is never offered for nothing."""
+        return bool(self.ids) and self.previews is not None and self.anything_to_delete()
 
-    def on_key(self, event: events.Key) -> None:
-        """A digit typed while the focus is elsewhere goes to the count box."""
-        digit_to_box(self, event, "#review-typed")
+    def not_ready_text(self) -> str:
+        """The count is right; the dry run has not answered, or found nothing to delete."""
+        if self.previews is None:
+            return "Delete is enabled once the dry run has answered."
+        return "None of these would be deleted: there is nothing to confirm."
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        """Re-check the typed count."""
-        event.stop()
-        self.update_delete_button()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the count field moves to Delete when it is enabled (never deletes by itself)."""
-        event.stop()
-        buttons = self.query("#review-delete")
-        if buttons and not buttons.first(Button).disabled:
-            buttons.first(Button).focus()
-        elif not self.typed_count_ok():
-            count = len(self.sending_ids())
-            self.notify(
-                f"Type {count} exactly (the number of selectors to delete) to enable Delete.", severity="warning"
-            )
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Cancel, or confirm."""
-        event.stop()
-        confirmed = event.button.id == "review-delete" and not event.button.disabled and self.typed_count_ok()
-        self.dismiss(confirmed)
-
-    def action_cancel(self) -> None:
-        """Close without deleting."""
-        self.dismiss(False)
+    def wrong_text(self) -> str:
+        """What to type."""
+        return f"Type {self.expected_text()} exactly (the number of selectors to delete) to enable Delete."

@@ -37,7 +37,7 @@ from svctui.tui.screens.selectors.loaders import (
     typed_lookup,
 )
 from svctui.tui.screens.selectors.marks import Marks, format_ids
-from svctui.tui.screens.selectors.messages import SelectorGone, SelectorsChanged, ShowAuditTab
+from svctui.tui.screens.selectors.messages import AuditStatus, SelectorGone, SelectorsChanged, ShowAuditTab
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
 from svctui.tui.screens.selectors.resume import resumable_run, start_resume
@@ -79,6 +79,7 @@ class SelectorsScreen(ListScreen[Selector]):
     SelectorsScreen #tabs { width: 1fr; height: 1fr; }
     SelectorsScreen #tabs TabPane { padding: 0; height: 1fr; }
     SelectorsScreen #tabs ContentSwitcher { height: 1fr; }
+    SelectorsScreen.-audit FilterChips { display: none; }
     """
 
     def __init__(self) -> None:
@@ -199,8 +200,24 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(TabbedContent.TabActivated)
     def _tab_keys(self) -> None:
-        """The footer shows the keys of the tab (the focus moved with the tab already, see `_focus_tab`)."""
+        """The footer shows the keys of the tab (the focus moved with the tab already, see `_focus_tab`); the filter
+        chips and the status line are the Selectors tab's, the Audit tab has its own status."""
+        self.set_class(self.audit_shown(), "-audit")
         self.refresh_bindings()
+        self._update_status()
+
+    @on(AuditStatus)
+    def _audit_status(self) -> None:
+        if self.audit_shown():
+            self._update_status()
+
+    def audit_shown(self) -> bool:
+        """True while the Audit tab is the one shown."""
+        return not self.table_in_view()
+
+    def help_renames(self) -> dict[str, tuple[str, str] | None]:
+        """What help says a table's keys do here: enter opens nothing on the Audit tab's tables (None: not listed)."""
+        return {"select_cursor": None} if self.audit_shown() else {}
 
     # ----- loading ----------------------------------------------------------------------------------------
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
@@ -338,7 +355,10 @@ class SelectorsScreen(ListScreen[Selector]):
         self._update_status()
 
     def status_parts(self) -> list[str]:
-        """The list screen's parts with the tag named and the marks counted per tag."""
+        """The list screen's parts with the tag named and the marks counted per tag; the Audit tab's own parts while
+        it shows (how many runs, which one is chosen)."""
+        if self.is_mounted and self.audit_shown():
+            return self.query_one(AuditTab).status_parts()
         parts = [part for part in super().status_parts() if not part.endswith(" marked")]
         if self.tag is not None:
             parts.insert(0, StatusPart(f"tag {tag_label(self.tag)}", status.TAG))

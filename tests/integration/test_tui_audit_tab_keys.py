@@ -1,0 +1,60 @@
+"""The Audit tab of the cleanup screen shows only what is its own: its status line (runs, the chosen one), no filter
+chips; the selector list's keys are out of the footer and say where they work when pressed; help lists them apart."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from svctui.api.filters import Filter
+from svctui.demo.server import DemoServer
+from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line
+from svctui.ops.outcomes import DeleteResult, Outcome
+from svctui.store.audit import append_audit
+from svctui.tui.screens.help import collect_keys
+from svctui.tui.widgets.filter_chips import FilterChips
+from tests.support.selectors import on_cleanup
+from tests.support.tui import settle
+
+pytestmark = pytest.mark.anyio
+RUN_ID = "20261124T101500Z-0abc"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def finished_run_logged(demo: DemoServer) -> None:
+    """A finished run in the audit log, in the engine's own lines (nothing is sent to the shared server)."""
+    context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+    result = DeleteResult(999_001, Outcome.ALREADY_GONE, status=404)
+    append_audit(plan_line(RUN_ID, context, 1, "Tier Zero", [999_001], 1, resumes=None))
+    append_audit(intent_line(RUN_ID, 1, 999_001, None))
+    append_audit(outcome_line(RUN_ID, 1, result))
+    append_audit(end_line(RUN_ID, [result], None))
+
+
+async def test_the_audit_tab_has_its_own_status_and_says_where_the_list_keys_work(demo_server: DemoServer) -> None:
+    finished_run_logged(demo_server)
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        screen.set_filters([Filter("name", "~eq", "s")])
+        await settle(pilot)
+        chips, line = screen.query_one(FilterChips), screen.query_one("#status-line", Static)
+        assert chips.display and "tag Tier Zero" in str(line.render())
+        await pilot.press("a")
+        await settle(pilot)
+        assert not chips.display, "the selector filters' chips are the Selectors tab's"
+        assert str(line.render()) == f"1 run in the audit log  ·  run {RUN_ID} selected (1 of 1): finished"
+        shown = {active.binding.key for active in screen.active_bindings.values() if active.binding.show}
+        assert shown.isdisjoint({"slash", "left_square_bracket", "M", "ctrl+d", "x", "c"}), shown
+        for key, said in (("c", "c: copy the cell under the cursor (OSC 52)"), ("ctrl+d", "^d: delete")):
+            await pilot.press(key)
+            assert app.notes[-1].message == f"{said} works on the Selectors tab (a goes back).", "never a silent key"
+        rows = collect_keys(app, screen)
+        assert {row.binding_id for row in rows if row.group == "elsewhere"} >= {"list.filter", "list.copy"}
+        assert {row.description for row in rows if row.group == "audit"} == {"Reload log", "Resume run", "Restore run"}
+        assert "Detail pane" not in {row.description for row in rows}, "enter opens no detail on the Audit tab"
+        await pilot.press("a")
+        await settle(pilot)
+        assert chips.display and "tag Tier Zero" in str(line.render()) and "1 filter" in str(line.render())
