@@ -99,6 +99,19 @@ async def test_space_marks_but_a_default_selector_is_refused(demo_server: DemoSe
         assert export_records(screen) == ([table.items[first_plain_row(screen)]], True), "an export writes the mark"
 
 
+async def test_tab_goes_between_the_tags_and_the_table_never_to_the_tab_strip(demo_server: DemoServer) -> None:
+    """Newcomer audit: tab from the tags pane landed on the Selectors/Audit strip, where space marked nothing."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        table = screen.selector_table
+        await pilot.press("tab")
+        assert app.focused is not None and screen.tags_pane in app.focused.ancestors_with_self
+        await pilot.press("tab")
+        assert app.focused is table
+        table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space")
+        assert table.marked == {str(table.items[first_plain_row(screen)].id)}
+
+
 async def test_range_marks_survive_paging_sorting_refresh_and_tag_switches(demo_server: DemoServer) -> None:
     """`v` marks a range; marks stay through `]`, a sort, `r`, and another tag (kept per tag)."""
     async with on_cleanup(demo_server, settings=SMALL_PAGES) as (_app, pilot, screen):

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.timer import Timer
-from textual.widgets import DataTable, TabbedContent, TabPane
+from textual.widgets import DataTable, TabbedContent, TabPane, Tabs
 
 from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
@@ -145,6 +145,9 @@ class SelectorsScreen(ListScreen[Selector]):
         the keys follow the tab from the moment it changes."""
         self.loads.start_in_thread(RESUME, resumable_run)
         self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
+        # The tab strip is no focus stop: tab goes between the tags and the tab's table (on the strip, space and j
+        # did nothing, so a newcomer marking rows after one tab too many lost the keys); `a` or a click switches it.
+        self.query_one("#tabs", TabbedContent).query_one(Tabs).can_focus = False
 
     def on_resize(self, event: events.Resize) -> None:
         """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
