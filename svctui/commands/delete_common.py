@@ -14,7 +14,7 @@ import click
 
 from svctui.commands.common import CommandFailure, ExitCode, error, note
 from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
-from svctui.text import shown_and_more
+from svctui.text import plural, shown_and_more
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -224,5 +224,6 @@ def finish(report: DeleteReport, audit_log: object) -> ExitCode:
     counts = report.counts
     unsure = counts[Outcome.NO_ANSWER] + counts[Outcome.FAILED] + counts[Outcome.SKIPPED]
     if unsure and report.stopped is not Stopped.AUTH_FAILED:
-        note(f"hint: `svctui selectors resume {report.run_id}` re-checks the {unsure:,} unsettled selector(s) with GET")
+        again = plural(unsure, "unsettled selector")
+        note(f"hint: `svctui selectors resume {report.run_id}` re-checks the {again} with GET")
     return exit_code(report)

@@ -10,6 +10,7 @@ import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
 from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, agreed, ctrl_c_cancels, past_run_here, yes_option
+from svctui.text import plural
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -33,7 +34,7 @@ def result_line(result: RestoreResult) -> str:
 
 def confirmed(count: int, yes: bool) -> bool:
     """--yes, or the user's answer (above 20 selectors the count must be typed, as for `delete` and `resume`)."""
-    return yes or agreed(f"Re-create {count} selector(s)?", count, f"re-create {count} selectors")
+    return yes or agreed(f"Re-create {plural(count, 'selector')}?", count, f"re-create {count} selectors")
 
 
 @click.command("restore")

@@ -16,6 +16,7 @@ from svctui.ops.audit_lines import DELETE_ACTION, AuditContext
 from svctui.ops.delete_run import AuditSink, ResultCallback, SelectorClient, delete_selectors
 from svctui.ops.outcomes import DeleteReport
 from svctui.store.audit_read import LEGACY_RUN_ID, AuditLog, AuditRun
+from svctui.text import plural
 
 
 class NothingToResume(Exception):
@@ -76,7 +77,7 @@ def _retry_hint(log: AuditLog) -> str:
         left = run.unsettled_ids()
         if left:
             return (
-                f"; run {run.run_id} finished with {len(left):,} selector(s) not deleted (failed, no answer or "
+                f"; run {run.run_id} finished with {plural(len(left), 'selector')} not deleted (failed, no answer or "
                 f"skipped): `svctui selectors resume {run.run_id}` re-checks and retries them"
             )
         return ""

@@ -255,7 +255,7 @@ def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs:
         tmux.wait_for("2 marked on 1 page")
         tmux.keys("C-d")
         screen = tmux.wait_for("Dry run: 2 would delete")
-        assert "Delete 2 selector(s) from tag" in screen and screen.count("would delete") >= 3
+        assert "Delete 2 selectors from tag" in screen and screen.count("would delete") >= 3
         assert "Cancel" in screen
         tmux.keys("Escape")
         screen = tmux.wait_gone("Dry run: 2 would delete")

@@ -83,7 +83,7 @@ def test_failed_deletions_are_resumed_on_a_terminal_after_confirmation(
     fresh_demo_server.faults = Faults()
     not_interrupted = invoke(["selectors", "resume", "--yes"])  # finished, so not offered by default: named instead
     assert not_interrupted.exit_code == 0, not_interrupted.stderr
-    assert f"run {run_id} finished with 4 selector(s) not deleted" in not_interrupted.stderr
+    assert f"run {run_id} finished with 4 selectors not deleted" in not_interrupted.stderr
     assert f"`svctui selectors resume {run_id}`" in not_interrupted.stderr
     code, screen = run_on_pty(["selectors", "resume", run_id], env, answer="n")
     assert code == 1 and "aborted: nothing was deleted" in screen

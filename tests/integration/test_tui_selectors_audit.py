@@ -63,7 +63,7 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
             assert run_id in dialog.body and demo.base_url.rstrip("/") in dialog.body
-            assert "1 deleted" in dialog.body and "5 selector(s) are unsettled" in dialog.body
+            assert "1 deleted" in dialog.body and "5 selectors are unsettled" in dialog.body
             assert not dialog.query("#confirm-typed"), "up to 20: a plain confirm, no count to type"
             assert f"{selectors[1].id}  {selectors[1].name!r}" in "\n".join(dialog.listing), "named, from its intent"
             await pilot.press("tab", "enter")  # from Cancel to Resume
@@ -266,8 +266,7 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)  # nothing is left to re-create: said, not asked
             assert app.notes[-1].message == (
-                f"Nothing to restore: all 3 selector(s) of run {run_id} were restored already "
-                f"(restore run {restore_id})."
+                f"Nothing to restore: all 3 selectors of run {run_id} were restored already (restore run {restore_id})."
             )
         now = {selector.name: selector for selector in tag_selectors(demo)}
         restore = read_audit().runs[-1]
@@ -506,7 +505,8 @@ async def test_a_cancelled_run_is_resumed_from_the_audit_tab(tmp_path: Path, mon
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen) and dialog.title_text == "Resume run (stopped: cancelled)?"
-            assert f"{len(skipped)} selector(s) are unsettled" in dialog.body
+            unsettled = f"{len(skipped)} selectors are" if len(skipped) > 1 else "1 selector is"
+            assert f"{unsettled} unsettled" in dialog.body
             await pilot.press("tab", "enter")  # from Cancel to Resume: nothing is sent before
             await settle(pilot)
             screen = app.screen
@@ -621,7 +621,7 @@ def inside(widget: Widget, height: int) -> bool:
 
 
 async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(tmp_path: Path) -> None:
-    """Newcomer audit: `s` on a run killed mid-way said only `84 selector(s) are unsettled` with Cancel / Resume and
+    """Newcomer audit: `s` on a run killed mid-way said only `84 selectors are unsettled` with Cancel / Resume and
     deleted what nobody had reviewed. The dialog now lists each unsettled selector by name (or id) under its last
     state and what the resume does to it; above 20 the count is typed, as in a fresh deletion's review; it fits."""
     from svctui.ops.audit_lines import intent_line, outcome_line, selector_record

@@ -11,6 +11,7 @@ from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, impact_te
 from svctui.tui.screens.selectors.loaders import Matching, matching_why
 from svctui.tui.screens.selectors.marks import Marks
 from svctui.tui.screens.selectors.restore import nothing_to_restore
+from svctui.tui.screens.selectors.review import unknown_ids_words
 from svctui.tui.screens.selectors.wording import matching_lines
 
 
@@ -45,8 +46,12 @@ def test_nothing_to_restore_is_one_short_line() -> None:
     run = AuditRun("R1")
     many = RestorePlan(run, already={n: 1000 + n for n in range(20, 67)})
     assert nothing_to_restore(many, ["R2"]) == (
-        "Nothing to restore: all 47 selector(s) of run R1 were restored already (restore run R2)."
+        "Nothing to restore: all 47 selectors of run R1 were restored already (restore run R2)."
     )
+    one = RestorePlan(run, already={20: 1020})
+    assert nothing_to_restore(one, ["R2"]) == (
+        "Nothing to restore: the 1 selector of run R1 was restored already (restore run R2)."
+    ), "one selector is no `selector(s)`"
     mixed = RestorePlan(run, already={1: 9}, not_restorable={n: "not deleted by the run (failed)" for n in range(2, 9)})
     said = nothing_to_restore(mixed, ["R2", "R3"])
     assert said == (
@@ -54,6 +59,12 @@ def test_nothing_to_restore_is_one_short_line() -> None:
         "7 can't be re-created (2, 3, 4 … and 4 more): the run's list says why."
     )
     assert "\n" not in said
+
+
+def test_an_unknown_typed_id_is_singular() -> None:
+    """`1 typed id is`, not `1 typed id(s) are`."""
+    assert unknown_ids_words(1) == "1 typed id is not in the tag's list: the dry run checks it"
+    assert unknown_ids_words(3) == "3 typed ids are not in the tag's list: the dry run checks them"
 
 
 def test_impact_counts_the_tags_selectors_and_says_which_are_not_part_of_it() -> None:

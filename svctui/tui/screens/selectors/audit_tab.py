@@ -322,7 +322,7 @@ class AuditTab(Widget):
         if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
             line.update(f"Run {run.run_id}: {run.counts_text}{hint}")
             return
-        line.update(f"Run {run.run_id}: {len(run.entries):,} selector(s), {run.state}{hint}")
+        line.update(f"Run {run.run_id}: {plural(len(run.entries), 'selector')}, {run.state}{hint}")
 
     def fill_selectors(self) -> None:
         """The chosen run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""

@@ -32,7 +32,7 @@ from svctui.ops.selector_restore import (
 )
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
-from svctui.text import cut_middle, cut_start, shown_and_more
+from svctui.text import cut_middle, cut_start, plural, shown_and_more
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
@@ -98,9 +98,11 @@ def nothing_to_restore(plan: RestorePlan, restored_by: Sequence[str]) -> str:
     run can't give back (the Audit tab lists each one's outcome)."""
     run_id = plan.run.run_id
     already, cannot = list(plan.already), list(plan.not_restorable)
+    one = len(already) == 1
     if already and not cannot:
         return (
-            f"Nothing to restore: all {len(already):,} selector(s) of run {run_id} were restored already "
+            f"Nothing to restore: {'the' if one else 'all'} {plural(len(already), 'selector')} of run {run_id} "
+            f"{'was' if one else 'were'} restored already "
             f"({restore_runs_text(restored_by)})."
         )
     said = [f"Nothing to restore in run {run_id}:"]
@@ -135,7 +137,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
             app.push_screen(RestoreScreen(plan), lambda _: on_closed())
 
     typed = count if count > TYPED_COUNT_ABOVE else None
-    title = f"Re-create {count:,} selector(s) deleted by run {run.run_id}?"
+    title = f"Re-create {plural(count, 'selector')} deleted by run {run.run_id}?"
     listing = describe_plan(plan, NAMES_SHOWN)
     app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed, listing), answered)
 
@@ -166,7 +168,8 @@ class RestoreScreen(ModalScreen[None]):
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         count = len(self.plan.to_restore)
         with Vertical(classes="sheet -undo"):
-            title = f"Restoring {count:,} selector(s) deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
+            what = plural(count, "selector")
+            title = f"Restoring {what} deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield OutcomeTable(RESTORE_COLUMNS, RESTORE_FIT, table_id="restore-table")

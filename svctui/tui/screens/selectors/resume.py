@@ -28,7 +28,7 @@ from svctui.ops.selector_delete import (
 )
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
-from svctui.text import id_ranges, when_text
+from svctui.text import id_ranges, plural, when_text
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
@@ -77,7 +77,8 @@ def run_summary(run: AuditRun) -> str:
     return (
         f"Run {run.run_id} started {when_text(run.started)} by {who} on {plan.get('server') or '?'}, {tag}. "
         f"So far: {run.counts_text}. "
-        f"{left:,} selector(s) are unsettled: each is re-checked with GET and deleted only if it still exists."
+        f"{plural(left, 'selector')} {'is' if left == 1 else 'are'} unsettled: each is re-checked with GET and "
+        "deleted only if it still exists."
     )
 
 
@@ -197,7 +198,7 @@ def start_resume(
 
     def answered(confirmed: bool | None) -> None:
         if confirmed:
-            title = f"Resuming run {run.run_id} ({len(run.unsettled_ids()):,} selector(s))"
+            title = f"Resuming run {run.run_id} ({plural(len(run.unsettled_ids()), 'selector')})"
             screen = RunScreen(resume_plan(run), on_gone, job=resume_job(run), title=title)
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 

@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
+from svctui.text import plural
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import Impact, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
@@ -53,6 +54,12 @@ def preview_counts_text(results: list[PreviewResult]) -> str:
     """`3 would delete, 2 would be refused: default selector`."""
     counts = {preview: sum(1 for result in results if result.preview is preview) for preview in Preview}
     return ", ".join(f"{count:,} {preview}" for preview, count in counts.items() if count) or "nothing to check"
+
+
+def unknown_ids_words(count: int) -> str:
+    """`1 typed id is not in the tag's list: the dry run checks it` (or the plural)."""
+    verb, them = ("is", "it") if count == 1 else ("are", "them")
+    return f"{plural(count, 'typed id')} {verb} not in the tag's list: the dry run checks {them}"
 
 
 class ReviewScreen(ConfirmDialog):
@@ -108,14 +115,16 @@ class ReviewScreen(ConfirmDialog):
         count = len(self.ids)
         with Vertical(classes="sheet"):
             yield Static(
-                f"Delete {count:,} selector(s) from {tag_words(self.plan)}?", id="review-title", classes="sheet-title"
+                f"Delete {plural(count, 'selector')} from {tag_words(self.plan)}?",
+                id="review-title",
+                classes="sheet-title",
             )
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", id="review-where", markup=False)
             why = self.plan.filters_text or "marked by hand"
             yield Static(f"Why these: {why}", id="review-why", markup=False)
             if self.plan.unknown_ids:
                 yield Static(
-                    f"{len(self.plan.unknown_ids):,} typed id(s) are not in the tag's list: the dry run checks them",
+                    unknown_ids_words(len(self.plan.unknown_ids)),
                     markup=False,
                 )
             yield RowTable(id="review-table")
@@ -220,7 +229,7 @@ class ReviewScreen(ConfirmDialog):
             return
         sending, marked = len(self.sending_ids()), len(self.ids)
         self.query_one("#review-title", Static).update(
-            f"Delete {sending:,} of the {marked:,} marked selector(s) from {tag_words(self.plan)}?"
+            f"Delete {sending:,} of the {plural(marked, 'marked selector')} from {tag_words(self.plan)}?"
         )
         for label in self.query("#review-typed-label").results(Static):
             label.update(

@@ -28,7 +28,7 @@ from svctui.ops.selector_delete import (
     ResultCallback,
     delete_selectors,
 )
-from svctui.text import cut_middle, cut_start
+from svctui.text import cut_middle, cut_start, plural
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
@@ -129,7 +129,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         self.on_gone = on_gone
         self.ids = plan_ids(plan)
         self.job = job or delete_job(plan)
-        self.title_text = title or f"Deleting {len(self.ids):,} selector(s) from {tag_words(plan)}"
+        self.title_text = title or f"Deleting {plural(len(self.ids), 'selector')} from {tag_words(plan)}"
         self._ticker = ticker  # None: the app's monotonic clock (live refresh's; tests and screenshots fix it)
         self.cancel_event = asyncio.Event()
         self.batcher: ResultBatcher[DeleteResult] = ResultBatcher(self)
