@@ -74,3 +74,16 @@ async def test_no_room_for_the_hang_wraps_from_the_edge() -> None:
         "waiting for the domain",
         "controller",
     ]
+
+
+async def test_a_selection_across_wrapped_lines_copies_the_text_as_written() -> None:
+    async with OneStatic(Hanging([(MESSAGE, 14), ("next", 0)]), 30).run_test(size=(80, 24)) as pilot:
+        text = pilot.app.query_one("#text", Static)
+        await pilot.mouse_down(text, offset=(14, 1))  # "timed", the first continuation's first word
+        await pilot.hover(text, offset=(24, 2))
+        await pilot.mouse_up(text, offset=(24, 2))
+        await pilot.pause()
+        assert pilot.app.screen.get_selected_text() == "timed out waiting for"
+        text.text_select_all()
+        await pilot.pause()
+        assert pilot.app.screen.get_selected_text() == f"{MESSAGE}\nnext"
