@@ -116,7 +116,8 @@ def shrink_widths(
     natural: Sequence[int], minimum: Sequence[int], rank: Sequence[int], total: int, gap: int = 2
 ) -> list[int]:
     """Every column kept, shrunk one cell at a time until the row (with `gap` between columns) fits `total`: the
-    highest `rank` first (a bool: flexible columns first), the widest first within it, none below its minimum."""
+    highest `rank` first (an int per column, e.g. the command line's `Role`: free text before names before ids),
+    the widest first among equal ranks, none below its minimum."""
     widths = list(natural)
     excess = sum(widths) + gap * (len(widths) - 1) - total
     while excess > 0:

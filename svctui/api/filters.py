@@ -415,9 +415,37 @@ def parse_filter(spec: EndpointSpec, text: str, now: datetime | None = None) -> 
     return Filter.build(spec, column, "eq", rest, now)
 
 
+class FilterErrors(FilterError):
+    """Several filters refused at once: `errors` holds each one's FilterError; the message is theirs, one a line."""
+
+    def __init__(self, errors: Sequence[FilterError]) -> None:
+        super().__init__("\n".join(str(item) for item in errors))
+        self.errors = tuple(errors)
+
+
+def parse_each(
+    spec: EndpointSpec, texts: Iterable[str], now: datetime | None = None
+) -> tuple[list[Filter], list[tuple[str, FilterError]]]:
+    """Parse every user filter (blank ones skipped): the valid ones, and each refused text with its FilterError, all
+    of them, so a person sees every problem at once instead of one per try."""
+    filters: list[Filter] = []
+    refused: list[tuple[str, FilterError]] = []
+    for text in texts:
+        if not text.strip():
+            continue
+        try:
+            filters.append(parse_filter(spec, text, now))
+        except FilterError as exc:
+            refused.append((text, exc))
+    return filters, refused
+
+
 def parse_filters(spec: EndpointSpec, texts: Iterable[str], now: datetime | None = None) -> list[Filter]:
-    """Parse several user filters; the quick-filter line splits on whitespace outside values."""
-    return [parse_filter(spec, text, now) for text in texts if text.strip()]
+    """Parse several user filters; FilterErrors naming every refused one."""
+    filters, refused = parse_each(spec, texts, now)
+    if refused:
+        raise FilterErrors([exc for _, exc in refused])
+    return filters
 
 
 def split_quick_filter(line: str) -> list[str]:

@@ -311,17 +311,23 @@ class AsciiInt(click.IntRange):
 
 
 def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]) -> tuple[list[Filter], list[SortKey]]:
-    """Validate every --filter and --sort against `spec` before any request (FilterError → exit 2)."""
+    """Validate every --filter and --sort against `spec` before any request: when any is wrong, every problem is
+    printed (one `error:` line each, in the order given) and the command leaves with exit 2."""
+    problems: list[str] = []
     parsed: list[Filter] = []
     for text in filters:
         try:
             parsed.append(parse_filter(spec, text))
         except FilterError as exc:
-            fail(f"--filter {quote_input(text)}: {exc}")
+            problems.append(f"--filter {quote_input(text)}: {exc}")
     keys: list[SortKey] = []
     for text in sorts:
         try:
             keys.append(SortKey.parse(spec, text))
         except FilterError as exc:
-            fail(f"--sort {quote_input(text)}: {exc}")
+            problems.append(f"--sort {quote_input(text)}: {exc}")
+    for problem in problems[:-1]:
+        error(problem)
+    if problems:
+        fail(problems[-1])
     return parsed, keys

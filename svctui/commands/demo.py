@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import sys
 from collections.abc import Iterable
@@ -45,12 +46,34 @@ def stored_profile_names() -> list[str]:
         return []
 
 
+def running_command(argv0: str | None = None, executable: str | None = None) -> str:
+    """How to run this svctui again from a shell, quoted: `svctui` when that name on PATH is the script running,
+    else the running script's absolute path, else `PYTHON -m svctui` with the running interpreter (a venv that is
+    not activated has svctui on no PATH)."""
+    import os
+    import shutil
+
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    executable = sys.executable if executable is None else executable
+    script = Path(argv0)
+    if script.name in ("svctui", "svctui.exe") and script.is_file():
+        on_path = shutil.which("svctui")
+        with contextlib.suppress(OSError):
+            if on_path is not None and os.path.samefile(on_path, script):
+                return "svctui"
+        return shlex.quote(str(script.absolute()))
+    if executable:
+        return f"{shlex.quote(executable)} -m svctui"
+    return "svctui"
+
+
 def _banner(
     base_url: str, edition: str, seed: int, db_path: Path, how: str, jwt: str, state_tokens: dict[str, str]
 ) -> str:
     token_id, token_key = state_tokens["id"], state_tokens["key"]
     quoted_key = shlex.quote(token_key)
     name = free_profile_name(stored_profile_names())
+    svctui = running_command()
     return "\n".join(
         [
             f"svctui demo server ({edition} edition), seed {seed}",
@@ -62,10 +85,10 @@ def _banner(
             f"  read-only token id: {state_tokens['ro_id']}   disabled token id: {state_tokens['disabled_id']}",
             "",
             f"Add it as a profile ({name}: a name no stored profile has):",
-            f"  printf '%s\\n' {quoted_key} | svctui profile add {name} --base-url {base_url} "
+            f"  printf '%s\\n' {quoted_key} | {svctui} profile add {name} --base-url {base_url} "
             f"--token-id {token_id} --secret-stdin",
             "",
-            f"Try it:  svctui --profile {name}",
+            f"Try it:  {svctui} --profile {name}",
             "Press Ctrl-C to stop.",
         ]
     )
@@ -118,6 +141,14 @@ def _banner(
     show_default=True,
     help="Rate of a fault given without :rate.",
 )
+@click.option(
+    "--faults-path",
+    "faults_path",
+    default="",
+    metavar="TEXT",
+    help="Keep every fault (--latency, --error-rate, --faults) to the requests whose path contains TEXT, "
+    "e.g. /api/v2/clients/ID/ for one client's runs.",
+)
 @click.option("--access-log", is_flag=True, help="Log every request.")
 def demo_server(
     host: str,
@@ -138,6 +169,7 @@ def demo_server(
     error_rate: float,
     faults_text: str,
     fault_rate: float,
+    faults_path: str,
     access_log: bool,
 ) -> None:
     """Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C."""
@@ -162,7 +194,7 @@ def demo_server(
             db_path=db_path or default_db_path(),
             rate_limit=rate_limit,
             sizes=DemoSizes(clients=clients, events=events, tasks=tasks, tags=tags, selectors=selectors),
-            faults=Faults(latency_ms=latency, error_rate=error_rate, kinds=kinds),
+            faults=Faults(latency_ms=latency, error_rate=error_rate, kinds=kinds, only_path=faults_path),
             host=host,
             port=DEMO_SERVER_PORT if port is None else port,
             reset=reset,
@@ -170,6 +202,8 @@ def demo_server(
             token_key=token_key,
         )
         options.validate()
+        if faults_path and not options.faults.active:
+            raise ValueError("--faults-path narrows the faults, but none is on (--latency, --error-rate, --faults)")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     try:

@@ -77,6 +77,27 @@ def test_bad_input_exits_2_before_any_request(
         assert not connection_attempted(listener)
 
 
+def test_every_bad_filter_and_sort_is_reported_at_once_before_any_request() -> None:
+    """Several bad --filter and --sort values: one `error:` line for each (column, predicate, what is allowed), in
+    the order given, exit 2, nothing sent; the good filter among them is not reported."""
+    args = ["events", "list", "-f", "id=eq:twelve", "-f", "rrule=gt:x", "-f", "id=gt:3", "-f", "colour=eq:red"]
+    with silent_listener() as (url, listener):
+        env = {"SVCTUI_BASE_URL": url, "SVCTUI_TOKEN_ID": TOKEN_ID, "SVCTUI_TOKEN_KEY": "k" * 20}
+        result = invoke([*args, "-s", "rrule", "-s", "-id"], env=env)
+        assert not connection_attempted(listener)
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[:3] == [
+        "error: --filter 'id=eq:twelve': id eq: 'twelve' is not an integer; allowed: an integer such as 42 or -1",
+        "error: --filter 'rrule=gt:x': rrule: predicate 'gt' is not allowed for a string column; allowed: eq, ~eq, neq",
+        "error: --filter 'colour=eq:red': 'colour' is not a filter column of events; filter columns: id, rrule, "
+        "next_scheduled_at, client_id, session_collection, local_group_collection, ad_structure_collection, "
+        "cert_services_collection, ca_registry_collection, dc_registry_collection, created_at, updated_at, deleted_at",
+    ]
+    assert lines[3].startswith("error: --sort 'rrule': cannot sort events by 'rrule'; sortable: next_scheduled_at")
+    assert len(lines) == 4, result.stderr
+
+
 def test_the_listener_does_see_a_valid_request() -> None:
     """Positive control: without the bad filter the same command does connect (so the test above can fail)."""
     with silent_listener() as (url, listener):

@@ -52,7 +52,17 @@ def read_banner(process: subprocess.Popen[str]) -> str:
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[Running]:
-    command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "cli.sqlite3"), *SMALL, *FIXED]
+    with started(tmp_path) as run:
+        yield run
+
+
+@contextlib.contextmanager
+def started(tmp_path: Path, *extra: str) -> Iterator[Running]:
+    """`svctui demo-server` (small data, the FIXED token) with `extra` options, as a real process."""
+    command = [
+        *[sys.executable, "-m", "svctui", "demo-server", "--db", str(tmp_path / "cli.sqlite3")],
+        *[*SMALL, *FIXED, *extra],
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     watchdog = threading.Timer(120, process.kill)
     watchdog.start()
@@ -107,6 +117,15 @@ def test_demo_server_refuses_a_wrong_key_and_stops_on_ctrl_c(running: Running) -
     assert "demo server stopped" in rest and "Traceback" not in rest
 
 
+def test_faults_path_keeps_the_faults_to_the_requests_under_it(tmp_path: Path) -> None:
+    """`--faults-path` (Faults.only_path): with every request failing, only those whose path holds it fail."""
+    with started(tmp_path, "--error-rate", "1", "--faults-path", "/api/v2/events") as run:
+        events = signed_request(run, "/api/v2/events?limit=1", "--fail")
+        tags = signed_request(run, "/api/v2/asset-group-tags", "--fail")
+    assert events.stdout.startswith("HTTP 500\n") and events.returncode == 1, events.stdout + events.stderr
+    assert tags.stdout.startswith("HTTP 200\n") and tags.returncode == 0, tags.stdout + tags.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -121,6 +140,7 @@ def test_demo_server_refuses_a_wrong_key_and_stops_on_ctrl_c(running: Running) -
         (["--rate-limit", "-1"], "--rate-limit must be >= 0 (0 = off), got -1"),
         (["--tasks", "-5"], "--tasks must be between 0 and 1000000, got -5"),
         (["--latency", "-1"], "--latency must be >= 0 milliseconds, got -1"),
+        (["--faults-path", "/api/v2/events"], "--faults-path narrows the faults, but none is on"),
     ],
 )
 def test_bad_options_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
@@ -161,6 +181,7 @@ def test_help_lists_every_option() -> None:
         "--latency",
         "--error-rate",
         "--faults",
+        "--faults-path",
     ):
         assert option in result.output
 

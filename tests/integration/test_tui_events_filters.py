@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Select, Static
 
-from svctui.api.filters import Filter
+from svctui.api.filters import ALLOWED_TEXT, Filter, Kind
 from svctui.api.query import ListQuery
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
@@ -16,7 +16,7 @@ from svctui.store.settings import Settings
 from svctui.tui.loading import Loaded
 from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
-from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
+from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow, QuickMessages
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.tui import NOW, ids, on_events, settle, state_of
 
@@ -62,6 +62,39 @@ async def test_invalid_quick_filter_shows_inline_error_and_sends_nothing(demo_se
         assert screen.filters == ()
         await pilot.press("escape")
         assert app.screen is screen
+
+
+async def test_every_bad_quick_filter_is_shown_at_once_and_the_buttons_stay_in_view(demo_server: DemoServer) -> None:
+    """Several bad values on the quick line: every one's message (column, predicate, what is allowed) under it at
+    once, each on its own line, with a bad row's too; on a small terminal the messages scroll (and take focus to
+    do it) while the buttons stay on screen. Nothing is sent."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, screen):
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        before = demo_server.request_count
+        editor.query_one("#row-id", FilterRow).query_one(Input).value = "ten"
+        editor.query_one("#quick", Input).value = "client_id=eq:nope rrule=gt:x next_scheduled_at=lt:soon"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is editor
+        lines = str(editor.query_one("#quick-error", Static).render()).splitlines()
+        assert lines == [
+            "✗ client_id eq: 'nope' is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+            "✗ rrule: predicate 'gt' is not allowed for a string column; allowed: eq, ~eq, neq",
+            "✗ next_scheduled_at lt: 'soon' is not a valid time; allowed: " + ALLOWED_TEXT[Kind.TIMESTAMP],
+        ]
+        assert "Not applied (4 problems)" in str(editor.query_one("#summary", Static).render())
+        messages = editor.query_one(QuickMessages)
+        assert messages.max_scroll_y > 0 and messages.allow_focus(), "more than fits: the messages scroll"
+        apply = editor.query_one("#apply")
+        assert apply.region.bottom <= app.size.height and apply.region.height == 1, "Apply stays in view"
+        assert editor.query_one("#rows").region.height >= 3
+        editor.query_one("#quick", Input).value = "rrule=gt:x"
+        await pilot.pause()
+        assert len(str(editor.query_one("#quick-error", Static).render()).splitlines()) == 1
+        assert not messages.allow_focus()
+        assert demo_server.request_count == before and screen.filters == ()
 
 
 async def test_editor_rows_validate_per_kind(demo_server: DemoServer) -> None:

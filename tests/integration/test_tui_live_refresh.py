@@ -6,6 +6,7 @@ ticks, never because the wall clock moved.
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 
 import pytest
@@ -206,6 +207,12 @@ async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until
         detail = str(screen.query_one("#clients-detail-text", Static).content)
         assert f"stale: HTTP 500 Internal Server Error — {error.messages[0]}" in detail
         assert f"(request id {error.request_id}) — r to retry" in detail and "Not-OK runs" in detail
+        text = screen.query_one("#clients-detail-text", Static)
+        rows = [text.render_line(y).text.rstrip() for y in range(text.size.height)]
+        stale = next(index for index, row in enumerate(rows) if row.startswith("stale: "))
+        rest = list(itertools.takewhile(lambda row: row.startswith(" "), rows[stale + 1 :]))
+        assert rest and all(row.startswith(" " * 7) and row[7] != " " for row in rest), rows  # under the message
+        assert rest[-1].endswith("to retry") and rows[stale + 1 + len(rest)] == "The last answer, kept:"
         fresh_demo_server.faults = Faults()
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert screen.results[key].error is None and last_cell() == kept_last

@@ -329,3 +329,27 @@ async def test_another_client_starts_from_a_clean_slate(demo_server: DemoServer)
         assert not screen.query_one(StatusBar).breakdown, "no counts of the previous client"
         assert screen.window.label() == "no rows"
         assert not screen.detail.display
+
+
+async def test_a_long_status_message_wraps_under_its_value_in_the_task_tab(demo_server: DemoServer) -> None:
+    """The Task tab's `message` field, longer than the pane (80 columns): its continuation lines start under the
+    value (label column 14), not under the labels."""
+    task_id, client_id, message = query(
+        demo_server,
+        "SELECT id, client_id, status_message FROM tasks ORDER BY length(status_message) DESC, id LIMIT 1",
+    )[0]
+    async with on_tasks(demo_server, client_id) as (_app, pilot, screen):
+        await pilot.resize_terminal(80, 30)
+        screen.set_filters([Filter("id", "eq", str(task_id))])
+        await settle(pilot)
+        await pilot.press("T")
+        await settle(pilot)
+        fields = screen.query_one("#task-fields", Static)
+        assert 14 + len(message) > fields.content_region.width, "the message must not fit on one line"
+        rows = [fields.render_line(y).text.rstrip() for y in range(fields.size.height)]  # inside the padding
+        first = next(index for index, row in enumerate(rows) if row.startswith("message "))
+        last = next(index for index, row in enumerate(rows) if row.startswith("executed "))
+        continued = rows[first + 1 : last]
+        assert continued, rows
+        assert all(row.startswith(" " * 14) and row[14] != " " for row in continued), rows
+        assert " ".join([rows[first][14:], *(row[14:] for row in continued)]) == message

@@ -1,5 +1,6 @@
 """The snapshot matrix of the Clients screen (key 4): every health state worst first, and the screen loading, empty,
-failed, stale and with one client that could not be checked, at 80x24 and 160x45, dark and light.
+failed, stale, with one client stale (its refresh failed, the others fresh) and with one client that could not be
+checked, at 80x24 and 160x45, dark and light.
 
 One start-up per state (tests/support/matrix.py resizes and re-themes the running app for the four pictures).
 Review changed SVGs before accepting them with `--snapshot-update` (/tmp/svgtext.py prints their text rows).
@@ -14,9 +15,12 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 from textual.pilot import Pilot
 
+from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
-from tests.support.live import live_app
+from svctui.tui.live import Tick
+from svctui.tui.screens.clients import ClientsScreen
+from tests.support.live import live_app, refresh_now
 from tests.support.matrix import FAILING, SLOW, compare_matrix, gone_stale, pressing_only, settled_steps, under_faults
 from tests.support.tasks import query
 from tests.support.tui import make_app, settle
@@ -69,3 +73,27 @@ async def test_stale(
     app, clock = live_app(fresh_demo_server)
 
     await compare_matrix(app, gone_stale(fresh_demo_server, clock, on_clients), snapshot, tmp_path)
+
+
+async def test_one_client_stale(
+    snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
+) -> None:
+    """A live refresh that fails for one client only (faults on its runs' path): its row keeps the last answer's
+    verdict, values and place, dimmed, with `stale: HTTP 500` in its last-run cell; the other rows are fresh and the
+    status line counts the one. The client is not the one under the cursor, so its row shows dimmed (the pilot test
+    in test_tui_live_refresh.py reads the detail pane's error)."""
+    app, clock = live_app(fresh_demo_server)
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await on_clients(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, ClientsScreen)
+        members = screen.ordered_members()
+        failing = next(member.client_id for member in members if member.name == "SHARPHOUND-FRA-03")
+        assert screen.current_key() != failing
+        fresh_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{failing}/")
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert screen.results[failing].error is not None
+        assert [member.client_id for member in screen.ordered_members()] == [m.client_id for m in members]
+
+    await compare_matrix(app, steps, snapshot, tmp_path)

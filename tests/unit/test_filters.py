@@ -22,7 +22,9 @@ from svctui.api.filters import (
     EndpointSpec,
     Filter,
     FilterError,
+    FilterErrors,
     SortKey,
+    parse_each,
     parse_filter,
     parse_filters,
     parse_timestamp,
@@ -252,6 +254,21 @@ def test_parse_filter_forms() -> None:
         Filter("id", "eq", "1"),
         Filter("session_collection", "eq", "true"),
     ]
+
+
+def test_parse_filters_reports_every_refused_filter_not_just_the_first() -> None:
+    texts = ["id=x", "id=gt:3", "rrule=lt:a", "", "created_at=gt:soon"]
+    filters, refused = parse_each(EVENTS, texts, now=NOW)
+    assert filters == [Filter("id", "gt", "3")]
+    assert [(text, exc.column, exc.op) for text, exc in refused] == [
+        ("id=x", "id", "eq"),
+        ("rrule=lt:a", "rrule", "lt"),
+        ("created_at=gt:soon", "created_at", "gt"),
+    ]
+    with pytest.raises(FilterErrors) as raised:
+        parse_filters(EVENTS, texts, now=NOW)
+    assert [str(exc) for exc in raised.value.errors] == [str(exc) for _, exc in refused]
+    assert str(raised.value).splitlines() == [str(exc) for _, exc in refused]
 
 
 def test_split_quick_filter() -> None:

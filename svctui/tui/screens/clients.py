@@ -49,6 +49,7 @@ from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.status_line import KEEP_ALWAYS, StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
@@ -702,15 +703,16 @@ class ClientsScreen(StaleRows, Screen[None]):
         if member is None:
             return
         result = self.results.get(key)
-        lines = [member.name or "(no name)", key, ""]
+        # Each line with the column its wrapped rest starts at (Hanging): under the value, not at the pane's edge.
+        lines: list[tuple[str, int]] = [(member.name or "(no name)", 0), (key, 0), ("", 0)]
         record, now = member.record, self.dashboard.clock()
         if record is not None:
             lines += [
-                f"type {record.type or '-'}, version {record.version or '-'}",
-                f"host {record.hostname or '-'} ({record.ip_address or '-'})",
-                f"last check-in {_when(record.last_checkin)}",
-                "",
-                f"Schedules ({len(record.events)}):",
+                (f"type {record.type or '-'}, version {record.version or '-'}", 5),
+                (f"host {record.hostname or '-'} ({record.ip_address or '-'})", 5),
+                (f"last check-in {_when(record.last_checkin)}", 14),
+                ("", 0),
+                (f"Schedules ({len(record.events)}):", 0),
             ]
             now = self.dashboard.clock()
             upcoming = sorted(
@@ -718,27 +720,31 @@ class ClientsScreen(StaleRows, Screen[None]):
                 key=lambda pair: (pair[0] is None, pair[0] or now),
             )  # the soonest first; rules with no next run last
             for moment, event in upcoming[:SCHEDULES_SHOWN]:
-                lines.append(f"  {describe(event.rrule)} — next {_when(moment)}")
+                lines.append((f"  {describe(event.rrule)} — next {_when(moment)}", 4))
             if len(upcoming) > SCHEDULES_SHOWN:
-                lines.append(f"  {and_more(len(upcoming), SCHEDULES_SHOWN)}")
+                lines.append((f"  {and_more(len(upcoming), SCHEDULES_SHOWN)}", 4))
         if result is None:
-            lines += ["", "checking…"]
+            lines += [("", 0), ("checking…", 0)]
         elif result.health is None:
             error = result.error
-            lines += ["", "Could not be checked:", error.user_message() if error is not None else "unknown error"]
+            message = error.user_message() if error is not None else "unknown error"
+            lines += [("", 0), ("Could not be checked:", 0), (message, 0)]
         else:
             if result.error is not None:
-                lines += ["", f"stale: {result.error.user_message()} — r to retry", "The last answer, kept:"]
+                stale = f"stale: {result.error.user_message()} — r to retry"
+                lines += [("", 0), (stale, len("stale: ")), ("The last answer, kept:", 0)]
             strip = result.health.strip
             if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
-                lines += ["", f"Last {len(strip)} runs, oldest first: {strip_text(strip)}", f"  {strip_legend(strip)}"]
+                runs = f"Last {len(strip)} runs, oldest first: "
+                lines += [("", 0), (runs + strip_text(strip), len(runs)), (f"  {strip_legend(strip)}", 2)]
             failures = result.health.last_failures
-            lines += ["", f"Not-OK runs in the last {hours_text(self.health_options().window)}: {len(failures)}"]
+            window = hours_text(self.health_options().window)
+            lines += [("", 0), (f"Not-OK runs in the last {window}: {len(failures)}", 0)]
             for task in failures[:6]:
-                lines.append(f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}")
+                lines.append((f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}", 4))
                 if task.status_message:
-                    lines.append(f"    {task.status_message}")
-        self.query_one("#clients-detail-text", Static).update("\n".join(lines))
+                    lines.append((f"    {task.status_message}", 4))
+        self.query_one("#clients-detail-text", Static).update(Hanging(lines))
 
     async def action_open_tasks(self) -> None:
         """Completed tasks of the client under the cursor, from the endpoint its verdict was read from (the Completed

@@ -7,8 +7,9 @@ Subclass and implement `sections(item)`:
             return [Section("Event", [("id", str(item.id)), ("client", item.client_id)])]
 
 `pane.show_item(record)` renders it (None shows a hint). Values may be `str` (taken literally, never markup) or
-`Content` (already styled, e.g. `missing(...)`). The screen places the pane right of the table, or below it
-when the terminal is narrow.
+`Content` (already styled, e.g. `missing(...)`). A value too long for the pane wraps under the value, not under the
+label (`Hanging`); a free line may say where its own continuations start: `(line, hang)`. The screen places the pane
+right of the table, or below it when the terminal is narrow.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from svctui.tui.widgets.hanging import Hanging
+
 T = TypeVar("T")
 Value = str | Content
+Line = Value | tuple[Value, int]  # a free line, or one with the column its wrapped continuations start at
 LABEL_WIDTH = 14
 
 
@@ -33,7 +37,7 @@ class Section:
 
     title: str
     fields: Sequence[tuple[str, Value]] = field(default_factory=tuple)
-    lines: Sequence[Value] = field(default_factory=tuple)
+    lines: Sequence[Line] = field(default_factory=tuple)
 
 
 def missing(text: str) -> Content:
@@ -50,21 +54,23 @@ def _as_content(value: Value) -> Content:
     return value if isinstance(value, Content) else Content(value)
 
 
-def render_sections(sections: Sequence[Section], label_width: int = LABEL_WIDTH) -> Content:
-    """All sections as one Content block."""
-    parts: list[Content] = []
+def render_sections(sections: Sequence[Section], label_width: int = LABEL_WIDTH) -> Hanging:
+    """All sections as one block; a long value wraps under the value column (a label longer than `label_width`
+    pushes its own value one cell past it)."""
+    lines: list[tuple[Content | str, int]] = []
     for index, section in enumerate(sections):
         if index:
-            parts.append(Content("\n\n"))
-        parts.append(Content.from_markup("[b $primary]$title[/]", title=section.title))
+            lines.append(("", 0))
+        lines.append((Content.from_markup("[b $primary]$title[/]", title=section.title), 0))
         for label, value in section.fields:
-            parts.append(Content("\n"))
-            parts.append(Content.from_markup("[$text-muted]$label[/]", label=label.ljust(label_width)))
-            parts.append(_as_content(value))
+            padded = label.ljust(label_width) if len(label) < label_width else f"{label} "
+            lines.append(
+                (Content.from_markup("[$text-muted]$label[/]", label=padded) + _as_content(value), len(padded))
+            )
         for line in section.lines:
-            parts.append(Content("\n"))
-            parts.append(_as_content(line))
-    return Content("").join(parts) if parts else Content("")
+            text, hang = line if isinstance(line, tuple) else (line, 0)
+            lines.append((_as_content(text), hang))
+    return Hanging(lines)
 
 
 class DetailPane(VerticalScroll, Generic[T]):

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -30,7 +31,7 @@ from svctui.api.filters import (
     FilterError,
     Kind,
     case_note,
-    parse_filter,
+    parse_each,
     split_quick_filter,
 )
 from svctui.clock import Clock
@@ -40,7 +41,7 @@ PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gt
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
 NARROW_TERMINAL = 100
 MAX_ROWS = 24
-FIXED_ROWS = 10  # border, title, hint, quick line, margins, buttons and one error line
+FIXED_ROWS = 10  # border, title, hint, quick line, margins, buttons, the summary and one line of the quick's messages
 KIND_HINTS = {
     Kind.INTEGER: "integer",
     Kind.STRING: "text",
@@ -179,6 +180,27 @@ class FilterRow(Vertical):
             widget.clear()
 
 
+class QuickMessages(VerticalScroll):
+    """Under the quick filter line: every problem of it (one paragraph each, wrapped) or its notes. Past its max
+    height it scrolls, and only then takes focus (tab) so the keys can scroll it; it says when its height changes."""
+
+    DEFAULT_CSS = """
+    QuickMessages { height: auto; max-height: 6; }
+    QuickMessages > #quick-error { height: auto; }
+    """
+
+    class Resized(Message):
+        """The messages' height changed: the editor gives the rows what is left."""
+
+    def allow_focus(self) -> bool:
+        """Focusable only when something is scrolled out of view."""
+        return self.max_scroll_y > 0
+
+    def on_resize(self) -> None:
+        """Tell the editor (the rows' room depends on this height)."""
+        self.post_message(self.Resized())
+
+
 class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     """Edit the filters of one endpoint; dismisses with the validated filters, or None when cancelled."""
 
@@ -199,7 +221,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor .filter-error { height: auto; padding-left: 25; color: $text-muted; display: none; }
     FilterEditor .-invalid .filter-error, FilterEditor #quick-error.-invalid { color: $error; }
     FilterEditor .-invalid .filter-name { color: $error; text-style: bold; }
-    FilterEditor #quick-error { height: auto; color: $text-muted; display: none; }
+    FilterEditor #quick-error { color: $text-muted; display: none; }
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
     FilterEditor.-narrow .filter-name { width: 25; }
@@ -237,7 +259,8 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             )
             quick = " ".join(str(active) for active in extra)
             yield Input(quick, placeholder="column=op:value …", compact=True, id="quick")
-            yield Static("", id="quick-error")
+            with QuickMessages(id="quick-messages"):
+                yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
                 for column in self.spec.columns.values():
                     yield FilterRow(self.spec, column, per_row.get(column.name))
@@ -254,24 +277,33 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     def on_resize(self, event: events.Resize) -> None:
         """Narrower fields under 100 columns; on a short terminal the rows scroll so the buttons stay in view."""
         self.set_class(event.size.width < NARROW_TERMINAL, "-narrow")
-        room = int(event.size.height * 0.9) - FIXED_ROWS  # the dialog's max-height less everything but the rows
-        self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room))
+        self._fit_rows()
 
-    def _quick_filters(self, now: datetime) -> list[Filter]:
+    @on(QuickMessages.Resized)
+    def _fit_rows(self) -> None:
+        """The rows get the dialog's max-height less everything else (the quick line's messages, as tall as they
+        are now, up to half of that room: past it they scroll)."""
+        room = int(self.size.height * 0.9) - FIXED_ROWS
+        messages = self.query_one(QuickMessages)
+        messages.styles.max_height = max(1, (room + 1) // 2)
+        extra = max(0, messages.outer_size.height - 1)
+        self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room - extra))
+
+    def _quick_filters(self, now: datetime) -> tuple[list[Filter], list[str]]:
+        """The quick line's filters and its problems (every one, each shown on its own line under it)."""
         line = self.query_one("#quick", Input).value
         error = self.query_one("#quick-error", Static)
-        try:
-            parsed = [parse_filter(self.spec, part, now) for part in split_quick_filter(line)]
-        except FilterError as exc:
-            show_line(error, f"✗ {exc}")
-            error.set_class(True, "-invalid")
-            raise
-        error.set_class(False, "-invalid")
+        parsed, refused = parse_each(self.spec, split_quick_filter(line), now)
+        problems = [str(exc) for _, exc in refused]
+        error.set_class(bool(problems), "-invalid")
+        if problems:
+            show_line(error, "\n".join(f"✗ {problem}" for problem in problems))
+            return parsed, problems
         times = [str(item) for item in parsed if self.spec.columns[item.column].kind is Kind.TIMESTAMP]
         notes = [f"sent as {' '.join(times)}"] if times else []
         notes += [case_note(item.value) for item in parsed if item.op == "~eq"][:1]
         show_line(error, f"→ {'; '.join(notes)}" if notes else "")
-        return parsed
+        return parsed, []
 
     def collect(self) -> tuple[tuple[Filter, ...], list[str]]:
         """Validate everything: the filters to send and the list of problems (shown inline)."""
@@ -286,10 +318,9 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 continue
             if built is not None:
                 filters.append(built)
-        try:
-            filters.extend(self._quick_filters(now))
-        except FilterError as exc:
-            problems.insert(0, str(exc))
+        quick, refused = self._quick_filters(now)
+        filters.extend(quick)
+        problems[:0] = refused
         unique = tuple(dict.fromkeys(filters))
         return unique, problems
 

@@ -12,7 +12,7 @@ from textual.content import Content
 from svctui.clock import Clock
 from svctui.schedule import next_run_words, parse_schedule, relative
 from svctui.schedule import utc_minute as when
-from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Section, missing, muted
+from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
 if TYPE_CHECKING:
@@ -97,12 +97,13 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
     )
 
 
-def field_line(label: str, value: str | Content) -> Content:
-    """`label      value` with the label muted and padded (no leading spaces, so any renderer aligns it)."""
-    return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), value)
+def field_line(label: str, value: str | Content) -> tuple[Content, int]:
+    """`label      value` with the label muted and padded (no leading spaces, so any renderer aligns it), and the
+    column a long value wraps back to (under the value)."""
+    return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), value), LABEL_WIDTH
 
 
-def _note(text: str, style: Callable[[str], Content]) -> list[str | Content]:
+def _note(text: str, style: Callable[[str], Content]) -> list[Line]:
     """A note wrapped under the value column (so it never runs under the labels)."""
     return [field_line("", style(line)) for line in textwrap.wrap(text, VALUE_WRAP)]
 
@@ -111,8 +112,8 @@ def _exists(exists: bool) -> str | Content:
     return "yes" if exists else missing("MISSING (no longer in the graph)")
 
 
-def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[str | Content]:
-    lines: list[str | Content] = []
+def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[Line]:
+    lines: list[Line] = []
     for index, ref in enumerate(refs):
         if index:
             lines.append("")
@@ -168,7 +169,7 @@ class EventDetail(DetailPane["Event"]):
             if value is not None:
                 fields.append((label, when(value)))
         raw_lines = item.rrule.replace("\\n", "\n").splitlines() or [""]
-        schedule_lines: list[str | Content] = [
+        schedule_lines: list[Line] = [
             field_line("raw rule" if index == 0 else "", line) for index, line in enumerate(raw_lines)
         ]
         if schedule.error is not None:

@@ -9,7 +9,7 @@ from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.schedule import utc_minute
-from svctui.tui.widgets.detail_pane import DetailPane, Section, missing, muted
+from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 
 ColorOf = Callable[[str], str]
@@ -105,9 +105,9 @@ class SelectorDetail(DetailPane[Selector]):
             ("updated", _value(" ".join(filter(None, (when(item.updated_at), item.updated_by))))),
             ("disabled", _value(" ".join(filter(None, (when(item.disabled_at), item.disabled_by))))),
         ]
-        seeds: list[str | Content] = [
-            f"{SEED_TYPES.get(seed.type, str(seed.type))}: {seed.value}" for seed in item.seeds
-        ] or [muted("no seeds")]
+        kinds = [f"{SEED_TYPES.get(seed.type, str(seed.type))}: " for seed in item.seeds]
+        seeds: list[Line] = [(kind + seed.value, len(kind)) for kind, seed in zip(kinds, item.seeds, strict=True)]
+        seeds = seeds or [muted("no seeds")]
         return [Section("Selector", fields), Section(f"Seeds ({len(item.seeds)})", lines=seeds)]
 
 

@@ -30,7 +30,7 @@ from svctui.triage import (
 )
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
-from svctui.tui.widgets.detail_pane import DetailPane, Section, muted, render_sections
+from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, muted, render_sections
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter, by_id
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
@@ -276,8 +276,10 @@ class TaskDetail(DetailPane[CompletedTask]):
             ("log path", item.log_path or muted("—")),
             ("kinds", flag_marks(item)),
         ]
-        domains = [f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}" for ref in item.domains]
-        ous = [f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}" for ref in item.ous]
+        domains: list[Line] = [
+            (f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}", 2) for ref in item.domains
+        ]
+        ous: list[Line] = [(f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}", 2) for ref in item.ous]
         return [
             Section("Task", fields),
             Section(f"Domains ({len(item.domains)})", (), domains or [muted("none")]),
