@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import IntEnum
 from functools import cache
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, model_validator
 
@@ -91,6 +91,8 @@ class ApiModel(BaseModel):
     """Base: keep unknown fields; a null where the model has a non-null default takes that default."""
 
     model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+    csv_last: ClassVar[bool] = False
+    """True on a base of bookkeeping fields (times, stamps, flags): CSV puts them after the record's own fields."""
 
     @model_validator(mode="before")
     @classmethod
@@ -142,6 +144,8 @@ HydratedDomain = Annotated[DomainRef, BeforeValidator(_ref)]
 class CollectionFlags(ApiModel):
     """The collection-kind flags shared by events and tasks."""
 
+    csv_last: ClassVar[bool] = True
+
     session_collection: bool = False
     local_group_collection: bool = False
     ad_structure_collection: bool = False
@@ -175,6 +179,8 @@ class Event(CollectionFlags):
 
 class Timestamps(ApiModel):
     """The bookkeeping times the server keeps on its records (the `SHARED_TIMES` every list can filter on)."""
+
+    csv_last: ClassVar[bool] = True
 
     created_at: NullableTime = None
     updated_at: NullableTime = None
@@ -300,8 +306,17 @@ class Seed(ApiModel):
     value: str
 
 
+class Named(ApiModel):
+    """The name and description of a tag or a selector."""
+
+    name: str = ""
+    description: str = ""
+
+
 class Stamped(ApiModel):
     """Who created and last updated a tag or selector, and when (the API's `created_*` / `updated_*`)."""
+
+    csv_last: ClassVar[bool] = True
 
     created_at: NullableTime = None
     created_by: NullableStr = None
@@ -309,20 +324,29 @@ class Stamped(ApiModel):
     updated_by: NullableStr = None
 
 
-class AssetGroupTag(Stamped):
-    """An asset group tag (tier, label or owned).
-
-    In CSV its own fields come first and the stamps of `Stamped` after them (`commands.output.csv_columns` puts a
-    model's own fields before the inherited ones); JSON keeps pydantic's order, the stamps first."""
+class TagKey(ApiModel):
+    """What a tag is: its id, type and kind (the first fields of the server's tag object)."""
 
     id: int
     type: int = 0
     """1 tier, 2 label, 3 owned (`type_label`)."""
     kind_id: int = 0
-    name: str = ""
-    description: str = ""
+
+
+class TagDeletion(ApiModel):
+    """When and by whom a tag was deleted (the server keeps a deleted tag's row)."""
+
     deleted_at: NullableTime = None
     deleted_by: NullableStr = None
+
+
+class AssetGroupTag(TagDeletion, Stamped, Named, TagKey):
+    """An asset group tag (tier, label or owned).
+
+    Its fields come in the server's order (REAL-SERVER.md), the bases' fields first, the last-named base first:
+    id, type, kind_id, name, description, the stamps, the deletion, then its own. CSV puts the stamps last
+    (`commands.output.csv_columns`)."""
+
     position: NullableInt = None
     """A tier's place in the tier order (the tags pane shows it for tiers only)."""
     require_certify: NullableBool = None
@@ -335,13 +359,16 @@ class AssetGroupTag(Stamped):
         return {1: "tier", 2: "label", 3: "owned"}.get(self.type, str(self.type))
 
 
-class Selector(Stamped):
-    """An asset group tag selector."""
+class SelectorKey(ApiModel):
+    """What a selector is: its id and its tag's."""
 
     id: int
     asset_group_tag_id: int
-    name: str = ""
-    description: str = ""
+
+
+class Selector(Stamped, Named, SelectorKey):
+    """An asset group tag selector, its fields in the server's order (as `AssetGroupTag`'s)."""
+
     disabled_at: NullableTime = None
     disabled_by: NullableStr = None
     auto_certify: NullableInt = None

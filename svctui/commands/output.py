@@ -149,7 +149,8 @@ def _failed_names_getter(name: str) -> Callable[[Any], object]:
 
 
 def csv_columns(model: type[BaseModel], now: datetime) -> list[CsvColumn]:
-    """CSV columns of a model: its own fields first, then inherited ones; lists become counts and joined names.
+    """CSV columns of a model: its fields in order, those of its bookkeeping bases (`csv_last`: times, stamps,
+    collection flags) after the rest; lists become counts and joined names.
 
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
     `domain_results_failed`, `failed_domains`. Two computed columns, as the table shows them: a task's
@@ -159,8 +160,8 @@ def csv_columns(model: type[BaseModel], now: datetime) -> list[CsvColumn]:
     is left out here too, as from JSON.
     """
     fields = {name: info for name, info in model.model_fields.items() if not info.exclude}
-    own = [name for name in getattr(model, "__annotations__", {}) if name in fields]
-    names = own + [name for name in fields if name not in own]
+    last = {name for base in model.__mro__ if base.__dict__.get("csv_last") for name in base.__annotations__}
+    names = [name for name in fields if name not in last] + [name for name in fields if name in last]
     columns: list[CsvColumn] = []
     for name in names:
         element = _list_element(fields[name].annotation)
