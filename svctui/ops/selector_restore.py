@@ -2,8 +2,10 @@
 
 A restore is a run of its own (action `selectors.restore`, `restores: <old run id>`): a plan line, an fsynced
 intent before each POST, an outcome (`restored` with `new_id`, or `failed` / `no answer`) after it, an end line.
-Never twice: an old id already restored by an earlier restore run is skipped, and one whose earlier POST got no
-answer is looked up by name in the tag first (it may have been created).
+Never twice: an old id already restored by an earlier restore run (of this run or of a run in its resume family)
+is skipped, and one whose earlier POST got no answer is looked up by name in the tag first (it may have been
+created). A deletion in doubt that a resume later found still there and deleted belongs to the resume: restoring
+the first run leaves it to that run's restore.
 """
 
 from __future__ import annotations
@@ -66,11 +68,14 @@ class RestorePlan:
 
 
 def earlier_restores(log: AuditLog, run_id: str) -> tuple[dict[int, int | None], set[int]]:
-    """Old ids restored by earlier restore runs of `run_id` (-> new id), and old ids whose POST is in doubt."""
+    """Old ids restored by earlier restore runs of `run_id` or of its resume family (-> new id: a selector
+    re-created from one run of a deletion is not re-created again from another), and old ids whose POST is in
+    doubt."""
+    family = {run.run_id for run in log.family(run_id)}
     done: dict[int, int | None] = {}
     doubtful: set[int] = set()
     for other in log.runs:
-        if other.action != RESTORE_ACTION or other.plan.get("restores") != run_id:
+        if other.action != RESTORE_ACTION or other.plan.get("restores") not in family:
             continue
         for old_id, entry in other.entries.items():
             if entry.outcome == RESTORED:
@@ -97,6 +102,13 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
     if run.action != "selectors.delete" or run.tag_id is None:
         raise NothingToRestore(f"run {run.run_id} is not a deletion run with a plan; only those can be restored")
     done, doubtful = earlier_restores(log, run.run_id)
+    deleted_by = {
+        selector_id: other.run_id
+        for other in log.family(run.run_id)
+        if other is not run
+        for selector_id, entry in other.entries.items()
+        if entry.outcome == "deleted"
+    }
     plan = RestorePlan(run)
     wanted = list(dict.fromkeys(only)) or list(run.entries)
     for old_id in wanted:
@@ -107,6 +119,8 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
             plan.already[old_id] = done[old_id]
         elif entry.outcome != "deleted" and not entry.in_doubt:
             plan.not_restorable[old_id] = f"not deleted by the run ({entry.outcome or 'not attempted'})"
+        elif entry.in_doubt and old_id in deleted_by:  # its DELETE did nothing: the resume found it and deleted it
+            plan.not_restorable[old_id] = f"deleted by run {deleted_by[old_id]}, not by this one: restore that run"
         elif not entry.record or not entry.record.get("seeds"):
             plan.not_restorable[old_id] = "the run kept no record of it (name, seeds): it can't be re-created"
         else:

@@ -172,6 +172,24 @@ class AuditLog:
             raise StoreError(f"no run {shown!r} in the audit log (svctui audit list shows the runs)")
         raise StoreError(f"{shown!r} matches {len(found)} runs; give more of the run id")
 
+    def family(self, run_id: str) -> list[AuditRun]:
+        """The deletion `run_id` belongs to, told in several runs: the run it resumed (and that one's), the runs that
+        resumed it (and theirs), and itself, in the order they started. A selector is deleted once in a family."""
+        parents = {run.run_id: run.plan.get("resumes") for run in self.runs}
+        root, seen = run_id, {run_id}
+        while (parent := parents.get(root)) in parents and isinstance(parent, str) and parent not in seen:
+            root = parent
+            seen.add(root)
+        members = {root}
+        grew = True
+        while grew:
+            grew = False
+            for child, parent in parents.items():
+                if parent in members and child not in members:
+                    members.add(child)
+                    grew = True
+        return [run for run in self.runs if run.run_id in members]
+
     def last_interrupted(self, action: str = "selectors.delete") -> AuditRun | None:
         """The newest interrupted run of `action`, if any."""
         for run in reversed(self.runs):

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
@@ -80,6 +81,45 @@ def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], f
     again = invoke(["selectors", "restore", run_id, "--yes"])
     assert again.exit_code == 0 and "nothing to re-create" in again.stderr
     assert fresh_demo_server.request_count == sent  # nothing posted
+
+
+def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_from_the_resume(
+    env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
+    """Newcomer audit: a DELETE that got no answer (the connection dropped before the server acted) left the
+    selector in doubt; the resume found it still there and deleted it. Restoring the first run re-created it
+    (it was gone by then), and restoring the resume re-created it again: two copies. The first run's restore now
+    leaves it to the resume's, and a selector re-created from one run of the family is never re-created again."""
+    before = _selectors(1)
+    plain = [item for item in before if not item["is_default"]]
+    doubtful = plain[0]
+    done = [item for item in plain[1:] if not str(item["id"]).startswith(str(doubtful["id"]))][:3]
+    fresh_demo_server.faults = Faults(kinds={"reset": 1.0}, only_path=f"/selectors/{doubtful['id']}")
+    ids = [str(item["id"]) for item in [*done, doubtful]]
+    first = invoke(["selectors", "delete", "1", *ids, "--yes"])
+    assert first.exit_code != 0 and "no answer" in first.stdout, first.stdout + first.stderr
+    fresh_demo_server.faults = Faults()
+    first_run = read_audit().runs[-1]
+    assert first_run.entries[doubtful["id"]].in_doubt, "the dropped DELETE is in doubt"
+    assert doubtful["name"] in {item["name"] for item in _selectors(1)}, "the server never acted on it"
+
+    resumed = invoke(["selectors", "resume", first_run.run_id, "--yes"])
+    assert resumed.exit_code == 0, resumed.stderr
+    resume_run = read_audit().runs[-1]
+    assert resume_run.entries[doubtful["id"]].outcome == "deleted"  # found still there with GET, then deleted
+
+    restore_first = invoke(["selectors", "restore", first_run.run_id, "--yes"])
+    assert restore_first.exit_code == 0, restore_first.stderr
+    assert f"deleted by run {resume_run.run_id}, not by this one: restore that run" in restore_first.stderr
+    assert repr(doubtful["name"]) not in restore_first.stdout
+    restore_resume = invoke(["selectors", "restore", resume_run.run_id, "--yes"])
+    assert restore_resume.exit_code == 0, restore_resume.stderr
+    assert f"{doubtful['id']} {doubtful['name']!r}: restored as" in restore_resume.stdout
+
+    names = [item["name"] for item in _selectors(1)]
+    assert sorted(names) == sorted(item["name"] for item in before), "every selector back, none twice"
+    again = invoke(["selectors", "restore", first_run.run_id, "--yes"])
+    assert again.exit_code == 0 and "nothing to re-create" in again.stderr
 
 
 def test_restore_refuses_bad_input_before_any_request(env: dict[str, str], fresh_demo_server: DemoServer) -> None:

@@ -74,6 +74,24 @@ def test_a_finished_resume_resolves_its_parent() -> None:
     assert log.last_interrupted() is None
 
 
+def test_a_resume_chain_is_one_family_whichever_run_is_asked() -> None:
+    """A run, its resume and the resume's resume are one deletion (a restore reads them together); another run and
+    a self-resuming line (a corrupt log) do not loop or join."""
+    log = parse_audit(
+        lines(
+            plan("a1", [1, 2]),
+            plan("b22", [2], resumes="a1"),
+            plan("c333", [2], resumes="b22"),
+            plan("d4444", [9]),
+            plan("e55555", [8], resumes="e55555"),
+        )
+    )
+    for member in ("a1", "b22", "c333"):
+        assert [run.run_id for run in log.family(member)] == ["a1", "b22", "c333"], member
+    assert [run.run_id for run in log.family("d4444")] == ["d4444"]
+    assert [run.run_id for run in log.family("e55555")] == ["e55555"]
+
+
 def test_no_answer_stays_in_doubt_and_a_later_attempt_supersedes_it() -> None:
     log = parse_audit(
         lines(
