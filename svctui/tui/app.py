@@ -137,6 +137,8 @@ class SvcTuiApp(App[int]):
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
         self.quit_refusals: dict[object, str] = {}  # a deletion or restore run in progress -> why not quit now
+        self.quit_warnings: dict[object, Callable[[], str | None]] = {}  # what a quit would lose (marks), asked first
+        self._quit_warned: str | None = None  # the warning the last q showed: the next q with the same one quits
         self.page_size = settings.page_size if settings is not None else 100
         self.server_label = server_label
         self._theme_timer: Timer | None = None
@@ -434,9 +436,19 @@ class SvcTuiApp(App[int]):
         """Quit, unless a deletion or restore run is going (quitting would leave it without its end line)."""
         self._quit_unless_refused()
 
+    def warn_on_quit(self, holder: object, warning: Callable[[], str | None]) -> None:
+        """Before quitting, `warning()` may say what would be lost (`3 marked selectors are forgotten`): the first
+        q says it and the next one quits — unless the warning changed in between (more marks: asked again)."""
+        self.quit_warnings[holder] = warning
+
     def _quit_unless_refused(self) -> None:
         if self.quit_refusals:
             self.notify(next(iter(self.quit_refusals.values())), severity="warning", markup=False)
+            return
+        warning = next((text for text in (ask() for ask in self.quit_warnings.values()) if text), None)
+        if warning is not None and warning != self._quit_warned:
+            self._quit_warned = warning
+            self.notify(f"{warning}: q again to quit.", severity="warning", markup=False)
             return
         self.exit()
 

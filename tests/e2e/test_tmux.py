@@ -147,6 +147,8 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     tmux.keys("3")
     tmux.wait_for("1 marked on 1 page")  # marks are kept while the screen is away
     tmux.keys("q")
+    tmux.wait_for("1 marked selector is forgotten on quit: q again to quit.")  # marks are not dropped unasked
+    tmux.keys("q")
     end = time.monotonic() + DEADLINE
     while tmux.alive() and time.monotonic() < end:
         time.sleep(0.1)
@@ -269,6 +271,8 @@ def test_readme_walk_through_every_screen_in_tmux(tmp_path: Path, isolated_dirs:
         screen = tmux.wait_gone("checking\u2026")  # every client's row filled in
         assert "\u2713 ok" in screen  # the legend of the verdicts
         assert re.search(r"\u2717 failing +SHARPHOUND-", screen), screen  # a client's verdict, glyph and word
+        tmux.keys("q")
+        tmux.wait_for("2 marked selectors are forgotten on quit")  # the cleanup screen's marks, asked from Clients
         tmux.keys("q")
         assert _exit_status(tmux) == "0"
     finally:

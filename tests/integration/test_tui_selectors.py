@@ -112,6 +112,26 @@ async def test_tab_goes_between_the_tags_and_the_table_never_to_the_tab_strip(de
         assert table.marked == {str(table.items[first_plain_row(screen)].id)}
 
 
+async def test_unmarking_says_how_many_and_quitting_with_marks_asks_once(demo_server: DemoServer) -> None:
+    """Newcomer audit: ctrl+u cleared marks silently, and q quit at once with 100 selectors marked (marks live only
+    in the session). ctrl+u says what it cleared; q with marks says they would be lost, and the next q quits."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        table = screen.selector_table
+        table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space", "j", "space", "ctrl+u")
+        assert app.notes[-1].message == "Unmarked 2 selectors in this tag."
+        await pilot.press("space", "1")
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running and app.notes[-1].message == "1 marked selector is forgotten on quit: q again to quit."
+        await pilot.press("3", "j", "space", "q")  # one more mark: asked again
+        await pilot.pause()
+        assert app.is_running and app.notes[-1].message.startswith("2 marked selectors are forgotten on quit")
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_range_marks_survive_paging_sorting_refresh_and_tag_switches(demo_server: DemoServer) -> None:
     """`v` marks a range; marks stay through `]`, a sort, `r`, and another tag (kept per tag)."""
     async with on_cleanup(demo_server, settings=SMALL_PAGES) as (_app, pilot, screen):

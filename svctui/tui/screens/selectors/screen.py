@@ -144,10 +144,15 @@ class SelectorsScreen(ListScreen[Selector]):
         """Once: the audit log is read for a run to offer to resume (Textual runs the list screen's on_mount as well);
         the keys follow the tab from the moment it changes."""
         self.loads.start_in_thread(RESUME, resumable_run)
+        self.dashboard.warn_on_quit(self, self.quit_warning)
         self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
         # The tab strip is no focus stop: tab goes between the tags and the tab's table (on the strip, space and j
         # did nothing, so a newcomer marking rows after one tab too many lost the keys); `a` or a click switches it.
         self.query_one("#tabs", TabbedContent).query_one(Tabs).can_focus = False
+
+    def on_unmount(self) -> None:
+        """A screen gone (a profile switch builds new ones) has no marks to warn about."""
+        self.dashboard.quit_warnings.pop(self, None)
 
     def on_resize(self, event: events.Resize) -> None:
         """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
@@ -371,11 +376,22 @@ class SelectorsScreen(ListScreen[Selector]):
         return parts
 
     def action_clear_marks(self) -> None:
-        """Unmark every selector of this tag (other tags keep theirs)."""
-        if self.tag is None or not self.marks.clear(self.tag.id):
+        """Unmark every selector of this tag (other tags keep theirs), and say how many."""
+        cleared = 0 if self.tag is None else self.marks.clear(self.tag.id)
+        if not cleared:
             self.notify("Nothing is marked in this tag.")
             return
         self._marks_shown()
+        others = self.marks.total()
+        kept = f"; {plural(others, 'mark')} in other tags kept" if others else ""
+        self.notify(f"Unmarked {plural(cleared, 'selector')} in this tag{kept}.", markup=False)
+
+    def quit_warning(self) -> str | None:
+        """What quitting would lose: the marks (they live only in this session), or None."""
+        total = self.marks.total()
+        return (
+            f"{plural(total, 'marked selector')} {'is' if total == 1 else 'are'} forgotten on quit" if total else None
+        )
 
     def action_mark_all_matching(self) -> None:
         """Fetch every selector matching the filters (all pages), then show the count and ask before marking."""
