@@ -26,6 +26,7 @@ QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the m
 GROUP_ORDER = ("screen", "audit", "table", "elsewhere", "app")
 ELSEWHERE = "elsewhere"  # the Audit tab's hidden keys that say they work on the Selectors tab
 HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
+IDS_FROM_COLUMNS = -(-(HELP_WIDTH + 6) * 100 // 95)  # the terminal width whose dialog has HELP_WIDTH: 116
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,13 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
         for identity, row in rows.items()
     ]
     return sorted(result, key=lambda row: (GROUP_ORDER.index(row.group), not row.binding_id))
+
+
+def help_title(width: int) -> str:
+    """The dialog's title: how to close it and how to remap a key (by the binding ids listed from HELP_WIDTH)."""
+    if width < HELP_WIDTH:  # the ids are left out here: say where they are
+        return f"Keys  (esc closes; the binding ids to remap keys show from {IDS_FROM_COLUMNS} columns)"
+    return "Keys  (esc closes; remap with keymap in settings.toml, by binding id)"
 
 
 def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> Content:
@@ -152,9 +160,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Title and the key table."""
         with Vertical(id="help-dialog", classes="dialog"):
-            yield Static(
-                "Keys  (esc closes; remap with keymap in settings.toml, by binding id)", classes="dialog-title"
-            )
+            yield Static(help_title(self._body_width()), id="help-title", classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(help_content(self.rows, self.noun, self._body_width()), id="help-body")
 
@@ -163,7 +169,8 @@ class HelpScreen(ModalScreen[None]):
         return min(HELP_WIDTH, self.app.size.width * 95 // 100 - 6)
 
     def on_resize(self) -> None:
-        """A resized terminal lays the key list out again (the binding ids go under 100 columns)."""
+        """A resized terminal lays the key list out again (the binding ids go under IDS_FROM_COLUMNS columns)."""
+        self.query_one("#help-title", Static).update(help_title(self._body_width()))
         self.query_one("#help-body", Static).update(help_content(self.rows, self.noun, self._body_width()))
 
     def on_mount(self) -> None:
