@@ -101,21 +101,21 @@ class DeltasPane(TriagePane):
         if comparison.previous is None:
             return
         table.add_column("Count", key="count")
+        table.add_column("Total", key="total")  # beside the counts: a narrow pane scrolls the domains, not the sum
         for domain in comparison.domains:
             table.add_column(self._domain_heading(domain), key=f"domain:{domain.domain_name}")
-        table.add_column("Total", key="total")
         table.add_row(
             Text("Result", style="bold"),
-            *[self._result_cell(domain) for domain in comparison.domains],
             Text(""),
+            *[self._result_cell(domain) for domain in comparison.domains],
             key=RESULT_ROW,
         )
         totals = {delta.field: delta for delta in comparison.totals}
         for position, field in enumerate(COUNT_NAMES):
             table.add_row(
                 Text(COUNT_LABELS[field]),
-                *[self._delta_cell(domain.deltas[position]) for domain in comparison.domains],
                 self._delta_cell(totals[field], bold=True),
+                *[self._delta_cell(domain.deltas[position]) for domain in comparison.domains],
                 key=field,
             )
 
