@@ -21,6 +21,7 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from tests.support.selectors import AuditHost, selectors_screen
@@ -48,9 +49,11 @@ def run_ids(runs: DataTable[object]) -> list[str]:
     return [str(row.key.value) for row in runs.ordered_rows]
 
 
-async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
+async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_names_every_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Newcomer audit too: the run sheet showed a blank name for every `not attempted` selector (the killed run
+    wrote no intent line for them); the names the dialog's GET check fetched name those rows now."""
     with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
         run_id = interrupted_log(demo, selectors)
@@ -71,6 +74,8 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
             screen = app.screen
             assert isinstance(screen, RunScreen) and screen.report is not None
             assert column(screen.query_one("#run-table", DataTable), "outcome") == ["already gone", *["deleted"] * 4]
+            rows = screen.query_one(OutcomeTable).values  # each row's whole values (the cells may be cut)
+            assert [rows[str(selector.id)]["name"] for selector in selectors[1:]] == [s.name for s in selectors[1:]]
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)
         log = read_audit()
         assert log.get(run_id).resolved_by == screen.report.run_id
