@@ -1,6 +1,6 @@
 """Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, id ranges
-(`97-150, 160`), audit times, cut cells (`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`) and column widths
-that fit a width."""
+(`97-150, 160`), audit times, cut cells (`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`, `rest… → 1201`) and
+column widths that fit a width."""
 
 from __future__ import annotations
 
@@ -126,6 +126,20 @@ def cut_start(text: str, width: int) -> str:
     while cell_width(kept) > width - 1:
         kept = kept[1:]
     return ELLIPSIS + kept
+
+
+def cut_before(text: str, width: int, mark: str) -> str:
+    """`text` in at most `width` terminal columns, its part from the last `mark` on kept whole and what comes before
+    cut with `…` (`rest… → 1201`: the value after the arrow is the one needed). Without `mark`, as `cut_end`; when
+    even the kept part does not fit, as `cut_start` (its end is kept)."""
+    head, found, tail = text.rpartition(mark)
+    if not found:
+        return cut_end(text, width)
+    kept = found + tail
+    if cell_width(text) <= width:
+        return text
+    room = width - cell_width(kept)
+    return cut_end(head, room) + kept if room >= 2 else cut_start(text, width)
 
 
 def cut_middle(text: str, width: int) -> str:

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from starlette.types import ASGIApp, Receive, Scope, Send
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent
+from textual.widgets.data_table import ColumnKey
 
 from svctui.api.models import Selector
 from svctui.demo.server import DemoServer
@@ -248,6 +250,15 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             assert column(runs, "action") == ["restore", "delete"] and column(runs, "state") == ["finished"] * 2
+            new_ids = [f"→ {read_audit().runs[-1].entries[old.id].new_id}" for old in selectors]
+            for size in ((80, 24), (160, 45)):  # a restore row's one value needed, its new id, is never cut off
+                await pilot.resize_terminal(*size)
+                await settle(pilot)
+                table = tab.query_one("#audit-selectors", DataTable)
+                width = table.columns[ColumnKey("outcome")].width
+                outcomes = column(table, "outcome")
+                assert all(cell_len(cell) <= width for cell in outcomes), f"{outcomes} in {width} columns ({size})"
+                assert [cell.removeprefix("restored ") for cell in outcomes] == new_ids, f"{size}: {outcomes}"
             # the restore run's counts are its outcomes, as `svctui audit list` says them (was: `nothing yet`)
             assert column(runs, "counts") == ["3 restored", "3 deleted"]
             # neither key fits a restore run: dimmed in the footer, and pressing it says why (never silent)

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from svctui.text import and_more, cell_width, id_ranges, most_that_fits, ranges_and_more, shown_and_more
+from svctui.text import (
+    and_more,
+    cell_width,
+    cut_before,
+    id_ranges,
+    most_that_fits,
+    ranges_and_more,
+    shown_and_more,
+)
 
 
 def test_nothing_left_out_says_nothing_more() -> None:
@@ -91,3 +99,11 @@ def test_most_that_fits_shows_as_many_as_the_width_holds() -> None:
         assert cell_width(text) <= width < cell_width(make(shown + 1)), "it fits, and one more would not"
     assert most_that_fits(make, len(items), 1000) == make(len(items))
     assert most_that_fits(make, len(items), 5) == make(0), "nothing fits: none shown (the caller cuts it)"
+
+
+def test_cut_before_keeps_the_new_id_after_the_arrow() -> None:
+    """The Audit tab's `restored: 24 →…` hid the new id; the words before the arrow are cut instead."""
+    assert cut_before("restored → 1201", 20, " → ") == "restored → 1201"
+    assert cut_before("restored → 1201", 13, " → ") == "resto… → 1201"
+    assert cut_before("restored → 1201", 6, " → ") == "… 1201", "too narrow for the words: the end is kept"
+    assert cut_before("no arrow here", 6, " → ") == "no ar…"
