@@ -12,6 +12,7 @@ there deletes only once the count is right and the dry run has answered). A read
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
@@ -45,6 +46,7 @@ CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's a
 SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
+REVIEW_COLUMNS = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
 
 
 def review_widths(screen_width: int, id_width: int) -> dict[str, int]:
@@ -108,6 +110,7 @@ class ReviewScreen(ConfirmDialog):
         self.checked_count = 0
         self.left_out: dict[int, Preview] = {}  # ids the dry run settled: not sent (gone, refused, another tag's)
         self.impact: Impact | None = None
+        self.fitted_width = 0  # the screen's width the table's columns were fitted to
 
     @property
     def svc_app(self) -> SvcTuiApp:
@@ -169,20 +172,34 @@ class ReviewScreen(ConfirmDialog):
 
     def on_mount(self) -> None:
         """Fill the table, start the dry run and the impact (the focus is the convention's: ConfirmDialog)."""
-        table = self.query_one("#review-table", DataTable)
-        id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
-        widths = review_widths(self.app.size.width, id_width)
-        columns = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
-        for label, key in columns:
-            table.add_column(label, key=key, width=widths[key])
+        rows: dict[str, tuple[object, ...]] = {}
         for selector_id in self.ids:
             name = self.names.get(selector_id, "(not in the tag's list)")
-            table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
+            rows[str(selector_id)] = (str(selector_id), name, CHECKING, CHECKING, "")
+        self.fill_table(rows)
         self.start_loads()
         self.call_after_refresh(self.fit_lines)
 
+    def fill_table(self, rows: Mapping[str, Sequence[object]]) -> None:
+        """The table's columns fitted to the screen's width (`review_widths`), and these rows (the cursor kept)."""
+        table = self.query_one("#review-table", DataTable)
+        id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
+        widths = review_widths(self.app.size.width, id_width)
+        self.fitted_width = self.app.size.width
+        row = table.cursor_row
+        table.clear(columns=True)
+        for label, key in REVIEW_COLUMNS:
+            table.add_column(label, key=key, width=widths[key])
+        for key, cells in rows.items():
+            table.add_row(*cells, key=key)
+        table.move_cursor(row=row, animate=False)
+
     def on_resize(self, event: events.Resize) -> None:
-        """Cut the lines that list ids to the new width."""
+        """Fit the columns to the new width (cells as they are now: the dry run's and the impact's answers kept) and
+        cut the lines that list ids to it."""
+        if self.app.size.width != self.fitted_width:
+            table = self.query_one("#review-table", DataTable)
+            self.fill_table({str(row.key.value): table.get_row(row.key) for row in table.ordered_rows})
         self.call_after_refresh(self.fit_lines)
 
     def fit_lines(self) -> None:
