@@ -1,6 +1,6 @@
 """Text shared by the command line, the engine and the dashboard: `a, b, c … and 44 more`, `1 row`, id ranges
-(`97-150, 160`), audit times, cut cells (`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`) and column widths
-that fit a width."""
+(`97-150, 160`), audit times, cut cells (`Tier Zer…`, `…185501Z-3f9a`, `cannot de…selector`, `rest… → 1201`) and
+column widths that fit a width."""
 
 from __future__ import annotations
 
@@ -25,19 +25,53 @@ def shown_and_more(items: Sequence[T], shown: int, *, show: Callable[[T], str] =
     return " ".join(part for part in (head, tail) if part)
 
 
-def id_ranges(ids: Iterable[int], *, sep: str = ", ") -> str:
-    """Ids sorted, repeats dropped, runs of consecutive ids as ranges: `97-150, 160` (with sep " ": `12 15-20 31`);
-    each range reads back as typed ids do (`svctui selectors restore RUN 97-150`)."""
+def id_runs(ids: Iterable[int]) -> list[tuple[int, int]]:
+    """Ids sorted, repeats dropped, as runs of consecutive ids: (first, last) pairs, `(97, 150), (160, 160)`."""
     ordered = sorted(set(ids))
-    runs: list[str] = []
+    runs: list[tuple[int, int]] = []
     index = 0
     while index < len(ordered):
         end = index
         while end + 1 < len(ordered) and ordered[end + 1] == ordered[end] + 1:
             end += 1
-        runs.append(str(ordered[index]) if end == index else f"{ordered[index]}-{ordered[end]}")
+        runs.append((ordered[index], ordered[end]))
         index = end + 1
-    return sep.join(runs)
+    return runs
+
+
+def run_text(run: tuple[int, int]) -> str:
+    """`97-150` for a run of ids, `160` for one id."""
+    first, last = run
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def id_ranges(ids: Iterable[int], *, sep: str = ", ") -> str:
+    """Ids sorted, repeats dropped, runs of consecutive ids as ranges: `97-150, 160` (with sep " ": `12 15-20 31`);
+    each range reads back as typed ids do (`svctui selectors restore RUN 97-150`)."""
+    return sep.join(run_text(run) for run in id_runs(ids))
+
+
+def ranges_and_more(ids: Iterable[int], shown: int, *, sep: str = ", ") -> str:
+    """The first `shown` ranges of `ids` (as `id_ranges` writes them), then how many ids the rest hold:
+    `4-5 12 16 … and 470 more`."""
+    runs = id_runs(ids)
+    left = sum(last - first + 1 for first, last in runs[shown:])
+    head = sep.join(run_text(run) for run in runs[:shown])
+    tail = and_more(left, 0)
+    return " ".join(part for part in (head, tail) if part)
+
+
+def most_that_fits(make: Callable[[int], str], most: int, width: int) -> str:
+    """`make(n)` for the largest n from 0 to `most` whose text fits in `width` terminal columns (the text holds n
+    items, `… and N more` the rest: the more shown, the longer), else `make(0)` (the caller cuts it)."""
+    low, high = 0, max(0, most)
+    while low < high:  # the largest n with cell_width(make(n)) <= width, by halves: the width grows with n
+        middle = (low + high + 1) // 2
+        if cell_width(make(middle)) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return make(low)
 
 
 def when_text(stamp: str) -> str:
@@ -92,6 +126,20 @@ def cut_start(text: str, width: int) -> str:
     while cell_width(kept) > width - 1:
         kept = kept[1:]
     return ELLIPSIS + kept
+
+
+def cut_before(text: str, width: int, mark: str) -> str:
+    """`text` in at most `width` terminal columns, its part from the last `mark` on kept whole and what comes before
+    cut with `…` (`rest… → 1201`: the value after the arrow is the one needed). Without `mark`, as `cut_end`; when
+    even the kept part does not fit, as `cut_start` (its end is kept)."""
+    head, found, tail = text.rpartition(mark)
+    if not found:
+        return cut_end(text, width)
+    kept = found + tail
+    if cell_width(text) <= width:
+        return text
+    room = width - cell_width(kept)
+    return cut_end(head, room) + kept if room >= 2 else cut_start(text, width)
 
 
 def cut_middle(text: str, width: int) -> str:

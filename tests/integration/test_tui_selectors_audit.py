@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from starlette.types import ASGIApp, Receive, Scope, Send
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Static, TabbedContent
+from textual.widgets.data_table import ColumnKey
 
 from svctui.api.models import Selector
 from svctui.demo.server import DemoServer
@@ -21,6 +23,7 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.messages import ShowAuditTab
+from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from tests.support.selectors import AuditHost, selectors_screen
@@ -48,9 +51,11 @@ def run_ids(runs: DataTable[object]) -> list[str]:
     return [str(row.key.value) for row in runs.ordered_rows]
 
 
-async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
+async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_names_every_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Newcomer audit too: the run sheet showed a blank name for every `not attempted` selector (the killed run
+    wrote no intent line for them); the names the dialog's GET check fetched name those rows now."""
     with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
         run_id = interrupted_log(demo, selectors)
@@ -71,6 +76,8 @@ async def test_resume_is_offered_at_start_and_deletes_only_what_still_exists(
             screen = app.screen
             assert isinstance(screen, RunScreen) and screen.report is not None
             assert column(screen.query_one("#run-table", DataTable), "outcome") == ["already gone", *["deleted"] * 4]
+            rows = screen.query_one(OutcomeTable).values  # each row's whole values (the cells may be cut)
+            assert [rows[str(selector.id)]["name"] for selector in selectors[1:]] == [s.name for s in selectors[1:]]
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)
         log = read_audit()
         assert log.get(run_id).resolved_by == screen.report.run_id
@@ -243,6 +250,15 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             assert column(runs, "action") == ["restore", "delete"] and column(runs, "state") == ["finished"] * 2
+            new_ids = [f"→ {read_audit().runs[-1].entries[old.id].new_id}" for old in selectors]
+            for size in ((80, 24), (160, 45)):  # a restore row's one value needed, its new id, is never cut off
+                await pilot.resize_terminal(*size)
+                await settle(pilot)
+                table = tab.query_one("#audit-selectors", DataTable)
+                width = table.columns[ColumnKey("outcome")].width
+                outcomes = column(table, "outcome")
+                assert all(cell_len(cell) <= width for cell in outcomes), f"{outcomes} in {width} columns ({size})"
+                assert [cell.removeprefix("restored ") for cell in outcomes] == new_ids, f"{size}: {outcomes}"
             # the restore run's counts are its outcomes, as `svctui audit list` says them (was: `nothing yet`)
             assert column(runs, "counts") == ["3 restored", "3 deleted"]
             # neither key fits a restore run: dimmed in the footer, and pressing it says why (never silent)

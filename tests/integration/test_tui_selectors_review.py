@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,8 +13,10 @@ from textual.widgets import Button, DataTable, Input, Static
 from svctui.demo.server import DemoServer
 from svctui.store.model import READ_ONLY_ENV
 from svctui.tui.screens.selectors.impact import kinds_text
-from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.screens.selectors.prompts import TypeIds
+from svctui.tui.screens.selectors.review import CONFIRM_TYPED_ABOVE, ReviewScreen
 from tests.support.demo_http import signed
+from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
 from tests.support.tui import settle, with_screen
 
@@ -71,7 +74,7 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             assert sorted(screen.left_out) == sorted([*(s.id for s in defaults), plain[0].id, 999_999])
             assert text_of(screen, "#review-title").startswith("Delete 19 of the 23 marked selectors")
             assert "The run sends only the 19 others: 4 gone, default or another tag's are left out" in text_of(
-                screen, "#review-preview"
+                screen, "#review-left-out"
             )
             screen.query_one("#review-typed", Input).value = "23"  # every marked one: not what is sent
             await pilot.pause()
@@ -164,7 +167,7 @@ async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_
         async with with_screen(demo, ReviewScreen(plan)) as (app, pilot):
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
-            assert "none of these would be deleted" in text_of(screen, "#review-preview")
+            assert "None of these would be deleted" in text_of(screen, "#review-left-out")
             assert screen.query_one("#review-delete", Button).disabled, "a run that can only fail is not offered"
         many = [selector for selector in selectors if not selector.is_default][1:23]
         async with with_screen(demo, ReviewScreen(plan_of(demo, many))) as (app, pilot):
@@ -174,3 +177,35 @@ async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_
             await pilot.press(*"21", "enter")
             await pilot.pause()
             assert any("Type 22 exactly" in note.message for note in app.notes)
+
+
+async def test_hundreds_of_typed_ids_leave_the_list_the_count_box_and_the_buttons_in_view_at_80x24(
+    demo_server: DemoServer,
+) -> None:
+    """Newcomer audit: `i` with 500 ids (most not in the tag), then ctrl+d at 80x24: `Why these: typed ids 1 3 5 …`
+    filled the dialog, and the list, the count box, Cancel and Delete were out of view (Down and Tab did not bring
+    them back). Every line that grows is cut to fit (`… and N more`); the list keeps rows; the rest stays in view."""
+    typed = " ".join(str(number) for number in range(1, 1000, 2))  # 500 ids, none next to another: 500 ranges
+    async with on_cleanup(demo_server, size=(80, 24)) as (app, pilot, screen):
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, TypeIds)
+        app.screen.query_one("#ids", Input).value = typed
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.tag is not None and len(screen.marks.ids(screen.tag.id)) > CONFIRM_TYPED_ABOVE
+        assert len(screen.marks.of(screen.tag.id).unknown) > 300
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        review = app.screen
+        assert isinstance(review, ReviewScreen)
+        shown, sheet = review.region, review.query_one(".sheet").region
+        for part in ("#review-cancel", "#review-delete", "#review-typed", "#review-title"):
+            region = review.query_one(part).region
+            assert region.area and shown.contains_region(region), f"{part} at {region}, the screen is {shown}"
+            assert sheet.contains_region(region), f"{part} at {region}, out of the dialog's {sheet}"
+        why = text_of(review, "#review-why")
+        assert why.startswith("Why these: typed ids 1 3 5 ") and re.search(r"… and \d+ more$", why), why
+        assert review.query_one("#review-why").region.height == 1
+        table = review.query_one("#review-table", DataTable)
+        assert table.region.height - 1 >= 3, f"the list shows {table.region.height - 1} rows"

@@ -108,3 +108,17 @@ def test_mark_listed_places_pages_and_keeps_unknown_ids(listed: list[int], typed
     assert set(result.refused_default) == {i for i in wanted if i in listed and not i % 7}
     assert all(marks.of(1).pages[i] == listed.index(i) // 10 for i in marks.ids(1))
     assert list(marks.of(1).unknown) == list(unknown)
+
+
+def test_typed_ids_are_kept_for_the_why_until_everything_is_unmarked() -> None:
+    """Every typed id (in the tag or not) is the plan's why, as ids the review cuts to its width; a typing that
+    marked nothing and kept nothing adds none."""
+    marks = Marks()
+    marks.mark_typed(1, [selector(5, default=True)], 100, [5])  # a default alone: refused, nothing kept
+    assert not marks.of(1).typed
+    result, unknown = marks.mark_typed(1, [selector(6), selector(7)], 100, [6, 900])
+    assert result.added == (6,) and unknown == (900,)
+    marks.mark_typed(1, [], 100, [901])  # only an id not in the tag: kept, and said in the why
+    assert list(marks.of(1).typed) == [6, 900, 901] and not marks.of(1).reasons
+    marks.unmark(1, [6, 900, 901])
+    assert not marks.of(1).typed

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from svctui.api.filters import Filter
-from svctui.api.models import Selector
+from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.selector_restore import RestorePlan
 from svctui.store.audit_read import AuditRun
 from svctui.tui.screens.selectors.audit_tab import audit_summary
-from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, impact_text
+from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, impact_line, impact_text
 from svctui.tui.screens.selectors.loaders import Matching, matching_why
 from svctui.tui.screens.selectors.marks import Marks
+from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.restore import nothing_to_restore
-from svctui.tui.screens.selectors.review import unknown_ids_words
+from svctui.tui.screens.selectors.review import unknown_ids_words, why_line
 from svctui.tui.screens.selectors.wording import matching_lines
 
 
@@ -83,3 +84,24 @@ def test_impact_counts_the_tags_selectors_and_says_which_are_not_part_of_it() ->
     assert impact_text(Impact(counts)) == "Impact: 4,280 tagged objects (User 4,000, Computer 280)"
     assert impact_text(Impact({}, NOT_AVAILABLE)) == "Impact: member counts not available on this server"
     assert impact_text(Impact(counts, "timed out")) == "Impact: incomplete (timed out); so far 4,280 objects"
+
+
+def test_the_reviews_why_and_impact_lines_fit_their_width_and_say_how_many_more() -> None:
+    """Newcomer audit: 500 typed ids made `Why these: typed ids 4-5 12 16 …` fill the review at 80x24. The typed ids
+    and the skipped ids are cut to the width, then `… and N more` (ids, not ranges); the reasons in words stay."""
+    tag = AssetGroupTag(id=1, name="Tier One")
+    typed = tuple(range(1, 1000, 2))
+    plan = CleanupPlan(tag, (), typed, "matching name ∋ old-", typed)
+    line = why_line(plan, 72)
+    assert line.startswith("Why these: matching name ∋ old-; typed ids 1 3 5 ") and len(line) <= 72
+    assert line.endswith(f"… and {len(typed) - len(line.split('typed ids ')[1].split(' …')[0].split())} more")
+    assert why_line(CleanupPlan(tag, (), (), "", (4, 5, 12)), 72) == "Why these: typed ids 4-5 12"
+    assert why_line(CleanupPlan(tag, (), (), "", ()), 72) == "Why these: marked by hand"
+    counts = {55: {"User": 4_000, "Computer": 280, "Group": 12}}
+    impact = Impact(counts, not_in_tag=tuple(range(1000, 1400)))
+    assert impact_line(impact, 200) == impact_text(impact)
+    assert impact_line(impact, 121) == (
+        "Impact: 4,292 tagged objects (User 4,000, Computer 280, Group 12); 400 not part of the tag, skipped (1000 …"
+        " and 399 more)"
+    )
+    assert impact_line(impact, 72) == "Impact: 4,292 tagged objects; 400 not part of the tag, skipped"

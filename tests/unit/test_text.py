@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from svctui.text import and_more, id_ranges, shown_and_more
+from svctui.text import (
+    and_more,
+    cell_width,
+    cut_before,
+    id_ranges,
+    most_that_fits,
+    ranges_and_more,
+    shown_and_more,
+)
 
 
 def test_nothing_left_out_says_nothing_more() -> None:
@@ -70,3 +78,32 @@ def test_id_ranges_fold_runs_of_ids_and_read_back_as_typed_ids() -> None:
     assert id_ranges(ids, sep=" ") == "3 97-150 160"
     assert id_ranges([]) == ""
     assert collect_ids((token, "typed") for token in id_ranges(ids, sep=" ").split()) == sorted(set(ids))
+
+
+def test_ranges_and_more_counts_the_ids_left_out_not_the_ranges() -> None:
+    ids = [4, 5, 12, 16, 18, 19, 20]
+    assert ranges_and_more(ids, 2, sep=" ") == "4-5 12 … and 4 more"
+    assert ranges_and_more(ids, 9, sep=" ") == "4-5 12 16 18-20"
+    assert ranges_and_more(ids, 0) == "… and 7 more"
+
+
+def test_most_that_fits_shows_as_many_as_the_width_holds() -> None:
+    items = [str(number) for number in range(100, 200)]
+
+    def make(shown: int) -> str:
+        return f"ids {shown_and_more(items, shown)}"
+
+    for width in (20, 37, 80):
+        text = most_that_fits(make, len(items), width)
+        shown = next(count for count in range(len(items) + 1) if make(count) == text)
+        assert cell_width(text) <= width < cell_width(make(shown + 1)), "it fits, and one more would not"
+    assert most_that_fits(make, len(items), 1000) == make(len(items))
+    assert most_that_fits(make, len(items), 5) == make(0), "nothing fits: none shown (the caller cuts it)"
+
+
+def test_cut_before_keeps_the_new_id_after_the_arrow() -> None:
+    """The Audit tab's `restored: 24 →…` hid the new id; the words before the arrow are cut instead."""
+    assert cut_before("restored → 1201", 20, " → ") == "restored → 1201"
+    assert cut_before("restored → 1201", 13, " → ") == "resto… → 1201"
+    assert cut_before("restored → 1201", 6, " → ") == "… 1201", "too narrow for the words: the end is kept"
+    assert cut_before("no arrow here", 6, " → ") == "no ar…"

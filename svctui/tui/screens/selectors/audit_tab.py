@@ -11,7 +11,7 @@ under the same binding ids, so a remapped key is said under its new key), and th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.text import cap_widths, cut_start, when_text
+from svctui.text import cap_widths, cut_before, cut_start, when_text
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListScreen
 from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
@@ -75,9 +75,19 @@ SELECTOR_COLUMNS = (
 )
 SELECTOR_FIT = (("id", 9), ("name", 14), ("outcome", 13), ("message", 12), ("status", 6), ("request", 12))
 MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
-# Cut from the left: a run id (`20261124T185501Z-3f9a`) cut from the right read `20261124T18…` on every run of an
-# hour; its end (time to the second and the random suffix) tells runs apart, and the when column has the date.
-TAIL_FIRST = frozenset({"run"})
+NEW_ID = " → "  # a restored selector's outcome: `restored → 1201` (its old id is the id column)
+
+
+def keep_new_id(text: str, width: int) -> str:
+    """An outcome cell cut before its `→ NEW_ID` (`rest… → 1201`): the new id is the value a restore row is read for
+    (cut at its end, it read `restored: 24 →…`)."""
+    return cut_before(text, width, NEW_ID)
+
+
+# How a cell too wide for its column is cut (any other ends with `…`). A run id (`20261124T185501Z-3f9a`) is cut from
+# the left: cut from the right it read `20261124T18…` on every run of an hour; its end (time to the second and the
+# random suffix) tells runs apart, and the when column has the date. An outcome keeps its new id.
+CUTS: dict[str, Callable[[str, int], str]] = {"run": cut_start, "outcome": keep_new_id}
 
 
 Columns = Sequence[tuple[str, str]]
@@ -188,10 +198,9 @@ class AuditTab(Widget):
         for label, key in columns:
             if key in widths:
                 table.add_column(label, key=key, width=widths[key])
-        shown = [index for index, (_, key) in enumerate(columns) if key in widths]
-        tails = {index for index, (_, key) in enumerate(columns) if key in TAIL_FIRST and key in widths}
+        shown = [(index, key) for index, (_, key) in enumerate(columns) if key in widths]
         for row_key, row in rows:
-            cells = [cut_start(row[i], widths[columns[i][1]]) if i in tails else row[i] for i in shown]
+            cells = [CUTS[key](row[index], widths[key]) if key in CUTS else row[index] for index, key in shown]
             table.add_row(*cells, key=row_key)
 
     def on_show(self) -> None:
@@ -330,7 +339,7 @@ class AuditTab(Widget):
         for entry in self.chosen.entries.values() if self.chosen is not None else ():
             outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
             if entry.new_id is not None:
-                outcome = f"{outcome}: {entry.selector_id} → {entry.new_id}"
+                outcome = f"{outcome}{NEW_ID}{entry.new_id}"
             status = str(entry.status) if entry.status is not None else ""
             rows.append(
                 (None, [str(entry.selector_id), entry.name, outcome, status, entry.message, entry.request_id or ""])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from svctui.api.client import ApiClient
 from svctui.api.errors import ApiError, NotFound
 from svctui.ops.outcomes import Outcome, classify
-from svctui.text import shown_and_more
+from svctui.text import cell_width, most_that_fits, shown_and_more
 
 IMPACT_CONCURRENCY = 4
 NOT_AVAILABLE = "not available on this server"
@@ -72,24 +72,35 @@ async def load_impact(client: ApiClient, tag_id: int, selector_ids: Sequence[int
     return Impact(found, problems[0] if problems else "", tuple(sorted(elsewhere)))
 
 
-def kinds_text(counts: dict[str, int]) -> str:
-    """`User 3, Computer 1` (largest first), or '0'."""
+def kinds_text(counts: dict[str, int], shown: int | None = None) -> str:
+    """`User 3, Computer 1` (largest first; with `shown`, that many, then `… and N more`), or '0'."""
     parts = [f"{kind} {count:,}" for kind, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
-    return ", ".join(parts) or "0"
+    return (shown_and_more(parts, shown) if shown is not None else ", ".join(parts)) or "0"
 
 
-def impact_text(impact: Impact) -> str:
-    """The review's impact line: the objects the selectors of the tag tag (by kind), the ones not part of the tag
-    said to be skipped, or why the count is missing or incomplete."""
+def impact_text(impact: Impact, shown: int = SKIPPED_SHOWN, kinds: int | None = None) -> str:
+    """The review's impact line: the objects the selectors of the tag tag (by kind: with `kinds`, the largest that
+    many), the ones not part of the tag said to be skipped (the first `shown` ids, then `… and N more`), or why the
+    count is missing or incomplete. `kinds=0` leaves the kinds out."""
     skipped = ""
     if impact.not_in_tag:
         count = len(impact.not_in_tag)
-        ids = shown_and_more(impact.not_in_tag, SKIPPED_SHOWN)
-        skipped = f"; {count:,} not part of the tag, skipped ({ids})"
+        ids = f" ({shown_and_more(impact.not_in_tag, shown)})" if shown > 0 else ""
+        skipped = f"; {count:,} not part of the tag, skipped{ids}"
     if impact.problem == NOT_AVAILABLE and not impact.per_selector:
         return f"Impact: member counts {NOT_AVAILABLE}"
     if impact.problem:
         return f"Impact: incomplete ({impact.problem}); so far {impact.total:,} objects{skipped}"
     if impact.not_in_tag and not impact.per_selector:
         return f"Impact: 0 tagged objects{skipped}"
-    return f"Impact: {impact.total:,} tagged objects ({kinds_text(dict(impact.by_kind))}){skipped}"
+    by_kind = f" ({kinds_text(dict(impact.by_kind), kinds)})" if kinds != 0 else ""
+    return f"Impact: {impact.total:,} tagged objects{by_kind}{skipped}"
+
+
+def impact_line(impact: Impact, width: int) -> str:
+    """The impact line in `width` columns: fewer skipped ids first (down to their count alone), then fewer kinds
+    (`… and N more`); what still does not fit is cut by the line's widget."""
+    text = most_that_fits(lambda shown: impact_text(impact, shown), SKIPPED_SHOWN, width)
+    if cell_width(text) <= width:
+        return text
+    return most_that_fits(lambda kinds: impact_text(impact, 0, kinds), len(impact.by_kind), width)

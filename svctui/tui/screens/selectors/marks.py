@@ -32,7 +32,8 @@ class TagMarks:
     records: dict[int, Selector] = field(default_factory=dict)
     pages: dict[int, int] = field(default_factory=dict)
     unknown: dict[int, None] = field(default_factory=dict)
-    reasons: dict[str, None] = field(default_factory=dict)
+    reasons: dict[str, None] = field(default_factory=dict)  # why, other than typed ids: `matching name ∋ old-`
+    typed: dict[int, None] = field(default_factory=dict)  # every id typed with `i`, in the tag or not
 
     @property
     def page_count(self) -> int:
@@ -78,7 +79,7 @@ class Marks:
                 marks.pages[selector.id] = page
                 marks.unknown.pop(selector.id, None)
                 added.append(selector.id)
-        if added:
+        if added and reason:
             marks.reasons[reason] = None
         return MarkResult(tuple(added), tuple(already), tuple(refused))
 
@@ -95,6 +96,16 @@ class Marks:
         unknown = tuple(selector_id for selector_id in wanted if selector_id not in placed)
         result = self.mark(tag_id, (placed[selector_id] for selector_id in wanted if selector_id in placed), reason)
         self.add_unknown(tag_id, unknown)
+        return result, unknown
+
+    def mark_typed(
+        self, tag_id: int, listing: Sequence[Selector], page_size: int, typed: Sequence[int]
+    ) -> tuple[MarkResult, tuple[int, ...]]:
+        """Mark the typed ids the listing holds (as `mark_listed` with `only`), and keep every typed id for the why
+        (`typed ids 12 15-20`) when the typing marked some or kept some not in the listing."""
+        result, unknown = self.mark_listed(tag_id, listing, page_size, "", typed)
+        if result.added or unknown:
+            self._tag(tag_id).typed.update(dict.fromkeys(typed))
         return result, unknown
 
     def add_unknown(self, tag_id: int, selector_ids: Sequence[int]) -> None:
@@ -117,6 +128,7 @@ class Marks:
                 removed.append(selector_id)
         if not marks.records and not marks.unknown:
             marks.reasons.clear()
+            marks.typed.clear()
         return tuple(removed)
 
     def clear(self, tag_id: int) -> int:

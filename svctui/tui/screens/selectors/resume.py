@@ -10,11 +10,11 @@ selector is re-checked with GET and deleted only if it still exists.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from svctui.api.client import ApiClient
-from svctui.api.models import AssetGroupTag
+from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.resume import check_same_server, recorded_selectors
 from svctui.ops.selector_delete import (
     AuditContext,
@@ -43,10 +43,12 @@ def ignore_gone(tag_id: int, selector_id: int) -> None:
     """The default `on_gone` of a resume started without a browse screen to tell."""
 
 
-def resume_plan(run: AuditRun) -> CleanupPlan:
-    """A plan naming what the resume will re-check: the run's tag, its recorded selectors, the rest as bare ids."""
+def resume_plan(run: AuditRun, checked: Mapping[int, Selector] | None = None) -> CleanupPlan:
+    """A plan naming what the resume will re-check: the run's tag, its selectors as the confirm's GET check found
+    them (`checked`), else as the run's intent lines recorded them, the rest as bare ids (the run sheet names each
+    row from it: a selector the killed run never reached has no intent line, but the check fetched it)."""
     ids = run.unsettled_ids()
-    records = recorded_selectors(run)
+    records = {**recorded_selectors(run), **(checked or {})}
     tag_name = run.plan.get("tag_name")
     tag = AssetGroupTag(id=run.tag_id or 0, name=tag_name if isinstance(tag_name, str) else "")
     known = tuple(records[selector_id] for selector_id in ids if selector_id in records)
@@ -150,6 +152,7 @@ class ResumeConfirm(ConfirmScreen):
         self.audit_run = run
         self.ready = False
         self.loads = Loads(self)
+        self.checked: dict[int, Selector] = {}  # what the GET check found, by id: the run sheet names its rows so
 
     def on_mount(self) -> None:
         """Check each unsettled selector with GET in a worker (never in a handler)."""
@@ -165,7 +168,9 @@ class ResumeConfirm(ConfirmScreen):
     def on_loaded(self, message: Loaded) -> None:
         """What the resume will do to each; Resume may be pressed now (the typed count permitting)."""
         if self.loads.is_current(message):
-            self.show_listing(checked_listing(self.audit_run, message.value))
+            results: list[PreviewResult] = message.value
+            self.checked = {result.selector_id: result.selector for result in results if result.selector is not None}
+            self.show_listing(checked_listing(self.audit_run, results))
             self.set_ready(True)
 
     def on_load_failed(self, message: LoadFailed) -> None:
@@ -196,14 +201,16 @@ def start_resume(
         app.notify(str(exc), severity="warning", markup=False)
         return
 
+    question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
+    confirm = ResumeConfirm(run, question)
+
     def answered(confirmed: bool | None) -> None:
         if confirmed:
             title = f"Resuming run {run.run_id} ({plural(len(run.unsettled_ids()), 'selector')})"
-            screen = RunScreen(resume_plan(run), on_gone, job=resume_job(run), title=title)
+            screen = RunScreen(resume_plan(run, confirm.checked), on_gone, job=resume_job(run), title=title)
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 
-    question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
-    app.push_screen(ResumeConfirm(run, question), answered)
+    app.push_screen(confirm, answered)
 
 
 def resumable_run() -> AuditRun | None:

@@ -1,5 +1,9 @@
 """The review before a deletion: each marked selector, why it is marked, the dry run, the impact; then confirm.
 
+At any size (80x24 too) the title, the question's count box and the buttons stay in view and the list keeps a few
+rows: every line that can grow is one line cut to the dialog's width (the typed ids and the skipped ids end with
+`… and N more`, the rest with `…`).
+
 The dialogs' convention (`ConfirmDialog`): Cancel left and focused, Delete right in $error, escape cancels. Above
 CONFIRM_TYPED_ABOVE selectors the user types the count to enable Delete (the count box has the focus on open; enter
 there deletes only once the count is right and the dry run has answered). A read-only session has no Delete button
@@ -8,17 +12,19 @@ there deletes only once the count is right and the dry run has answered). A read
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
-from svctui.text import plural
+from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.screens.selectors.impact import Impact, impact_text, kinds_text, load_impact
+from svctui.tui.screens.selectors.impact import Impact, impact_line, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
@@ -29,7 +35,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
-from svctui.tui.widgets.dialog import ConfirmDialog
+from svctui.tui.widgets.dialog import ConfirmDialog, show_line
 from svctui.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -40,6 +46,7 @@ CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's a
 SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
+REVIEW_COLUMNS = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
 
 
 def review_widths(screen_width: int, id_width: int) -> dict[str, int]:
@@ -54,6 +61,19 @@ def preview_counts_text(results: list[PreviewResult]) -> str:
     """`3 would delete, 2 would be refused: default selector`."""
     counts = {preview: sum(1 for result in results if result.preview is preview) for preview in Preview}
     return ", ".join(f"{count:,} {preview}" for preview, count in counts.items() if count) or "nothing to check"
+
+
+def why_line(plan: CleanupPlan, width: int) -> str:
+    """`Why these: matching name ∋ old-; typed ids 4-5 12 16 … and 470 more`, the typed ids cut to fit `width`."""
+    head = f"Why these: {plan.filters_text}" if plan.filters_text else "Why these:"
+    if not plan.typed_ids:
+        return head if plan.filters_text else "Why these: marked by hand"
+    joint = "; " if plan.filters_text else " "
+
+    def shown(count: int) -> str:
+        return f"{head}{joint}typed ids {ranges_and_more(plan.typed_ids, count, sep=' ')}"
+
+    return most_that_fits(shown, len(id_runs(plan.typed_ids)), width)
 
 
 def unknown_ids_words(count: int) -> str:
@@ -72,6 +92,10 @@ class ReviewScreen(ConfirmDialog):
     ReviewScreen #review-typed { width: 40; }
     ReviewScreen .dialog-buttons { margin-top: 0; }
     ReviewScreen #review-readonly { color: $warning; }
+    ReviewScreen .-one-line { text-wrap: nowrap; text-overflow: ellipsis; }
+    ReviewScreen #review-table { min-height: 4; }
+    ReviewScreen #review-preview { max-height: 2; }
+    ReviewScreen #review-left-out { display: none; }
     """
 
     def __init__(self, plan: CleanupPlan) -> None:
@@ -85,6 +109,8 @@ class ReviewScreen(ConfirmDialog):
         self.checked: ResultBatcher[PreviewResult] = ResultBatcher(self)
         self.checked_count = 0
         self.left_out: dict[int, Preview] = {}  # ids the dry run settled: not sent (gone, refused, another tag's)
+        self.impact: Impact | None = None
+        self.fitted_width = 0  # the screen's width the table's columns were fitted to
 
     @property
     def svc_app(self) -> SvcTuiApp:
@@ -107,6 +133,7 @@ class ReviewScreen(ConfirmDialog):
             selectors=tuple(selector for selector in self.plan.selectors if selector.id not in self.left_out),
             unknown_ids=tuple(selector_id for selector_id in self.plan.unknown_ids if selector_id not in self.left_out),
             filters_text=self.plan.filters_text,
+            typed_ids=self.plan.typed_ids,
         )
 
     def compose(self) -> ComposeResult:
@@ -119,17 +146,17 @@ class ReviewScreen(ConfirmDialog):
                 id="review-title",
                 classes="sheet-title",
             )
-            yield Static(f"Profile {profile_name(app)} on {server_words(app)}", id="review-where", markup=False)
-            why = self.plan.filters_text or "marked by hand"
-            yield Static(f"Why these: {why}", id="review-why", markup=False)
+            one_line = "-one-line"  # cut to the width: a long line never pushes the buttons out of view
+            where = f"Profile {profile_name(app)} on {server_words(app)}"
+            yield Static(where, id="review-where", classes=one_line, markup=False)
+            yield Static(why_line(self.plan, app.size.width), id="review-why", classes=one_line, markup=False)
             if self.plan.unknown_ids:
-                yield Static(
-                    unknown_ids_words(len(self.plan.unknown_ids)),
-                    markup=False,
-                )
+                unknown = unknown_ids_words(len(self.plan.unknown_ids))
+                yield Static(unknown, id="review-unknown", classes=one_line, markup=False)
             yield RowTable(id="review-table")
-            yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)
-            yield Static(f"Impact: {CHECKING}", id="review-impact", markup=False)
+            yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)  # wraps: at most 2 lines
+            yield Static("", id="review-left-out", classes=one_line, markup=False)
+            yield Static(f"Impact: {CHECKING}", id="review-impact", classes=one_line, markup=False)
             why_read_only = read_only_why(app)
             if why_read_only is not None:
                 yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
@@ -137,6 +164,7 @@ class ReviewScreen(ConfirmDialog):
                 yield Static(
                     f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete (digits go to the box)",
                     id="review-typed-label",
+                    classes="-one-line",
                     markup=False,
                 )
                 yield self.typed_box(f"type {count} to enable Delete")
@@ -144,16 +172,45 @@ class ReviewScreen(ConfirmDialog):
 
     def on_mount(self) -> None:
         """Fill the table, start the dry run and the impact (the focus is the convention's: ConfirmDialog)."""
+        rows: dict[str, tuple[object, ...]] = {}
+        for selector_id in self.ids:
+            name = self.names.get(selector_id, "(not in the tag's list)")
+            rows[str(selector_id)] = (str(selector_id), name, CHECKING, CHECKING, "")
+        self.fill_table(rows)
+        self.start_loads()
+        self.call_after_refresh(self.fit_lines)
+
+    def fill_table(self, rows: Mapping[str, Sequence[object]]) -> None:
+        """The table's columns fitted to the screen's width (`review_widths`), and these rows (the cursor kept)."""
         table = self.query_one("#review-table", DataTable)
         id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
         widths = review_widths(self.app.size.width, id_width)
-        columns = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
-        for label, key in columns:
+        self.fitted_width = self.app.size.width
+        row = table.cursor_row
+        table.clear(columns=True)
+        for label, key in REVIEW_COLUMNS:
             table.add_column(label, key=key, width=widths[key])
-        for selector_id in self.ids:
-            name = self.names.get(selector_id, "(not in the tag's list)")
-            table.add_row(str(selector_id), name, CHECKING, CHECKING, "", key=str(selector_id))
-        self.start_loads()
+        for key, cells in rows.items():
+            table.add_row(*cells, key=key)
+        table.move_cursor(row=row, animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the columns to the new width (cells as they are now: the dry run's and the impact's answers kept) and
+        cut the lines that list ids to it."""
+        if self.app.size.width != self.fitted_width:
+            table = self.query_one("#review-table", DataTable)
+            self.fill_table({str(row.key.value): table.get_row(row.key) for row in table.ordered_rows})
+        self.call_after_refresh(self.fit_lines)
+
+    def fit_lines(self) -> None:
+        """The why and the impact with as many ids as the dialog's width holds, then `… and N more`."""
+        why = self.query_one("#review-why", Static)
+        width = why.size.width
+        if width <= 0:
+            return
+        why.update(why_line(self.plan, width))
+        if self.impact is not None:
+            self.query_one("#review-impact", Static).update(impact_line(self.impact, width))
 
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
@@ -212,14 +269,16 @@ class ReviewScreen(ConfirmDialog):
                 table.update_cell(str(result.selector_id), "name", result.selector.name)
             table.update_cell(str(result.selector_id), "preview", text)
         self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
-        nothing = "" if self.anything_to_delete() else " — none of these would be deleted: Delete stays off"
-        left_out = ""
+        left_out = "None of these would be deleted: Delete stays off."
         if self.left_out and self.anything_to_delete():
             sending, settled = len(self.sending_ids()), len(self.left_out)
             left_out = (
-                f"\nThe run sends only the {sending:,} others: {settled:,} gone, default or another tag's are left out"
+                f"The run sends only the {sending:,} others: {settled:,} gone, default or another tag's are left out"
             )
-        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}{nothing}{left_out}")
+        elif self.anything_to_delete():
+            left_out = ""
+        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        show_line(self.query_one("#review-left-out", Static), left_out)
         self.show_count_to_send()
         self.update_action()
 
@@ -252,7 +311,9 @@ class ReviewScreen(ConfirmDialog):
             members = f"{sum(counts.values()):,}" if counts is not None else "—"
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
+        self.impact = impact
         self.query_one("#review-impact", Static).update(impact_text(impact))
+        self.fit_lines()
 
     def expected_text(self) -> str | None:
         """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors the run will send."""

@@ -36,7 +36,7 @@ from svctui.tui.screens.selectors.loaders import (
     selector_page,
     typed_lookup,
 )
-from svctui.tui.screens.selectors.marks import Marks, format_ids
+from svctui.tui.screens.selectors.marks import Marks
 from svctui.tui.screens.selectors.messages import AuditStatus, SelectorGone, SelectorsChanged, ShowAuditTab
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
@@ -440,8 +440,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.push_screen(TypeIds(), typed)
 
     def _mark_typed(self, lookup: TypedLookup) -> None:
-        why = f"typed ids {format_ids(lookup.typed)}"
-        result, unknown = self.marks.mark_listed(lookup.tag_id, lookup.selectors, self.window.limit, why, lookup.typed)
+        result, unknown = self.marks.mark_typed(lookup.tag_id, lookup.selectors, self.window.limit, lookup.typed)
         warn = bool(unknown or result.refused_default)
         self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
         self._marks_shown()

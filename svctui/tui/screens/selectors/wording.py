@@ -45,12 +45,14 @@ def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
 
 
 def why_marked(marks: TagMarks) -> str:
-    """Why the selectors of a plan are marked: `marked by hand; matching name ∋ old-; typed ids 12 15-20`."""
-    return "; ".join(marks.reasons) or "marked by hand"
+    """Why the selectors of a plan are marked, typed ids aside (the plan keeps those as ids): `marked by hand;
+    matching name ∋ old-`; empty when only typed ids were."""
+    return "; ".join(marks.reasons) or ("" if marks.typed else "marked by hand")
 
 
 def plan_from_marks(tag: AssetGroupTag, marks: TagMarks) -> CleanupPlan | None:
     """The plan of one tag's marks (records in mark order, unknown typed ids, why), or None when nothing is."""
     if not marks.records and not marks.unknown:
         return None
-    return CleanupPlan(tag, tuple(marks.records.values()), tuple(marks.unknown), why_marked(marks))
+    records, unknown = tuple(marks.records.values()), tuple(marks.unknown)
+    return CleanupPlan(tag, records, unknown, why_marked(marks), tuple(marks.typed))
