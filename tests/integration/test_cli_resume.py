@@ -63,6 +63,7 @@ def test_resume_refuses_an_unknown_run_and_one_made_on_another_server(env: dict[
     other = invoke(["selectors", "resume", "--yes"])
     assert other.exit_code == 2, other.stderr
     assert "deleted on https://elsewhere.example.com, not on" in other.stderr
+    assert "; resume it with the profile for that server" in other.stderr
     assert len(_audit()) == 1
 
 
