@@ -238,6 +238,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         self.spec = spec
         self.clock = clock
         self.current = tuple(current)
+        self.closed = False  # dismissed: keys still queued behind the closing one (a second enter) do nothing
 
     def _split_current(self) -> tuple[dict[str, Filter], list[Filter]]:
         per_row: dict[str, Filter] = {}
@@ -354,17 +355,25 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
 
     def apply(self, submitted: Input.Submitted | None = None) -> None:
         """Dismiss with the filters (a `submitted` field's as it was at its enter), or show why not."""
+        if self.closed:
+            return
         filters, problems = self.collect(submitted)
         summary = self.query_one("#summary", Static)
         if problems:
             count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
             show_line(summary, f"Not applied ({count}): fix the fields marked ✗ - nothing was sent.")
             return
-        self.dismiss(filters)
+        self._close(filters)
 
     def action_cancel(self) -> None:
         """Close without changes."""
-        self.dismiss(None)
+        self._close(None)
+
+    def _close(self, result: tuple[Filter, ...] | None) -> None:
+        """Dismiss once: a second enter or escape in the same burst of keys would pop the screen under the editor."""
+        if not self.closed:
+            self.closed = True
+            self.dismiss(result)
 
     def action_clear(self) -> None:
         """Empty every field (Apply then removes all filters)."""
