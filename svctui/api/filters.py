@@ -59,7 +59,7 @@ ALLOWED_TEXT: Mapping[Kind, str] = {
 # The server's own parse rule (BloodHound model/filters): unanchored, leftmost match, ASCII \w.
 SERVER_FILTER_RE = re.compile(r"([~\w]+):([\w\--_ ]+)", re.ASCII)
 _SAFE_CHAR_RE = re.compile(r"[A-Za-z0-9 \x2d-\x5f]")
-SAFE_CHARS_TEXT = "letters, digits, space and - . / : ; < = > ? @ [ \\ ] ^ _"
+SAFE_CHARS_TEXT = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / : ; < = > ? @ [ \\ ] ^ _"
 _RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$", re.ASCII)
 _RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 

@@ -82,15 +82,18 @@ def _load() -> AuditLog:
     return log
 
 
+# A state is a few words (`finished`, `stopped: audit log not writable`) or `resumed by RUN`, whose run id is what
+# the user types next: the column is never cut below the longest of them (a tag gives way first).
+STATE_WIDTH = len("resumed by 20261124T185501Z-3f9a")  # run ids are `new_run_id`'s, all as long as this one
 RUN_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
     TableColumn("RUN", lambda r: r.run, Role.ID),  # what `audit show` and `selectors restore` take
     TableColumn("STARTED", lambda r: r.started, min_width=19, drop=3),  # the run id holds the time too (UTC)
     TableColumn("ACTION", lambda r: r.action),
     TableColumn("PROFILE", lambda r: r.profile, Role.NAME, drop=2),
     TableColumn("SERVER", lambda r: r.server, Role.TEXT, drop=1),
-    TableColumn("TAG", lambda r: r.tag, Role.NAME),
+    TableColumn("TAG", lambda r: r.tag, Role.NAME, drop=4),
     TableColumn("OUTCOMES", lambda r: r.outcomes, Role.TEXT),
-    TableColumn("STATE", lambda r: r.state, Role.TEXT, min_width=11),
+    TableColumn("STATE", lambda r: r.state, Role.TEXT, min_width=STATE_WIDTH),
 )
 SELECTOR_COLUMNS = (
     TableColumn("ID", lambda s: s.selector_id, Role.ID, right=True),

@@ -8,7 +8,7 @@ import contextlib
 import signal
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 
 import click
 
@@ -136,9 +136,11 @@ def past_run_here(
     what: str,
     pick: Callable[[AuditLog], Picked],
     run_of: Callable[[Picked], AuditRun],
+    *,
+    verb: Literal["resume", "restore"],
 ) -> tuple[Picked, Path]:
-    """For resume and restore: refuse a read-only profile, check the log writable, pick from it, and refuse a run
-    made on another server (exit 2). Returns what `pick` chose and the log's path; `pick`'s own errors pass."""
+    """For resume and restore (`verb`): refuse a read-only profile, check the log writable, pick from it, and refuse
+    a run made on another server (exit 2). Returns what `pick` chose and the log's path; `pick`'s own errors pass."""
     from svctui.ops.resume import ResumeRefused, check_same_server
     from svctui.store.audit import check_audit_writable
     from svctui.store.audit_read import read_audit
@@ -147,7 +149,7 @@ def past_run_here(
     audit_log = check_audit_writable()
     try:
         picked = pick(read_audit(audit_log))
-        check_same_server(run_of(picked), client.base_url)
+        check_same_server(run_of(picked), client.base_url, verb=verb)
     except ResumeRefused as exc:
         raise CommandFailure(str(exc), ExitCode.USAGE) from None
     return picked, audit_log

@@ -76,6 +76,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
                 "re-create selectors",
                 lambda log: plan_restore(log, run_id.strip(), only),
                 lambda plan: plan.run,
+                verb="restore",
             )
         except NothingToRestore as exc:
             raise CommandFailure(str(exc), ExitCode.USAGE) from None

@@ -53,7 +53,13 @@ def resume_command(
         chosen = run_id.strip() if run_id else None
         try:
             run, audit_log = past_run_here(
-                ctx, profile, client, "resume a deletion run", lambda log: choose_run(log, chosen), lambda run: run
+                ctx,
+                profile,
+                client,
+                "resume a deletion run",
+                lambda log: choose_run(log, chosen),
+                lambda run: run,
+                verb="resume",
             )
         except NothingToResume as exc:
             note(str(exc))

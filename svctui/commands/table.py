@@ -29,7 +29,6 @@ from svctui.text import cell_width, cut_end, fit_widths
 
 REPLACEMENT = "\ufffd"
 GAP = "  "
-MIN_CELL = 4
 MIN_TEXT = 8
 MIN_NAME = 20  # a name is cut to no fewer cells (SHARPHOUND-FRA-03 stays whole)
 
@@ -75,7 +74,8 @@ class Role(IntEnum):
 
     ID = 0  # what is typed next (a run id, a client uuid, a selector id): never cut
     NAME = 1  # a client, selector or tag name: cut to no fewer than MIN_NAME cells (or kept whole when shorter)
-    FIXED = 2  # short values of a known shape (times, counts, states): cut to `min_width` after the free text
+    FIXED = 2  # short values of a known shape (times, counts, types): cut to `min_width` after the free text, or,
+    # with no `min_width`, never cut (`shar…` says nothing): shown whole or left out
     TEXT = 3  # free text (a note, a description, a message): shrinks first, to MIN_TEXT
 
 
@@ -119,10 +119,10 @@ def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColu
         client_column(name_of),
         TableColumn("SCHEDULE", lambda e: describe(e.rrule), Role.TEXT, min_width=18),
         TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), min_width=17),
-        TableColumn("KINDS", flag_marks, min_width=7, drop=3),
-        TableColumn("DOMAINS", lambda e: len(e.domains), right=True, drop=1),
+        TableColumn("KINDS", flag_marks, min_width=7, drop=4),
+        TableColumn("DOMAINS", lambda e: len(e.domains), right=True, drop=3),
         TableColumn("OUS", lambda e: len(e.ous), right=True, drop=2),
-        TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), Role.TEXT, drop=4),
+        TableColumn("DOMAIN NAMES", lambda e: _names(e.domains), Role.TEXT, drop=1),  # a few cells say little
     )
 
 
@@ -160,10 +160,10 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CollectionClient: (
         TableColumn("ID", lambda c: c.id, Role.ID),  # the uuid `tasks list` and `health --client` take
         TableColumn("NAME", lambda c: c.name, Role.NAME),
-        TableColumn("TYPE", lambda c: c.type, drop=7),
+        TableColumn("TYPE", lambda c: c.type, drop=6),  # whole or left out; the check-in says more at 80 columns
         TableColumn("HOSTNAME", lambda c: c.hostname, Role.TEXT, drop=5),
         TableColumn("VERSION", lambda c: c.version, drop=3),
-        TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16, drop=6),
+        TableColumn("CHECK-IN (UTC)", lambda c: _time(c.last_checkin), min_width=16, drop=7),
         TableColumn("CURRENT JOB", lambda c: "" if c.current_job_id is None else c.current_job_id, right=True, drop=1),
         TableColumn("JOBS", lambda c: c.completed_job_count, right=True, drop=4),
         TableColumn("SCHEDULES", lambda c: len(c.events), right=True, drop=2),
@@ -214,8 +214,10 @@ class TableWriter:
             least = max(column.min_width, MIN_NAME)
         elif column.min_width:
             least = column.min_width
+        elif column.role is Role.TEXT:
+            least = MIN_TEXT
         else:
-            least = MIN_TEXT if column.role is Role.TEXT else max(MIN_CELL, len(column.header))
+            return natural  # short values of a known shape: whole (`sharphound`, not `shar…`), or left out
         return min(natural, least)
 
     def _cells(self, item: BaseModel) -> list[str]:

@@ -7,7 +7,7 @@ DELETE; only a selector that still exists is deleted — so nothing is ever dele
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -84,12 +84,13 @@ def _retry_hint(log: AuditLog) -> str:
     return ""
 
 
-def check_same_server(run: AuditRun, server: str) -> None:
-    """ResumeRefused when the run was against another server than the profile's (the ids would mean others)."""
+def check_same_server(run: AuditRun, server: str, *, verb: Literal["resume", "restore"]) -> None:
+    """ResumeRefused when the run was against another server than the profile's (the ids would mean others); the
+    message says to `verb` (resume or restore: what was asked) it with the profile for that server."""
     planned = run.plan.get("server")
     if isinstance(planned, str) and planned and planned.rstrip("/") != server.rstrip("/"):
         raise ResumeRefused(
-            f"run {run.run_id} deleted on {planned}, not on {server}; resume it with the profile for that server"
+            f"run {run.run_id} deleted on {planned}, not on {server}; {verb} it with the profile for that server"
         )
 
 
@@ -121,7 +122,7 @@ async def resume_run(
 
     NothingToResume when it was against another server or has nothing left; otherwise as `delete_selectors`.
     """
-    check_same_server(run, context.server)
+    check_same_server(run, context.server, verb="resume")
     ids = run.unsettled_ids()
     if run.tag_id is None or not ids:
         raise NothingToResume(f"nothing to resume in run {run.run_id}")

@@ -203,7 +203,7 @@ def test_at_80_columns_names_stay_whole_and_low_value_columns_give_way(
     names = invoke(["clients", "list", "--all", "-o", "jsonl"]).stdout
     name_of = {client["id"]: client["name"] for client in jsonl_items(names)}
     assert all(name_of[event["client_id"]] in line for event, line in zip(listed, lines[1:], strict=True))
-    assert "DOMAINS" not in lines[0].split() and "left out at 80 columns (DOMAINS" in events.stderr
+    assert "OUS" not in lines[0].split() and "left out at 80 columns (DOMAIN NAMES, OUS)" in events.stderr
     selectors = invoke(["selectors", "list", "1", "--limit", "20"])
     assert selectors.exit_code == 0, selectors.stderr
     lines = selectors.stdout.splitlines()
@@ -214,6 +214,40 @@ def test_at_80_columns_names_stay_whole_and_low_value_columns_give_way(
         assert line.split()[0] == str(item["id"])
         assert item["name"][:19] in line  # at least 20 cells of the name (19 letters and the cut mark)
     assert "AUTO CERTIFY" not in lines[0]
+
+
+def _left_out(stderr: str) -> list[str]:
+    """The headers a table's note says were left out (none without a note)."""
+    found = re.search(r"left out at \d+ columns \(([^)]*)\)", stderr)
+    return found.group(1).split(", ") if found else []
+
+
+def test_at_80_columns_the_note_and_the_headers_agree_and_short_values_stay_whole(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer audit: at COLUMNS=80 `events list` showed a `DOMAIN …` column (DOMAIN NAMES cut) while its note said
+    DOMAINS was left out, and `clients list` cut TYPE to `shar…`/`azur…` beside the whole 36-cell ids. Every header
+    is now whole and not named in the note; a short value (a type) is whole or its column left out."""
+    monkeypatch.setenv("COLUMNS", "80")
+    events = invoke(["events", "list", "--limit", "20", "--sort", "id"])
+    assert events.exit_code == 0, events.stderr
+    header = events.stdout.splitlines()[0]
+    assert "…" not in header and _left_out(events.stderr) == ["DOMAIN NAMES", "OUS"]
+    assert re.split(r"\s{2,}", header.strip()) == ["ID", "CLIENT", "SCHEDULE", "NEXT RUN", "KINDS", "DOMAINS"]
+    clients = invoke(["clients", "list"])
+    assert clients.exit_code == 0, clients.stderr
+    lines = clients.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines) and "…" not in lines[0]
+    assert re.split(r"\s{2,}", lines[0].strip()) == ["ID", "NAME", "CHECK-IN (UTC)", "JOBS"]
+    assert "TYPE" in _left_out(clients.stderr), "the type is left out whole, not cut to `shar…`"
+    listed = jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)
+    for client, line in zip(listed, lines[1:], strict=True):
+        assert line.startswith(f"{client['id']}  {client['name']}")
+    monkeypatch.setenv("COLUMNS", "90")  # room for the type: whole
+    wider = invoke(["clients", "list"])
+    assert "TYPE" in wider.stdout.splitlines()[0] and "TYPE" not in _left_out(wider.stderr)
+    rows = wider.stdout.splitlines()[1:]
+    assert all(f"  {client['type']}  " in line for client, line in zip(listed, rows, strict=True))
 
 
 def test_events_json_round_trips_exactly(env: dict[str, str]) -> None:

@@ -134,6 +134,24 @@ def test_restore_refuses_bad_input_before_any_request(env: dict[str, str], fresh
     assert fresh_demo_server.request_count == 0
 
 
+def test_restore_refuses_a_run_made_on_another_server_and_says_restore(
+    env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
+    """Newcomer audit: the refusal said `resume it with the profile for that server` to a restore."""
+    run_id, _ = _delete_some(1)
+    elsewhere = {"server": "https://elsewhere.example.com"}
+    lines = [line | elsewhere if line["event"] == "plan" else line for line in _audit()]
+    audit_path().write_text("".join(json.dumps(line) + "\n" for line in lines))
+    sent = fresh_demo_server.request_count
+    result = invoke(["selectors", "restore", run_id, "--yes"])
+    assert result.exit_code == 2, result.stderr
+    assert (
+        f"run {run_id} deleted on https://elsewhere.example.com, not on {env['SVCTUI_BASE_URL']}; "
+        "restore it with the profile for that server"
+    ) in result.stderr
+    assert fresh_demo_server.request_count == sent
+
+
 def test_restore_off_a_terminal_needs_yes_and_read_only_refuses(env: dict[str, str]) -> None:
     run_id, _ = _delete_some(1)
     piped = run_binary(["selectors", "restore", run_id], env=env, input="y\n")

@@ -63,6 +63,7 @@ def test_resume_refuses_an_unknown_run_and_one_made_on_another_server(env: dict[
     other = invoke(["selectors", "resume", "--yes"])
     assert other.exit_code == 2, other.stderr
     assert "deleted on https://elsewhere.example.com, not on" in other.stderr
+    assert "; resume it with the profile for that server" in other.stderr
     assert len(_audit()) == 1
 
 
@@ -95,6 +96,26 @@ def test_failed_deletions_are_resumed_on_a_terminal_after_confirmation(
     log = read_audit()
     assert log.runs[-1].plan["resumes"] == run_id and log.runs[-1].counts == {"deleted": 4}
     assert log.last_interrupted() is None
+
+
+def test_audit_list_at_80_columns_keeps_the_resuming_runs_id_whole(
+    env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
+    """Newcomer audit: at COLUMNS=80 `audit list` showed `resumed by 2…`: the run id the user types next was cut.
+    The state stays whole (lower-value columns give way first: the server, the profile, the start, then the tag)."""
+    ids = _deletable(count=2)
+    fresh_demo_server.faults = Faults(error_rate=1.0)
+    assert invoke(["selectors", "delete", "1", *map(str, ids), "--yes"]).exit_code == 5
+    fresh_demo_server.faults = Faults()
+    run_id = _audit()[0]["run"]
+    assert invoke(["selectors", "resume", run_id, "--yes"]).exit_code == 0
+    resumed_by = read_audit().runs[-1].run_id
+    listed = invoke(["audit", "list"], env={"COLUMNS": "80"})
+    assert listed.exit_code == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    old = next(line for line in lines if line.startswith(run_id))
+    assert old.endswith(f"resumed by {resumed_by}"), old
 
 
 def test_above_20_a_resume_on_a_terminal_asks_for_the_count_typed_as_delete_does(

@@ -6,6 +6,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.screen import Screen
 from textual.widgets import Input, Select, Static
 
 from svctui.api.filters import ALLOWED_TEXT, Filter, Kind
@@ -18,7 +20,7 @@ from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow, QuickMessages
 from svctui.tui.widgets.state_panel import StateKind
-from tests.support.tui import NOW, ids, on_events, settle, state_of
+from tests.support.tui import NOW, burst, ids, on_events, settle, state_of
 
 pytestmark = pytest.mark.anyio
 
@@ -62,6 +64,69 @@ async def test_invalid_quick_filter_shows_inline_error_and_sends_nothing(demo_se
         assert screen.filters == ()
         await pilot.press("escape")
         assert app.screen is screen
+
+
+def on_top(app: App[Any]) -> Screen[Any]:
+    """The screen on show (a function: type checkers do not narrow it across awaits)."""
+    return app.screen
+
+
+def editor_on_top(app: App[Any]) -> FilterEditor:
+    """The filter editor, checked to be on show."""
+    editor = app.screen
+    assert isinstance(editor, FilterEditor)
+    return editor
+
+
+async def test_a_burst_of_keys_after_an_error_keeps_every_key_and_enter_applies_the_line(
+    demo_server: DemoServer,
+) -> None:
+    """Keys that arrive together (tmux send-keys, a fast typist): every one acts, in order, on the quick line and a
+    row's field; enter applies what the line held when it was pressed. Before, a bound key (ctrl+u, backspace,
+    ctrl+l, enter) acted after the printable keys typed behind it: ctrl+u erased the new filter and enter then
+    applied nothing; three backspaces ate `t:5` instead of `abc`; two enters dismissed twice (a ScreenStackError)."""
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("slash", *"id=gt:abc", "enter")
+        await settle(pilot)
+        editor = editor_on_top(app)
+        quick = editor.query_one("#quick", Input)
+        assert "is not an integer" in str(editor.query_one("#quick-error", Static).render())
+        burst(pilot, "ctrl+u", *"rrule=~eq:WEEKLY", "ctrl+l", *"abc", "backspace", "backspace", "backspace", *"id=gt:5")
+        await pilot.pause()
+        assert quick.value == "id=gt:5" and on_top(app) is editor
+        row = editor.query_one("#row-id", FilterRow).query_one(Input)
+        row.focus()
+        burst(pilot, *"12", "backspace", "left", "1", "end", "6", "enter", *"99")  # enter applies "116", not "11699"
+        await settle(pilot)
+        assert on_top(app) is screen
+        assert set(screen.filters) == {Filter("id", "gt", "5"), Filter("id", "eq", "116")}
+        assert ids(screen) == [116]
+        await pilot.press("slash")
+        editor_on_top(app)
+        burst(pilot, "ctrl+l", *"rrule=~eq:WEEKLY", "enter", "enter")  # a second enter: the editor closes once
+        await settle(pilot)
+        assert on_top(app) is screen and list(screen.filters) == [Filter("rrule", "~eq", "WEEKLY")]
+        assert screen.table.items and all("WEEKLY" in event.rrule for event in screen.table.items)
+
+
+async def test_enter_with_nothing_to_apply_says_so(demo_server: DemoServer) -> None:
+    """Enter on an empty editor (or Apply with the filters as they were) closes it and says nothing was applied,
+    with no request; before, it closed without a word."""
+    async with on_events(demo_server) as (app, pilot, screen):
+        before = demo_server.request_count
+        await pilot.press("slash", "enter")
+        await settle(pilot)
+        assert on_top(app) is screen and screen.filters == ()
+        assert app.notes[-1].message == "No filter entered: nothing to apply."
+        assert demo_server.request_count == before
+        screen.set_filters([Filter("id", "gt", "190")])
+        await settle(pilot)
+        before = demo_server.request_count
+        await pilot.press("slash", "enter")
+        await settle(pilot)
+        assert on_top(app) is screen and list(screen.filters) == [Filter("id", "gt", "190")]
+        assert app.notes[-1].message == "The filters are unchanged: nothing was sent."
+        assert demo_server.request_count == before
 
 
 async def test_every_bad_quick_filter_is_shown_at_once_and_the_buttons_stay_in_view(demo_server: DemoServer) -> None:

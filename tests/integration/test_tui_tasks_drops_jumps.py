@@ -93,3 +93,26 @@ async def test_e_with_no_run_under_the_cursor_says_so(demo_server: DemoServer) -
         await settle(pilot)
         events = app.screen
         assert isinstance(events, EventsScreen) and [event.id for event in events.table.items] == [run.event_id]
+
+
+async def test_x_in_the_drops_view_goes_back_like_d(demo_server: DemoServer) -> None:
+    """Newcomer audit: the drops view's hint says `d or x: back`, but `x` cleared every filter, the `o` quick
+    filter the view was entered from too (the user landed on all runs). `x` is `d` there: back to the list with
+    the quick filter (or the filters) it was entered from; `x` on the list then clears them."""
+    case = drop_case(demo_server)
+    async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
+        await pilot.press("o")
+        await settle(pilot)
+        not_ok = screen.filters
+        assert screen.quick == "not-ok" and not_ok
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.quick == "drops" and screen.quick_under_drops == "not-ok"
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.quick == "not-ok" and screen.filters == not_ok, "back to the list it was entered from"
+        assert not screen.query_one(FilterChips).has_class("-inactive")
+        assert screen.table.items and {task.status for task in screen.table.items} <= {4, 5, 8}
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.quick is None and not screen.filters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -10,7 +11,9 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App
+from textual.keys import KEY_NAME_REPLACEMENTS, key_to_character
 from textual.notifications import SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
@@ -109,6 +112,20 @@ async def settle(pilot: Pilot[Any], rounds: int = 8) -> None:
         busy = any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in pilot.app.workers)
         if round_ >= 1 and not busy:  # two rounds at least, as before
             return
+
+
+def burst(pilot: Pilot[Any], *keys: str) -> None:
+    """Queue every key for the app at once, as a terminal's one read of several keys does (tmux send-keys, a paste
+    of keys, fast typing on a busy machine): the app handles none before all are queued. `pilot.press` waits for
+    the app to idle after each key, so it never shows what happens to keys that arrive together. A key is a
+    character (`"="`) or a key name (`"ctrl+u"`, `"enter"`); await `pilot.pause()` or `settle` after."""
+    for key in keys:
+        if len(key) == 1:
+            name = key if key.isalnum() else unicodedata.name(key).lower().replace("-", "_").replace(" ", "_")
+            event = events.Key(KEY_NAME_REPLACEMENTS.get(name, name), key)
+        else:
+            event = events.Key(key, key_to_character(key))
+        pilot.app.post_message(event)
 
 
 ScreenT = TypeVar("ScreenT", bound=Screen[Any])

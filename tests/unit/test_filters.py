@@ -150,6 +150,12 @@ def test_string_values_and_their_refusals() -> None:
         Filter.build(SELECTORS, "name", "eq", "a,b")
     with pytest.raises(FilterError, match=r"'é'"):
         Filter.build(SELECTORS, "description", "~eq", "café")
+    with pytest.raises(FilterError) as refused:  # Ä is a letter, not an ASCII one: the message says which it wants
+        Filter.build(EVENTS, "rrule", "~eq", "Äb")
+    assert str(refused.value) == (
+        "rrule ~eq: the value has 'Ä' at position 1; the server cuts a filter value at the first character outside "
+        "ASCII letters (a-z, A-Z), digits (0-9), space and - . / : ; < = > ? @ [ \\ ] ^ _, so it cannot be sent"
+    )
     with pytest.raises(FilterError, match="empty"):
         Filter.build(SELECTORS, "name", "eq", "  ")
     with pytest.raises(FilterError) as info:

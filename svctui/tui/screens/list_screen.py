@@ -463,11 +463,17 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.load()
 
     def action_edit_filters(self) -> None:
-        """Open the filter editor; applying sends one request."""
+        """Open the filter editor; applying sends one request (applying nothing new says so and sends none)."""
 
         def applied(result: tuple[Filter, ...] | None) -> None:
-            if result is not None and set(result) != set(self.filters):
+            if result is None:
+                return
+            if set(result) != set(self.filters):
                 self.set_filters(result)
+            elif not result:
+                self.notify("No filter entered: nothing to apply.")
+            else:
+                self.notify("The filters are unchanged: nothing was sent.")
 
         self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.dashboard.clock), applied)
 

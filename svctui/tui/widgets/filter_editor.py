@@ -36,6 +36,7 @@ from svctui.api.filters import (
 )
 from svctui.clock import Clock
 from svctui.tui.widgets.dialog import show_line
+from svctui.tui.widgets.ordered_input import OrderedInput
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
@@ -118,7 +119,7 @@ class FilterRow(Vertical):
                 yield Select(choices, value=current, prompt="any", compact=True, classes="filter-value")
             else:
                 value = active.value if active is not None else ""
-                yield Input(value, placeholder="any", compact=True, classes="filter-value")
+                yield OrderedInput(value, placeholder="any", compact=True, classes="filter-value")
             yield Static(_hint(column, predicate), classes="filter-hint")
         yield Static("", classes="filter-error", markup=False)
 
@@ -145,25 +146,27 @@ class FilterRow(Vertical):
         value = self.query_one(".filter-op", Select).value
         return str(value) if value is not Select.NULL else "eq"
 
-    def build(self, now: datetime) -> Filter | None:
-        """The row's Filter, None when empty; FilterError when invalid."""
-        raw = self.raw_value
+    def build(self, now: datetime, raw: str | None = None) -> Filter | None:
+        """The row's Filter (of `raw`, else of what the field holds), None when empty; FilterError when invalid."""
+        raw = self.raw_value if raw is None else raw
         if not raw.strip():
             return None
         return Filter.build(self.spec, self.column.name, self.predicate, raw, now)
 
-    def check(self, now: datetime) -> Filter | None:
-        """Validate and show the inline error (or the normalised value); returns the Filter or None."""
+    def check(self, now: datetime, raw: str | None = None) -> Filter | None:
+        """Validate (`raw`, else what the field holds) and show the inline error (or the normalised value); returns
+        the Filter or None."""
         error = self.query_one(".filter-error", Static)
         try:
-            built = self.build(now)
+            built = self.build(now, raw)
         except FilterError as exc:
             show_line(error, f"✗ {exc}")
             self.set_class(True, "-invalid")
             raise
         self.set_class(False, "-invalid")
         self.query_one(".filter-hint", Static).update(_hint(self.column, self.predicate))
-        if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != self.raw_value.strip():
+        typed = (self.raw_value if raw is None else raw).strip()
+        if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != typed:
             show_line(error, f"→ sent as {built.value}")
         elif built is not None and built.op == "~eq":
             show_line(error, f"→ {case_note(built.value)}")
@@ -235,6 +238,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         self.spec = spec
         self.clock = clock
         self.current = tuple(current)
+        self.closed = False  # dismissed: keys still queued behind the closing one (a second enter) do nothing
 
     def _split_current(self) -> tuple[dict[str, Filter], list[Filter]]:
         per_row: dict[str, Filter] = {}
@@ -258,7 +262,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 markup=False,
             )
             quick = " ".join(str(active) for active in extra)
-            yield Input(quick, placeholder="column=op:value …", compact=True, id="quick")
+            yield OrderedInput(quick, placeholder="column=op:value …", compact=True, id="quick")
             with QuickMessages(id="quick-messages"):
                 yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
@@ -289,9 +293,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         extra = max(0, messages.outer_size.height - 1)
         self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room - extra))
 
-    def _quick_filters(self, now: datetime) -> tuple[list[Filter], list[str]]:
-        """The quick line's filters and its problems (every one, each shown on its own line under it)."""
-        line = self.query_one("#quick", Input).value
+    def _quick_filters(self, now: datetime, line: str | None = None) -> tuple[list[Filter], list[str]]:
+        """The quick line's filters (of `line`, else of what it holds) and its problems (every one, each shown on
+        its own line under it)."""
+        line = self.query_one("#quick", Input).value if line is None else line
         error = self.query_one("#quick-error", Static)
         parsed, refused = parse_each(self.spec, split_quick_filter(line), now)
         problems = [str(exc) for _, exc in refused]
@@ -305,20 +310,27 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         show_line(error, f"→ {'; '.join(notes)}" if notes else "")
         return parsed, []
 
-    def collect(self) -> tuple[tuple[Filter, ...], list[str]]:
-        """Validate everything: the filters to send and the list of problems (shown inline)."""
+    def collect(self, submitted: Input.Submitted | None = None) -> tuple[tuple[Filter, ...], list[str]]:
+        """Validate everything: the filters to send and the list of problems (shown inline). With `submitted` (an
+        enter), its field counts with the text it held at that enter: keys typed after it in the same burst may
+        already be in the field, and an enter applies what was typed before it."""
+
+        def typed(field: Input) -> str | None:
+            return submitted.value if submitted is not None and submitted.input is field else None
+
         now = self.clock()
         problems: list[str] = []
         filters: list[Filter] = []
         for row in self.query(FilterRow):
+            value_field = row.query_one(".filter-value")
             try:
-                built = row.check(now)
+                built = row.check(now, typed(value_field) if isinstance(value_field, Input) else None)
             except FilterError as exc:
                 problems.append(str(exc))
                 continue
             if built is not None:
                 filters.append(built)
-        quick, refused = self._quick_filters(now)
+        quick, refused = self._quick_filters(now, typed(self.query_one("#quick", Input)))
         filters.extend(quick)
         problems[:0] = refused
         unique = tuple(dict.fromkeys(filters))
@@ -334,22 +346,34 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             show_line(self.query_one("#summary", Static), "")
 
     @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.action_apply()
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.apply(event)
 
     def action_apply(self) -> None:
         """Dismiss with the filters, or show why not (no request is made while anything is invalid)."""
-        filters, problems = self.collect()
+        self.apply()
+
+    def apply(self, submitted: Input.Submitted | None = None) -> None:
+        """Dismiss with the filters (a `submitted` field's as it was at its enter), or show why not."""
+        if self.closed:
+            return
+        filters, problems = self.collect(submitted)
         summary = self.query_one("#summary", Static)
         if problems:
             count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
             show_line(summary, f"Not applied ({count}): fix the fields marked ✗ - nothing was sent.")
             return
-        self.dismiss(filters)
+        self._close(filters)
 
     def action_cancel(self) -> None:
         """Close without changes."""
-        self.dismiss(None)
+        self._close(None)
+
+    def _close(self, result: tuple[Filter, ...] | None) -> None:
+        """Dismiss once: a second enter or escape in the same burst of keys would pop the screen under the editor."""
+        if not self.closed:
+            self.closed = True
+            self.dismiss(result)
 
     def action_clear(self) -> None:
         """Empty every field (Apply then removes all filters)."""

@@ -307,7 +307,7 @@ class AuditTab(Widget):
         app: SvcTuiApp = self.app  # type: ignore[assignment]
         profile = app.profile
         try:
-            check_same_server(run, profile.base_url if profile is not None else "")
+            check_same_server(run, profile.base_url if profile is not None else "", verb="resume")
         except ResumeRefused:
             return str(run.plan.get("server"))
         return ""

@@ -123,7 +123,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
         return
     try:
         plan = plan_restore(log, run.run_id)
-        check_same_server(plan.run, app.profile.base_url if app.profile is not None else "")
+        check_same_server(plan.run, app.profile.base_url if app.profile is not None else "", verb="restore")
     except (NothingToRestore, ResumeRefused) as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return

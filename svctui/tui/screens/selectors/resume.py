@@ -196,7 +196,7 @@ def start_resume(
         app.notify(f"Run {run.run_id} {what}; resuming is off: {why_not}.", severity="warning", markup=False)
         return
     try:
-        check_same_server(run, app.profile.base_url if app.profile is not None else "")
+        check_same_server(run, app.profile.base_url if app.profile is not None else "", verb="resume")
     except NothingToResume as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return

@@ -529,8 +529,9 @@ class TasksScreen(ListScreen[CompletedTask]):
             )
 
     def action_clear_filters(self) -> None:
-        """`x` also leaves the client-side drops view."""
-        if self.quick == "drops" and not self.filters:
+        """`x` removes every filter; in the client-side drops view it is `d` (its hint says `d or x: back`): back to
+        the list with the filters and the quick filter it was entered from."""
+        if self.quick == "drops":
             self.leave_drops()
             return
         super().action_clear_filters()
