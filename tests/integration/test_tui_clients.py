@@ -405,11 +405,11 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
 ) -> None:
     """Textual never repaints the cell where a table's two scrollbars meet on a theme change; it kept the old
     theme's colour (SvcTuiApp.redraw_scrollbar_corners, now run on every screen change). The case that showed it,
-    the runs table entered from Clients after a theme change, has no corner any more (that table fits its width), so
-    this checks the painted corner of the one table that still scrolls both ways (Events at 100 columns) after a
-    theme change made while it was hidden. It passes with or without the screen-change redraw: Textual repaints
-    this case itself; it guards the painted colour, not the old sequence. Read from a screenshot, not a fresh
-    render of the corner."""
+    the runs table entered from Clients after a theme change, has no corner any more (that table fits its width), and
+    neither has any other table (each fits its width), so this gives the Events table a horizontal scrollbar that
+    always shows (`overflow-x: scroll`) and checks its painted corner at 100x30 after a theme change made while it
+    was hidden. It passes with or without the screen-change redraw: Textual repaints this case itself; it guards the
+    painted colour, not the old sequence. Read from a screenshot, not a fresh render of the corner."""
     from textual.widget import Widget
 
     def corners_painted() -> list[tuple[str | None, str]]:
@@ -419,6 +419,7 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
         return [(painted_background(app, region.x, region.y), wanted) for region, wanted in regions]
 
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, events):
+        events.table.styles.overflow_x = "scroll"  # a corner, now that the table fits its width at 100 columns
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         app.theme = "svctui-paper"
