@@ -40,8 +40,16 @@ from svctui.api.models import ClientSchedule, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
-from svctui.text import and_more
-from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, Verdict, age_text, strip_legend, strip_text
+from svctui.text import and_more, cap_widths
+from svctui.triage.health import (
+    RUN_STRIP_GLYPHS,
+    SEVERITY,
+    STRIP_RUNS,
+    Verdict,
+    age_text,
+    strip_legend,
+    strip_text,
+)
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
@@ -64,7 +72,7 @@ COLUMNS = (  # what matters first: at 80 columns health, client, last run and th
     ("last", "last run", 22),
     ("notok", "not OK", 6),
     ("drops", "drops", 5),
-    ("strip", "last 20 runs", 20),
+    ("strip", "last 20 runs", STRIP_RUNS),
     ("checkin", "check-in", 10),
     ("next", "next run", 17),
     ("job", "job", 6),
@@ -78,6 +86,12 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
 NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
+# The columns fitted to the table's width (`cap_widths`), the one that matters most first: what does not fit is left
+# out with every column after it (the detail pane has the type, version and host), never scrolled to. When the strip
+# is the first left out, the last run and the strip are cut to these widths first (the strip's newest runs, `last 8`).
+FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
+CUT_WIDTHS = {"last": 18, "strip": STRIP_NARROW}
+HEADER_LINES = 1
 
 
 def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
@@ -92,6 +106,32 @@ def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
     columns = [column for column in columns if column[0] not in NARROW_LATER]
     after = next(index for index, column in enumerate(columns) if column[0] == "strip") + 1
     return columns[:after] + later + columns[after:]
+
+
+def strip_label(runs: int) -> str:
+    """The strip column's header for a strip of `runs` glyphs: `last 20 runs`, or `last 8` where that is too wide."""
+    label = f"last {runs} runs"
+    return label if len(label) <= runs else f"last {runs}"
+
+
+def fitted_columns(narrow: bool, room: int, padding: int = 2) -> list[tuple[str, str, int]]:
+    """The columns of `columns_for(narrow)` that fit `room` cells (each also takes `padding`), in display order, with
+    their fitted widths (FIT_ORDER, CUT_WIDTHS); every column at its width while `room` is not known (0)."""
+    columns = columns_for(narrow)
+    if room <= 0:
+        return columns
+    width_of = {key: width for key, _label, width in columns}
+    ranked = [key for key in FIT_ORDER if key in width_of]
+    fitted = cap_widths([(key, width_of[key], width_of[key]) for key in ranked], room, padding)
+    first_out = next((key for key in ranked if key not in fitted), None)
+    if first_out in CUT_WIDTHS:  # cut what may be cut rather than lose it (the columns before it stay: strict rank)
+        least = {key: min(CUT_WIDTHS.get(key, width_of[key]), width_of[key]) for key in ranked}
+        fitted = cap_widths([(key, width_of[key], least[key]) for key in ranked], room, padding)
+    return [
+        (key, strip_label(fitted[key]) if key == "strip" else label, fitted[key])
+        for key, label, _width in columns
+        if key in fitted
+    ]
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -138,9 +178,16 @@ class RankCell(Text):
 
 class ClientsTable(RowTable[Text]):
     """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
-    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only."""
+    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only.
+    Its columns are fitted to its width (`ClientsScreen.fit_columns`) whenever that changes."""
 
     KEEP_LAYOUTS = True
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the columns to the new width (the detail pane beside the table or under it, a resized terminal)."""
+        screen = self.screen
+        if isinstance(screen, ClientsScreen):
+            screen.fit_columns()
 
 
 FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
@@ -217,6 +264,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
+        self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
+        self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
 
@@ -257,25 +306,40 @@ class ClientsScreen(StaleRows, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """The detail pane under the table on narrow terminals, and the narrow columns (the rows rebuilt for them,
         the cursor kept on its client)."""
-        narrow = event.size.width < NARROW_WIDTH
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
-            key, table = self.current_key(), self.table
-            table.clear(columns=True)
-            self._add_columns()
-            self._row_cells = {}
-            self._render_rows(rank=not self.awaiting)  # a round still filling in keeps its rows in place
-            if key is not None and key in {row.value for row in table.rows}:
-                table.move_cursor(row=table.get_row_index(key), animate=False)
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.fit_columns()  # again when the table has its new width (ClientsTable.on_resize)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
+    def _fitted(self) -> list[tuple[str, str, int]]:
+        """The columns for the screen's width (`-narrow` or not) fitted to the table's (a vertical scrollbar's room
+        kept once the rows outgrow the table), in the order the rows' cells follow."""
+        table = self.table
+        room = table.size.width
+        if room and table.row_count + HEADER_LINES > table.size.height:
+            room -= table.styles.scrollbar_size_vertical
+        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding)
+
     def _add_columns(self) -> None:
-        """The columns for the screen's width (`-narrow` or not), in the order the rows' cells follow."""
-        columns = columns_for(self.has_class("-narrow"))
-        self._column_keys = [key for key, _label, _width in columns]
-        for key, label, width in columns:
+        """The fitted columns, in the order the rows' cells follow."""
+        self._columns = self._fitted()
+        self._column_keys = [key for key, _label, _width in self._columns]
+        self._strip_runs = next((width for key, _label, width in self._columns if key == "strip"), STRIP_NARROW)
+        for key, label, width in self._columns:
             self.table.add_column(label, key=key, width=width)
+
+    def fit_columns(self) -> None:
+        """Fit the columns to the table's width again; when they change, the rows are rebuilt for them (a round
+        still filling in keeps its rows in place; the cursor stays on its client)."""
+        if not self.is_mounted or self._fitted() == self._columns:
+            return
+        key, table = self.current_key(), self.table
+        table.clear(columns=True)
+        self._add_columns()
+        self._row_cells = {}
+        self._render_rows(rank=not self.awaiting)
+        if key is not None and key in {row.value for row in table.rows}:
+            table.move_cursor(row=table.get_row_index(key), animate=False)
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -602,6 +666,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
+        self.fit_columns()  # the rows may have outgrown the table (a scrollbar's room), or no longer
 
     # ----- cells ------------------------------------------------------------------------------------------
     def _cells_of(self, member: Member) -> tuple[list[Text], bool]:
@@ -668,7 +733,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             str(health.drops_in_window), style=semantic_style(app, "warning") if health.drops_in_window else ""
         )
         strip = Text()
-        for status in health.strip[-STRIP_NARROW:] if self.has_class("-narrow") else health.strip:
+        for status in health.strip[-self._strip_runs :]:
             strip.append(RUN_STRIP_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
         cells["strip"] = strip
         if health.stale:
