@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable, Static
@@ -159,6 +160,18 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
         assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
         labels = [str(column.label) for column in table.columns.values()]
         assert labels[5:] == [f"last {clients.STRIP_NARROW}"], "the type gives way to the strip (left out, not cut)"
+        # the strip's key fits 80 columns and names every glyph on show, in the colour of the strip's cells
+        key = screen.query_one("#clients-strip-key", Static)
+        drawn = key.content
+        assert isinstance(drawn, Text) and 0 < drawn.cell_len <= key.content_size.width, drawn
+        for row in table.ordered_rows:
+            cell = table.get_cell(row.key, "strip")
+            for span in cell.spans:
+                glyph = cell.plain[span.start]
+                entry = re.search(rf"(?:^|\s){re.escape(glyph)} (\w+)", drawn.plain)
+                assert entry is not None, (glyph, drawn.plain)
+                colours = {str(part.style) for part in drawn.spans if drawn.plain[part.start : part.end] == glyph}
+                assert str(span.style) in colours, (glyph, colours)
         strip_end = sum(column.get_render_width(table) for column in list(table.columns.values())[:6])
         assert strip_end <= 80, "the strip's newest end is on screen"
         await pilot.press("j", "j")

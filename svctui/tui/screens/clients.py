@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
@@ -36,7 +36,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
-from svctui.api.models import ClientSchedule, status_label
+from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
@@ -132,6 +132,73 @@ def fitted_columns(narrow: bool, room: int, padding: int = 2) -> list[tuple[str,
         for key, label, _width in columns
         if key in fitted
     ]
+
+
+# The strip's key (the line under the verdicts' legend): its glyphs in their status colours, the commonest first.
+# Where every glyph with its word does not fit (under ~140 columns), only those in the strips on show are named,
+# then in short words (at 80 columns), then as many as fit before `…` (the detail pane spells out a client's strip).
+STRIP_KEY_ORDER = (
+    TaskStatus.COMPLETE,
+    TaskStatus.FAILED,
+    TaskStatus.TIMED_OUT,
+    TaskStatus.PARTIALLY_COMPLETE,
+    TaskStatus.CANCELED,
+    TaskStatus.RUNNING,
+    TaskStatus.READY,
+    TaskStatus.INGESTING,
+    TaskStatus.ANALYZING,
+    TaskStatus.INVALID,
+)
+STRIP_KEY_SHORT: dict[int, str] = {
+    TaskStatus.COMPLETE: "ok",
+    TaskStatus.TIMED_OUT: "timeout",
+    TaskStatus.PARTIALLY_COMPLETE: "partial",
+    TaskStatus.CANCELED: "cancel",
+    TaskStatus.RUNNING: "run",
+    TaskStatus.INGESTING: "ingest",
+    TaskStatus.ANALYZING: "analyze",
+}
+STRIP_KEY_TITLE = "runs, newest right: "
+
+
+def strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style | str]) -> Text:
+    """The strip's glyphs with what they mean in at most `width` cells (`runs, newest right: . complete · F failed
+    …`), each glyph styled by `style_of(status)`: every glyph where all fit, else those in `seen` (in full words,
+    then short ones), else as many as fit before `…`."""
+    shown = set(seen)
+
+    def entries(statuses: Sequence[int], short: bool) -> list[tuple[int, str]]:
+        return [
+            (status, (STRIP_KEY_SHORT.get(status) if short else None) or status_label(status)) for status in statuses
+        ]
+
+    def line(items: list[tuple[int, str]], title: str, sep: str) -> Text:
+        text = Text()
+        text.append(title, style="italic")
+        for index, (status, label) in enumerate(items):
+            if index:
+                text.append(sep)
+            text.append(RUN_STRIP_GLYPHS.get(status, "?"), style=style_of(status))
+            text.append(f" {label.lower()}")
+        return text
+
+    everything = list(STRIP_KEY_ORDER)
+    on_show = [status for status in STRIP_KEY_ORDER if status in shown] or everything
+    for statuses, short, title, sep in (
+        (everything, False, STRIP_KEY_TITLE, " · "),
+        (on_show, False, STRIP_KEY_TITLE, " · "),
+        (on_show, False, "", " · "),
+        (on_show, True, STRIP_KEY_TITLE, " · "),
+        (on_show, True, "", " · "),
+        (on_show, True, "", "  "),
+    ):
+        text = line(entries(statuses, short), title, sep)
+        if text.cell_len <= width:
+            return text
+    items = entries(on_show, True)
+    while items and line(items, "", "  ").cell_len + 2 > width:
+        items.pop()
+    return line(items, "", "  ").append(" …")
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -232,6 +299,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
     ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
+    ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
     ClientsScreen #clients-state { width: 1fr; }
     ClientsScreen.-state #clients-table, ClientsScreen.-state #clients-detail { display: none; }
@@ -266,6 +334,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
         self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
+        self._strip_key: Text | None = None  # the strip's key on show
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
 
@@ -286,6 +355,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Header, what the verdicts mean, the table beside the detail, status line, footer."""
         yield AppHeader(id="app-header")
         yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
+        yield Static("", id="clients-strip-key", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="clients-state")
             yield ClientsTable(id="clients-table")
@@ -309,6 +379,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
         self.fit_columns()  # again when the table has its new width (ClientsTable.on_resize)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
+        self._show_strip_key()
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
     def _fitted(self) -> list[tuple[str, str, int]]:
@@ -353,7 +424,20 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _restyle(self) -> None:
         """Another theme: the cells carry colours resolved from the theme, so every row is built again (in place)."""
         self._row_cells = {}
+        self._strip_key = None
         self._render_rows(rank=False)
+
+    def _show_strip_key(self) -> None:
+        """The strip's key for the screen's width and the glyphs in the strips on show (when it changed); an empty
+        line (kept, so the table does not move when the first strip lands) while no strip is on show."""
+        seen = {status for result in self.results.values() if result.health for status in result.health.strip}
+        app = self.app
+        key = (
+            strip_key(seen, app.size.width - 2, lambda status: status_style(app, status, bold=True)) if seen else Text()
+        )
+        if key != self._strip_key:
+            self._strip_key = key
+            self.query_one("#clients-strip-key", Static).update(key)
 
     def _refresh_header(self, *_: object) -> None:
         app = self.dashboard
@@ -667,6 +751,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         if key is not None:
             self._show_detail(key)
         self.fit_columns()  # the rows may have outgrown the table (a scrollbar's room), or no longer
+        self._show_strip_key()
 
     # ----- cells ------------------------------------------------------------------------------------------
     def _cells_of(self, member: Member) -> tuple[list[Text], bool]:
