@@ -216,17 +216,22 @@ def fit_widths(
 
 def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:
     """Widths by rank under one cap (the dashboard's tables), for columns given as (key, natural width, least
-    width), the one that matters most first, in `room` cells (each column also takes `padding`): each gets its least
-    width while that fits (a column that does not is left out; the first never is), then the widest are cut first:
-    every column is as wide as its natural width up to one cap, the largest that fits, never below its least."""
+    width), the one that matters most first, in `room` cells (each column also takes `padding`).
+
+    The rank is strict: the columns get their least widths in order while they fit, and the first that does not
+    fit is left out with every column after it (a smaller, later column never takes the room an earlier one needs;
+    the first column is never left out, so only a lone first column wider than `room` overflows). Then the widest
+    are cut first: every column is as wide as its natural width up to one cap, the largest that fits, never below
+    its least."""
     least: dict[str, int] = {}
     natural: dict[str, int] = {}
     used = 0
     for key, full, smallest in columns:
         width = max(1, min(smallest, full))
-        if used + width + padding <= room or not least:
-            least[key], natural[key] = width, max(width, full)
-            used += width + padding
+        if least and used + width + padding > room:
+            break
+        least[key], natural[key] = width, max(width, full)
+        used += width + padding
     spare = room - used
     cap = 0
     while spare > 0:

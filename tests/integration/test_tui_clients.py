@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable, Static
@@ -162,8 +163,19 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
         full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
         assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
         labels = [str(column.label) for column in table.columns.values()]
-        assert labels[5:7] == [f"last {clients.STRIP_NARROW}", "type"], "the type gives way to the strip"
-        assert {str(table.get_cell(row.key, "type")) for row in table.ordered_rows} == {"sharphound", "azurehound"}
+        assert labels[5:] == [f"last {clients.STRIP_NARROW}"], "the type gives way to the strip (left out, not cut)"
+        # the strip's key fits 80 columns and names every glyph on show, in the colour of the strip's cells
+        key = screen.query_one("#clients-strip-key", Static)
+        drawn = key.content
+        assert isinstance(drawn, Text) and 0 < drawn.cell_len <= key.content_size.width, drawn
+        for row in table.ordered_rows:
+            cell = table.get_cell(row.key, "strip")
+            for span in cell.spans:
+                glyph = cell.plain[span.start]
+                entry = re.search(rf"(?:^|\s){re.escape(glyph)} (\w+)", drawn.plain)
+                assert entry is not None, (glyph, drawn.plain)
+                colours = {str(part.style) for part in drawn.spans if drawn.plain[part.start : part.end] == glyph}
+                assert str(span.style) in colours, (glyph, colours)
         strip_end = sum(column.get_render_width(table) for column in list(table.columns.values())[:6])
         assert strip_end <= 80, "the strip's newest end is on screen"
         await pilot.press("j", "j")
@@ -171,6 +183,7 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
         await pilot.resize_terminal(160, 45)
         await settle(pilot)
         assert strips() == full and screen.current_key() == kept
+        assert {str(table.get_cell(row.key, "type")) for row in table.ordered_rows} == {"sharphound", "azurehound"}
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
@@ -327,8 +340,9 @@ async def test_an_answer_of_an_older_round_is_dropped(demo_server: DemoServer) -
 
 async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
     """Newcomer audit (issue 16): the server's listings leave out next_scheduled_at, so the Clients screen computes
-    each schedule's next run from its rule as the Events screen does (it showed `-` for every client)."""
-    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+    each schedule's next run from its rule as the Events screen does (it showed `-` for every client). (At 240
+    columns: the table fits its width, and narrower the next-run column is left out.)"""
+    async with on_events(demo_server, size=(240, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
         screen = app.screen
@@ -409,11 +423,11 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
 ) -> None:
     """Textual never repaints the cell where a table's two scrollbars meet on a theme change; it kept the old
     theme's colour (SvcTuiApp.redraw_scrollbar_corners, now run on every screen change). The case that showed it,
-    the runs table entered from Clients after a theme change, has no corner any more (that table fits its width), so
-    this checks the painted corner of the one table that still scrolls both ways (Events at 100 columns) after a
-    theme change made while it was hidden. It passes with or without the screen-change redraw: Textual repaints
-    this case itself; it guards the painted colour, not the old sequence. Read from a screenshot, not a fresh
-    render of the corner."""
+    the runs table entered from Clients after a theme change, has no corner any more (that table fits its width), and
+    neither has any other table (each fits its width), so this gives the Events table a horizontal scrollbar that
+    always shows (`overflow-x: scroll`) and checks its painted corner at 100x30 after a theme change made while it
+    was hidden. It passes with or without the screen-change redraw: Textual repaints this case itself; it guards the
+    painted colour, not the old sequence. Read from a screenshot, not a fresh render of the corner."""
     from textual.widget import Widget
 
     def corners_painted() -> list[tuple[str | None, str]]:
@@ -423,6 +437,7 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
         return [(painted_background(app, region.x, region.y), wanted) for region, wanted in regions]
 
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, events):
+        events.table.styles.overflow_x = "scroll"  # a corner, now that the table fits its width at 100 columns
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         app.theme = "svctui-paper"

@@ -31,3 +31,15 @@ def test_the_widest_are_cut_first_and_what_does_not_fit_goes_by_rank() -> None:
     columns = [("when", 20, 20), ("state", 11, 11), ("counts", 38, 12), ("who", 30, 12), ("tag", 11, 10)]
     assert cap_widths(columns, 100) == {"when": 20, "state": 11, "counts": 24, "who": 24, "tag": 11}
     assert cap_widths(columns, 50) == {"when": 20, "state": 11, "counts": 13}
+
+
+@given(st.lists(COLUMN, min_size=1, max_size=10), st.integers(1, 250))
+def test_the_rank_is_strict_the_columns_shown_are_the_first_ones(specs: list[tuple[int, int]], room: int) -> None:
+    columns = [(f"c{index}", natural, least) for index, (natural, least) in enumerate(specs)]
+    widths = cap_widths(columns, room, PADDING)
+    assert list(widths) == [key for key, _, _ in columns[: len(widths)]], "a later column shown, an earlier left out"
+
+
+def test_a_small_later_column_does_not_take_the_room_an_earlier_one_was_left_out_for() -> None:
+    columns = [("id", 6, 6), ("client", 18, 18), ("next", 30, 30), ("ous", 5, 5)]
+    assert cap_widths(columns, 55) == {"id": 6, "client": 18}  # was id, client and ous, the next run left out

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
@@ -36,12 +36,20 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
-from svctui.api.models import ClientSchedule, status_label
+from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
-from svctui.text import and_more
-from svctui.triage.health import RUN_STRIP_GLYPHS, SEVERITY, Verdict, age_text, strip_legend, strip_text
+from svctui.text import and_more, cap_widths
+from svctui.triage.health import (
+    RUN_STRIP_GLYPHS,
+    SEVERITY,
+    STRIP_RUNS,
+    Verdict,
+    age_text,
+    strip_legend,
+    strip_text,
+)
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.heap import pause_collections, settle_once
@@ -65,7 +73,7 @@ COLUMNS = (  # what matters first: at 80 columns health, client, last run and th
     ("last", "last run", 22),
     ("notok", "not OK", 6),
     ("drops", "drops", 5),
-    ("strip", "last 20 runs", 20),
+    ("strip", "last 20 runs", STRIP_RUNS),
     ("checkin", "check-in", 10),
     ("next", "next run", 17),
     ("job", "job", 6),
@@ -79,6 +87,12 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
 NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
+# The columns fitted to the table's width (`cap_widths`), the one that matters most first: what does not fit is left
+# out with every column after it (the detail pane has the type, version and host), never scrolled to. When the strip
+# is the first left out, the last run and the strip are cut to these widths first (the strip's newest runs, `last 8`).
+FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
+CUT_WIDTHS = {"last": 18, "strip": STRIP_NARROW}
+HEADER_LINES = 1
 
 
 def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
@@ -93,6 +107,99 @@ def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
     columns = [column for column in columns if column[0] not in NARROW_LATER]
     after = next(index for index, column in enumerate(columns) if column[0] == "strip") + 1
     return columns[:after] + later + columns[after:]
+
+
+def strip_label(runs: int) -> str:
+    """The strip column's header for a strip of `runs` glyphs: `last 20 runs`, or `last 8` where that is too wide."""
+    label = f"last {runs} runs"
+    return label if len(label) <= runs else f"last {runs}"
+
+
+def fitted_columns(narrow: bool, room: int, padding: int = 2) -> list[tuple[str, str, int]]:
+    """The columns of `columns_for(narrow)` that fit `room` cells (each also takes `padding`), in display order, with
+    their fitted widths (FIT_ORDER, CUT_WIDTHS); every column at its width while `room` is not known (0)."""
+    columns = columns_for(narrow)
+    if room <= 0:
+        return columns
+    width_of = {key: width for key, _label, width in columns}
+    ranked = [key for key in FIT_ORDER if key in width_of]
+    fitted = cap_widths([(key, width_of[key], width_of[key]) for key in ranked], room, padding)
+    first_out = next((key for key in ranked if key not in fitted), None)
+    if first_out in CUT_WIDTHS:  # cut what may be cut rather than lose it (the columns before it stay: strict rank)
+        least = {key: min(CUT_WIDTHS.get(key, width_of[key]), width_of[key]) for key in ranked}
+        fitted = cap_widths([(key, width_of[key], least[key]) for key in ranked], room, padding)
+    return [
+        (key, strip_label(fitted[key]) if key == "strip" else label, fitted[key])
+        for key, label, _width in columns
+        if key in fitted
+    ]
+
+
+# The strip's key (the line under the verdicts' legend): its glyphs in their status colours, the commonest first.
+# Where every glyph with its word does not fit (under ~140 columns), only those in the strips on show are named,
+# then in short words (at 80 columns), then as many as fit before `…` (the detail pane spells out a client's strip).
+STRIP_KEY_ORDER = (
+    TaskStatus.COMPLETE,
+    TaskStatus.FAILED,
+    TaskStatus.TIMED_OUT,
+    TaskStatus.PARTIALLY_COMPLETE,
+    TaskStatus.CANCELED,
+    TaskStatus.RUNNING,
+    TaskStatus.READY,
+    TaskStatus.INGESTING,
+    TaskStatus.ANALYZING,
+    TaskStatus.INVALID,
+)
+STRIP_KEY_SHORT: dict[int, str] = {
+    TaskStatus.COMPLETE: "ok",
+    TaskStatus.TIMED_OUT: "timeout",
+    TaskStatus.PARTIALLY_COMPLETE: "partial",
+    TaskStatus.CANCELED: "cancel",
+    TaskStatus.RUNNING: "run",
+    TaskStatus.INGESTING: "ingest",
+    TaskStatus.ANALYZING: "analyze",
+}
+STRIP_KEY_TITLE = "runs, newest right: "
+
+
+def strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style | str]) -> Text:
+    """The strip's glyphs with what they mean in at most `width` cells (`runs, newest right: . complete · F failed
+    …`), each glyph styled by `style_of(status)`: every glyph where all fit, else those in `seen` (in full words,
+    then short ones), else as many as fit before `…`."""
+    shown = set(seen)
+
+    def entries(statuses: Sequence[int], short: bool) -> list[tuple[int, str]]:
+        return [
+            (status, (STRIP_KEY_SHORT.get(status) if short else None) or status_label(status)) for status in statuses
+        ]
+
+    def line(items: list[tuple[int, str]], title: str, sep: str) -> Text:
+        text = Text()
+        text.append(title, style="italic")
+        for index, (status, label) in enumerate(items):
+            if index:
+                text.append(sep)
+            text.append(RUN_STRIP_GLYPHS.get(status, "?"), style=style_of(status))
+            text.append(f" {label.lower()}")
+        return text
+
+    everything = list(STRIP_KEY_ORDER)
+    on_show = [status for status in STRIP_KEY_ORDER if status in shown] or everything
+    for statuses, short, title, sep in (
+        (everything, False, STRIP_KEY_TITLE, " · "),
+        (on_show, False, STRIP_KEY_TITLE, " · "),
+        (on_show, False, "", " · "),
+        (on_show, True, STRIP_KEY_TITLE, " · "),
+        (on_show, True, "", " · "),
+        (on_show, True, "", "  "),
+    ):
+        text = line(entries(statuses, short), title, sep)
+        if text.cell_len <= width:
+            return text
+    items = entries(on_show, True)
+    while items and line(items, "", "  ").cell_len + 2 > width:
+        items.pop()
+    return line(items, "", "  ").append(" …")
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -139,9 +246,16 @@ class RankCell(Text):
 
 class ClientsTable(RowTable[Text]):
     """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
-    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only."""
+    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only.
+    Its columns are fitted to its width (`ClientsScreen.fit_columns`) whenever that changes."""
 
     KEEP_LAYOUTS = True
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the columns to the new width (the detail pane beside the table or under it, a resized terminal)."""
+        screen = self.screen
+        if isinstance(screen, ClientsScreen):
+            screen.fit_columns()
 
 
 FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
@@ -186,6 +300,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
     ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
+    ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
     ClientsScreen #clients-state { width: 1fr; }
     ClientsScreen.-state #clients-table, ClientsScreen.-state #clients-detail { display: none; }
@@ -218,6 +333,9 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
+        self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
+        self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
+        self._strip_key: Text | None = None  # the strip's key on show
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
 
@@ -238,6 +356,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Header, what the verdicts mean, the table beside the detail, status line, footer."""
         yield AppHeader(id="app-header")
         yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
+        yield Static("", id="clients-strip-key", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="clients-state")
             yield ClientsTable(id="clients-table")
@@ -258,25 +377,41 @@ class ClientsScreen(StaleRows, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """The detail pane under the table on narrow terminals, and the narrow columns (the rows rebuilt for them,
         the cursor kept on its client)."""
-        narrow = event.size.width < NARROW_WIDTH
-        if narrow != self.has_class("-narrow"):
-            self.set_class(narrow, "-narrow")
-            key, table = self.current_key(), self.table
-            table.clear(columns=True)
-            self._add_columns()
-            self._row_cells = {}
-            self._render_rows(rank=not self.awaiting)  # a round still filling in keeps its rows in place
-            if key is not None and key in {row.value for row in table.rows}:
-                table.move_cursor(row=table.get_row_index(key), animate=False)
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        self.fit_columns()  # again when the table has its new width (ClientsTable.on_resize)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
+        self._show_strip_key()
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
+    def _fitted(self) -> list[tuple[str, str, int]]:
+        """The columns for the screen's width (`-narrow` or not) fitted to the table's (a vertical scrollbar's room
+        kept once the rows outgrow the table), in the order the rows' cells follow."""
+        table = self.table
+        room = table.size.width
+        if room and table.row_count + HEADER_LINES > table.size.height:
+            room -= table.styles.scrollbar_size_vertical
+        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding)
+
     def _add_columns(self) -> None:
-        """The columns for the screen's width (`-narrow` or not), in the order the rows' cells follow."""
-        columns = columns_for(self.has_class("-narrow"))
-        self._column_keys = [key for key, _label, _width in columns]
-        for key, label, width in columns:
+        """The fitted columns, in the order the rows' cells follow."""
+        self._columns = self._fitted()
+        self._column_keys = [key for key, _label, _width in self._columns]
+        self._strip_runs = next((width for key, _label, width in self._columns if key == "strip"), STRIP_NARROW)
+        for key, label, width in self._columns:
             self.table.add_column(label, key=key, width=width)
+
+    def fit_columns(self) -> None:
+        """Fit the columns to the table's width again; when they change, the rows are rebuilt for them (a round
+        still filling in keeps its rows in place; the cursor stays on its client)."""
+        if not self.is_mounted or self._fitted() == self._columns:
+            return
+        key, table = self.current_key(), self.table
+        table.clear(columns=True)
+        self._add_columns()
+        self._row_cells = {}
+        self._render_rows(rank=not self.awaiting)
+        if key is not None and key in {row.value for row in table.rows}:
+            table.move_cursor(row=table.get_row_index(key), animate=False)
 
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
@@ -290,7 +425,20 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _restyle(self) -> None:
         """Another theme: the cells carry colours resolved from the theme, so every row is built again (in place)."""
         self._row_cells = {}
+        self._strip_key = None
         self._render_rows(rank=False)
+
+    def _show_strip_key(self) -> None:
+        """The strip's key for the screen's width and the glyphs in the strips on show (when it changed); an empty
+        line (kept, so the table does not move when the first strip lands) while no strip is on show."""
+        seen = {status for result in self.results.values() if result.health for status in result.health.strip}
+        app = self.app
+        key = (
+            strip_key(seen, app.size.width - 2, lambda status: status_style(app, status, bold=True)) if seen else Text()
+        )
+        if key != self._strip_key:
+            self._strip_key = key
+            self.query_one("#clients-strip-key", Static).update(key)
 
     def _refresh_header(self, *_: object) -> None:
         app = self.dashboard
@@ -603,6 +751,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
+        self.fit_columns()  # the rows may have outgrown the table (a scrollbar's room), or no longer
+        self._show_strip_key()
 
     # ----- cells ------------------------------------------------------------------------------------------
     def _cells_of(self, member: Member) -> tuple[list[Text], bool]:
@@ -669,7 +819,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             str(health.drops_in_window), style=semantic_style(app, "warning") if health.drops_in_window else ""
         )
         strip = Text()
-        for status in health.strip[-STRIP_NARROW:] if self.has_class("-narrow") else health.strip:
+        for status in health.strip[-self._strip_runs :]:
             strip.append(RUN_STRIP_GLYPHS.get(status, "?"), style=status_style(app, status, bold=True))
         cells["strip"] = strip
         if health.stale:

@@ -87,7 +87,7 @@ class ColumnDef(Generic[T]):
     minor: bool = False  # dropped on a narrow terminal (the detail pane and exports still have it)
     narrow_width: int | None = None  # the width on a narrow terminal, when it differs
     most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
-    least: int | None = None  # in a fitted table: cut to this rather than left out while columns after it show
+    least: int | None = None  # in a fitted table: cut to this rather than left out (then columns after it may show)
 
 
 @dataclass(frozen=True)
@@ -98,8 +98,9 @@ class RowAdapter(Generic[T]):
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
     # Column keys, the one that matters most first: the table's columns are then fitted to its width (`cap_widths`):
     # each column keeps its width (or is cut to its `least`), the spare room goes to those with a `most` width, and
-    # what does not fit is left out (the detail pane and exports still have it). None: every column shown at its
-    # width (the table scrolls sideways).
+    # what does not fit is left out with every column after it (the rank is strict: a later column never takes the
+    # room of an earlier one; the detail pane and exports still have them). None: every column shown at its width
+    # (the table scrolls sideways).
     fit_order: Sequence[str] | None = None
 
     def column(self, key: str) -> ColumnDef[T] | None:
@@ -314,9 +315,10 @@ class PagedTable(RowTable[Text], Generic[T]):
         ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
         padding = 2 * self.cell_padding
         fitted = cap_widths([(key, max(wanted[key], most[key]), wanted[key]) for key in ranked], room, padding)
-        kept = [index for index, key in enumerate(ranked) if key in fitted]
-        if any(key not in fitted and key in cut_to and index < kept[-1] for index, key in enumerate(ranked)):
-            # A column that may be cut was left out while one after it was kept: cut it rather than lose it.
+        first_out = next((index for index, key in enumerate(ranked) if key not in fitted), None)
+        if first_out is not None and ranked[first_out] in cut_to:
+            # The first column left out may be cut: the columns that may be are cut rather than it is lost (those
+            # after it still only show while every one before them does: the rank is strict, see cap_widths).
             least = {key: min(cut_to.get(key, wanted[key]), wanted[key]) for key in ranked}
             fitted = cap_widths([(key, max(wanted[key], most[key]), least[key]) for key in ranked], room, padding)
         return {key: fitted[key] for key in wanted if key in fitted}

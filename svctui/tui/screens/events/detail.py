@@ -22,6 +22,12 @@ VALUE_WRAP = 40  # the value column of the pane at 120 columns
 ColorOf = Callable[[str], str]
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
 CLIENT_WIDTH = 18
+# The table's columns fitted to its width, the one that matters most first (RowAdapter.fit_order): between 100 and
+# 120 columns, or with the detail pane beside the table, what does not fit is left out rather than scrolled to
+# (the detail pane has every field); the schedule and the next run are cut (`…`) before they are left out.
+FIT_ORDER = ("id", "client", "schedule", "next", "kinds", "domains", "ous")
+CUT_SCHEDULE = 18  # `Daily at 07:18 UTC`
+CUT_NEXT = 18  # `2026-11-27 08:48Z…`: the moment without the countdown
 KIND_NAMES = (
     ("session_collection", "sessions"),
     ("local_group_collection", "local groups"),
@@ -79,7 +85,13 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
         # At 80 columns id, client, schedule and next run fill the row exactly (no horizontal scrollbar): `Daily at
         # 07:18 UTC` is 18 characters, a next run 29 (`2026-11-27 08:48Z  in 23h 31m`).
         ColumnDef(
-            "schedule", "schedule", schedule_words, width=28, copy_text=lambda event: event.rrule, narrow_width=18
+            "schedule",
+            "schedule",
+            schedule_words,
+            width=28,
+            copy_text=lambda event: event.rrule,
+            narrow_width=18,
+            least=CUT_SCHEDULE,
         ),
         ColumnDef(
             "next",
@@ -88,12 +100,14 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             30,
             "next_scheduled_at",
             narrow_width=29,
+            least=CUT_NEXT,
         ),
         ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
         ColumnDef(
             "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
         ),
         ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
+        fit_order=FIT_ORDER,
     )
 
 
