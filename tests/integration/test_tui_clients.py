@@ -147,6 +147,24 @@ async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_serve
         assert "sorted:" not in str(screen.query_one("#status-line", Static).render())
 
 
+async def test_more_clients_than_rows_fit_once_with_the_scrollbars_room(demo_server: DemoServer) -> None:
+    """Found by the clients bench (50 clients): once the rows outgrew the table, fitting the columns for the
+    scrollbar's room cleared the rows, refitted without it, re-added the rows, and so on until a RecursionError
+    crashed the app. Short terminals of many widths: every client shown, the columns fitted to the room left."""
+    async with on_events(demo_server, size=(80, 11)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        for width in range(80, 170, 3):
+            await pilot.resize_terminal(width, 11)
+            await settle(pilot)
+            table = screen.table
+            assert app.is_running and table.row_count == len(screen.results) == len(EXPECTED), width
+            assert table.row_count + 1 > table.size.height, "the rows outgrow the table: a scrollbar"
+            assert table.virtual_size.width <= table.size.width, width
+
+
 async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoServer) -> None:
     """Newcomer audit: at 80 columns the 20-run strip ran off the screen's edge, showing the oldest runs and hiding
     the latest. Narrow, the strip is the newest STRIP_NARROW runs and fits; wide again, all 20; the cursor stays."""

@@ -392,9 +392,9 @@ class ClientsScreen(StaleRows, Screen[None]):
             room -= table.styles.scrollbar_size_vertical
         return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding)
 
-    def _add_columns(self) -> None:
-        """The fitted columns, in the order the rows' cells follow."""
-        self._columns = self._fitted()
+    def _add_columns(self, fitted: list[tuple[str, str, int]] | None = None) -> None:
+        """The fitted columns (`fitted`, else fitted now), in the order the rows' cells follow."""
+        self._columns = self._fitted() if fitted is None else fitted
         self._column_keys = [key for key, _label, _width in self._columns]
         self._strip_runs = next((width for key, _label, width in self._columns if key == "strip"), STRIP_NARROW)
         for key, label, width in self._columns:
@@ -403,11 +403,11 @@ class ClientsScreen(StaleRows, Screen[None]):
     def fit_columns(self) -> None:
         """Fit the columns to the table's width again; when they change, the rows are rebuilt for them (a round
         still filling in keeps its rows in place; the cursor stays on its client)."""
-        if not self.is_mounted or self._fitted() == self._columns:
+        if not self.is_mounted or (fitted := self._fitted()) == self._columns:
             return
         key, table = self.current_key(), self.table
         table.clear(columns=True)
-        self._add_columns()
+        self._add_columns(fitted)  # fitted with the rows shown, not the none left by clear (that refit for ever)
         self._row_cells = {}
         self._render_rows(rank=not self.awaiting)
         if key is not None and key in {row.value for row in table.rows}:
