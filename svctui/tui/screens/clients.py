@@ -383,12 +383,12 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._show_strip_key()
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
-    def _fitted(self) -> list[tuple[str, str, int]]:
+    def _fitted(self, rows: int | None = None) -> list[tuple[str, str, int]]:
         """The columns for the screen's width (`-narrow` or not) fitted to the table's (a vertical scrollbar's room
-        kept once the rows outgrow the table), in the order the rows' cells follow."""
+        kept when `rows`, default the rows shown, outgrow the table), in the order the rows' cells follow."""
         table = self.table
         room = table.size.width
-        if room and table.row_count + HEADER_LINES > table.size.height:
+        if room and (table.row_count if rows is None else rows) + HEADER_LINES > table.size.height:
             room -= table.styles.scrollbar_size_vertical
         return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding)
 
@@ -403,13 +403,10 @@ class ClientsScreen(StaleRows, Screen[None]):
     def fit_columns(self) -> None:
         """Fit the columns to the table's width again; when they change, the rows are rebuilt for them (a round
         still filling in keeps its rows in place; the cursor stays on its client)."""
-        if not self.is_mounted or (fitted := self._fitted()) == self._columns:
+        if not self.is_mounted or self._fitted(len(self.ordered_members())) == self._columns:
             return
         key, table = self.current_key(), self.table
-        table.clear(columns=True)
-        self._add_columns(fitted)  # fitted with the rows shown, not the none left by clear (that refit for ever)
-        self._row_cells = {}
-        self._render_rows(rank=not self.awaiting)
+        self._render_rows(rank=not self.awaiting)  # it lays the columns out again first, then the rows
         if key is not None and key in {row.value for row in table.rows}:
             table.move_cursor(row=table.get_row_index(key), animate=False)
 
@@ -727,6 +724,11 @@ class ClientsScreen(StaleRows, Screen[None]):
         members = self.ordered_members()
         order = {member.client_id: rank for rank, member in enumerate(members)}
         with self.app.batch_update():
+            fitted = self._fitted(len(members))  # before the rows: a first fill of many lays its columns out once
+            if self.is_mounted and fitted != self._columns:
+                table.clear(columns=True)
+                self._add_columns(fitted)
+                self._row_cells = {}
             for row_key in [key for key in table.rows if key.value not in order]:
                 table.remove_row(row_key)
             shown = {key.value for key in table.rows}
@@ -751,7 +753,6 @@ class ClientsScreen(StaleRows, Screen[None]):
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
-        self.fit_columns()  # the rows may have outgrown the table (a scrollbar's room), or no longer
         self._show_strip_key()
 
     # ----- cells ------------------------------------------------------------------------------------------
