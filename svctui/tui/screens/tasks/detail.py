@@ -51,8 +51,8 @@ FIT_ORDER = (
     "executed",
     "status",
     "results",
-    "took",
     "message",
+    "took",
     "dc",
     "kinds",
     "started",
@@ -124,11 +124,9 @@ def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTas
             "ended", "end", lambda task: utc_clock(task.end_time, task.execution_time), 8, "end_time", minor=True
         ),
         ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
-        ColumnDef("status", "status", status, width=18, sort="status", copy_text=lambda task: str(task.status)),
+        ColumnDef("status", "status", status, 18, "status", copy_text=lambda task: str(task.status), narrow_width=11),
         ColumnDef("results", "results", results, width=16),
-        ColumnDef(
-            "message", "message", lambda task: task.status_message, width=28, minor=True, most=MESSAGE_MOST, least=16
-        ),
+        ColumnDef("message", "message", lambda task: task.status_message, width=28, most=MESSAGE_MOST, least=12),
         ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True),
         ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
         ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
