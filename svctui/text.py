@@ -245,3 +245,15 @@ def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int 
             break
         spare -= grown
     return {key: max(least[key], min(natural[key], cap)) for key in least}
+
+
+def fit_ranked(columns: Sequence[tuple[str, int, int, int | None]], room: int, padding: int = 2) -> dict[str, int]:
+    """`cap_widths` for columns given as (key, natural width, least width, cut-to width or None): when the first
+    column left out may be cut, every column that may be is cut (to its cut-to width) rather than that one lost;
+    the rank stays strict (a column after it still shows only while every one before it does)."""
+    fitted = cap_widths([(key, full, least) for key, full, least, _cut in columns], room, padding)
+    first_out = next((cut for key, _full, _least, cut in columns if key not in fitted), None)
+    if first_out is None:
+        return fitted
+    cut_least = [(key, full, least if cut is None else min(cut, least)) for key, full, least, cut in columns]
+    return cap_widths(cut_least, room, padding)

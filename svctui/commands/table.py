@@ -25,7 +25,7 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
-from svctui.text import cell_width, cut_end, fit_widths
+from svctui.text import cell_width, cut_end, fit_widths, plural
 
 REPLACEMENT = "\ufffd"
 GAP = "  "
@@ -252,7 +252,7 @@ class TableWriter:
         widths = fit_widths(natural, minimum, ranks, [c.drop for c in self.columns], self.width, len(GAP))
         left_out = sorted((c for c, w in zip(self.columns, widths, strict=True) if w is None), key=lambda c: c.drop)
         if left_out:
-            count = f"{len(left_out)} column" + ("s" if len(left_out) > 1 else "")
+            count = plural(len(left_out), "column")
             self.err.write(
                 f"note: {count} left out at {self.width} columns ({', '.join(c.header for c in left_out)}); "
                 "-o json or a wider terminal shows them\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from svctui.text import cap_widths
+from svctui.text import cap_widths, fit_ranked
 
 COLUMN = st.tuples(st.integers(1, 60), st.integers(1, 30))  # natural width, least width
 PADDING = 2
@@ -43,3 +43,15 @@ def test_the_rank_is_strict_the_columns_shown_are_the_first_ones(specs: list[tup
 def test_a_small_later_column_does_not_take_the_room_an_earlier_one_was_left_out_for() -> None:
     columns = [("id", 6, 6), ("client", 18, 18), ("next", 30, 30), ("ous", 5, 5)]
     assert cap_widths(columns, 55) == {"id": 6, "client": 18}  # was id, client and ous, the next run left out
+
+
+def test_fit_ranked_cuts_what_may_be_cut_before_losing_the_first_column_that_does_not_fit() -> None:
+    """The one rule of the dashboard's fitted tables (PagedTable and Clients alike)."""
+    columns = [("id", 6, 6, None), ("name", 30, 30, 12), ("status", 10, 10, None), ("extra", 8, 8, None)]
+    assert fit_ranked(columns, 80) == {"id": 6, "name": 30, "status": 10, "extra": 8}  # all fit: nothing cut
+    assert fit_ranked(columns, 40) == {"id": 6, "name": 30}  # name fits whole: status, which may not be cut, goes
+    assert fit_ranked(columns, 36) == {"id": 6, "name": 14, "status": 10}  # name cut (not lost); extra goes
+    assert fit_ranked([("id", 6, 6, None), ("status", 10, 10, None), ("name", 30, 30, 12)], 30) == {
+        "id": 6,
+        "status": 10,
+    }  # the first column left out (name) may be cut, but even cut it does not fit

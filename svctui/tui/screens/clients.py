@@ -40,7 +40,7 @@ from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
-from svctui.text import and_more, cap_widths
+from svctui.text import and_more, fit_ranked, plural
 from svctui.triage.health import (
     RUN_STRIP_GLYPHS,
     SEVERITY,
@@ -87,7 +87,7 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
 NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
-# The columns fitted to the table's width (`cap_widths`), the one that matters most first: what does not fit is left
+# The columns fitted to the table's width (`fit_ranked`), the one that matters most first: what does not fit is left
 # out with every column after it (the detail pane has the type, version and host), never scrolled to. When the strip
 # is the first left out, the last run and the strip are cut to these widths first (the strip's newest runs, `last 8`).
 FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
@@ -123,11 +123,7 @@ def fitted_columns(narrow: bool, room: int, padding: int = 2) -> list[tuple[str,
         return columns
     width_of = {key: width for key, _label, width in columns}
     ranked = [key for key in FIT_ORDER if key in width_of]
-    fitted = cap_widths([(key, width_of[key], width_of[key]) for key in ranked], room, padding)
-    first_out = next((key for key in ranked if key not in fitted), None)
-    if first_out in CUT_WIDTHS:  # cut what may be cut rather than lose it (the columns before it stay: strict rank)
-        least = {key: min(CUT_WIDTHS.get(key, width_of[key]), width_of[key]) for key in ranked}
-        fitted = cap_widths([(key, width_of[key], least[key]) for key in ranked], room, padding)
+    fitted = fit_ranked([(key, width_of[key], width_of[key], CUT_WIDTHS.get(key)) for key in ranked], room, padding)
     return [
         (key, strip_label(fitted[key]) if key == "strip" else label, fitted[key])
         for key, label, _width in columns
@@ -403,7 +399,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def fit_columns(self) -> None:
         """Fit the columns to the table's width again; when they change, the rows are rebuilt for them (a round
         still filling in keeps its rows in place; the cursor stays on its client)."""
-        if not self.is_mounted or self._fitted(len(self.ordered_members())) == self._columns:
+        if not self.is_mounted or self._fitted(len(self.fleet.members) if self.fleet else 0) == self._columns:
             return
         key, table = self.current_key(), self.table
         self._render_rows(rank=not self.awaiting)  # it lays the columns out again first, then the rows
@@ -650,7 +646,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         if stale:  # the count first, as the list screens' `stale: …` (the fleet's own, when it failed, before it)
             reasons = sorted({stale_reason(error) for error in stale})
             why = f" ({', '.join(reasons)})" if len(reasons) <= 2 else ""
-            parts.append(StatusPart(f"stale: {len(stale)} client{'s' if len(stale) > 1 else ''}{why}", KEEP_ALWAYS))
+            parts.append(StatusPart(f"stale: {plural(len(stale), 'client')}{why}", KEEP_ALWAYS))
             if not self.freshness.stale:
                 parts.append(StatusPart("r to retry", status_line.RETRY))
         parts += [f"{done}/{total} clients checked", f"{worst} need a look"]

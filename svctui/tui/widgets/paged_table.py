@@ -55,7 +55,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from svctui.api.filters import SortKey
-from svctui.text import cap_widths
+from svctui.text import fit_ranked
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
 from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, ellipsized, one_line
 
@@ -96,7 +96,7 @@ class RowAdapter(Generic[T]):
 
     key: Callable[[T], str]
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
-    # Column keys, the one that matters most first: the table's columns are then fitted to its width (`cap_widths`):
+    # Column keys, the one that matters most first: the table's columns are then fitted to its width (`fit_ranked`):
     # each column keeps its width (or is cut to its `least`), the spare room goes to those with a `most` width, and
     # what does not fit is left out with every column after it (the rank is strict: a later column never takes the
     # room of an earlier one; the detail pane and exports still have them). None: every column shown at its width
@@ -314,13 +314,9 @@ class PagedTable(RowTable[Text], Generic[T]):
         cut_to = {column.key: column.least for column in self.adapter.columns if column.least}
         ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
         padding = 2 * self.cell_padding
-        fitted = cap_widths([(key, max(wanted[key], most[key]), wanted[key]) for key in ranked], room, padding)
-        first_out = next((index for index, key in enumerate(ranked) if key not in fitted), None)
-        if first_out is not None and ranked[first_out] in cut_to:
-            # The first column left out may be cut: the columns that may be are cut rather than it is lost (those
-            # after it still only show while every one before them does: the rank is strict, see cap_widths).
-            least = {key: min(cut_to.get(key, wanted[key]), wanted[key]) for key in ranked}
-            fitted = cap_widths([(key, max(wanted[key], most[key]), least[key]) for key in ranked], room, padding)
+        fitted = fit_ranked(
+            [(key, max(wanted[key], most[key]), wanted[key], cut_to.get(key)) for key in ranked], room, padding
+        )
         return {key: fitted[key] for key in wanted if key in fitted}
 
     def _add_columns(self) -> None:
