@@ -70,7 +70,7 @@ def resume_refusal(run: AuditRun) -> NothingToResume | None:
 
 def _retry_hint(log: AuditLog) -> str:
     """`; run X finished with N selectors unsettled …` for the newest finished run nobody resumed yet, else ''."""
-    resumed = {run.plan.get("resumes") for run in log.runs}
+    resumed = {run.resumes for run in log.runs}
     for run in reversed(log.runs):
         if run.action != DELETE_ACTION or run.run_id in resumed or run.run_id == LEGACY_RUN_ID:
             continue

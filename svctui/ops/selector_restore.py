@@ -67,11 +67,10 @@ class RestorePlan:
     not_restorable: dict[int, str] = field(default_factory=dict)  # old id -> why (not deleted, no record)
 
 
-def earlier_restores(log: AuditLog, run_id: str) -> tuple[dict[int, int | None], set[int]]:
-    """Old ids restored by earlier restore runs of `run_id` or of its resume family (-> new id: a selector
-    re-created from one run of a deletion is not re-created again from another), and old ids whose POST is in
-    doubt."""
-    family = {run.run_id for run in log.family(run_id)}
+def earlier_restores(log: AuditLog, family: set[str]) -> tuple[dict[int, int | None], set[int]]:
+    """Old ids restored by earlier restore runs of the runs of `family` (a run and its resumes, `AuditLog.family`:
+    a selector re-created from one run of a deletion is not re-created again from another) -> new id, and old ids
+    whose POST is in doubt."""
     done: dict[int, int | None] = {}
     doubtful: set[int] = set()
     for other in log.runs:
@@ -86,12 +85,14 @@ def earlier_restores(log: AuditLog, run_id: str) -> tuple[dict[int, int | None],
 
 
 def restore_runs_of(log: AuditLog, run_id: str) -> list[str]:
-    """The restore runs of deletion run `run_id` that re-created something, oldest first."""
+    """The restore runs of deletion run `run_id` or of its resume family that re-created something, oldest first
+    (those `plan_restore` counts as `already`)."""
+    family = {run.run_id for run in log.family(run_id)}
     return [
         other.run_id
         for other in log.runs
         if other.action == RESTORE_ACTION
-        and other.plan.get("restores") == run_id
+        and other.plan.get("restores") in family
         and any(entry.outcome == RESTORED for entry in other.entries.values())
     ]
 
@@ -101,10 +102,11 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
     run = log.get(run_id)
     if run.action != "selectors.delete" or run.tag_id is None:
         raise NothingToRestore(f"run {run.run_id} is not a deletion run with a plan; only those can be restored")
-    done, doubtful = earlier_restores(log, run.run_id)
+    family = log.family(run.run_id)
+    done, doubtful = earlier_restores(log, {other.run_id for other in family})
     deleted_by = {
         selector_id: other.run_id
-        for other in log.family(run.run_id)
+        for other in family
         if other is not run
         for selector_id, entry in other.entries.items()
         if entry.outcome == "deleted"

@@ -88,6 +88,12 @@ class AuditRun:
     resolved_by: str | None = None  # a later run that resumed this one and finished
 
     @property
+    def resumes(self) -> str | None:
+        """The run this one resumed (its plan's `resumes`), None when none (or the line holds no run id)."""
+        parent = self.plan.get("resumes")
+        return parent if isinstance(parent, str) and parent else None
+
+    @property
     def action(self) -> str:
         """`selectors.delete` or `selectors.restore`."""
         return str(self.plan.get("action") or "selectors.delete")
@@ -175,19 +181,21 @@ class AuditLog:
     def family(self, run_id: str) -> list[AuditRun]:
         """The deletion `run_id` belongs to, told in several runs: the run it resumed (and that one's), the runs that
         resumed it (and theirs), and itself, in the order they started. A selector is deleted once in a family."""
-        parents = {run.run_id: run.plan.get("resumes") for run in self.runs}
+        parent_of = {run.run_id: run.resumes for run in self.runs}
         root, seen = run_id, {run_id}
-        while (parent := parents.get(root)) in parents and isinstance(parent, str) and parent not in seen:
+        while (parent := parent_of.get(root)) in parent_of and parent is not None and parent not in seen:
             root = parent
             seen.add(root)
-        members = {root}
-        grew = True
-        while grew:
-            grew = False
-            for child, parent in parents.items():
-                if parent in members and child not in members:
-                    members.add(child)
-                    grew = True
+        children: dict[str, list[str]] = {}
+        for child, parent in parent_of.items():
+            if parent is not None:
+                children.setdefault(parent, []).append(child)
+        members: set[str] = set()
+        todo = [root]
+        while todo:
+            if (current := todo.pop()) not in members:
+                members.add(current)
+                todo.extend(children.get(current, ()))
         return [run for run in self.runs if run.run_id in members]
 
     def last_interrupted(self, action: str = "selectors.delete") -> AuditRun | None:
@@ -268,8 +276,8 @@ def parse_audit(lines: Iterable[bytes]) -> AuditLog:
         else:
             unreadable += 1
     for run in runs.values():
-        parent = run.plan.get("resumes")
-        if isinstance(parent, str) and parent in runs and run.end is not None and not run.interrupted:
+        parent = run.resumes
+        if parent is not None and parent in runs and run.end is not None and not run.interrupted:
             runs[parent].resolved_by = run.run_id
     ordered = sorted(runs.values(), key=lambda run: (run.run_id != LEGACY_RUN_ID, run.started, run.run_id))
     return AuditLog(ordered, unreadable)

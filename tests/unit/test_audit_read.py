@@ -84,12 +84,14 @@ def test_a_resume_chain_is_one_family_whichever_run_is_asked() -> None:
             plan("c333", [2], resumes="b22"),
             plan("d4444", [9]),
             plan("e55555", [8], resumes="e55555"),
+            plan("f666666", [7], resumes=["a1"]),  # a foreign or torn value: no parent, and no TypeError
         )
     )
     for member in ("a1", "b22", "c333"):
         assert [run.run_id for run in log.family(member)] == ["a1", "b22", "c333"], member
     assert [run.run_id for run in log.family("d4444")] == ["d4444"]
     assert [run.run_id for run in log.family("e55555")] == ["e55555"]
+    assert [run.run_id for run in log.family("f666666")] == ["f666666"] and log.get("f666666").resumes is None
 
 
 def test_no_answer_stays_in_doubt_and_a_later_attempt_supersedes_it() -> None:
