@@ -438,8 +438,13 @@ class SvcTuiApp(App[int]):
 
     def warn_on_quit(self, holder: object, warning: Callable[[], str | None]) -> None:
         """Before quitting, `warning()` may say what would be lost (`3 marked selectors are forgotten`): the first
-        q says it and the next one quits — unless the warning changed in between (more marks: asked again)."""
+        q says it and the next one quits — unless what it warns about changed in between (`quit_warning_stale`)."""
         self.quit_warnings[holder] = warning
+
+    def quit_warning_stale(self) -> None:
+        """What a quit would lose has changed (marks added or cleared): the next q asks again, even for the same
+        count."""
+        self._quit_warned = None
 
     def _quit_unless_refused(self) -> None:
         if self.quit_refusals:

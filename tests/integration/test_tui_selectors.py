@@ -127,6 +127,9 @@ async def test_unmarking_says_how_many_and_quitting_with_marks_asks_once(demo_se
         await pilot.press("3", "j", "space", "q")  # one more mark: asked again
         await pilot.pause()
         assert app.is_running and app.notes[-1].message.startswith("2 marked selectors are forgotten on quit")
+        await pilot.press("3", "ctrl+u", "space", "j", "space", "q")  # cleared, then as many marked: asked again
+        await pilot.pause()
+        assert app.is_running and app.notes[-1].message.startswith("2 marked selectors are forgotten on quit")
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running

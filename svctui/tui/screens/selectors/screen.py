@@ -357,6 +357,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self._marks_shown()
 
     def _marks_shown(self) -> None:
+        self.dashboard.quit_warning_stale()
         if self.tag is not None:
             self.selector_table.show_marks(str(selector_id) for selector_id in self.marks.ids(self.tag.id))
         self.tags_pane.show_marked(self.marks.tags_with_marks())
