@@ -135,7 +135,8 @@ def test_demo_dashboard_in_tmux(tmux: Tmux) -> None:
 
 
 def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
-    """1 → 2 → 3 → 1: each screen shows its data (2 its empty state); on 3 the tags and a tag's selectors, and a mark is counted."""
+    """1 → 2 → 3 → 1: each screen shows its data (2 its empty state); on 3 the tags and a tag's selectors, and a
+    mark is counted."""
     tmux.wait_for("rows 1\u2013100 of 200")
     time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
     tmux.keys("2")
