@@ -16,6 +16,10 @@ full collection triggered while a later page is shown walks that page's objects,
 drawing a new page allocate tens of thousands of objects, which used to trigger a collection pass in the middle of
 the same event-loop slice (the pass then added its walk to that slice's stall). Resumed after the frame, the pass
 that was due runs in a slice of its own, so the longest stall is the longer of the two, not their sum.
+
+`hold_full_collections()` is for longer stretches (the Clients screen's round, ~1.5 s): a pause that long grew the
+young generation to ~20,000 objects, whose one pass at the resume held the loop 30-50 ms. Held instead are only the
+full passes (100+ ms each, set off every tenth middle pass); young passes run as usual, a few milliseconds each.
 `limit_malloc_arenas()` (once, as the dashboard is built) asks glibc's malloc for a single arena. By default each
 thread that allocates gets an arena of its own (up to 8 per core), and the dashboard validates and renders every
 page in worker threads: the memory a page freed in one thread's arena is not reused by the next page allocated in
@@ -36,6 +40,9 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 _settled = False
 _pauses = 0  # pauses not resumed yet; collections are on again when it falls to 0
 _arenas_limited = False
+_full_holds = 0  # holds of full collections not resumed yet
+_full_threshold = 10  # the oldest generation's threshold while no hold is on (CPython's default until first held)
+FULL_HELD = 1 << 30  # the oldest generation's threshold while held: young passes never set off a full one
 
 
 def keep_out_of_collections() -> None:
@@ -52,6 +59,30 @@ def settle_once() -> bool:
     _settled = True
     keep_out_of_collections()
     return True
+
+
+def hold_full_collections() -> Callable[[], None]:
+    """Hold automatic full collections until the returned function is called (once; later calls do nothing): the
+    two young generations are still collected as they fill, each pass walking only what was made since the last."""
+    global _full_holds, _full_threshold
+    if _full_holds == 0:
+        young, middle, _full_threshold = gc.get_threshold()
+        gc.set_threshold(young, middle, FULL_HELD)
+    _full_holds += 1
+    resumed = False
+
+    def resume() -> None:
+        global _full_holds
+        nonlocal resumed
+        if resumed:
+            return
+        resumed = True
+        _full_holds -= 1
+        if _full_holds == 0:
+            young, middle, _held = gc.get_threshold()
+            gc.set_threshold(young, middle, _full_threshold)
+
+    return resume
 
 
 def pause_collections() -> Callable[[], None]:
@@ -78,11 +109,16 @@ def pause_collections() -> Callable[[], None]:
 
 
 def resume_collections() -> None:
-    """Turn automatic collections back on whatever pauses are pending (the app is closing)."""
-    global _pauses
+    """Turn automatic collections back on, full ones too, whatever pauses and holds are pending (the app is
+    closing)."""
+    global _pauses, _full_holds
     if _pauses:
         _pauses = 0
         gc.enable()
+    if _full_holds:
+        _full_holds = 0
+        young, middle, _held = gc.get_threshold()
+        gc.set_threshold(young, middle, _full_threshold)
 
 
 def limit_malloc_arenas(arenas: int = 1) -> bool:

@@ -51,6 +51,26 @@ def test_collections_turned_off_elsewhere_stay_off_and_closing_resumes_every_pau
     assert gc.isenabled() and heap._pauses == 0
 
 
+def test_a_hold_of_full_collections_keeps_the_young_passes_until_its_last_resume() -> None:
+    """The Clients screen's round: the oldest generation's threshold out of reach while held, the young ones as
+    they were, collections still on; the threshold back as it was after the last resume (or the app's close)."""
+    before = gc.get_threshold()
+    first, second = heap.hold_full_collections(), heap.hold_full_collections()
+    try:
+        assert gc.isenabled()
+        assert gc.get_threshold() == (before[0], before[1], heap.FULL_HELD)
+        first()
+        first()  # a second call of the same resume changes nothing
+        assert gc.get_threshold()[2] == heap.FULL_HELD, "another hold is still pending"
+        second()
+        assert gc.get_threshold() == before
+        heap.hold_full_collections()
+        heap.resume_collections()
+        assert gc.get_threshold() == before and heap._full_holds == 0
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_the_dashboard_limits_malloc_arenas_once_unless_the_environment_does() -> None:
     """In a fresh process (mallopt is process-wide): set once on glibc; MALLOC_ARENA_MAX in the environment wins."""
     probe = "from svctui.tui.heap import limit_malloc_arenas as f; print(f(), f())"

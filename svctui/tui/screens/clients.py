@@ -52,7 +52,7 @@ from svctui.triage.health import (
 )
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
-from svctui.tui.heap import pause_collections, settle_once
+from svctui.tui.heap import hold_full_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.status_line import KEEP_ALWAYS, StatusPart, fit_status
@@ -214,10 +214,12 @@ NEXT_ROWS_AFTER = 1 / 30
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
-# Automatic collections are held while a round fills in (svctui.tui.heap): the 50 answers' pages (~2,200 objects a
-# client) are allocated and freed while the table draws, and every few answers that set off a full pass over all
-# the objects made since the heap was frozen (200-300 ms with the loop held). Held at most this long.
+# Automatic full collections are held from the client listing to a round's last row (svctui.tui.heap): the 50
+# answers' pages (~2,200 objects a client) are allocated and freed while the table draws, and every few answers
+# that set off a full pass over all the objects made since the heap was frozen (100-300 ms with the loop held).
+# The young passes run as usual. Held at most this long.
 PAUSE_AT_MOST = 30.0
+RELEASE_AFTER = 0.25  # after the round's last row: its frame drawn, then full collections on again
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -334,6 +336,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._strip_key: Text | None = None  # the strip's key on show
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
+        self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
+        self._status_text: object = None  # what the status line shows
 
     @property
     def dashboard(self) -> SvcTuiApp:
@@ -441,6 +445,9 @@ class ClientsScreen(StaleRows, Screen[None]):
     def action_reload(self) -> None:
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
         self._status(["loading the clients…"])
+        # no automatic collection from here to the round's last row: a full one (100+ ms with the 50 clients'
+        # rows) landed while the new rows were laid out, before the round itself held them
+        self._hold_collections()
         app = self.dashboard
         if not self.table.row_count:
             self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
@@ -472,8 +479,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def _failed(self, message: LoadFailed) -> None:
         if not self.loads.is_current(message):
             return
-        if message.channel == "judge":
-            self._release_collections(settle=False)
+        self._release_collections(settle=False)  # the fleet's listing or its round: either way nothing fills in
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
         if message.channel == FLEET and self.table.row_count:
@@ -488,6 +494,13 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def _show_fleet(self, loaded: Loaded) -> None:
         fleet: Fleet = loaded.value
+        if fleet.members and self.has_class("-state"):
+            # The table was hidden (a first show's loading panel): shown now, and its rows added once it is laid
+            # out. Added while hidden, they were fitted to no width, then cleared, refitted and drawn a second time
+            # when the table got its size (two full draws of 50 rows in the first 200 ms).
+            self._show_state(None)
+            self.call_after_refresh(self._show_fleet_if_current, loaded)
+            return
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
@@ -496,6 +509,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._set_stale("")
         self._render_rows()
         if not fleet.members:
+            self._release_collections(settle=False)
             self.freshness.updated_at = self.dashboard.live.now()
             self._show_state(
                 lambda panel: panel.show_empty(
@@ -530,6 +544,10 @@ class ClientsScreen(StaleRows, Screen[None]):
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
         # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
         self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
+
+    def _show_fleet_if_current(self, loaded: Loaded) -> None:
+        if self.loads.is_current(loaded):  # no newer client list meanwhile
+            self._show_fleet(loaded)
 
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
@@ -600,17 +618,28 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
-            self.call_after_refresh(self._release_collections)
+            # let go once the round's last frame (every row re-ranked) is drawn, in a turn of its own: the full
+            # pass held back since the listing runs then, not inside that frame
+            self._hold_timer = self._restart_timer(self._hold_timer, RELEASE_AFTER, self._release_collections)
         self._status(self._summary())
 
     def _hold_collections(self) -> None:
-        """No automatic collection while the round fills in (at most PAUSE_AT_MOST seconds)."""
-        self._release_collections(settle=False)
-        self._collections_held = pause_collections()
-        self._hold_timer = self.set_timer(PAUSE_AT_MOST, lambda: self._release_collections(settle=False))
+        """No automatic full collection while the round fills in (at most PAUSE_AT_MOST seconds from now). Already
+        held, only the limit restarts: letting go between two holds let the first allocation run a full pass."""
+        if self._collections_held is None:
+            self._collections_held = hold_full_collections()
+        self._hold_timer = self._restart_timer(
+            self._hold_timer, PAUSE_AT_MOST, lambda: self._release_collections(settle=False)
+        )
+
+    def _restart_timer(self, timer: Timer | None, delay: float, callback: Callable[[], object]) -> Timer:
+        """`timer` stopped, and a new one calling `callback` in `delay` seconds."""
+        if timer is not None:
+            timer.stop()
+        return self.set_timer(delay, callback)
 
     def _release_collections(self, settle: bool = True) -> None:
-        """Collections on again; with `settle`, the first time in the process, the young objects collected and the
+        """Full collections on again; with `settle`, the first time in the process, the young objects collected and the
         survivors frozen out of later scans (once only, as heap.settle_once: a freeze per round of a live refresh
         kept each round's unreachable old cycles for good)."""
         if self._hold_timer is not None:
@@ -891,7 +920,9 @@ class ClientsScreen(StaleRows, Screen[None]):
                 lines.append((f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}", 4))
                 if task.status_message:
                     lines.append((f"    {task.status_message}", 4))
-        self.query_one("#clients-detail-text", Static).update(Hanging(lines))
+        if lines != self._detail_lines:  # unchanged while other rows fill in: no re-render, no layout pass
+            self._detail_lines = lines
+            self.query_one("#clients-detail-text", Static).update(Hanging(lines))
 
     async def action_open_tasks(self) -> None:
         """Completed tasks of the client under the cursor, from the endpoint its verdict was read from (the Completed
@@ -920,7 +951,10 @@ class ClientsScreen(StaleRows, Screen[None]):
         fresh = self.freshness
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         line = self.query_one("#status-line", Static)
-        line.update(fit_status([part for part in parts if part], line.content_size.width or self.app.size.width))
+        text = fit_status([part for part in parts if part], line.content_size.width or self.app.size.width)
+        if text != self._status_text:
+            self._status_text = text
+            line.update(text, layout=False)  # one row high, fitted to its width: its size never follows the text
 
 
 def stale_reason(error: BaseException) -> str:
