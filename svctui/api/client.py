@@ -114,6 +114,16 @@ class ServerInfo:
     edition: Literal["enterprise", "community"]
 
 
+def may_have_been_done(error: ApiError) -> bool:
+    """Whether the server may have done a request that failed with `error`: not when it refused it (a 4xx, 429
+    included) or it never left (no connection made); yes when it was sent and not answered, answered cut short,
+    answered with a body that is not the API's, or with a 5xx."""
+    if isinstance(error, ApiStatusError):
+        return error.status >= 500
+    never_left = isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+    return not (isinstance(error, ApiConnectionError) and never_left)
+
+
 def prefer_header(wait: int | str) -> str:
     """The `Prefer` value for `wait` (seconds, -1 = no limit, or the text `wait=N`); ValueError when malformed."""
     text = wait.strip() if isinstance(wait, str) else str(wait)
@@ -255,6 +265,7 @@ class ApiClient:
         attempt = 0
         limited_for = 0.0
         route = route_key(method, path)
+        maybe_done = False  # an earlier attempt of a request that changes something may have been done
         while True:
             await self.limiter.acquire(route)
             try:
@@ -266,6 +277,8 @@ class ApiClient:
                     return await finish(outcome)
                 raise outcome
             except ApiError as error:
+                error.after_lost_answer = maybe_done
+                maybe_done = maybe_done or (method != "GET" and may_have_been_done(error))
                 if isinstance(error, RateLimited) and self._retryable(method, error) and self.max_retries > 0:
                     wait = self.limiter.limited(error, route)
                     if limited_for + wait > self.rate_limit_budget:

@@ -62,6 +62,11 @@ def reason_phrase(status: int) -> str:
 class ApiError(Exception):
     """Base of every error the API client raises."""
 
+    # A request that changes something (DELETE, POST) was sent more than once and an earlier attempt may have been
+    # done by the server (no answer, an answer cut short or not the API's, a 5xx): this error, the last attempt's,
+    # may then be about the earlier one's work (a 404 to a DELETE the first attempt did). Set by ApiClient.
+    after_lost_answer: bool = False
+
     def user_message(self) -> str:
         """One or two lines for a person."""
         return str(self.args[0]) if self.args else type(self).__name__
@@ -88,6 +93,7 @@ class ApiStatusError(ApiError):
         self.method = method
         self.url = url
         self.reason = reason or reason_phrase(status)
+        self.from_api = False  # the body was the API's error envelope (not a proxy's page): set by status_error
         super().__init__(self.user_message())
 
     def user_message(self) -> str:
@@ -275,6 +281,7 @@ def status_error(
             "so check the base URL (http or https, host, path)"
         )
     error = cls(status, messages, request_id=request_id, body=body, method=method, url=url, reason=reason)
+    error.from_api = envelope is not None
     if isinstance(error, RateLimited):
         error.reset_at = header_number(headers.get("X-RateLimit-Reset"))
         error.retry_after = header_number(headers.get("Retry-After"))

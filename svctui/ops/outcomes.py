@@ -1,8 +1,10 @@
 """What happened to one selector in a deletion run, and how an error of the API client maps to it.
 
-Only a real answer of the API is an outcome: a request sent but not answered (reset, deadline, answer cut short,
-no connection) is NO_ANSWER — the selector may or may not be gone; a 200 whose body is not the API's, an answer
-over the size cap, or anything unexpected is FAILED with its message.
+Only a real answer of the API is an outcome. NO_ANSWER (in doubt: the selector may or may not be gone) is a request
+sent but not answered (reset, deadline, answer cut short, no connection); a 2xx whose body is not the API's or an
+answer over the size cap; a 5xx that is not the API's error (a proxy's page); and a 404 `resource not found` to a
+request sent again after an earlier attempt the server may have done (that attempt may be what removed it).
+Anything unexpected is FAILED with its message.
 """
 
 from __future__ import annotations
@@ -124,15 +126,23 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
             request_id=None,
             message=one_line(str(exc)),
         )
-    if not isinstance(exc, ApiStatusError):  # a 200 not in the API's shape, an answer over the size cap
+    if not isinstance(exc, ApiStatusError):  # a 2xx not in the API's shape, an answer over the size cap
         status = exc.status or None if isinstance(exc, ResponseShapeError) else None
-        return DeleteResult(
-            selector_id, Outcome.FAILED, status=status, request_id=None, message=one_line(exc.user_message())
-        )
+        message = f"answered, but not by the API as it answers: whether it was done is not known ({exc.user_message()})"
+        return DeleteResult(selector_id, Outcome.NO_ANSWER, status=status, request_id=None, message=one_line(message))
     text = " ".join(exc.messages).lower()
     message = "; ".join(exc.messages)
     outcome = Outcome.FAILED
-    if is_auth_failure(exc):
+    if exc.status >= 500 and not exc.from_api:  # a proxy's page: the server behind it may have done it
+        outcome = Outcome.NO_ANSWER
+        message = one_line(f"not answered by the API (a proxy?): whether it was done is not known ({exc})")
+    elif exc.status == 404 and exc.after_lost_answer:  # gone now: maybe by this very request's earlier attempt
+        outcome = Outcome.NO_ANSWER
+        message = one_line(
+            f"gone when sent again, after an attempt the server may have done got no answer: this request may "
+            f"have done it ({message or exc})"
+        )
+    elif is_auth_failure(exc):
         outcome = Outcome.AUTH_FAILED
         message = one_line(exc.user_message())
     elif exc.status == 404 and "not part of" in text:
