@@ -33,6 +33,7 @@ class AnswerSpoiler:
     a 2xx whose body is not the API's. Each spoils the first matching request only."""
 
     drop_delete: int | None = None  # selector id: its first DELETE is done, the answer never arrives
+    gateway_delete: int | None = None  # selector id: its first DELETE is done, a proxy answers 502 (upstream timed out)
     garble_delete: int | None = None  # selector id: its first DELETE is done, answered 200 with garbage
     garble_create: bool = False  # the first POST creating a selector is done, answered 201 with garbage
     spoiled: list[str] = field(default_factory=list)
@@ -44,6 +45,8 @@ class AnswerSpoiler:
             target = int(deleted.group(1))
             if target == self.drop_delete and "drop" not in self.spoiled:
                 return "drop"
+            if target == self.gateway_delete and "gateway" not in self.spoiled:
+                return "gateway"
             if target == self.garble_delete and "garble-delete" not in self.spoiled:
                 return "garble-delete"
         if method == "POST" and CREATE_PATH.match(path) and self.garble_create and "garble-create" not in self.spoiled:
@@ -72,7 +75,7 @@ class AnswerSpoiler:
                 assert transport is not None, "no transport to abort"
                 transport.abort()
                 return
-            code = 201 if kind == "garble-create" else 200
+            code = {"garble-create": 201, "gateway": 502}.get(kind, 200)
             headers = [(b"content-type", b"text/html"), (b"content-length", str(len(GARBAGE)).encode())]
             await send({"type": "http.response.start", "status": code, "headers": headers})
             await send({"type": "http.response.body", "body": GARBAGE})
@@ -110,14 +113,16 @@ def _plain(count: int) -> list[dict[str, Any]]:
     return [item for item in items if not item["is_default"] and item["seeds"]][:count]
 
 
-def test_a_delete_whose_answer_was_lost_is_not_recorded_as_already_gone(spoiled: AnswerSpoiler) -> None:
-    """The server deleted selector X, the connection dropped before its 204, the client sent the DELETE again and
-    got 404 `resource not found`. The log says `already gone` (settled, "not deleted by the run") although this
-    run deleted it, and `selectors restore RUN` then refuses to re-create it: the deletion is lost from the log."""
+@pytest.mark.parametrize("spoil", ["drop", "gateway"])
+def test_a_delete_whose_answer_was_lost_is_not_recorded_as_already_gone(spoiled: AnswerSpoiler, spoil: str) -> None:
+    """The server deleted selector X, then the connection dropped before its 204 (or a proxy in front answered 502),
+    the client sent the DELETE again and got 404 `resource not found`. The log says `already gone` (settled, "not
+    deleted by the run") although this run deleted it, and `selectors restore RUN` then refuses to re-create it:
+    the deletion is lost from the log."""
     target, other = _plain(2)
-    spoiled.drop_delete = target["id"]
+    setattr(spoiled, f"{spoil}_delete", target["id"])
     run = invoke(["selectors", "delete", "1", str(target["id"]), str(other["id"]), "--yes"])
-    assert spoiled.spoiled == ["drop"], run.stderr
+    assert spoiled.spoiled == [spoil], run.stderr
     assert target["name"] not in _names(), "the server did delete it"
     first = read_audit().runs[-1]
     outcome = first.entries[target["id"]].outcome
