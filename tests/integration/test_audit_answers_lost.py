@@ -36,6 +36,7 @@ class AnswerSpoiler:
     gateway_delete: int | None = None  # selector id: its first DELETE is done, a proxy answers 502 (upstream timed out)
     garble_delete: int | None = None  # selector id: its first DELETE is done, answered 200 with garbage
     garble_create: bool = False  # the first POST creating a selector is done, answered 201 with garbage
+    gateway_create: bool = False  # the first POST creating a selector is done, a proxy answers 502
     spoiled: list[str] = field(default_factory=list)
 
     def _pick(self, scope: Scope) -> str | None:
@@ -49,8 +50,11 @@ class AnswerSpoiler:
                 return "gateway"
             if target == self.garble_delete and "garble-delete" not in self.spoiled:
                 return "garble-delete"
-        if method == "POST" and CREATE_PATH.match(path) and self.garble_create and "garble-create" not in self.spoiled:
-            return "garble-create"
+        if method == "POST" and CREATE_PATH.match(path) and not {"garble-create", "gateway-create"} & set(self.spoiled):
+            if self.garble_create:
+                return "garble-create"
+            if self.gateway_create:
+                return "gateway-create"
         return None
 
     def wrap(self, app: ASGIApp) -> ASGIApp:
@@ -75,7 +79,7 @@ class AnswerSpoiler:
                 assert transport is not None, "no transport to abort"
                 transport.abort()
                 return
-            code = {"garble-create": 201, "gateway": 502}.get(kind, 200)
+            code = {"garble-create": 201, "gateway": 502, "gateway-create": 502}.get(kind, 200)
             headers = [(b"content-type", b"text/html"), (b"content-length", str(len(GARBAGE)).encode())]
             await send({"type": "http.response.start", "status": code, "headers": headers})
             await send({"type": "http.response.body", "body": GARBAGE})
@@ -147,18 +151,19 @@ def test_a_delete_answered_with_garbage_after_the_server_acted_can_still_be_rest
     assert _names().count(target["name"]) == 1, "the selector the server deleted is re-created exactly once"
 
 
+@pytest.mark.parametrize("spoil", ["garble", "gateway"])
 def test_a_restore_answered_with_garbage_after_the_server_created_is_not_recreated_twice(
-    spoiled: AnswerSpoiler,
+    spoiled: AnswerSpoiler, spoil: str
 ) -> None:
-    """The POST re-creating X was done by the server but answered with garbage: the restore run records `failed`
-    (not in doubt), so the next restore of the same run POSTs X again: two copies of X."""
+    """The POST re-creating X was done by the server but answered with garbage (or a proxy's 502): the restore run
+    records `failed` (not in doubt), so the next restore of the same run POSTs X again: two copies of X."""
     (target,) = _plain(1)
     deleted = invoke(["selectors", "delete", "1", str(target["id"]), "--yes"])
     assert deleted.exit_code == 0, deleted.stderr
     run_id = read_audit().runs[-1].run_id
-    spoiled.garble_create = True
+    setattr(spoiled, f"{spoil}_create", True)
     invoke(["selectors", "restore", run_id, "--yes"])
-    assert spoiled.spoiled == ["garble-create"]
+    assert spoiled.spoiled == [f"{spoil}-create"]
     assert _names().count(target["name"]) == 1, "the server created it"
     invoke(["selectors", "restore", run_id, "--yes"])
     assert _names().count(target["name"]) == 1, "re-created twice"
