@@ -1,11 +1,12 @@
 """Undoing a deletion run: re-create its deleted selectors from the records its intent lines kept (docs/AUDIT.md).
 
-A restore is a run of its own (action `selectors.restore`, `restores: <old run id>`): a plan line, an fsynced
-intent before each POST, an outcome (`restored` with `new_id`, or `failed` / `no answer`) after it, an end line.
-Never twice: an old id already restored by an earlier restore run (of this run or of a run in its resume family)
-is skipped, and one whose earlier POST got no answer is looked up by name in the tag first (it may have been
-created). A deletion in doubt that a resume later found still there and deleted belongs to the resume: restoring
-the first run leaves it to that run's restore.
+A restore is a run of its own (action `selectors.restore`, `restores: <old run id>`): a plan line, an fsynced intent
+before each POST, an outcome (`restored` with `new_id`, or `failed` / `no answer`) after it, an end line. Never
+twice: an old id already restored by an earlier restore run (of this run or of a run in its resume family) is
+skipped, and one whose earlier POST got no answer is looked up in the tag first (it may have been created): a
+selector with its name, description and seeds (`same_definition`) counts as that restore's. A deletion in doubt that
+a resume later found still there and deleted belongs to the resume: restoring the first run leaves it to that run's
+restore.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from svctui.api.models import Selector
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
+from svctui.store.audit import lock_restores, unlock_restores
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
 from svctui.text import id_ranges, shown_and_more
 
@@ -156,6 +158,17 @@ def _outcome_line(run_id: str, tag_id: int, result: RestoreResult) -> dict[str, 
     return outcome_line(run_id, tag_id, result, new_id=result.new_id)
 
 
+def same_definition(selector: Selector, record: dict[str, Any]) -> bool:
+    """Whether `selector` is what a POST of `record` creates: the same name, description and seeds (names are not
+    unique: a namesake with other seeds or another description was there before and is not a re-creation)."""
+    seeds = [{"type": seed.type, "value": seed.value} for seed in selector.seeds]
+    return (
+        selector.name == str(record.get("name") or "")
+        and (selector.description or "") == str(record.get("description") or "")
+        and seeds == list(record.get("seeds") or [])
+    )
+
+
 async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
     """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown."""
     try:
@@ -176,8 +189,43 @@ async def restore_run(
     audit: AuditSink,
     on_result: Callable[[RestoreResult], object] | None = None,
     cancel: asyncio.Event | None = None,
+    replan: Callable[[], RestorePlan] | None = None,
 ) -> list[RestoreResult]:
-    """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first."""
+    """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first.
+    With `replan` (the same plan made again from the log as it is now), the run holds the restore lock
+    (store.audit.lock_restores) and plans again under it: of the selectors asked for, those another restore
+    re-created since `plan` was made are skipped."""
+    if replan is None:
+        return await _restore_planned(client, plan, context, run_id, audit, on_result, cancel)
+    fd = await asyncio.to_thread(lock_restores)
+    try:
+        asked = {entry.selector_id for entry in plan.to_restore}
+        fresh = await asyncio.to_thread(replan)
+        fresh.to_restore = [entry for entry in fresh.to_restore if entry.selector_id in asked]
+        results = await _restore_planned(client, fresh, context, run_id, audit, on_result, cancel)
+    finally:
+        unlock_restores(fd)
+    left = asked - {entry.selector_id for entry in fresh.to_restore}
+    for entry in plan.to_restore:
+        if entry.selector_id in left:
+            done = fresh.already.get(entry.selector_id)
+            why = f"restored meanwhile by another restore (as {done})" if done else "no longer to restore"
+            result = RestoreResult(entry.selector_id, SKIPPED, entry.name, done, message=why)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    return results
+
+
+async def _restore_planned(
+    client: RestoreClient,
+    plan: RestorePlan,
+    context: AuditContext,
+    run_id: str,
+    audit: AuditSink,
+    on_result: Callable[[RestoreResult], object] | None,
+    cancel: asyncio.Event | None,
+) -> list[RestoreResult]:
     old_run, tag_id = plan.run, plan.run.tag_id or 0
     ids = [entry.selector_id for entry in plan.to_restore]
     tag_name = str(old_run.plan.get("tag_name") or "")
@@ -215,7 +263,7 @@ async def _restore_one(
     if entry.in_doubt and await _still_there(client, tag_id, entry) is not False:
         return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
     if old_id in plan.in_doubt:
-        twin = next((selector for selector in existing.values() if selector.name == name), None)
+        twin = next((selector for selector in existing.values() if same_definition(selector, record)), None)
         if twin is not None:
             result = RestoreResult(old_id, RESTORED, name, twin.id, message="found: an earlier restore created it")
             audit(_outcome_line(run_id, tag_id, result))

@@ -89,3 +89,28 @@ def append_audit(record: dict[str, Any], path: Path | None = None) -> Path:
     path = path or audit_path()
     _append(path, data)
     return path
+
+
+def lock_restores(path: Path | None = None) -> int:
+    """Block until this process holds the restore lock (an flock on `audit.restore.lock` beside the log), and return
+    the descriptor that holds it (`unlock_restores` lets go; so does the process's end). Two restores of one run at
+    once each read the log before asking, then both re-created everything: the second now waits, then reads the log
+    again under the lock."""
+    log = path or audit_path()
+    ensure_private_dir(log.parent)
+    try:
+        fd = os.open(log.with_name("audit.restore.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot open the restore lock beside {log}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError(f"cannot lock the restore lock beside {log}: {exc.strerror or exc}") from None
+    return fd
+
+
+def unlock_restores(fd: int) -> None:
+    """Let go of the restore lock `lock_restores` returned."""
+    os.close(fd)
+
