@@ -150,6 +150,12 @@ def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
         lines.append(f"  {len(ids):,} skipped, {why}: {id_ranges(ids)}")
     if plan.in_doubt:
         lines.append(f"  {len(plan.in_doubt):,} had a restore that got no answer: looked up by name first")
+    disabled = [entry for entry in plan.to_restore if (entry.record or {}).get("disabled_at")]
+    if disabled:  # the API creates selectors enabled: a restore widens what the tag covers
+        enabled_ids = id_ranges(entry.selector_id for entry in disabled)
+        said = "1 was disabled when deleted and comes" if len(disabled) == 1 else f"{len(disabled):,} were disabled"
+        said += "" if len(disabled) == 1 else " when deleted and come"
+        lines.append(f"  {said} back ENABLED (the API creates selectors enabled): {enabled_ids}")
     return lines
 
 

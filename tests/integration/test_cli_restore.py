@@ -188,3 +188,18 @@ def test_audit_list_and_show_name_runs_and_selectors(env: dict[str, str]) -> Non
     assert torn.exit_code == 0 and "1 line(s) of the audit log could not be read" in torn.stderr
     missing = invoke(["audit", "show", "nope"])
     assert missing.exit_code == 2 and "no run 'nope'" in missing.stderr
+
+
+def test_the_plan_says_before_confirming_which_disabled_selectors_come_back_enabled(env: dict[str, str]) -> None:
+    """Newcomer walk: a restore re-enabled disabled selectors and said so only per row, after the fact."""
+    every = [item for item in _selectors(1) if not item["is_default"]]
+    disabled = next(item for item in every if item["disabled_at"])
+    enabled = next(item for item in every if not item["disabled_at"])
+    for chosen, says in ((enabled, False), (disabled, True)):
+        deleted = invoke(["selectors", "delete", "1", str(chosen["id"]), "--yes"])
+        assert deleted.exit_code == 0, deleted.stderr
+        result = invoke(["selectors", "restore", _audit()[-1]["run"], "--yes"])
+        assert result.exit_code == 0, result.stderr
+        plan = result.stderr.split("restored as")[0]  # the plan is said before anything is sent
+        line = f"1 was disabled when deleted and comes back ENABLED (the API creates selectors enabled): {chosen['id']}"
+        assert (line in plan) is says, plan
