@@ -159,9 +159,29 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
     metavar="LIST",
     help=f"Problems that make the exit code 6: a comma-separated list of {', '.join(PROBLEMS)}, or none.",
 )
-@click.option("--threshold", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Drop threshold.")
-@click.option("--endpoint", type=click.Choice(TASK_ENDPOINTS), default=REPLACEMENT_TASK_ENDPOINT, show_default=True)
-@click.option("--format", "-o", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 1),
+    default=0.2,
+    show_default=True,
+    help="A run's count of a kind this far below the previous like run is a drop (0.2: a fifth lower).",
+)
+@click.option(
+    "--endpoint",
+    type=click.Choice(TASK_ENDPOINTS),
+    default=REPLACEMENT_TASK_ENDPOINT,
+    show_default=True,
+    help="Where each client's runs are read: completed-jobs, or the deprecated completed-tasks (a notice on stderr).",
+)
+@click.option(
+    "--format",
+    "-o",
+    "fmt",
+    type=click.Choice(["table", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
 @profile_option
 @click.pass_context
 def health(
@@ -179,8 +199,8 @@ def health(
 
     Verdicts: failing (a failed, timed-out or partially complete run in the window), stale (no check-in within
     --stale-after), drops (a run in the window whose counts dropped), never ran, ok. Exit 0 when all is well,
-    6 when a client has a problem named by --fail-on, 4 when a --client is unknown to the server, 5 when a client
-    could not be checked.
+    6 when a client has a problem named by --fail-on, 4 when a --client uuid is unknown to the server (2 when a name
+    matches no client, or several: nothing is checked), 5 when a client could not be checked.
     """
     from svctui.clock import make_clock
 
