@@ -153,9 +153,8 @@ def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
     disabled = [entry for entry in plan.to_restore if (entry.record or {}).get("disabled_at")]
     if disabled:  # the API creates selectors enabled: a restore widens what the tag covers
         enabled_ids = id_ranges(entry.selector_id for entry in disabled)
-        said = "1 was disabled when deleted and comes" if len(disabled) == 1 else f"{len(disabled):,} were disabled"
-        said += "" if len(disabled) == 1 else " when deleted and come"
-        lines.append(f"  {said} back ENABLED (the API creates selectors enabled): {enabled_ids}")
+        comes = "comes" if len(disabled) == 1 else "come"
+        lines.append(f"  {len(disabled):,} disabled when deleted {comes} back enabled: {enabled_ids}")
     return lines
 
 

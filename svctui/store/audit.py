@@ -113,4 +113,3 @@ def lock_restores(path: Path | None = None) -> int:
 def unlock_restores(fd: int) -> None:
     """Let go of the restore lock `lock_restores` returned."""
     os.close(fd)
-

@@ -201,5 +201,5 @@ def test_the_plan_says_before_confirming_which_disabled_selectors_come_back_enab
         result = invoke(["selectors", "restore", _audit()[-1]["run"], "--yes"])
         assert result.exit_code == 0, result.stderr
         plan = result.stderr.split("restored as")[0]  # the plan is said before anything is sent
-        line = f"1 was disabled when deleted and comes back ENABLED (the API creates selectors enabled): {chosen['id']}"
+        line = f"1 disabled when deleted comes back enabled: {chosen['id']}"
         assert (line in plan) is says, plan

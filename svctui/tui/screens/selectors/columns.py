@@ -112,10 +112,13 @@ class SelectorDetail(DetailPane[Selector]):
 
 
 def tag_label(tag: AssetGroupTag) -> str:
-    """`Tier Zero (tier 1)`, `Owned (owned)`, `Label A (label)`: the tag named in words."""
+    """`Tier Zero (tier, position 1)`, `Owned (owned)`, `Label A (label)`: the tag named in words (`tier 1` read as
+    "Tier Zero is tier 1": the number is the tier's place in the order)."""
     kind = tag.type_label
     if not tag.type:  # typed by id, not in the list: its kind is not known
         return tag.name
     return (
-        f"{tag.name} ({kind} {tag.position})" if kind == "tier" and tag.position is not None else f"{tag.name} ({kind})"
+        f"{tag.name} ({kind}, position {tag.position})"
+        if kind == "tier" and tag.position is not None
+        else f"{tag.name} ({kind})"
     )
