@@ -85,6 +85,7 @@ class ApiStatusError(ApiError):
         method: str = "",
         url: str = "",
         reason: str = "",
+        from_api: bool = False,
     ) -> None:
         self.status = status
         self.messages = messages
@@ -93,7 +94,7 @@ class ApiStatusError(ApiError):
         self.method = method
         self.url = url
         self.reason = reason or reason_phrase(status)
-        self.from_api = False  # the body was the API's error envelope (not a proxy's page): set by status_error
+        self.from_api = from_api  # the body was the API's error envelope (not a proxy's page), as status_error finds
         super().__init__(self.user_message())
 
     def user_message(self) -> str:

@@ -126,7 +126,8 @@ class _Run:
         if result.outcome is Outcome.AUTH_FAILED:
             self.stopped = self.stopped or Stopped.AUTH_FAILED
         if answered:
-            self.unanswered_streak = self.unanswered_streak + 1 if result.outcome is Outcome.NO_ANSWER else 0
+            unanswered = result.outcome is Outcome.NO_ANSWER and not result.answered
+            self.unanswered_streak = self.unanswered_streak + 1 if unanswered else 0
             if self.unanswered_streak >= UNREACHABLE_STREAK:
                 self.stopped = self.stopped or Stopped.UNREACHABLE
             await self.write(outcome_line(self.run_id, self.tag_id, result))

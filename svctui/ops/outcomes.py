@@ -64,6 +64,9 @@ class DeleteResult(Answer):
     selector_id: int
     outcome: Outcome
     name: str = field(default="", kw_only=True)
+    # in doubt although something answered (a 2xx not the API's, a proxy's 5xx, a 404 to a request sent again):
+    # the server is reachable, so it does not count towards stopping the run as unreachable
+    answered: bool = field(default=False, kw_only=True)
 
     @property
     def ok(self) -> bool:
@@ -129,7 +132,9 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
     if not isinstance(exc, ApiStatusError):  # a 2xx not in the API's shape, an answer over the size cap
         status = exc.status or None if isinstance(exc, ResponseShapeError) else None
         message = f"answered, but not by the API as it answers: whether it was done is not known ({exc.user_message()})"
-        return DeleteResult(selector_id, Outcome.NO_ANSWER, status=status, request_id=None, message=one_line(message))
+        return DeleteResult(
+            selector_id, Outcome.NO_ANSWER, status=status, request_id=None, message=one_line(message), answered=True
+        )
     text = " ".join(exc.messages).lower()
     message = "; ".join(exc.messages)
     outcome = Outcome.FAILED
@@ -153,7 +158,10 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
         outcome = Outcome.REFUSED_DEFAULT
     else:
         message = one_line(exc.user_message())
-    return DeleteResult(selector_id, outcome, status=exc.status, request_id=exc.request_id, message=message)
+    answered = outcome is Outcome.NO_ANSWER  # a status came back, yet the request is in doubt
+    return DeleteResult(
+        selector_id, outcome, status=exc.status, request_id=exc.request_id, message=message, answered=answered
+    )
 
 
 def unexpected(selector_id: int, exc: BaseException) -> DeleteResult:

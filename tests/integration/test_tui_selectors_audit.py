@@ -703,6 +703,7 @@ async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_scr
     title and question off the screen and covered the footer: now one line per reason, ids as ranges."""
     from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
     from svctui.ops.outcomes import DeleteResult, Outcome
+    from svctui.text import id_ranges
     from tests.support.selectors_run import delete_now
 
     with big_tag_server(tmp_path) as demo:
@@ -726,8 +727,14 @@ async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_scr
                 await settle(pilot)
                 dialog = app.screen
                 assert isinstance(dialog, ConfirmScreen)
+                disabled = [selector.id for selector in selectors if selector.disabled_at]
+                comes = "comes" if len(disabled) == 1 else "come"
                 assert dialog.listing[1:] == (
                     "  40 skipped, not deleted by the run (not part of tag): 90001-90038, 90050, 90060",
+                    *(
+                        [f"  {len(disabled)} disabled when deleted {comes} back enabled: {id_ranges(disabled)}"]
+                        * bool(disabled)
+                    ),
                 )
                 assert "\n" not in dialog.body
                 for widget in (dialog.query_one(".confirm-title"), dialog.query_one("#confirm")):

@@ -127,7 +127,7 @@ async def test_concurrency_is_bounded(concurrency: int) -> None:
 @pytest.mark.anyio
 async def test_every_outcome_and_an_intent_before_and_outcome_after_each_delete() -> None:
     store = SelectorStore(3, range(1, 10), default=1, other_tag=50)
-    store.fail[4] = ServerError(500, ["request timed out"], request_id="r-500")
+    store.fail[4] = ServerError(500, ["request timed out"], request_id="r-500", from_api=True)  # the API's own 500
     store.fail[5] = ApiConnectionError("cannot reach https://bh.example.com: connection refused")
     store.live.discard(2)
     audit: list[dict[str, Any]] = []
@@ -336,9 +336,9 @@ async def test_nothing_unexpected_escapes_a_worker_and_every_line_is_written() -
     report = await delete_selectors(Client(store), 1, list(range(1, 7)), context=CONTEXT, audit=audit.append)
     assert [r.outcome for r in report.results] == [
         Outcome.DELETED,
-        Outcome.FAILED,
-        Outcome.FAILED,
-        Outcome.FAILED,
+        Outcome.FAILED,  # a bug: nothing was answered at all
+        Outcome.NO_ANSWER,  # a 200 not the API's, an answer over the cap, one cut short: the server may have acted
+        Outcome.NO_ANSWER,
         Outcome.NO_ANSWER,
         Outcome.DELETED,
     ]
