@@ -198,8 +198,8 @@ def delete_command(
             if declined(f"Delete {len(ids):,} {noun}?", yes, len(ids), f"delete {len(ids):,} {noun}"):
                 return ExitCode.ABORTED
         deletion = partial(
-            delete_selectors, client, tag_id, ids, concurrency=concurrency, records=records or {}, tag_name=tag_name
-        )
+            delete_selectors, client, tag_id, ids, concurrency=concurrency, records=records, tag_name=tag_name
+        )  # None (the list could not be read): the engine tries once more, then looks each record up with a GET
         report = await printed_run(client, profile, ids, deletion)
         return finish(report, audit_log)
 

@@ -161,17 +161,23 @@ async def _recheck(run: _Run, client: SelectorClient, selector_id: int) -> dict[
     return selector_record(selector)
 
 
-async def _delete_one(run: _Run, client: SelectorClient, selector_id: int, recheck: bool) -> None:
-    """One selector, start to end; nothing raised here but cancellation."""
+async def _delete_one(
+    run: _Run, client: SelectorClient, selector_id: int, recheck: bool, look_up: bool = False
+) -> None:
+    """One selector, start to end; nothing raised here but cancellation. `recheck` (a resume): a GET first, and no
+    DELETE unless it is still there. `look_up` (the tag's list failed): a GET first for its record; gone or under
+    another tag settles it, a failed GET leaves the intent without a record as before."""
     try:
         known = run.records.get(selector_id)
         record = selector_record(known) if known is not None else None
-        if recheck:
+        if recheck or (look_up and known is None):
             checked = await _recheck(run, client, selector_id)
-            if isinstance(checked, DeleteResult):
+            if isinstance(checked, DeleteResult) and (
+                recheck or checked.outcome in (Outcome.ALREADY_GONE, Outcome.NOT_IN_TAG)
+            ):
                 await run.settle(checked)
                 return
-            record = checked if checked is not None else record
+            record = checked if isinstance(checked, dict) else record
         if not await run.write(intent_line(run.run_id, run.tag_id, selector_id, record)):
             return  # not sent: the intent is not on disk
         if run.stopped is Stopped.AUDIT_NOT_WRITABLE:
@@ -231,13 +237,19 @@ async def delete_selectors(
     from svctui.store.audit import new_run_id
 
     ids = list(dict.fromkeys(selector_ids))
+    look_up_each = False
     if records is None:
-        records = await _records_or_none(client, tag_id)
+        listed = await _records_or_none(client, tag_id)
+        look_up_each = listed is None  # the list failed: each selector's record comes from a GET before its DELETE
+        records = listed or {}
     run = _Run(run_id or new_run_id(), tag_id, audit or _default_sink(), records, on_result, cancel or asyncio.Event())
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
     if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes)):
         await _pool(
-            ids, concurrency, run, lambda selector_id: _delete_one(run, client, selector_id, resumes is not None)
+            ids,
+            concurrency,
+            run,
+            lambda selector_id: _delete_one(run, client, selector_id, resumes is not None, look_up_each),
         )
     if run.stopped is None and run.cancel.is_set() and len(run.results) < len(ids):
         run.stopped = Stopped.CANCELLED
@@ -253,8 +265,9 @@ async def delete_selectors(
     return DeleteReport(run.run_id, results, stopped, run.audit_error)
 
 
-async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Selector]:
-    """The tag's selectors; {} when the list can't be had (the intents then carry no record). Auth failures raise."""
+async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Selector] | None:
+    """The tag's selectors; None when the list can't be had (one unreadable selector in it is enough: each record
+    is then looked up with a GET before its DELETE). Auth failures raise."""
     from svctui.ops.outcomes import is_auth_failure
 
     try:
@@ -262,4 +275,4 @@ async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Sel
     except ApiError as exc:
         if is_auth_failure(exc):
             raise
-        return {}
+        return None

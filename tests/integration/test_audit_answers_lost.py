@@ -37,10 +37,13 @@ class AnswerSpoiler:
     garble_delete: int | None = None  # selector id: its first DELETE is done, answered 200 with garbage
     garble_create: bool = False  # the first POST creating a selector is done, answered 201 with garbage
     gateway_create: bool = False  # the first POST creating a selector is done, a proxy answers 502
+    garble_lists: bool = False  # every GET of the tag's list is answered 200 with garbage
     spoiled: list[str] = field(default_factory=list)
 
     def _pick(self, scope: Scope) -> str | None:
         path, method = scope.get("path", ""), scope.get("method")
+        if method == "GET" and CREATE_PATH.match(path) and self.garble_lists:
+            return "garble-list"
         deleted = DELETE_PATH.match(path)
         if method == "DELETE" and deleted:
             target = int(deleted.group(1))
@@ -167,3 +170,20 @@ def test_a_restore_answered_with_garbage_after_the_server_created_is_not_recreat
     assert _names().count(target["name"]) == 1, "the server created it"
     invoke(["selectors", "restore", run_id, "--yes"])
     assert _names().count(target["name"]) == 1, "re-created twice"
+
+
+def test_a_tag_list_that_cannot_be_read_still_records_each_deleted_selector(spoiled: AnswerSpoiler) -> None:
+    """Adversarial audit, side note: one unreadable selector in the tag's list (a lone surrogate in a name) lost the
+    whole list, so every intent had `selector: null` and the run could never be restored. Each record now comes
+    from a GET before its DELETE when the list fails."""
+    targets = _plain(2)
+    spoiled.garble_lists = True
+    run = invoke(["selectors", "delete", "1", *(str(target["id"]) for target in targets), "--yes"])
+    assert "garble-list" in spoiled.spoiled, run.stderr
+    spoiled.garble_lists = False
+    first = read_audit().runs[-1]
+    assert [first.entries[target["id"]].outcome for target in targets] == ["deleted", "deleted"], run.stdout
+    assert all(first.entries[target["id"]].record for target in targets), "each intent keeps the selector's record"
+    restore = invoke(["selectors", "restore", first.run_id, "--yes"])
+    assert restore.exit_code == 0, restore.stdout + restore.stderr
+    assert all(_names().count(target["name"]) == 1 for target in targets)
