@@ -223,8 +223,7 @@ def finish(report: DeleteReport, audit_log: object) -> ExitCode:
             "requests in flight were finished and nothing more was sent"
         )
     note(f"run {report.run_id}: {report.summary()} (audit log: {audit_log})")
-    counts = report.counts
-    unsure = counts[Outcome.NO_ANSWER] + counts[Outcome.FAILED] + counts[Outcome.SKIPPED]
+    unsure = report.unsettled()
     if unsure and report.stopped is not Stopped.AUTH_FAILED:
         again = plural(unsure, "unsettled selector")
         note(f"hint: `svctui selectors resume {report.run_id}` re-checks the {again} with GET")

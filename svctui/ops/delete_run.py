@@ -98,6 +98,7 @@ class _Run:
     audit_error: str | None = None
     callback_error: Exception | None = None
     unanswered_streak: int = 0
+    unlogged: set[int] = field(default_factory=set)  # ids whose outcome line could not be written
 
     @property
     def halted(self) -> bool:
@@ -130,7 +131,8 @@ class _Run:
             self.unanswered_streak = self.unanswered_streak + 1 if unanswered else 0
             if self.unanswered_streak >= UNREACHABLE_STREAK:
                 self.stopped = self.stopped or Stopped.UNREACHABLE
-            await self.write(outcome_line(self.run_id, self.tag_id, result))
+            if not await self.write(outcome_line(self.run_id, self.tag_id, result)):
+                self.unlogged.add(result.selector_id)
         if self.on_result is not None:
             try:
                 self.on_result(result)
@@ -262,7 +264,7 @@ async def delete_selectors(
     await run.write(end_line(run.run_id, results, stopped))
     if run.callback_error is not None:
         raise run.callback_error
-    return DeleteReport(run.run_id, results, stopped, run.audit_error)
+    return DeleteReport(run.run_id, results, stopped, run.audit_error, frozenset(run.unlogged))
 
 
 async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Selector] | None:

@@ -82,6 +82,13 @@ class DeleteReport:
     results: list[DeleteResult] = field(default_factory=list)
     stopped: Stopped | None = None
     audit_error: str | None = None  # the audit log's failure, naming the log and the reason
+    unlogged: frozenset[int] = frozenset()  # ids whose outcome line could not be written: the log has them in doubt
+
+    def unsettled(self) -> int:
+        """How many ids a resume would take up: not settled here (no answer, failed, skipped), or settled here but
+        with no outcome line in the log (the resume reads the log)."""
+        unsure = (Outcome.NO_ANSWER, Outcome.FAILED, Outcome.SKIPPED)
+        return sum(1 for result in self.results if result.outcome in unsure or result.selector_id in self.unlogged)
 
     @property
     def counts(self) -> Counter[Outcome]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sqlite3
 import stat
 import subprocess
@@ -91,6 +92,9 @@ def test_a_log_that_fills_up_mid_run_stops_it_and_resume_finishes_it(
         assert killed.unreadable_lines <= 1  # at most the one line the kernel cut
         run = killed.last_interrupted()
         assert run is not None and run.end is None
+        # the hint counts what the resume will take up: the log's unsettled ids, an outcome it could not write too
+        hint = re.search(r"re-checks the (\d+) unsettled selectors? with GET", done.stderr)
+        assert hint is not None and int(hint.group(1)) == len(run.unsettled_ids()), done.stderr
 
         resumed = run_binary(["selectors", "resume", "--yes"], env=env)
         assert resumed.code == 0, resumed.stdout + resumed.stderr
