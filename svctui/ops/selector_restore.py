@@ -22,12 +22,13 @@ from svctui.api.models import Selector
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
-from svctui.store.audit import lock_restores, unlock_restores
+from svctui.store.audit import try_lock_restores, unlock_restores
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
 from svctui.text import id_ranges, shown_and_more
 
 RESTORE_ACTION = "selectors.restore"
 RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
+LOCK_RETRY = 0.2  # seconds between tries of the restore lock while another restore holds it
 
 
 class RestoreClient(Protocol):
@@ -198,11 +199,14 @@ async def restore_run(
 ) -> list[RestoreResult]:
     """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first.
     With `replan` (the same plan made again from the log as it is now), the run holds the restore lock
-    (store.audit.lock_restores) and plans again under it: of the selectors asked for, those another restore
+    (store.audit.try_lock_restores) and plans again under it: of the selectors asked for, those another restore
     re-created since `plan` was made are skipped."""
     if replan is None:
         return await _restore_planned(client, plan, context, run_id, audit, on_result, cancel)
-    fd = await asyncio.to_thread(lock_restores)
+    # another restore runs: wait for it, polling (the lock is another process's flock: nothing here could be awaited;
+    # a sleep stays cancellable, where a thread blocked in flock would take the lock after a cancel and keep it)
+    while (fd := try_lock_restores()) is None:  # noqa: ASYNC110
+        await asyncio.sleep(LOCK_RETRY)
     try:
         asked = {entry.selector_id for entry in plan.to_restore}
         fresh = await asyncio.to_thread(replan)

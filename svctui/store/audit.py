@@ -91,11 +91,11 @@ def append_audit(record: dict[str, Any], path: Path | None = None) -> Path:
     return path
 
 
-def lock_restores(path: Path | None = None) -> int:
-    """Block until this process holds the restore lock (an flock on `audit.restore.lock` beside the log), and return
-    the descriptor that holds it (`unlock_restores` lets go; so does the process's end). Two restores of one run at
-    once each read the log before asking, then both re-created everything: the second now waits, then reads the log
-    again under the lock."""
+def try_lock_restores(path: Path | None = None) -> int | None:
+    """The restore lock (an flock on `audit.restore.lock` beside the log) if no other restore holds it: the
+    descriptor that holds it (`unlock_restores` lets go; so does the process's end), else None. Two restores of one
+    run at once each read the log before asking, then both re-created everything: the second now waits for the
+    lock, then reads the log again under it. Never blocks (a waiting restore stays cancellable)."""
     log = path or audit_path()
     ensure_private_dir(log.parent)
     try:
@@ -103,7 +103,10 @@ def lock_restores(path: Path | None = None) -> int:
     except OSError as exc:
         raise StoreError(f"cannot open the restore lock beside {log}: {exc.strerror or exc}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
     except OSError as exc:
         os.close(fd)
         raise StoreError(f"cannot lock the restore lock beside {log}: {exc.strerror or exc}") from None
@@ -111,5 +114,5 @@ def lock_restores(path: Path | None = None) -> int:
 
 
 def unlock_restores(fd: int) -> None:
-    """Let go of the restore lock `lock_restores` returned."""
+    """Let go of the restore lock `try_lock_restores` returned."""
     os.close(fd)
