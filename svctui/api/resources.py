@@ -59,6 +59,8 @@ from svctui.api.models import (
 from svctui.api.query import ListQuery
 
 if TYPE_CHECKING:
+    import httpx
+
     from svctui.api.client import ApiClient
 
 
@@ -362,13 +364,15 @@ class SelectorsResource:
 
     async def create(
         self, tag_id: int, name: str, seeds: Sequence[Mapping[str, Any]], description: str = "", auto_certify: int = 0
-    ) -> Selector:
+    ) -> Creation:
         """Create a selector of the tag (POST, answered 201 `{"data": selector}`); sent once, not retried but
-        after a 429 (a POST that got no answer may have created it: the caller must check before sending again)."""
+        after a 429 (a POST that got no answer may have created it: the caller must check before sending again).
+        The new selector with the answer's status and request id (the audit log keeps them)."""
         path = f"/api/v2/asset-group-tags/{check_id('tag_id', tag_id)}/selectors"
         body = {"name": name, "description": description, "auto_certify": auto_certify, "seeds": list(seeds)}
         response = await self._client.request("POST", path, json_body=json.dumps(body).encode("utf-8"))
-        return self._client.parse(SelectorCreated, response).data
+        created = self._client.parse(SelectorCreated, response).data
+        return Creation(created, response.status_code, _request_id(response))
 
     async def member_counts(self, tag_id: int, selector_id: int) -> MemberCounts:
         """How many objects the selector tags, by kind (NotFound on a server without the endpoint)."""
@@ -383,7 +387,7 @@ class SelectorsResource:
         delete is NotFound (`resource not found`).
         """
         response = await self._client.request("DELETE", self._path(tag_id, selector_id))
-        request_id = response.headers.get("RequestID") or response.headers.get("X-Request-Id") or None
+        request_id = _request_id(response)
         if response.status_code == 204 or (response.status_code == 200 and _is_delete_envelope(response.content)):
             return Deletion(response.status_code, request_id)
         what = "its body is not the API's" if response.status_code == 200 else "expected 204 or 200"
@@ -404,6 +408,20 @@ class Deletion:
 
     status: int
     request_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Creation:
+    """A POST the API answered as done: the new selector, the status (201) and the server's request id."""
+
+    selector: Selector
+    status: int
+    request_id: str | None = None
+
+
+def _request_id(response: httpx.Response) -> str | None:
+    """The server's request id of an answer (the real server's `RequestID` header, else `X-Request-Id`)."""
+    return response.headers.get("RequestID") or response.headers.get("X-Request-Id") or None
 
 
 def _is_delete_envelope(content: bytes) -> bool:

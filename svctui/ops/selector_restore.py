@@ -289,7 +289,15 @@ async def _restore_one(
         was_disabled = record.get("disabled_at")
         by = record.get("disabled_by")
         note = ("re-created enabled; was disabled" + (f" by {by}" if by else "")) if was_disabled else ""
-        result = RestoreResult(old_id, RESTORED, name, created.id, status=201, message=note)
+        result = RestoreResult(
+            old_id,
+            RESTORED,
+            name,
+            created.selector.id,
+            status=created.status,
+            request_id=created.request_id,
+            message=note,
+        )
     except ApiError as exc:  # sent and never answered is `no answer`: the selector may have been created
         judged = classify(old_id, exc)
         outcome = NO_ANSWER if judged.outcome is Outcome.NO_ANSWER else FAILED

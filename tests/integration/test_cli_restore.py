@@ -64,6 +64,8 @@ def test_restore_recreates_every_deleted_selector_field_for_field(env: dict[str,
     assert restore.action == "selectors.restore" and restore.plan["restores"] == run_id and not restore.interrupted
     assert {old: entry.new_id for old, entry in restore.entries.items()} == mapping
     assert all(entry.outcome == "deleted" for entry in log.get(run_id).entries.values())  # the old run untouched
+    restored = [line for line in _audit() if line["run"] == restore.run_id and line["event"] == "outcome"]
+    assert restored and all(line["status"] == 201 and line["request_id"] for line in restored), restored  # newcomer
 
 
 def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
