@@ -292,3 +292,24 @@ async def test_a_narrow_terminal_drops_the_minor_columns_and_keeps_the_row(demo_
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
         assert [column.key.value for column in table.ordered_columns] == keys and table.current_key == "3"
+
+
+async def test_the_next_runs_are_told_again_as_the_minutes_pass(demo_server: DemoServer) -> None:
+    """Newcomer walk: a page shown at 17:39 still said `in <1m` at 17:42 for a run at 17:40, long past. Each minute
+    the rows' next runs are told again for the clock's minute."""
+    from datetime import timedelta
+
+    from svctui.tui.launch import demo_profile
+    from tests.support.tui import NOW, SIZE, RecordingApp, running
+
+    now = [NOW]
+    app = RecordingApp(demo_profile(demo_server), clock=lambda: now[0], server_label="demo server")
+    async with running(app, SIZE) as pilot:
+        screen = events_screen(app)
+        before = {record.id: str(screen.table.get_cell(str(record.id), "next")) for record in screen.table.items}
+        now[0] = NOW + timedelta(hours=3, minutes=7)
+        screen.tell_times_again()
+        await settle(pilot)
+        after = {record.id: str(screen.table.get_cell(str(record.id), "next")) for record in screen.table.items}
+        expected = {record.id: next_run_words(record.rrule, now[0]) for record in screen.table.items}
+        assert after == expected and after != before

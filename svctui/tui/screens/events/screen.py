@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.binding import Binding, BindingType
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
@@ -23,6 +23,9 @@ from svctui.tui.widgets.paged_table import RowAdapter
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.models import Event, Page
+
+
+MINUTE_MARGIN = 0.05  # seconds past the minute's turn: the clock read then is surely in the new minute
 
 
 class EventsScreen(ListScreen["Event"]):
@@ -81,6 +84,26 @@ class EventsScreen(ListScreen["Event"]):
         """Coming back: names learnt on another screen meanwhile show here too."""
         super().on_screen_resume()
         self.show_names()
+
+    @on(events.Mount)
+    def _start_minutes(self) -> None:
+        self._wait_for_next_minute()
+
+    def _wait_for_next_minute(self) -> None:
+        now = self.dashboard.clock()
+        wait = 60 - now.second - now.microsecond / 1_000_000 + MINUTE_MARGIN
+        self.set_timer(wait, self._minute_passed, name="events-minute")
+
+    def _minute_passed(self) -> None:
+        self._wait_for_next_minute()
+        self.tell_times_again()
+
+    def tell_times_again(self) -> None:
+        """The rows' next runs told again for the clock's minute (a page shown an hour ago still said `in <1m` for a
+        run long past): cells rebuilt by keyed diff, only the changed ones redrawn; the open detail pane too."""
+        if self.table.items:
+            self.table.show_items(self.table.items)
+            self.refresh_detail()
 
     def show_names(self) -> None:
         """Redraw the client column and the detail pane with the names known now."""
