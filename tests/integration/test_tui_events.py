@@ -309,6 +309,7 @@ async def test_the_next_runs_are_told_again_as_the_minutes_pass(demo_server: Dem
         before = {record.id: str(screen.table.get_cell(str(record.id), "next")) for record in screen.table.items}
         now[0] = NOW + timedelta(hours=3, minutes=7)
         screen.tell_times_again()
+        await app.workers.wait_for_complete()
         await settle(pilot)
         after = {record.id: str(screen.table.get_cell(str(record.id), "next")) for record in screen.table.items}
         expected = {record.id: next_run_words(record.rrule, now[0]) for record in screen.table.items}

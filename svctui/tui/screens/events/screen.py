@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
 from textual.binding import Binding, BindingType
+from textual.worker import Worker
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
 from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
@@ -100,9 +101,16 @@ class EventsScreen(ListScreen["Event"]):
 
     def tell_times_again(self) -> None:
         """The rows' next runs told again for the clock's minute (a page shown an hour ago still said `in <1m` for a
-        run long past): cells rebuilt by keyed diff, only the changed ones redrawn; the open detail pane too."""
+        run long past): the next-run cells a few rows per turn of the loop, only the changed ones redrawn; the open
+        detail pane too."""
         if self.table.items:
-            self.table.show_items(self.table.items)
+            table = self.table
+
+            async def retell() -> None:
+                await table.retell_column("next")
+
+            # the function, not a coroutine: a worker replaced before it starts never leaves one unawaited
+            _: Worker[None] = self.run_worker(retell, group="retell", exclusive=True)
             self.refresh_detail()
 
     def show_names(self) -> None:
