@@ -560,3 +560,30 @@ async def test_the_marks_stay_on_the_status_line_at_80_columns(demo_server: Demo
         line = str(screen.query_one("#status-line", Static).render())
         assert line.endswith("1 marked on 1 page") or "1 marked" in line, line
         assert len(line) <= 78 and line.startswith("tag ")
+
+
+async def test_a_page_emptied_by_a_run_is_loaded_again_not_left_blank(fresh_demo_server: DemoServer) -> None:
+    """Newcomer walk: deleting every row on show left a blank table; the page is loaded again (here the filter now
+    matches nothing: its empty state says so)."""
+    from svctui.tui.screens.selectors.review import ReviewScreen
+    from svctui.tui.screens.selectors.run import RunScreen
+    from svctui.tui.widgets.state_panel import StateKind
+
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        target = screen.selector_table.items[first_plain_row(screen)]
+        screen.set_filters([Filter("name", "eq", target.name)])
+        await settle(pilot)
+        assert [item.name for item in screen.selector_table.items] == [target.name]
+        screen.selector_table.move_cursor(row=0, column=1)
+        await pilot.press("space", "ctrl+d")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        app.screen.query_one("#review-delete", Button).press()
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, RunScreen)
+        await gone_shown(pilot, screen)
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.state_panel.kind is StateKind.EMPTY, [item.name for item in screen.selector_table.items]
+        assert "No selectors match these filters" in shown_state(screen.state_panel)

@@ -462,7 +462,9 @@ class SelectorsScreen(ListScreen[Selector]):
         ids = gone.get(self.tag.id, set()) if self.tag is not None else set()
         left = [item for item in self.selector_table.items if item.id not in ids]
         removed = len(self.selector_table.items) - len(left)
-        if removed:
+        if removed and not left:  # the page emptied: the next rows move up, or the tag (or filter) is empty now
+            self.load()  # newcomer walk: the table was left blank, neither rows nor "has no selectors"
+        elif removed:
             self.selector_table.show_items(left)
             self.window.shown = len(left)
             self.window.count = max(0, (self.window.count or removed) - removed)
