@@ -75,17 +75,36 @@ def remove_stale_temps(path: Path) -> int:
     return removed
 
 
+def _open_lock(lock_path: Path) -> int:
+    """The lock file's descriptor (created 0600 in a private directory; a symbolic link is refused)."""
+    ensure_private_dir(lock_path.parent)
+    return os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE_MODE)
+
+
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive advisory lock (a `.NAME.lock` file beside `path`) for a read-modify-write."""
-    directory = ensure_private_dir(path.parent)
-    lock_path = directory / f".{path.name}.lock"
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE_MODE)
+    fd = _open_lock(path.parent / f".{path.name}.lock")
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def try_lock(lock_path: Path) -> int | None:
+    """An exclusive advisory lock on `lock_path` if nobody holds it: the descriptor holding it (closing it lets
+    go), else None at once (never blocks: a waiter polls and stays cancellable). OSError when it can't be opened."""
+    fd = _open_lock(lock_path)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _too_open_message(path: Path, mode: int, what: str) -> str:

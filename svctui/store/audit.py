@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from svctui.store.atomic import try_lock
 from svctui.store.errors import StoreError
 from svctui.store.paths import ensure_private_dir, state_dir
 
@@ -92,25 +93,15 @@ def append_audit(record: dict[str, Any], path: Path | None = None) -> Path:
 
 
 def try_lock_restores(path: Path | None = None) -> int | None:
-    """The restore lock (an flock on `audit.restore.lock` beside the log) if no other restore holds it: the
+    """The restore lock (`audit.restore.lock` beside the log, `atomic.try_lock`) if no other restore holds it: the
     descriptor that holds it (`unlock_restores` lets go; so does the process's end), else None. Two restores of one
     run at once each read the log before asking, then both re-created everything: the second now waits for the
-    lock, then reads the log again under it. Never blocks (a waiting restore stays cancellable)."""
+    lock, then reads the log again under it."""
     log = path or audit_path()
-    ensure_private_dir(log.parent)
     try:
-        fd = os.open(log.with_name("audit.restore.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        return try_lock(log.with_name("audit.restore.lock"))
     except OSError as exc:
-        raise StoreError(f"cannot open the restore lock beside {log}: {exc.strerror or exc}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    except OSError as exc:
-        os.close(fd)
         raise StoreError(f"cannot lock the restore lock beside {log}: {exc.strerror or exc}") from None
-    return fd
 
 
 def unlock_restores(fd: int) -> None:
