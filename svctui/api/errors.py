@@ -246,6 +246,12 @@ def _http_date(value: str | None) -> float | None:
         return None
 
 
+def request_id_of(headers: Mapping[str, str]) -> str | None:
+    """The server's request id of an answer (the real server's `RequestID` header, else `X-Request-Id`); headers
+    case-insensitive (httpx.Headers)."""
+    return headers.get("RequestID") or headers.get("X-Request-Id") or None
+
+
 def status_error(
     status: int,
     content: bytes,
@@ -262,7 +268,7 @@ def status_error(
     edition's 404 on events and clients.
     """
     body = content[:BODY_LIMIT].decode("utf-8", "replace")
-    header_request_id = headers.get("RequestID") or headers.get("X-Request-Id")
+    header_request_id = request_id_of(headers)
     envelope = _parse_envelope(content)
     cls: type[ApiStatusError] = _BY_STATUS.get(status, ServerError if status >= 500 else ApiStatusError)
     if envelope is not None:
@@ -281,8 +287,10 @@ def status_error(
             f"the server redirected to {location or 'another address'}; signed requests are not redirected, "
             "so check the base URL (http or https, host, path)"
         )
-    error = cls(status, messages, request_id=request_id, body=body, method=method, url=url, reason=reason)
-    error.from_api = envelope is not None
+    error = cls(
+        status, messages, request_id=request_id, body=body, method=method, url=url, reason=reason,
+        from_api=envelope is not None,
+    )  # fmt: skip
     if isinstance(error, RateLimited):
         error.reset_at = header_number(headers.get("X-RateLimit-Reset"))
         error.retry_after = header_number(headers.get("Retry-After"))

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from svctui.api.errors import ResponseShapeError, shorten
+from svctui.api.errors import ResponseShapeError, request_id_of, shorten
 from svctui.api.filters import (
     CLIENTS,
     COMPLETED_TASKS,
@@ -59,8 +59,6 @@ from svctui.api.models import (
 from svctui.api.query import ListQuery
 
 if TYPE_CHECKING:
-    import httpx
-
     from svctui.api.client import ApiClient
 
 
@@ -372,7 +370,7 @@ class SelectorsResource:
         body = {"name": name, "description": description, "auto_certify": auto_certify, "seeds": list(seeds)}
         response = await self._client.request("POST", path, json_body=json.dumps(body).encode("utf-8"))
         created = self._client.parse(SelectorCreated, response).data
-        return Creation(created, response.status_code, _request_id(response))
+        return Creation(created, response.status_code, request_id_of(response.headers))
 
     async def member_counts(self, tag_id: int, selector_id: int) -> MemberCounts:
         """How many objects the selector tags, by kind (NotFound on a server without the endpoint)."""
@@ -387,7 +385,7 @@ class SelectorsResource:
         delete is NotFound (`resource not found`).
         """
         response = await self._client.request("DELETE", self._path(tag_id, selector_id))
-        request_id = _request_id(response)
+        request_id = request_id_of(response.headers)
         if response.status_code == 204 or (response.status_code == 200 and _is_delete_envelope(response.content)):
             return Deletion(response.status_code, request_id)
         what = "its body is not the API's" if response.status_code == 200 else "expected 204 or 200"
@@ -417,11 +415,6 @@ class Creation:
     selector: Selector
     status: int
     request_id: str | None = None
-
-
-def _request_id(response: httpx.Response) -> str | None:
-    """The server's request id of an answer (the real server's `RequestID` header, else `X-Request-Id`)."""
-    return response.headers.get("RequestID") or response.headers.get("X-Request-Id") or None
 
 
 def _is_delete_envelope(content: bytes) -> bool:
