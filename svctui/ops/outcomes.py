@@ -87,8 +87,13 @@ class DeleteReport:
     def unsettled(self) -> int:
         """How many ids a resume would take up: not settled here (no answer, failed, skipped), or settled here but
         with no outcome line in the log (the resume reads the log)."""
-        unsure = (Outcome.NO_ANSWER, Outcome.FAILED, Outcome.SKIPPED)
-        return sum(1 for result in self.results if result.outcome in unsure or result.selector_id in self.unlogged)
+        from svctui.store.audit_read import SETTLED_OUTCOMES  # the rule the resume reads the log by
+
+        return sum(
+            1
+            for result in self.results
+            if result.outcome not in SETTLED_OUTCOMES or result.selector_id in self.unlogged
+        )
 
     @property
     def counts(self) -> Counter[Outcome]:
