@@ -66,7 +66,6 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         from svctui.ops.audit_lines import AuditContext
         from svctui.ops.selector_restore import NothingToRestore, describe_plan, plan_restore, restore_run
         from svctui.store.audit import append_audit, new_run_id
-        from svctui.store.audit_read import read_audit
         from svctui.store.errors import StoreError
 
         try:
@@ -106,7 +105,6 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
                     audit=append_audit,
                     on_result=lambda result: click.echo(result_line(result)),
                     cancel=cancel,
-                    replan=lambda: plan_restore(read_audit(), plan.run.run_id, only),
                 )
         except StoreError as exc:
             raise CommandFailure(f"{exc}; stopped: nothing more was sent", ExitCode.SERVER) from None

@@ -19,11 +19,11 @@ from typing import Any, Protocol
 
 from svctui.api.errors import ApiError, NotFound
 from svctui.api.models import Selector
-from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
+from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit import try_lock_restores, unlock_restores
-from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry
+from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry, read_audit
 from svctui.text import id_ranges, shown_and_more
 
 RESTORE_ACTION = "selectors.restore"
@@ -167,12 +167,10 @@ def _outcome_line(run_id: str, tag_id: int, result: RestoreResult) -> dict[str, 
 def same_definition(selector: Selector, record: dict[str, Any]) -> bool:
     """Whether `selector` is what a POST of `record` creates: the same name, description and seeds (names are not
     unique: a namesake with other seeds or another description was there before and is not a re-creation)."""
-    seeds = [{"type": seed.type, "value": seed.value} for seed in selector.seeds]
-    return (
-        selector.name == str(record.get("name") or "")
-        and (selector.description or "") == str(record.get("description") or "")
-        and seeds == list(record.get("seeds") or [])
-    )
+    mine = selector_record(selector)  # the shape the intent line kept `record` in
+    return all((mine.get(name) or "") == (record.get(name) or "") for name in ("name", "description")) and list(
+        mine.get("seeds") or []
+    ) == list(record.get("seeds") or [])
 
 
 async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
@@ -195,22 +193,19 @@ async def restore_run(
     audit: AuditSink,
     on_result: Callable[[RestoreResult], object] | None = None,
     cancel: asyncio.Event | None = None,
-    replan: Callable[[], RestorePlan] | None = None,
+    read_log: Callable[[], AuditLog] = read_audit,
 ) -> list[RestoreResult]:
     """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first.
-    With `replan` (the same plan made again from the log as it is now), the run holds the restore lock
-    (store.audit.try_lock_restores) and plans again under it: of the selectors asked for, those another restore
-    re-created since `plan` was made are skipped."""
-    if replan is None:
-        return await _restore_planned(client, plan, context, run_id, audit, on_result, cancel)
+    The run holds the restore lock (store.audit.try_lock_restores) and plans again under it from the log as it is
+    now (`read_log`): of the selectors asked for, those another restore re-created since `plan` was made are
+    skipped."""
     # another restore runs: wait for it, polling (the lock is another process's flock: nothing here could be awaited;
     # a sleep stays cancellable, where a thread blocked in flock would take the lock after a cancel and keep it)
     while (fd := try_lock_restores()) is None:  # noqa: ASYNC110
         await asyncio.sleep(LOCK_RETRY)
     try:
         asked = {entry.selector_id for entry in plan.to_restore}
-        fresh = await asyncio.to_thread(replan)
-        fresh.to_restore = [entry for entry in fresh.to_restore if entry.selector_id in asked]
+        fresh = plan_restore(await asyncio.to_thread(read_log), plan.run.run_id, sorted(asked))
         results = await _restore_planned(client, fresh, context, run_id, audit, on_result, cancel)
     finally:
         unlock_restores(fd)

@@ -12,7 +12,7 @@ import pytest
 from svctui.ops.audit_lines import AuditContext
 from svctui.ops.selector_restore import RestorePlan, restore_run
 from svctui.store.audit import try_lock_restores, unlock_restores
-from svctui.store.audit_read import AuditRun
+from svctui.store.audit_read import AuditLog, AuditRun
 
 
 def test_the_restore_lock_is_held_by_one_at_a_time_and_free_once_let_go(tmp_path: Path) -> None:
@@ -36,9 +36,9 @@ async def test_a_restore_cancelled_while_waiting_for_the_lock_leaves_it_free() -
     plan = RestorePlan(AuditRun("20261126T000000Z-0000"))
     replanned: list[int] = []
 
-    def replan() -> RestorePlan:
+    def read_log() -> AuditLog:
         replanned.append(1)
-        return plan
+        return AuditLog([])
 
     waiting = asyncio.ensure_future(
         restore_run(
@@ -47,7 +47,7 @@ async def test_a_restore_cancelled_while_waiting_for_the_lock_leaves_it_free() -
             context=AuditContext("demo", "token-id", "http://127.0.0.1:1", "root"),
             run_id="20261126T000001Z-0001",
             audit=lambda _line: None,
-            replan=replan,
+            read_log=read_log,
         )
     )
     await asyncio.sleep(0.5)

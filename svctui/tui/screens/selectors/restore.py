@@ -31,7 +31,7 @@ from svctui.ops.selector_restore import (
     restore_runs_of,
 )
 from svctui.store import audit
-from svctui.store.audit_read import AuditLog, AuditRun, read_audit
+from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.text import cut_middle, cut_start, plural, shown_and_more
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
@@ -199,7 +199,6 @@ class RestoreScreen(ModalScreen[None]):
                 audit=audit.append_audit,
                 on_result=lambda result: landed(RestoreLanded(result)),
                 cancel=cancel,
-                replan=lambda: plan_restore(read_audit(), plan.run.run_id),
             )
 
         self.loads.start("restore", run)
