@@ -198,8 +198,15 @@ def delete_command(
             if declined(f"Delete {len(ids):,} {noun}?", yes, len(ids), f"delete {len(ids):,} {noun}"):
                 return ExitCode.ABORTED
         deletion = partial(
-            delete_selectors, client, tag_id, ids, concurrency=concurrency, records=records, tag_name=tag_name
-        )  # None (the list could not be read): the engine tries once more, then looks each record up with a GET
+            delete_selectors,
+            client,
+            tag_id,
+            ids,
+            concurrency=concurrency,
+            records=records or {},
+            list_failed=records is None,  # each record is then looked up with a GET before its DELETE
+            tag_name=tag_name,
+        )
         report = await printed_run(client, profile, ids, deletion)
         return finish(report, audit_log)
 

@@ -221,6 +221,7 @@ async def delete_selectors(
     on_result: ResultCallback | None = None,
     cancel: asyncio.Event | None = None,
     records: Mapping[int, Selector] | None = None,
+    list_failed: bool = False,
     tag_name: str = "",
     resumes: str | None = None,
     audit: AuditSink | None = None,
@@ -229,7 +230,8 @@ async def delete_selectors(
     """Delete each selector of `tag_id`, at most `concurrency` at once, every step in the audit log.
 
     `records`: the tag's selectors by id (`fetch_selector_records`); fetched here when None (an authentication
-    failure then raises before anything is written; any other failure leaves the intents without records).
+    failure then raises before anything is written). When the list can't be had (here, or `list_failed`: the
+    caller's own list failed), each selector's record comes from a GET just before its DELETE.
     `on_result` sees each result as it lands. Setting `cancel` sends nothing more: requests in flight finish,
     the rest is SKIPPED. `resumes` names an earlier run: each selector is first re-checked with GET and deleted only
     if it still exists. `audit` replaces the log writer (tests); `run_id` the generated id.
@@ -239,12 +241,14 @@ async def delete_selectors(
     from svctui.store.audit import new_run_id
 
     ids = list(dict.fromkeys(selector_ids))
-    look_up_each = False
-    if records is None:
+    look_up_each = list_failed  # the caller's list of the tag failed: not asked again
+    if records is None and not list_failed:
         listed = await _records_or_none(client, tag_id)
         look_up_each = listed is None  # the list failed: each selector's record comes from a GET before its DELETE
-        records = listed or {}
-    run = _Run(run_id or new_run_id(), tag_id, audit or _default_sink(), records, on_result, cancel or asyncio.Event())
+        records = listed
+    run = _Run(
+        run_id or new_run_id(), tag_id, audit or _default_sink(), records or {}, on_result, cancel or asyncio.Event()
+    )
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
     if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes)):
         await _pool(
