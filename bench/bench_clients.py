@@ -36,7 +36,7 @@ import httpx
 from textual.geometry import Region
 from textual.widgets import DataTable
 
-from bench.harness import Comparison, Measurement, human
+from bench.harness import Comparison, Measurement, human, summarise
 from bench.support import LagMonitor, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import COMPLETED_TASKS
@@ -193,9 +193,9 @@ async def _run() -> list[Comparison]:
             )
             await asyncio.sleep(1.1)
     clients = SIZES.clients
-    subject = Measurement(f"Clients screen, {clients} clients filled in", statistics.median(fills), min(fills))
-    fetch = Measurement("slowest client's fetch in the fill", statistics.median(in_fill), min(in_fill))
-    alone = Measurement("slowest single client, alone", statistics.median(slowest), min(slowest))
+    subject = summarise(f"Clients screen, {clients} clients filled in", fills)
+    fetch = summarise("slowest client's fetch in the fill", in_fill)
+    alone = summarise("slowest single client, alone", slowest)
     floor = statistics.median(floors)
     stall_verdict = "within" if max(stalls) < BUDGET else "over"
     return [
