@@ -44,6 +44,7 @@ class EventsScreen(ListScreen["Event"]):
     EventsScreen #body.-narrow EventDetail { height: 3fr; }
     """
     _open_detail_for: int | None = None
+    _retell_due = False  # a minute turned while another screen was on show
 
     def make_adapter(self) -> RowAdapter[Event]:
         """id, client, schedule in words, next run, kinds, domains, OUs."""
@@ -85,6 +86,9 @@ class EventsScreen(ListScreen["Event"]):
         """Coming back: names learnt on another screen meanwhile show here too."""
         super().on_screen_resume()
         self.show_names()
+        if self._retell_due:
+            self._retell_due = False
+            self.tell_times_again()
 
     @on(events.Mount)
     def _start_minutes(self) -> None:
@@ -97,7 +101,10 @@ class EventsScreen(ListScreen["Event"]):
 
     def _minute_passed(self) -> None:
         self._wait_for_next_minute()
-        self.tell_times_again()
+        if self.is_current:
+            self.tell_times_again()
+        else:  # another screen is on show: told when this one comes back
+            self._retell_due = True
 
     def tell_times_again(self) -> None:
         """The rows' next runs told again for the clock's minute (a page shown an hour ago still said `in <1m` for a
