@@ -312,7 +312,8 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
         self.impact = impact
-        self.query_one("#review-impact", Static).update(impact_text(impact))
+        if self.query_one("#review-why", Static).size.width <= 0:  # not laid out yet: fit_lines can't cut it
+            self.query_one("#review-impact", Static).update(impact_text(impact))
         self.fit_lines()
 
     def expected_text(self) -> str | None:
