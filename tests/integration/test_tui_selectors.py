@@ -210,7 +210,7 @@ async def test_palette_command_marks_every_match(demo_server: DemoServer) -> Non
 
 
 async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_server: DemoServer) -> None:
-    """`i`, `a b-c 999999`: ids of the tag are marked, defaults refused, the unknown id reported and kept."""
+    """`i`, `a b-c 999999`: ids of the tag are marked, defaults refused, the unknown id reported and not marked."""
     async with on_cleanup(demo_server) as (app, pilot, screen):
         tag = screen.tag
         assert tag is not None
@@ -227,23 +227,20 @@ async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_serve
         await pilot.press("enter")
         await settle(pilot)
         assert screen.marks.ids(tag.id) == tuple(plain)
-        assert list(screen.marks.of(tag.id).unknown) == [999999]
+        assert not screen.marks.of(tag.id).unknown
         said = " ".join(note.message for note in app.notes)
-        assert "not part of this tag: 999999" in said and f"not marked): {default}" in said
+        assert "not part of this tag (not marked): 999999" in said and f"not marked): {default}" in said
         plan = screen.cleanup_plan()
-        assert plan is not None and plan.unknown_ids == (999999,)
+        assert plan is not None and plan.unknown_ids == ()
         assert [selector.id for selector in plan.selectors] == plain
-        assert plan.filters_text == "" and plan.typed_ids == (*plain, default, 999999), "the why lists the typed ids"
+        assert plan.filters_text == "" and plan.typed_ids == tuple(plain), "the why lists the typed ids marked"
 
 
-async def test_typed_ids_the_dry_run_finds_in_another_tag_are_not_sent_and_lose_their_marks(
-    fresh_demo_server: DemoServer,
-) -> None:
-    """Newcomer audit: the review asked to confirm every marked id and the run sent a DELETE for typed ids of another
-    tag. The dry run's word settles them: the review names only the ones to delete, the run sends only those, and
-    the others' marks go (a second ctrl+d won't list them again)."""
+async def test_rejected_typed_ids_are_not_marks_one_count_everywhere(fresh_demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28): `i 7 13 25 6 99999` toasted "Marked 3; not part of this tag: 6 99999", the tags pane
+    showed ●13, and the review said "Delete 13 of the 15 marked". Rejected ids (another tag's, none at all) are not
+    marks: the counter, the tags pane, the review's title and button all say the same count."""
     from svctui.tui.screens.selectors.review import ReviewScreen
-    from svctui.tui.screens.selectors.run import RunScreen
     from tests.support.selectors_run import tag_selectors
 
     async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
@@ -253,28 +250,27 @@ async def test_typed_ids_the_dry_run_finds_in_another_tag_are_not_sent_and_lose_
         other = next(selector.id for selector in tag_selectors(fresh_demo_server, 2) if not selector.is_default)
         await pilot.press("i")
         await settle(pilot)
-        app.screen.query_one("#ids", Input).value = f"{plain[0]} {plain[1]} {other}"
+        app.screen.query_one("#ids", Input).value = f"{plain[0]} {plain[1]} {other} 99999999"
         await pilot.press("enter")
         await settle(pilot)
-        assert list(screen.marks.of(tag.id).unknown) == [other]
+        said = " ".join(note.message for note in app.notes)
+        assert f"Marked 2 selectors; not part of this tag (not marked): {other} 99999999" in said, said
+        assert screen.marks.ids(tag.id) == tuple(plain) and not screen.marks.of(tag.id).unknown
+        assert screen.tags_pane.marked.get(tag.id) == 2
+        status = " · ".join(screen.status_parts())
+        assert "2 marked on 1 page" in status and "not in this tag" not in status, status
         await pilot.press("ctrl+d")
         await settle(pilot)
         review = app.screen
         assert isinstance(review, ReviewScreen)
-        assert review.left_out == {other: Preview.NOT_IN_TAG}
-        assert str(review.query_one("#review-title", Static).render()).startswith("Delete 2 of the 3 marked")
+        title = str(review.query_one("#review-title", Static).render())
+        assert title.startswith("Delete 2 selectors"), title
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        title = str(review.query_one("#review-title", Static).render())
+        assert title.startswith("Delete 2 selectors"), title
         assert str(review.query_one("#review-delete", Button).label) == "Delete 2"
-        await pilot.click("#review-delete")
-        await settle(pilot)
-        run = app.screen
-        assert isinstance(run, RunScreen) and run.report is not None
-        assert sorted(str(result.outcome) for result in run.report.results) == ["deleted", "deleted"]
-        assert run.ids == plain
-        await pilot.press("escape")
-        await settle(pilot)
-        marks = screen.marks.of(tag.id)
-        assert marks is None or (not marks.records and not marks.unknown)
-        assert "not in this tag" not in " · ".join(screen.status_parts())
+        assert review.sending_ids() == plain
 
 
 async def test_ctrl_d_opens_the_review_and_a_deleted_row_leaves(demo_server: DemoServer) -> None:

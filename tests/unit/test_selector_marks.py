@@ -97,8 +97,9 @@ def test_typed_ids_accept_spaces_commas_and_newlines_and_refuse_junk() -> None:
 
 
 @given(st.lists(st.integers(1, 60), unique=True, max_size=40), st.lists(st.integers(1, 80), max_size=20))
-def test_mark_listed_places_pages_and_keeps_unknown_ids(listed: list[int], typed: list[int]) -> None:
-    """Typed ids in the listing are marked with page = position // size; the others are unknown, in order."""
+def test_mark_listed_places_pages_and_rejects_unknown_ids(listed: list[int], typed: list[int]) -> None:
+    """Typed ids in the listing are marked with page = position // size; the others are returned, in order, and
+    not marked (issue 28: rejected ids are not marks)."""
     marks = Marks()
     listing = [selector(i, default=i % 7 == 0) for i in listed]
     result, unknown = marks.mark_listed(1, listing, 10, "typed", typed)
@@ -107,18 +108,21 @@ def test_mark_listed_places_pages_and_keeps_unknown_ids(listed: list[int], typed
     assert marks.ids(1) == tuple(i for i in wanted if i in listed and i % 7)
     assert set(result.refused_default) == {i for i in wanted if i in listed and not i % 7}
     assert all(marks.of(1).pages[i] == listed.index(i) // 10 for i in marks.ids(1))
-    assert list(marks.of(1).unknown) == list(unknown)
+    assert not marks.of(1).unknown
+    assert "not in this tag" not in marks.counter(1)
 
 
 def test_typed_ids_are_kept_for_the_why_until_everything_is_unmarked() -> None:
-    """Every typed id (in the tag or not) is the plan's why, as ids the review cuts to its width; a typing that
-    marked nothing and kept nothing adds none."""
+    """The typed ids that were marked are the plan's why, as ids the review cuts to its width; rejected ids (a
+    default, an id not in the tag) are neither marks nor part of the why."""
     marks = Marks()
     marks.mark_typed(1, [selector(5, default=True)], 100, [5])  # a default alone: refused, nothing kept
     assert not marks.of(1).typed
     result, unknown = marks.mark_typed(1, [selector(6), selector(7)], 100, [6, 900])
     assert result.added == (6,) and unknown == (900,)
-    marks.mark_typed(1, [], 100, [901])  # only an id not in the tag: kept, and said in the why
-    assert list(marks.of(1).typed) == [6, 900, 901] and not marks.of(1).reasons
-    marks.unmark(1, [6, 900, 901])
+    _, unknown = marks.mark_typed(1, [], 100, [901])  # only an id not in the tag: rejected
+    assert unknown == (901,)
+    assert list(marks.of(1).typed) == [6] and not marks.of(1).reasons and not marks.of(1).unknown
+    assert marks.ids(1) == (6,)
+    marks.unmark(1, [6])
     assert not marks.of(1).typed

@@ -2,7 +2,8 @@
 
 A mark keeps the selector's full record (the plan and the audit need it) and the page it was on when marked, so
 "N marked on M pages" can be told without another request. Default selectors are refused: the server answers
-403 to their deletion. Typed ids that are not part of the tag are kept apart as `unknown` ids.
+403 to their deletion. Typed ids the tag's list does not hold are rejected, not marked (the toast lists them);
+`unknown` ids are only those kept without a list to check them against.
 """
 
 from __future__ import annotations
@@ -88,24 +89,23 @@ class Marks:
     ) -> tuple[MarkResult, tuple[int, ...]]:
         """Mark a listing's selectors (page = position // page_size); with `only`, just those ids, in their order.
 
-        Ids of `only` the listing lacks are kept as unknown and returned with the result.
+        Ids of `only` the listing lacks are returned with the result, not marked (rejected ids are not marks).
         """
         size = max(page_size, 1)
         placed = {selector.id: (selector, index // size) for index, selector in enumerate(listing)}
         wanted = list(placed) if only is None else list(dict.fromkeys(only))
         unknown = tuple(selector_id for selector_id in wanted if selector_id not in placed)
         result = self.mark(tag_id, (placed[selector_id] for selector_id in wanted if selector_id in placed), reason)
-        self.add_unknown(tag_id, unknown)
         return result, unknown
 
     def mark_typed(
         self, tag_id: int, listing: Sequence[Selector], page_size: int, typed: Sequence[int]
     ) -> tuple[MarkResult, tuple[int, ...]]:
-        """Mark the typed ids the listing holds (as `mark_listed` with `only`), and keep every typed id for the why
-        (`typed ids 12 15-20`) when the typing marked some or kept some not in the listing."""
+        """Mark the typed ids the listing holds (as `mark_listed` with `only`) and keep the ones marked for the why
+        (`typed ids 12 15-20`); the ids it rejected (not in the tag) are returned, not kept."""
         result, unknown = self.mark_listed(tag_id, listing, page_size, "", typed)
-        if result.added or unknown:
-            self._tag(tag_id).typed.update(dict.fromkeys(typed))
+        if result.added:
+            self._tag(tag_id).typed.update(dict.fromkeys(result.added))
         return result, unknown
 
     def add_unknown(self, tag_id: int, selector_ids: Sequence[int]) -> None:

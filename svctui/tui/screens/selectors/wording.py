@@ -33,14 +33,14 @@ def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tupl
 
 
 def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
-    """`Marked 7 selectors; 1 already marked; default (…): 5; not part of this tag: 900-901.`"""
+    """`Marked 7 selectors; 1 already marked; default (…): 5; not part of this tag (not marked): 900-901.`"""
     said = [f"Marked {plural(len(result.added), 'selector')}"]
     if result.already:
         said.append(f"{len(result.already):,} already marked")
     if result.refused_default:
         said.append(f"default (can't be deleted, not marked): {format_ids(result.refused_default)[:100]}")
     if unknown:
-        said.append(f"not part of this tag: {format_ids(unknown)[:100]}")
+        said.append(f"not part of this tag (not marked): {format_ids(unknown)[:100]}")
     return "; ".join(said) + "."
 
 
