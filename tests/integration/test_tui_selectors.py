@@ -11,7 +11,6 @@ from textual.widgets.data_table import ColumnKey
 
 from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
-from svctui.ops.preview import Preview
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from svctui.tui.palette import export_records
