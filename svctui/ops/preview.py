@@ -7,7 +7,7 @@ a dry run that could not ask must not look like one that found nothing wrong.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -24,7 +24,8 @@ class Preview(StrEnum):
 
     WOULD_DELETE = "would delete"
     WOULD_REFUSE = "would be refused: default selector"
-    NOT_FOUND = "not found (already gone)"
+    GONE = "already gone"  # listed (so it existed) and 404 now: deleted since, by a run or by someone
+    NOT_FOUND = "not found"  # never listed here: nobody we know of deleted it
     NOT_IN_TAG = "not part of tag"
     UNKNOWN = "would try (selector lookup unavailable)"
     UNCHECKED = "could not be checked"
@@ -66,11 +67,12 @@ def judge(tag_id: int, selector_id: int, selector: Selector) -> PreviewResult:
     return PreviewResult(selector_id, Preview.WOULD_DELETE, selector)
 
 
-def judge_error(selector_id: int, exc: ApiError) -> PreviewResult:
-    """A lookup's error: gone, elsewhere, refused by this server (UNKNOWN: DELETE would be tried), or UNCHECKED."""
+def judge_error(selector_id: int, exc: ApiError, *, listed: bool = False) -> PreviewResult:
+    """A lookup's error: gone (`listed`: it existed when listed) or not found, elsewhere, refused by this server
+    (UNKNOWN: DELETE would be tried), or UNCHECKED."""
     found = classify(selector_id, exc)
     if found.outcome is Outcome.ALREADY_GONE:
-        return PreviewResult(selector_id, Preview.NOT_FOUND, None, found.message)
+        return PreviewResult(selector_id, Preview.GONE if listed else Preview.NOT_FOUND, None, found.message)
     if found.outcome is Outcome.NOT_IN_TAG:
         return PreviewResult(selector_id, Preview.NOT_IN_TAG, None, found.message)
     if isinstance(exc, ApiStatusError) and 400 <= exc.status < 500 and not is_server_trouble(exc):
@@ -85,8 +87,11 @@ async def preview_selectors(
     *,
     concurrency: int = 4,
     on_result: Callable[[PreviewResult], object] | None = None,
+    listed: Collection[int] = (),
 ) -> list[PreviewResult]:
     """Look up each selector (GET, never DELETE) to say what a deletion would do, in the order of `selector_ids`.
+
+    A 404 reads "already gone" for an id in `listed` (the caller saw it in the tag's list), else "not found".
 
     An authentication failure raises. A lookup without a real answer is UNCHECKED with the reason; once the server
     proves unreachable or failing (5xx, 429 after the client's retries) the remaining ids are UNCHECKED unasked.
@@ -104,7 +109,7 @@ async def preview_selectors(
             if is_auth_failure(exc):
                 auth_errors.append(exc)
                 return
-            result = judge_error(selector_id, exc)
+            result = judge_error(selector_id, exc, listed=selector_id in listed)
             if is_server_trouble(exc):
                 trouble.append(result.message)
         except Exception as exc:  # never a crashed dry run: the id is unchecked, with what went wrong

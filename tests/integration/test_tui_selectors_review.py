@@ -61,9 +61,9 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             table = screen.query_one("#review-table", DataTable)
             column = [str(cell) for cell in table.get_column("preview")]
             assert column[:2] == ["would be refused: default selector"] * 2
-            assert column[2] == "not found (already gone)"
+            assert column[2] == "already gone", "listed when marked, gone now"
             assert column[3:22] == ["would delete"] * 19
-            assert column[22] in ("not found (already gone)", "not part of tag")
+            assert column[22] in ("not found", "not part of tag"), "never listed: nobody deleted it"
             assert "Why these: name ~ old" in text_of(screen, "#review-why")
             assert "Profile demo on demo server" in text_of(screen, "#review-where")
             assert "Impact:" in text_of(screen, "#review-impact")
@@ -194,7 +194,7 @@ async def test_hundreds_of_typed_ids_leave_the_list_the_count_box_and_the_button
         await pilot.press("enter")
         await settle(pilot)
         assert screen.tag is not None and len(screen.marks.ids(screen.tag.id)) > CONFIRM_TYPED_ABOVE
-        assert len(screen.marks.of(screen.tag.id).unknown) > 300
+        assert not screen.marks.of(screen.tag.id).unknown, "ids not in the tag are rejected, not marks"
         await pilot.press("ctrl+d")
         await settle(pilot)
         review = app.screen
@@ -205,7 +205,7 @@ async def test_hundreds_of_typed_ids_leave_the_list_the_count_box_and_the_button
             assert region.area and shown.contains_region(region), f"{part} at {region}, the screen is {shown}"
             assert sheet.contains_region(region), f"{part} at {region}, out of the dialog's {sheet}"
         why = text_of(review, "#review-why")
-        assert why.startswith("Why these: typed ids 1 3 5 ") and re.search(r"… and \d+ more$", why), why
+        assert why.startswith("Why these: typed ids ") and re.search(r"… and \d+ more$", why), why
         assert review.query_one("#review-why").region.height == 1
         table = review.query_one("#review-table", DataTable)
         assert table.region.height - 1 >= 3, f"the list shows {table.region.height - 1} rows"

@@ -118,6 +118,7 @@ def resume_listing(run: AuditRun) -> list[str]:
 
 CHECKED = {
     Preview.WOULD_DELETE: "still there: will be deleted",
+    Preview.GONE: "gone already: settled without a DELETE",
     Preview.NOT_FOUND: "gone already: settled without a DELETE",
     Preview.NOT_IN_TAG: "not part of the tag: settled without a DELETE",
     Preview.WOULD_REFUSE: "default selector: the server will refuse it",
@@ -161,7 +162,7 @@ class ResumeConfirm(ConfirmScreen):
 
         async def check() -> list[PreviewResult]:
             client = await app.api_client()
-            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY)
+            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, listed=ids)
 
         self.loads.start("check", check)
 

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's and restore's threshold too
 # What a dry run settles: the server has said DELETE would not delete these, so the run leaves them out
-SETTLED = (Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
+SETTLED = (Preview.GONE, Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
 REVIEW_COLUMNS = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
@@ -215,10 +215,13 @@ class ReviewScreen(ConfirmDialog):
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
         app, tag_id, ids, feed = self.svc_app, self.plan.tag.id, self.ids, self.checked.add
+        listed = frozenset(selector.id for selector in self.plan.selectors)
 
         async def dry_run() -> list[PreviewResult]:
             client = await app.api_client()
-            return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, on_result=feed)
+            return await preview_selectors(
+                client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, on_result=feed, listed=listed
+            )
 
         async def impact() -> Impact:
             return await load_impact(await app.api_client(), tag_id, ids)
