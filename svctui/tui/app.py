@@ -15,7 +15,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -189,6 +189,21 @@ class SvcTuiApp(App[int]):
         else:
             self._probe_after_first_page = True  # see first_page_settled
             self.switch_mode(SCREENS[0].name)
+            self.tell_interrupted_run(self.profile.base_url)
+
+    @work(thread=True, exclusive=True, group="interrupted-run")
+    def tell_interrupted_run(self, server: str) -> None:
+        """At start, on whatever screen opens: a deletion run of this server left interrupted is said, with the key
+        that offers its resume (reading the audit log is file work: a thread)."""
+        from svctui.ops.interrupted import interrupted_notice, interrupted_run
+
+        try:
+            run = interrupted_run(server)
+        except Exception:  # an unreadable log is the Audit tab's to say; the start goes on
+            return
+        if run is not None:
+            notice = interrupted_notice(run, "3")
+            self.call_from_thread(self.notify, notice, severity="warning", timeout=20, markup=False)
 
     def on_ready(self) -> None:
         """Log how long the first frame took (since the process started, and since this module was imported)."""

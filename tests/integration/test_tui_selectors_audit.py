@@ -84,6 +84,27 @@ async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_nam
         assert log.last_interrupted() is None
 
 
+async def test_an_interrupted_run_is_said_at_start_on_the_first_screen_with_its_key(tmp_path: Path) -> None:
+    """Newcomer walk (issue 28, item 4): the resume was offered only once `3` was pressed (14 captures on Events
+    showed nothing). At start, on whatever screen opens, a notice names the run and the key; another server's run
+    is not said (its ids mean other selectors there)."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:4]
+        run_id = interrupted_log(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            assert app.screen.id != "selectors" and not isinstance(app.screen, ConfirmScreen)
+            said = [note for note in app.notes if run_id in note.message]
+            assert len(said) == 1 and said[0].severity == "warning", [note.message for note in app.notes]
+            assert "3 selectors unsettled: press 3 (Selector cleanup) to resume it" in said[0].message
+        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9"})
+        app = make_app(profile=elsewhere)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            assert not any(run_id in note.message for note in app.notes)
+
+
 async def test_no_offer_when_nothing_is_interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     with big_tag_server(tmp_path) as demo:
         app = make_app(demo)

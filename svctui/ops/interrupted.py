@@ -1,0 +1,28 @@
+"""The notice at start when the last deletion run against this server was interrupted (no Textual)."""
+
+from __future__ import annotations
+
+from svctui.store.audit_read import AuditRun, read_audit
+from svctui.text import plural, when_text
+
+
+def interrupted_run(server: str) -> AuditRun | None:
+    """The last deletion run if it is interrupted, left selectors to settle and ran against `server`; else None
+    (reads the audit log: blocking file work, run it in a thread)."""
+    run = read_audit().last_interrupted()
+    if run is None or run.tag_id is None or not run.unsettled_ids():
+        return None
+    planned = run.plan.get("server")
+    if isinstance(planned, str) and planned.rstrip("/") != server.rstrip("/"):
+        return None  # another server's run: its ids mean other selectors here, and the resume would refuse it
+    return run
+
+
+def interrupted_notice(run: AuditRun, key: str) -> str:
+    """`Deletion run 20261204T… (tag 3, 2026-12-04 14:00:01Z) was interrupted with 5 selectors unsettled: press 3
+    (Selector cleanup) to resume it.`"""
+    when = when_text(run.started)
+    return (
+        f"Deletion run {run.run_id} (tag {run.tag_id}, {when}) was interrupted with "
+        f"{plural(len(run.unsettled_ids()), 'selector')} unsettled: press {key} (Selector cleanup) to resume it."
+    )
