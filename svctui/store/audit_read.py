@@ -168,9 +168,11 @@ class AuditLog:
     unreadable_lines: int = 0
 
     def get(self, run_id: str) -> AuditRun:
-        """The run with this id (a unique prefix is enough); StoreError when there is none or it is ambiguous."""
+        """The run with this id (a unique prefix is enough, or a unique end such as the `7a2f` the dashboard shows);
+        StoreError when there is none or it is ambiguous."""
         exact = [run for run in self.runs if run.run_id == run_id]
         found = exact or [run for run in self.runs if run_id and run.run_id.startswith(run_id)]
+        found = found or [run for run in self.runs if run_id and run.run_id.endswith(run_id)]
         if len(found) == 1:
             return found[0]
         shown = run_id if len(run_id) <= 40 else run_id[:37] + "…"

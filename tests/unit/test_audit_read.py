@@ -142,6 +142,16 @@ def test_get_by_prefix_and_clear_errors(tmp_path: Path) -> None:
     assert read_audit(tmp_path / "absent.jsonl").runs == []
 
 
+def test_get_by_the_end_the_dashboard_shows() -> None:
+    """Newcomer walk (issue 28, item 12): a run id worked only by its prefix, not by the `7a2f` the dashboard shows;
+    a unique end is enough, a prefix still wins, and an end two runs share is ambiguous."""
+    log = parse_audit(lines(plan("20261124T100000Z-7a2f", [1]), plan("20261125T100000Z-0b2f", [2])))
+    assert log.get("7a2f").run_id == "20261124T100000Z-7a2f"
+    assert log.get("20261125").run_id == "20261125T100000Z-0b2f"
+    with pytest.raises(StoreError, match="matches 2 runs"):
+        log.get("2f")
+
+
 def test_a_restore_runs_counts_are_its_restore_outcomes_in_the_cli_and_the_tab_alike() -> None:
     """Newcomer audit: the Audit tab said `nothing yet` for a finished restore run (it counted only deletion
     outcomes) while `svctui audit list` said `3 restored`; both now show `AuditRun.counts_text`."""
