@@ -9,6 +9,7 @@ a missing client.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -46,10 +47,16 @@ DEFAULT_FAIL_ON = "not-ok,drops,stale"
 # ---------------------------------------------------------------- health
 
 
+_BARE_SPAN = re.compile(r"\s*(\d+\s*[smhdw])\s*", re.ASCII)  # `24h`: --since reads it as `-24h`
+_SPAN = re.compile(r"\s*[+-]?\s*(\d+\s*[smhdw])\s*", re.ASCII)  # `24h`, `-24h`: --stale-after reads both
+
+
 def _window(since: str, now: datetime) -> timedelta:
-    """`--since -24h` (or an RFC 3339 time) as the window ending now."""
+    """`--since -24h` or `24h` (a span back from now; both forms, as --stale-after takes) or an RFC 3339 time, as
+    the window ending now."""
+    span = _BARE_SPAN.fullmatch(since)
     try:
-        start = datetime.fromisoformat(parse_timestamp(since, now).replace("Z", "+00:00"))
+        start = datetime.fromisoformat(parse_timestamp(f"-{span[1]}" if span else since, now).replace("Z", "+00:00"))
     except ValueError:
         fail(f"--since {quote_input(since)} is not a time; allowed: -24h, -7d, -30m or an RFC 3339 time")
     if start >= now:
@@ -58,9 +65,14 @@ def _window(since: str, now: datetime) -> timedelta:
 
 
 def _duration(text: str, option: str) -> timedelta:
-    """`24h`, `90m`, `2d` as a duration (read by the filters' relative-time rule, as `+24h` from a fixed moment)."""
+    """`24h`, `90m`, `2d` (or `-24h`, as --since takes) as a duration (read by the filters' relative-time rule, as
+    `+24h` from a fixed moment)."""
+    span = _SPAN.fullmatch(text)
     try:
-        return datetime.fromisoformat(parse_timestamp(f"+{text}", EPOCH).replace("Z", "+00:00")) - EPOCH
+        return (
+            datetime.fromisoformat(parse_timestamp(f"+{span[1] if span else text}", EPOCH).replace("Z", "+00:00"))
+            - EPOCH
+        )
     except ValueError:
         fail(f"{option} {quote_input(text)} is not a duration; allowed: 24h, 90m, 2d, 1w")
 
@@ -143,8 +155,18 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
 
 
 @click.command()
-@click.option("--since", default="-24h", show_default=True, help="Window of runs to judge: -24h, -7d, or a time.")
-@click.option("--stale-after", default="24h", show_default=True, help="A check-in older than this is stale.")
+@click.option(
+    "--since",
+    default="-24h",
+    show_default=True,
+    help="Window of runs to judge: 24h (or -24h), 7d, or an RFC 3339 time.",
+)
+@click.option(
+    "--stale-after",
+    default="24h",
+    show_default=True,
+    help="A check-in older than this is stale: 24h (or -24h), 90m, 2d.",
+)
 @click.option(
     "--client",
     "client_ids",
