@@ -146,10 +146,11 @@ def audit_show(run_id: str, fmt: str) -> None:
             f"(token {row.token_id or 'none'}, user {row.user or '?'}) on {row.server or '?'}, tag {row.tag or '?'}"
         )
         note(f"{row.state}; {row.outcomes or 'no outcomes'}")
+    names = log.names(run.run_id)
     rows = [
         SelectorRow(
             selector_id=entry.selector_id,
-            name=entry.name,
+            name=entry.name or names.get(entry.selector_id, ""),
             outcome="in doubt (sent, no answer recorded)" if entry.in_doubt else (entry.outcome or "not attempted"),
             status=entry.status,
             request_id=entry.request_id or "",

@@ -180,6 +180,16 @@ class AuditLog:
             raise StoreError(f"no run {shown!r} in the audit log (svctui audit list shows the runs)")
         raise StoreError(f"{shown!r} matches {len(found)} runs; give more of the run id")
 
+    def names(self, run_id: str) -> dict[int, str]:
+        """Selector names the family of `run_id` recorded (a resume's `already gone` rows have no intent of their own:
+        the run it resumed kept the record)."""
+        found: dict[int, str] = {}
+        for run in self.family(run_id):
+            for selector_id, entry in run.entries.items():
+                if entry.name:
+                    found.setdefault(selector_id, entry.name)
+        return found
+
     def family(self, run_id: str) -> list[AuditRun]:
         """The deletion `run_id` belongs to, told in several runs: the run it resumed (and that one's), the runs that
         resumed it (and theirs), and itself, in the order they started. A selector is deleted once in a family."""

@@ -232,3 +232,32 @@ def test_a_cancelled_run_can_be_resumed_a_resumed_or_restore_run_cannot() -> Non
     assert isinstance(resumed, NothingToResume) and "was resumed by run r4" in str(resumed)
     with pytest.raises(NothingToResume, match="every selector of run r4 is settled"):
         choose_run(log, "r4")
+
+
+def test_a_resumes_already_gone_rows_are_named_from_the_run_it_resumed(tmp_path: Path) -> None:
+    """Newcomer walk (issue 28, item 12): `audit show` left the name empty for a resume's `already gone` rows (the
+    resume writes no intent for what its GET found gone; the resumed run's intent kept the record)."""
+    from click.testing import CliRunner
+
+    from svctui.cli import cli
+
+    log_lines = lines(
+        plan("20261124T100000Z-aaaa", [5, 6]),
+        {"event": "intent", "run": "20261124T100000Z-aaaa", "selector_id": 5, "selector": {"name": "Old DCs"}},
+        plan("20261124T110000Z-bbbb", [5, 6], resumes="20261124T100000Z-aaaa"),
+        {
+            "event": "outcome",
+            "run": "20261124T110000Z-bbbb",
+            "selector_id": 5,
+            "outcome": "already gone",
+            "status": 404,
+        },
+    )
+    log = parse_audit(log_lines)
+    assert log.names("20261124T110000Z-bbbb") == {5: "Old DCs"}
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    (state / "audit.jsonl").write_bytes(b"".join(log_lines))
+    result = CliRunner().invoke(cli, ["audit", "show", "bbbb", "-o", "jsonl"], env={"SVCTUI_STATE_DIR": str(state)})
+    rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    assert result.exit_code == 0 and rows[0]["selector_id"] == 5 and rows[0]["name"] == "Old DCs", result.output

@@ -336,13 +336,24 @@ class AuditTab(Widget):
     def fill_selectors(self) -> None:
         """The chosen run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
         rows: list[tuple[str | None, list[str]]] = []
+        names = self.audit_log.names(self.chosen.run_id) if self.chosen and self.audit_log else {}
         for entry in self.chosen.entries.values() if self.chosen is not None else ():
             outcome = "in doubt (no answer)" if entry.in_doubt else (entry.outcome or "not attempted")
             if entry.new_id is not None:
                 outcome = f"{outcome}{NEW_ID}{entry.new_id}"
             status = str(entry.status) if entry.status is not None else ""
             rows.append(
-                (None, [str(entry.selector_id), entry.name, outcome, status, entry.message, entry.request_id or ""])
+                (
+                    None,
+                    [
+                        str(entry.selector_id),
+                        entry.name or names.get(entry.selector_id, ""),
+                        outcome,
+                        status,
+                        entry.message,
+                        entry.request_id or "",
+                    ],
+                )
             )
         self.fill(self.query_one("#audit-selectors", RowTable), SELECTOR_COLUMNS, SELECTOR_FIT, rows)
 
