@@ -210,6 +210,28 @@ async def test_help_lists_the_screen_keys(demo_server: DemoServer) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_help_lists_the_tables_keys_while_the_detail_pane_has_the_focus(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 9): with the detail pane focused `?` left out `s`, `j/k`, `g/G`. The screen's
+    keys show whatever has the focus: the focused part's first, the others under their own heading."""
+    async with on_events(demo_server) as (app, pilot, screen):
+        await pilot.press("p")
+        await settle(pilot)
+        screen.detail.focus()
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = app.screen.rows
+        keys = {row.description: row.keys for row in rows}
+        assert keys.get("Sort") == "s", keys
+        parts = [row for row in rows if row.group == "parts"]
+        assert {"Sort", "Mark"} <= {row.description for row in parts}, [row.description for row in parts]
+        shown = " ".join(row.keys for row in parts)
+        assert all(key in shown.split() for key in ("j", "k", "g", "G")), shown
+        groups = [row.group for row in rows]
+        assert groups.index("parts") > max(i for i, group in enumerate(groups) if group in ("screen", "table"))
+        assert not any(row.description == "Sort" for row in rows if row.group != "parts"), "listed once"
+
+
 async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoServer) -> None:
     """Page 2 shares no row with page 1, so the table is cleared and refilled (not 100 remove_row calls);
     marks, being keyed, come back with their rows, and the order is the server's."""

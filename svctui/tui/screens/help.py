@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 # Keys DataTable binds without our ids; shown with what they do here.
@@ -23,7 +24,8 @@ HIDDEN_ACTIONS = {"command_palette"}
 COPY_ACTION = "screen.copy_text"
 COPY_TOOLTIP = "Copy the text selected with the mouse"
 QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the mouse)"
-GROUP_ORDER = ("screen", "audit", "table", "elsewhere", "app")
+GROUP_ORDER = ("screen", "audit", "table", "parts", "elsewhere", "app")
+PARTS = "parts"  # keys of a part of the screen that does not have the focus (tab moves there)
 ELSEWHERE = "elsewhere"  # the Audit tab's hidden keys that say they work on the Selectors tab
 HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
 IDS_FROM_COLUMNS = -(-(HELP_WIDTH + 6) * 100 // 95)  # the terminal width whose dialog has HELP_WIDTH: 116
@@ -76,6 +78,7 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
         identity = (group, binding.action)
         keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
         rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group, binding.id or "")
+    _add_unfocused_parts(app, screen, rows, keys_by_action)
     if ctrl_c_quits and ("app", "quit") in rows:
         rows[("app", "quit")] = dataclasses.replace(rows[("app", "quit")], tooltip=QUIT_TOOLTIP)
     rows[("app", "command_palette")] = KeyRow("", "Command palette", "Profile, refresh, export, theme…", "app")
@@ -87,6 +90,44 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
         for identity, row in rows.items()
     ]
     return sorted(result, key=lambda row: (GROUP_ORDER.index(row.group), not row.binding_id))
+
+
+def _part_bindings(app: App[Any], widget: Widget) -> list[Binding]:
+    """The keys a widget binds, as it would have them with the focus: its classes' BINDINGS, the user's keymap
+    applied (from the public class attributes, not the widget's private binding map)."""
+    bindings = [
+        binding
+        for cls in reversed(type(widget).__mro__)
+        for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", []))
+    ]
+    merged = BindingsMap(bindings)
+    keymap = getattr(getattr(app, "settings", None), "keymap", None)
+    if keymap:
+        merged.apply_keymap(keymap)
+    return [binding for listed in merged.key_to_bindings.values() for binding in listed]
+
+
+def _add_unfocused_parts(
+    app: App[Any],
+    screen: Screen[Any],
+    rows: dict[tuple[str, str], KeyRow],
+    keys_by_action: dict[tuple[str, str], list[str]],
+) -> None:
+    """Keys of the screen's parts that do not have the focus (the table while the detail pane has it), after the
+    focused part's: help lists the screen's keys whatever has the focus (issue 28, item 9)."""
+    focused_path = set(screen.focused.ancestors_with_self) if screen.focused is not None else set()
+    listed = {action for _group_name, action in rows}
+    for widget in screen.query("*"):
+        if widget in focused_path or not widget.focusable or isinstance(widget, Screen):
+            continue
+        for binding in _part_bindings(app, widget):
+            if not binding.id or binding.action in listed or binding.action in HIDDEN_ACTIONS:  # svctui's own keys
+                continue
+            description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
+            identity = (PARTS, binding.action)
+            keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
+            part = str(getattr(widget, "HELP_NAME", "") or type(widget).__name__)
+            rows[identity] = KeyRow("", description or binding.action, f"{part}: {tooltip}", PARTS, binding.id or "")
 
 
 def help_title(width: int) -> str:
@@ -109,6 +150,7 @@ def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> 
     tip_width = max(width - key_width - what_width - id_width - 2, 20)
     titles = {
         "table": "Table",
+        PARTS: "Elsewhere on this screen (tab moves the focus there)",
         "screen": f"{noun.capitalize() or 'This screen'}",
         "audit": "Audit tab",
         "elsewhere": "Selectors tab only (a goes back; here they say so)",
