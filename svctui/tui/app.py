@@ -33,6 +33,7 @@ from svctui.tui.widgets.app_header import HeaderInfo, Tab
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
+    from svctui.api.limits import TaskEndpoint
     from svctui.store.model import Profile
     from svctui.store.settings import Settings
 
@@ -134,6 +135,7 @@ class SvcTuiApp(App[int]):
         self.tabs = [Tab(entry.name, entry.key, entry.title) for entry in SCREENS]
         self.generation = 0
         self.startup_ms: float | None = None
+        self.back_mode = ""  # the screen esc returns to from one opened from it (Clients' enter on a client's runs)
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
         self.quit_refusals: dict[object, str] = {}  # a deletion or restore run in progress -> why not quit now
@@ -421,12 +423,31 @@ class SvcTuiApp(App[int]):
         self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
         self.push_screen(FirstRunScreen())
 
+    async def open_client_runs(self, client_id: str, endpoint: TaskEndpoint | None = None, *, back: str = "") -> None:
+        """Completed tasks of `client_id` (from `endpoint` when given); with `back`, esc there (nothing else left to
+        close) returns to that screen, once."""
+        from svctui.tui.screens.tasks.screen import TasksScreen
+
+        await self.switch_mode("tasks")
+        if isinstance(self.screen, TasksScreen):
+            self.screen.choose_client(client_id, endpoint=endpoint)
+        self.back_mode = back
+
+    def go_back(self) -> bool:
+        """esc with nothing left to close: back to the screen this one was opened from (False when none)."""
+        mode, self.back_mode = self.back_mode, ""
+        if not mode or mode == self.current_mode or mode not in self._modes:
+            return False
+        self.switch_mode(mode)
+        return True
+
     # ----- actions ----------------------------------------------------------------------------------------
     def action_switch_screen_tab(self, name: str) -> None:
         """Show the screen registered as `name` (keys 1, 2, ...)."""
         if self.profile is None:
             self.notify("Add a profile or start the demo first.", severity="warning")
             return
+        self.back_mode = ""  # a screen chosen by its key: esc no longer goes back to where an earlier jump came from
         if name in self._modes and self.current_mode != name:
             self.switch_mode(name)
 

@@ -108,6 +108,19 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         assert tasks.endpoint == REPLACEMENT_TASK_ENDPOINT, "the list the verdict was read from"
         assert tasks.query_one("#endpoint-notice").has_class("-hidden")
         assert all(task.client_id == tasks.client_id for task in tasks.table.items) and tasks.table.items
+        if not tasks.detail.is_open:  # esc closes the pane first, then goes back (newcomer walk, issue 28, item 10)
+            await pilot.press("p")
+        await pilot.press("escape")
+        assert app.screen is tasks and not tasks.detail.is_open
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen, "esc goes back to Clients, where the runs were opened from"
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen is tasks, app.screen
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is tasks, "reached by its key, esc stays: it goes back once, only from an enter on Clients"
 
 
 async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_server: DemoServer) -> None:

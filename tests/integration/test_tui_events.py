@@ -232,6 +232,20 @@ async def test_help_lists_the_tables_keys_while_the_detail_pane_has_the_focus(de
         assert not any(row.description == "Sort" for row in rows if row.group != "parts"), "listed once"
 
 
+async def test_z_gives_the_events_detail_pane_the_screen_and_back(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 10): `z` did nothing on Events (the next runs were reachable at 80x24 only by
+    tab and end). `z` opens the pane if closed and gives it the screen; `z` again brings the table back."""
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        assert not screen.detail.is_open
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is screen.detail and screen.detail.is_open
+        assert screen.detail.region.height >= 20 and screen.detail.region.width == 80
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.maximized is None and screen.table.region.height > 0
+
+
 async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoServer) -> None:
     """Page 2 shares no row with page 1, so the table is cleared and refilled (not 100 remove_row calls);
     marks, being keyed, come back with their rows, and the order is the server's."""

@@ -930,10 +930,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         key = self.current_key()
         if key is None:
             return
-        await self.app.switch_mode("tasks")
-        choose = getattr(self.app.screen, "choose_client", None)
-        if callable(choose):
-            choose(key, endpoint=self.health_options().endpoint)
+        await self.dashboard.open_client_runs(key, self.health_options().endpoint, back="clients")
 
     def _status(self, parts: Sequence[str]) -> None:
         """Say `parts` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""

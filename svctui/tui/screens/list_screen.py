@@ -31,6 +31,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
@@ -77,6 +78,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         Binding("r", "refresh", "Refresh", id="list.refresh", tooltip="Reload this page from the server"),
         Binding("p", "toggle_detail", "Detail", id="list.detail", tooltip="Show or hide the detail pane (or enter)"),
         Binding("escape", "close_detail", "Close detail", show=False, id="list.close", tooltip="Close the detail pane"),
+        Binding("z", "zoom_detail", "Zoom", show=False, id="list.zoom", tooltip="Detail pane full screen, or back"),
         Binding("y", "raw_json", "JSON", show=False, id="list.json", tooltip="Raw JSON of the row under the cursor"),
         Binding(
             "c", "copy_cell", "Copy", show=False, id="list.copy", tooltip="Copy the cell under the cursor (OSC 52)"
@@ -541,6 +543,19 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.detail.set_open(not self.detail.is_open)
         self.refresh_detail()
         self.call_after_refresh(self._keep_cursor_visible)
+
+    def action_zoom_detail(self) -> None:
+        """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        if not self.detail.is_open:
+            self.action_toggle_detail()
+        self.maximize(self.zoom_target(), container=False)
+
+    def zoom_target(self) -> Widget:
+        """What `z` gives the whole screen: the detail pane."""
+        return self.detail
 
     def action_close_detail(self) -> None:
         """`esc` closes the detail pane when it is open (the table takes the focus back); otherwise esc goes on."""

@@ -82,6 +82,7 @@ class DetailPane(VerticalScroll, Generic[T]):
     DetailPane > #detail-body { width: 1fr; }
     """
     EMPTY_HINT = "No row selected."
+    ALLOW_MAXIMIZE = True  # `z` gives the pane the whole screen (a scroll container is not maximizable by default)
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, can_focus=True)

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import Static
 
 from svctui.api.compact import share_repeats
@@ -99,7 +101,6 @@ class TasksScreen(ListScreen[CompletedTask]):
         Binding("P", "show_tab('plot')", "Plot", show=False, id="tasks.tab.plot", tooltip="Plot the domain's counts"),
         Binding("W", "show_tab('compare')", "Compare", show=False, id="tasks.tab.compare", tooltip="vs previous run"),
         Binding("T", "show_tab('fields')", "Fields", show=False, id="tasks.tab.fields", tooltip="Every field"),
-        Binding("z", "zoom_detail", "Zoom", show=False, id="tasks.zoom", tooltip="Detail pane full screen, or back"),
         Binding("n", "plot_field(1)", "Next count", show=False, id="tasks.plot.next", tooltip="Plot the next count"),
         Binding(
             "N", "plot_field(-1)", "Prev count", show=False, id="tasks.plot.prev", tooltip="Plot the previous count"
@@ -596,14 +597,18 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.action_toggle_detail()
         self.task_detail.show_tab(name)
 
-    def action_zoom_detail(self) -> None:
-        """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
-        if self.maximized is not None:
-            self.minimize()
-            return
-        if not self.detail.is_open:
-            self.action_toggle_detail()
-        self.maximize(self.task_detail, container=False)
+    def action_close_detail(self) -> None:
+        """`esc` closes the detail pane; with nothing to close, it goes back to Clients when this client's runs were
+        opened from there (enter on Clients)."""
+        try:
+            super().action_close_detail()
+        except SkipAction:
+            if not self.dashboard.go_back():
+                raise
+
+    def zoom_target(self) -> Widget:
+        """What `z` gives the whole screen: the run's detail (its tabs)."""
+        return self.task_detail
 
     def action_plot_field(self, step: int) -> None:
         """Plot the next or previous of the 12 counts."""
