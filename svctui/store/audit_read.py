@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -300,6 +302,8 @@ def read_audit(path: Path | None = None) -> AuditLog:
     path = path or audit_path()
     try:
         with path.open("rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # a device (/dev/zero, /dev/full) never ends
+                raise StoreError(f"cannot read the audit log '{path}': not a regular file")
             return parse_audit(handle)
     except FileNotFoundError:
         return AuditLog([])

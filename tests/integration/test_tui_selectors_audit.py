@@ -84,6 +84,34 @@ async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_nam
         assert log.last_interrupted() is None
 
 
+async def test_after_a_resume_the_list_its_status_line_and_the_tag_counts_reload(tmp_path: Path) -> None:
+    """Newcomer walk (issue 28, item 1): after a resume on the tag on screen the list was wrong until `r` (4 of 8
+    remaining rows listed, `rows 1–4 of 244`; the tags pane said `Tier Zero 7` while the server had 8). After any
+    run, a resume included, the page, its status line and the tags' counts are the server's."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
+        interrupted_log(demo, selectors)
+        app = make_app(demo)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("tab", "enter")
+            await settle(pilot)
+            assert isinstance(app.screen, RunScreen) and app.screen.report is not None
+            await pilot.press("escape")
+            await settle(pilot)
+            screen = app.screen
+            left = sorted(remaining_ids(demo))
+            assert screen.window.count == len(left), screen.window.count
+            shown = [item.id for item in screen.selector_table.items]
+            assert len(shown) == min(screen.window.limit, len(left)), len(shown)
+            assert set(shown) <= set(left)
+            assert screen.tags_pane.counts[BIG_TAG_ID] == len(left)
+            assert f"of {len(left)}" in " · ".join(screen.status_parts())
+
+
 async def test_an_interrupted_run_is_said_at_start_on_the_first_screen_with_its_key(tmp_path: Path) -> None:
     """Newcomer walk (issue 28, item 4): the resume was offered only once `3` was pressed (14 captures on Events
     showed nothing). At start, on whatever screen opens, a notice names the run and the key; another server's run

@@ -261,3 +261,10 @@ def test_a_resumes_already_gone_rows_are_named_from_the_run_it_resumed(tmp_path:
     result = CliRunner().invoke(cli, ["audit", "show", "bbbb", "-o", "jsonl"], env={"SVCTUI_STATE_DIR": str(state)})
     rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
     assert result.exit_code == 0 and rows[0]["selector_id"] == 5 and rows[0]["name"] == "Old DCs", result.output
+
+
+def test_a_device_in_the_logs_place_is_refused_not_read_forever() -> None:
+    """A character device where the log should be (/dev/zero, /dev/full) never ends: reading it grew memory until
+    the process was killed (the start-up notice reads the log). It is refused as not a regular file."""
+    with pytest.raises(StoreError, match="not a regular file"):
+        read_audit(Path("/dev/zero"))

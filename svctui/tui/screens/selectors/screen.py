@@ -195,9 +195,9 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(SelectorsChanged)
     def _selectors_changed(self) -> None:
-        """A restore re-created selectors, or a resume deleted some: the page and the counts are stale."""
-        self.flush_gone()
-        self.action_refresh()
+        """A restore re-created selectors, or a resume deleted some: the page, its status line and the tags' counts
+        are stale (as after a run of this screen's own)."""
+        self._after_run()
 
     def flush_gone(self) -> None:
         """Take out the deletions still pending now, before a reload: the server's counts then land on a table with
@@ -267,7 +267,7 @@ class SelectorsScreen(ListScreen[Selector]):
         elif message.channel == "typed":
             self._mark_typed(message.value)
         elif message.channel == RESUME and message.value is not None:
-            start_resume(self.dashboard, message.value, self.selector_gone)
+            start_resume(self.dashboard, message.value, self.selector_gone, on_closed=self._after_run)
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 for a tag typed by id: say the tag is not there, once. With a tag list, the screen goes back to the
