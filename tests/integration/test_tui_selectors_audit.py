@@ -86,7 +86,7 @@ async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_nam
 
 async def test_after_a_resume_the_list_its_status_line_and_the_tag_counts_reload(tmp_path: Path) -> None:
     """Newcomer walk (issue 28, item 1): after a resume on the tag on screen the list was wrong until `r` (4 of 8
-    remaining rows listed, `rows 1–4 of 244`; the tags pane said `Tier Zero 7` while the server had 8). After any
+    remaining rows listed, `rows 1-4 of 244`; the tags pane said `Tier Zero 7` while the server had 8). After any
     run, a resume included, the page, its status line and the tags' counts are the server's."""
     with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
