@@ -26,6 +26,7 @@ from svctui.tui.screens.selectors.messages import ShowAuditTab
 from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
+from svctui.tui.screens.selectors.screen import SelectorsScreen
 from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
     BIG_TAG_ID,
@@ -103,6 +104,7 @@ async def test_after_a_resume_the_list_its_status_line_and_the_tag_counts_reload
             await pilot.press("escape")
             await settle(pilot)
             screen = app.screen
+            assert isinstance(screen, SelectorsScreen)
             left = sorted(remaining_ids(demo))
             assert screen.window.count == len(left), screen.window.count
             shown = [item.id for item in screen.selector_table.items]
