@@ -12,7 +12,9 @@ import sys
 
 import click
 
+from svctui.api.quoting import QUOTE_LIMIT, quote_input
 from svctui.store.bounds import MAX_REFRESH_SECONDS
+from svctui.visible import VisibleStream
 
 # name -> ("module:attribute", the one-line help `svctui --help` lists); each family lives in its own module under
 # svctui.commands. The help is kept here so that listing the commands imports none of them (a test keeps each one
@@ -47,8 +49,43 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
 QUICK_COMMANDS = frozenset({"events", "tasks", "clients", "tags"})
 
 
+def echoed_arguments(argv: list[str]) -> list[str]:
+    """What click may echo of the command line in a message: each argument and an option's `=value`, longest first."""
+    found = {arg for arg in argv} | {arg.partition("=")[2] for arg in argv if arg.startswith("--") and "=" in arg}
+    return sorted((arg for arg in found if len(arg) > QUOTE_LIMIT), key=len, reverse=True)
+
+
+def cut_echoes(message: str, argv: list[str]) -> str:
+    """`message` (click's) with every long argument it echoes quoted and cut to ~QUOTE_LIMIT characters."""
+    for arg in echoed_arguments(argv):
+        short = quote_input(arg)
+        for echoed in (repr(arg), f"'{arg}'", f'"{arg}"', arg):
+            message = message.replace(echoed, short)
+    return message
+
+
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported on first use (not to list them in `--help`)."""
+    """A click group whose subcommands are imported on first use (not to list them in `--help`); click's own
+    messages (usage errors, bad option values) quote a long argument cut (`cut_echoes`), and the command line's
+    stderr shows their control characters (`main`)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: object
+    ) -> click.Context:
+        """Parse the group's own options; a usage error quotes a long argument cut."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)  # type: ignore[arg-type]
+        except click.ClickException as exc:
+            exc.message = cut_echoes(exc.message, sys.argv[1:])
+            raise
+
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the subcommand; a usage error in its arguments (or an unknown command) quotes a long argument cut."""
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            exc.message = cut_echoes(exc.message, sys.argv[1:])
+            raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Names of the subcommands."""
@@ -116,6 +153,11 @@ def main() -> None:
     # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
     # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
     gc.disable()
+    # Nothing a command writes (a server's message, a name, an argument echoed by click) may drive the terminal.
+    if not isinstance(sys.stdout, VisibleStream) and sys.stdout is not None:
+        sys.stdout = VisibleStream(sys.stdout)  # type: ignore[assignment]
+    if not isinstance(sys.stderr, VisibleStream) and sys.stderr is not None:
+        sys.stderr = VisibleStream(sys.stderr)  # type: ignore[assignment]
     obj: dict[str, object] = {}
     try:
         cli(obj=obj)

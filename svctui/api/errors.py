@@ -16,6 +16,7 @@ from http import HTTPStatus
 from pydantic import ValidationError
 
 from svctui.api.models import ErrorEnvelope, parse_json
+from svctui.visible import visible
 
 MESSAGE_LIMIT = 300
 BODY_LIMIT = 64 * 1024
@@ -32,8 +33,9 @@ _SPACE_RE = re.compile(r"\s+")
 
 
 def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """Collapse whitespace and cut `text` to `limit` characters, marking the cut with `…`."""
-    text = _SPACE_RE.sub(" ", text).strip()
+    """Collapse whitespace and cut `text` to `limit` characters, marking the cut with `…`; its control characters
+    (a proxy page's title with terminal escapes) shown (`visible`)."""
+    text = visible(_SPACE_RE.sub(" ", text).strip())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
@@ -68,8 +70,8 @@ class ApiError(Exception):
     after_lost_answer: bool = False
 
     def user_message(self) -> str:
-        """One or two lines for a person."""
-        return str(self.args[0]) if self.args else type(self).__name__
+        """One or two lines for a person (control characters shown: it may quote what the server sent)."""
+        return visible(str(self.args[0]), lines=True) if self.args else type(self).__name__
 
 
 class ApiStatusError(ApiError):
@@ -89,7 +91,7 @@ class ApiStatusError(ApiError):
     ) -> None:
         self.status = status
         self.messages = messages
-        self.request_id = request_id or None
+        self.request_id = visible(request_id) if request_id else None  # a header or body: shown, never obeyed
         self.body = body
         self.method = method
         self.url = url
@@ -101,7 +103,7 @@ class ApiStatusError(ApiError):
         """E.g. `HTTP 401 Unauthorized — <server message> (request id 1b2c...)`."""
         head = f"HTTP {self.status} {self.reason}".rstrip()
         text = "; ".join(self.messages)
-        line = f"{head} — {text}" if text else head
+        line = visible(f"{head} — {text}" if text else head)  # the reason phrase is the server's too
         return f"{line} (request id {self.request_id})" if self.request_id else line
 
     def __str__(self) -> str:
@@ -282,7 +284,7 @@ def status_error(
         if status == 404 and not is_html and _ENTERPRISE_ROUTE_RE.search(path):
             cls = EnterpriseOnly  # the router's plain text; a proxy's HTML 404 says nothing about the edition
     if 300 <= status < 400:
-        location = headers.get("location", "")
+        location = visible(headers.get("location", ""))
         messages.append(
             f"the server redirected to {location or 'another address'}; signed requests are not redirected, "
             "so check the base URL (http or https, host, path)"

@@ -35,6 +35,7 @@ from svctui.commands.common import (
 from svctui.commands.table import Role, TableColumn, TableWriter, terminal_width
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
 from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
+from svctui.visible import json_safe
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -275,7 +276,7 @@ def _unchecked_code(unchecked: list[MemberHealth]) -> ExitCode:
 
 def _print(results: list[MemberHealth], fmt: str, now: datetime) -> None:
     if fmt == "json":
-        click.echo(json.dumps([_row_json(result, now) for result in results], indent=2, ensure_ascii=False))
+        click.echo(json_safe(json.dumps([_row_json(result, now) for result in results], indent=2, ensure_ascii=False)))
         return
     writer = TableWriter(HEALTH_COLUMNS, sys.stdout, terminal_width(), "clients", sys.stderr)
     rows: list[Any] = [_table_row(result, now) for result in results]  # dicts: the columns read them by key

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from svctui.api.models import CompletedTask, DomainResult, Event, status_label
 from svctui.commands.table import TableColumn, TableWriter, cli_now, table_columns, terminal_width
 from svctui.schedule import next_run_at
+from svctui.visible import json_safe, visible
 
 
 class Format(StrEnum):
@@ -61,7 +62,7 @@ class JsonArrayWriter:
         """Append the page's items to the array."""
         chunks: list[str] = []
         for item in items:
-            body = json.dumps(dump_item(item), indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            body = json_safe(json.dumps(dump_item(item), indent=2, ensure_ascii=False)).replace("\n", "\n  ")
             chunks.append(("[\n  " if self.count == 0 else ",\n  ") + body)
             self.count += 1
         self.stream.write("".join(chunks))
@@ -81,8 +82,9 @@ class JsonLinesWriter:
         self.stream = stream
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
-        """Write one line per item (pydantic's own JSON encoder: the same document as `dump_item`, compact)."""
-        self.stream.write("".join(item.model_dump_json() + "\n" for item in items))
+        """Write one line per item (pydantic's own JSON encoder: the same document as `dump_item`, compact; DEL, C1
+        and bidi controls as `\\u` escapes, `json_safe`, as the array's)."""
+        self.stream.write(json_safe("".join(item.model_dump_json() + "\n" for item in items)))
         self.stream.flush()
 
     def close(self, *, complete: bool = True) -> None:
@@ -123,6 +125,12 @@ def _scalar(value: Any) -> object:
     if isinstance(value, BaseModel | dict | list):
         return json.dumps(value if not isinstance(value, BaseModel) else dump_item(value))
     return value
+
+
+def _shown(value: object) -> object:
+    """A CSV field as written: text with its control characters shown (`visible`; a line break in a description
+    stays, quoted), so `cat`ting the file drives no terminal."""
+    return visible(value, lines=True) if isinstance(value, str) else value
 
 
 CsvColumn = tuple[str, Callable[[Any], object]]
@@ -200,7 +208,7 @@ class CsvWriter:
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Write one row per item (the header before the first page)."""
         self._header()
-        self.writer.writerows([getter(item) for _, getter in self.columns] for item in items)
+        self.writer.writerows([_shown(getter(item)) for _, getter in self.columns] for item in items)
         self.stream.flush()
 
     def close(self, *, complete: bool = True) -> None:

@@ -26,8 +26,8 @@ from svctui.api.models import (
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
 from svctui.text import cell_width, cut_end, fit_widths, plural
+from svctui.visible import visible
 
-REPLACEMENT = "\ufffd"
 GAP = "  "
 MIN_TEXT = 8
 MIN_NAME = 20  # a name is cut to no fewer cells (SHARPHOUND-FRA-03 stays whole)
@@ -59,8 +59,9 @@ def _results(results: Sequence[DomainResult]) -> str:
 
 
 def single_line(text: str) -> str:
-    """One row of text: whitespace runs become one space, control characters (terminal escapes) become U+FFFD."""
-    return "".join(ch if ch.isprintable() else REPLACEMENT for ch in " ".join(text.split()))
+    """One row of text: whitespace runs become one space, control characters (terminal escapes) are shown
+    (`visible`: `␛]0;pwned␇`)."""
+    return visible(" ".join(text.split()))
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, StrictBool, ValidationError, model_validator
 
 from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
+from svctui.api.quoting import quote_input
 from svctui.store.errors import StoreError
 
 AuthKind = Literal["signature", "bearer"]
@@ -26,7 +27,7 @@ _SCHEME_PREFIX_PATTERN = re.compile(r"[A-Za-z0-9]{0,32}")
 def check_name(name: str) -> str:
     """Return a valid profile name or raise ValueError saying what is allowed."""
     if not _NAME_PATTERN.fullmatch(name):
-        raise ValueError(f"profile name {name!r} is not allowed; use {NAME_RULE}")
+        raise ValueError(f"profile name {quote_input(name)} is not allowed; use {NAME_RULE}")
     return name
 
 
@@ -38,15 +39,17 @@ def check_base_url(url: str) -> str:
         parts = urlsplit(text)
         port = parts.port  # raises ValueError on a bad port
     except ValueError:
-        raise ValueError(f"base URL {url!r} is not a valid URL; use {allowed}") from None
+        raise ValueError(f"base URL {quote_input(url)} is not a valid URL; use {allowed}") from None
     if parts.scheme.lower() not in {"http", "https"} or not parts.hostname:
-        raise ValueError(f"base URL {url!r} is not allowed; use {allowed}")
+        raise ValueError(f"base URL {quote_input(url)} is not allowed; use {allowed}")
     if parts.username is not None or parts.password is not None:
         raise ValueError("base URL must not contain a user name or password; put credentials in the profile")
     if parts.query or parts.fragment or any(ch.isspace() for ch in text):
-        raise ValueError(f"base URL {url!r} must not contain spaces, a query (?) or a fragment (#); use {allowed}")
+        raise ValueError(
+            f"base URL {quote_input(url)} must not contain spaces, a query (?) or a fragment (#); use {allowed}"
+        )
     if port == 0:
-        raise ValueError(f"base URL {url!r} has port 0; use {allowed}")
+        raise ValueError(f"base URL {quote_input(url)} has port 0; use {allowed}")
     return text.rstrip("/")
 
 
@@ -56,7 +59,8 @@ def check_token_id(token_id: str) -> str:
         return str(uuid.UUID(token_id.strip()))
     except ValueError:
         raise ValueError(
-            f"token id {token_id!r} is not a UUID; use the token's id, e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+            f"token id {quote_input(token_id)} is not a UUID; use the token's id, "
+            "e.g. 3f2504e0-4f89-41d3-9a0c-0305e82c3301"
         ) from None
 
 
@@ -85,7 +89,9 @@ def check_prefer_wait(seconds: int) -> int:
 def check_scheme_prefix(prefix: str) -> str:
     """Return the scheme prefix (e.g. `bhe` → `bhesignature`), or raise ValueError."""
     if not _SCHEME_PREFIX_PATTERN.fullmatch(prefix):
-        raise ValueError(f"scheme prefix {prefix!r} is not allowed; use up to 32 letters or digits, e.g. bhe")
+        raise ValueError(
+            f"scheme prefix {quote_input(prefix)} is not allowed; use up to 32 letters or digits, e.g. bhe"
+        )
     return prefix
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 import tomli_w
 
+from svctui.api.quoting import quote_input
 from svctui.store import keychain
 from svctui.store.atomic import locked, read_private, remove_stale_temps, require_private_dir, write_private
 from svctui.store.envprofile import env_overrides, is_complete, merge_env, profile_from_env
@@ -154,8 +155,10 @@ def dump_profiles(data: ProfilesFile) -> bytes:
 
 def _unknown(name: str, data: ProfilesFile) -> StoreError:
     if not data.profiles:
-        return StoreError(f"unknown profile {name!r}: there are no profiles yet; add one with `svctui profile add`")
-    return StoreError(f"unknown profile {name!r}; known profiles: {', '.join(data.profiles)}")
+        return StoreError(
+            f"unknown profile {quote_input(name)}: there are no profiles yet; add one with `svctui profile add`"
+        )
+    return StoreError(f"unknown profile {quote_input(name)}; known profiles: {', '.join(data.profiles)}")
 
 
 class ProfileStore:
