@@ -74,9 +74,9 @@ class LazyGroup(click.Group):
     ) -> click.Context:
         """Parse the group's own options; a usage error quotes a long argument cut."""
         try:
-            return super().make_context(info_name, args, parent, **extra)  # type: ignore[arg-type]
+            return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as exc:
-            exc.message = cut_echoes(exc.message, sys.argv[1:])
+            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
             raise
 
     def invoke(self, ctx: click.Context) -> object:
@@ -84,7 +84,7 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
-            exc.message = cut_echoes(exc.message, sys.argv[1:])
+            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
             raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -155,9 +155,9 @@ def main() -> None:
     gc.disable()
     # Nothing a command writes (a server's message, a name, an argument echoed by click) may drive the terminal.
     if not isinstance(sys.stdout, VisibleStream) and sys.stdout is not None:
-        sys.stdout = VisibleStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = VisibleStream(sys.stdout)
     if not isinstance(sys.stderr, VisibleStream) and sys.stderr is not None:
-        sys.stderr = VisibleStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = VisibleStream(sys.stderr)
     obj: dict[str, object] = {}
     try:
         cli(obj=obj)

@@ -19,6 +19,7 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
@@ -30,6 +31,7 @@ from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -159,6 +161,21 @@ class SvcTuiApp(App[int]):
         from svctui.tui.theme import APP_VARIABLE_DEFAULTS
 
         return dict(APP_VARIABLE_DEFAULTS)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast whose text (a server's message, a name) shows its control characters rather than obeying them;
+        every notify (a screen's, a widget's) ends here."""
+        super().notify(
+            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     def on_mount(self) -> None:
         """Themes, keymap, then the first screen (or the first-run screen)."""

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+from svctui.tui.widgets.row_table import cell_text
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -95,5 +95,5 @@ def redraw_column(table: PagedTable[Any], column_key: str) -> None:
         return
     for item in table.items:
         rendered = column.render(item)
-        cell = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+        cell = cell_text(rendered)
         table.update_cell(table.adapter.key(item), column_key, cell)

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from svctui.api.filters import SortKey
 from svctui.text import plural
 from svctui.tui.theme import describe_theme
+from svctui.visible import json_safe, visible
 
 if TYPE_CHECKING:
     from svctui.store.model import Profile
@@ -98,10 +99,12 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
         with target.open("w", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             writer.writerow(headers)
-            writer.writerows(rows)
+            writer.writerows(
+                [visible(cell, lines=True) if isinstance(cell, str) else cell for cell in row] for row in rows
+            )
     else:
         records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
-        target.write_text(json.dumps(records, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        target.write_text(json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n", encoding="utf-8")
     return target
 
 

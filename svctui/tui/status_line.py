@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
+from svctui.visible import visible
+
 STATUS_SEPARATOR = "  ·  "
 
 # How much each part of the status line matters when it is wider than the screen (at 80 columns the marks were cut
@@ -44,8 +46,9 @@ def rank_of(part: str) -> int:
 
 
 def fit_status(parts: Sequence[str], width: int) -> str:
-    """The parts joined by `  ·  `, leaving out the lowest-ranked ones (rightmost first) until the line fits."""
-    kept = list(parts)
+    """The parts joined by `  ·  `, leaving out the lowest-ranked ones (rightmost first) until the line fits; control
+    characters (a server's message or request id) shown (`visible`)."""
+    kept = [StatusPart(visible(part), rank_of(part)) for part in parts]
     while len(STATUS_SEPARATOR.join(kept)) > width:
         ranks = [rank_of(part) for part in kept]
         lowest = min(ranks, default=KEEP_ALWAYS)

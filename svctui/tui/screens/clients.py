@@ -61,6 +61,7 @@ from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -801,8 +802,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
-            "name": Text(member.name or member.client_id[:8] + "…"),
-            "type": Text(record.type if record else ""),
+            "name": Text(visible(member.name) or member.client_id[:8] + "…"),
+            "type": Text(visible(record.type) if record else ""),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
             "next": Text(_when(next_run(member, now))),
@@ -810,8 +811,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             "notok": Text(""),
             "drops": Text(""),
             "strip": Text(""),
-            "version": Text(record.version if record else ""),
-            "host": Text(record.hostname if record else ""),
+            "version": Text(visible(record.version) if record else ""),
+            "host": Text(visible(record.hostname) if record else ""),
         }
         return cells
 
@@ -831,7 +832,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             result.member.client_id,
             style=semantic_style(app, VERDICT_STYLES[verdict], bold=True),
         )
-        cells["name"] = Text(health.name or result.member.client_id[:8] + "…")
+        cells["name"] = Text(visible(health.name) or result.member.client_id[:8] + "…")
         last = health.last_run
         if last is not None:
             label = f"{status_label(last.status)} {age_text(last.execution_time, self.dashboard.clock())}"

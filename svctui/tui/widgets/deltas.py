@@ -29,6 +29,7 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style
 from svctui.tui.widgets.task_times import format_local_utc
 from svctui.tui.widgets.triage_pane import TriagePane
+from svctui.visible import visible
 
 RESULT_ROW = "__result__"
 NO_TASK_NOTE = "select a task to compare it with its previous comparable run"
@@ -145,12 +146,12 @@ class DeltasPane(TriagePane):
 
     def _domain_heading(self, domain: DomainComparison) -> Text:
         if domain.previous_task is None and domain.change is Change.ADDED:
-            return Text(f"{domain.domain_name} (no baseline)", style=semantic_style(self.app, "success"))
+            return Text(f"{visible(domain.domain_name)} (no baseline)", style=semantic_style(self.app, "success"))
         if domain.change is Change.REMOVED:
-            return Text(f"{domain.domain_name} (removed)", style=semantic_style(self.app, "error"))
+            return Text(f"{visible(domain.domain_name)} (removed)", style=semantic_style(self.app, "error"))
         if domain.previous_task is not None:
-            return Text(f"{domain.domain_name} vs {domain.previous_task.id}")
-        return Text(domain.domain_name)
+            return Text(f"{visible(domain.domain_name)} vs {domain.previous_task.id}")
+        return Text(visible(domain.domain_name))
 
     def _result_cell(self, domain: DomainComparison) -> Text:
         words = f"{_success_word(domain.previous_success)} → {_success_word(domain.current_success)}"

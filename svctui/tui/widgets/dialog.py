@@ -30,12 +30,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
+from svctui.visible import visible
+
 DIGITS = "0123456789"
 
 
 def show_line(widget: Static, text: str) -> None:
-    """Set a message (taken literally, never markup) and hide the widget while it is empty."""
-    widget.update(Content(text))
+    """Set a message (taken literally, never markup, its control characters shown) and hide the widget while it is
+    empty."""
+    widget.update(Content(visible(text, lines=True)))
     widget.display = bool(text)
 
 

@@ -25,6 +25,7 @@ from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, resu
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
+from svctui.visible import visible
 
 TOTAL_KEY = "__total__"
 MESSAGE_WIDTH = 32
@@ -193,7 +194,7 @@ class DomainResultsPane(Vertical):
         text.append(format_local_utc(task.end_time, self.zone))
         not_ok = task.status in NOT_OK_STATUSES
         if task.status_message and (not_ok or not task.domain_results):  # why it failed, here, not only on T
-            message = cut_end(task.status_message, 300)
+            message = visible(cut_end(task.status_message, 300), lines=True)
             text.append("\n")
             text.append(message, style=semantic_style(self.app, "error") if not_ok else "")
         if not task.domain_results:
@@ -203,9 +204,9 @@ class DomainResultsPane(Vertical):
     def _row(self, result: DomainResult) -> list[str | Text]:
         failed = semantic_style(self.app, "error", bold=True)
         ok_style = semantic_style(self.app, "success")
-        name = Text(result.domain_name or "(unnamed)", style=failed if not result.success else "")
+        name = Text(visible(result.domain_name) or "(unnamed)", style=failed if not result.success else "")
         mark = Text("✓", style=ok_style) if result.success else Text("✗ failed", style=failed)
-        message = Text(cut_end(result.message, MESSAGE_WIDTH), style=failed if not result.success else "dim")
+        message = Text(visible(cut_end(result.message, MESSAGE_WIDTH)), style=failed if not result.success else "dim")
         dropped = {drop.field: drop for drop in self.shown_drops if drop.domain_name == result.domain_name}
         counts: list[str | Text] = []
         for field in COUNT_NAMES:
@@ -229,7 +230,7 @@ class DomainResultsPane(Vertical):
     def _show_message(self, result: DomainResult | None) -> None:
         message = self.query_one("#domain-results-message", Static)
         if result is not None and not result.success and result.message:
-            message.update(f"{result.domain_name}: {result.message}")
+            message.update(visible(f"{result.domain_name}: {result.message}", lines=True))
             message.display = True
         else:
             message.update("")

@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 
 from svctui.api.filters import EndpointSpec, Filter, display_value
 from svctui.tui.messages import FilterRemoved
+from svctui.visible import visible
 
 PREDICATE_SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤", "~eq": "∋"}
 
@@ -23,14 +24,15 @@ def chip_text(active: Filter, spec: EndpointSpec | None = None) -> str:
     symbol = PREDICATE_SYMBOLS.get(active.op, active.op)
     value = display_value(spec, active.column, active.value) if spec is not None else active.value
     value = value if len(value) <= 28 else f"{value[:27]}…"
-    return f"{active.column} {symbol} {value} ✕"
+    return visible(f"{active.column} {symbol} {value} ✕")  # a pasted value's control characters shown
 
 
 class FilterChip(Button):
     """One removable filter."""
 
     def __init__(self, active: Filter, spec: EndpointSpec | None = None) -> None:
-        super().__init__(Content(chip_text(active, spec)), compact=True, classes="filter-chip", tooltip=str(active))
+        tooltip = visible(str(active))
+        super().__init__(Content(chip_text(active, spec)), compact=True, classes="filter-chip", tooltip=tooltip)
         self.active_filter = active
 
 

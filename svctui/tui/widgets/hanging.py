@@ -20,6 +20,8 @@ from textual.strip import Strip
 from textual.style import Style
 from textual.visual import RenderOptions
 
+from svctui.tui.shown import shown_content, shown_str
+
 MIN_ROOM = 12  # cells the value keeps beside its hang; in a narrower pane the line wraps from column 0
 
 
@@ -53,7 +55,7 @@ class Hanging(Content):
         physical: list[Content] = []
         hangs: list[int] = []
         for line, hang in lines:
-            content = line if isinstance(line, Content) else Content(line)
+            content = shown_content(line) if isinstance(line, Content) else shown_str(line, lines=True)  # outside text
             for index, part in enumerate(content.split("\n", allow_blank=True)):
                 physical.append(Content(" " * hang) + part if index and hang else part)
                 hangs.append(max(0, hang))

@@ -57,7 +57,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 from svctui.api.filters import SortKey
 from svctui.text import fit_ranked
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, ellipsized, one_line
+from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, cell_text, ellipsized, one_line
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -191,7 +191,7 @@ def render_cells(columns: Sequence[ColumnDef[T]], record: T) -> list[Text]:
     cells: list[Text] = []
     for column in columns:
         rendered = column.render(record)
-        cells.append(rendered if isinstance(rendered, Text) else Text(rendered, end=""))
+        cells.append(cell_text(rendered))
     return cells
 
 

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from svctui.tui.clipboard import copy_text
+from svctui.visible import json_safe, visible
 
 FIRST_KEYS = ("id", "client_id", "client_name", "name")
 
@@ -25,7 +26,7 @@ def to_json_text(record: Any) -> str:
     if isinstance(data, dict):
         first = [key for key in FIRST_KEYS if key in data]
         data = {key: data[key] for key in [*first, *(key for key in data if key not in first)]}
-    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
+    return json_safe(json.dumps(data, indent=2, ensure_ascii=False, default=str))  # C1 and bidi as \u escapes
 
 
 class RawJson(ModalScreen[None]):
@@ -49,7 +50,9 @@ class RawJson(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Title and the highlighted JSON."""
         with Vertical(id="json-dialog", classes="dialog"):
-            yield Static(Content(f"{self.title_text}  (c copy · esc close)"), id="json-title", classes="dialog-title")
+            yield Static(
+                Content(f"{visible(self.title_text)}  (c copy · esc close)"), id="json-title", classes="dialog-title"
+            )
             with VerticalScroll(id="json-scroll"):
                 yield Static(JSON(self.text), id="json-body")
 

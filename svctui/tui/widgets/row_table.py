@@ -34,15 +34,27 @@ from textual.timer import Timer
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
+from svctui.tui.shown import shown_text
+from svctui.visible import visible
+
 Cell = TypeVar("Cell")
 
 
+def cell_text(rendered: str | Text) -> Text:
+    """A column's rendered value as a cell's Text: a str (the server's text, perhaps) with its control characters
+    shown before Rich drops BEL and CR from it (`␛]0;pwned␇`, not `␛]0;pwned`)."""
+    return rendered if isinstance(rendered, Text) else Text(visible(rendered), end="")
+
+
 def ellipsized(cell: Cell) -> Cell:
-    """The cell as text that ends with `…` where its column cuts it (a str is read as markup, as DataTable does)."""
+    """The cell as text that ends with `…` where its column cuts it (a str is read as markup, as DataTable does);
+    its control characters shown (`shown_text`)."""
     if isinstance(cell, str):
-        return cast(Cell, Text.from_markup(cell, end="", overflow="ellipsis"))
+        return cast(Cell, Text.from_markup(visible(cell), end="", overflow="ellipsis"))
     if isinstance(cell, Text):
-        cell.overflow = "ellipsis"
+        shown = shown_text(cell)
+        shown.overflow = "ellipsis"
+        return cast(Cell, shown)
     return cell
 
 

@@ -19,6 +19,8 @@ from textual.containers import Center, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from svctui.tui.shown import shown_content
+
 
 class StateKind(StrEnum):
     """What the panel is showing."""
@@ -170,7 +172,7 @@ class StatePanel(Vertical):
         self.kind = kind
 
     def _show(self, kind: StateKind, content: Content) -> None:
-        self.query_one("#state-body", Static).update(content)
+        self.query_one("#state-body", Static).update(shown_content(content))  # a server's words: shown, not obeyed
         self._set_kind(kind)
 
     def show_loading(self, noun: str, where: str = "") -> None:

@@ -36,6 +36,7 @@ from svctui.tui.screens.selectors.wording import plural
 from svctui.tui.status_line import ROWS, StatusPart
 from svctui.tui.widgets.paged_table import PagedTable
 from svctui.tui.widgets.row_table import RowTable
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -329,9 +330,9 @@ class AuditTab(Widget):
             offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
             hint = "".join(f" · {offer}" for offer, offered in offers if offered)
         if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
-            line.update(f"Run {run.run_id}: {run.counts_text}{hint}")
+            line.update(visible(f"Run {run.run_id}: {run.counts_text}{hint}"))
             return
-        line.update(f"Run {run.run_id}: {plural(len(run.entries), 'selector')}, {run.state}{hint}")
+        line.update(visible(f"Run {run.run_id}: {plural(len(run.entries), 'selector')}, {run.state}{hint}"))
 
     def fill_selectors(self) -> None:
         """The chosen run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""

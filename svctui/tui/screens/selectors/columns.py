@@ -11,6 +11,7 @@ from svctui.api.models import AssetGroupTag, Selector
 from svctui.schedule import utc_minute
 from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
+from svctui.visible import visible
 
 ColorOf = Callable[[str], str]
 AUTO_CERTIFY = {0: "off", 1: "all members", 2: "seeds only"}
@@ -46,7 +47,7 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             style = "dim" if selector.disabled_at is not None else ""
             if selector.is_default:
                 style = f"italic {color_of('text-muted')}"
-            return Text(render(selector), style=style, end="")
+            return Text(visible(render(selector)), style=style, end="")
 
         return cell
 

@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from svctui.tui.widgets.dialog import ConfirmDialog
+from svctui.visible import visible
 
 
 class ConfirmScreen(ConfirmDialog):
@@ -39,11 +40,11 @@ class ConfirmScreen(ConfirmDialog):
         listing: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        self.title_text = title
-        self.body = body
+        self.title_text = visible(title)  # names from the server or the audit log: shown, never obeyed
+        self.body = visible(body, lines=True)
         self.action_label = action_label
         self.typed_count = typed_count
-        self.listing = tuple(listing)
+        self.listing = tuple(visible(line) for line in listing)
         self.ready = True  # a subclass that checks something first holds the action's button off until it is done
 
     def expected_text(self) -> str | None:
@@ -98,7 +99,7 @@ class ConfirmScreen(ConfirmDialog):
 
     def show_listing(self, lines: Sequence[str]) -> None:
         """Replace the listing's lines (e.g. once a check has answered) and fit it again."""
-        self.listing = tuple(lines)
+        self.listing = tuple(visible(line) for line in lines)
         for found in self.query("#confirm-listing Static").results(Static):
             found.update("\n".join(self.listing))
         self.call_after_refresh(self.fit_listing)

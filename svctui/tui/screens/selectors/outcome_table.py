@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.text import cap_widths
 from svctui.tui.widgets.row_table import RowTable
+from svctui.visible import visible
 
 WHOLE_LINES = 3  # the most lines the highlighted row's whole values take under the table (at 80 columns)
 Cut = Callable[[str, int], str]  # svctui.text: cut_middle, cut_start
@@ -184,7 +185,7 @@ class OutcomeTable(Vertical):
             return
         first = self.outcome_columns[0]
         head = f"{first.label} {self.values[key][first.key]}"
-        line.update(self.SEPARATOR.join([head, *(f"{label}: {value}" for label, value in cut)]))
+        line.update(visible(self.SEPARATOR.join([head, *(f"{label}: {value}" for label, value in cut)])))
         line.display = True
 
     @on(DataTable.RowHighlighted)

@@ -13,6 +13,7 @@ from textual.widgets import Input, Static
 
 from svctui.ops.selector_ids import IdError, collect_ids
 from svctui.tui.widgets.dialog import ConfirmDialog, show_line
+from svctui.visible import visible
 
 MAX_QUOTED = 100  # characters of typed input quoted back in a message
 
@@ -38,7 +39,7 @@ class ConfirmMarks(ConfirmDialog):
 
     def __init__(self, title: str, lines: tuple[str, ...]) -> None:
         super().__init__()
-        self.title_text = title
+        self.title_text = visible(title)
         self.lines = lines
 
     def compose(self) -> ComposeResult:

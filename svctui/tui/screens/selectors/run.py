@@ -42,6 +42,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
@@ -129,7 +130,9 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         self.on_gone = on_gone
         self.ids = plan_ids(plan)
         self.job = job or delete_job(plan)
-        self.title_text = title or f"Deleting {plural(len(self.ids), 'selector')} from {tag_words(plan)}"
+        self.title_text = (
+            visible(title) if title else f"Deleting {plural(len(self.ids), 'selector')} from {tag_words(plan)}"
+        )
         self._ticker = ticker  # None: the app's monotonic clock (live refresh's; tests and screenshots fix it)
         self.cancel_event = asyncio.Event()
         self.batcher: ResultBatcher[DeleteResult] = ResultBatcher(self)

@@ -20,6 +20,7 @@ from svctui.ops.selector_ids import IdError, parse_id
 from svctui.tui.widgets.paged_table import NARROW_TERMINAL
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
+from svctui.visible import visible
 
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
@@ -40,7 +41,7 @@ def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, T
     """Cells of one tag: name, kind, selector count (… while unknown), tier position, marked count."""
     position = str(tag.position) if tag.type_label == "tier" and tag.position is not None else ""
     return (
-        Text(tag.name, end=""),
+        Text(visible(tag.name), end=""),
         Text(tag.type_label, end=""),
         Text("…" if count is None else str(count), justify="right", end=""),
         Text(position, justify="right", end=""),

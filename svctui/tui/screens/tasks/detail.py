@@ -33,6 +33,7 @@ from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, muted, render_sections
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter, by_id
+from svctui.tui.widgets.row_table import cell_text
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
 
@@ -296,5 +297,5 @@ def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
     cells: dict[str, Text] = {}
     for task in table.items:
         rendered = column.render(task)
-        cells[str(task.id)] = rendered if isinstance(rendered, Text) else Text(rendered, end="")
+        cells[str(task.id)] = cell_text(rendered)
     table.update_column("results", cells)
