@@ -24,6 +24,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from svctui.tui.widgets.hanging import Hanging
+from svctui.visible import visible
 
 T = TypeVar("T")
 Value = str | Content
@@ -42,16 +43,18 @@ class Section:
 
 def missing(text: str) -> Content:
     """A value shown as missing / warning (error colour, bold)."""
-    return Content.from_markup("[b $error]$text[/]", text=text)
+    return Content.from_markup("[b $error]$text[/]", text=visible(text))
 
 
 def muted(text: str) -> Content:
     """A value shown dimmed (e.g. "not hydrated", "—")."""
-    return Content.from_markup("[$text-muted]$text[/]", text=text)
+    return Content.from_markup("[$text-muted]$text[/]", text=visible(text))
 
 
 def _as_content(value: Value) -> Content:
-    return value if isinstance(value, Content) else Content(value)
+    """A value as Content: a str (the server's text) taken literally, its control characters shown (`␇` too, which
+    Content would drop); a Content's are shown where the lines are drawn (`Hanging`)."""
+    return value if isinstance(value, Content) else Content(visible(value, lines=True))
 
 
 def render_sections(sections: Sequence[Section], label_width: int = LABEL_WIDTH) -> Hanging:

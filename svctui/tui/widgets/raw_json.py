@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from svctui.tui.clipboard import copy_text
+from svctui.tui.shown import shown_text
 from svctui.visible import json_safe, visible
 
 FIRST_KEYS = ("id", "client_id", "client_name", "name")
@@ -54,7 +55,9 @@ class RawJson(ModalScreen[None]):
                 Content(f"{visible(self.title_text)}  (c copy · esc close)"), id="json-title", classes="dialog-title"
             )
             with VerticalScroll(id="json-scroll"):
-                yield Static(JSON(self.text), id="json-body")
+                highlighted = JSON(self.text)  # rich parses and dumps the text again, C1 controls raw: shown here
+                highlighted.text = shown_text(highlighted.text)
+                yield Static(highlighted, id="json-body")
 
     def on_mount(self) -> None:
         """Focus the scroller so arrows scroll."""

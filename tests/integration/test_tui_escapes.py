@@ -1,0 +1,144 @@
+"""Nothing from the server drives the terminal: a selector whose name, description and Cypher seed hold terminal
+escapes (an OSC title, a clear screen, a C1 CSI) is shown with its control characters visible on every surface of
+the dashboard (table, detail pane, raw JSON, toast, filter chip, confirm dialog, error panel, status line, Audit tab,
+run sheet), and no raw control character reaches the screen."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from svctui.api.filters import Filter
+from svctui.demo.server import DemoServer
+from svctui.store.model import build_profile
+from svctui.tui.app import SvcTuiApp
+from svctui.tui.widgets.raw_json import RawJson
+from svctui.tui.widgets.state_panel import StateKind
+from tests.support.demo_http import signed
+from svctui.tui.clipboard import copy_text
+from tests.support.selectors import on_cleanup, open_cleanup, shown_ids
+from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
+from tests.support.tui import SIZE, events_screen, make_app, running, settle
+
+pytestmark = pytest.mark.anyio
+
+ESC_NAME = "esc \x1b]0;pwned\x07\x1b[2J title"
+ESC_DESCRIPTION = "first line\nsecond \x1b]0;pwned\x07\x1b[2J line \x9b31m red"
+ESC_SEED = "MATCH (n:User)\n// \x1b]0;pwned\x07\x1b[2J\nRETURN n"
+SHOWN = "␛]0;pwned␇"
+RAW = ("\x1b", "\x07", "\x9b")
+
+
+def create_escaped_selector(demo: DemoServer, tag: int = 1) -> int:
+    """POST a selector with escapes in its name, description and Cypher seed; its id."""
+    body = {
+        "name": ESC_NAME,
+        "description": ESC_DESCRIPTION,
+        "seeds": [{"type": 2, "value": ESC_SEED}],
+    }
+    with signed(demo) as client:
+        answer = client.post(f"/api/v2/asset-group-tags/{tag}/selectors", json=body)
+    assert answer.status_code == 201, answer.text
+    return int(answer.json()["data"]["id"])
+
+
+def screen_text(app: SvcTuiApp) -> str:
+    """What the terminal shows now: the screen's SVG picture (the text of every cell drawn, toasts included)."""
+    return app.export_screenshot()
+
+
+def assert_nothing_raw(text: str) -> None:
+    """No control character a terminal acts on is in `text`."""
+    found = sorted({ch for ch in text if ch in RAW})
+    assert not found, f"raw control characters reached the screen: {found!r}"
+
+
+async def escaped_selector_on_show(pilot: Pilot[Any], screen: Any, selector_id: int) -> None:
+    """Filter the table to the escaped selector and put the cursor on it."""
+    screen.set_filters([Filter("name", "~eq", "esc ")])
+    await settle(pilot)
+    assert shown_ids(screen) == [selector_id]
+
+
+async def test_the_selector_table_detail_pane_and_chip_show_the_escapes(fresh_demo_server: DemoServer) -> None:
+    selector_id = create_escaped_selector(fresh_demo_server)
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        await escaped_selector_on_show(pilot, screen, selector_id)
+        text = screen_text(app)
+        assert SHOWN in text, "the table's name cell"
+        assert_nothing_raw(text)
+        await pilot.press("p")
+        await settle(pilot)
+        body = str(screen.detail.query_one("#detail-body").render())
+        assert "second ␛]0;pwned␇␛[2J line \\x9b31m red" in body, body
+        assert "// ␛]0;pwned␇␛[2J" in body, "the Cypher seed, its lines kept"
+        assert_nothing_raw(body)
+        assert_nothing_raw(screen_text(app))
+
+
+async def test_the_raw_json_view_escapes_every_control(fresh_demo_server: DemoServer) -> None:
+    selector_id = create_escaped_selector(fresh_demo_server)
+    async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        await escaped_selector_on_show(pilot, screen, selector_id)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, RawJson)
+        assert "\\u009b31m" in app.screen.text and "\\u001b]0;pwned\\u0007" in app.screen.text
+        assert_nothing_raw(app.screen.text)
+        assert_nothing_raw(screen_text(app))
+
+
+async def test_a_toast_quoting_the_name_shows_the_escapes(fresh_demo_server: DemoServer) -> None:
+    """`c` on a name cell copies it (OSC 52, base64: inert) and says so in a toast that quotes the name."""
+    create_escaped_selector(fresh_demo_server)
+    app = make_app(fresh_demo_server)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # toasts drawn (run_test hides them)
+        await open_cleanup(pilot)
+        copy_text(app, ESC_NAME, "name")
+        app.notify("from the server", title=ESC_NAME)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Copied name: esc ␛]0;pwned␇␛[2J" in html.unescape(text).replace("\xa0", " ")
+        assert text.count(SHOWN) >= 2, "the toast's message and the other's title"
+        assert_nothing_raw(text)
+
+
+class EscapingServer(RecordingServer):
+    """Every events page fails with a body whose words hold terminal escapes: the API's error envelope (message and
+    request id) or a proxy's 502 page (its <title>)."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__()
+        self.reply = reply
+
+    def route(self, recorded: Recorded) -> Reply:
+        """The scripted failure for the events list, the usual answers for the rest."""
+        return self.reply if recorded.path == "/api/v2/events" else super().route(recorded)
+
+
+ERROR_REPLIES = {
+    "envelope": Reply(500, envelope(500, f"boom {ESC_NAME}", "rid-\x1b]0;pwned\x07\x9b2J")),
+    "proxy page": Reply(
+        502, f"<html><head><title>Bad gateway {ESC_NAME}</title></head><body>x</body></html>", content_type="text/html"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(ERROR_REPLIES))
+async def test_an_error_panel_and_status_line_show_the_servers_escapes(kind: str) -> None:
+    with EscapingServer(ERROR_REPLIES[kind]) as server:
+        profile = build_profile(
+            name="escapes", base_url=server.base_url, token_id=TOKEN_ID, token_key=TOKEN_KEY, storage="env"
+        )
+        app = make_app(profile=profile)
+        async with running(app) as pilot:
+            await settle(pilot)
+            assert events_screen(app).state_panel.kind is StateKind.ERROR
+            text = screen_text(app)
+            assert SHOWN in html.unescape(text), "the server's words, shown"
+            if kind == "envelope":
+                assert "rid-␛]0;pwned␇\\x9b2J" in html.unescape(text), "the request id, shown"
+            assert_nothing_raw(text)
