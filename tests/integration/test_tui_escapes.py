@@ -6,6 +6,7 @@ run sheet), and no raw control character reaches the screen."""
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import pytest
@@ -46,8 +47,10 @@ def create_escaped_selector(demo: DemoServer, tag: int = 1) -> int:
 
 
 def screen_text(app: SvcTuiApp) -> str:
-    """What the terminal shows now: the screen's SVG picture (the text of every cell drawn, toasts included)."""
-    return app.export_screenshot()
+    """What the terminal shows now, from the screen's SVG picture: the text of every cell drawn (toasts included),
+    the picture's runs of text joined (a line's styled runs in order), its spaces as spaces."""
+    runs = re.findall(r"<text[^>]*>([^<]*)</text>", app.export_screenshot())
+    return html.unescape("".join(runs)).replace("\xa0", " ")
 
 
 def assert_nothing_raw(text: str) -> None:
@@ -56,9 +59,9 @@ def assert_nothing_raw(text: str) -> None:
     assert not found, f"raw control characters reached the screen: {found!r}"
 
 
-async def escaped_selector_on_show(pilot: Pilot[Any], screen: Any, selector_id: int) -> None:
-    """Filter the table to the escaped selector and put the cursor on it."""
-    screen.set_filters([Filter("name", "~eq", "esc ")])
+async def escaped_selector_on_show(pilot: Pilot[Any], screen: Any, selector_id: int, value: str = "esc ") -> None:
+    """Filter the table to the escaped selector (name ~eq `value`) and put the cursor on it."""
+    screen.set_filters([Filter("name", "~eq", value)])
     await settle(pilot)
     assert shown_ids(screen) == [selector_id]
 
@@ -66,6 +69,11 @@ async def escaped_selector_on_show(pilot: Pilot[Any], screen: Any, selector_id: 
 async def test_the_selector_table_detail_pane_and_chip_show_the_escapes(fresh_demo_server: DemoServer) -> None:
     selector_id = create_escaped_selector(fresh_demo_server)
     async with on_cleanup(fresh_demo_server) as (app, pilot, screen):
+        screen.set_filters([Filter("name", "~eq", "esc \x1b]0;pwned\x07")])  # a pasted filter value
+        await settle(pilot)
+        chip = screen_text(app)
+        assert "name ∋ esc ␛]0;pwned␇ ✕" in chip, "the filter chip"
+        assert_nothing_raw(chip)
         await escaped_selector_on_show(pilot, screen, selector_id)
         text = screen_text(app)
         assert SHOWN in text, "the table's name cell"
@@ -101,7 +109,7 @@ async def test_a_toast_quoting_the_name_shows_the_escapes(fresh_demo_server: Dem
         app.notify("from the server", title=ESC_NAME)
         await settle(pilot)
         text = screen_text(app)
-        assert "Copied name: esc ␛]0;pwned␇␛[2J" in html.unescape(text).replace("\xa0", " ")
+        assert "Copied name: esc ␛]0;pwned␇␛[2J" in text
         assert text.count(SHOWN) >= 2, "the toast's message and the other's title"
         assert_nothing_raw(text)
 
@@ -138,7 +146,7 @@ async def test_an_error_panel_and_status_line_show_the_servers_escapes(kind: str
             await settle(pilot)
             assert events_screen(app).state_panel.kind is StateKind.ERROR
             text = screen_text(app)
-            assert SHOWN in html.unescape(text), "the server's words, shown"
+            assert SHOWN in text, "the server's words, shown"
             if kind == "envelope":
-                assert "rid-␛]0;pwned␇\\x9b2J" in html.unescape(text), "the request id, shown"
+                assert "rid-␛]0;pwned␇\\x9b2J" in text, "the request id, shown"
             assert_nothing_raw(text)
