@@ -12,7 +12,6 @@ import sys
 
 import click
 
-from svctui.api.quoting import QUOTE_LIMIT, quote_input
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
 
@@ -51,12 +50,16 @@ QUICK_COMMANDS = frozenset({"events", "tasks", "clients", "tags"})
 
 def echoed_arguments(argv: list[str]) -> list[str]:
     """What click may echo of the command line in a message: each argument and an option's `=value`, longest first."""
+    from svctui.api.quoting import QUOTE_LIMIT  # on an error only: `svctui --help` imports no svctui.api
+
     found = {arg for arg in argv} | {arg.partition("=")[2] for arg in argv if arg.startswith("--") and "=" in arg}
     return sorted((arg for arg in found if len(arg) > QUOTE_LIMIT), key=len, reverse=True)
 
 
 def cut_echoes(message: str, argv: list[str]) -> str:
     """`message` (click's) with every long argument it echoes quoted and cut to ~QUOTE_LIMIT characters."""
+    from svctui.api.quoting import quote_input
+
     for arg in echoed_arguments(argv):
         short = quote_input(arg)
         for echoed in (repr(arg), f"'{arg}'", f'"{arg}"', arg):
