@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from svctui.demo.server import DemoServer
-from tests.e2e.test_tmux import BINARY, Tmux, _SOCKETS
+from tests.e2e.test_tmux import _SOCKETS, BINARY, Tmux
 from tests.integration.test_tui_escapes import create_escaped_selector
 from tests.support.demo_http import own_server
 

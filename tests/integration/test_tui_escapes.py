@@ -16,12 +16,12 @@ from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.model import build_profile
 from svctui.tui.app import SvcTuiApp
+from svctui.tui.clipboard import copy_text
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.demo_http import signed
-from svctui.tui.clipboard import copy_text
-from tests.support.selectors import on_cleanup, open_cleanup, shown_ids
 from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
+from tests.support.selectors import on_cleanup, open_cleanup, shown_ids
 from tests.support.tui import SIZE, events_screen, make_app, running, settle
 
 pytestmark = pytest.mark.anyio
@@ -105,7 +105,7 @@ async def test_a_toast_quoting_the_name_shows_the_escapes(fresh_demo_server: Dem
     app = make_app(fresh_demo_server)
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # toasts drawn (run_test hides them)
         await open_cleanup(pilot)
-        copy_text(app, ESC_NAME, "name")
+        copy_text(app, ESC_NAME, "name")  # type: ignore[arg-type]  # App[int] is an App
         app.notify("from the server", title=ESC_NAME)
         await settle(pilot)
         text = screen_text(app)
