@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from svctui.api.filters import VALUE_PATTERNS, Kind
 from svctui.api.quoting import quote_input
 from svctui.tui.widgets.dialog import show_line
+from svctui.visible import visible
 
 UUID_FORM = "a client uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0 (8-4-4-4-12 hexadecimal digits)"
 
@@ -39,7 +40,7 @@ class KnownClient:
 
     def label(self) -> Content:
         """`collector-01  7d3c1a2b-…  3 events · recent`."""
-        name = self.name or "(unnamed client)"
+        name = visible(self.name) or "(unnamed client)"  # the server's: shown, never obeyed
         notes = []
         if self.events:
             notes.append(f"{self.events} event" + ("s" if self.events != 1 else ""))
