@@ -17,12 +17,16 @@ from svctui.demo.server import DemoServer
 from svctui.store.model import build_profile
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.clipboard import copy_text
+from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.demo_http import signed
 from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
-from tests.support.selectors import on_cleanup, open_cleanup, shown_ids
-from tests.support.tui import SIZE, events_screen, make_app, running, settle
+from tests.support.cli import demo_env, run_binary
+from tests.support.selectors import AuditHost, on_cleanup, open_cleanup, shown_ids
+from tests.support.selectors_run import plan_of, tag_selectors
+from tests.support.tui import SIZE, events_screen, make_app, running, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -150,3 +154,35 @@ async def test_an_error_panel_and_status_line_show_the_servers_escapes(kind: str
             if kind == "envelope":
                 assert "rid-␛]0;pwned␇\\x9b2J" in text, "the request id, shown"
             assert_nothing_raw(text)
+
+
+async def test_the_audit_tab_shows_an_escaped_name_from_the_log(fresh_demo_server: DemoServer) -> None:
+    """The audit log keeps the name whole; the Audit tab's selector table shows it visibly."""
+    selector_id = create_escaped_selector(fresh_demo_server)
+    deleted = run_binary(["selectors", "delete", "1", str(selector_id), "--yes"], env=demo_env(fresh_demo_server))
+    assert deleted.code == 0, deleted.stderr
+    async with with_screen(fresh_demo_server, AuditHost(), size=(160, 44)) as (app, pilot):
+        await settle(pilot)
+        text = screen_text(app)
+        assert "esc ␛]0;pwned␇" in text, "the run's selector, by name"
+        assert_nothing_raw(text)
+
+
+async def test_the_review_dialog_and_the_run_sheet_show_an_escaped_name(fresh_demo_server: DemoServer) -> None:
+    """The deletion's review (its table and confirm) and the run sheet (its outcome table) name the selector."""
+    selector_id = create_escaped_selector(fresh_demo_server)
+    escaped = [selector for selector in tag_selectors(fresh_demo_server) if selector.id == selector_id]
+    plan = plan_of(fresh_demo_server, escaped)
+    async with with_screen(fresh_demo_server, ReviewScreen(plan), size=(160, 44)) as (app, pilot):
+        await settle(pilot)
+        text = screen_text(app)
+        assert "esc ␛]0;pwned␇" in text, "the review's table"
+        assert_nothing_raw(text)
+    async with with_screen(fresh_demo_server, RunScreen(plan, lambda tag_id, selector_id: None), size=(160, 44)) as (
+        app,
+        pilot,
+    ):
+        await settle(pilot)
+        text = screen_text(app)
+        assert "esc ␛]0;pwned␇" in text and "deleted" in text, "the run sheet's outcome table"
+        assert_nothing_raw(text)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
+import json
 import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from svctui.visible import visible
+from svctui.visible import VisibleStream, json_safe, visible
 
 
 def test_an_osc_title_and_a_clear_screen_are_shown_not_done() -> None:
@@ -39,3 +41,18 @@ def test_nothing_a_terminal_acts_on_survives(text: str) -> None:
     assert not any(unicodedata.category(ch) == "Cc" for ch in shown)
     assert not any("\u202a" <= ch <= "\u202e" or "\u2066" <= ch <= "\u2069" for ch in shown)
     assert visible(shown) == shown
+
+
+@given(st.text())
+def test_json_safe_reads_back_whole_and_holds_nothing_raw(text: str) -> None:
+    document = json_safe(json.dumps({"name": text}, ensure_ascii=False))
+    assert json.loads(document) == {"name": text}
+    assert visible(document) == document, "no control character, bidi override or lone surrogate left raw"
+
+
+def test_a_visible_stream_shows_what_is_written_and_keeps_lines() -> None:
+    out = io.StringIO()
+    stream = VisibleStream(out)
+    assert stream.write("error: \x1b]0;pwned\x07 \x9b2J\n\tnext") == len("error: \x1b]0;pwned\x07 \x9b2J\n\tnext")
+    assert out.getvalue() == "error: ␛]0;pwned␇ \\x9b2J\n\tnext"
+    assert not hasattr(stream, "buffer"), "click writes to the stream, not to the bytes beneath it"
