@@ -21,9 +21,9 @@ from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.widgets.raw_json import RawJson
 from svctui.tui.widgets.state_panel import StateKind
+from tests.support.cli import demo_env, run_binary
 from tests.support.demo_http import signed
 from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
-from tests.support.cli import demo_env, run_binary
 from tests.support.selectors import AuditHost, on_cleanup, open_cleanup, shown_ids
 from tests.support.selectors_run import plan_of, tag_selectors
 from tests.support.tui import SIZE, events_screen, make_app, running, settle, with_screen
