@@ -33,7 +33,7 @@ from svctui.api.limits import (
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
 from svctui.commands.client_names import ClientNameBook
-from svctui.commands.client_ref import check_client, named_client
+from svctui.commands.client_ref import check_client, is_uuid, named_client, resolve_clients
 from svctui.commands.common import (
     DEFAULT_LIMIT,
     CommandFailure,
@@ -141,6 +141,7 @@ class Listing:
     items: Callable[[Any], Sequence[BaseModel]] = _page_data  # a page -> its items
     not_found: str = ""  # what a 404 means here (the client or tag named on the command line does not exist)
     resolve: Callable[[ApiClient, str], Awaitable[tuple[object, ...]]] | None = None  # args worked out once connected
+    resolve_query: Callable[[ApiClient, str], Awaitable[ListQuery]] | None = None  # a query worked out once connected
 
     async def first_page(self, client: ApiClient, skip: int, limit: int) -> tuple[Sequence[BaseModel], int]:
         """One request: the items from `skip` and the total count."""
@@ -175,6 +176,8 @@ def run_listing(
         nonlocal listing
         if listing.resolve is not None:  # a client given by name: its id, from the server's clients
             listing = replace(listing, args=await listing.resolve(client, profile.name))
+        if listing.resolve_query is not None:  # a filter naming a client: its id, from the server's clients
+            listing = replace(listing, query=await listing.resolve_query(client, profile.name))
         first_page: FirstPage = lambda: listing.first_page(client, skip, limit or DEFAULT_LIMIT)  # noqa: E731
         all_pages: AllPages = lambda: listing.all_pages(client, skip, page_size)  # noqa: E731
         columns = None
@@ -259,9 +262,39 @@ def events_list(
     no_hydrate_ous: bool,
     **paging: Any,
 ) -> None:
-    """List events (collection schedules). Exit 4 on a community-edition server."""
-    query = _hydrated_query(parse_query(EVENTS, filters, sorts), no_hydrate_domains, no_hydrate_ous)
-    run_listing(ctx, Listing(Event, "events", lambda client: client.events, query=query), **paging)
+    """List events (collection schedules). `-f client_id=NAME` takes a client's name as `tasks list` does (looked up
+    once connected; exit 2 when no client or several have it). Exit 4 on a community-edition server."""
+    plain, named = split_named_clients(filters)
+    query = _hydrated_query(parse_query(EVENTS, plain, sorts), no_hydrate_domains, no_hydrate_ous)
+    listing = Listing(Event, "events", lambda client: client.events, query=query)
+    if named:
+
+        async def with_client_ids(client: ApiClient, profile: str) -> ListQuery:
+            ids = await resolve_clients(client, profile, [name for _, name in named], "--filter client_id")
+            found = [
+                Filter.build(EVENTS, "client_id", op, client_id) for (op, _), client_id in zip(named, ids, strict=True)
+            ]
+            return replace(query, filters=(*query.filters, *found))
+
+        listing = replace(listing, resolve_query=with_client_ids)
+    run_listing(ctx, listing, **paging)
+
+
+def split_named_clients(filters: Sequence[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """`-f client_id=[eq:|neq:]NAME` apart from the other filters: (the others, [(predicate, name)]); a uuid stays
+    with the others. A value that can be no name either is exit 2 before any request."""
+    plain: list[str] = []
+    named: list[tuple[str, str]] = []
+    for text in filters:
+        column, sep, rest = text.strip().partition("=")
+        op, colon, value = rest.partition(":")
+        op, value = (op.strip(), value) if colon and op.strip() in ("eq", "neq") else ("eq", rest)
+        if sep and column.strip() == "client_id" and value.strip() and not is_uuid(value):
+            check_client(value, f"--filter {column.strip()}")
+            named.append((op, value.strip()))
+        else:
+            plain.append(text)
+    return plain, named
 
 
 # ---------------------------------------------------------------- tasks

@@ -34,6 +34,8 @@ from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from svctui.api.client import ApiClient
     from svctui.api.limits import TaskEndpoint
     from svctui.store.model import Profile
@@ -137,6 +139,7 @@ class SvcTuiApp(App[int]):
         self.tabs = [Tab(entry.name, entry.key, entry.title) for entry in SCREENS]
         self.generation = 0
         self.startup_ms: float | None = None
+        self._toasts_shown: dict[tuple[str, str, str], float] = {}  # toast -> when it leaves the screen
         self.back_mode = ""  # the screen esc returns to from one opened from it (Clients' enter on a client's runs)
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
@@ -156,6 +159,24 @@ class SvcTuiApp(App[int]):
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
     # ----- start-up ---------------------------------------------------------------------------------------
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a toast, unless the same one is still on show: a burst of one key stacked eight alike."""
+        now = time.monotonic()
+        self._toasts_shown = {key: until for key, until in self._toasts_shown.items() if until > now}
+        key = (message, title, severity)
+        if key in self._toasts_shown:
+            return
+        self._toasts_shown[key] = now + (self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """App variables usable in TCSS (`$status-failed`, `$mark`, ...) with their defaults."""
         from svctui.tui.theme import APP_VARIABLE_DEFAULTS

@@ -70,3 +70,22 @@ def test_tasks_table_shows_the_client_name_on_a_community_server(
         at = lines[0].index("CLIENT")
         assert len(lines) == 4 and all(line[at:].split()[0] == name for line in lines[1:]), lines
         assert load_names(PROFILE) == {client_id: name}, "learnt from the tasks, cached for later"
+
+
+def test_events_filter_a_client_by_name_as_tasks_list_takes_it(enterprise: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 8): `events list -f client_id=NAME` refused a name `tasks list` accepts. A name
+    (any case) lists that client's events as its uuid does; `neq:` too; a name no client has is exit 2, naming
+    candidates, before the events are asked for."""
+    import json
+
+    names = names_in(enterprise.db_path)
+    first = client_ids(enterprise.db_path)[0]
+    by_uuid = invoke(["events", "list", "--all", "-o", "json", "-f", f"client_id=eq:{first}"])
+    by_name = invoke(["events", "list", "--all", "-o", "json", "-f", f"client_id={names[first].lower()}"])
+    assert by_uuid.exit_code == 0 and by_name.exit_code == 0, by_name.stderr
+    ids = [event["id"] for event in json.loads(by_uuid.stdout)]
+    assert ids and [event["id"] for event in json.loads(by_name.stdout)] == ids
+    others = invoke(["events", "list", "--all", "-o", "json", "-f", f"client_id=neq:{names[first]}"])
+    assert others.exit_code == 0 and not set(ids) & {event["id"] for event in json.loads(others.stdout)}
+    missing = invoke(["events", "list", "-f", "client_id=NO-SUCH-CLIENT"])
+    assert missing.exit_code == 2 and "is no client's name or uuid" in missing.stderr, missing.stderr

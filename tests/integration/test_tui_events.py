@@ -246,6 +246,31 @@ async def test_z_gives_the_events_detail_pane_the_screen_and_back(demo_server: D
         assert screen.maximized is None and screen.table.region.height > 0
 
 
+async def test_c_chooses_a_client_by_name_and_lists_only_its_events(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 8): Events could be filtered by client only by uuid. `C` opens the client
+    picker (names as on Completed tasks); a name typed and enter lists that client's events (`client_id=eq:`)."""
+    from textual.widgets import Input
+
+    from svctui.tui.widgets.client_picker import ClientPicker
+
+    async with on_events(demo_server) as (app, pilot, screen):
+        await settle(pilot)
+        event = screen.table.current_item
+        assert event is not None
+        name = app.client_name(event.client_id)
+        assert name, "the client names are loaded with the first page"
+        await pilot.press("C")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ClientPicker)
+        picker.query_one("#client-input", Input).value = name
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [(f.column, f.op, f.value) for f in screen.filters] == [("client_id", "eq", event.client_id)]
+        assert screen.table.items and {item.client_id for item in screen.table.items} == {event.client_id}
+
+
 async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoServer) -> None:
     """Page 2 shares no row with page 1, so the table is cleared and refilled (not 100 remove_row calls);
     marks, being keyed, come back with their rows, and the order is the server's."""

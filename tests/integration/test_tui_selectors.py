@@ -180,10 +180,13 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         await settle(pilot)
         total = screen.window.count
         assert total is not None and total > screen.window.limit
-        await pilot.press("M")
+        screen.action_mark_all_matching()  # as `M` does; the count is said in the status line while it runs
+        assert "counting the selectors of" in " · ".join(screen.status_parts())
         await settle(pilot)
         assert isinstance(app.screen, ConfirmMarks)
         assert f"Matching name ∋ s: {total} selectors" in " ".join(app.screen.lines)
+        assert not any("Counting" in note.message for note in app.notes), "no toast left beside the question"
+        assert "counting" not in " · ".join(screen.status_parts())
         await pilot.press("tab", "enter")  # from Cancel to Mark
         await settle(pilot)
         client = await app.api_client()
@@ -191,6 +194,17 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         assert set(screen.marks.ids(tag.id)) == {item.id for item in every if not item.is_default}
         assert screen.marks.of(tag.id).page_count > 1
         assert "matching name ∋ s" in screen.marks.of(tag.id).reasons
+
+
+async def test_a_burst_of_one_key_shows_its_toast_once(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 11): eight toasts stacked after a burst of keys at 80x24. The same toast still on
+    show is not shown again (the app's record of notifications keeps every one)."""
+    async with on_cleanup(demo_server, size=(80, 24)) as (app, pilot, _screen):
+        for _ in range(8):
+            await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert len([note for note in app.notes if "Nothing is marked" in note.message]) == 8
+        assert app.toasts == 1
 
 
 async def test_palette_command_marks_every_match(demo_server: DemoServer) -> None:

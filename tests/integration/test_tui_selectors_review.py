@@ -73,7 +73,7 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             # the dry run settled 4 (2 defaults, 1 gone, the unknown id): 19 are to be sent, and 19 is the count
             assert sorted(screen.left_out) == sorted([*(s.id for s in defaults), plain[0].id, 999_999])
             assert text_of(screen, "#review-title").startswith("Delete 19 of the 23 marked selectors")
-            assert "The run sends only the 19 others: 4 gone, default or another tag's are left out" in text_of(
+            assert "The run sends 19 selectors; 4 left out (gone, default, another tag's)" in text_of(
                 screen, "#review-left-out"
             )
             screen.query_one("#review-typed", Input).value = "23"  # every marked one: not what is sent

@@ -192,3 +192,8 @@ async def test_compare_and_plot_name_the_same_previous_comparable_run(demo_serve
         )
         shown = deltas.table.get_cell(case.field, f"domain:{case.domain_name}")
         assert str(getattr(shown, "plain", shown)).startswith(f"-{before - after:,} (-")
+        # newcomer walk (issue 28, item 6): the dropped domain's column was cut off at the pane's right edge, its
+        # change reachable after ten presses of →: its column comes first, and the header names domain and change
+        keys = [str(key.value) for key in deltas.table.columns]
+        assert keys[:3] == ["count", "total", f"domain:{case.domain_name}"], keys
+        assert f"Drop: {case.domain_name} " in header and f"{before:,} → {after:,}" in header, header

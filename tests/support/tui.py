@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.keys import KEY_NAME_REPLACEMENTS, key_to_character
-from textual.notifications import SeverityLevel
+from textual.notifications import Notify, SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
@@ -54,12 +54,17 @@ class RecordingApp(SvcTuiApp):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.notes: list[Note] = []
+        self.toasts = 0  # notifications that reached Textual (notes holds every one asked for)
         self.bells = 0
 
     def bell(self) -> None:
         """Ring (a headless app makes no sound), and count it."""
         self.bells += 1
         super().bell()
+
+    def on_notify(self, _message: Notify) -> None:
+        """A toast reached Textual (run_test draws none): count it."""
+        self.toasts += 1
 
     def notify(
         self,

@@ -12,7 +12,7 @@ from svctui.tui.screens.selectors.loaders import Matching, matching_why
 from svctui.tui.screens.selectors.marks import Marks
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.restore import nothing_to_restore
-from svctui.tui.screens.selectors.review import unknown_ids_words, why_line
+from svctui.tui.screens.selectors.review import left_out_words, unknown_ids_words, why_line
 from svctui.tui.screens.selectors.wording import matching_lines
 
 
@@ -105,3 +105,11 @@ def test_the_reviews_why_and_impact_lines_fit_their_width_and_say_how_many_more(
         " and 399 more)"
     )
     assert impact_line(impact, 72) == "Impact: 4,292 tagged objects; 400 not part of the tag, skipped"
+
+
+def test_the_left_out_line_is_grammatical_and_fits_80_columns() -> None:
+    """Newcomer walk (issue 28, item 11): "The run sends only the 1 others: 2 gone, default or another tag's are l…"
+    (grammar, cut at 80). One selector reads in the singular; the line fits the review's 72 columns at 80."""
+    assert left_out_words(1, 1) == "The run sends 1 selector; 1 left out (gone, default, another tag's)"
+    assert left_out_words(19, 4) == "The run sends 19 selectors; 4 left out (gone, default, another tag's)"
+    assert len(left_out_words(999, 999)) <= 72, "the review's line at 80 columns"

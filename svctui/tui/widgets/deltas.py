@@ -103,12 +103,13 @@ class DeltasPane(TriagePane):
             return
         table.add_column("Count", key="count")
         table.add_column("Total", key="total")  # beside the counts: a narrow pane scrolls the domains, not the sum
-        for domain in comparison.domains:
+        domains = self.drops_first(comparison.domains)  # the dropped cell in view without scrolling sideways
+        for domain in domains:
             table.add_column(self._domain_heading(domain), key=f"domain:{domain.domain_name}")
         table.add_row(
             Text("Result", style="bold"),
             Text(""),
-            *[self._result_cell(domain) for domain in comparison.domains],
+            *[self._result_cell(domain) for domain in domains],
             key=RESULT_ROW,
         )
         totals = {delta.field: delta for delta in comparison.totals}
@@ -116,9 +117,41 @@ class DeltasPane(TriagePane):
             table.add_row(
                 Text(COUNT_LABELS[field]),
                 self._delta_cell(totals[field], bold=True),
-                *[self._delta_cell(domain.deltas[position]) for domain in comparison.domains],
+                *[self._delta_cell(domain.deltas[position]) for domain in domains],
                 key=field,
             )
+
+    def worst_drop(self, domain: DomainComparison) -> CountDelta | None:
+        """The domain's count that dropped most beyond the threshold (in percent), None when none did."""
+        dropped = [
+            delta
+            for delta in domain.deltas
+            if delta.delta < 0 and delta.percent is not None and -delta.percent > self.threshold * 100
+        ]
+        return min(dropped, key=lambda delta: delta.percent or 0.0, default=None)
+
+    def drops_first(self, domains: tuple[DomainComparison, ...]) -> list[DomainComparison]:
+        """The domains whose counts dropped first, the worst drop first; the others keep their order."""
+        worst = {domain.domain_name: self.worst_drop(domain) for domain in domains}
+
+        def rank(domain: DomainComparison) -> float:
+            drop = worst[domain.domain_name]
+            return drop.percent or 0.0 if drop is not None else 1.0
+
+        return sorted(domains, key=rank)
+
+    def _drop_line(self, comparison: RunComparison) -> Text | None:
+        """`Drop: CORP.EXAMPLE.COM Users 1,234 → 791 (-443, -35.9 %)`, the worst drop, as P names it."""
+        drops = [(domain, drop) for domain in comparison.domains if (drop := self.worst_drop(domain)) is not None]
+        if not drops:
+            return None
+        domain, drop = min(drops, key=lambda pair: pair[1].percent or 0.0)
+        text = Text("\nDrop: ", style="bold")
+        text.append(f"{domain.domain_name} {drop.label} {drop.previous or 0:,} → {drop.current or 0:,} ")
+        text.append(f"({format_delta(drop)})", style=drop_style(self.app, bold=True))
+        if len(drops) > 1:
+            text.append(f"; {len(drops) - 1} more domain{'s' if len(drops) > 2 else ''} dropped")
+        return text
 
     def _header(self, comparison: RunComparison) -> Text:
         task = comparison.task
@@ -141,6 +174,9 @@ class DeltasPane(TriagePane):
             text.append(f"Task {task.id}", style="bold")
             text.append(" vs previous comparable runs, per domain: ")
             text.append(", ".join(f"task {run.id}" for run in baselines), style="bold")
+        drop = self._drop_line(comparison) if baselines else None
+        if drop is not None:
+            text.append_text(drop)
         text.append(f"\n{RULE}", style="dim")
         return text
 

@@ -36,6 +36,7 @@ class EventsScreen(ListScreen["Event"]):
     MODE: ClassVar[str] = "events"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "show_runs", "Runs", id="events.runs", tooltip="This event's runs on Completed tasks"),
+        Binding("C", "choose_client", "Client", id="events.client", tooltip="Only one client's events: name or uuid"),
     ]
     # Below the table (under 110 columns) the detail takes 3/5 of the height, as on Completed tasks: at 80x24 ~12
     # lines (whose schedule, in words, the next run, the rule and its next runs) over 7 rows of the table.
@@ -68,6 +69,27 @@ class EventsScreen(ListScreen["Event"]):
         show = getattr(self.app.screen, "show_event_runs", None)
         if callable(show):
             show(event.client_id, event.id)
+
+    def action_choose_client(self) -> None:
+        """`C`: the client picker (names the dashboard knows, recent choices first); the chosen client's events only
+        (`client_id=eq:<uuid>`, replacing a client filter; x clears it), as on Completed tasks."""
+        from svctui.tui.widgets.client_picker import ClientPicker, merge_known
+
+        app = self.dashboard
+        profile = app.profile.name if app.profile is not None else ""
+        recent = app.settings.recent_for(profile) if app.settings is not None else []
+        known = merge_known(recent, [], app.client_names.names(profile))
+        current = next((f.value for f in self.filters if f.column == "client_id" and f.op == "eq"), None)
+
+        def chosen(client_id: str | None) -> None:
+            if client_id is None:
+                return
+            kept = [f for f in self.filters if f.column != "client_id"]
+            self.set_filters([*kept, Filter.build(EVENTS, "client_id", "eq", client_id.lower())])
+            name = app.client_name(client_id.lower())
+            self.notify(f"Events of {name or client_id} (x clears the filter).", timeout=4, markup=False)
+
+        self.app.push_screen(ClientPicker(known, current=current), chosen)
 
     def show_event(self, event_id: int) -> None:
         """Jump here from a task: filter to the event (`id=eq:N`) and open its detail when it arrives."""

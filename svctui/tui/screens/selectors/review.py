@@ -76,6 +76,11 @@ def why_line(plan: CleanupPlan, width: int) -> str:
     return most_that_fits(shown, len(id_runs(plan.typed_ids)), width)
 
 
+def left_out_words(sending: int, settled: int) -> str:
+    """`The run sends 1 selector; 2 left out (gone, default, another tag's)`: fits the review at 80 columns."""
+    return f"The run sends {plural(sending, 'selector')}; {settled:,} left out (gone, default, another tag's)"
+
+
 def unknown_ids_words(count: int) -> str:
     """`1 typed id is not in the tag's list: the dry run checks it` (or the plural)."""
     verb, them = ("is", "it") if count == 1 else ("are", "them")
@@ -275,9 +280,7 @@ class ReviewScreen(ConfirmDialog):
         left_out = "None of these would be deleted: Delete stays off."
         if self.left_out and self.anything_to_delete():
             sending, settled = len(self.sending_ids()), len(self.left_out)
-            left_out = (
-                f"The run sends only the {sending:,} others: {settled:,} gone, default or another tag's are left out"
-            )
+            left_out = left_out_words(sending, settled)
         elif self.anything_to_delete():
             left_out = ""
         self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")

@@ -89,6 +89,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self.marks = Marks()
         self.gone_pending: dict[int, set[int]] = {}  # tag id -> selectors a run deleted, not yet out of the table
         self.gone_timer: Timer | None = None
+        self.counting = ""  # the status line's `counting the selectors of … that match…` while M counts
 
     # ----- what the list screen asks ----------------------------------------------------------------------
     def make_adapter(self) -> RowAdapter[Selector]:
@@ -312,6 +313,9 @@ class SelectorsScreen(ListScreen[Selector]):
             "typed": "Checking the typed ids",
             RESUME: "Reading the audit log",
         }
+        if message.channel == "matching":
+            self.counting = ""
+            self._update_status()
         text = getattr(message.error, "user_message", lambda: str(message.error))()
         self.notify(f"{what.get(message.channel, message.channel)} failed: {text}", severity="error", markup=False)
 
@@ -371,6 +375,8 @@ class SelectorsScreen(ListScreen[Selector]):
         parts = [part for part in super().status_parts() if not part.endswith(" marked")]
         if self.tag is not None:
             parts.insert(0, StatusPart(f"tag {tag_label(self.tag)}", status.TAG))
+            if self.counting:
+                parts.append(StatusPart(self.counting, status.ROWS))
             counter = self.marks.counter(self.tag.id)
             if counter:
                 parts.append(counter)
@@ -405,10 +411,14 @@ class SelectorsScreen(ListScreen[Selector]):
         async def matching() -> Matching:
             return await all_matching(await self.dashboard.api_client(), tag.id, filters, sort)
 
-        self.notify(f"Counting the selectors of {tag_label(tag)} that match…", markup=False)
+        # said in the status line, not a toast: a toast outlived the count and stood beside the question it led to
+        self.counting = f"counting the selectors of {tag_label(tag)} that match…"
+        self._update_status()
         self.loads.start("matching", matching)
 
     def _confirm_matching(self, found: Matching) -> None:
+        self.counting = ""
+        self._update_status()
         limit = max(self.window.limit, 1)
         markable, lines = matching_lines(found, self.marks, limit)
         if not markable:
