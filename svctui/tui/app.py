@@ -34,8 +34,6 @@ from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from svctui.api.client import ApiClient
     from svctui.api.limits import TaskEndpoint
     from svctui.store.model import Profile
@@ -168,35 +166,24 @@ class SvcTuiApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Show a toast, unless the same one is still on show: a burst of one key stacked eight alike."""
+        """Show a toast whose text (a server's message, a name) shows its control characters rather than obeying
+        them, unless the same toast is still on show (a burst of one key stacked eight alike); every notify (a
+        screen's, a widget's) ends here."""
         now = time.monotonic()
         self._toasts_shown = {key: until for key, until in self._toasts_shown.items() if until > now}
         key = (message, title, severity)
         if key in self._toasts_shown:
             return
         self._toasts_shown[key] = now + (self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+        super().notify(
+            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
+        )
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """App variables usable in TCSS (`$status-failed`, `$mark`, ...) with their defaults."""
         from svctui.tui.theme import APP_VARIABLE_DEFAULTS
 
         return dict(APP_VARIABLE_DEFAULTS)
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """A toast whose text (a server's message, a name) shows its control characters rather than obeying them;
-        every notify (a screen's, a widget's) ends here."""
-        super().notify(
-            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
-        )
 
     def on_mount(self) -> None:
         """Themes, keymap, then the first screen (or the first-run screen)."""
