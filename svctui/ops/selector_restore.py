@@ -21,6 +21,7 @@ from svctui.api.errors import ApiError, NotFound
 from svctui.api.models import Selector
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
+from svctui.ops.identity import another_selector
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit import try_lock_restores, unlock_restores
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry, read_audit
@@ -173,15 +174,20 @@ def same_definition(selector: Selector, record: dict[str, Any]) -> bool:
     ) == list(record.get("seeds") or [])
 
 
-async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
-    """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown."""
+async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | str | None:
+    """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown,
+    False when it is gone — or the words saying that another selector now holds its id (`identity.another_selector`:
+    not the deleted one, so it is gone too)."""
     try:
-        await client.selectors.get(tag_id, entry.selector_id)
+        found = await client.selectors.get(tag_id, entry.selector_id)
     except NotFound:
         return False
     except ApiError:
         return None
-    return True
+    if isinstance(found, Selector) and found.asset_group_tag_id != tag_id:
+        return f"id {entry.selector_id} is now a selector of tag {found.asset_group_tag_id}, not of tag {tag_id}"
+    other = another_selector(found, entry.planned or entry.record) if isinstance(found, Selector) else None
+    return other if other is not None else True
 
 
 async def restore_run(
@@ -264,8 +270,12 @@ async def _restore_one(
     """One old selector: checks that it is really gone and not already re-created, then intent, POST, outcome."""
     record = entry.record or {}
     old_id, name = entry.selector_id, str(record.get("name") or "")
-    if entry.in_doubt and await _still_there(client, tag_id, entry) is not False:
-        return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
+    newcomer = ""  # another selector found under the old id: said in the outcome line
+    if entry.in_doubt:
+        there = await _still_there(client, tag_id, entry)
+        if there is True or there is None:
+            return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
+        newcomer = there or ""
     if old_id in plan.in_doubt:
         twin = next((selector for selector in existing.values() if same_definition(selector, record)), None)
         if twin is not None:
@@ -284,6 +294,8 @@ async def _restore_one(
         was_disabled = record.get("disabled_at")
         by = record.get("disabled_by")
         note = ("re-created enabled; was disabled" + (f" by {by}" if by else "")) if was_disabled else ""
+        if newcomer:
+            note = "; ".join(part for part in (note, f"the deleted one is gone: {newcomer}, not ours") if part)
         result = RestoreResult(
             old_id,
             RESTORED,
