@@ -31,6 +31,8 @@ class SelectorEntry:
     request_id: str | None = None
     message: str = ""
     new_id: int | None = None
+    settled_by: str | None = None  # another run of the deletion (a resume, or the run resumed) that settled this id
+    planned: dict[str, Any] | None = None  # the first record the deletion kept of it (the run resumed, or this one)
 
     @property
     def name(self) -> str:
@@ -158,8 +160,13 @@ class AuditRun:
         return "no outcomes: the run finished before sending any request"
 
     def unsettled_ids(self) -> list[int]:
-        """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""
-        return [selector_id for selector_id, entry in self.entries.items() if not entry.settled]
+        """Planned ids that may still exist (no settled outcome here nor in another run of the deletion: the run it
+        resumed, the runs that resumed it), in plan order: what a resume re-checks."""
+        return [
+            selector_id
+            for selector_id, entry in self.entries.items()
+            if not entry.settled and entry.settled_by is None
+        ]
 
 
 @dataclass
@@ -289,12 +296,54 @@ def parse_audit(lines: Iterable[bytes]) -> AuditLog:
             _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
         else:
             unreadable += 1
-    for run in runs.values():
-        parent = run.resumes
-        if parent is not None and parent in runs and run.end is not None and not run.interrupted:
-            runs[parent].resolved_by = run.run_id
     ordered = sorted(runs.values(), key=lambda run: (run.run_id != LEGACY_RUN_ID, run.started, run.run_id))
+    _link_resumes(ordered)
     return AuditLog(ordered, unreadable)
+
+
+def _link_resumes(ordered: list[AuditRun]) -> None:
+    """Read a deletion and its resumes as one: each id settled by any of its runs is settled for all of them (a
+    resume of a killed resume must not take up again what the chain finished), each entry knows the first record
+    the deletion kept, and a run is resolved by the run that finished what it left."""
+    by_id = {run.run_id: run for run in ordered}
+    deletions = [run for run in ordered if run.action == "selectors.delete" and run.run_id != LEGACY_RUN_ID]
+    settler: dict[tuple[str, int], str] = {}  # (root run, selector id) -> the run that settled it
+    first_record: dict[tuple[str, int], dict[str, Any]] = {}
+    root_of = {run.run_id: _root(run, by_id) for run in deletions}
+    for run in deletions:  # in the order they started
+        root = root_of[run.run_id]
+        for selector_id, entry in run.entries.items():
+            if entry.settled:
+                settler.setdefault((root, selector_id), run.run_id)
+            if entry.record is not None:
+                first_record.setdefault((root, selector_id), entry.record)
+    for run in deletions:
+        root = root_of[run.run_id]
+        for selector_id, entry in run.entries.items():
+            entry.planned = first_record.get((root, selector_id))
+            if not entry.settled:
+                entry.settled_by = settler.get((root, selector_id))
+    for run in deletions:  # a run resumed by a run that finished (its own unsettled ids may remain: resume that one)
+        parent = by_id.get(run.resumes or "")
+        if parent is not None and run.end is not None and not run.interrupted:
+            parent.resolved_by = run.run_id
+    for run in deletions:  # everything it left was settled by later runs of the deletion (a killed run, resumed)
+        left = [entry for entry in run.entries.values() if not entry.settled]
+        if run.resolved_by is None and left and all(entry.settled_by for entry in left):
+            run.resolved_by = max((entry.settled_by or "" for entry in left), key=lambda name: by_id[name].started)
+    for run in reversed(deletions):  # resumed by a run that was resolved in turn: resolved by the one that finished
+        child = next((other for other in deletions if other.resumes == run.run_id and other.resolved_by), None)
+        if run.resolved_by is None and child is not None:
+            run.resolved_by = child.resolved_by
+
+
+def _root(run: AuditRun, by_id: dict[str, AuditRun]) -> str:
+    """The first run of the deletion `run` belongs to (following `resumes` back; a loop stops where it closes)."""
+    seen = {run.run_id}
+    while (parent := by_id.get(run.resumes or "")) is not None and parent.run_id not in seen:
+        seen.add(parent.run_id)
+        run = parent
+    return run.run_id
 
 
 def read_audit(path: Path | None = None) -> AuditLog:
