@@ -163,9 +163,7 @@ class AuditRun:
         """Planned ids that may still exist (no settled outcome here nor in another run of the deletion: the run it
         resumed, the runs that resumed it), in plan order: what a resume re-checks."""
         return [
-            selector_id
-            for selector_id, entry in self.entries.items()
-            if not entry.settled and entry.settled_by is None
+            selector_id for selector_id, entry in self.entries.items() if not entry.settled and entry.settled_by is None
         ]
 
 
