@@ -148,7 +148,10 @@ def past_run_here(
     refuse_if_read_only(ctx, profile, what)
     audit_log = check_audit_writable()
     try:
-        picked = pick(read_audit(audit_log))
+        log = read_audit(audit_log)
+        if log.unreadable_lines:  # a torn line, or a foreign one: skipped, and said
+            note(f"note: {log.unreadable_lines:,} line(s) of the audit log could not be read and were skipped")
+        picked = pick(log)
         check_same_server(run_of(picked), client.base_url, verb=verb)
     except ResumeRefused as exc:
         raise CommandFailure(str(exc), ExitCode.USAGE) from None

@@ -6,17 +6,21 @@ import json
 import os
 import stat
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from svctui.store.audit import audit_path
+from svctui.store.audit import audit_path, open_audit_for_reading
 from svctui.store.errors import StoreError
 
 # outcomes after which a selector needs nothing more: it is gone, or the server said it never will be deleted
 SETTLED_OUTCOMES = frozenset({"deleted", "already gone", "refused: default selector", "not part of tag", "restored"})
 LEGACY_RUN_ID = "legacy"
+# No line svctui writes comes near these (a plan of 10,000 ids is ~80 KB; an intent's record holds seeds the server
+# takes in a 1 MiB body): a longer line, or a plan with more ids, is foreign and skipped like a torn one.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+MAX_LINE_IDS = 100_000
 
 
 @dataclass
@@ -272,27 +276,40 @@ def _legacy(run: AuditRun, line: dict[str, Any]) -> None:
     run.plan.setdefault("tag_id", _as_int(line.get("tag")))
 
 
-def parse_audit(lines: Iterable[bytes]) -> AuditLog:
-    """Group audit lines into runs; torn or foreign lines are counted, never fatal."""
+def _foreign(line: dict[str, Any]) -> bool:
+    """A line svctui never writes, though it is a JSON object: a plan whose ids are not a list or more than a run
+    may hold (a million ids took minutes to show), fields of the wrong type where the readers index them."""
+    if line.get("event") == "plan":
+        ids = line.get("ids")
+        if ids is not None and (not isinstance(ids, list) or len(ids) > MAX_LINE_IDS):
+            return True
+    record = line.get("selector")
+    return line.get("event") == "intent" and record is not None and not isinstance(record, dict)
+
+
+def parse_audit(lines: Iterable[bytes | None]) -> AuditLog:
+    """Group audit lines into runs; torn, oversized (None) or foreign lines are counted and skipped, never fatal."""
     runs: dict[str, AuditRun] = {}
     unreadable = 0
     for raw in lines:
-        if not raw.strip():
+        if raw is not None and not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            unreadable += 1
-            continue
-        if not isinstance(line, dict):
+            line = json.loads(raw) if raw is not None else None
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: a deeply nested foreign line
+            line = None
+        if not isinstance(line, dict) or _foreign(line):
             unreadable += 1
             continue
         run_id = line.get("run")
-        if isinstance(run_id, str) and run_id:
-            _apply(runs.setdefault(run_id, AuditRun(run_id)), line)
-        elif "selector" in line and "outcome" in line:
-            _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
-        else:
+        try:
+            if isinstance(run_id, str) and run_id:
+                _apply(runs.setdefault(run_id, AuditRun(run_id)), line)
+            elif "selector" in line and "outcome" in line:
+                _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
+            else:
+                unreadable += 1
+        except (TypeError, ValueError, AttributeError, RecursionError):  # a field of a shape no writer gives
             unreadable += 1
     ordered = sorted(runs.values(), key=lambda run: (run.run_id != LEGACY_RUN_ID, run.started, run.run_id))
     _link_resumes(ordered)
@@ -344,14 +361,27 @@ def _root(run: AuditRun, by_id: dict[str, AuditRun]) -> str:
     return run.run_id
 
 
+def bounded_lines(handle: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
+    """The lines of `handle`, each read up to `limit` bytes: a longer line is skipped to its end, unread, and
+    given as None (counted as unreadable), so no line of any size costs more than `limit` of memory."""
+    while line := handle.readline(limit + 1):
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
 def read_audit(path: Path | None = None) -> AuditLog:
-    """Read the audit log (an absent log has no runs); StoreError when it exists but can't be read."""
+    """Read the audit log (an absent log has no runs); StoreError when it exists but can't be read, or when its
+    folder or the log itself may be changed by someone else (`check_state_dir`)."""
     path = path or audit_path()
     try:
-        with path.open("rb") as handle:
+        with open_audit_for_reading(path) as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # a device (/dev/zero, /dev/full) never ends
                 raise StoreError(f"cannot read the audit log '{path}': not a regular file")
-            return parse_audit(handle)
+            return parse_audit(bounded_lines(handle))
     except FileNotFoundError:
         return AuditLog([])
     except OSError as exc:
