@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, agreed, ctrl_c_cancels, past_run_here, yes_option
+from svctui.commands.delete_common import agreed, ctrl_c_cancels, past_run_here, yes_option
 from svctui.text import plural
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
             f"Run {plan.run.run_id} deleted selectors of tag {tag}; to re-create on {client.base_url} "
             f"(profile {profile.name}):"
         )
-        for line in describe_plan(plan, PROMPT_NAMES_SHOWN):
+        for line in describe_plan(plan):
             note(line)
         if not plan.to_restore:
             note("nothing to re-create")

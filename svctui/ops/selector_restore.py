@@ -25,7 +25,8 @@ from svctui.ops.identity import another_selector
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit import try_lock_restores, unlock_restores
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry, read_audit
-from svctui.text import id_ranges, shown_and_more
+from svctui.text import id_ranges
+from svctui.visible import visible
 
 RESTORE_ACTION = "selectors.restore"
 RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
@@ -136,11 +137,36 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
     return plan
 
 
-def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
-    """What the restore will and won't do, in words: the first names, then one line per reason an id is skipped,
-    its ids as ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
-    names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
-    lines = [f"  {shown_and_more(names, names_shown)}"] if names else []
+SEED_KINDS = {1: "object id", 2: "Cypher"}
+
+
+def seed_lines(record: dict[str, Any]) -> list[str]:
+    """Every seed the restore will POST for one selector, in full (a Cypher seed's every line), each shown visibly
+    (`visible`: a control character in the log is no terminal command): what is re-created is read before asking."""
+    lines: list[str] = []
+    seeds = record.get("seeds")
+    for seed in seeds if isinstance(seeds, list) else []:
+        kind = seed.get("type") if isinstance(seed, dict) else None
+        value = str(seed.get("value") or "") if isinstance(seed, dict) else str(seed)
+        label = SEED_KINDS.get(kind, f"type {kind}") if isinstance(kind, int) else "seed"
+        first, *rest = visible(value, lines=True).splitlines() or [""]
+        lines.append(f"      {label}: {first}")
+        lines.extend(f"      {' ' * (len(label) + 2)}{line}" for line in rest)
+    return lines
+
+
+def describe_plan(plan: RestorePlan) -> list[str]:
+    """What the restore will and won't do, in words: every selector to re-create with every seed in full (nothing
+    is cut: the prompt and the dialog's listing scroll), then one line per reason an id is skipped, its ids as
+    ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
+    lines: list[str] = []
+    for entry in plan.to_restore:
+        record = entry.record or {}
+        name = visible(repr(entry.name)) if entry.name else "(no name)"
+        seeds = record.get("seeds")
+        count = len(seeds) if isinstance(seeds, list) else 0
+        lines.append(f"  {entry.selector_id} {name}: {count} seed{'' if count == 1 else 's'}")
+        lines.extend(seed_lines(record))
     if plan.already:
         new_ids = [new_id for new_id in plan.already.values() if new_id is not None]
         as_new = f" (now {id_ranges(new_ids)})" if new_ids else ""
