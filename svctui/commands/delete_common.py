@@ -225,6 +225,10 @@ def finish(report: DeleteReport, audit_log: object) -> ExitCode:
             f"stopped: the server could not be reached {UNREACHABLE_STREAK} times in a row (after retries); "
             "requests in flight were finished and nothing more was sent"
         )
+    if not report.planned:  # the log does not hold the run: no resume could find it
+        note(f"run {report.run_id} was not written to the audit log ({audit_log}): nothing was sent; free the disk or "
+             "fix the log, then run the command again")  # fmt: skip
+        return exit_code(report)
     note(f"run {report.run_id}: {report.summary()} (audit log: {audit_log})")
     unsure = report.unsettled()
     if unsure and report.stopped is not Stopped.AUTH_FAILED:

@@ -269,7 +269,8 @@ async def delete_selectors(
         run_id or new_run_id(), tag_id, audit or _default_sink(), records or {}, on_result, cancel or asyncio.Event()
     )
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
-    if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes)):
+    planned = await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes))
+    if planned:
         await _pool(
             ids,
             concurrency,
@@ -287,7 +288,7 @@ async def delete_selectors(
     await run.write(end_line(run.run_id, results, stopped))
     if run.callback_error is not None:
         raise run.callback_error
-    return DeleteReport(run.run_id, results, stopped, run.audit_error, frozenset(run.unlogged))
+    return DeleteReport(run.run_id, results, stopped, run.audit_error, frozenset(run.unlogged), planned)
 
 
 async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Selector] | None:

@@ -21,7 +21,9 @@ def env(fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch) -> dict[
     return values
 
 
-def test_a_restore_that_skips_a_selector_still_there_exits_7(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
+def test_a_restore_that_skips_a_selector_still_there_exits_7(
+    env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
     """A DELETE in doubt (intent, no outcome) whose selector is still there: nothing to re-create, skipped. Exit 7:
     nothing failed, but not everything asked for was re-created."""
     listed = invoke(["selectors", "list", "1", "--all", "-o", "jsonl"])
