@@ -68,7 +68,7 @@ def open_audit_for_reading(path: Path) -> Iterator[BinaryIO]:
     """The audit log opened for reading, once its folder and the file itself are found to be this user's alone to
     write (`check_state_dir`); FileNotFoundError when there is no log."""
     check_state_dir(path.parent)
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO must not hang the open
     with os.fdopen(fd, "rb") as handle:
         _refuse_unsafe(path, os.fstat(fd), "the audit log", "600")
         yield handle
