@@ -65,12 +65,19 @@ def check_state_dir(directory: Path) -> None:
 
 @contextmanager
 def open_audit_for_reading(path: Path) -> Iterator[BinaryIO]:
-    """The audit log opened for reading, once its folder and the file itself are found to be this user's alone to
-    write (`check_state_dir`); FileNotFoundError when there is no log."""
-    check_state_dir(path.parent)
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO must not hang the open
+    """The audit log opened for reading, once it is found to be a regular file and it and its folder this user's
+    alone to write (`check_state_dir`); FileNotFoundError when there is no log."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO must not hang the open
+    except FileNotFoundError:
+        check_state_dir(path.parent)  # no log yet: a folder others may write is refused all the same
+        raise
     with os.fdopen(fd, "rb") as handle:
-        _refuse_unsafe(path, os.fstat(fd), "the audit log", "600")
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):  # a device (/dev/zero, /dev/full) never ends: never read
+            raise StoreError(f"cannot read the audit log '{path}': not a regular file")
+        check_state_dir(path.parent)
+        _refuse_unsafe(path, status, "the audit log", "600")
         yield handle
 
 
