@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import httpx
 
     from svctui.api.client import ApiClient
-    from svctui.api.errors import ApiError
+    from svctui.api.errors import ApiError, ApiStatusError
 
 CLOCK_HINT = "check this machine's clock (RequestDate must be within 1 hour of the server's time)"
 KEY_HINT = "check the token key (it must be the key shown when token {token_id} was created)"
@@ -103,6 +103,28 @@ def failure_hint(error: ApiError, profile: Profile) -> str:
     if not isinstance(error, ApiStatusError):
         return "check the profile settings"
     text = " ".join(error.messages).lower()
+    if "user disabled" in text:
+        return "the token's user is disabled on the server: ask an administrator"
+    if error.status == 403:
+        return "the token's user lacks the permission for this request: ask an administrator"
+    # a hint names only what this profile sends: the server's words about the other kind of credential (a forged
+    # or proxied 401) must not send a person to check a JWT they do not use, or a key they do not have
+    if profile.auth == "bearer":
+        return _bearer_hint(error, text, profile)
+    return _signature_hint(error, text, profile)
+
+
+def _bearer_hint(error: ApiStatusError, text: str, profile: Profile) -> str:
+    """What to check on a bearer (JWT) profile after a 4xx about the credentials."""
+    from svctui.ops.outcomes import is_auth_failure
+
+    if error.status == 401 or is_auth_failure(error):
+        return "check the JWT: it may have expired or belong to another server"
+    return _not_credentials_hint(error, profile)
+
+
+def _signature_hint(error: ApiStatusError, text: str, profile: Profile) -> str:
+    """What to check on a signature profile after a 4xx about the credentials."""
     token_id = profile.token_id or "?"
     if "too far ahead" in text or "too far behind" in text:
         return CLOCK_HINT
@@ -114,14 +136,13 @@ def failure_hint(error: ApiError, profile: Profile) -> str:
         return f"check the scheme prefix (now {profile.scheme_prefix!r}; the server expects e.g. 'bhe')"
     if "resource not found" in text and error.status == 401:
         return UNKNOWN_ID_HINT.format(token_id=token_id)
-    if "authentication is invalid" in text:
-        return "check the JWT: it may have expired or belong to another server"
-    if "user disabled" in text:
-        return "the token's user is disabled on the server: ask an administrator"
-    if error.status == 403:
-        return "the token's user lacks the permission for this request: ask an administrator"
     if error.status == 401:
-        return "check the token id and key (or the JWT)"
+        return f"check the token id and key (token {token_id}): the server did not accept the signature"
+    return _not_credentials_hint(error, profile)
+
+
+def _not_credentials_hint(error: ApiStatusError, profile: Profile) -> str:
+    """What to check after a status that is not about the credentials."""
     if error.status in (404, 405) or 300 <= error.status < 400:
         return f"check the URL: {profile.base_url} did not answer like the BloodHound v2 API"
     if error.status >= 500:

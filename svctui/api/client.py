@@ -52,15 +52,18 @@ from svctui.api.errors import (
     ApiStatusError,
     ApiTimeout,
     EnterpriseOnly,
+    NotFound,
+    NotTheApi,
     RateLimited,
     ResponseCutShort,
     ResponseShapeError,
+    looks_like_html,
     shorten,
     status_error,
 )
 from svctui.api.limiter import RateLimiter, route_key
 from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
-from svctui.api.models import Page, adapter, adapter_built, parse_json
+from svctui.api.models import DataEnvelope, Page, adapter, adapter_built, parse_json
 from svctui.api.resources import (
     BODY_ARRIVED,
     ClientsResource,
@@ -223,6 +226,21 @@ class ApiClient:
     async def aclose(self) -> None:
         """Close the connection pool."""
         await self._http.aclose()
+
+    async def verify(self) -> ServerInfo:
+        """Prove the credentials, then tell the edition: `GET /api/v2/asset-group-tags` first, which both editions
+        authenticate (a community server answers `/api/v2/events` with the router's 404 before it checks anything),
+        then `probe()`. NotTheApi when neither answers but with the router's plain `404 page not found`."""
+        try:
+            await self.get(DataEnvelope, "/api/v2/asset-group-tags")  # the envelope only: odd tags pass
+        except NotFound as exc:
+            if exc.from_api or looks_like_html(exc.body):
+                raise
+            info = await self.probe()  # a server without the tag list: the events list authenticates on enterprise
+            if info.edition == "community":
+                raise NotTheApi.of(exc) from None
+            return info
+        return await self.probe()
 
     async def probe(self) -> ServerInfo:
         """One cheap `GET /api/v2/events?limit=1`: enterprise if it answers, community on the plain-text 404."""

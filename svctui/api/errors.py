@@ -134,6 +134,25 @@ class EnterpriseOnly(NotFound):
         return CLIENTS_ENTERPRISE_ONLY_MESSAGE if "/api/v2/clients" in self.url else ENTERPRISE_ONLY_MESSAGE
 
 
+class NotTheApi(NotFound):
+    """The router's plain-text 404 where every BloodHound server (either edition) answers: not the v2 API."""
+
+    @classmethod
+    def of(cls, error: ApiStatusError) -> NotTheApi:
+        """This error in place of `error` (the same status, message, request id and URL)."""
+        return cls(
+            error.status, error.messages, request_id=error.request_id, body=error.body, method=error.method,
+            url=error.url, reason=error.reason, from_api=False,
+        )  # fmt: skip
+
+    def user_message(self) -> str:
+        """What the answer means, then the router's words."""
+        return (
+            f"{super().user_message()} — every BloodHound server (either edition) answers "
+            "/api/v2/asset-group-tags: this is not the BloodHound v2 API"
+        )
+
+
 class RateLimited(ApiStatusError):
     """429: over the rate limit; `reset_at` (unix seconds) and `retry_after` (seconds) when the server said.
 

@@ -414,6 +414,12 @@ class TagsData(ApiModel):
     tags: list[AssetGroupTag]
 
 
+class DataEnvelope(ApiModel):
+    """Any answer of the API with a `data` object (its contents unchecked): what proves an endpoint answered."""
+
+    data: dict[str, Any]
+
+
 class TagList(ApiModel):
     """The tag listing (no paging; data.tags required)."""
 

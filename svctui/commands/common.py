@@ -39,6 +39,9 @@ class ExitCode(IntEnum):
     NOT_FOUND = 4
     SERVER = 5
     UNHEALTHY = 6  # `svctui health`: every client was checked, and one has a problem named by --fail-on
+    SKIPPED = (
+        7  # `selectors restore`: nothing failed, but some selectors were skipped (still there, restored meanwhile)
+    )
 
 
 class CommandFailure(Exception):

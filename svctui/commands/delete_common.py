@@ -148,7 +148,10 @@ def past_run_here(
     refuse_if_read_only(ctx, profile, what)
     audit_log = check_audit_writable()
     try:
-        picked = pick(read_audit(audit_log))
+        log = read_audit(audit_log)
+        if log.unreadable_lines:  # a torn line, or a foreign one: skipped, and said
+            note(f"note: {log.unreadable_lines:,} line(s) of the audit log could not be read and were skipped")
+        picked = pick(log)
         check_same_server(run_of(picked), client.base_url, verb=verb)
     except ResumeRefused as exc:
         raise CommandFailure(str(exc), ExitCode.USAGE) from None
@@ -222,6 +225,10 @@ def finish(report: DeleteReport, audit_log: object) -> ExitCode:
             f"stopped: the server could not be reached {UNREACHABLE_STREAK} times in a row (after retries); "
             "requests in flight were finished and nothing more was sent"
         )
+    if not report.planned:  # the log does not hold the run: no resume could find it
+        note(f"run {report.run_id} was not written to the audit log ({audit_log}): nothing was sent; free the disk or "
+             "fix the log, then run the command again")  # fmt: skip
+        return exit_code(report)
     note(f"run {report.run_id}: {report.summary()} (audit log: {audit_log})")
     unsure = report.unsettled()
     if unsure and report.stopped is not Stopped.AUTH_FAILED:

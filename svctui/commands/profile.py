@@ -274,16 +274,18 @@ async def _probe(resolved: Profile) -> ServerInfo:
     from svctui.connect import open_client
 
     async with open_client(resolved) as client:
-        return await client.probe()
+        return await client.verify()
 
 
 @profile.command("test")
 @click.argument("name", required=False)
 @click.pass_context
 def test(ctx: click.Context, name: str | None) -> None:
-    """Send one signed request with profile NAME (default: the default profile) and report the result.
+    """Prove profile NAME's credentials (default: the default profile) and report the edition.
 
-    Exit 0 ok, 2 bad profile, 3 authentication refused, 4 not the API (not found), 5 server or network error.
+    `GET /api/v2/asset-group-tags` checks the signature on either edition, then `GET /api/v2/events?limit=1` tells
+    the edition. Exit 0 ok, 2 bad profile, 3 authentication refused, 4 not the API (a plain `404 page not found`
+    where the API answers), 5 server or network error.
     """
     from svctui.api.errors import ApiError
     from svctui.commands.common import ExitCode, exit_code_for

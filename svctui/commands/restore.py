@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import PROMPT_NAMES_SHOWN, agreed, ctrl_c_cancels, past_run_here, yes_option
+from svctui.commands.delete_common import agreed, ctrl_c_cancels, past_run_here, yes_option
 from svctui.text import plural
 
 if TYPE_CHECKING:
@@ -48,7 +48,9 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
 
     Each is created again with POST (name, description, auto_certify, seeds) and gets a new id; the mapping old
     id -> new id is printed and logged. Nothing is re-created twice: ids an earlier restore of the run re-created
-    are skipped. Exit 0 when every one was restored, 5 when any failed or got no answer, 2 for bad input.
+    are skipped. Exit 0 when every one was restored, 7 when some were skipped (found still there, or restored
+    meanwhile by another restore) and none failed, 5 when any failed or got no answer, 1 when cancelled or answered
+    no, 2 for bad input.
     """
     from svctui.api.quoting import quote_input
     from svctui.ops.selector_ids import IdError, collect_ids
@@ -85,7 +87,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
             f"Run {plan.run.run_id} deleted selectors of tag {tag}; to re-create on {client.base_url} "
             f"(profile {profile.name}):"
         )
-        for line in describe_plan(plan, PROMPT_NAMES_SHOWN):
+        for line in describe_plan(plan):
             note(line)
         if not plan.to_restore:
             note("nothing to re-create")
@@ -113,6 +115,8 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         note(f"run {restore_id}: {summary} (audit log: {audit_log})")
         if any(outcome in ("failed", "no answer") for outcome in outcomes):
             return ExitCode.SERVER
-        return ExitCode.ABORTED if "skipped" in outcomes else ExitCode.OK
+        if cancel.is_set():
+            return ExitCode.ABORTED
+        return ExitCode.SKIPPED if "skipped" in outcomes else ExitCode.OK
 
     run_connected(ctx, profile_name, body)

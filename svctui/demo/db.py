@@ -13,7 +13,7 @@ from pathlib import Path
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import DemoSizes
 
-SCHEMA_VERSION = "7"  # also bumped when the generated data changes (a cached database is rebuilt)
+SCHEMA_VERSION = "8"  # also bumped when the generated data changes (a cached database is rebuilt)
 
 _FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_NAMES)
 _COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)
@@ -54,7 +54,8 @@ CREATE TABLE tags (
     updated_by TEXT NOT NULL, deleted_at INTEGER, deleted_by TEXT, position INTEGER, require_certify INTEGER,
     analysis_enabled INTEGER, glyph TEXT);
 CREATE TABLE selectors (
-    id INTEGER PRIMARY KEY, asset_group_tag_id INTEGER NOT NULL, name TEXT NOT NULL, description TEXT NOT NULL,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, asset_group_tag_id INTEGER NOT NULL, name TEXT NOT NULL,
+    description TEXT NOT NULL,
     created_at INTEGER NOT NULL, created_by TEXT NOT NULL, updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL,
     disabled_at INTEGER, disabled_by TEXT, auto_certify INTEGER NOT NULL, is_default INTEGER NOT NULL,
     allow_disable INTEGER NOT NULL, member_count INTEGER NOT NULL);

@@ -50,13 +50,15 @@ def create_selector(
 ) -> dict[str, Any]:
     """Insert a new selector of `tag_id` (inside the caller's transaction) and return it as the API shows it."""
     moment = to_micros(now or datetime.now(UTC))
-    row = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM selectors").fetchone()
-    selector_id = int(row[0])
-    members = random.Random(selector_id * 7907 + len(name)).randint(0, 5000)
-    conn.execute(
-        "INSERT INTO selectors VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, ?)",
-        (selector_id, tag_id, name, description, moment, CREATED_BY, moment, CREATED_BY, auto_certify, members),
+    # AUTOINCREMENT: a new id is above every id the table ever held, so an id is never given twice (MAX(id) + 1
+    # gave a deleted selector's id to the next POST, and a re-check by id then took the newcomer for it)
+    inserted = conn.execute(
+        "INSERT INTO selectors VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, 0)",
+        (tag_id, name, description, moment, CREATED_BY, moment, CREATED_BY, auto_certify),
     )
+    selector_id = int(inserted.lastrowid or 0)
+    members = random.Random(selector_id * 7907 + len(name)).randint(0, 5000)
+    conn.execute("UPDATE selectors SET member_count = ? WHERE id = ?", (members, selector_id))
     conn.executemany(
         "INSERT INTO selector_seeds VALUES (?, ?, ?, ?)",
         [(selector_id, seed_type, value, position) for position, (seed_type, value) in enumerate(seeds)],

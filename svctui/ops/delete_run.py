@@ -21,6 +21,7 @@ from svctui.api.models import Selector, SelectorPage
 from svctui.api.query import ListQuery
 from svctui.api.resources import Deletion
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.identity import another_selector, renamed
 from svctui.ops.outcomes import DeleteReport, DeleteResult, Outcome, Stopped, classify, unexpected
 from svctui.store.errors import StoreError
 
@@ -140,8 +141,12 @@ class _Run:
                 self.callback_error = self.callback_error or exc
 
 
-async def _recheck(run: _Run, client: SelectorClient, selector_id: int) -> dict[str, Any] | DeleteResult | None:
-    """Resume: GET the selector. Its record when it still exists here, or the result that settles it without DELETE."""
+async def _recheck(
+    run: _Run, client: SelectorClient, selector_id: int, kept: dict[str, Any] | None = None
+) -> dict[str, Any] | DeleteResult | None:
+    """Resume: GET the selector. Its record when it still exists here, or the result that settles it without DELETE.
+    `kept`: the record the deletion planned with; a selector that is not that one (another name or creation time
+    under the same id) is never deleted: the planned one is gone."""
     try:
         selector = await client.selectors.get(run.tag_id, selector_id)
     except NotFound as exc:
@@ -160,6 +165,20 @@ async def _recheck(run: _Run, client: SelectorClient, selector_id: int) -> dict[
             request_id=None,
             message="re-checked with GET: under another tag",
         )
+    if (other := another_selector(selector, kept)) is not None:
+        return DeleteResult(
+            selector_id,
+            Outcome.ALREADY_GONE,
+            status=200,
+            message=f"re-checked with GET: the selector planned is gone; {other}, which is not deleted",
+        )
+    if (change := renamed(selector, kept)) is not None:
+        return DeleteResult(
+            selector_id,
+            Outcome.FAILED,
+            status=200,
+            message=f"re-checked with GET: {change} since the run planned it; not deleted: delete it anew if meant",
+        )
     return selector_record(selector)
 
 
@@ -173,7 +192,7 @@ async def _delete_one(
         known = run.records.get(selector_id)
         record = selector_record(known) if known is not None else None
         if recheck or (look_up and known is None):
-            checked = await _recheck(run, client, selector_id)
+            checked = await _recheck(run, client, selector_id, record if recheck else None)
             if isinstance(checked, DeleteResult) and (
                 recheck or checked.outcome in (Outcome.ALREADY_GONE, Outcome.NOT_IN_TAG)
             ):
@@ -250,7 +269,8 @@ async def delete_selectors(
         run_id or new_run_id(), tag_id, audit or _default_sink(), records or {}, on_result, cancel or asyncio.Event()
     )
     concurrency = max(1, min(concurrency, MAX_CONCURRENCY))
-    if await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes)):
+    planned = await run.write(plan_line(run.run_id, context, tag_id, tag_name, ids, concurrency, resumes=resumes))
+    if planned:
         await _pool(
             ids,
             concurrency,
@@ -268,7 +288,7 @@ async def delete_selectors(
     await run.write(end_line(run.run_id, results, stopped))
     if run.callback_error is not None:
         raise run.callback_error
-    return DeleteReport(run.run_id, results, stopped, run.audit_error, frozenset(run.unlogged))
+    return DeleteReport(run.run_id, results, stopped, run.audit_error, frozenset(run.unlogged), planned)
 
 
 async def _records_or_none(client: SelectorClient, tag_id: int) -> dict[int, Selector] | None:

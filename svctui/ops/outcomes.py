@@ -83,6 +83,7 @@ class DeleteReport:
     stopped: Stopped | None = None
     audit_error: str | None = None  # the audit log's failure, naming the log and the reason
     unlogged: frozenset[int] = frozenset()  # ids whose outcome line could not be written: the log has them in doubt
+    planned: bool = True  # False when the plan line never reached the log: the run is not in it (nothing was sent)
 
     def unsettled(self) -> int:
         """How many ids a resume would take up: not settled here (no answer, failed, skipped), or settled here but

@@ -67,17 +67,25 @@ def judge(tag_id: int, selector_id: int, selector: Selector) -> PreviewResult:
     return PreviewResult(selector_id, Preview.WOULD_DELETE, selector)
 
 
+# The API's own refusals of a lookup (its error envelope) that say nothing about the selector: DELETE would be tried.
+LOOKUP_REFUSALS = frozenset({400, 404, 405})
+
+
 def judge_error(selector_id: int, exc: ApiError, *, listed: bool = False) -> PreviewResult:
-    """A lookup's error: gone (`listed`: it existed when listed) or not found, elsewhere, refused by this server
-    (UNKNOWN: DELETE would be tried), or UNCHECKED."""
+    """A lookup's error: gone (`listed`: it existed when listed) or not found, elsewhere, refused by the API itself
+    (UNKNOWN: DELETE would be tried), or UNCHECKED — which is also every answer that is not the API's (the router's
+    plain `404 page not found`, a 418, an error envelope cut off): nothing was learnt about the selector."""
     found = classify(selector_id, exc)
     if found.outcome is Outcome.ALREADY_GONE:
         return PreviewResult(selector_id, Preview.GONE if listed else Preview.NOT_FOUND, None, found.message)
     if found.outcome is Outcome.NOT_IN_TAG:
         return PreviewResult(selector_id, Preview.NOT_IN_TAG, None, found.message)
-    if isinstance(exc, ApiStatusError) and 400 <= exc.status < 500 and not is_server_trouble(exc):
+    if isinstance(exc, ApiStatusError) and exc.from_api and exc.status in LOOKUP_REFUSALS:
         return PreviewResult(selector_id, Preview.UNKNOWN, None, found.message)
-    return PreviewResult(selector_id, Preview.UNCHECKED, None, found.message)
+    message = found.message
+    if isinstance(exc, ApiStatusError) and not exc.from_api:
+        message = f"not an answer of the API ({message or exc})"
+    return PreviewResult(selector_id, Preview.UNCHECKED, None, message)
 
 
 async def preview_selectors(

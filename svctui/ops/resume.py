@@ -95,10 +95,11 @@ def check_same_server(run: AuditRun, server: str, *, verb: Literal["resume", "re
 
 
 def recorded_selectors(run: AuditRun) -> dict[int, Selector]:
-    """The selector records the run's intent lines kept (for names; the GET re-check refreshes them)."""
+    """The selector records the deletion kept (the first of its runs' intent lines: what it planned to delete), for
+    names and for the GET re-check, which deletes nothing but that selector."""
     found: dict[int, Selector] = {}
     for selector_id, entry in run.entries.items():
-        record: dict[str, Any] | None = entry.record
+        record: dict[str, Any] | None = entry.planned or entry.record
         if record is None:
             continue
         try:

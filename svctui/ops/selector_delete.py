@@ -11,7 +11,7 @@
 - `svctui.store.model.read_only_reason(profile)` says why destructive actions are refused (None: allowed).
 
 The modules behind it: `outcomes` (what happened), `audit_lines` (the log's lines), `delete_run` (the run),
-`resume` (resuming), `preview` (the dry run).
+`resume` (resuming), `preview` (the dry run), `identity` (whether a selector found by id is the one a record kept).
 """
 
 from __future__ import annotations

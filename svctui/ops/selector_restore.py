@@ -21,10 +21,12 @@ from svctui.api.errors import ApiError, NotFound
 from svctui.api.models import Selector
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
+from svctui.ops.identity import another_selector
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
 from svctui.store.audit import try_lock_restores, unlock_restores
 from svctui.store.audit_read import AuditLog, AuditRun, SelectorEntry, read_audit
-from svctui.text import id_ranges, shown_and_more
+from svctui.text import id_ranges
+from svctui.visible import visible
 
 RESTORE_ACTION = "selectors.restore"
 RESTORED, FAILED, NO_ANSWER, SKIPPED = "restored", "failed", "no answer", "skipped"
@@ -135,11 +137,36 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
     return plan
 
 
-def describe_plan(plan: RestorePlan, names_shown: int) -> list[str]:
-    """What the restore will and won't do, in words: the first names, then one line per reason an id is skipped,
-    its ids as ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
-    names = [repr(entry.name) if entry.name else str(entry.selector_id) for entry in plan.to_restore]
-    lines = [f"  {shown_and_more(names, names_shown)}"] if names else []
+SEED_KINDS = {1: "object id", 2: "Cypher"}
+
+
+def seed_lines(record: dict[str, Any]) -> list[str]:
+    """Every seed the restore will POST for one selector, in full (a Cypher seed's every line), each shown visibly
+    (`visible`: a control character in the log is no terminal command): what is re-created is read before asking."""
+    lines: list[str] = []
+    seeds = record.get("seeds")
+    for seed in seeds if isinstance(seeds, list) else []:
+        kind = seed.get("type") if isinstance(seed, dict) else None
+        value = str(seed.get("value") or "") if isinstance(seed, dict) else str(seed)
+        label = SEED_KINDS.get(kind, f"type {kind}") if isinstance(kind, int) else "seed"
+        first, *rest = visible(value, lines=True).splitlines() or [""]
+        lines.append(f"      {label}: {first}")
+        lines.extend(f"      {' ' * (len(label) + 2)}{line}" for line in rest)
+    return lines
+
+
+def describe_plan(plan: RestorePlan) -> list[str]:
+    """What the restore will and won't do, in words: every selector to re-create with every seed in full (nothing
+    is cut: the prompt and the dialog's listing scroll), then one line per reason an id is skipped, its ids as
+    ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
+    lines: list[str] = []
+    for entry in plan.to_restore:
+        record = entry.record or {}
+        name = visible(repr(entry.name)) if entry.name else "(no name)"
+        seeds = record.get("seeds")
+        count = len(seeds) if isinstance(seeds, list) else 0
+        lines.append(f"  {entry.selector_id} {name}: {count} seed{'' if count == 1 else 's'}")
+        lines.extend(seed_lines(record))
     if plan.already:
         new_ids = [new_id for new_id in plan.already.values() if new_id is not None]
         as_new = f" (now {id_ranges(new_ids)})" if new_ids else ""
@@ -173,15 +200,20 @@ def same_definition(selector: Selector, record: dict[str, Any]) -> bool:
     ) == list(record.get("seeds") or [])
 
 
-async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | None:
-    """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown."""
+async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | str | None:
+    """For a deletion in doubt: True when the old selector still exists (nothing to restore), None if unknown,
+    False when it is gone — or the words saying that another selector now holds its id (`identity.another_selector`:
+    not the deleted one, so it is gone too)."""
     try:
-        await client.selectors.get(tag_id, entry.selector_id)
+        found = await client.selectors.get(tag_id, entry.selector_id)
     except NotFound:
         return False
     except ApiError:
         return None
-    return True
+    if isinstance(found, Selector) and found.asset_group_tag_id != tag_id:
+        return f"id {entry.selector_id} is now a selector of tag {found.asset_group_tag_id}, not of tag {tag_id}"
+    other = another_selector(found, entry.planned or entry.record) if isinstance(found, Selector) else None
+    return other if other is not None else True
 
 
 async def restore_run(
@@ -264,8 +296,12 @@ async def _restore_one(
     """One old selector: checks that it is really gone and not already re-created, then intent, POST, outcome."""
     record = entry.record or {}
     old_id, name = entry.selector_id, str(record.get("name") or "")
-    if entry.in_doubt and await _still_there(client, tag_id, entry) is not False:
-        return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
+    newcomer = ""  # another selector found under the old id: said in the outcome line
+    if entry.in_doubt:
+        there = await _still_there(client, tag_id, entry)
+        if there is True or there is None:
+            return RestoreResult(old_id, SKIPPED, name, message="its deletion is in doubt and it was not found gone")
+        newcomer = there or ""
     if old_id in plan.in_doubt:
         twin = next((selector for selector in existing.values() if same_definition(selector, record)), None)
         if twin is not None:
@@ -284,6 +320,8 @@ async def _restore_one(
         was_disabled = record.get("disabled_at")
         by = record.get("disabled_by")
         note = ("re-created enabled; was disabled" + (f" by {by}" if by else "")) if was_disabled else ""
+        if newcomer:
+            note = "; ".join(part for part in (note, f"the deleted one is gone: {newcomer}, not ours") if part)
         result = RestoreResult(
             old_id,
             RESTORED,

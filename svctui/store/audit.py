@@ -7,9 +7,12 @@ import fcntl
 import json
 import os
 import secrets
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from svctui.store.atomic import try_lock
 from svctui.store.errors import StoreError
@@ -34,6 +37,50 @@ def new_run_id(moment: datetime | None = None) -> str:
     return f"{(moment or datetime.now(UTC)).strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(2)}"
 
 
+def _refuse_unsafe(path: Path, status: os.stat_result, what: str, fix_mode: str) -> None:
+    """StoreError, worded as OpenSSH words its own, when `path` is owned by someone else or group or others may write
+    to it: they could then replace or forge the audit log a resume and a restore act on."""
+    if status.st_uid != os.geteuid():
+        raise StoreError(
+            f"Bad owner for {what} '{path}': it is owned by uid {status.st_uid}, not by you (uid {os.geteuid()}), "
+            f"so svctui will not trust the audit log there. Fix it with: chown {os.geteuid()} {path} "
+            f"(or set SVCTUI_STATE_DIR to a directory of your own)"
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o022:
+        raise StoreError(
+            f"Bad permissions {mode:04o} for {what} '{path}': group or others can write to it, so someone else "
+            f"could change the audit log. Fix it with: chmod {fix_mode} {path}"
+        )
+
+
+def check_state_dir(directory: Path) -> None:
+    """Refuse a state directory someone else owns or group/others can write to (as ssh refuses its own)."""
+    try:
+        status = os.stat(directory)
+    except FileNotFoundError:
+        return
+    _refuse_unsafe(directory, status, "directory", "700")
+
+
+@contextmanager
+def open_audit_for_reading(path: Path) -> Iterator[BinaryIO]:
+    """The audit log opened for reading, once it is found to be a regular file and it and its folder this user's
+    alone to write (`check_state_dir`); FileNotFoundError when there is no log."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)  # a FIFO must not hang the open
+    except FileNotFoundError:
+        check_state_dir(path.parent)  # no log yet: a folder others may write is refused all the same
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):  # a device (/dev/zero, /dev/full) never ends: never read
+            raise StoreError(f"cannot read the audit log '{path}': not a regular file")
+        check_state_dir(path.parent)
+        _refuse_unsafe(path, status, "the audit log", "600")
+        yield handle
+
+
 def _after_torn_line(fd: int) -> bytes:
     """A line end when the log's last byte is not one (a torn line from a full disk), so the next line stays whole."""
     size = os.fstat(fd).st_size
@@ -50,8 +97,10 @@ def _append(path: Path, data: bytes) -> None:
     """Append `data` in one write and fsync; a short write or any OS error is a StoreError naming the log and why."""
     try:
         ensure_private_dir(path.parent)
+        check_state_dir(path.parent)
         fd = os.open(path, _APPEND_FLAGS, 0o600)
         try:
+            _refuse_unsafe(path, os.fstat(fd), "the audit log", "600")
             if data:
                 # Held from the look at the last byte to the fsync: another writer (a thread of this run, another
                 # process) caught mid-write must not make this line start with a line end of its own.

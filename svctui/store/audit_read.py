@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
-import stat
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-from svctui.store.audit import audit_path
+from svctui.store.audit import audit_path, open_audit_for_reading
 from svctui.store.errors import StoreError
 
 # outcomes after which a selector needs nothing more: it is gone, or the server said it never will be deleted
 SETTLED_OUTCOMES = frozenset({"deleted", "already gone", "refused: default selector", "not part of tag", "restored"})
 LEGACY_RUN_ID = "legacy"
+# No line svctui writes comes near these (a plan of 10,000 ids is ~80 KB; an intent's record holds seeds the server
+# takes in a 1 MiB body): a longer line, or a plan with more ids, is foreign and skipped like a torn one.
+MAX_LINE_BYTES = 4 * 1024 * 1024
+MAX_LINE_IDS = 100_000
 
 
 @dataclass
@@ -31,6 +33,8 @@ class SelectorEntry:
     request_id: str | None = None
     message: str = ""
     new_id: int | None = None
+    settled_by: str | None = None  # another run of the deletion (a resume, or the run resumed) that settled this id
+    planned: dict[str, Any] | None = None  # the first record the deletion kept of it (the run resumed, or this one)
 
     @property
     def name(self) -> str:
@@ -158,8 +162,11 @@ class AuditRun:
         return "no outcomes: the run finished before sending any request"
 
     def unsettled_ids(self) -> list[int]:
-        """Planned ids that may still exist (no settled outcome), in plan order: what a resume re-checks."""
-        return [selector_id for selector_id, entry in self.entries.items() if not entry.settled]
+        """Planned ids that may still exist (no settled outcome here nor in another run of the deletion: the run it
+        resumed, the runs that resumed it), in plan order: what a resume re-checks."""
+        return [
+            selector_id for selector_id, entry in self.entries.items() if not entry.settled and entry.settled_by is None
+        ]
 
 
 @dataclass
@@ -267,44 +274,110 @@ def _legacy(run: AuditRun, line: dict[str, Any]) -> None:
     run.plan.setdefault("tag_id", _as_int(line.get("tag")))
 
 
-def parse_audit(lines: Iterable[bytes]) -> AuditLog:
-    """Group audit lines into runs; torn or foreign lines are counted, never fatal."""
+def _foreign(line: dict[str, Any]) -> bool:
+    """A line svctui never writes, though it is a JSON object: a plan whose ids are not a list or more than a run
+    may hold (a million ids took minutes to show), fields of the wrong type where the readers index them."""
+    if line.get("event") == "plan":
+        ids = line.get("ids")
+        if ids is not None and (not isinstance(ids, list) or len(ids) > MAX_LINE_IDS):
+            return True
+    record = line.get("selector")
+    return line.get("event") == "intent" and record is not None and not isinstance(record, dict)
+
+
+def parse_audit(lines: Iterable[bytes | None]) -> AuditLog:
+    """Group audit lines into runs; torn, oversized (None) or foreign lines are counted and skipped, never fatal."""
     runs: dict[str, AuditRun] = {}
     unreadable = 0
     for raw in lines:
-        if not raw.strip():
+        if raw is not None and not raw.strip():
             continue
         try:
-            line = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            unreadable += 1
-            continue
-        if not isinstance(line, dict):
+            line = json.loads(raw) if raw is not None else None
+        except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: a deeply nested foreign line
+            line = None
+        if not isinstance(line, dict) or _foreign(line):
             unreadable += 1
             continue
         run_id = line.get("run")
-        if isinstance(run_id, str) and run_id:
-            _apply(runs.setdefault(run_id, AuditRun(run_id)), line)
-        elif "selector" in line and "outcome" in line:
-            _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
-        else:
+        try:
+            if isinstance(run_id, str) and run_id:
+                _apply(runs.setdefault(run_id, AuditRun(run_id)), line)
+            elif "selector" in line and "outcome" in line:
+                _legacy(runs.setdefault(LEGACY_RUN_ID, AuditRun(LEGACY_RUN_ID)), line)
+            else:
+                unreadable += 1
+        except (TypeError, ValueError, AttributeError, RecursionError):  # a field of a shape no writer gives
             unreadable += 1
-    for run in runs.values():
-        parent = run.resumes
-        if parent is not None and parent in runs and run.end is not None and not run.interrupted:
-            runs[parent].resolved_by = run.run_id
     ordered = sorted(runs.values(), key=lambda run: (run.run_id != LEGACY_RUN_ID, run.started, run.run_id))
+    _link_resumes(ordered)
     return AuditLog(ordered, unreadable)
 
 
+def _link_resumes(ordered: list[AuditRun]) -> None:
+    """Read a deletion and its resumes as one: each id settled by any of its runs is settled for all of them (a
+    resume of a killed resume must not take up again what the chain finished), each entry knows the first record
+    the deletion kept, and a run is resolved by the run that finished what it left."""
+    by_id = {run.run_id: run for run in ordered}
+    deletions = [run for run in ordered if run.action == "selectors.delete" and run.run_id != LEGACY_RUN_ID]
+    settler: dict[tuple[str, int], str] = {}  # (root run, selector id) -> the run that settled it
+    first_record: dict[tuple[str, int], dict[str, Any]] = {}
+    root_of = {run.run_id: _root(run, by_id) for run in deletions}
+    for run in deletions:  # in the order they started
+        root = root_of[run.run_id]
+        for selector_id, entry in run.entries.items():
+            if entry.settled:
+                settler.setdefault((root, selector_id), run.run_id)
+            if entry.record is not None:
+                first_record.setdefault((root, selector_id), entry.record)
+    for run in deletions:
+        root = root_of[run.run_id]
+        for selector_id, entry in run.entries.items():
+            entry.planned = first_record.get((root, selector_id))
+            if not entry.settled:
+                entry.settled_by = settler.get((root, selector_id))
+    for run in deletions:  # a run resumed by a run that finished (its own unsettled ids may remain: resume that one)
+        parent = by_id.get(run.resumes or "")
+        if parent is not None and run.end is not None and not run.interrupted:
+            parent.resolved_by = run.run_id
+    for run in deletions:  # everything it left was settled by later runs of the deletion (a killed run, resumed)
+        left = [entry for entry in run.entries.values() if not entry.settled]
+        if run.resolved_by is None and left and all(entry.settled_by for entry in left):
+            run.resolved_by = max((entry.settled_by or "" for entry in left), key=lambda name: by_id[name].started)
+    for run in reversed(deletions):  # resumed by a run that was resolved in turn: resolved by the one that finished
+        child = next((other for other in deletions if other.resumes == run.run_id and other.resolved_by), None)
+        if run.resolved_by is None and child is not None:
+            run.resolved_by = child.resolved_by
+
+
+def _root(run: AuditRun, by_id: dict[str, AuditRun]) -> str:
+    """The first run of the deletion `run` belongs to (following `resumes` back; a loop stops where it closes)."""
+    seen = {run.run_id}
+    while (parent := by_id.get(run.resumes or "")) is not None and parent.run_id not in seen:
+        seen.add(parent.run_id)
+        run = parent
+    return run.run_id
+
+
+def bounded_lines(handle: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | None]:
+    """The lines of `handle`, each read up to `limit` bytes: a longer line is skipped to its end, unread, and
+    given as None (counted as unreadable), so no line of any size costs more than `limit` of memory."""
+    while line := handle.readline(limit + 1):
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith(b"\n"):
+            pass
+        yield None
+
+
 def read_audit(path: Path | None = None) -> AuditLog:
-    """Read the audit log (an absent log has no runs); StoreError when it exists but can't be read."""
+    """Read the audit log (an absent log has no runs); StoreError when it exists but can't be read, or when its
+    folder or the log itself may be changed by someone else (`check_state_dir`)."""
     path = path or audit_path()
     try:
-        with path.open("rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):  # a device (/dev/zero, /dev/full) never ends
-                raise StoreError(f"cannot read the audit log '{path}': not a regular file")
-            return parse_audit(handle)
+        with open_audit_for_reading(path) as handle:  # a regular file of this user's alone, or a StoreError
+            return parse_audit(bounded_lines(handle))
     except FileNotFoundError:
         return AuditLog([])
     except OSError as exc:

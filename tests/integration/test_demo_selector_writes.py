@@ -101,3 +101,16 @@ def test_member_counts_have_the_real_shape(demo: DemoServer) -> None:
         assert error_of(client.get(f"{SELECTORS.format(tag=2)}/{selector_id}/members/counts"), 404) == (
             "selector is not part of asset group tag"
         )
+
+
+def test_a_selector_id_is_never_given_twice(demo: DemoServer) -> None:
+    """Issue 25: a POST after the DELETE of the newest selector got that selector's id again; the real server's ids
+    never repeat, and svctui's re-checks rely on it (a resume deleted another user's newcomer under a reused id)."""
+    body = {"name": "newest", "seeds": [{"type": 1, "value": "S-1-5-21-1-2-3-512"}]}
+    with signed(demo) as client:
+        first = client.post(SELECTORS.format(tag=2), json=body).json()["data"]["id"]
+        assert client.delete(f"{SELECTORS.format(tag=2)}/{first}").status_code == 204
+        second = client.post(SELECTORS.format(tag=2), json={**body, "name": "newcomer"}).json()["data"]["id"]
+        assert client.delete(f"{SELECTORS.format(tag=2)}/{second}").status_code == 204
+        third = client.post(SELECTORS.format(tag=2), json={**body, "name": "third"}).json()["data"]["id"]
+    assert first < second < third, (first, second, third)

@@ -780,13 +780,19 @@ async def test_the_restore_dialog_folds_skipped_ids_into_ranges_and_fits_the_scr
                 assert isinstance(dialog, ConfirmScreen)
                 disabled = [selector.id for selector in selectors if selector.disabled_at]
                 comes = "comes" if len(disabled) == 1 else "come"
-                assert dialog.listing[1:] == (
+                reasons = (
                     "  40 skipped, not deleted by the run (not part of tag): 90001-90038, 90050, 90060",
                     *(
                         [f"  {len(disabled)} disabled when deleted {comes} back enabled: {id_ranges(disabled)}"]
                         * bool(disabled)
                     ),
                 )
+                assert dialog.listing[-len(reasons) :] == reasons
+                # before them, each selector to re-create with its seeds (issue 25: every seed, whole)
+                heads = [line for line in dialog.listing[: -len(reasons)] if not line.startswith("      ")]
+                assert heads == [
+                    f"  {s.id} {s.name!r}: {len(s.seeds)} seed{'s' * (len(s.seeds) != 1)}" for s in selectors
+                ]
                 assert "\n" not in dialog.body
                 for widget in (dialog.query_one(".confirm-title"), dialog.query_one("#confirm")):
                     assert inside(widget, size[1]), f"{widget} is off the {size} screen: {widget.region}"

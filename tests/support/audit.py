@@ -42,6 +42,7 @@ class DeleteRecorder:
     audit_log: Path
     answer_delay: float = 0.0  # seconds a DELETE's answer is held after the server did it (the kill lands there)
     seen: list[SeenDelete] = field(default_factory=list)
+    gets: list[int] = field(default_factory=list)  # the selector of every single-selector GET, in arrival order
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def intents_on_disk(self) -> set[int]:
@@ -63,6 +64,9 @@ class DeleteRecorder:
 
         async def recording(scope: Scope, receive: Receive, send: Send) -> None:
             match = DELETE_PATH.match(scope.get("path", "")) if scope["type"] == "http" else None
+            if match is not None and scope.get("method") == "GET":
+                with self.lock:
+                    self.gets.append(int(match.group(2)))
             if match is None or scope.get("method") != "DELETE":
                 await app(scope, receive, send)
                 return
@@ -131,7 +135,12 @@ def outcome_lines(path: Path) -> int:
 
 def start_delete(ids: list[int], env: dict[str, str]) -> subprocess.Popen[bytes]:
     """`svctui selectors delete 1 IDS --yes --concurrency 8` in a child process (stderr piped, stdout dropped)."""
-    args = [sys.executable, "-m", "svctui", "selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "8"]
+    return start_svctui(["selectors", "delete", "1", *map(str, ids), "--yes", "--concurrency", "8"], env)
+
+
+def start_svctui(arguments: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """`svctui ARGUMENTS` in a child process (stderr piped, stdout dropped), e.g. a resume to be killed midway."""
+    args = [sys.executable, "-m", "svctui", *arguments]
     return subprocess.Popen(
         args, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
     )

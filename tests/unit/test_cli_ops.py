@@ -241,7 +241,7 @@ def test_ops_import_without_textual() -> None:
 @pytest.mark.anyio
 async def test_preview_says_unknown_only_when_the_lookup_itself_is_refused() -> None:
     store = SelectorStore(2, range(1, 6))
-    store.fail_get[3] = MethodNotAllowed(405, ["method not allowed"], request_id="r-405")
+    store.fail_get[3] = MethodNotAllowed(405, ["method not allowed"], request_id="r-405", from_api=True)  # its envelope
     results = await preview_selectors(Client(store), 2, [2, 3])
     assert [r.preview for r in results] == [Preview.WOULD_DELETE, Preview.UNKNOWN]
 

@@ -91,7 +91,7 @@ def _status(cls: type[ApiStatusError], status: int, message: str) -> ApiStatusEr
         (_status(Unauthorized, 401, PREFIX + "resource not found"), f"does not know token {TOKEN_ID}"),
         (_status(BadRequest, 400, PREFIX + "Token ID is malformed."), "must be a UUID"),
         (_status(BadRequest, 400, PREFIX + "Unexpected authorization scheme: xsignature."), "scheme prefix"),
-        (_status(Unauthorized, 401, "authentication is invalid"), "check the JWT"),
+        (_status(Unauthorized, 401, "authentication is invalid"), "check the token id and key"),  # not a JWT: issue 25
         (_status(Forbidden, 403, PREFIX + "user disabled"), "disabled"),
         (_status(Forbidden, 403, "not authorized"), "lacks the permission"),
         (_status(ApiStatusError, 502, "Bad Gateway"), "the server failed"),

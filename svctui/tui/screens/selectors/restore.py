@@ -47,7 +47,6 @@ from svctui.tui.screens.selectors.session import (
 if TYPE_CHECKING:
     from svctui.tui.app import SvcTuiApp
 
-NAMES_SHOWN = 5
 IDS_SHOWN = 3
 WAITING = "waiting"
 # The table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message takes
@@ -138,7 +137,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
 
     typed = count if count > TYPED_COUNT_ABOVE else None
     title = f"Re-create {plural(count, 'selector')} deleted by run {run.run_id}?"
-    listing = describe_plan(plan, NAMES_SHOWN)
+    listing = describe_plan(plan)
     app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed, listing), answered)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from svctui.api.client import ApiClient
 from svctui.api.models import AssetGroupTag, Selector
+from svctui.ops.identity import another_selector, renamed
 from svctui.ops.resume import check_same_server, recorded_selectors
 from svctui.ops.selector_delete import (
     AuditContext,
@@ -133,7 +134,15 @@ def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
     found = {result.selector_id: result.selector for result in results if result.selector is not None}
     groups: dict[str, list[int]] = {}
     for result in results:
-        groups.setdefault(CHECKED[result.preview], []).append(result.selector_id)
+        entry = run.entries.get(result.selector_id)
+        kept = (entry.planned or entry.record) if entry is not None else None
+        if result.selector is not None and another_selector(result.selector, kept) is not None:
+            heading = "another selector under its id now: the one planned is gone, this one is not deleted"
+        elif result.selector is not None and renamed(result.selector, kept) is not None:
+            heading = "renamed since the run planned it: not deleted"
+        else:
+            heading = CHECKED[result.preview]
+        groups.setdefault(heading, []).append(result.selector_id)
 
     def name(selector_id: int) -> str:
         selector = found.get(selector_id)
