@@ -8,12 +8,18 @@ STAMP := $(VENV)/.installed-stamp
 # process
 PYTEST_WORKERS ?= 4
 
-.PHONY: venv demo test lint fmt bench screenshots clean
+.PHONY: venv lock demo test lint fmt bench screenshots clean
 
-$(STAMP): pyproject.toml
+LOCK := requirements-dev.lock
+LOCK_VENV := .venv-lock
+PIP := $(PY) -m pip --disable-pip-version-check
+
+# Installs the locked dev/test environment with pip alone (hash-checked), then svctui itself without resolving
+# anything more: the lock holds the build backend too, so nothing unpinned is fetched.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -33,6 +39,14 @@ fmt: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Refreshes the lock from pyproject.toml's ranges (newest versions within them); pip-tools runs in a venv of its
+# own, so the lock tool is needed to refresh the lock, never to install from it.
+lock:
+	test -x $(LOCK_VENV)/bin/pip-compile || ($(PYTHON) -m venv $(LOCK_VENV) \
+		&& $(LOCK_VENV)/bin/pip install --quiet --disable-pip-version-check 'pip-tools>=7.6,<7.7')
+	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --upgrade --extra dev --all-build-deps --allow-unsafe --generate-hashes \
+		--strip-extras --no-emit-index-url --no-emit-find-links --output-file $(LOCK) pyproject.toml
+
 bench: $(STAMP)
 	$(PY) -m bench
 
@@ -40,4 +54,4 @@ screenshots: $(STAMP)
 	$(PY) -m svctui.tui.screenshots screenshots
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
