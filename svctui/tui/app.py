@@ -30,6 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
@@ -68,10 +69,7 @@ def load_screen(target: str) -> Callable[[], Screen[None]]:
         module_name, _, class_name = target.partition(":")
         screen_class: type[Screen[None]] = getattr(import_module(module_name), class_name)
         screen = screen_class()
-        # Textual re-parses every stylesheet (twice) when a mode's screen is made with a CSS counter behind the
-        # app's, although the screen's own CSS is read (and parsed) as it is loaded and mounted: ~20 ms before the
-        # first frame. A screen made now is styled with the stylesheet as it is now.
-        screen._css_update_count = screen.app._css_update_count
+        styled_with_current_css(screen)  # no second parse of every stylesheet before the first frame
         return screen
 
     return build
@@ -473,7 +471,7 @@ class SvcTuiApp(App[int]):
             self.notify("Add a profile or start the demo first.", severity="warning")
             return
         self.back_mode = ""  # a screen chosen by its key: esc no longer goes back to where an earlier jump came from
-        if name in self._modes and self.current_mode != name:
+        if name in self.MODES and self.current_mode != name:
             self.switch_mode(name)
 
     def redraw_scrollbar_corners(self) -> None:

@@ -14,7 +14,8 @@ from collections.abc import Hashable
 from textual import events
 from textual.app import ComposeResult
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey, FooterLabel
+
+from svctui.tui.textual_internals import FooterKey, FooterLabel, footer_bindings_ready
 
 NARROW = 120  # the widest full footer (Completed tasks, Selector cleanup) needs ~118 columns
 MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh", "clear_marks", "switch_endpoint"})
@@ -55,7 +56,7 @@ class KeyFooter(Footer):
         """Footer's keys, without the minor ones while narrow."""
         self._narrow = self.app.size.width < NARROW
         self.compact = self._narrow
-        self._composed_for = self.shown() if self._bindings_ready else None
+        self._composed_for = self.shown() if footer_bindings_ready(self) else None
         dropped_in_group = kept_in_group = 0
         for widget in super().compose():
             if isinstance(widget, FooterLabel):  # a group's label follows its keys

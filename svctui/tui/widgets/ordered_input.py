@@ -14,16 +14,8 @@ bindings already ran before the key reached the Input), so each key acts on the 
 
 from __future__ import annotations
 
-from textual import events
-from textual.widgets import Input
+from svctui.tui.textual_internals import BoundKeysFirstInput
 
 
-class OrderedInput(Input):
+class OrderedInput(BoundKeysFirstInput):
     """An Input whose bound keys act in the order they were typed (see the module's docstring)."""
-
-    async def _on_key(self, event: events.Key) -> None:
-        if not event.is_printable and await self.app._check_bindings(event.key):
-            event.stop()
-            event.prevent_default()
-            return
-        await super()._on_key(event)

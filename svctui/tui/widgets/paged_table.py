@@ -16,7 +16,7 @@ the range from the last marked row to the cursor; marks and the cursor survive r
 
 Every column has a fixed width and every row is one line, so the table skips DataTable's idle-time measuring of
 each new or updated cell (a console render per cell, ~100 ms of event-loop time for 1,000 rows of 8 columns,
-whose result a fixed-width column never uses), and new rows are appended in one go (`_append_rows`) instead of
+whose result a fixed-width column never uses), and new rows are appended in one go (`append_rows`) instead of
 one `add_row` each (which re-validates the cursor reactive per row). What is drawn is the same.
 
 Building a page's cells (each column's renderer over every record: ~0.1 ms a row) can happen off the event loop:
@@ -36,7 +36,7 @@ moves the cursor, another page arrives), the keys differ and the frame draws tho
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
@@ -49,15 +49,16 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
-from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
+from textual.widgets.data_table import ColumnKey, Row
 
 from svctui.api.filters import SortKey
 from svctui.text import fit_ranked
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
-from svctui.tui.widgets.row_table import Lines, RowTable, cell_changed, cell_text, ellipsized, one_line
+from svctui.tui.textual_internals import Lines, cell_key_at, rendered_rows_stale, row_cells, styled_cell
+from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_text, ellipsized, one_line
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -444,7 +445,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         another width are drawn again (see `on_resize`)."""
         if self.size.width != self._drawn_width:
             self._drawn_width = self.size.width
-            self._update_count += 1  # in every rendered row's cache key: the space after the last column changed
+            rendered_rows_stale(self)  # the space after the last column changed
         return super().render_lines(crop)
 
     def _ahead_line(self, cell: object, options: ConsoleOptions) -> list[Segment] | None:
@@ -481,18 +482,18 @@ class PagedTable(RowTable[Text], Generic[T]):
         out again. `style` holds the row's highlight (RowTable adds it)."""
         if row_index < 0 or col_index < 0:
             return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        row_key = self._row_locations.get_key(row_index)
-        column_key = self._column_locations.get_key(col_index)
-        if row_key is None or column_key is None:
+        keys = cell_key_at(self, row_index, col_index)
+        if keys is None:
             return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        row, cell = self.rows.get(row_key), self._data.get(row_key, {}).get(column_key)
+        row_key, column_key = keys
+        row, cell = self.rows.get(row_key), (row_cells(self, row_key) or {}).get(column_key)
         if self._cropped_away(col_index, row, style):
             return [[Segment(" " * width)]]
         options = self._cell_options(width)
         line = self._ahead_line(cell, options) if cell is not None and options is not None else None
         if row is None or row.height != 1 or line is None:
             return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        return self.styled_line(row_key, column_key, row_index, col_index, line, style, cursor, hover)
+        return styled_cell(self, keys, (row_index, col_index), line, style, cursor, hover)
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
         """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
@@ -532,7 +533,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._items[key] = record
                 if key in self._marked:
                     self._marked_records[key] = record
-            self._append_rows(new_rows)
+            self.append_rows(new_rows)
             self._laid_out = self._prepared.laid_out if self._prepared is not None and new_rows else {}
             self._prepared = None
             current_order = [row.key.value for row in self.ordered_rows]
@@ -569,51 +570,10 @@ class PagedTable(RowTable[Text], Generic[T]):
         task = asyncio.get_running_loop().create_task(draw())
         self._drawing_ahead = task
 
-    def _fixed_layout(self) -> bool:
+    def fixed_layout(self) -> bool:
         """True when no column sizes to its content (every PagedTable column has a width) and no row has a label:
         then no cell's measured width is ever used."""
-        return not self._labelled_row_exists and not any(column.auto_width for column in self.columns.values())
-
-    def _append_rows(self, rows: Sequence[tuple[str, list[Text]]]) -> None:
-        """Add one-line rows at the bottom, as `add_row` each would, with the per-table work done once."""
-        if not rows:
-            return
-        was_empty = self.row_count == 0
-        column_keys = [column.key for column in self.ordered_columns]
-        locations, data, table_rows, new = self._row_locations, self._data, self.rows, self._new_rows
-        for key, cells in rows:
-            row_key = RowKey(key)
-            if row_key in locations:
-                raise DuplicateKey(f"The row key {row_key!r} already exists.")
-            if len(cells) > len(column_keys):
-                raise ValueError("More values provided than there are columns.")
-            locations[row_key] = len(table_rows)
-            data[row_key] = dict(zip(column_keys, cells, strict=False))
-            table_rows[row_key] = Row(row_key, 1, None, False)
-            new.add(row_key)
-        self._require_update_dimensions = True
-        self.cursor_coordinate = self.cursor_coordinate  # clamp it to the table, as add_row does
-        if was_empty and self.columns and self.show_cursor and self.cursor_type != "none":
-            self._highlight_cursor()
-        self._update_count += 1
-        self.check_idle()
-
-    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
-        """Updated cells change no fixed-width column's width: skip DataTable's measuring (which re-measures the
-        whole column when a cell got narrower)."""
-        if self._fixed_layout():
-            self._require_update_dimensions = True
-            return
-        super()._update_column_widths(updated_cells)
-
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
-        """The virtual size only: with fixed widths and one-line rows nothing of the new rows needs measuring."""
-        if not self._fixed_layout() or any(self.rows[key].auto_height for key in new_rows if key in self.rows):
-            super()._update_dimensions(new_rows)
-            return
-        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
-        header_height = self.header_height if self.show_header else 0
-        self.virtual_size = Size(width, self._total_row_height + header_height)
+        return not self.has_row_labels() and not any(column.auto_width for column in self.columns.values())
 
     def _restore_cursor(self, key: str | None, cursor: Coordinate) -> None:
         if not self.row_count:
@@ -691,9 +651,8 @@ class PagedTable(RowTable[Text], Generic[T]):
             if shown is not None:
                 shown.label = Text(sort_label(column.label, column.sort, self.sort_keys))
         # The header line is cached until the data changes; a sort that leaves the rows as they were must still
-        # show its new arrows.
-        self._clear_caches()
-        self.refresh()
+        # show its new arrows (this drops the rendered lines and repaints).
+        self.notify_style_update()
 
     def _change_sort(
         self, column: ColumnDef[T] | None, change: Callable[[Sequence[SortKey], str], tuple[SortKey, ...]]

@@ -31,10 +31,17 @@ from textual.css.styles import RenderStyles
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.timer import Timer
-from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from svctui.tui.shown import shown_text
+from svctui.tui.textual_internals import (
+    FixedLayoutTable,
+    Lines,
+    cell_key_at,
+    forget_rendered_rows,
+    row_cells,
+    styled_cell,
+)
 from svctui.visible import visible
 
 Cell = TypeVar("Cell")
@@ -99,10 +106,7 @@ class FrameStyles(RenderStyles):
         return self._frame_rich
 
 
-Lines = list[list[Segment]]  # a rendered cell: its lines of segments
-
-
-class RowTable(DataTable[Cell], Generic[Cell]):
+class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
     """A zebra-striped DataTable with a row cursor and the vi keys every table of the dashboard answers to."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -185,7 +189,8 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         columns = list(self.columns)
         changed: list[str] = []
         for row_key, cells in rows.items():
-            row = self._data[RowKey(row_key)]
+            row = row_cells(self, RowKey(row_key))
+            assert row is not None, row_key  # a row the caller knows is on the table
             differs = False
             for column, cell in zip(columns, map(ellipsized, cells), strict=True):  # cut, it ends with `…` too
                 if cell_changed(row.get(column), cell):
@@ -206,7 +211,7 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         changed: set[RowKey] = set()
         for key, value in cells.items():
             row_key = RowKey(key)
-            row = self._data.get(row_key)
+            row = row_cells(self, row_key)
             if row is None:
                 continue
             cell = ellipsized(value)
@@ -220,26 +225,18 @@ class RowTable(DataTable[Cell], Generic[Cell]):
 
     def _repaint_rows(self, keys: set[RowKey]) -> None:
         """Forget the rendered cells and lines of these rows (the others' stay) and repaint them."""
-        cells_cache, rows_cache = self._cell_render_cache, self._row_render_cache
-        for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] in keys]:  # noqa: SIM118 - no __iter__
-            cells_cache.discard(cell_key)  # the others stay: moving the cursor re-renders every row from its cells
-        for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] in keys]:  # noqa: SIM118
-            rows_cache.discard(line_key)
-        self._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
-        self._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
+        forget_rendered_rows(self, keys)  # the others stay: moving the cursor re-renders every row from its cells
         for key in keys:
             self.refresh_row(self.get_row_index(key))
 
     def _set_flashing(self, keys: frozenset[str]) -> None:
         self.flashing = keys
-        self._clear_caches()  # rendered rows are cached by their style; these rows' style changed
-        self.refresh()
+        self.notify_style_update()  # rendered rows are cached by their style; these rows' style changed (repaints)
 
     def _is_flashing(self, row_index: int) -> bool:
         if not self.flashing or row_index < 0 or row_index >= self.row_count:
             return False
-        key = self._row_locations.get_key(row_index)
-        return key is not None and key.value in self.flashing
+        return self.ordered_rows[row_index].key.value in self.flashing
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
         """What a row adds to its style: rows that changed in the last refresh flash (subclasses add theirs)."""
@@ -247,77 +244,14 @@ class RowTable(DataTable[Cell], Generic[Cell]):
             return self.get_component_rich_style("rowtable--changed")
         return Style()
 
-    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
-        """The row's highlight also fills the space right of the last column."""
-        return super()._get_row_style(row_index, base_style) + self.row_highlight(row_index)
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: Style,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> list[list[Segment]]:
-        """Every cell of the row (the fixed columns too) takes the row's highlight, then `cell_lines` draws it."""
-        highlighted = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)
-        return self.cell_lines(row_index, column_index, highlighted, width, cursor, hover)
-
     def cell_lines(self, row: int, column: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
         """A cell whose `style` holds its row's highlight, drawn as DataTable draws it (PagedTable lays out ahead;
         with KEEP_LAYOUTS a one-line Text cell's layout is kept and only the styles are applied again)."""
         kept = self._kept_layout(row, column, width) if self.KEEP_LAYOUTS else None
         if kept is None:
-            return super()._render_cell(row, column, style, width, cursor, hover)
+            return super().cell_lines(row, column, style, width, cursor, hover)
         row_key, column_key, line = kept
-        return self.styled_line(row_key, column_key, row, column, line, style, cursor, hover)
-
-    def styled_line(
-        self,
-        row_key: RowKey,
-        column_key: ColumnKey,
-        row: int,
-        column: int,
-        line: list[Segment],
-        style: Style,
-        cursor: bool,
-        hover: bool,
-    ) -> Lines:
-        """A cell's one line, laid out exactly its width without styles, with the styles DataTable gives that cell
-        applied (its row's highlight in `style`, the cursor, hover, fixed rows/columns), cached as DataTable caches
-        its rendered cells (the same key, so DataTable's own invalidations drop it)."""
-        cache_key = (
-            row_key,
-            column_key,
-            style,
-            cursor,
-            hover,
-            self._show_hover_cursor,
-            self._update_count,
-            self._pseudo_class_state,
-        )
-        cached = self._cell_render_cache.get(cache_key)
-        if cached is not None:
-            return cached
-        style += Style.from_meta({"row": row, "column": column})
-        component_style, post_style = self._get_styles_to_render_cell(
-            False,
-            False,
-            row < self.fixed_rows or column < self.fixed_columns,
-            hover,
-            cursor,
-            self.show_cursor,
-            self._show_hover_cursor,
-            self.cursor_foreground_priority == "css",
-            self.cursor_background_priority == "css",
-        )
-        console = self.app.console
-        # One line exactly `width` wide: what render_lines(Styled(Padding(cell))) yields for it, styles applied here.
-        pre, post = console.get_style(style + component_style), console.get_style(post_style)
-        lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
-        self._cell_render_cache[cache_key] = lines
-        return lines
+        return styled_cell(self, (row_key, column_key), (row, column), line, style, cursor, hover)
 
     def _cell_options(self, width: int | None) -> ConsoleOptions | None:
         """The options DataTable renders a one-line cell of this width with (None: no width); the same object for a
@@ -337,12 +271,12 @@ class RowTable(DataTable[Cell], Generic[Cell]):
         one-line Text cell of a one-line row (then DataTable draws it)."""
         if row < 0 or column < 0:
             return None
-        row_key = self._row_locations.get_key(row)
-        column_key = self._column_locations.get_key(column)
-        if row_key is None or column_key is None:
+        keys = cell_key_at(self, row, column)
+        if keys is None:
             return None
+        row_key, column_key = keys
         table_row = self.rows.get(row_key)
-        cell = self._data.get(row_key, {}).get(column_key)
+        cell = (row_cells(self, row_key) or {}).get(column_key)
         if table_row is None or table_row.height != 1 or not isinstance(cell, Text):
             return None
         options = self._cell_options(width)

@@ -1,0 +1,247 @@
+"""Every private name of Textual that svctui uses, in one place, each with what it buys.
+
+Textual is pinned to the minor version these were read from (pyproject: `textual>=8.2.8,<8.3`), and
+tests/unit/test_textual_internals.py fails, naming the name and what it was for, when the installed Textual no
+longer has one. Nothing outside this module touches a `_name` of Textual or rich (the same test checks that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Size
+from textual.widgets import DataTable, Footer, Input
+from textual.widgets._footer import FooterKey, FooterLabel
+from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.screen import Screen
+
+__all__ = ["FooterKey", "FooterLabel"]
+
+Cell = TypeVar("Cell")
+Lines = list[list[Segment]]  # a rendered cell: its lines of segments
+
+# (owner, private name) -> what it buys; tests/unit/test_textual_internals.py checks each one is still there.
+PRIVATE_NAMES: dict[tuple[str, str], str] = {
+    ("textual.widgets._footer", "FooterKey"): "KeyFooter drops minor keys on narrow terminals (no public export)",
+    ("textual.widgets._footer", "FooterLabel"): "KeyFooter drops a group's label with its keys (no public export)",
+    ("Screen", "_css_update_count"): "styled_with_current_css: no re-parse of every stylesheet (first-row)",
+    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter",
+    ("Footer", "_bindings_ready"): "KeyFooter composes its keys once the screen's bindings are known",
+    ("App", "_check_bindings"): "OrderedInput runs a bound key before the keys typed after it (Textual #6605)",
+    ("Input", "_on_key"): "OrderedInput: its key handler, where the bound key must act first (Textual #6605)",
+    ("DataTable", "_get_row_style"): "RowTable: a flashing or marked row's colour fills the line past the last column",
+    ("DataTable", "_render_cell"): "RowTable: every cell of a flashing or marked row takes the row's highlight",
+    # cell_key_at, row_cells: a cell laid out ahead is found per drawn cell (stall-first-page, stall-page-turn)
+    ("DataTable", "_row_locations"): "cell_key_at, append_rows: row index <-> key without public checks per cell",
+    ("DataTable", "_column_locations"): "cell_key_at: column index -> key per drawn cell",
+    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place (clients-fill repaint)",
+    # forget_rendered_rows: a changed row repaints alone (clients-fill's repaint; the live refresh's flash)
+    ("DataTable", "_cell_render_cache"): "forget_rendered_rows, styled_cell: per-row invalidation, shared cache",
+    ("DataTable", "_row_render_cache"): "forget_rendered_rows: per-row invalidation",
+    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows",
+    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows",
+    ("DataTable", "_update_count"): "styled_cell's cache key; rendered_rows_stale on a width change; append_rows",
+    # styled_cell: a cell laid out in a thread only gets its styles on the loop (stall-first-page, stall-page-turn)
+    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses",
+    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses",
+    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: the cursor, hover and fixed styles of a cell",
+    # FixedLayoutTable: no idle-time measuring of fixed-width cells, rows appended at once (stall-first-page)
+    ("DataTable", "_labelled_row_exists"): "FixedLayoutTable.has_row_labels",
+    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next",
+    ("DataTable", "_require_update_dimensions"): "append_rows, _update_column_widths: the virtual size recomputed",
+    ("DataTable", "_highlight_cursor"): "append_rows: the cursor shown on the first rows, as add_row does",
+    ("DataTable", "_update_column_widths"): "FixedLayoutTable: skip measuring updated cells of fixed-width columns",
+    ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
+    ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
+    ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
+}
+
+
+# ----- screens -----------------------------------------------------------------------------------------------------
+def styled_with_current_css(screen: Screen[Any]) -> None:
+    """Mark a screen made for a mode as styled with the app's stylesheet as it is now: made with a CSS counter
+    behind the app's, Textual re-parses every stylesheet (twice) although the screen's own CSS is parsed as it is
+    loaded and mounted."""
+    screen._css_update_count = screen.app._css_update_count
+
+
+# ----- the footer -------------------------------------------------------------------------------------------------
+def footer_bindings_ready(footer: Footer) -> bool:
+    """True once the footer has read its screen's bindings (before that, what it composes is not final)."""
+    return bool(footer._bindings_ready)
+
+
+# ----- keys in the order they were typed --------------------------------------------------------------------------
+class BoundKeysFirstInput(Input):
+    """An Input whose bound (non-printable) keys run their bindings in its own key handler, before the keys queued
+    behind them are inserted (see svctui/tui/widgets/ordered_input.py)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable and await app_check_bindings(self.app, event.key):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+
+async def app_check_bindings(app: App[Any], key: str) -> bool:
+    """Run the bindings `key` has from the focused widget up to the screen, as the app does after a key bubbles;
+    True when one ran."""
+    return bool(await app._check_bindings(key))
+
+
+# ----- DataTable: row highlight -----------------------------------------------------------------------------------
+class HighlightedRows(DataTable[Cell], Generic[Cell]):
+    """A DataTable whose rows can add a style of their own (`row_highlight`) to the whole line, and whose cells are
+    drawn by `cell_lines` (the public hooks RowTable fills)."""
+
+    def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
+        """What a row adds to its style (none here)."""
+        return Style()
+
+    def cell_lines(self, row: int, column: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
+        """A cell drawn as DataTable draws it; `style` already holds its row's highlight."""
+        return super()._render_cell(row, column, style, width, cursor, hover)
+
+    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
+        return super()._get_row_style(row_index, base_style) + self.row_highlight(row_index)
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: Style,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> Lines:
+        highlighted = base_style + self.row_highlight(row_index, in_cursor_cell=cursor)
+        return self.cell_lines(row_index, column_index, highlighted, width, cursor, hover)
+
+
+# ----- DataTable: cells read and written in place -------------------------------------------------------------------
+def cell_key_at(table: DataTable[Any], row: int, column: int) -> tuple[RowKey, ColumnKey] | None:
+    """The keys of the cell drawn at (row, column), or None; per drawn cell, so without the checks and the
+    Coordinate of the public `coordinate_to_cell_key`."""
+    row_key = table._row_locations.get_key(row)
+    column_key = table._column_locations.get_key(column)
+    return None if row_key is None or column_key is None else (row_key, column_key)
+
+
+def row_cells(table: DataTable[Cell], row_key: RowKey) -> dict[ColumnKey, Cell] | None:
+    """The row's cells by column, as the table holds them (writable: see `forget_rendered_rows`), or None."""
+    return table._data.get(row_key)
+
+
+def forget_rendered_rows(table: DataTable[Any], keys: set[RowKey]) -> None:
+    """Drop the rendered cells and lines of these rows only (update_cell drops every row's: a repaint of every
+    visible cell for one changed row)."""
+    cells_cache, rows_cache = table._cell_render_cache, table._row_render_cache
+    for cell_key in [cell_key for cell_key in cells_cache.keys() if cell_key[0] in keys]:  # noqa: SIM118 - no __iter__
+        cells_cache.discard(cell_key)
+    for line_key in [line_key for line_key in rows_cache.keys() if line_key[0] in keys]:  # noqa: SIM118
+        rows_cache.discard(line_key)
+    table._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
+    table._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
+
+
+def rendered_rows_stale(table: DataTable[Any]) -> None:
+    """Every rendered row drawn again (their cache keys hold this counter), as DataTable does on a resize."""
+    table._update_count += 1
+
+
+# ----- DataTable: a cell laid out ahead, styled as DataTable styles it ----------------------------------------------
+def styled_cell(
+    table: DataTable[Any],
+    keys: tuple[RowKey, ColumnKey],
+    at: tuple[int, int],
+    line: list[Segment],
+    style: Style,
+    cursor: bool,
+    hover: bool,
+) -> Lines:
+    """A cell's one line (laid out exactly its width, unstyled) with the styles DataTable gives the cell at `at`
+    (`style` holds its row's highlight; then the cursor, hover, fixed rows and columns), cached as DataTable caches
+    its rendered cells: the same key, so its own invalidations drop it."""
+    row, column = at
+    cache_key = (*keys, style, cursor, hover, table._show_hover_cursor, table._update_count, table._pseudo_class_state)
+    cached: Lines | None = table._cell_render_cache.get(cache_key)
+    if cached is not None:
+        return cached
+    style += Style.from_meta({"row": row, "column": column})
+    component_style, post_style = table._get_styles_to_render_cell(
+        False,
+        False,
+        row < table.fixed_rows or column < table.fixed_columns,
+        hover,
+        cursor,
+        table.show_cursor,
+        table._show_hover_cursor,
+        table.cursor_foreground_priority == "css",
+        table.cursor_background_priority == "css",
+    )
+    console = table.app.console
+    # One line exactly `width` wide: what render_lines(Styled(Padding(cell))) yields for it, styles applied here.
+    pre, post = console.get_style(style + component_style), console.get_style(post_style)
+    lines = [list(Segment.apply_style(line, style=pre, post_style=post))]
+    table._cell_render_cache[cache_key] = lines
+    return lines
+
+
+# ----- DataTable: fixed-width one-line rows, appended in one go ------------------------------------------------------
+class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
+    """A DataTable that, while `fixed_layout()` holds, skips measuring cells whose width no column uses."""
+
+    def fixed_layout(self) -> bool:
+        """True when no column sizes to its content and no row has a label (here: never)."""
+        return False
+
+    def has_row_labels(self) -> bool:
+        """True when a row has a label (which takes a column of its own)."""
+        return bool(self._labelled_row_exists)
+
+    def append_rows(self, rows: Sequence[tuple[str, list[Any]]]) -> None:
+        """Add one-line rows at the bottom, as `add_row` each would, with the per-table work done once (add_row
+        re-validates the cursor per row)."""
+        if not rows:
+            return
+        was_empty = self.row_count == 0
+        column_keys = [column.key for column in self.ordered_columns]
+        locations, data, table_rows, new = self._row_locations, self._data, self.rows, self._new_rows
+        for key, cells in rows:
+            row_key = RowKey(key)
+            if row_key in locations:
+                raise DuplicateKey(f"The row key {row_key!r} already exists.")
+            if len(cells) > len(column_keys):
+                raise ValueError("More values provided than there are columns.")
+            locations[row_key] = len(table_rows)
+            data[row_key] = dict(zip(column_keys, cells, strict=False))
+            table_rows[row_key] = Row(row_key, 1, None, False)
+            new.add(row_key)
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate  # clamp it to the table, as add_row does
+        if was_empty and self.columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += 1
+        self.check_idle()
+
+    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
+        if self.fixed_layout():  # an updated cell changes no fixed-width column's width
+            self._require_update_dimensions = True
+            return
+        super()._update_column_widths(updated_cells)
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        if not self.fixed_layout() or any(self.rows[key].auto_height for key in new_rows if key in self.rows):
+            super()._update_dimensions(new_rows)
+            return
+        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        header_height = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width, self._total_row_height + header_height)

@@ -1,0 +1,134 @@
+"""Textual's private names: each one svctui uses is still in the installed Textual, and only one module uses them."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import pkgutil
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from textual.app import App
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Input, Static
+
+from svctui.tui.textual_internals import PRIVATE_NAMES
+
+PACKAGE = Path(__file__).resolve().parents[2] / "svctui"
+DOOR = PACKAGE / "tui" / "textual_internals.py"
+# The Textual classes svctui builds on: their private names are what a subclass or caller could reach for.
+BASES: dict[str, type[object]] = {
+    cls.__name__: cls for cls in (App, Screen, ModalScreen, Widget, Static, DataTable, Footer, Input)
+}
+
+
+def _has(owner: str, name: str) -> bool:
+    if owner in BASES:
+        cls = BASES[owner]
+        if hasattr(cls, name):
+            return True
+        instance = cls() if cls is not App else App()
+        return hasattr(instance, name)
+    return hasattr(importlib.import_module(owner), name)
+
+
+@pytest.mark.parametrize(("owner", "name"), sorted(PRIVATE_NAMES))
+def test_the_installed_textual_still_has_it(owner: str, name: str) -> None:
+    assert _has(owner, name), (
+        f"Textual {version('textual')} has no {owner}.{name} any more; svctui used it for: "
+        f"{PRIVATE_NAMES[(owner, name)]}. Change svctui/tui/textual_internals.py (and the pin in pyproject.toml)."
+    )
+
+
+def _textual_private_names() -> set[str]:
+    names: set[str] = set()
+    for cls in BASES.values():
+        for klass in cls.__mro__:
+            if klass.__module__.startswith(("textual.", "rich.")):
+                names.update(n for n in vars(klass) if n.startswith("_") and not n.startswith("__"))
+        instance = App() if cls is App else cls()
+        names.update(n for n in vars(instance) if n.startswith("_") and not n.startswith("__"))
+    return names
+
+
+def _own_names(trees: list[ast.AST]) -> set[str]:
+    """Private names svctui gives a value itself (`self._x = ...`, functions, methods, class attributes)."""
+    own: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                own.add(node.name)
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            targets += [node.target] if isinstance(node, ast.AnnAssign) else []
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    own.add(target.attr)
+                elif isinstance(target, ast.Name):
+                    own.add(target.id)
+    return own
+
+
+def _imported_modules(tree: ast.AST) -> set[str]:
+    """Names bound by `import x` (an `os._exit` is the os module's, not Textual's)."""
+    return {
+        alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+
+
+def test_no_module_but_the_door_reads_a_private_textual_name() -> None:
+    private = _textual_private_names()
+    paths = [path for path in sorted(PACKAGE.rglob("*.py")) if path != DOOR]
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in paths}
+    own = _own_names(list(trees.values()))
+    found = []
+    for path, tree in trees.items():
+        modules = _imported_modules(tree)
+        where = path.relative_to(PACKAGE.parent)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(("textual.", "rich.")):
+                if any(part.startswith("_") for part in node.module.split(".")):
+                    found.append(f"{where}:{node.lineno}: from {node.module} import ...")
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr in private
+                and node.attr not in own
+                and not (isinstance(node.value, ast.Name) and node.value.id in modules)
+            ):
+                found.append(f"{where}:{node.lineno}: .{node.attr}")
+    assert found == [], "private Textual names outside svctui/tui/textual_internals.py:\n" + "\n".join(found)
+
+
+def test_no_class_but_the_door_overrides_a_private_textual_method() -> None:
+    found = []
+    for info in pkgutil.walk_packages([str(PACKAGE / "tui")], "svctui.tui."):
+        module = importlib.import_module(info.name)
+        if module.__name__ == "svctui.tui.textual_internals":
+            continue
+        for cls in vars(module).values():
+            if not isinstance(cls, type) or cls.__module__ != module.__name__:
+                continue
+            textual_bases = [base for base in cls.__mro__ if base.__module__.startswith(("textual.", "rich."))]
+            for name, value in vars(cls).items():
+                if not inspect.isfunction(value) or not name.startswith("_") or name.startswith("__"):
+                    continue  # only methods (a class's attributes made by Textual's metaclass are not overrides)
+                if any(name in vars(base) for base in textual_bases):
+                    found.append(f"{cls.__module__}.{cls.__qualname__}.{name}")
+    assert found == [], "private Textual methods overridden outside svctui/tui/textual_internals.py: " + ", ".join(
+        found
+    )
+
+
+def test_every_private_name_the_door_uses_is_listed_with_what_it_buys() -> None:
+    private = _textual_private_names()
+    tree = ast.parse(DOOR.read_text(encoding="utf-8"))
+    used = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in private}
+    used |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)} & private
+    listed = {name for _owner, name in PRIVATE_NAMES}
+    assert sorted(used - listed) == [], "add these to PRIVATE_NAMES with the bench row or behaviour they keep"
