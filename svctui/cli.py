@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from svctui.startup import quiet_pydantic_plugins, skip_unused_imports
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
 
@@ -149,10 +150,8 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
 
 def main() -> None:
     """Console-script entry point."""
-    # pydantic looks for plugins by scanning the entry points of every installed distribution the first time a
-    # model is built (~10 ms on the first frame's path, and on every command). svctui uses none; a user who wants
-    # one can still set PYDANTIC_DISABLE_PLUGINS to something else (e.g. an empty string) for this process.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    quiet_pydantic_plugins()
+    skip_unused_imports()
     # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
     # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
     gc.disable()

@@ -29,12 +29,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import importlib.util
 import json
 import random
 import re
 import ssl
-import sys
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Sequence
@@ -83,20 +81,6 @@ DEFAULT_USER_AGENT = f"svctui/{__version__}"
 DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
 UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
 
-
-def skip_sniffio_lookups() -> bool:
-    """Where `sniffio` is not installed, record it as absent; True when it did. httpcore runs `import sniffio` for
-    every lock and cancellation shield it makes (several per request, on the event loop) to learn which async
-    library runs it, and takes asyncio when the import fails; a failed import is not remembered, so each one
-    searched every sys.path entry (~35 us, milliseconds when the disk is busy). A None in sys.modules makes that
-    ImportError immediate; where sniffio is installed nothing changes."""
-    if "sniffio" in sys.modules or importlib.util.find_spec("sniffio") is not None:
-        return False
-    sys.modules["sniffio"] = None  # type: ignore[assignment]
-    return True
-
-
-skip_sniffio_lookups()
 
 THREAD_PARSE_BYTES = 64 * 1024  # from this body size on, `get` validates in a thread (a thread hop is ~0.1 ms)
 SLICE_ITEMS = 25  # a page's items validated per slice with PARSE_IN_TURN (~1-2 ms of the loop for 25 tasks)

@@ -11,15 +11,20 @@ def _probe(code: str) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_the_api_client_does_not_import_httpxs_command_line_client() -> None:
-    """httpx's CLI (pygments, rich.progress, rich.syntax) is never run by svctui, so it is never imported."""
+def test_the_program_does_not_import_httpxs_command_line_client() -> None:
+    """httpx's CLI (pygments, rich.progress, rich.syntax) is never run by svctui, so the program (cli.main's start-up
+    settings, then the client) never imports it."""
     code = (
-        "import sys\nimport svctui.api.client, httpx\n"
+        "import sys\nfrom svctui.startup import skip_unused_imports\nskip_unused_imports()\n"
+        "import svctui.api.client, httpx\n"
         "print(sorted(m for m in sys.modules if m == 'httpx._main' and sys.modules[m] is not None "
         "or m.startswith(('pygments', 'rich.progress', 'rich.syntax'))))"
     )
     assert _probe(code) == "[]"
-    works = "import svctui.api, httpx\nprint(httpx.URL('http://127.0.0.1:1/api/v2/events').path, callable(httpx.main))"
+    works = (
+        "import svctui.startup as s\ns.skip_unused_imports()\nimport svctui.api, httpx\n"
+        "print(httpx.URL('http://127.0.0.1:1/api/v2/events').path, callable(httpx.main))"
+    )
     assert _probe(works) == "/api/v2/events True"
 
 
@@ -53,3 +58,20 @@ def test_the_command_line_turns_off_pydantics_plugin_scan_unless_the_user_set_it
     """Without a value of the user's, svctui tells pydantic not to scan every installed distribution for plugins."""
     assert _plugins_setting_after_a_command(None) == "'__all__'"
     assert _plugins_setting_after_a_command("logfire") == "'logfire'"
+
+
+STATE = (
+    "import gc, os, sys\n"
+    "def state():\n"
+    "    return (sorted(m for m, v in sys.modules.items() if v is None), gc.isenabled(), gc.get_threshold(),\n"
+    "            gc.get_freeze_count(), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n"
+)
+
+
+def test_svctui_api_imported_as_a_library_changes_no_process_wide_state() -> None:
+    """A program that imports svctui.api (docs/CLIENT.md) keeps its sys.modules, collector and environment."""
+    code = STATE + (
+        "before = state()\nimport svctui.api, svctui.api.client, svctui.api.models, httpx\n"
+        "print(before == state() or (before, state()))"
+    )
+    assert _probe(code) == "True"
