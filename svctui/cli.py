@@ -5,7 +5,6 @@ Subcommands are loaded lazily (module imported only when named) so `svctui --hel
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import sys
@@ -43,10 +42,6 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "tags": ("svctui.commands.reads:tags", "Asset group tags (tiers, labels, owned)."),
     "tasks": ("svctui.commands.reads:tasks", "Completed collection tasks of a client."),
 }
-
-
-# the read commands, which end without the interpreter's teardown (see leave_now)
-QUICK_COMMANDS = frozenset({"events", "tasks", "clients", "tags"})
 
 
 def echoed_arguments(argv: list[str]) -> list[str]:
@@ -130,11 +125,6 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
     """Terminal dashboard for the BloodHound v2 API. Without a subcommand, opens the dashboard."""
     ctx.ensure_object(dict)
     ctx.obj["profile"] = profile_name
-    ctx.obj["command"] = ctx.invoked_subcommand
-    if ctx.invoked_subcommand is not None:
-        gc.freeze()  # what the start-up made stays: later collections walk the command's own objects only
-    gc.enable()  # main() turned it off for the start-up; off for a whole listing, a page's cycles (an answer held
-    # by its stream, ~0.7 MiB) were never freed: `tasks list --all -o json` grew 35 MiB over 10,000 tasks
     ctx.obj["read_only"] = read_only
     if ctx.invoked_subcommand is not None:
         return
@@ -152,36 +142,9 @@ def main() -> None:
     """Console-script entry point."""
     quiet_pydantic_plugins()
     skip_unused_imports()
-    # The cyclic garbage collector finds next to nothing to free in a start-up (imports, models): off until the
-    # group callback, which freezes what the start-up made (collections then skip it) and turns it back on.
-    gc.disable()
     # Nothing a command writes (a server's message, a name, an argument echoed by click) may drive the terminal.
     if not isinstance(sys.stdout, VisibleStream) and sys.stdout is not None:
         sys.stdout = VisibleStream(sys.stdout)
     if not isinstance(sys.stderr, VisibleStream) and sys.stderr is not None:
         sys.stderr = VisibleStream(sys.stderr)
-    obj: dict[str, object] = {}
-    try:
-        cli(obj=obj)
-    except SystemExit as exc:
-        if obj.get("command") in QUICK_COMMANDS and isinstance(exc.code, int | None):
-            leave_now(exc.code or 0)  # reads only: a command that writes (audit log, profiles) exits the usual way
-        raise
-
-
-def leave_now(code: int) -> None:
-    """End a finished subcommand without the interpreter's teardown of every module it imported (~60 ms of CPU
-    for `svctui tasks list`): atexit handlers run and stdout/stderr are flushed as on a normal exit. Returns (and
-    the caller exits normally) when another thread is still running or a flush fails (e.g. a closed pipe)."""
-    import atexit
-    import threading
-
-    if threading.active_count() > 1:
-        return
-    atexit._run_exitfuncs()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        return
-    os._exit(code)
+    cli(obj={})
