@@ -35,8 +35,9 @@ from svctui.tui import heap
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
+from svctui.tui.textual_internals import Lines
 from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS, PagedTable
-from svctui.tui.widgets.row_table import FrameStyles, Lines, RowTable
+from svctui.tui.widgets.row_table import FrameStyles, RowTable
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
 from tests.support.tui import RecordingApp, events_screen, laid_out_texts, make_app, settle
 
