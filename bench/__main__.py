@@ -47,21 +47,13 @@ def _collect(selected: list[str]) -> list[Comparison]:
     return results
 
 
-KEPT_HEADING = "## Kept across runs"
-
-
-def kept_section(previous: str) -> str:
-    """The part of the previous BENCHMARKS.md from KEPT_HEADING on (one-off before/after measurements), or ""."""
-    start = previous.find(KEPT_HEADING)
-    return previous[start:].rstrip() + "\n" if start >= 0 else ""
-
-
 def _markdown(results: list[Comparison], load: float) -> str:
     lines = [
         "# Benchmarks",
         "",
         "Written by `make bench`. Every row times a subject and a baseline **in the same run on the same machine**;",
         "the ratio (subject median ÷ baseline median) is what to compare across runs, not the absolute times.",
+        "What each row measures, the budgets and the code each one needs: docs/PERFORMANCE.md.",
         "",
         f"- Run: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}, {platform.python_implementation()} "
         f"{platform.python_version()}, {os.cpu_count()} cores, textual {version('textual')}, "
@@ -94,15 +86,13 @@ def byte_compile() -> None:
 
 
 def main() -> None:
-    """Run the selected benchmarks (all by default) and write BENCHMARKS.md, keeping its KEPT_HEADING section."""
+    """Run the selected benchmarks (all by default); a full run rewrites BENCHMARKS.md with the current table."""
     selected = sys.argv[1:]
     load = os.getloadavg()[0]
     byte_compile()
     results = _collect(selected)
     if not selected:
-        target = Path("BENCHMARKS.md")
-        kept = kept_section(target.read_text(encoding="utf-8")) if target.exists() else ""
-        target.write_text(_markdown(results, load) + ("\n" + kept if kept else ""), encoding="utf-8")
+        Path("BENCHMARKS.md").write_text(_markdown(results, load), encoding="utf-8")
         print("wrote BENCHMARKS.md", file=sys.stderr)
 
 

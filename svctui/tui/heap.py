@@ -1,31 +1,11 @@
-"""Keep bulk data the dashboard holds (a client's task history) out of the cyclic garbage collector's scans.
+"""The dashboard's garbage-collector and malloc settings (the rows that need each: docs/PERFORMANCE.md).
 
-CPython's full collection walks every container object alive, holding the GIL (so the event loop) for the whole
-walk: ~11 objects per CompletedTask make a 50,000-task history about 550,000 more objects, and each full pass
-over them stalls the dashboard for hundreds of milliseconds. `gc.freeze()` moves every object alive into the
-permanent generation, which collections skip. Frozen objects are still freed by reference counting as soon as
-nothing refers to them (the API models hold no reference cycles, so a replaced history is freed at once); only
-garbage *cycles* alive at the moment of freezing stay until exit, so the young generations are collected first
-(cheap) and this is called once per history page, not on every message.
-
-`settle_once()` does the same once per process, when the dashboard has shown its first page: the modules,
-widgets and caches alive by then (most of the heap, and nearly all of it long-lived) are not scanned again, so a
-full collection triggered while a later page is shown walks that page's objects, not the whole program.
-
-`pause_collections()` holds automatic collections while a page is applied to the table and drawn: applying and
-drawing a new page allocate tens of thousands of objects, which used to trigger a collection pass in the middle of
-the same event-loop slice (the pass then added its walk to that slice's stall). Resumed after the frame, the pass
-that was due runs in a slice of its own, so the longest stall is the longer of the two, not their sum.
-
-`hold_full_collections()` is for longer stretches (the Clients screen's round, ~1.5 s): a pause that long grew the
-young generation to ~20,000 objects, whose one pass at the resume held the loop 30-50 ms. Held instead are only the
-full passes (100+ ms each, set off every tenth middle pass); young passes run as usual, a few milliseconds each.
-`limit_malloc_arenas()` (once, as the dashboard is built) asks glibc's malloc for a single arena. By default each
-thread that allocates gets an arena of its own (up to 8 per core), and the dashboard validates and renders every
-page in worker threads: the memory a page freed in one thread's arena is not reused by the next page allocated in
-another, so resident memory grew by ~50 MiB over 100 pages of 1,000 tasks and the first page cost ~15 MiB more.
-Python holds the GIL around nearly every allocation, so the shared arena's lock is not contended. A
-MALLOC_ARENA_MAX set in the environment is left to glibc; other C libraries (musl, macOS) are left alone.
+A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
+history), so: `keep_out_of_collections()` freezes a history page's objects (still freed by reference counting);
+`settle_once()` freezes the start-up heap once the first page is shown; `pause_collections()` keeps a collection
+out of the slice that applies and draws a page; `hold_full_collections()` holds only the full passes for a longer
+stretch (the Clients screen's round). `limit_malloc_arenas()` asks glibc for one arena: pages are validated in
+worker threads, and memory freed in one thread's arena was not reused by the next page allocated in another.
 """
 
 from __future__ import annotations

@@ -14,23 +14,10 @@ descending -> off), `S` reverses it, a header click does what `s` does; each cha
 screen reloads from the server. Sort priority is shown in the header (`id ▲1`). `space` marks a row, `v` marks
 the range from the last marked row to the cursor; marks and the cursor survive refreshes (they are keyed).
 
-Every column has a fixed width and every row is one line, so the table skips DataTable's idle-time measuring of
-each new or updated cell (a console render per cell, ~100 ms of event-loop time for 1,000 rows of 8 columns,
-whose result a fixed-width column never uses), and new rows are appended in one go (`append_rows`) instead of
-one `add_row` each (which re-validates the cursor reactive per row). What is drawn is the same.
-
-Building a page's cells (each column's renderer over every record: ~0.1 ms a row) can happen off the event loop:
-the screen's load worker awaits `prepare(records)`, which renders them in a thread, and the next `show_items` of
-those very records (same objects, same columns, same theme) takes the prepared cells instead of rendering again.
-For the first screenful of rows the thread also lays each cell out the way DataTable draws it (the padded,
-cropped segments before the row's styles are applied), so the first frame of a new page only applies styles.
-
-Drawing a new page's visible lines (styles applied to ~45 lines of ~10 cells) was still the longest event-loop
-slice of a page change (~25-30 ms of CPU in the frame). `draw_ahead()` draws them in a few slices of
-DRAW_AHEAD_LINES lines instead, each its own turn of the loop, with the app's screen updates held
-(`App.batch_update`) until the last one: the frame that follows finds every line in DataTable's line cache (the
-same cache it fills itself, under the same keys), so it only composes. Should anything change in between (a key
-moves the cursor, another page arrives), the keys differ and the frame draws those lines itself, as before.
+So that a new page does not hold the event loop (the stall rows of docs/PERFORMANCE.md): every column has a fixed
+width and every row one line, so no cell is measured (`fixed_layout`) and new rows are appended at once
+(`append_rows`); the load worker renders a page's cells and lays out its first screenful in a thread (`prepare`),
+and `draw_ahead()` draws the new lines in slices before the frame, with the app's screen updates held.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """RowTable: a row-cursor DataTable that moves with j/k/g/G like the paged tables (tags, audit, run, review).
 
-`flash(keys)` highlights rows for a moment (live refresh shows which rows changed); the rows stay highlighted
-by key, so a rebuild or a re-sort in the meantime keeps the highlight on the right rows.
+`flash(keys)` highlights rows for a moment (live refresh shows which rows changed), by key, so a rebuild or a
+re-sort in the meantime keeps the highlight on the right rows. A cell wider than its column ends with `…`.
 
-A cell wider than its column ends with `…` (`ellipsized`): DataTable alone would crop it without a sign. A table
-whose columns would otherwise run off its right edge (where the viewport crops them without a sign) takes widths
-from `svctui.text.cap_widths`: the columns that matter most keep at least their least width, the widest are cut
-first, and what no longer fits is left out.
-
-A table whose cells are replaced, never changed in place (the Clients screen's), sets `KEEP_LAYOUTS`: each one-line
-Text cell is laid out once per width and kept across repaints, which then only apply the row's styles to the
-kept line (DataTable drops every rendered cell on any update, sort or style change and lays each out again).
-`lay_out_ahead()` lays out the top rows' cells a few rows per turn of the event loop with the app's screen updates
-held, so the frame that first shows many new rows (~0.1 ms a cell laid out) only applies their styles.
+For the stall and clients-fill rows of docs/PERFORMANCE.md: component styles are worked out once per frame
+(`FrameStyles`); `update_rows`/`update_column` repaint only the rows that changed; a table whose cells are replaced,
+never changed in place (the Clients screen's), sets `KEEP_LAYOUTS` to keep each cell's layout across repaints and
+`lay_out_ahead()` lays the top rows out a few per turn of the loop before their first frame.
 """
 
 from __future__ import annotations
