@@ -4,9 +4,10 @@ column widths that fit a width."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
+
+from rich.cells import cell_len, get_character_cell_size
 
 T = TypeVar("T")
 ELLIPSIS = "…"
@@ -88,17 +89,13 @@ def plural(count: int, noun: str) -> str:
 
 
 def char_width(ch: str) -> int:
-    """Terminal columns of one character: 2 for wide East Asian ones, 0 for combining marks, else 1."""
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    """Terminal columns of one character, as rich (so Textual) measures it: 2 for wide ones, 0 for combining marks."""
+    return get_character_cell_size(ch)
 
 
 def cell_width(text: str) -> int:
-    """Terminal columns `text` takes (what a table must fit, not its length in code points)."""
-    if text.isascii():
-        return len(text)
-    return sum(char_width(ch) for ch in text)
+    """Terminal columns `text` takes (what a table must fit, not its length in code points), as rich measures it."""
+    return cell_len(text)
 
 
 def cut_end(text: str, width: int) -> str:
