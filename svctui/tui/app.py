@@ -350,6 +350,23 @@ class SvcTuiApp(App[int]):
         resume_collections()
         await self.close_client()
 
+    # ----- cross-screen calls: the tab shown, then its screen told what to show ----------------------------------
+    async def show_event(self, event_id: int) -> None:
+        """The Events tab, filtered to this event, its detail open when it arrives."""
+        from svctui.tui.screens.events.screen import EventsScreen
+
+        await self.switch_mode("events")
+        if isinstance(self.screen, EventsScreen):
+            self.screen.show_event(event_id)
+
+    async def show_event_runs(self, client_id: str, event_id: int) -> None:
+        """The Completed tasks tab: this client's runs of this event."""
+        from svctui.tui.screens.tasks.screen import TasksScreen
+
+        await self.switch_mode("tasks")
+        if isinstance(self.screen, TasksScreen):
+            self.screen.show_event_runs(client_id, event_id)
+
     def first_page_settled(self) -> None:
         """The first screen's first page is on screen (or failed, or cannot be asked): ask the server's edition for
         the header now, once. Asked at the start, the probe went out first and its answer, parse and header redraw
@@ -459,7 +476,7 @@ class SvcTuiApp(App[int]):
     def go_back(self) -> bool:
         """esc with nothing left to close: back to the screen this one was opened from (False when none)."""
         mode, self.back_mode = self.back_mode, ""
-        if not mode or mode == self.current_mode or mode not in self._modes:
+        if not mode or mode == self.current_mode or mode not in self.MODES:
             return False
         self.switch_mode(mode)
         return True

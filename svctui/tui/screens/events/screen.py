@@ -65,10 +65,7 @@ class EventsScreen(ListScreen["Event"]):
         if event is None:
             self.notify("No event under the cursor.", severity="warning")
             return
-        await self.app.switch_mode("tasks")
-        show = getattr(self.app.screen, "show_event_runs", None)
-        if callable(show):
-            show(event.client_id, event.id)
+        await self.dashboard.show_event_runs(event.client_id, event.id)
 
     def action_choose_client(self) -> None:
         """`C`: the client picker (names the dashboard knows, recent choices first); the chosen client's events only

@@ -454,10 +454,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         if task.event_id is None:
             self.notify("This run has no event (it was started by hand).", severity="warning")
             return
-        await self.app.switch_mode("events")
-        show = getattr(self.app.screen, "show_event", None)
-        if callable(show):
-            show(task.event_id)
+        await self.dashboard.show_event(task.event_id)
 
     def choose_client(self, client_id: str, *, keep_event: bool = False, endpoint: TaskEndpoint | None = None) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
