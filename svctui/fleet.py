@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from svctui.api.client import PARSE_IN_TURN, build_parsers
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
-from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TaskEndpoint
+from svctui.api.limits import TaskEndpoint
 from svctui.api.models import CollectionClient, CompletedTask, Page
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
@@ -68,7 +68,7 @@ class HealthOptions:
     window: timedelta = DEFAULT_WINDOW
     stale_after: timedelta = DEFAULT_STALE_AFTER
     threshold: float = 0.2
-    endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
+    endpoint: TaskEndpoint | None = None  # None: the client's task_endpoint (completed-jobs unless the server lacks it)
 
 
 Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]

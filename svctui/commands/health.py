@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from svctui.api.filters import parse_timestamp
-from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TASK_ENDPOINTS
+from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.models import status_label
 from svctui.api.quoting import quote_input
 from svctui.commands.client_ref import check_client, resolve_clients
@@ -192,9 +192,9 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
-    default=REPLACEMENT_TASK_ENDPOINT,
-    show_default=True,
-    help="Where each client's runs are read: completed-jobs, or the deprecated completed-tasks (a notice on stderr).",
+    default=None,
+    help="Where a client's own runs are read: completed-jobs (the default; completed-tasks on a server without it), "
+    "or the deprecated completed-tasks (a notice on stderr).",
 )
 @click.option(
     "--format",
