@@ -33,7 +33,8 @@ from svctui.commands.common import (
     run_connected,
 )
 from svctui.commands.table import Role, TableColumn, TableWriter, terminal_width
-from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
+from svctui.fleet import HealthOptions, MemberHealth, find_fleet
+from svctui.fleet_runs import fleet_round
 from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
 from svctui.visible import json_safe
 
@@ -242,7 +243,7 @@ def health(
                 "this server lists no clients (community edition: no /clients, no events); name them with --client ID",
                 ExitCode.USAGE,
             )
-        results = await fleet_health(client, fleet.members, now, options)
+        results = (await fleet_round(client, fleet, now, options, on_missing=note)).results
         judged = [result.health for result in results if result.health is not None]
         order = {id(health): rank for rank, health in enumerate(worst_first(judged))}
         results.sort(key=lambda result: -1 if result.health is None else order[id(result.health)])

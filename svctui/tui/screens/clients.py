@@ -37,7 +37,8 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
 from svctui.api.models import ClientSchedule, TaskStatus, status_label
-from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet, fleet_health
+from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet
+from svctui.fleet_runs import FleetRuns, fleet_round
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.text import and_more, fit_ranked, plural
@@ -260,6 +261,18 @@ class ClientsTable(RowTable[Text]):
 FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
 
 
+class ClientsJudged(Message, bubble=False):
+    """A whole round judged at once (svctui.fleet_runs: the fleet's runs from one paged query) in the round of the
+    client list loaded as number `seq`: every member's result, and the ids whose health changed since the last."""
+
+    def __init__(self, seq: int, results: list[MemberHealth], changed: frozenset[str]) -> None:
+        super().__init__()
+        self.channel = FLEET
+        self.seq = seq
+        self.results = results
+        self.changed = changed
+
+
 class ClientJudged(Message, bubble=False):
     """One client's health (or its error) arrived in the round of the client list loaded as number `seq` of the
     FLEET channel: `Loads.is_current` drops it once another list was asked for."""
@@ -320,6 +333,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self.results: dict[str, MemberHealth] = {}
         self.awaiting: set[str] = set()  # clients of the current round whose answer has not landed yet
         self.fleet: Fleet | None = None
+        self.fleet_runs = FleetRuns()  # the runs read so far: a live round asks only what changed (svctui.fleet_runs)
         self.freshness = Freshness()
         self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
@@ -414,6 +428,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     def restart(self) -> None:
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
         self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
+        self.fleet_runs = FleetRuns()
         self._landed, self._row_cells = [], {}
         self._top_until_judged = True  # the cursor stays on the top row (the worst) while the first round ranks them
         self._set_stale("")
@@ -527,14 +542,34 @@ class ClientsScreen(StaleRows, Screen[None]):
         options = self.health_options()
         now = app.clock()
 
+        runs = self.fleet_runs
+
         async def judge_all() -> int:
             client = await app.api_client()
+            at_once = fleet.source != "given" and client.jobs_finished is not False
 
             def landed(result: MemberHealth) -> None:
                 self.post_message(ClientJudged(seq, result))
 
+            def missing(note: str) -> None:
+                self.notify(note[:1].upper() + note[1:] + ".", title="Clients", timeout=8, markup=False)
+
             # validated and judged on the loop in short turns: threads doing it held the GIL away from the loop
-            await fleet_health(client, fleet.members, now, options, on_result=landed, in_turns=True)
+            judged = await fleet_round(
+                client,
+                fleet,
+                now,
+                options,
+                runs,
+                on_result=None if at_once else landed,
+                on_missing=missing,
+                in_turns=True,
+            )
+            if at_once and client.jobs_finished:  # one message for the round (answers of fleet_health: each its own)
+                self.post_message(ClientsJudged(seq, judged.results, judged.changed))
+            elif at_once:  # the server turned out to lack jobs/finished: the round was read client by client
+                for result in judged.results:
+                    landed(result)
             return len(fleet.members)
 
         def start() -> None:
@@ -569,6 +604,21 @@ class ClientsScreen(StaleRows, Screen[None]):
         )
         short = f"✗ not OK in {window} · ▼ drop in {window} · ◷ no check-in in {stale} · ○ never ran · ✓ ok"
         return long if len(long) + 2 <= width else short  # 2: the note's padding
+
+    @on(ClientsJudged)
+    def _judged_at_once(self, message: ClientsJudged) -> None:
+        """A round judged at once: the changed clients (and those not shown yet) go the way of single answers; the
+        others keep their row as it is (its cells too), no longer awaited."""
+        if not self.loads.is_current(message):
+            return
+        for result in message.results:
+            key = result.member.client_id
+            if key in message.changed or key not in self.results:
+                self._landed.append(ClientJudged(message.seq, result))
+            else:
+                self.awaiting.discard(key)
+        if not self._flush_queued:
+            self._flush_landed()
 
     @on(ClientJudged)
     def _judged(self, message: ClientJudged) -> None:
