@@ -36,6 +36,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Static
 
+from svctui.api.errors import ApiError
 from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet
 from svctui.fleet_runs import FleetRuns, fleet_round
@@ -343,6 +344,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._top_until_judged = True  # see restart()
+        self._round_seq = -1  # the FLEET load whose round is on its way
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
@@ -505,6 +507,15 @@ class ClientsScreen(StaleRows, Screen[None]):
         elif message.channel == FLEET:
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
             self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
+        elif message.channel == "judge" and isinstance(message.error, ApiError) and self.fleet is not None:
+            # the fleet's runs could not be read (jobs/finished failed): every client still awaited gets the error,
+            # so a row judged before keeps its verdict marked stale, as when its own read fails
+            for member in self.fleet.members:
+                if member.client_id in self.awaiting:
+                    result = MemberHealth(member, None, message.error)
+                    self._landed.append(ClientJudged(self._round_seq, result))
+            if not self._flush_queued:
+                self._flush_landed()
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
@@ -539,6 +550,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._show_state(None)
         self._status([f"{len(fleet.members)} clients (from {fleet.source})", "checking each one…"])
         app, seq = self.dashboard, loaded.seq
+        self._round_seq = seq
         options = self.health_options()
         now = app.clock()
 
@@ -613,7 +625,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             return
         for result in message.results:
             key = result.member.client_id
-            if key in message.changed or key not in self.results:
+            shown = self.results.get(key)
+            if key in message.changed or shown is None or shown.error is not None:  # new, changed, or marked stale
                 self._landed.append(ClientJudged(message.seq, result))
             else:
                 self.awaiting.discard(key)
