@@ -236,8 +236,8 @@ async def test_answers_landing_close_together_share_one_table_update(
     demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 14's budget: one table update per answer repainted the whole table 50 times (a server without
-    jobs/finished answers each client on its own). The first answer shows at once; the ones after it wait (here: for ever) for the next update or for the answer that completes the round,
-    which shows them all, in rank order."""
+    jobs/finished answers each client on its own). The first answer shows at once; the ones after it wait (here:
+    for ever) for the next update or for the answer that completes the round, which shows them all, in rank order."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     said: list[str] = []
@@ -264,8 +264,8 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
     demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 14's stall budget (each client's own answer, a server without jobs/finished): the answers over FLUSH_ROWS
-    wait for the next frame (NEXT_ROWS_AFTER) instead of running back to back in the screen's idle callbacks (three or four table updates in one slice of the loop).
-    Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
+    wait for the next frame (NEXT_ROWS_AFTER) instead of running back to back in the screen's idle callbacks (three
+    or four table updates in one slice of the loop). Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
     flush the timer would make shows FLUSH_ROWS more; none is lost, and the finished table is worst first."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
