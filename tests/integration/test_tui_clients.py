@@ -265,8 +265,9 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
 ) -> None:
     """Issue 14's stall budget (each client's own answer, a server without jobs/finished): the answers over FLUSH_ROWS
     wait for the next frame (NEXT_ROWS_AFTER) instead of running back to back in the screen's idle callbacks (three
-    or four table updates in one slice of the loop). Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
-    flush the timer would make shows FLUSH_ROWS more; none is lost, and the finished table is worst first."""
+    or four table updates in one slice of the loop). Here the next frame never comes by itself: the round stops at
+    the first answer plus FLUSH_ROWS rows, and each flush the timer would make shows FLUSH_ROWS more; none is lost,
+    and the finished table is worst first."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
