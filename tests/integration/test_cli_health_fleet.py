@@ -55,7 +55,7 @@ def verdicts(stdout: str) -> dict[tuple[str, str], str]:
 def test_health_reads_the_fleet_at_once_and_an_older_server_client_by_client_with_the_same_verdicts(
     two_servers: tuple[tuple[DemoServer, PathsSeen], tuple[DemoServer, PathsSeen]],
 ) -> None:
-    (current, current_seen), (_older, older_seen) = two_servers
+    (_current, current_seen), (_older, older_seen) = two_servers
     at_once = run_cli("health", "--profile", "current", "-o", "json")
     assert at_once.exit_code == 6 and MISSING_NOTE not in at_once.stderr
     clients = len(json.loads(at_once.stdout))
