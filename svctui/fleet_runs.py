@@ -19,6 +19,7 @@ on its own (`svctui.fleet.fleet_health`), as before; the client remembers it for
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -151,14 +152,13 @@ async def read_fleet(
 ) -> Round | None:
     """Every member's health from the finished runs of the whole fleet (see the module docstring); None when the
     server has no jobs/finished (then the caller reads each client on its own). `state` carries the runs from one
-    round to the next: a round with it asks only for runs updated since. With `in_turns` large pages are validated
-    on the event loop in short slices (svctui.api.client.PARSE_IN_TURN), as the dashboard wants."""
+    round to the next: a round with it asks only for runs updated since. With `in_turns` (the dashboard) the work
+    over every run is done in a thread and the clients' own histories are validated on the loop in short slices
+    (svctui.api.client.PARSE_IN_TURN), so the loop keeps drawing."""
     if client.jobs_finished is False:
         return None
     state = state if state is not None else FleetRuns()
     sent = client.requests_sent
-    if in_turns:
-        PARSE_IN_TURN.set(asyncio.Lock())  # this task's own context: the caller's worker
     since = now - options.window - BASELINE_LOOKBACK
     try:
         if state.since is None or state.newest_update is None or since < state.since:
@@ -173,15 +173,33 @@ async def read_fleet(
         client.jobs_finished = False  # for this session: an upgraded server is asked again next time
         return None
     client.jobs_finished = True
-    touched = _merge(state, arrived, since)
-    wanted = {member.client_id for member in members}
-    history = [
-        member
-        for member in members
-        if (member.client_id in touched or member.client_id not in state.healths)
-        and needs_history(member, state.runs.get(member.client_id, {}), now - options.window)
-    ]
+
+    def wanting_history() -> list[Member]:
+        touched = _merge(state, arrived, since)
+        return [
+            member
+            for member in members
+            if (member.client_id in touched or member.client_id not in state.healths)
+            and needs_history(member, state.runs.get(member.client_id, {}), now - options.window)
+        ]
+
+    # pure Python over every run of the fleet (tens of thousands): off the dashboard's loop, which a thread lets
+    # run at every switch interval; its pages were validated in threads too (two at a time, not fifty)
+    history = await asyncio.to_thread(wanting_history) if in_turns else wanting_history()
+    if in_turns:
+        PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
     errors = await _read_histories(client, history, state, options)
+    judged = functools.partial(_judge_all, members, state, errors, now, options)
+    results, changed = await asyncio.to_thread(judged) if in_turns else judged()
+    state.requests = client.requests_sent - sent
+    state.histories = len(history)
+    return Round(results, frozenset(changed))
+
+
+def _judge_all(
+    members: list[Member], state: FleetRuns, errors: dict[str, ApiError], now: datetime, options: HealthOptions
+) -> tuple[list[MemberHealth], set[str]]:
+    """Every member judged from the runs kept (or its history's error), and the ids whose health changed."""
     results: list[MemberHealth] = []
     changed: set[str] = set()
     for member in members:
@@ -196,13 +214,10 @@ async def read_fleet(
             changed.add(member.client_id)
         state.healths[member.client_id] = health
         results.append(MemberHealth(member, health))
-        if in_turns:
-            await asyncio.sleep(0)  # the loop draws between clients
+    wanted = {member.client_id for member in members}
     for gone in set(state.healths) - wanted:
         del state.healths[gone]
-    state.requests = client.requests_sent - sent
-    state.histories = len(history)
-    return Round(results, frozenset(changed))
+    return results, changed
 
 
 def _merge(state: FleetRuns, arrived: list[CompletedTask], since: datetime) -> set[str]:

@@ -113,3 +113,14 @@ def fresh_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoSe
     db_path = _copy_demo_db(demo_template_db, tmp_path)
     with DemoServer(edition="enterprise", db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
         yield demo
+
+
+@pytest.fixture
+def fresh_older_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
+    """A demo server of its own without `GET /api/v2/jobs/finished` (an older server: each client read alone)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path)
+    with DemoServer(db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR, without=("jobs-finished",)) as demo:
+        yield demo

@@ -7,16 +7,13 @@ ticks, never because the wall clock moved.
 from __future__ import annotations
 
 import itertools
-import shutil
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
 from svctui.api.errors import ServerError
-from svctui.demo.config import FIXED_ANCHOR, Faults
+from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.triage.health import Verdict
 from svctui.tui.live import Tick
@@ -177,15 +174,6 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
         assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
 
 
-@pytest.fixture
-def older_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
-    """A demo server of its own without jobs/finished (an older server: each client's runs read on their own)."""
-    db_path = tmp_path / "demo.sqlite3"
-    shutil.copyfile(demo_template_db, db_path)
-    with DemoServer(db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR, without=("jobs-finished",)) as demo:
-        yield demo
-
-
 async def test_a_quiet_live_round_of_the_clients_costs_two_requests(fresh_demo_server: DemoServer) -> None:
     """Issue 29: with nothing new, a live round asks the client list and the runs updated since the last round (two
     requests, whatever the fleet's size), judges every client again from what it kept and changes no row; a new
@@ -211,14 +199,14 @@ async def test_a_quiet_live_round_of_the_clients_costs_two_requests(fresh_demo_s
 
 
 async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until_an_answer_comes(
-    older_demo_server: DemoServer,
+    fresh_older_demo_server: DemoServer,
 ) -> None:
     """Issue 14 (on a server without jobs/finished, where each client is read on its own): a refresh that fails
     keeps the rows and marks them stale. One client's runs answering 500 turned its
     `✗ failing` row into `! error`, sorted it to the top and took it out of "need a look"; it keeps its verdict and
     place, dimmed, its last-run cell says `stale: HTTP 500`, the detail pane the whole error and its request id, and
     the status line the count; the next good answer clears the mark."""
-    app, clock = live_app(older_demo_server)
+    app, clock = live_app(fresh_older_demo_server)
     async with running(app, (160, 40)) as pilot:
         screen = await press_for(pilot, "4", ClientsScreen)
         order = [member.client_id for member in screen.ordered_members()]
@@ -231,7 +219,7 @@ async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until
             return str(screen.table.get_cell(key, "last"))
 
         kept_last = last_cell()
-        older_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{key}/")
+        fresh_older_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{key}/")
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         result = screen.results[key]
         error = result.error
@@ -250,7 +238,7 @@ async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until
         rest = list(itertools.takewhile(lambda row: row.startswith(" "), rows[stale + 1 :]))
         assert rest and all(row.startswith(" " * 7) and row[7] != " " for row in rest), rows  # under the message
         assert rest[-1].endswith("to retry") and rows[stale + 1 + len(rest)] == "The last answer, kept:"
-        older_demo_server.faults = Faults()
+        fresh_older_demo_server.faults = Faults()
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert screen.results[key].error is None and last_cell() == kept_last
         assert "stale" not in status_line(app) and "stale:" not in str(
