@@ -482,6 +482,10 @@ class ClientsScreen(StaleRows, Screen[None]):
             if not fleet.members and recent:
                 fleet = await find_fleet(client, recent, names)
             await building
+            # every schedule's next run, worked out here (svctui.schedule caches it per minute) rather than while
+            # the rows are built on the loop: ~0.4 ms a rule, 0.8 s for a thousand clients' two thousand schedules
+            now = app.clock()
+            await asyncio.to_thread(lambda: [next_run(member, now) for member in fleet.members])
             return fleet
 
         self.loads.start(FLEET, load)
