@@ -96,11 +96,12 @@ async def fill_and_tick(demo: DemoProcess) -> tuple[float, int, float, int, floa
         await pressing
         await until(lambda: not screen.loads.busy())
         await asyncio.sleep(QUIET)
-        sent = client.requests_sent
+        sent, round_before = client.requests_sent, screen.freshness.updated_at
         monitor.reset()
         screen.live_refresh()
-        await until(lambda: screen.loads.busy())
-        await until(lambda: not screen.loads.busy() and not screen.awaiting)
+        # the round is over when its last row is in (updated_at moves), not when the list's load ends: the round's
+        # own load starts a frame after that
+        await until(lambda: screen.freshness.updated_at != round_before and not screen.loads.busy())
         tick_requests, tick_stall = client.requests_sent - sent, monitor.worst()
         await monitor.stop()
     return elapsed, fill_requests, fill_stall, tick_requests, tick_stall
