@@ -276,8 +276,8 @@ class ApiClient:
             warnings.warn(notice, DeprecationWarning, stacklevel=4)
 
     def learned(self, name: str, value: object) -> None:
-        """Keep a fact learnt about the server (`task_endpoint`, `jobs_finished`) and pass it to `on_learn` (the
-        caller may remember it for the next session)."""
+        """Keep a fact learnt about the server (`task_endpoint`) and pass it to `on_learn` (the caller may remember
+        it for the next session)."""
         if getattr(self, name) == value:
             return
         setattr(self, name, value)

@@ -1,9 +1,10 @@
 """What svctui learnt about a profile's server, kept between runs in data_dir()/server-facts/PROFILE.json.
 
 Facts: `task_endpoint` (the completed-tasks endpoint to use when none is chosen: `completed-jobs`, or
-`completed-tasks` once the server answered the router's 404 to `completed-jobs`) and `jobs_finished` (False once
-`GET /api/v2/jobs/finished` was found missing). They hold for the base URL they were learnt at: a profile moved to
-another server starts from nothing. The file is a cache: a missing or corrupt one means nothing learnt yet.
+`completed-tasks` once the server answered the router's 404 to `completed-jobs`). They hold for the base URL they
+were learnt at: a profile moved to another server starts from nothing. The file is a cache: a missing or corrupt one
+means nothing learnt yet. (Whether the server has `jobs/finished` is asked again each session: one request, and an
+upgraded server is used at once.)
 """
 
 from __future__ import annotations
@@ -18,10 +19,7 @@ from svctui.store.model import check_name
 from svctui.store.paths import data_dir
 
 WHAT = "server facts file"
-KNOWN: Mapping[str, tuple[object, ...]] = {
-    "task_endpoint": ("completed-jobs", "completed-tasks"),
-    "jobs_finished": (True, False),
-}
+KNOWN: Mapping[str, tuple[object, ...]] = {"task_endpoint": ("completed-jobs", "completed-tasks")}
 
 
 def facts_path(profile: str) -> Path:
