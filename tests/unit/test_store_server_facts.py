@@ -3,6 +3,7 @@ foreign file is nothing learnt, an unknown fact is refused."""
 
 from __future__ import annotations
 
+import json
 import stat
 
 import pytest
@@ -30,7 +31,7 @@ def test_a_corrupt_or_odd_file_is_nothing_learnt_and_bad_facts_are_refused() -> 
     path = facts_path("prod")
     path.write_bytes(b"{not json")
     assert load_facts("prod", URL) == {}
-    path.write_text('{"base_url": "%s", "task_endpoint": "\\u001b[31m", "other": 1}' % URL)
+    path.write_text(json.dumps({"base_url": URL, "task_endpoint": "\x1b[31m", "other": 1}))
     assert load_facts("prod", URL) == {}, "only known values of known facts"
     with pytest.raises(ValueError, match="unknown server fact"):
         remember_fact("prod", URL, "task_endpoint", "completed_jobs")
