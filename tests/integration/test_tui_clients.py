@@ -490,3 +490,21 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
         dark = corners_painted()
         assert [wanted for _, wanted in dark] != [wanted for _, wanted in paper], "the themes' corners differ"
         assert all(painted == wanted for painted, wanted in dark), dark
+
+
+async def test_a_server_without_jobs_finished_is_read_client_by_client_and_said_once(
+    demo_server_older: DemoServer,
+) -> None:
+    """Issue 29: where `GET /api/v2/jobs/finished` is missing (an older server) every client is read on its own, as
+    before, and a notification says so once a session, not once a round."""
+    async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        assert len(screen.results) == len(screen.fleet.members) and not screen.awaiting
+        await pilot.press("r")
+        await settle(pilot)
+        said = [note for note in app.notes if "jobs/finished" in note.message]
+        assert len(said) == 1 and "read on their own" in said[0].message
+        assert (await app.api_client()).jobs_finished is False
