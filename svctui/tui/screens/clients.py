@@ -222,6 +222,9 @@ SORT_EVERY = 5.0
 # that set off a full pass over all the objects made since the heap was frozen (100-300 ms with the loop held).
 # The young passes run as usual. Held at most this long.
 PAUSE_AT_MOST = 30.0
+# Rows added to the table at most this many a frame: a thousand clients' pending rows added at once held the loop
+# ~0.4 s (DataTable.add_row, fleet-1000); the rest follow NEXT_ROWS_AFTER seconds later, a slice a frame.
+ADD_ROWS = 100
 RELEASE_AFTER = 0.25  # after the round's last row: its frame drawn, then full collections on again
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
@@ -353,6 +356,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._strip_key: Text | None = None  # the strip's key on show
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
+        self._more_rows: Timer | None = None  # adds the next ADD_ROWS rows of a large fleet
         self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
         self._status_text: object = None  # what the status line shows
 
@@ -826,10 +830,17 @@ class ClientsScreen(StaleRows, Screen[None]):
                 table.remove_row(row_key)
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
+            # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
+            minute = self.dashboard.clock().replace(second=0, microsecond=0)
+            added, later = 0, False
             for member in members:
-                cells, fresh = self._cells_of(member)
+                if member.client_id not in shown and added >= ADD_ROWS:
+                    later = True  # the next slice, a frame from now
+                    continue
+                cells, fresh = self._cells_of(member, minute)
                 if member.client_id not in shown:
                     table.add_row(*cells, key=member.client_id)
+                    added += 1
                 elif fresh:  # else the row shows these very cells already
                     updates[member.client_id] = cells
             table.update_rows(updates)  # one pass over the table's render caches for all of them
@@ -841,6 +852,8 @@ class ClientsScreen(StaleRows, Screen[None]):
                 table.move_cursor(row=0, animate=False)
             elif current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
+        if later and self._more_rows is None:
+            self._more_rows = self.set_timer(NEXT_ROWS_AFTER, self._add_more_rows)
         if self.fleet is not None and not self.awaiting:
             self._top_until_judged = False  # every client judged: from now on the cursor follows its client
         key = self.current_key()
@@ -848,14 +861,19 @@ class ClientsScreen(StaleRows, Screen[None]):
             self._show_detail(key)
         self._show_strip_key()
 
+    def _add_more_rows(self) -> None:
+        """The next ADD_ROWS rows of a fleet larger than that (see ADD_ROWS)."""
+        self._more_rows = None
+        self._render_rows(rank=not self.awaiting)
+
     # ----- cells ------------------------------------------------------------------------------------------
-    def _cells_of(self, member: Member) -> tuple[list[Text], bool]:
+    def _cells_of(self, member: Member, now: datetime) -> tuple[list[Text], bool]:
         """The row's cells and whether they are new: a row whose answer (or pending member) is the one it was last
-        built from, within the same minute, keeps its cells (building them parses every schedule's rule)."""
+        built from, within the same minute (`now`, to the minute), keeps its cells (building them parses every
+        schedule's rule)."""
         key = member.client_id
         result = self.results.get(key)
         source: object = member if result is None else result
-        now = self.dashboard.clock().replace(second=0, microsecond=0)  # ages and next runs are shown to the minute
         cached = self._row_cells.get(key)
         if cached is not None and cached[0] is source and cached[1] == now:
             return cached[2], False
