@@ -40,11 +40,12 @@ from bench.harness import Comparison, Measurement, human, summarise
 from bench.support import LagMonitor, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import COMPLETED_TASKS
+from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT
 from svctui.api.resources import list_params
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import DEFAULT_RATE_LIMIT, FIXED_ANCHOR, DemoSizes  # the server's default rate limit
 from svctui.demo.process import DemoProcess
-from svctui.fleet import HealthOptions, find_fleet, member_health, recent_runs_query
+from svctui.fleet import find_fleet, member_health, recent_runs_query
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.tui import make_app, settle
@@ -67,7 +68,7 @@ async def singles(demo: DemoProcess) -> tuple[float, float, float]:
             times.append(time.perf_counter() - started)
         await asyncio.sleep(1.3)  # the route quiet for a window and the limiter's margin: a burst, not paced
         params = list_params(COMPLETED_TASKS, recent_runs_query(), hydrate_default=True)  # as client.tasks.list
-        endpoint = HealthOptions().endpoint
+        endpoint = REPLACEMENT_TASK_ENDPOINT
         started = time.perf_counter()
         for member in fleet.members:
             await client.request("GET", f"/api/v2/clients/{member.client_id}/{endpoint}", params)
@@ -124,7 +125,7 @@ class Fill(NamedTuple):
 async def fill_in(demo: DemoProcess) -> Fill:
     """The Clients screen filled in once, from `4` (see Fill)."""
     app = make_app(profile=demo_profile(demo))
-    fetches = FetchClock(HealthOptions().endpoint)
+    fetches = FetchClock(REPLACEMENT_TASK_ENDPOINT)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         fetches.attach(await app.api_client())
@@ -168,7 +169,11 @@ async def _run() -> list[Comparison]:
     afters: list[float] = []
     with (
         tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp,
-        DemoProcess(sizes=SIZES, db_path=Path(tmp) / "clients.sqlite3", anchor=FIXED_ANCHOR) as demo,
+        # without jobs/finished: these rows measure each client's own answer landing (fleet-1000 measures the fleet
+        # read at once)
+        DemoProcess(
+            sizes=SIZES, db_path=Path(tmp) / "clients.sqlite3", anchor=FIXED_ANCHOR, without=("jobs-finished",)
+        ) as demo,
     ):
         for _ in range(REPEATS):
             longest, total, floor = await singles(demo)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,17 +66,39 @@ def open_client(
     from svctui.store.settings import load_settings
 
     try:
-        return ApiClient(
+        client = ApiClient(
             profile.base_url,
             build_auth(profile),
             prefer_wait=profile.prefer_wait,
             verify=tls_verify(profile),
             transport=transport,
             on_deprecation=on_deprecation,
+            on_learn=lambda name, value: _remember(profile, name, value),
             max_response_bytes=load_settings().max_response_bytes,
         )
     except ValueError as exc:  # the client refuses a setting, e.g. a CA bundle that holds no certificate
         raise StoreError(f"profile {profile.name!r}: {exc}") from None
+    for name, value in _facts(profile).items():
+        setattr(client, name, value)  # what an earlier session learnt: not asked (nor said) again
+    return client
+
+
+def _facts(profile: Profile) -> dict[str, object]:
+    """What earlier sessions learnt about the profile's server ({} when the facts file cannot be read: a cache)."""
+    from svctui.store.server_facts import load_facts
+
+    try:
+        return load_facts(profile.name, profile.base_url)
+    except (StoreError, ValueError, OSError):
+        return {}
+
+
+def _remember(profile: Profile, name: str, value: object) -> None:
+    """Keep a fact the client learnt for the profile's next session (a file that cannot be written: not kept)."""
+    from svctui.store.server_facts import remember_fact
+
+    with contextlib.suppress(StoreError, ValueError, OSError):
+        remember_fact(profile.name, profile.base_url, name, value)
 
 
 def failure_hint(error: ApiError, profile: Profile) -> str:

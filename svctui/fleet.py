@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from svctui.api.client import PARSE_IN_TURN, build_parsers
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
-from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TaskEndpoint
+from svctui.api.limits import MAX_PAGE_SIZE, TaskEndpoint
 from svctui.api.models import CollectionClient, CompletedTask, Page
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 RECENT_RUNS = 200  # enough history for the window, the strip of 20 and the drops' like-for-like baselines
-CLIENT_PAGE = 500
+CLIENT_PAGE = MAX_PAGE_SIZE  # a thousand clients in one request (a live round lists them every tick)
 # Fetches at once when no rate limit is known yet (a server that sends no X-RateLimit-* headers limits nothing), and
 # the most ever: each one holds a connection (httpx's pool allows 100) and a 200-run page in memory.
 MAX_CONCURRENCY = 50
@@ -68,7 +68,7 @@ class HealthOptions:
     window: timedelta = DEFAULT_WINDOW
     stale_after: timedelta = DEFAULT_STALE_AFTER
     threshold: float = 0.2
-    endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
+    endpoint: TaskEndpoint | None = None  # None: the client's task_endpoint (completed-jobs unless the server lacks it)
 
 
 Judge = Callable[[Callable[[], ClientHealth]], Awaitable[ClientHealth]]

@@ -93,6 +93,17 @@ def demo_server_community(demo_template_db: Path, tmp_path_factory: pytest.TempP
         yield demo
 
 
+@pytest.fixture(scope="session")
+def demo_server_older(demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[DemoServer]:
+    """An enterprise demo server of before `GET /api/v2/jobs/finished` (each client's runs read on their own)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path_factory.mktemp("demo-older"))
+    with DemoServer(db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR, without=("jobs-finished",)) as demo:
+        yield demo
+
+
 @pytest.fixture
 def fresh_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
     """A demo server of its own for one test (deletes and other changes stay with it; rate limiting off)."""
@@ -101,4 +112,15 @@ def fresh_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoSe
 
     db_path = _copy_demo_db(demo_template_db, tmp_path)
     with DemoServer(edition="enterprise", db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR) as demo:
+        yield demo
+
+
+@pytest.fixture
+def fresh_older_demo_server(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
+    """A demo server of its own without `GET /api/v2/jobs/finished` (an older server: each client read alone)."""
+    from svctui.demo.config import FIXED_ANCHOR
+    from svctui.demo.server import DemoServer
+
+    db_path = _copy_demo_db(demo_template_db, tmp_path)
+    with DemoServer(db_path=db_path, rate_limit=0, anchor=FIXED_ANCHOR, without=("jobs-finished",)) as demo:
         yield demo

@@ -60,12 +60,19 @@ from svctui.api.errors import (
     status_error,
 )
 from svctui.api.limiter import RateLimiter, route_key
-from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
+from svctui.api.limits import (
+    DEFAULT_PREFER_WAIT,
+    PREFER_WAIT_RULE,
+    REPLACEMENT_TASK_ENDPOINT,
+    TaskEndpoint,
+    prefer_wait_allowed,
+)
 from svctui.api.models import DataEnvelope, Page, adapter, adapter_built, parse_json
 from svctui.api.resources import (
     BODY_ARRIVED,
     ClientsResource,
     EventsResource,
+    JobsResource,
     SelectorsResource,
     TagsResource,
     TasksResource,
@@ -147,6 +154,7 @@ class ApiClient:
         clock: Callable[[], float] = time.time,
         jitter: Callable[[], float] = random.random,
         on_deprecation: Callable[[str], None] | None = None,
+        on_learn: Callable[[str, object], None] | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
         deadline_margin: float = DEADLINE_MARGIN,
         rate_limit_budget: float = MAX_RATE_LIMIT_WAIT,
@@ -166,6 +174,11 @@ class ApiClient:
         self._clock = clock
         self._jitter = jitter
         self._on_deprecation = on_deprecation
+        self._on_learn = on_learn
+        # What this server has, learnt from its answers (or told by the caller, from an earlier session): the task
+        # endpoint used when a query names none, and whether `GET /api/v2/jobs/finished` exists (None: not asked yet).
+        self.task_endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
+        self.jobs_finished: bool | None = None
         self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
         if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be a whole number >= 1; got {max_response_bytes!r}")
@@ -186,6 +199,7 @@ class ApiClient:
         self.events = EventsResource(self)
         self.tasks = TasksResource(self)
         self.clients = ClientsResource(self)
+        self.jobs = JobsResource(self)
         self.tags = TagsResource(self)
         self.selectors = SelectorsResource(self)
 
@@ -244,6 +258,15 @@ class ApiClient:
             self._on_deprecation(notice)
         else:
             warnings.warn(notice, DeprecationWarning, stacklevel=4)
+
+    def learned(self, name: str, value: object) -> None:
+        """Keep a fact learnt about the server (`task_endpoint`) and pass it to `on_learn` (the caller may remember
+        it for the next session)."""
+        if getattr(self, name) == value:
+            return
+        setattr(self, name, value)
+        if self._on_learn is not None:
+            self._on_learn(name, value)
 
     async def request(
         self, method: str, path: str, params: Sequence[tuple[str, str]] = (), json_body: bytes | None = None

@@ -153,6 +153,17 @@ class NotTheApi(NotFound):
         )
 
 
+def route_missing(error: BaseException) -> bool:
+    """True for the router's own plain-text `404 page not found`: the server has no such endpoint (an older or
+    community server), as opposed to the API's 404 envelope for a resource it does not hold, or a proxy's page."""
+    return (
+        isinstance(error, NotFound)
+        and not error.from_api
+        and not looks_like_html(error.body)
+        and "page not found" in error.body.lower()
+    )
+
+
 class RateLimited(ApiStatusError):
     """429: over the rate limit; `reset_at` (unix seconds) and `retry_after` (seconds) when the server said.
 

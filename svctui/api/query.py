@@ -12,8 +12,9 @@ from svctui.api.limits import TaskEndpoint
 class ListQuery:
     """Filters, sort keys, skip, limit, hydration and endpoint of one list request (None = the resource's default).
 
-    `endpoint` names the path of a resource that has two (`client.tasks`: `completed-tasks`, deprecated and its
-    default, or `completed-jobs`); the other resources have one path and refuse a query that names one.
+    `endpoint` names the path of a resource that has two (`client.tasks`: `completed-jobs`, or `completed-tasks`,
+    deprecated; None reads the client's `task_endpoint`: `completed-jobs` unless the server lacks it); the other
+    resources have one path and refuse a query that names one.
     """
 
     filters: tuple[Filter, ...] = ()

@@ -1,5 +1,5 @@
-"""Resource namespaces of the API client: `client.events`, `client.tasks`, `client.clients`, `client.tags`,
-`client.selectors`.
+"""Resource namespaces of the API client: `client.events`, `client.tasks`, `client.jobs`, `client.clients`,
+`client.tags`, `client.selectors`.
 
 Every list call checks its filters, sort keys, skip and limit against the endpoint's column spec before any
 request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >= count` or an empty page.
@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
 
-from svctui.api.errors import ResponseShapeError, request_id_of, shorten
+from svctui.api.errors import NotFound, ResponseShapeError, request_id_of, route_missing, shorten
 from svctui.api.filters import (
     CLIENTS,
     COMPLETED_TASKS,
@@ -259,13 +259,12 @@ class EventsResource:
 
 
 class TasksResource:
-    """`client.tasks`: completed collection tasks of a client (`completed-tasks`, deprecated, or `completed-jobs`)."""
+    """`client.tasks`: completed collection tasks of a client (`completed-jobs`, or `completed-tasks`, deprecated)."""
 
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    def _path(self, client_id: str, endpoint: str | None) -> str:
-        endpoint = DEPRECATED_TASK_ENDPOINT if endpoint is None else endpoint  # the documented one
+    def _path(self, client_id: str, endpoint: str) -> str:
         if endpoint not in TASK_ENDPOINTS:
             raise ValueError(
                 f'endpoint must be "{DEPRECATED_TASK_ENDPOINT}" (deprecated) or "{REPLACEMENT_TASK_ENDPOINT}" '
@@ -278,9 +277,17 @@ class TasksResource:
 
     async def list(self, client_id: str, query: ListQuery = NO_QUERY) -> Page[CompletedTask]:
         """One page of a client's completed tasks from `query.endpoint` (domains and OUs hydrated unless the query
-        says otherwise)."""
+        says otherwise). A query that names no endpoint reads the client's `task_endpoint` (`completed-jobs` until
+        the server answers it with the router's 404: then `completed-tasks`, learnt once and kept)."""
         params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
-        return await self._client.get(Page[CompletedTask], self._path(client_id, query.endpoint), params)
+        endpoint = query.endpoint or self._client.task_endpoint
+        try:
+            return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
+        except NotFound as error:
+            if query.endpoint is not None or endpoint != REPLACEMENT_TASK_ENDPOINT or not route_missing(error):
+                raise
+        self._client.learned("task_endpoint", DEPRECATED_TASK_ENDPOINT)  # an older server: it has only this one
+        return await self._client.get(Page[CompletedTask], self._path(client_id, DEPRECATED_TASK_ENDPOINT), params)
 
     def pages(
         self, client_id: str, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
@@ -289,6 +296,26 @@ class TasksResource:
         return paginate(lambda at, size: self.list(client_id, query.page(at, size)), _page_size, query.skip, page_size)
 
     iter = each_item(pages, _page_items)
+
+
+class JobsResource:
+    """`client.jobs`: finished runs of every client at once (`GET /api/v2/jobs/finished`, enterprise servers of
+    2025 on; an older or community server answers the router's 404: `route_missing`)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def finished(self, query: ListQuery = NO_QUERY) -> Page[CompletedTask]:
+        """One page of finished runs, shaped like `completed-jobs`' and filtered alike (domains and OUs hydrated
+        unless the query says otherwise)."""
+        params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
+        return await self._client.get(Page[CompletedTask], "/api/v2/jobs/finished", params)
+
+    def finished_pages(
+        self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[Page[CompletedTask]]:
+        """Every page of finished runs from `query.skip` on, `page_size` runs at a time."""
+        return paginate(lambda at, size: self.finished(query.page(at, size)), _page_size, query.skip, page_size)
 
 
 class ClientsResource:

@@ -17,6 +17,7 @@ from svctui.demo.config import (
     DEFAULT_SEED,
     DEMO_SERVER_PORT,
     EDITIONS,
+    OPTIONAL_ROUTES,
     DemoSizes,
     Faults,
     default_db_path,
@@ -149,6 +150,13 @@ def _banner(
     help="Keep every fault (--latency, --error-rate, --faults) to the requests whose path contains TEXT, "
     "e.g. /api/v2/clients/ID/ for one client's runs.",
 )
+@click.option(
+    "--without",
+    "without",
+    multiple=True,
+    type=click.Choice(OPTIONAL_ROUTES),
+    help="Leave out an endpoint as an older server lacks it (repeatable): completed-jobs, jobs-finished.",
+)
 @click.option("--access-log", is_flag=True, help="Log every request.")
 def demo_server(
     host: str,
@@ -170,6 +178,7 @@ def demo_server(
     faults_text: str,
     fault_rate: float,
     faults_path: str,
+    without: tuple[str, ...],
     access_log: bool,
 ) -> None:
     """Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C."""
@@ -200,6 +209,7 @@ def demo_server(
             reset=reset,
             token_id=token_id,
             token_key=token_key,
+            without=without,
         )
         options.validate()
         if faults_path and not options.faults.active:

@@ -3,39 +3,27 @@
 `health` prints one line per client with its verdict — failing, stale, drops, never ran, ok (rules in
 `svctui.triage.health`) — and exits 0 when every client is well, 6 when one has a problem named by `--fail-on`,
 5 when a client could not be checked (its line says why), and the usual 2-4 for bad input, authentication and
-a missing client.
+a missing client. With several profiles (`--profile` repeated, `--all-profiles`: svctui.commands.health_servers)
+it judges their servers in one table and exits with the worst of their codes.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import sys
-from collections import Counter
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from svctui.api.filters import parse_timestamp
-from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT, TASK_ENDPOINTS
-from svctui.api.models import status_label
+from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.quoting import quote_input
-from svctui.commands.client_ref import check_client, resolve_clients
-from svctui.commands.common import (
-    CommandFailure,
-    ExitCode,
-    exit_code_for,
-    fail,
-    note,
-    profile_option,
-    run_connected,
-)
-from svctui.commands.table import Role, TableColumn, TableWriter, terminal_width
-from svctui.fleet import HealthOptions, MemberHealth, find_fleet, fleet_health
-from svctui.triage.health import ClientHealth, Problem, Verdict, age_text, strip_text, unhealthy, worst_first
-from svctui.visible import json_safe
+from svctui.commands.client_ref import check_client
+from svctui.commands.common import ExitCode, fail, note, run_connected
+from svctui.commands.health_check import check_server, print_results, verdict_code
+from svctui.commands.health_servers import check_servers
+from svctui.fleet import HealthOptions
+from svctui.triage.health import Problem
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -92,69 +80,6 @@ def _problems(text: str) -> frozenset[Problem]:
     return frozenset(Problem(name) for name in names)
 
 
-def _row_json(result: MemberHealth, now: datetime) -> dict[str, Any]:
-    member, health = result.member, result.health
-    row: dict[str, Any] = {"client_id": member.client_id, "name": member.name}
-    if health is None:
-        error = result.error
-        return {**row, "verdict": "error", "error": error.user_message() if error is not None else "unknown"}
-    last = health.last_run
-    return {
-        **row,
-        "name": health.name,
-        "verdict": str(health.verdict),
-        "problems": sorted(str(problem) for problem in health.problems),
-        "runs_in_window": health.runs_in_window,
-        "not_ok_in_window": health.not_ok_in_window,
-        "runs_with_drops_in_window": health.drops_in_window,
-        "last_run": None if last is None else {"id": last.id, "status": status_label(last.status),
-                                               "time": None if last.execution_time is None
-                                               else last.execution_time.isoformat()},
-        "last_checkin": None if health.last_checkin is None else health.last_checkin.isoformat(),
-        "stale": health.stale,
-        "strip": strip_text(health.strip),
-        "failures": [{"id": task.id, "status": status_label(task.status), "message": task.status_message}
-                     for task in health.last_failures[:5]],
-    }  # fmt: skip
-
-
-HEALTH_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
-    TableColumn("VERDICT", lambda row: row["verdict"].upper() if row["verdict"] != "ok" else "ok", min_width=9),
-    TableColumn("CLIENT", lambda row: row["name"] or row["client_id"], Role.NAME),
-    TableColumn("LAST RUN", lambda row: row["last_run_text"], min_width=12),
-    TableColumn("NOT OK", lambda row: row.get("not_ok_in_window", ""), right=True, drop=3),
-    TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True, drop=2),
-    TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9, drop=4),
-    TableColumn("LAST 20 RUNS", lambda row: row.get("strip", ""), min_width=12, drop=1),
-    TableColumn("NOTE", lambda row: row["note"], Role.TEXT, min_width=24),  # why: the failure
-)
-
-
-def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
-    row = _row_json(result, now)
-    health = result.health
-    last = None if health is None else health.last_run
-    row["last_run_text"] = "-" if last is None else f"{status_label(last.status)}, {age_text(last.execution_time, now)}"
-    row["checkin_text"] = age_text(None if health is None else health.last_checkin, now)
-    if health is None:
-        row["note"] = row["error"]
-    elif health.last_failures:
-        failure = health.last_failures[0]
-        row["note"] = f"task {failure.id}: {failure.status_message or status_label(failure.status)}"
-    elif health.verdict is Verdict.STALE:
-        row["note"] = "no check-in since " + age_text(health.last_checkin, now)
-    elif health.window_drops:
-        drop, more = health.window_drops[0], len(health.window_drops) - 1
-        row["note"] = f"task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}" + (
-            f" (+{more} more)" if more else ""
-        )
-    elif health.verdict is Verdict.NEVER_RAN:
-        row["note"] = "no completed run"
-    else:
-        row["note"] = ""
-    return row
-
-
 @click.command()
 @click.option(
     "--since",
@@ -192,9 +117,9 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
-    default=REPLACEMENT_TASK_ENDPOINT,
-    show_default=True,
-    help="Where each client's runs are read: completed-jobs, or the deprecated completed-tasks (a notice on stderr).",
+    default=None,
+    help="Where a client's own runs are read: completed-jobs (the default; completed-tasks on a server without it), "
+    "or the deprecated completed-tasks (a notice on stderr).",
 )
 @click.option(
     "--format",
@@ -205,7 +130,15 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
     show_default=True,
     help="Output format.",
 )
-@profile_option
+@click.option(
+    "--profile",
+    "profile_names",
+    multiple=True,
+    metavar="NAME",
+    help="Profile to check (default: svctui --profile, the environment, the default profile); repeat it to judge "
+    "several servers in one table.",
+)
+@click.option("--all-profiles", is_flag=True, help="Judge the server of every saved profile, in one table.")
 @click.pass_context
 def health(
     ctx: click.Context,
@@ -216,7 +149,8 @@ def health(
     threshold: float,
     endpoint: str,
     fmt: str,
-    profile_name: str | None,
+    profile_names: tuple[str, ...],
+    all_profiles: bool,
 ) -> None:
     """Did last night's collections work? One line per client, worst first.
 
@@ -235,59 +169,14 @@ def health(
     for client_id in client_ids:
         check_client(client_id, "--client")  # a uuid, or a client's name (looked up once connected)
 
+    if all_profiles or len(profile_names) > 1:
+        if client_ids:
+            fail("--client names clients of one server: use it with one --profile")
+        check_servers(profile_names, all_profiles, now, options, wanted, fmt)
+
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
-        fleet = await find_fleet(client, await resolve_clients(client, profile.name, client_ids, "--client"))
-        if not fleet.members:
-            raise CommandFailure(
-                "this server lists no clients (community edition: no /clients, no events); name them with --client ID",
-                ExitCode.USAGE,
-            )
-        results = await fleet_health(client, fleet.members, now, options)
-        judged = [result.health for result in results if result.health is not None]
-        order = {id(health): rank for rank, health in enumerate(worst_first(judged))}
-        results.sort(key=lambda result: -1 if result.health is None else order[id(result.health)])
-        _print(results, fmt, now)
-        unchecked = [result for result in results if result.health is None]
-        if unchecked:
-            return _unchecked_code(unchecked)
-        bad = unhealthy(judged, wanted)
-        if bad:
-            note(
-                f"unhealthy: {len(bad)} of {len(judged)} clients ({', '.join(sorted(map(str, wanted)))})"
-                + _others([health for health in judged if health not in bad], wanted)
-            )
-            return ExitCode.UNHEALTHY
-        return ExitCode.OK
+        results = await check_server(client, profile, client_ids, now, options, note)
+        print_results(results, fmt, now)
+        return verdict_code(results, wanted, note)
 
-    run_connected(ctx, profile_name, body)
-
-
-def _unchecked_code(unchecked: list[MemberHealth]) -> ExitCode:
-    """The exit code when clients could not be checked: 4 when the server does not know any of them (a mistyped
-    --client), 3 when it refused the credentials, 5 otherwise (or for a mix: some could not be checked at all)."""
-    codes = {ExitCode.SERVER if result.error is None else exit_code_for(result.error) for result in unchecked}
-    code = codes.pop() if len(codes) == 1 else ExitCode.SERVER
-    if code == ExitCode.NOT_FOUND:
-        note(f"{len(unchecked)} client(s) not found on this server; `svctui clients list` lists them")
-    else:
-        note(f"{len(unchecked)} client(s) could not be checked")
-    return code
-
-
-def _print(results: list[MemberHealth], fmt: str, now: datetime) -> None:
-    if fmt == "json":
-        click.echo(json_safe(json.dumps([_row_json(result, now) for result in results], indent=2, ensure_ascii=False)))
-        return
-    writer = TableWriter(HEALTH_COLUMNS, sys.stdout, terminal_width(), "clients", sys.stderr)
-    rows: list[Any] = [_table_row(result, now) for result in results]  # dicts: the columns read them by key
-    writer.write_page(rows)
-    writer.close()
-
-
-def _others(healthy: Sequence[ClientHealth], wanted: frozenset[Problem]) -> str:
-    """`; not counted: 1 never-ran`: what the other clients show that --fail-on leaves out (the dashboard's Clients
-    screen counts every one of them in "need a look")."""
-    counts = Counter(problem for health in healthy for problem in health.problems if problem not in wanted)
-    if not counts:
-        return ""
-    return "; not counted (not in --fail-on): " + ", ".join(f"{n} {problem}" for problem, n in sorted(counts.items()))
+    run_connected(ctx, profile_names[0] if profile_names else None, body)

@@ -311,10 +311,10 @@ def tasks() -> None:
 @click.option(
     "--endpoint",
     type=click.Choice(TASK_ENDPOINTS),
-    default=DEPRECATED_TASK_ENDPOINT,
-    show_default=True,
-    help=f"{DEPRECATED_TASK_ENDPOINT} (documented, deprecated) or {REPLACEMENT_TASK_ENDPOINT} "
-    "(its replacement, same shape).",
+    default=None,
+    help=f"{REPLACEMENT_TASK_ENDPOINT} (the default) or {DEPRECATED_TASK_ENDPOINT} (deprecated, same shape). "
+    f"Without it: {REPLACEMENT_TASK_ENDPOINT}, or {DEPRECATED_TASK_ENDPOINT} on a server that lacks it "
+    "(found once, remembered for the profile; a note on stderr says so).",
 )
 @click.pass_context
 def tasks_list(
@@ -325,7 +325,7 @@ def tasks_list(
     sorts: tuple[str, ...],
     no_hydrate_domains: bool,
     no_hydrate_ous: bool,
-    endpoint: TaskEndpoint,
+    endpoint: TaskEndpoint | None,
     **paging: Any,
 ) -> None:
     """List the completed tasks of CLIENT_ID (a uuid, or the client's name as `svctui clients list` shows it), newest

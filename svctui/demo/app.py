@@ -53,6 +53,7 @@ class DemoState:
     injector: FaultInjector
     request_count: int = 0
     anchor: datetime | None = None  # a fixed clock (tests): the data's "now"; None: the real time
+    without: frozenset[str] = frozenset()  # endpoints of OPTIONAL_ROUTES taken away (an older server's)
 
     def now(self) -> datetime:
         """The server's clock: the fixed anchor when there is one, else the current UTC time."""
@@ -282,6 +283,7 @@ def create_app(state: DemoState) -> ASGIApp:
         *(
             Route(f"/api/v2/clients/{{client_id}}/{name}", guarded(state, name, handlers.list_tasks))
             for name in (DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT)
+            if name not in state.without
         ),
         Route(tags, guarded(state, "tags", handlers.list_tags)),
         Route(f"{tags}/{{tag_id}}/selectors", guarded(state, "selectors", handlers.list_selectors)),
@@ -307,6 +309,8 @@ def create_app(state: DemoState) -> ASGIApp:
             Route("/api/v2/clients", guarded(state, "clients", handlers.list_clients)),
             Route("/api/v2/clients/{client_id}", guarded(state, "client", handlers.get_client)),
         ]
+        if "jobs-finished" not in state.without:  # every client's finished runs (enterprise servers of 2025 on)
+            routes.insert(0, Route("/api/v2/jobs/finished", guarded(state, "jobs-finished", handlers.finished_jobs)))
     app = Starlette(
         routes=routes,
         exception_handlers={404: _not_found, 405: _method_not_allowed},

@@ -19,6 +19,8 @@ DEMO_SERVER_PORT = 47362  # `svctui demo-server`'s without --port: a saved profi
 DEFAULT_SLOW_SECONDS = 3.0
 FAULT_KINDS = ("html", "malformed", "truncated", "reset", "slow")
 EDITIONS = ("enterprise", "community")
+# Endpoints `--without` can take away, as an older server lacks them: completed-jobs (before 2024) and jobs/finished.
+OPTIONAL_ROUTES = ("completed-jobs", "jobs-finished")
 # A fixed anchor for tests and snapshots: the generated data ends here instead of at the current hour.
 FIXED_ANCHOR = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -36,7 +38,7 @@ class DemoSizes:
     def validate(self) -> None:
         """Raise ValueError naming a size that is out of range."""
         limits = {
-            "clients": (1, 500),
+            "clients": (1, 5000),
             "events": (1, 20_000),
             "tasks": (0, 1_000_000),
             "tags": (1, 500),

@@ -117,6 +117,15 @@ def list_tasks(conn: sqlite3.Connection, call: Call) -> Result:
     return 200, _page(count, query, tasks)
 
 
+def finished_jobs(conn: sqlite3.Connection, call: Call) -> Result:
+    """GET /api/v2/jobs/finished (enterprise): every client's finished runs (status 2 to 8), the filters, sort and
+    paging of completed-jobs, each run with its `client_name`."""
+    query = build_list_query(TASKS_TABLE, call.query)
+    _check_values(query)
+    count, tasks = repo.list_finished(conn, query)
+    return 200, _page(count, query, tasks)
+
+
 def list_tags(conn: sqlite3.Connection, call: Call) -> Result:
     """GET /api/v2/asset-group-tags: every tag, no paging."""
     counts = _parse_bool_param(call, "counts", "Invalid value specified for include counts")

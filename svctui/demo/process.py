@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -43,8 +43,10 @@ class DemoProcess(ServesPrepared):
         rate_limit: int = DEFAULT_RATE_LIMIT,
         sizes: DemoSizes | None = None,
         anchor: datetime | None = None,
+        without: Sequence[str] = (),
     ) -> None:
         self.db_path = db_path
+        self.without = tuple(without)  # OPTIONAL_ROUTES the server lacks
         self.sizes = sizes or DemoSizes()
         self.anchor = anchor  # a fixed "now" for the data and the server (benchmarks); None = the real clock
         self.preferred_port = preferred_port
@@ -86,6 +88,7 @@ class DemoProcess(ServesPrepared):
                 "rate": self.rate_limit,
                 "sizes": dataclasses.asdict(self.sizes),
                 "anchor": self.anchor.isoformat() if self.anchor is not None else None,
+                "without": list(self.without),
             }
             self._process = subprocess.Popen(  # noqa: S603 - this interpreter, this module, our own options
                 [sys.executable, "-P", "-m", "svctui.demo.process", json.dumps(spec)],  # -P: not the cwd's modules
@@ -169,7 +172,15 @@ def serve_child(spec: dict[str, object]) -> int:
         given_sizes, given_anchor = spec.get("sizes"), spec.get("anchor")
         sizes = DemoSizes(**given_sizes) if isinstance(given_sizes, dict) else DemoSizes()
         anchor = datetime.fromisoformat(given_anchor) if isinstance(given_anchor, str) else None
-        options = DemoOptions(db_path=Path(str(spec["db"])), seed=seed, rate_limit=rate, sizes=sizes, anchor=anchor)
+        without = spec.get("without")
+        options = DemoOptions(
+            db_path=Path(str(spec["db"])),
+            seed=seed,
+            rate_limit=rate,
+            sizes=sizes,
+            anchor=anchor,
+            without=tuple(str(name) for name in without) if isinstance(without, list) else (),
+        )
         state, _ = build_state(options)
         server = uvicorn_server(state)
     except Exception as exc:  # the parent shows this line to the user

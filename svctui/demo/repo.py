@@ -204,12 +204,29 @@ def _domain_result(row: sqlite3.Row) -> JsonObject:
 def list_tasks(conn: sqlite3.Connection, client_id: str, name: str, query: ListQuery) -> tuple[int, list[JsonObject]]:
     """(count, completed tasks of one client for the page)."""
     count, rows = _page(conn, "tasks t", query, ("t.client_id = ?",), (client_id,))
+    return count, _tasks(conn, rows, query, {client_id: name})
+
+
+FINISHED_SQL = "t.status BETWEEN 2 AND 8"  # complete, canceled, timed out, failed, ingesting, analyzing, partial
+
+
+def list_finished(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[JsonObject]]:
+    """(count, finished runs of every client for the page): `GET /api/v2/jobs/finished`."""
+    count, rows = _page(conn, "tasks t", query, (FINISHED_SQL,), ())
+    names = {row["id"]: row["name"] for row in conn.execute("SELECT id, name FROM clients")}
+    return count, _tasks(conn, rows, query, names)
+
+
+def _tasks(
+    conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], query: ListQuery, names: dict[str, str]
+) -> list[JsonObject]:
+    """Task rows as the server emits them, each with its client's name from `names`."""
     ids = [int(row["id"]) for row in rows]
     domains, ous = _targets(conn, "task", ids, query.hydrate_domains, query.hydrate_ous)
     results = _grouped(conn, "SELECT job_id, * FROM domain_results WHERE job_id IN ({marks}) ORDER BY job_id, id", ids)
     tasks = []
     for row in rows:
-        task = _fields(row, ("id", "client_id")) | {"client_name": name}
+        task = _fields(row, ("id", "client_id")) | {"client_name": names.get(row["client_id"], "")}
         task |= _fields(row, ("event_id", "execution_time", "start_time", "end_time", "status", "status_message"))
         task |= _flags(row) | _fields(row, ("domain_controller", "log_path", "event_title", "last_ingest"))
         task |= {
@@ -219,7 +236,7 @@ def list_tasks(conn: sqlite3.Connection, client_id: str, name: str, query: ListQ
         }
         task |= _fields(row, SHARED_TIMES)
         tasks.append(task)
-    return count, tasks
+    return tasks
 
 
 def _nullable_bool(value: int | None) -> bool | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +18,15 @@ from starlette.types import ASGIApp
 
 from svctui.demo.app import DemoState, create_app
 from svctui.demo.auth import mint_jwt
-from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, EDITIONS, DemoSizes, Faults, default_db_path
+from svctui.demo.config import (
+    DEFAULT_RATE_LIMIT,
+    DEFAULT_SEED,
+    EDITIONS,
+    OPTIONAL_ROUTES,
+    DemoSizes,
+    Faults,
+    default_db_path,
+)
 from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
 from svctui.demo.faults import FaultInjector
 from svctui.demo.ratelimit import RateLimiter
@@ -45,11 +53,15 @@ class DemoOptions:
     reset: bool = False
     token_id: str | None = None
     token_key: str | None = field(default=None, repr=False)
+    without: tuple[str, ...] = ()  # OPTIONAL_ROUTES this server lacks (an older server's)
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad option."""
         if self.edition not in EDITIONS:
             raise ValueError(f"--edition must be one of {', '.join(EDITIONS)}, got {self.edition!r}")
+        unknown = [name for name in self.without if name not in OPTIONAL_ROUTES]
+        if unknown:
+            raise ValueError(f"--without {unknown[0]!r}: allowed: {', '.join(OPTIONAL_ROUTES)}")
         if self.rate_limit < 0:
             raise ValueError(f"--rate-limit must be >= 0 (0 = off), got {self.rate_limit}")
         if not 0 <= self.port <= 65535:
@@ -82,6 +94,7 @@ class DemoServer(ServesPrepared):
         host: str = "127.0.0.1",
         preferred_port: int = 0,
         wrap: Callable[[ASGIApp], ASGIApp] | None = None,
+        without: Sequence[str] = (),
     ) -> None:
         self.wrap = wrap  # an ASGI layer put around the demo's app (tests and screenshots hold requests with it)
         self.preferred_port = preferred_port  # tried first when no port is set; a busy one falls back to any free port
@@ -97,6 +110,7 @@ class DemoServer(ServesPrepared):
             reset=reset,
             token_id=token_id,
             token_key=token_key,
+            without=tuple(without),
         )
         self.options.validate()
         self._server: uvicorn.Server | None = None
@@ -219,6 +233,7 @@ def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
         limiter=RateLimiter(options.rate_limit),
         injector=FaultInjector(options.faults, seed=options.seed),
         anchor=options.anchor,
+        without=frozenset(options.without),
     )
     return state, prepared
 

@@ -335,6 +335,11 @@ class SvcTuiApp(App[int]):
             self._client = open_client(self.profile, on_deprecation=self._note_deprecation)
         return self._client
 
+    @property
+    def client_if_open(self) -> ApiClient | None:
+        """The current profile's API client once opened (what it learnt of the server: `task_endpoint`), else None."""
+        return self._client
+
     def _note_deprecation(self, notice: str) -> None:
         """Log the client's deprecation notice (the screen that uses the endpoint shows it visibly)."""
         self.log.warning(notice)

@@ -123,11 +123,13 @@ async def test_repr_has_no_secrets() -> None:
 
 
 async def test_completed_tasks_warns_once_per_session(server: RecordingServer) -> None:
+    """The deprecated endpoint, chosen (or learnt as the server's: test_task_endpoint.py), warns once a session."""
+    old = ListQuery(endpoint="completed-tasks")
     async with client_for(server) as client:
         with pytest.warns(DeprecationWarning, match="completed-tasks is deprecated") as record:
-            await client.tasks.list(CLIENT_ID)
-            await client.tasks.list(CLIENT_ID, ListQuery(limit=1))
-            async for _ in client.tasks.iter(CLIENT_ID, page_size=2):
+            await client.tasks.list(CLIENT_ID, old)
+            await client.tasks.list(CLIENT_ID, ListQuery(limit=1, endpoint="completed-tasks"))
+            async for _ in client.tasks.iter(CLIENT_ID, old, page_size=2):
                 pass
         assert len(record) == 1
         assert client.deprecation_notices == [COMPLETED_TASKS_NOTICE]
@@ -145,13 +147,20 @@ async def test_completed_jobs_has_a_hyphen_and_no_notice(server: RecordingServer
             await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed_jobs"))  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="one endpoint"):  # the endpoint is a tasks query's: nothing else has two
             await client.events.list(ListQuery(endpoint="completed-jobs"))
-        await client.tasks.list(CLIENT_ID)
-        await client.tasks.list(CLIENT_ID)
+        await client.tasks.list(CLIENT_ID)  # none named: completed-jobs, the default (issue 26), no notice
+        assert notices == []
+        await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed-tasks"))
+        await client.tasks.list(CLIENT_ID, ListQuery(endpoint="completed-tasks"))
     assert notices == [COMPLETED_TASKS_NOTICE]
     assert [task.status_label for task in page.data][:3] == ["Complete", "Complete", "Failed"]
     assert server.requests[0].path == f"/api/v2/clients/{CLIENT_ID}/completed-jobs"
     assert server.requests[0].param("hydrate_domains") == "false"
-    assert len(server.requests) == 3
+    assert [request.path.rsplit("/", 1)[1] for request in server.requests] == [
+        "completed-jobs",
+        "completed-jobs",
+        "completed-tasks",
+        "completed-tasks",
+    ]
 
 
 async def test_selectors_limit_minus_one_is_all(server: RecordingServer) -> None:

@@ -105,7 +105,7 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         await settle(pilot)
         tasks = app.screen
         assert isinstance(tasks, TasksScreen) and tasks.client_id == screen.ordered_members()[1].client_id
-        assert tasks.endpoint == REPLACEMENT_TASK_ENDPOINT, "the list the verdict was read from"
+        assert tasks.shown_endpoint() == REPLACEMENT_TASK_ENDPOINT, "the list the verdict was read from"
         assert tasks.query_one("#endpoint-notice").has_class("-hidden")
         assert all(task.client_id == tasks.client_id for task in tasks.table.items) and tasks.table.items
         if not tasks.detail.is_open:  # esc closes the pane first, then goes back (newcomer walk, issue 28, item 10)
@@ -233,11 +233,11 @@ def ordered_then_none(moments: list[datetime | None], *, newest_first: bool = Fa
 
 
 async def test_answers_landing_close_together_share_one_table_update(
-    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+    demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14's budget: one table update per answer repainted the whole table 50 times. The first answer shows at
-    once; the ones after it wait (here: for ever) for the next update or for the answer that completes the round,
-    which shows them all, in rank order."""
+    """Issue 14's budget: one table update per answer repainted the whole table 50 times (a server without
+    jobs/finished answers each client on its own). The first answer shows at once; the ones after it wait (here:
+    for ever) for the next update or for the answer that completes the round, which shows them all, in rank order."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     said: list[str] = []
@@ -248,7 +248,7 @@ async def test_answers_landing_close_together_share_one_table_update(
         status(self, parts)
 
     monkeypatch.setattr(ClientsScreen, "_status", saying)
-    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+    async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
         screen = app.screen
@@ -261,17 +261,18 @@ async def test_answers_landing_close_together_share_one_table_update(
 
 
 async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst_first(
-    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+    demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14's stall budget: the answers over FLUSH_ROWS wait for the next frame (NEXT_ROWS_AFTER) instead of
-    running back to back in the screen's idle callbacks (three or four table updates in one slice of the loop).
-    Here the next frame never comes by itself: the round stops at the first answer plus FLUSH_ROWS rows, and each
-    flush the timer would make shows FLUSH_ROWS more; none is lost, and the finished table is worst first."""
+    """Issue 14's stall budget (each client's own answer, a server without jobs/finished): the answers over FLUSH_ROWS
+    wait for the next frame (NEXT_ROWS_AFTER) instead of running back to back in the screen's idle callbacks (three
+    or four table updates in one slice of the loop). Here the next frame never comes by itself: the round stops at
+    the first answer plus FLUSH_ROWS rows, and each flush the timer would make shows FLUSH_ROWS more; none is lost,
+    and the finished table is worst first."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
     monkeypatch.setattr(clients, "NEXT_ROWS_AFTER", 3600.0)
-    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+    async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
         screen = app.screen
@@ -489,3 +490,21 @@ async def test_the_scrollbar_corner_follows_a_theme_change_made_while_its_screen
         dark = corners_painted()
         assert [wanted for _, wanted in dark] != [wanted for _, wanted in paper], "the themes' corners differ"
         assert all(painted == wanted for painted, wanted in dark), dark
+
+
+async def test_a_server_without_jobs_finished_is_read_client_by_client_and_said_once(
+    demo_server_older: DemoServer,
+) -> None:
+    """Issue 29: where `GET /api/v2/jobs/finished` is missing (an older server) every client is read on its own, as
+    before, and a notification says so once a session, not once a round."""
+    async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        assert len(screen.results) == len(screen.fleet.members) and not screen.awaiting
+        await pilot.press("r")
+        await settle(pilot)
+        said = [note for note in app.notes if "jobs/finished" in note.message]
+        assert len(said) == 1 and "read on their own" in said[0].message
+        assert (await app.api_client()).jobs_finished is False

@@ -90,14 +90,14 @@ async def test_the_client_bar_at_80_columns_keeps_the_name_and_shortens_the_uuid
         name = screen.client_name()
         bar = screen.query_one("#client-bar", Static)
         runs = f"{len(screen.runs.tasks or []):,} runs · {len(screen.runs.drops)} drop"  # the numbers only, whole
-        assert name and text_of(bar).startswith(f"Client {name} ({client_id[:8]}…) · completed-tasks · {runs}")
+        assert name and text_of(bar).startswith(f"Client {name} ({client_id[:8]}…) · completed-jobs · {runs}")
         drawn = bar.render_line(0).text.rstrip()
         assert drawn.startswith(f"Client {name} ({client_id[:8]}…)")
         assert drawn.endswith("…") if len(text_of(bar)) > SMALL[0] - 2 else drawn.endswith(text_of(bar))
         await pilot.resize_terminal(120, 36)
         await settle(pilot)
         wide = text_of(screen.query_one("#client-bar", Static))
-        assert f"Client {name} ({client_id}) · completed-tasks · history " in wide
+        assert f"Client {name} ({client_id}) · completed-jobs · history " in wide
 
 
 def failed_run(demo: DemoServer) -> None:

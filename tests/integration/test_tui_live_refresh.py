@@ -174,14 +174,39 @@ async def test_clients_refresh_notifies_a_new_failure_once_and_a_failed_refresh_
         assert len([note for note in app.notes if note.title == "Live refresh"]) == 1, "once"
 
 
+async def test_a_quiet_live_round_of_the_clients_costs_two_requests(fresh_demo_server: DemoServer) -> None:
+    """Issue 29: with nothing new, a live round asks the client list and the runs updated since the last round (two
+    requests, whatever the fleet's size), judges every client again from what it kept and changes no row; a new
+    run costs no more and changes its client's row alone."""
+    app, clock = live_app(fresh_demo_server)
+    async with running(app, (160, 40)) as pilot:
+        screen = await press_for(pilot, "4", ClientsScreen)
+        assert len(screen.results) == len(screen.fleet.members) if screen.fleet else False
+        before = fresh_demo_server.request_count
+        shown = dict(screen.results)
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert fresh_demo_server.request_count - before == 2, "the client list and the runs updated since"
+        assert screen.results == shown and all(screen.results[key] is shown[key] for key in shown), "rows kept"
+        assert not screen.table.flashing and not screen.awaiting and "updated 0 s ago" in status_line(app)
+        chosen = screen.ordered_members()[-1].client_id
+        insert_failed_run(fresh_demo_server, chosen)
+        before = fresh_demo_server.request_count
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert fresh_demo_server.request_count - before == 2
+        assert screen.table.flashing == {chosen} and [
+            key for key in shown if screen.results[key] is not shown[key]
+        ] == [chosen]
+
+
 async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until_an_answer_comes(
-    fresh_demo_server: DemoServer,
+    fresh_older_demo_server: DemoServer,
 ) -> None:
-    """Issue 14: a refresh that fails keeps the rows and marks them stale. One client's runs answering 500 turned its
+    """Issue 14 (on a server without jobs/finished, where each client is read on its own): a refresh that fails
+    keeps the rows and marks them stale. One client's runs answering 500 turned its
     `✗ failing` row into `! error`, sorted it to the top and took it out of "need a look"; it keeps its verdict and
     place, dimmed, its last-run cell says `stale: HTTP 500`, the detail pane the whole error and its request id, and
     the status line the count; the next good answer clears the mark."""
-    app, clock = live_app(fresh_demo_server)
+    app, clock = live_app(fresh_older_demo_server)
     async with running(app, (160, 40)) as pilot:
         screen = await press_for(pilot, "4", ClientsScreen)
         order = [member.client_id for member in screen.ordered_members()]
@@ -194,7 +219,7 @@ async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until
             return str(screen.table.get_cell(key, "last"))
 
         kept_last = last_cell()
-        fresh_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{key}/")
+        fresh_older_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{key}/")
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         result = screen.results[key]
         error = result.error
@@ -213,12 +238,31 @@ async def test_a_client_whose_refresh_fails_keeps_its_verdict_marked_stale_until
         rest = list(itertools.takewhile(lambda row: row.startswith(" "), rows[stale + 1 :]))
         assert rest and all(row.startswith(" " * 7) and row[7] != " " for row in rest), rows  # under the message
         assert rest[-1].endswith("to retry") and rows[stale + 1 + len(rest)] == "The last answer, kept:"
-        fresh_demo_server.faults = Faults()
+        fresh_older_demo_server.faults = Faults()
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert screen.results[key].error is None and last_cell() == kept_last
         assert "stale" not in status_line(app) and "stale:" not in str(
             screen.query_one("#clients-detail-text", Static).content
         )
+
+
+async def test_when_the_fleets_runs_cannot_be_read_every_row_keeps_its_verdict_marked_stale(
+    fresh_demo_server: DemoServer,
+) -> None:
+    """Issue 29: the fleet's runs come from one query; when it fails (a 500) every row keeps its last verdict, marked
+    stale with why, and the next good answer clears the marks."""
+    app, clock = live_app(fresh_demo_server)
+    async with running(app, (160, 40)) as pilot:
+        screen = await press_for(pilot, "4", ClientsScreen)
+        healths = {key: result.health for key, result in screen.results.items()}
+        fresh_demo_server.faults = Faults(error_rate=1.0, only_path="/api/v2/jobs/finished")
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert {key: result.health for key, result in screen.results.items()} == healths
+        assert all(isinstance(result.error, ServerError) for result in screen.results.values())
+        assert status_line(app).startswith(f"stale: {len(healths)} clients (HTTP 500)  ·  r to retry")
+        fresh_demo_server.faults = Faults()
+        assert await refresh_now(pilot, clock) is Tick.REFRESHED
+        assert all(result.error is None for result in screen.results.values()) and "stale" not in status_line(app)
 
 
 async def test_refresh_is_off_by_default_and_the_settings_or_the_command_line_turn_it_on(

@@ -251,21 +251,22 @@ async def test_status_breakdown_counts_the_whole_filter(demo_server: DemoServer)
 
 
 async def test_endpoint_switch_and_the_deprecation_notice(demo_server: DemoServer) -> None:
+    """Issue 26: the screen lists completed-jobs unless `e` chooses the deprecated completed-tasks; the deprecation
+    notice shows only while that one is in use."""
     case = drop_case(demo_server)
     async with on_tasks(demo_server, case.client_id) as (_app, pilot, screen):
         notice = screen.query_one("#endpoint-notice", Static)
-        assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
-        assert "deprecated" in text_of(notice) and "completed-jobs" in text_of(notice)
+        assert screen.current_query().endpoint is None and screen.shown_endpoint() == "completed-jobs"
+        assert notice.has_class("-hidden") and "completed-jobs" in text_of(screen.query_one("#client-bar", Static))
         first_page = task_ids(screen)
         await pilot.press("e")
         await settle(pilot)
-        assert screen.current_query().endpoint == "completed-jobs"
-        assert notice.has_class("-hidden")
-        assert "completed-jobs" in text_of(screen.query_one("#client-bar", Static))
+        assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
+        assert "deprecated" in text_of(notice) and "completed-jobs" in text_of(notice)
         assert task_ids(screen) == first_page, "same shape, same data"
         await pilot.press("e")
         await settle(pilot)
-        assert screen.current_query().endpoint == "completed-tasks" and not notice.has_class("-hidden")
+        assert screen.current_query().endpoint == "completed-jobs" and notice.has_class("-hidden")
 
 
 async def test_auth_failure_and_network_errors_are_states(demo_server: DemoServer) -> None:

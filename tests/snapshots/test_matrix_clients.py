@@ -76,13 +76,14 @@ async def test_stale(
 
 
 async def test_one_client_stale(
-    snapshot: SnapshotAssertion, fresh_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
+    snapshot: SnapshotAssertion, fresh_older_demo_server: DemoServer, fixed_request_ids: None, tmp_path: Path
 ) -> None:
-    """A live refresh that fails for one client only (faults on its runs' path): its row keeps the last answer's
+    """A live refresh that fails for one client only (faults on its runs' path, on a server without jobs/finished,
+    where each client is read on its own): its row keeps the last answer's
     verdict, values and place, dimmed, with `stale: HTTP 500` in its last-run cell; the other rows are fresh and the
     status line counts the one. The client is not the one under the cursor, so its row shows dimmed (the pilot test
     in test_tui_live_refresh.py reads the detail pane's error)."""
-    app, clock = live_app(fresh_demo_server)
+    app, clock = live_app(fresh_older_demo_server)
 
     async def steps(pilot: Pilot[Any]) -> None:
         await on_clients(pilot)
@@ -91,7 +92,7 @@ async def test_one_client_stale(
         members = screen.ordered_members()
         failing = next(member.client_id for member in members if member.name == "SHARPHOUND-FRA-03")
         assert screen.current_key() != failing
-        fresh_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{failing}/")
+        fresh_older_demo_server.faults = Faults(error_rate=1.0, only_path=f"/api/v2/clients/{failing}/")
         assert await refresh_now(pilot, clock) is Tick.REFRESHED
         assert screen.results[failing].error is not None
         assert [member.client_id for member in screen.ordered_members()] == [m.client_id for m in members]

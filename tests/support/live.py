@@ -77,7 +77,8 @@ async def a_502_leaves_the_rows_stale_until_the_next_answer(
 
 
 def insert_failed_run(server: DemoServer, client_id: str, message: str = "LDAP bind failed") -> int:
-    """A new failed run of `client_id`, a minute after its newest run (a copy of it): its id."""
+    """A new failed run of `client_id`, a minute after its newest run (a copy of it, updated after every other
+    run): its id."""
     with sqlite3.connect(str(server.db_path)) as conn:
         columns = [row[1] for row in conn.execute("PRAGMA table_info(tasks)")]
         newest = conn.execute(
@@ -90,6 +91,8 @@ def insert_failed_run(server: DemoServer, client_id: str, message: str = "LDAP b
             "status": str(int(TaskStatus.FAILED)),
             "status_message": "?",
             "execution_time": "execution_time + 60000000",
+            # written just now, as a real server's new run is (a live round asks for the runs updated since)
+            "updated_at": "(SELECT max(updated_at) FROM tasks) + 1000000",
         }
         select = ", ".join(changed.get(column, column) for column in columns)
         conn.execute(

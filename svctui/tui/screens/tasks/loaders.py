@@ -89,7 +89,7 @@ async def fetch_breakdown(client: ApiClient, query: TasksQuery, total: int) -> l
     return breakdown
 
 
-async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEndpoint) -> Fingerprint:
+async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEndpoint | None) -> Fingerprint:
     """The client's history's fingerprint (see Fingerprint), from one `limit=1` request."""
     latest = ListQuery(sort=LATEST_UPDATE, limit=1, hydrate_domains=False, hydrate_ous=False, endpoint=endpoint)
     page = await client.tasks.list(client_id, latest)
@@ -98,7 +98,11 @@ async def fetch_fingerprint(client: ApiClient, client_id: str, endpoint: TaskEnd
 
 
 async def fetch_history(
-    client: ApiClient, client_id: str, endpoint: TaskEndpoint, threshold: float, fingerprint: Fingerprint | None = None
+    client: ApiClient,
+    client_id: str,
+    endpoint: TaskEndpoint | None,
+    threshold: float,
+    fingerprint: Fingerprint | None = None,
 ) -> History:
     """The client's newest tasks (at most HISTORY_LIMIT), the drops among them, and the history's fingerprint
     (asked first, unless a check just asked it: a run updated while the pages come in makes the next check reload,

@@ -1,10 +1,10 @@
 """The Completed tasks screen (key 2): triage a client's collection runs and their per-domain results.
 
-Keys and intents: choose the client (C), switch the endpoint (e: `completed-tasks`, deprecated, or
-`completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs with drops, the
-last one client-side; each is also a palette command), the detail tabs (R results, P plot, W compare with the
-previous run, T fields) and the plotted count (n / N). Paging, sort, the filter editor, chips, hydration, states
-and the page's load come from ListScreen.
+Keys and intents: choose the client (C), switch the endpoint (e: `completed-jobs`, the server's default, or
+`completed-tasks`, deprecated), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs
+with drops, the last one client-side; each is also a palette command), the detail tabs (R results, P plot, W
+compare with the previous run, T fields) and the plotted count (n / N). Paging, sort, the filter editor, chips,
+hydration, states and the page's load come from ListScreen.
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
@@ -121,7 +121,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         super().__init__()
         self.client_id: str | None = None
         self.client_profile: str | None = None  # the profile client_id was chosen with
-        self.endpoint: TaskEndpoint = DEPRECATED_TASK_ENDPOINT
+        self.endpoint: TaskEndpoint | None = None  # chosen with `e`; None: the server's (svctui.api TasksResource)
         self.quick: str | None = None
         self.quick_under_drops: str | None = None  # the server-side quick filter the drops view was entered from
         self.missing_client: str | None = None  # a client the server answered 404 for (not live-refreshed)
@@ -190,7 +190,10 @@ class TasksScreen(ListScreen[CompletedTask]):
                 "No completed tasks match these filters",
                 "Press x to clear them all, or click a chip to remove it.",
             )
-        return (f"This client has no {self.endpoint}", "Press C to choose another client, or e to switch endpoint.")
+        return (
+            f"This client has no {self.shown_endpoint()}",
+            "Press C to choose another client, or e to switch endpoint.",
+        )
 
     def status_parts(self) -> list[str]:
         """The base parts, with the client-side view said plainly."""
@@ -291,10 +294,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         history, short_history = history_text(*facts), history_text(*facts, short=True)
         self.query_one("#client-bar", Static).update(
             client_bar(
-                self.client_id, self.client_name(), self.endpoint, history, self.app.size.width - 2, short_history
+                self.client_id,
+                self.client_name(),
+                self.shown_endpoint(),
+                history,
+                self.app.size.width - 2,
+                short_history,
             )
         )
-        deprecated = self.endpoint == DEPRECATED_TASK_ENDPOINT
+        deprecated = self.shown_endpoint() == DEPRECATED_TASK_ENDPOINT
         notice = self.query_one("#endpoint-notice", Static)
         notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
         notice.set_class(not deprecated, "-hidden")
@@ -534,10 +542,16 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         super().action_clear_filters()
 
+    def shown_endpoint(self) -> TaskEndpoint:
+        """The endpoint the list is read from: the one chosen with `e`, else the server's (completed-jobs unless the
+        server answered it with the router's 404: then completed-tasks, remembered for the profile)."""
+        client = self.dashboard.client_if_open
+        return self.endpoint or (client.task_endpoint if client is not None else REPLACEMENT_TASK_ENDPOINT)
+
     def action_switch_endpoint(self) -> None:
         """Switch between completed-tasks (deprecated) and completed-jobs; reload page and history."""
         old, new = DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
-        self.endpoint = new if self.endpoint == old else old
+        self.endpoint = new if self.shown_endpoint() == old else old
         self.notify(f"Now listing {self.endpoint}.")
         self.window.skip = 0
         self.load()
