@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import re
 import sys
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
+from svctui.api.ascii import strip_ascii
 from svctui.api.filters import EndpointSpec, Filter, FilterError, SortKey, parse_filter
 from svctui.api.limits import DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
 from svctui.api.quoting import quote_input
@@ -304,13 +306,39 @@ class AsciiInt(click.IntRange):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Refuse anything but ASCII digits (and a sign), then check the bounds."""
-        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value.strip()):
+        if isinstance(value, str):
+            value = strip_ascii(value)  # int() would also drop `\x1c` or U+3000 around the digits
+        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value):
             self.fail(f"{quote_input(value)} is not an integer (digits 0-9)", param, ctx)
-        if isinstance(value, str) and len(value.strip().lstrip("+-")) > MAX_DIGITS:
+        if isinstance(value, str) and len(value.lstrip("+-")) > MAX_DIGITS:
             bounded = self.min is not None or self.max is not None
             allowed = self._describe_range() if bounded else f"at most {MAX_DIGITS} digits"
             self.fail(f"{quote_input(value)} is out of range ({allowed})", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class FiniteFloat(click.FloatRange):
+    """A number option within bounds, and a number at all: click's FloatRange lets `nan` through (every comparison
+    with it is false), and `float()` would also read `0.5` followed by U+001C, or full-width digits."""
+
+    def _describe_range(self) -> str:
+        """The bounds for --help and errors; nothing when unbounded (click would print `x<=None`)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Refuse nan, infinities and anything but ASCII digits (a sign, a point, an exponent), then the bounds."""
+        if isinstance(value, str) and not ASCII_DECIMAL.fullmatch(strip_ascii(value)):
+            self.fail(f"{quote_input(value)} is not a number (digits 0-9, e.g. 0.2)", param, ctx)
+        given: Any = strip_ascii(value) if isinstance(value, str) else value
+        converted: float = super().convert(given, param, ctx)
+        if not math.isfinite(converted):
+            self.fail(f"{quote_input(str(value))} is not a finite number", param, ctx)
+        return converted
+
+
+ASCII_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 
 
 def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]) -> tuple[list[Filter], list[SortKey]]:

@@ -26,6 +26,7 @@ from svctui.commands.client_ref import check_client, resolve_clients
 from svctui.commands.common import (
     CommandFailure,
     ExitCode,
+    FiniteFloat,
     exit_code_for,
     fail,
     note,
@@ -184,7 +185,7 @@ def _table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloat(0, 1),
     default=0.2,
     show_default=True,
     help="A run's count of a kind this far below the previous like run is a drop (0.2: a fifth lower).",
