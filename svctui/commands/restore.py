@@ -99,7 +99,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         cancel = asyncio.Event()
         restore_id = new_run_id()
         try:
-            with ctrl_c_cancels(cancel):
+            with ctrl_c_cancels(cancel, client):
                 results = await restore_run(
                     client,
                     plan,
