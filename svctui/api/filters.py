@@ -271,8 +271,13 @@ def parse_timestamp(text: str, now: datetime | None = None) -> str:
     relative = _RELATIVE_RE.match(text)
     if relative:
         sign, amount, unit = relative.groups()
-        delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount)})
-        shifted = moment + delta if sign == "+" else moment - delta
+        try:
+            delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount[:12])}) if len(amount) <= 12 else None
+            shifted = (moment + delta if sign == "+" else moment - delta) if delta is not None else None
+        except OverflowError:  # `-99999999999d`: not a time any calendar has, so not a valid one here
+            shifted = None
+        if shifted is None:
+            raise ValueError(text)
         return _render_utc(shifted.astimezone(UTC).replace(microsecond=0), "")
     match = VALUE_PATTERNS[Kind.TIMESTAMP].fullmatch(text)
     if not match:

@@ -93,3 +93,33 @@ def test_ids_and_numbers_take_ascii_digits_only(session_env: DemoServer, text: s
     ids = tmp_path / "ids.txt"
     ids.write_text(f"4\n{text}\n", encoding="utf-8")
     refused(session_env, ["selectors", "delete", "1", "--from-file", str(ids), "--dry-run"], "line 2")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["health", "--stale-after", "99999999999d"],
+        ["health", "--since", "-99999999999h"],
+        ["health", "--stale-after", "9999999999w"],
+        ["events", "list", "-f", "created_at=gt:-9999999999w"],
+    ],
+)
+def test_a_time_beyond_any_calendar_is_refused(session_env: DemoServer, args: list[str]) -> None:
+    # timedelta() raised OverflowError, which nothing caught
+    refused(session_env, args, "is not a")
+
+
+def test_a_secret_on_stdin_is_read_up_to_a_cap(session_env: DemoServer) -> None:
+    # read whole, `--secret-stdin < /dev/zero` grew memory until a MemoryError
+    sent = session_env.request_count
+    args = ["profile", "add", "p", "--base-url", "http://127.0.0.1:9", "--token-id", session_env.token_id]
+    result = invoke([*args, "--secret-stdin"], input="a" * 200_000)
+    assert result.exit_code == 2 and "more than 64 KiB" in result.stderr, result.stderr[-300:]
+    assert session_env.request_count == sent
+
+
+def test_a_settings_file_that_never_ends_is_refused(session_env: DemoServer, isolated_dirs: Path) -> None:
+    settings = isolated_dirs / "config" / "settings.toml"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.symlink_to("/dev/zero")
+    refused(session_env, ["tags", "list"], "not a regular file")
