@@ -17,7 +17,8 @@ def deletable(demo: DemoServer, env: dict[str, str]) -> int:
     """A selector of tag 1 the server will delete (not a default one)."""
     listed = invoke(["selectors", "list", "1", "--limit", "50", "-o", "json"], env=env)
     assert listed.exit_code == 0, listed.stderr
-    return next(item["id"] for item in json.loads(listed.stdout) if not item["is_default"])
+    found: int = next(item["id"] for item in json.loads(listed.stdout) if not item["is_default"])
+    return found
 
 
 @pytest.mark.parametrize(
