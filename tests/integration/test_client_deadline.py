@@ -110,7 +110,8 @@ async def test_odd_429_headers_are_waited_the_shortest_wait(
     sleep = SleepRecorder()
     async with through(proxy, demo_server, sleep=sleep) as api:
         assert await api.tags.list()
-    assert sleep.calls == [1.0]
+    assert len(sleep.calls) == 1 and sleep.calls[0] == pytest.approx(1.0, abs=0.2)  # 1 s from the 429, less the
+    # moment between it and the wait (the recorded wait, not a measured duration)
 
 
 def test_a_deletion_run_under_a_far_429_fails_each_selector_at_once(
