@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from svctui.clitypes import AsciiInt
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
 
@@ -119,7 +120,7 @@ class LazyGroup(click.Group):
 @click.option(
     "--refresh",
     "refresh_seconds",
-    type=click.IntRange(0, MAX_REFRESH_SECONDS),
+    type=AsciiInt(0, MAX_REFRESH_SECONDS),
     metavar="SECONDS",
     help="Dashboard: reload the list on screen every SECONDS (0 = off; default: refresh_seconds in settings).",
 )

@@ -88,6 +88,7 @@ def test_ids_and_numbers_take_ascii_digits_only(session_env: DemoServer, text: s
     refused(session_env, ["selectors", "delete", text, "5", "--dry-run"], "is not a tag id")
     refused(session_env, ["selectors", "list", text], "is not a tag id")
     refused(session_env, ["events", "list", "--limit", text], "is not an integer (digits 0-9)")
+    refused(session_env, ["--refresh", text, "tags", "list"], "is not an integer (digits 0-9)")
     refused(session_env, ["events", "list", "-f", f"id=eq:{text}"], "is not an integer")
     refused(session_env, ["selectors", "delete", "1", "5", "--dry-run", "--concurrency", text], "is not an integer")
     ids = tmp_path / "ids.txt"
