@@ -51,6 +51,7 @@ from svctui.api.errors import (
     ApiError,
     ApiStatusError,
     ApiTimeout,
+    DeadlineExceeded,
     EnterpriseOnly,
     NotFound,
     NotTheApi,
@@ -365,8 +366,12 @@ class ApiClient:
                         raise
                     limited_for += wait
                     continue  # acquire() waits out the block, spread with every other waiting request
-                if not self._retryable(method, error) or attempt >= self.max_retries:
-                    raise
+                if (
+                    not self._retryable(method, error)
+                    or attempt >= self.max_retries
+                    or isinstance(error, DeadlineExceeded)
+                ):
+                    raise  # past the deadline (or, with wait=-1, the body limit every try shares): no time for more
                 delay = backoff_delay(attempt, self._jitter())
                 left = budget.left()
                 if left is not None and delay >= left:

@@ -52,6 +52,21 @@ async def test_a_dripping_answer_gets_one_deadline_for_all_its_tries(
 
 
 @pytest.mark.anyio
+async def test_with_no_wait_limit_the_body_limit_is_one_for_all_tries(
+    proxy: FaultProxy, demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Prefer wait=-1: the answer may take as long as it likes to start, but once one started its body limit (300 s,
+    # shortened here) was per try, three times over
+    monkeypatch.setattr("svctui.api.client.UNLIMITED_WAIT_BODY_DEADLINE", 1.5)
+    proxy.add(Rule("drip", path=TAGS_PATH, interval=0.3))
+    async with through(proxy, demo_server, prefer_wait=-1) as api:
+        with pytest.raises(DeadlineExceeded) as info:
+            await api.tags.list()
+    assert "did not complete within 1.5 s of its start" in info.value.user_message()
+    assert proxy.kinds_seen("drip") == 1 and info.value.tries == 1
+
+
+@pytest.mark.anyio
 async def test_the_tries_share_the_deadline_and_the_message_counts_them(
     proxy: FaultProxy, demo_server: DemoServer
 ) -> None:
