@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from svctui.clitypes import AsciiInt
 from svctui.startup import quiet_pydantic_plugins, skip_unused_imports
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
@@ -115,7 +116,7 @@ class LazyGroup(click.Group):
 @click.option(
     "--refresh",
     "refresh_seconds",
-    type=click.IntRange(0, MAX_REFRESH_SECONDS),
+    type=AsciiInt(0, MAX_REFRESH_SECONDS),
     metavar="SECONDS",
     help="Dashboard: reload the list on screen every SECONDS (0 = off; default: refresh_seconds in settings).",
 )
@@ -124,6 +125,7 @@ class LazyGroup(click.Group):
 def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: bool, refresh_seconds: int | None) -> None:
     """Terminal dashboard for the BloodHound v2 API. Without a subcommand, opens the dashboard."""
     ctx.ensure_object(dict)
+    check_environment()
     ctx.obj["profile"] = profile_name
     ctx.obj["read_only"] = read_only
     if ctx.invoked_subcommand is not None:
@@ -136,6 +138,17 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
         os.environ[READ_ONLY_ENV] = "1"
 
     sys.exit(run_dashboard(profile_name=profile_name, demo=demo, refresh_seconds=refresh_seconds))
+
+
+def check_environment() -> None:
+    """Refuse (exit 2, before anything runs) an SVCTUI_* variable every command reads and no command can use."""
+    from svctui.clock import ClockError, make_clock
+
+    try:
+        make_clock()
+    except ClockError as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise click.exceptions.Exit(2) from None
 
 
 def main() -> None:

@@ -20,9 +20,16 @@ IDLE_TIMEOUT = 30.0  # with Prefer wait=-1: the longest gap between two pieces o
 
 
 def deadline_error(
-    method: str, url: str, deadline: float | None, prefer: str, status: int | None, body_deadline: float
+    method: str,
+    url: str,
+    deadline: float | None,
+    prefer: str,
+    status: int | None,
+    body_deadline: float,
+    tries: int = 1,
 ) -> DeadlineExceeded:
-    """The error for a request past its total deadline (or, with wait=-1, past the body deadline or idle cap)."""
+    """The error for a request past its total deadline, `tries` sent within it (or, with wait=-1, past the body
+    deadline or idle cap)."""
     if deadline is not None:
         limit = deadline
         what = f"within {limit:g} s (Prefer {prefer} plus {limit - int(prefer.removeprefix('wait=')):g} s)"
@@ -30,8 +37,13 @@ def deadline_error(
         limit = body_deadline
         what = f"within {limit:g} s of its start, or it stalled for {IDLE_TIMEOUT:g} s"
     started = "" if status is None else f" (HTTP {status} started, body too slow)"
+    sent = f"; {tries} tries in all" if tries > 1 else ""
     return DeadlineExceeded(
-        f"{method} {url}: the server's answer did not complete {what}{started}", deadline=limit, method=method, url=url
+        f"{method} {url}: the server's answer did not complete {what}{started}{sent}",
+        deadline=limit,
+        method=method,
+        url=url,
+        tries=tries,
     )
 
 

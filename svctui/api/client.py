@@ -49,6 +49,7 @@ from svctui.api.errors import (
     ApiError,
     ApiStatusError,
     ApiTimeout,
+    DeadlineExceeded,
     EnterpriseOnly,
     NotFound,
     NotTheApi,
@@ -59,7 +60,7 @@ from svctui.api.errors import (
     shorten,
     status_error,
 )
-from svctui.api.limiter import RateLimiter, route_key
+from svctui.api.limiter import HeldTooLong, RateLimiter, route_key
 from svctui.api.limits import (
     DEFAULT_PREFER_WAIT,
     PREFER_WAIT_RULE,
@@ -84,6 +85,7 @@ RETRY_STATUSES = frozenset({408, 429})
 RETRY_METHODS = frozenset({"GET", "DELETE"})
 MAX_BACKOFF = 8.0
 MAX_RATE_LIMIT_WAIT = 60.0
+MAX_HOLD = 300.0  # a 429 asking a wait past the deadline holds its route this long at most (not waited: refused)
 DEFAULT_USER_AGENT = f"svctui/{__version__}"
 DEADLINE_MARGIN = 30.0  # seconds beyond the Prefer wait for the whole exchange, body included
 UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer started, within 5 minutes
@@ -106,6 +108,25 @@ class ServerInfo:
     """What `probe()` learned: the edition (events exist only on enterprise)."""
 
     edition: Literal["enterprise", "community"]
+
+
+@dataclass
+class Budget:
+    """The time one logical request may take, retries and 429 waits included: `deadline_at` (loop time; None with
+    Prefer wait=-1), and with wait=-1 `body_until`, set when a first answer starts; `tries` sent so far."""
+
+    deadline_at: float | None
+    body_until: float | None = None
+    tries: int = 0
+
+    @classmethod
+    def start(cls, seconds: float | None) -> Budget:
+        """A budget of `seconds` from now (None: no deadline)."""
+        return cls(None if seconds is None else asyncio.get_running_loop().time() + seconds)
+
+    def left(self) -> float | None:
+        """Seconds until the deadline (None: no deadline)."""
+        return None if self.deadline_at is None else self.deadline_at - asyncio.get_running_loop().time()
 
 
 def may_have_been_done(error: ApiError) -> bool:
@@ -180,12 +201,14 @@ class ApiClient:
         self.task_endpoint: TaskEndpoint = REPLACEMENT_TASK_ENDPOINT
         self.jobs_finished: bool | None = None
         self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
+        self.retrying = True  # False after stop_retrying(): a failed try is final, a 429 is not waited out
         if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be a whole number >= 1; got {max_response_bytes!r}")
         self.max_response_bytes = max_response_bytes
         self.deadline: float | None = None if wait < 0 else wait + deadline_margin
         self.rate_limit_budget = rate_limit_budget
-        self.limiter = RateLimiter(sleep=self._sleep, wall_clock=clock)
+        self._naps: set[asyncio.Future[None]] = set()
+        self.limiter = RateLimiter(sleep=self._nap, wall_clock=clock)
         self._http = httpx.AsyncClient(
             base_url=str(url).rstrip("/"),
             auth=auth,
@@ -220,6 +243,28 @@ class ApiClient:
 
     async def _count_request(self, _request: httpx.Request) -> None:
         self.requests_sent += 1
+
+    def stop_retrying(self) -> None:
+        """From now on no request is tried again and no 429 waited out (a cancelled run: nothing more is sent); the
+        waits under way end now."""
+        self.retrying = False
+        for nap in list(self._naps):
+            nap.cancel()
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep `seconds` (a backoff, a 429's wait, pacing), or less: until stop_retrying()."""
+        if not self.retrying:
+            return
+        nap = asyncio.ensure_future(self._sleep(seconds))
+        self._naps.add(nap)
+        try:
+            await nap
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self.retrying or (task is not None and task.cancelling()):
+                raise  # the caller itself is cancelled (a second Ctrl-C, a worker replaced)
+        finally:
+            self._naps.discard(nap)
 
     async def aclose(self) -> None:
         """Close the connection pool."""
@@ -291,10 +336,19 @@ class ApiClient:
         limited_for = 0.0
         route = route_key(method, path)
         maybe_done = False  # an earlier attempt of a request that changes something may have been done
+        budget = Budget.start(self.deadline)
+        last: ApiError | None = None
         while True:
-            await self.limiter.acquire(route)
             try:
-                outcome = await self._attempt(method, path, params, json_body, route)
+                await self.limiter.acquire(route, budget.deadline_at)
+            except HeldTooLong as held:
+                raise self._held(method, path, held.seconds, budget, limited_for) from None
+            if last is not None and not self.retrying:
+                self.limiter.release(route)
+                raise last  # stopped while waiting to try again: not sent again
+            try:
+                budget.tries += 1
+                outcome = await self._attempt(method, path, params, json_body, route, budget)
             finally:
                 self.limiter.release(route)
             try:
@@ -302,19 +356,48 @@ class ApiClient:
                     return await finish(outcome)
                 raise outcome
             except ApiError as error:
+                last = error
                 error.after_lost_answer = maybe_done
                 maybe_done = maybe_done or (method != "GET" and may_have_been_done(error))
+                if not self.retrying:
+                    raise
                 if isinstance(error, RateLimited) and self._retryable(method, error) and self.max_retries > 0:
                     wait = self.limiter.limited(error, route)
-                    if limited_for + wait > self.rate_limit_budget:
+                    left = budget.left()
+                    if limited_for + wait > self.rate_limit_budget or (left is not None and wait >= left):
                         error.limited_for = limited_for
+                        if left is not None and wait >= left:
+                            error.past_deadline = self.deadline
+                            # the route's other requests fail at once too, instead of waiting to be refused
+                            self.limiter.hold(route, min(error.asked_wait() or wait, MAX_HOLD))
                         raise
                     limited_for += wait
                     continue  # acquire() waits out the block, spread with every other waiting request
-                if not self._retryable(method, error) or attempt >= self.max_retries:
-                    raise
-            await self._sleep(backoff_delay(attempt, self._jitter()))
+                if (
+                    not self._retryable(method, error)
+                    or attempt >= self.max_retries
+                    or isinstance(error, DeadlineExceeded)
+                ):
+                    raise  # past the deadline (or, with wait=-1, the body limit every try shares): no time for more
+                delay = backoff_delay(attempt, self._jitter())
+                left = budget.left()
+                if left is not None and delay >= left:
+                    raise  # no time for another try within the request's deadline
+            await self._nap(delay)
             attempt += 1
+
+    def _held(self, method: str, path: str, seconds: float, budget: Budget, limited_for: float) -> RateLimited:
+        """The error of a request not sent: its route is held by a 429 past the request's deadline."""
+        url = f"{self.base_url}{path}"
+        error = RateLimited(
+            429,
+            [f"not sent: the server's rate limit holds these requests for another {seconds:.0f} s"],
+            method=method,
+            url=url,
+        )
+        error.limited_for = limited_for
+        error.past_deadline = self.deadline
+        return error
 
     async def _attempt(
         self,
@@ -323,16 +406,20 @@ class ApiClient:
         params: Sequence[tuple[str, str]],
         json_body: bytes | None = None,
         route: str = "",
+        budget: Budget | None = None,
     ) -> httpx.Response | ApiError:
         target = f"{self.base_url}{path}"
         response: httpx.Response | None = None
+        budget = budget or Budget.start(self.deadline)
         try:
-            async with asyncio.timeout(self.deadline) as deadline:
+            async with asyncio.timeout_at(budget.deadline_at or budget.body_until) as deadline:
                 headers = {"Content-Type": "application/json"} if json_body is not None else None
                 built = self._http.build_request(method, path, params=list(params), content=json_body, headers=headers)
                 response = await self._http.send(built, stream=True)
-                if self.deadline is None:
-                    deadline.reschedule(asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE)
+                if budget.deadline_at is None:  # wait=-1: the body (of every try from now on) has its own limit
+                    if budget.body_until is None:
+                        budget.body_until = asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE
+                    deadline.reschedule(budget.body_until)
                 try:
                     idle = IDLE_TIMEOUT if self.deadline is None else None  # else httpx's read timeout is the idle cap
                     await read_body(response, limit=self.max_response_bytes, idle=idle, method=method, url=target)
@@ -341,7 +428,9 @@ class ApiClient:
                     release_stream(response)  # the body is freed with the response, not by a full collection
         except TimeoutError as exc:
             status = None if response is None else response.status_code
-            late = deadline_error(method, target, self.deadline, self.prefer, status, UNLIMITED_WAIT_BODY_DEADLINE)
+            late = deadline_error(
+                method, target, self.deadline, self.prefer, status, UNLIMITED_WAIT_BODY_DEADLINE, budget.tries
+            )
             late.__cause__ = exc
             return late
         except httpx.TimeoutException as exc:

@@ -174,15 +174,34 @@ class RateLimited(ApiStatusError):
     retry_after: float | None = None
     retry_at: float | None = None
     limited_for: float = 0.0
+    past_deadline: float | None = None  # the wait asked for runs past the request's deadline (seconds): not waited
     headers: Mapping[str, str] | None = None  # the response's headers, for the client's rate limiter
 
     def user_message(self) -> str:
         """The status line plus what to do: how long the limit was waited out, and a hint."""
+        if self.past_deadline is not None:
+            asked = self.asked_wait()
+            wait = f"asks to wait {asked:,.0f} s" if asked is not None and asked > 0 else "holds these requests"
+            waited = f" (waited {self.limited_for:.0f} s already)" if self.limited_for > 0 else ""
+            return (
+                f"{super().user_message()}; the server {wait}, past the {self.past_deadline:g} s this request may "
+                f"take in all{waited}: not waited: {RATE_LIMIT_HINT}"
+            )
         if self.limited_for > 0:
             return f"{super().user_message()}; the server kept limiting requests for {self.limited_for:.0f} s: " + (
                 RATE_LIMIT_HINT
             )
         return f"{super().user_message()}; the server is limiting requests: {RATE_LIMIT_HINT}"
+
+    def asked_wait(self) -> float | None:
+        """The wait the answer asked for, in seconds from now (X-RateLimit-Reset, else Retry-After), uncapped."""
+        import time
+
+        if self.reset_at is not None:
+            return self.reset_at - time.time()
+        if self.retry_after is not None:
+            return self.retry_after
+        return None if self.retry_at is None else self.retry_at - time.time()
 
 
 class ServerError(ApiStatusError):
@@ -210,9 +229,10 @@ class ApiTimeout(ApiConnectionError):
 class DeadlineExceeded(ApiTimeout):
     """The whole exchange (answer and body) did not complete within the request's total deadline."""
 
-    def __init__(self, message: str, *, deadline: float, method: str = "", url: str = "") -> None:
+    def __init__(self, message: str, *, deadline: float, method: str = "", url: str = "", tries: int = 1) -> None:
         super().__init__(message, method=method, url=url)
         self.deadline = deadline
+        self.tries = tries  # requests sent within the deadline (retries included)
 
 
 class ResponseCutShort(ApiConnectionError):

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
+from svctui.api.ascii import strip_ascii
 from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
-from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, INT64_MAX, INT64_MIN
+from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, INT64_MAX, INT64_MIN, MAX_FILTER_VALUE, MAX_QUERY_CHARS
 from svctui.api.quoting import quote_input
 
 
@@ -263,15 +264,20 @@ def check_safe(column: str, op: str, value: str) -> None:
 
 def parse_timestamp(text: str, now: datetime | None = None) -> str:
     """Normalise an RFC 3339 or relative time (`-7d`, `now`) to UTC `Z`, keeping up to 9 fraction digits."""
-    text = text.strip()
+    text = strip_ascii(text)
     moment = now or datetime.now(UTC)
     if text.lower() == "now":
         return _render_utc(moment.astimezone(UTC).replace(microsecond=0), "")
     relative = _RELATIVE_RE.match(text)
     if relative:
         sign, amount, unit = relative.groups()
-        delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount)})
-        shifted = moment + delta if sign == "+" else moment - delta
+        try:
+            delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount[:12])}) if len(amount) <= 12 else None
+            shifted = (moment + delta if sign == "+" else moment - delta) if delta is not None else None
+        except OverflowError:  # `-99999999999d`: not a time any calendar has, so not a valid one here
+            shifted = None
+        if shifted is None:
+            raise ValueError(text)
         return _render_utc(shifted.astimezone(UTC).replace(microsecond=0), "")
     match = VALUE_PATTERNS[Kind.TIMESTAMP].fullmatch(text)
     if not match:
@@ -293,7 +299,7 @@ def _render_utc(moment: datetime, fraction: str) -> str:
 
 def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None) -> str:
     """Validate `raw` for the column's kind and return the value to send; FilterError when it can't be."""
-    value = raw.strip()
+    value = strip_ascii(raw)  # not str.strip(): `5\x1c` is no integer
     if not value:
         raise FilterError(
             f"{col.name} {op}: the value is empty; allowed: {col.allowed_text}",
@@ -341,6 +347,8 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
         value = str(int(value))
     elif ":" in value:
         raise refuse("the value contains ':', which the filter grammar does not allow in text")
+    if len(value) > MAX_FILTER_VALUE:  # httpx refuses a query over 64 KiB (InvalidURL), servers far less
+        raise refuse(f"the value is {len(value):,} characters long, over the {MAX_FILTER_VALUE:,} a filter may send")
     check_safe(col.name, op, value)
     return value
 
@@ -392,24 +400,24 @@ class Filter:
 
 def parse_filter(spec: EndpointSpec, text: str, now: datetime | None = None) -> Filter:
     """Parse the user form `column=op:value` or `column=value` (eq implied)."""
-    column, sep, rest = text.strip().partition("=")
-    column = column.strip()
+    column, sep, rest = strip_ascii(text).partition("=")
+    column = strip_ascii(column)
     if not sep or not column:
         raise FilterError(
-            f"{quote_input(text.strip())} is not a filter; write column=op:value or column=value",
+            f"{quote_input(strip_ascii(text))} is not a filter; write column=op:value or column=value",
             column=column,
             allowed="column=op:value",
         )
     op, colon, value = rest.partition(":")
-    if colon and op.strip() in ALL_PREDICATES:
-        return Filter.build(spec, column, op.strip(), value, now)
-    if colon and re.fullmatch(r"~?[A-Za-z]+", op.strip()):
+    if colon and strip_ascii(op) in ALL_PREDICATES:
+        return Filter.build(spec, column, strip_ascii(op), value, now)
+    if colon and re.fullmatch(r"~?[A-Za-z]+", strip_ascii(op)):
         col = spec.column(column)
         allowed = ", ".join(col.predicates)
         raise FilterError(
-            f"{column}: unknown predicate {quote_input(op.strip())}; allowed: {allowed}",
+            f"{column}: unknown predicate {quote_input(strip_ascii(op))}; allowed: {allowed}",
             column=column,
-            op=op.strip(),
+            op=strip_ascii(op),
             allowed=allowed,
         )
     return Filter.build(spec, column, "eq", rest, now)
@@ -523,6 +531,13 @@ def query_params(
         if limit < -1:
             raise FilterError(f"limit must be >= 0, got {limit}", column="limit", allowed="an integer >= 0")
         params.append(("limit", str(limit)))
+    length = sum(len(name) + len(value) + 2 for name, value in params)
+    if length > MAX_QUERY_CHARS:  # several long filters: refused here, not by httpx (InvalidURL) or the server (414)
+        raise FilterError(
+            f"the filters add up to a query of {length:,} characters, over the {MAX_QUERY_CHARS:,} a request may "
+            "send; use fewer or shorter filters",
+            allowed=f"at most {MAX_QUERY_CHARS:,} characters of query",
+        )
     return params
 
 

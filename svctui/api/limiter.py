@@ -57,6 +57,14 @@ Sleep = Callable[[float], Awaitable[None]]
 _ID_SEGMENT = re.compile(r"\d+|[0-9a-fA-F]{8,}(?:-[0-9a-fA-F]+)*")
 
 
+class HeldTooLong(Exception):
+    """A request's start would come after its deadline (a 429's block, a spent window): it is not sent."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"held for another {seconds:.1f} s")
+        self.seconds = seconds
+
+
 def route_key(method: str, path: str) -> str:
     """The route a request counts against: `GET /api/v2/clients/{id}/completed-jobs` (query dropped, integer and
     uuid/hex segments replaced by `{id}`)."""
@@ -158,14 +166,17 @@ class RateLimiter:
         """How many requests a quiet route may start at once under the limit known so far (None: no limit seen)."""
         return burst_size(self.limit) if self.limit is not None else None
 
-    async def acquire(self, route: str = "") -> None:
-        """Wait for this request's start: at once in a quiet route's burst, else at its slot after any block."""
+    async def acquire(self, route: str = "", deadline: float | None = None) -> None:
+        """Wait for this request's start: at once in a quiet route's burst, else at its slot after any block.
+        HeldTooLong, without waiting, when that slot is past `deadline` (monotonic time)."""
         state = self.route(route)
         state.pending += 1
         try:
             while True:
                 now = self._monotonic()
                 slot = self._book(state, route, now)
+                if deadline is not None and slot > now and slot >= deadline:
+                    raise HeldTooLong(slot - now)
                 blocks = state.blocks
                 if slot > now:
                     await self._sleep(round(slot - now, 3))  # to the millisecond: no finer pacing is meaningful
@@ -212,6 +223,10 @@ class RateLimiter:
         self._learn(error.headers or {}, route)
         self._block(route, rate_limit_delay(error, self._wall_clock()))
         return max(self.route(route).blocked_until - self._monotonic(), 0.0)
+
+    def hold(self, route: str, seconds: float) -> None:
+        """Hold `route` for `seconds` (a 429 asked for a wait nobody will make: its requests are refused meanwhile)."""
+        self._block(route, seconds)
 
     def _learn(self, headers: Mapping[str, str], route: str) -> None:
         """Take the limit from X-RateLimit-Limit; a run that started before it was known books the slots its

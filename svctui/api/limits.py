@@ -9,6 +9,9 @@ DEFAULT_PAGE_SIZE = 500  # pages() and `--all` walk this many items a request un
 INT32_MAX = 2**31 - 1  # path ids (tag, selector) are int32 on the server
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # the server parses skip, limit and integer filter values as int64
 
+MAX_FILTER_VALUE = 2000  # characters of one filter value (an rrule is ~100): more is refused before sending
+MAX_QUERY_CHARS = 8000  # characters of a request's query string (the demo answers 414 above 16 KiB of target)
+
 TaskEndpoint = Literal["completed-tasks", "completed-jobs"]
 TASK_ENDPOINTS: tuple[TaskEndpoint, ...] = ("completed-tasks", "completed-jobs")
 DEPRECATED_TASK_ENDPOINT: TaskEndpoint = "completed-tasks"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from enum import IntEnum
@@ -16,6 +15,8 @@ import click
 from svctui.api.filters import EndpointSpec, Filter, FilterError, SortKey, parse_filter
 from svctui.api.limits import DEFAULT_PAGE_SIZE, INT32_MAX, INT64_MAX, MAX_PAGE_SIZE
 from svctui.api.quoting import quote_input
+from svctui.clitypes import AsciiInt as AsciiInt  # re-exported: the commands import it from here
+from svctui.clitypes import FiniteFloat as FiniteFloat
 from svctui.commands.output import Format
 
 if TYPE_CHECKING:
@@ -284,33 +285,6 @@ def list_options(*, hydration: bool, default_sort: str = "") -> Callable[[F], F]
         return func
 
     return decorate
-
-
-ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
-MAX_DIGITS = 19  # any longer number is out of every range here (and click would quote it whole)
-
-
-class AsciiInt(click.IntRange):
-    """An integer option (optionally bounded) written with the digits 0-9 only: `int()` would also read
-    full-width or Arabic-Indic digits, which no one types into a limit on purpose."""
-
-    name = "integer"
-
-    def _describe_range(self) -> str:
-        """The bounds for --help and errors; nothing for an unbounded integer (click would print `x<=None`)."""
-        if self.min is None and self.max is None:
-            return ""
-        return super()._describe_range()
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """Refuse anything but ASCII digits (and a sign), then check the bounds."""
-        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value.strip()):
-            self.fail(f"{quote_input(value)} is not an integer (digits 0-9)", param, ctx)
-        if isinstance(value, str) and len(value.strip().lstrip("+-")) > MAX_DIGITS:
-            bounded = self.min is not None or self.max is not None
-            allowed = self._describe_range() if bounded else f"at most {MAX_DIGITS} digits"
-            self.fail(f"{quote_input(value)} is out of range ({allowed})", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]) -> tuple[list[Filter], list[SortKey]]:

@@ -37,12 +37,15 @@ from svctui.ops.selector_delete import (
     delete_selectors,
     preview_selectors,
 )
-from svctui.ops.selector_ids import IdError, collect_ids, lines_to_tokens
+from svctui.ops.selector_ids import MAX_IDS, IdError, collect_ids, lines_to_tokens
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.models import Selector
     from svctui.store.model import Profile
+
+MIB_CHARS = 1024 * 1024
+MAX_ID_FILE_CHARS = 4 * MIB_CHARS  # 10,000 ids with a comment each fit many times over
 
 __all__ = ["REFUSE_NON_TTY", "delete_command", "exit_code", "result_line", "tag_label"]
 
@@ -53,9 +56,17 @@ def read_ids(arguments: tuple[str, ...], from_file: IO[str] | None) -> list[int]
     if from_file is not None:
         source = "stdin" if from_file.name in ("-", "<stdin>") else str(from_file.name)
         try:
-            tokens += lines_to_tokens(from_file, source)
+            text = from_file.read(MAX_ID_FILE_CHARS + 1)  # capped: `/dev/zero` is one endless line
         except UnicodeDecodeError as exc:
             fail(f"{source}: not UTF-8 text ({exc.reason}); give one selector id or range per line")
+        except OSError as exc:  # /proc/self/mem, a directory on some systems, an I/O error
+            fail(f"{source}: cannot be read ({exc.strerror or exc}); give a file of selector ids, one per line")
+        if len(text) > MAX_ID_FILE_CHARS:
+            fail(
+                f"{source}: longer than {MAX_ID_FILE_CHARS // MIB_CHARS} MiB of text, which no list of at most "
+                f"{MAX_IDS:,} selector ids needs; nothing was read further"
+            )
+        tokens += lines_to_tokens(text.split("\n"), source)  # not splitlines(): it also splits at \x1c-\x1e
     try:
         ids = collect_ids(tokens)
     except IdError as exc:

@@ -90,12 +90,15 @@ def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: in
 
 
 @contextlib.contextmanager
-def ctrl_c_cancels(cancel: asyncio.Event) -> Iterator[None]:
-    """The first Ctrl-C sets `cancel` (requests in flight finish, the end line is written); a second stops at once."""
+def ctrl_c_cancels(cancel: asyncio.Event, client: ApiClient | None = None) -> Iterator[None]:
+    """The first Ctrl-C sets `cancel` (requests in flight finish, not tried again, the end line is written); a second
+    stops at once."""
     loop = asyncio.get_running_loop()
 
     def first_interrupt() -> None:
         note("cancelling: requests in flight finish, nothing more is sent (Ctrl-C again to stop at once)")
+        if client is not None:
+            client.stop_retrying()  # a request in flight is not sent again, nor waits out a 429
         cancel.set()
         loop.remove_signal_handler(signal.SIGINT)
 
@@ -169,7 +172,7 @@ async def printed_run(
     from svctui.ops.audit_lines import AuditContext
 
     cancel = asyncio.Event()
-    with ctrl_c_cancels(cancel):
+    with ctrl_c_cancels(cancel, client):
         context = AuditContext.of(profile.name, profile.token_id, client.base_url)
         return await start(context=context, on_result=InOrder(ids, result_line), cancel=cancel)
 

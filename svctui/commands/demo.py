@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import shlex
+import sqlite3
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import click
 
-from svctui.commands.common import AsciiInt
+from svctui.api.quoting import quote_input
+from svctui.commands.common import AsciiInt, FiniteFloat, fail
 from svctui.demo.config import (
     DEFAULT_FAULT_RATE,
     DEFAULT_RATE_LIMIT,
@@ -128,7 +130,13 @@ def _banner(
 @click.option(
     "--latency", type=AsciiInt(), default=0, show_default=True, help="Delay every API response by MS milliseconds."
 )
-@click.option("--error-rate", type=float, default=0.0, show_default=True, help="Share of requests answered with a 500.")
+@click.option(
+    "--error-rate",
+    type=FiniteFloat(),
+    default=0.0,
+    show_default=True,
+    help="Share of requests answered with a 500.",
+)
 @click.option(
     "--faults",
     "faults_text",
@@ -137,7 +145,7 @@ def _banner(
 )
 @click.option(
     "--fault-rate",
-    type=float,
+    type=FiniteFloat(),
     default=DEFAULT_FAULT_RATE,
     show_default=True,
     help="Rate of a fault given without :rate.",
@@ -222,9 +230,9 @@ def demo_server(
         raise click.ClickException(f"cannot listen on {host}:{port or 0}: {exc.strerror or exc}") from None
     try:
         state, prepared = build_state(options)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, sqlite3.Error) as exc:  # an unusable --db or SVCTUI_DATA_DIR (e.g. /proc)
         sock.close()
-        raise click.ClickException(f"cannot prepare the demo database: {exc}") from None
+        fail(f"cannot prepare the demo database {quote_input(str(options.db_path))}: {exc}; pass --db FILE")
     how = f"generated in {prepared.seconds:.2f} s" if prepared.generated else "reused; --reset to regenerate"
     credentials = prepared.credentials
     tokens = {

@@ -19,7 +19,7 @@ from svctui.api.filters import parse_timestamp
 from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.quoting import quote_input
 from svctui.commands.client_ref import check_client
-from svctui.commands.common import ExitCode, fail, note, run_connected
+from svctui.commands.common import ExitCode, FiniteFloat, fail, note, run_connected
 from svctui.commands.health_check import check_server, print_results, verdict_code
 from svctui.commands.health_servers import check_servers
 from svctui.fleet import HealthOptions
@@ -109,7 +109,7 @@ def _problems(text: str) -> frozenset[Problem]:
 )
 @click.option(
     "--threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloat(0, 1),
     default=0.2,
     show_default=True,
     help="A run's count of a kind this far below the previous like run is a drop (0.2: a fifth lower).",

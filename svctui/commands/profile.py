@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 
 from svctui.api.limits import DEFAULT_PREFER_WAIT
-from svctui.commands.common import AsciiInt
+from svctui.commands.common import AsciiInt, fail
 from svctui.store import paths
 from svctui.store.envprofile import ENV_PROFILE, env_overrides, is_complete
 from svctui.store.errors import StoreError
@@ -57,9 +57,18 @@ def _checked(check: Callable[[T], T], value: T) -> T:
         raise InputError(str(exc)) from None
 
 
+MAX_SECRET_CHARS = 64 * 1024  # a token key is 44 characters, a JWT a few thousand
+
+
 def _read_secret(name: str, kind: str, from_stdin: bool) -> str:
     if from_stdin:
-        return sys.stdin.read()
+        try:
+            text = sys.stdin.read(MAX_SECRET_CHARS + 1)  # capped: `< /dev/zero` is endless
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"{kind}: standard input cannot be read as text ({exc}); pipe the secret alone")
+        if len(text) > MAX_SECRET_CHARS:
+            fail(f"{kind}: standard input holds more than {MAX_SECRET_CHARS // 1024} KiB; pipe the secret alone")
+        return text
     answer: str = click.prompt(
         f"{kind} for profile {name!r}", hide_input=True, default="", show_default=False, err=True
     )

@@ -52,13 +52,14 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
     meanwhile by another restore) and none failed, 5 when any failed or got no answer, 1 when cancelled or answered
     no, 2 for bad input.
     """
+    from svctui.api.ascii import split_ascii
     from svctui.api.quoting import quote_input
     from svctui.ops.selector_ids import IdError, collect_ids
 
     if not run_id.strip():
         fail("RUN_ID is empty; `svctui audit list` shows the runs")
     try:
-        only = collect_ids((token, f"argument {quote_input(token)}") for text in ids for token in text.split())
+        only = collect_ids((token, f"argument {quote_input(token)}") for text in ids for token in split_ascii(text))
     except IdError as exc:
         fail(str(exc))
     if not yes and not sys.stdin.isatty():
@@ -98,7 +99,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         cancel = asyncio.Event()
         restore_id = new_run_id()
         try:
-            with ctrl_c_cancels(cancel):
+            with ctrl_c_cancels(cancel, client):
                 results = await restore_run(
                     client,
                     plan,

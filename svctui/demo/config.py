@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -101,6 +102,8 @@ def parse_faults(text: str, default_rate: float = DEFAULT_FAULT_RATE) -> dict[st
         if name not in FAULT_KINDS:
             raise ValueError(f"unknown fault {name!r}; known faults: {', '.join(FAULT_KINDS)}")
         try:
+            if rate_text.strip() and not re.fullmatch(r"[0-9]*\.?[0-9]+|[0-9]+\.", rate_text.strip(" ")):
+                raise ValueError(rate_text)  # float() also reads nan and full-width digits
             rate = float(rate_text) if rate_text.strip() else default_rate
         except ValueError:
             raise ValueError(f"fault {name}: rate {rate_text!r} is not a number between 0 and 1") from None

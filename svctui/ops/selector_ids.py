@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from svctui.api.ascii import strip_ascii
 from svctui.api.limits import INT32_MAX
 from svctui.api.quoting import quote_input
 
@@ -20,7 +21,7 @@ class IdError(ValueError):
 def parse_id(text: str, *, where: str = "", what: str = "selector id", allowed: str = ALLOWED_TEXT) -> int:
     """Parse one positive int32 id (the API's path parameter type); the message names `what` and `allowed`."""
     prefix = f"{where}: " if where else ""
-    token = text.strip()
+    token = strip_ascii(text)  # not str.strip(): `12\x1c` or `12\u3000` is no id
     if not token.isascii() or not token.isdigit():
         raise IdError(f"{prefix}{quote_input(token)} is not a {what}; allowed: {allowed}")
     digits = token.lstrip("0") or "0"
@@ -32,7 +33,7 @@ def parse_id(text: str, *, where: str = "", what: str = "selector id", allowed: 
 def parse_id_token(text: str, *, where: str = "") -> range:
     """Parse `12` or `10-20` (inclusive) into a range of ids."""
     prefix = f"{where}: " if where else ""
-    token = text.strip()
+    token = strip_ascii(text)
     start_text, dash, end_text = token.partition("-")
     if not dash:
         value = parse_id(token, where=where)
@@ -56,7 +57,7 @@ def lines_to_tokens(lines: Iterable[str], source: str) -> list[tuple[str, str]]:
     for number, line in enumerate(lines, start=1):
         if number == 1:
             line = line.removeprefix("\ufeff")  # a byte-order mark some editors write first
-        text = line.split("#", 1)[0].strip()
+        text = strip_ascii(line.split("#", 1)[0])
         if text:
             tokens.append((text, f"{source} line {number}"))
     return tokens

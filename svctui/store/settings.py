@@ -4,6 +4,7 @@ and screenshots go, live refresh and its bell) in config_dir()/settings.toml.
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -75,15 +76,23 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+MAX_SETTINGS_BYTES = 1024 * 1024
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Read the settings file (defaults when it does not exist); StoreError names the file and the bad key."""
     target = path if path is not None else settings_path()
     try:
-        raw = target.read_bytes()
+        if not stat.S_ISREG(target.stat().st_mode):  # a device or a pipe (settings.toml -> /dev/zero) never ends
+            raise StoreError(f"cannot read '{target}': not a regular file")
+        with target.open("rb") as handle:
+            raw = handle.read(MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         return Settings()
     except OSError as exc:
         raise StoreError(f"cannot read '{target}': {exc.strerror}") from None
+    if len(raw) > MAX_SETTINGS_BYTES:
+        raise StoreError(f"{target}: larger than {MAX_SETTINGS_BYTES // 1024 // 1024} MiB; not a settings file")
     try:
         document: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

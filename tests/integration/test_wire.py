@@ -149,7 +149,7 @@ async def test_retry_after_plain_text_429_waits_for_the_reset(server: RecordingS
         ({"X-RateLimit-Reset": str(int(RESET_NOW) + 4), "Retry-After": "9"}, 4.0),
         ({"X-RateLimit-Reset": str(int(RESET_NOW) - 30)}, 1.0),
         ({}, 1.0),
-        ({"X-RateLimit-Reset": str(int(RESET_NOW) + 3600)}, 60.0),
+        ({"X-RateLimit-Reset": str(int(RESET_NOW) + 50)}, 50.0),
     ],
 )
 async def test_429_waits_at_least_one_second(server: RecordingServer, headers: dict[str, str], expected: float) -> None:

@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from svctui.api.ascii import split_ascii
 from svctui.ops.selector_ids import IdError, collect_ids
 from svctui.tui.widgets.dialog import ConfirmDialog, show_line
 from svctui.visible import visible
@@ -20,7 +21,7 @@ MAX_QUOTED = 100  # characters of typed input quoted back in a message
 
 def parse_typed_ids(text: str) -> list[int]:
     """`12 15-20, 31` -> [12, 15, ..., 20, 31] (spaces, commas or newlines between; repeats dropped); IdError."""
-    tokens = [token for token in text.replace(",", " ").split() if token]
+    tokens = split_ascii(text.replace(",", " "))  # ASCII spaces only: `12\u300013` is one (refused) token
     if not tokens:
         raise IdError("no ids typed; write ids and ranges like 12 15-20 31")
     return collect_ids((token[:MAX_QUOTED], "typed") for token in tokens)

@@ -1,0 +1,75 @@
+"""Number types of the command line's options: ASCII digits only, and a float that is a finite number.
+
+Kept apart from svctui.commands.common so that the root group (`svctui --refresh N`) can use them without loading
+svctui.api: `svctui --help` and the dashboard's first frame import no more than click.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import click
+
+ASCII_SPACE = " \t\r\n\f\v"  # as svctui.api.ascii: str.strip() would also take U+001C or U+3000 for spaces
+
+
+def _quoted(text: str) -> str:
+    """The input quoted for a message (svctui.api.quoting, loaded on an error only)."""
+    from svctui.api.quoting import quote_input
+
+    return quote_input(text)
+
+
+ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+MAX_DIGITS = 19  # any longer number is out of every range here (and click would quote it whole)
+
+
+class AsciiInt(click.IntRange):
+    """An integer option (optionally bounded) written with the digits 0-9 only: `int()` would also read
+    full-width or Arabic-Indic digits, which no one types into a limit on purpose."""
+
+    name = "integer"
+
+    def _describe_range(self) -> str:
+        """The bounds for --help and errors; nothing for an unbounded integer (click would print `x<=None`)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Refuse anything but ASCII digits (and a sign), then check the bounds."""
+        if isinstance(value, str):
+            value = value.strip(ASCII_SPACE)  # int() would also drop U+001C or U+3000 around the digits
+        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value):
+            self.fail(f"{_quoted(value)} is not an integer (digits 0-9)", param, ctx)
+        if isinstance(value, str) and len(value.lstrip("+-")) > MAX_DIGITS:
+            bounded = self.min is not None or self.max is not None
+            allowed = self._describe_range() if bounded else f"at most {MAX_DIGITS} digits"
+            self.fail(f"{_quoted(value)} is out of range ({allowed})", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class FiniteFloat(click.FloatRange):
+    """A number option within bounds, and a number at all: click's FloatRange lets `nan` through (every comparison
+    with it is false), and `float()` would also read `0.5` followed by U+001C, or full-width digits."""
+
+    def _describe_range(self) -> str:
+        """The bounds for --help and errors; nothing when unbounded (click would print `x<=None`)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Refuse nan, infinities and anything but ASCII digits (a sign, a point, an exponent), then the bounds."""
+        if isinstance(value, str) and not ASCII_DECIMAL.fullmatch(value.strip(ASCII_SPACE)):
+            self.fail(f"{_quoted(value)} is not a number (digits 0-9, e.g. 0.2)", param, ctx)
+        given: Any = value.strip(ASCII_SPACE) if isinstance(value, str) else value
+        converted: float = super().convert(given, param, ctx)
+        if not math.isfinite(converted):
+            self.fail(f"{_quoted(str(value))} is not a finite number", param, ctx)
+        return converted
+
+
+ASCII_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
