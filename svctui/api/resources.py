@@ -1,5 +1,5 @@
 """Resource namespaces of the API client: `client.events`, `client.tasks`, `client.clients`, `client.tags`,
-`client.selectors`.
+`client.selectors`, `client.jobs`.
 
 Every list call checks its filters, sort keys, skip and limit against the endpoint's column spec before any
 request; `pages()` and `iter()` walk all pages, stopping at `skip + len(data) >= count` or an empty page.
@@ -57,6 +57,7 @@ from svctui.api.models import (
     TagList,
 )
 from svctui.api.query import ListQuery
+from svctui.runlog.decode import LogBodyError, LogDecoder
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -431,3 +432,33 @@ def _is_delete_envelope(content: bytes) -> bool:
         and isinstance(body["data"], dict | None)
         and not {"errors", "http_status"} & set(body)
     )
+
+
+class JobsResource:
+    """`client.jobs`: a run's log (enterprise only: EnterpriseOnly on a community server)."""
+
+    def __init__(self, client: ApiClient) -> None:
+        self._client = client
+
+    async def log_text(self, job_id: int, *, max_bytes: int | None = None) -> AsyncIterator[str]:
+        """The log of run `job_id` (`GET /api/v2/jobs/{job_id}/log`) as it arrives, a piece of text at a time, in
+        constant memory when the answer is laid out as the server writes it (svctui.runlog.decode).
+
+        NotFound when the run kept no log; ResponseShapeError when the answer holds no log text (not JSON, a log
+        that is not a string, an answer cut inside it); ResponseTooLarge past `max_bytes`, after the text before.
+        """
+        path = f"/api/v2/jobs/{check_id('job_id', job_id)}/log"
+        hold = max_bytes if max_bytes is not None else self._client.max_response_bytes
+        decoder = LogDecoder(hold)
+        try:
+            async for chunk in self._client.stream_get(path, max_bytes=max_bytes):
+                text = decoder.feed(chunk)
+                if text:
+                    yield text
+            rest = decoder.finish()
+        except LogBodyError as exc:
+            raise ResponseShapeError(
+                f"unexpected response to GET {path}: {exc}", status=200, method="GET", url=path
+            ) from None
+        if rest:
+            yield rest
