@@ -95,40 +95,25 @@ def tasks_log(
 
     async def body(client: ApiClient, _profile: Profile) -> ExitCode | None:
         from svctui.api.errors import EnterpriseOnly, NotFound
-        from svctui.runlog import LineSplitter, SummaryBuilder, looks_binary
+        from svctui.runlog import LogReader, NotText
 
-        splitter = LineSplitter()
-        builder = SummaryBuilder()
+        reader = LogReader()
         out = sys.stdout
-        sniffed = False
-        head = ""
 
-        def emit(line: LogLine) -> None:
-            builder.add(line)
-            if summary or not keep.keeps(line):
+        def emit(lines: list[LogLine]) -> None:
+            if summary:
                 return
-            out.write(json_line(line) if fmt == "jsonl" else visible(line.text()))
-            out.write("\n")
+            for line in lines:
+                if keep.keeps(line):
+                    out.write(json_line(line) if fmt == "jsonl" else visible(line.text()))
+                    out.write("\n")
 
         try:
             async for text in client.jobs.log_text(number):
-                if not sniffed:  # hold the first few KB to tell a log that is not text before printing any of it
-                    head += text
-                    if len(head) < 4096:
-                        continue
-                    text, head, sniffed = head, "", True
-                    if looks_binary(text):
-                        raise CommandFailure(f"the log of run {number} is not text (binary data)", ExitCode.SERVER)
-                for line in splitter.feed(text):
-                    emit(line)
-            if not sniffed and head:
-                if looks_binary(head):
-                    raise CommandFailure(f"the log of run {number} is not text (binary data)", ExitCode.SERVER)
-                for line in splitter.feed(head):
-                    emit(line)
-            last = splitter.finish()
-            if last is not None:
-                emit(last)
+                emit(reader.feed(text))
+            emit(reader.finish())
+        except NotText as exc:
+            raise CommandFailure(f"run {number}: {exc}", ExitCode.SERVER) from None
         except EnterpriseOnly:
             raise
         except NotFound as exc:
@@ -138,7 +123,7 @@ def tasks_log(
                 ExitCode.NOT_FOUND,
             ) from exc
         out.flush()
-        result = builder.result()
+        result = reader.summary()
         if summary:
             for fact in result.lines_of_text():
                 click.echo(visible(fact))

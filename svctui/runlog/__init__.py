@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from svctui.runlog.decode import LogBodyError, LogDecoder
 from svctui.runlog.lines import LEVELS, LineSplitter, LogLine, looks_binary, parse_line
+from svctui.runlog.reader import LogReader, NotText
 from svctui.runlog.summary import (
     DomainTime,
     LogSummary,
@@ -24,7 +25,9 @@ __all__ = [
     "LogBodyError",
     "LogDecoder",
     "LogLine",
+    "LogReader",
     "LogSummary",
+    "NotText",
     "Stuck",
     "SummaryBuilder",
     "asked_methods",
