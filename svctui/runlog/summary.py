@@ -116,17 +116,36 @@ class LogSummary:
         if self.missing:
             parts.append("not resolved: " + ", ".join(self.missing))
         if not parts:
-            ended = f"finished in {self.finished}" if self.finished else "stopped before it finished"
-            parts.append(f"{ended}, {self.errors} errors, {self.warnings} warnings")
+            ended = f"finished in {self.finished.split('.')[0]}" if self.finished else "stopped before it finished"
+            parts.append(f"{ended}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}")
         elif self.cut:
             parts.append("ends mid-line")
         return " · ".join(parts)
+
+    def details(self) -> list[str]:
+        """The facts besides the headline, short (the log pane's top line): counts, methods, each domain's time,
+        how the log ends."""
+        if self.binary or not self.lines or not self.formatted:
+            return [self.headline()]
+        out = [f"{_many(self.lines, 'line')}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}"]
+        if self.missing:
+            out.append("asked for but not resolved: " + ", ".join(self.missing))
+        elif self.resolved is not None:
+            out.append(f"{len(self.resolved)} methods resolved")
+        out += [f"{part.domain} {'?' if part.seconds is None else _duration(part.seconds)}" for part in self.domains]
+        if self.finished:
+            out.append(f"finished in {self.finished.split('.')[0]}")
+        elif not self.cut:
+            out.append("stops before the enumeration finished")
+        if self.cut:
+            out.append("last line cut short")
+        return out
 
     def lines_of_text(self) -> list[str]:
         """The whole summary, a line per fact (the CLI's header and the log view's top)."""
         if self.binary or not self.lines or not self.formatted:
             return [self.headline()]
-        out = [f"{self.lines:,} lines, {self.errors:,} errors, {self.warnings:,} warnings"]
+        out = [f"{_many(self.lines, 'line')}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}"]
         out.append(
             f"first error (line {self.first_error.number}, {_clock(self.first_error)}): {self.first_error.message}"
             if self.first_error is not None
@@ -272,3 +291,7 @@ def _clock(line: LogLine) -> str:
 def _duration(seconds: float) -> str:
     whole = int(seconds)
     return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+def _many(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")

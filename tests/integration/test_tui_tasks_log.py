@@ -94,6 +94,11 @@ async def test_level_filter_and_next_error(demo_server: DemoServer) -> None:
         await pilot.press("w")
         await settle(pilot)
         assert not view.filtered and view.row_count == len(view.lines)
+        await pilot.press("l", "l")
+        assert view.scroll_x == 16, "long lines scroll sideways (no wrap)"
+        assert "→ column 17" in text_of(pane.query_one("#log-status", Static))
+        await pilot.press("h", "h", "h")
+        assert view.scroll_x == 0
 
 
 async def test_domain_results_and_log_jump_to_each_other(demo_server: DemoServer) -> None:

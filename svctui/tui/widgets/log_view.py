@@ -70,7 +70,7 @@ class LogView(ScrollView, can_focus=True):
         "logview--cursor",
     }
     DEFAULT_CSS = """
-    LogView { background: $surface; overflow: auto auto; }
+    LogView { background: $surface; overflow-x: hidden; overflow-y: auto; }
     LogView > .logview--time { color: $text-muted; }
     LogView > .logview--info { color: $text-muted; }
     LogView > .logview--error { color: $error; text-style: bold; }
@@ -245,7 +245,9 @@ class LogView(ScrollView, can_focus=True):
 
     def action_sideways(self, cells: int) -> None:
         """Scroll left or right (long lines are not wrapped)."""
-        self.scroll_to(x=max(self.scroll_x + cells, 0), animate=False)
+        self.scroll_to(x=max(self.scroll_x + cells, 0), animate=False, immediate=True)
+        line = self.current()
+        self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
 
     # ----- drawing ---------------------------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:

@@ -163,6 +163,7 @@ class TaskDetail(DetailPane[CompletedTask]):
     TaskDetail #log-headline { height: 1; padding: 0 1; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
     TaskDetail #log-headline.-shown { display: block; }
     TaskDetail #log-headline.-error { color: $error; }
+    TaskDetail.-maximized #log-headline, TaskDetail.-maximized #log-head { height: auto; max-height: 4; text-wrap: wrap; }
     """
     prefetch_headless = False  # a headless app (tests, snapshots) reads no log ahead unless told: no timer in a picture
 

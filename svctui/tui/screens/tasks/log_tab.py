@@ -73,7 +73,7 @@ class LogPane(Vertical):
 
     DEFAULT_CSS = """
     LogPane { height: 1fr; }
-    LogPane #log-head { height: auto; max-height: 3; padding: 0 1; }
+    LogPane #log-head { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     LogPane #log-head.-error { color: $error; }
     LogPane LogView { height: 1fr; }
     LogPane #log-search { display: none; height: 1; border: none; padding: 0 1; }
@@ -235,8 +235,7 @@ class LogPane(Vertical):
         head.update(Content(visible(text)))
 
     def _show_summary(self, summary: LogSummary, note: str) -> None:
-        facts = summary.lines_of_text()
-        text = " · ".join(facts[1:3]) if len(facts) > 1 else facts[0]
+        text = " · ".join(summary.details())
         if note:
             text = f"{note} · {text}"
         self._set_head(text, error=summary.first_error is not None)
@@ -249,6 +248,8 @@ class LogPane(Vertical):
         if view.lines:
             total = f"{len(view.lines):,}"
             parts.append(f"line {line.number:,} of {total}" if line is not None else f"{total} lines")
+        if view.scroll_x:
+            parts.append(f"→ column {int(view.scroll_x) + 1} (h/l)")
         if view.filtered:
             parts.append(f"warnings and errors: {view.row_count:,} rows (w: every line)")
         if view.needle:
