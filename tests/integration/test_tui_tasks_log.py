@@ -50,7 +50,8 @@ async def test_L_opens_the_log_with_its_summary_and_levels(demo_server: DemoServ
         assert len(view.lines) > 20 and view.lines[1].message.startswith("Resolved Collection Methods:")
         assert pane.summary is not None and pane.summary.first_error is not None
         assert pane.summary.first_error.message == message, "the failed domain's ERROR line has its message"
-        assert "first error" in text_of(pane.query_one("#log-head", Static))
+        head = text_of(pane.query_one("#log-head", Static))
+        assert head.startswith(f"{len(view.lines)} lines, 1 error, ") and f"{domain} " in head, head
         headline = detail.query_one("#log-headline", Static)
         assert headline.display and message[:30] in text_of(headline), "the headline shows once the log is read"
         status = text_of(pane.query_one("#log-status", Static))
@@ -94,6 +95,8 @@ async def test_level_filter_and_next_error(demo_server: DemoServer) -> None:
         await pilot.press("w")
         await settle(pilot)
         assert not view.filtered and view.row_count == len(view.lines)
+        await pilot.resize_terminal(70, 30)  # narrower than the log's lines
+        await settle(pilot)
         await pilot.press("l", "l")
         assert view.scroll_x == 16, "long lines scroll sideways (no wrap)"
         assert "→ column 17" in text_of(pane.query_one("#log-status", Static))

@@ -245,7 +245,7 @@ class LogView(ScrollView, can_focus=True):
 
     def action_sideways(self, cells: int) -> None:
         """Scroll left or right (long lines are not wrapped)."""
-        self.scroll_to(x=max(self.scroll_x + cells, 0), animate=False, immediate=True)
+        self.scroll_to(x=max(self.scroll_x + cells, 0), animate=False, immediate=True, force=True)  # no bar: forced
         line = self.current()
         self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
 
