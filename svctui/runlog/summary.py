@@ -131,7 +131,7 @@ class LogSummary:
         if self.missing:
             out.append("asked for but not resolved: " + ", ".join(self.missing))
         elif self.resolved is not None:
-            out.append(f"{len(self.resolved)} methods resolved")
+            out.append(f"{_many(len(self.resolved), 'method')} resolved")
         out += [f"{part.domain} {'?' if part.seconds is None else _duration(part.seconds)}" for part in self.domains]
         if self.finished:
             out.append(f"finished in {self.finished.split('.')[0]}")

@@ -225,7 +225,8 @@ class LogView(ScrollView, can_focus=True):
         height = max(self.scrollable_content_region.height, 1)
         top = int(self.scroll_y)
         if not top <= row < top + height:
-            self.scroll_to(y=max(row - height // 3, 0), animate=False, immediate=True)
+            # forced: before its first layout the view has no scrollbar yet, and an unforced scroll is ignored
+            self.scroll_to(y=max(row - height // 3, 0), animate=False, immediate=True, force=True)
         self.refresh()
         line = self.current()
         self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
