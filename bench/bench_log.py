@@ -93,11 +93,12 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
 
 
 async def _run() -> list[Comparison]:
-    with tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp:
-        with DemoProcess(sizes=DemoSizes(), db_path=Path(tmp) / "logs.sqlite3", rate_limit=0,
-                         anchor=FIXED_ANCHOR) as demo:  # fmt: skip
-            serving(demo)
-            return await log_rows(demo)
+    with (
+        tempfile.TemporaryDirectory(prefix="svctui-bench-") as tmp,
+        DemoProcess(sizes=DemoSizes(), db_path=Path(tmp) / "logs.sqlite3", rate_limit=0, anchor=FIXED_ANCHOR) as demo,
+    ):
+        serving(demo)
+        return await log_rows(demo)
 
 
 def run() -> list[Comparison]:

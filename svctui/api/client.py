@@ -485,9 +485,13 @@ class ApiClient:
                     raise too_large(max_bytes, "GET", target, "grew past the limit")
                 yield chunk
         except TimeoutError:
-            raise ApiTimeout(f"GET {target}: the answer stalled for {IDLE_TIMEOUT:g} s", method="GET", url=target)
+            raise ApiTimeout(
+                f"GET {target}: the answer stalled for {IDLE_TIMEOUT:g} s", method="GET", url=target
+            ) from None
         except httpx.TimeoutException as exc:
-            raise ApiTimeout(f"GET {target}: the answer stalled ({type(exc).__name__})", method="GET", url=target)
+            raise ApiTimeout(
+                f"GET {target}: the answer stalled ({type(exc).__name__})", method="GET", url=target
+            ) from exc
         except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
             raise ResponseCutShort(
                 f"GET {target}: the server's answer (HTTP {response.status_code}) was cut short after {size:,} "

@@ -27,7 +27,9 @@ def check_task_id(text: str) -> int:
 
     stripped = text.strip()
     if not stripped.isdigit() or int(stripped) > INT32_MAX:
-        fail(f"TASK_ID: {visible(text)!r} is not a task id (a whole number from 0 to {INT32_MAX}, as `tasks list` shows)")
+        fail(
+            f"TASK_ID: {visible(text)!r} is not a task id (a whole number from 0 to {INT32_MAX}, as `tasks list` shows)"
+        )
     return int(stripped)
 
 

@@ -16,8 +16,8 @@ import random
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from svctui.api.fields import COUNT_NAMES
 from svctui.demo.db import read_meta
@@ -167,8 +167,12 @@ def _lines(
         last = index == len(results) - 1
         part_end = t + share
         host = dc or f"DC01.{result.domain}"
-        yield out.line(t, "INFORMATION", f"[CommonLib LDAPUtils]Found usable Domain Controller for {result.domain} : "
-                       f"{host.upper() if '.' in host else host}")
+        yield out.line(
+            t,
+            "INFORMATION",
+            f"[CommonLib LDAPUtils]Found usable Domain Controller for {result.domain} : "
+            f"{host.upper() if '.' in host else host}",
+        )
         yield out.line(t + 3_000, "INFORMATION", f"Beginning LDAP search for {result.domain}")
         objects = result.objects or rng.randint(800, 40_000)
         stuck = (status == 4 and last) or "Timed out after" in result.message
@@ -197,7 +201,9 @@ def _lines(
                 if rng.random() < 0.04:
                     warning = rng.choice(WARNINGS).format(
                         host=f"WS{rng.randint(1000, 9999)}.{result.domain}",
-                        a=rng.randint(10**8, 10**9), b=rng.randint(10**8, 10**9), c=rng.randint(10**8, 10**9),
+                        a=rng.randint(10**8, 10**9),
+                        b=rng.randint(10**8, 10**9),
+                        c=rng.randint(10**8, 10**9),
                         rid=rng.randint(1100, 9999),
                     )
                     yield out.line(clock - 700_000, "WARNING", warning)
@@ -207,8 +213,10 @@ def _lines(
                     break
             ram += rng.randint(-2, 3)
             yield out.line(
-                clock, "INFORMATION",
-                f"Status: {objects_done} objects finished (+{rate * STATUS_SECONDS:.0f} {rate:.2f})/s -- Using {ram} MB RAM",
+                clock,
+                "INFORMATION",
+                f"Status: {objects_done} objects finished (+{rate * STATUS_SECONDS:.0f} {rate:.2f})/s "
+                f"-- Using {ram} MB RAM",
             )
             clock += STATUS_SECONDS * 1_000_000
         if stuck and status == 4 and last:
@@ -231,13 +239,18 @@ def _lines(
     took = timedelta(microseconds=end - start)
     whole = int(took.total_seconds())
     yield out.line(
-        end - 900_000, "INFORMATION",
-        f"Enumeration finished in {whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}.{rng.randint(0, 9_999_999):07d}",
+        end - 900_000,
+        "INFORMATION",
+        f"Enumeration finished in {whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+        f".{rng.randint(0, 9_999_999):07d}",
     )
-    yield out.line(end - 500_000, "INFORMATION", f"Saving cache with stats: {rng.randint(2000, 90000)} ID to type mappings.")
+    yield out.line(
+        end - 500_000, "INFORMATION", f"Saving cache with stats: {rng.randint(2000, 90000)} ID to type mappings."
+    )
     local = out.local(end)
     yield out.line(
-        end, "INFORMATION",
+        end,
+        "INFORMATION",
         f"SharpHound Enumeration Completed at {local:%-I:%M %p} on {local:%-m/%-d/%Y}! Happy Graphing!",
     )
 

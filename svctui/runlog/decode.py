@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 _OPENING = re.compile(rb'\A\s*\{\s*"data"\s*:\s*\{\s*"log"\s*:\s*"')
-_CLOSING = re.compile(r'\A\s*\}\s*\}\s*\Z')
+_CLOSING = re.compile(r"\A\s*\}\s*\}\s*\Z")
 # A run of whole string content: plain characters and complete escapes (a cut escape or the quote ends it).
 _WHOLE = re.compile(r'(?:[^"\\]+|\\u[0-9a-fA-F]{4}|\\[^u])*')
 _HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")

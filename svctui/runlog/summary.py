@@ -247,8 +247,10 @@ class SummaryBuilder:
     def result(self) -> LogSummary:
         """The summary of every line added."""
         parts: list[DomainTime] = []
-        end_number, end_time = self._end if self._end is not None else (
-            self._last_number, self._last_time.time if self._last_time else None
+        end_number, end_time = (
+            self._end
+            if self._end is not None
+            else (self._last_number, self._last_time.time if self._last_time else None)
         )
         for index, (name, first, start) in enumerate(self._domains):
             if index + 1 < len(self._domains):

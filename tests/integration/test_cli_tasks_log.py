@@ -91,7 +91,9 @@ def test_bad_task_id_exits_2_before_any_request(env: dict[str, str]) -> None:
     assert "\x1b" not in result.stderr and "not a task id" in result.stderr
 
 
-def test_community_server_says_enterprise_only(demo_server_community: DemoLike, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_community_server_says_enterprise_only(
+    demo_server_community: DemoLike, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name, value in demo_env(demo_server_community).items():
         monkeypatch.setenv(name, value)
     result = invoke(["tasks", "log", "1"])

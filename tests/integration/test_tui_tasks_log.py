@@ -14,7 +14,6 @@ from svctui.tui.screens.tasks.detail import TABS, TaskDetail
 from svctui.tui.screens.tasks.log_tab import LogPane
 from svctui.tui.screens.tasks.screen import TasksScreen
 from svctui.tui.widgets.domain_results import DomainResultsPane
-from svctui.tui.widgets.log_view import LogView
 from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task, query, text_of
 from tests.support.tui import settle
 
@@ -62,7 +61,7 @@ async def test_L_opens_the_log_with_its_summary_and_levels(demo_server: DemoServ
 
 async def test_search_n_and_N_move_between_matches(demo_server: DemoServer) -> None:
     client, task, _domain, _message = failed_domain_task(demo_server)
-    async with on_tasks(demo_server, client) as (app, pilot, screen):
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
         await only_task(pilot, screen, task)
         pane = await open_log(pilot, screen)
         await pilot.press("/", *"status: ", "enter")
@@ -80,7 +79,7 @@ async def test_search_n_and_N_move_between_matches(demo_server: DemoServer) -> N
 
 async def test_level_filter_and_next_error(demo_server: DemoServer) -> None:
     client, task, _domain, message = failed_domain_task(demo_server)
-    async with on_tasks(demo_server, client) as (app, pilot, screen):
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
         await only_task(pilot, screen, task)
         pane = await open_log(pilot, screen)
         view = pane.view
@@ -106,7 +105,7 @@ async def test_level_filter_and_next_error(demo_server: DemoServer) -> None:
 
 async def test_domain_results_and_log_jump_to_each_other(demo_server: DemoServer) -> None:
     client, task, domain, _message = failed_domain_task(demo_server)
-    async with on_tasks(demo_server, client) as (app, pilot, screen):
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
         await only_task(pilot, screen, task)
         detail: TaskDetail = screen.task_detail
         results = detail.query_one(DomainResultsPane)
@@ -119,12 +118,13 @@ async def test_domain_results_and_log_jump_to_each_other(demo_server: DemoServer
         await pilot.press("D")
         await settle(pilot)
         assert detail.query_one(TabbedContent).active == TABS["results"]
-        assert results.selected_result() is not None and results.selected_result().domain_name == domain
+        selected = results.selected_result()
+        assert selected is not None and selected.domain_name == domain
 
 
 async def test_a_run_without_a_log_says_so(demo_server: DemoServer) -> None:
     row = query(demo_server, f"SELECT client_id, id FROM tasks WHERE id % {NO_LOG_EVERY} = 11 ORDER BY id LIMIT 1")[0]
-    async with on_tasks(demo_server, str(row[0])) as (app, pilot, screen):
+    async with on_tasks(demo_server, str(row[0])) as (_app, pilot, screen):
         await only_task(pilot, screen, int(row[1]))
         pane = await open_log(pilot, screen)
         assert f"run {row[1]} kept no log" in text_of(pane.query_one("#log-head", Static))
@@ -133,7 +133,7 @@ async def test_a_run_without_a_log_says_so(demo_server: DemoServer) -> None:
 
 async def test_the_headline_is_read_ahead_for_a_run_that_is_not_ok(demo_server: DemoServer) -> None:
     client, task, _domain, message = failed_domain_task(demo_server)
-    async with on_tasks(demo_server, client) as (app, pilot, screen):
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
         detail = screen.task_detail
         detail.prefetch_headless = True
         before = demo_server.request_count

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from svctui.api.models import CompletedTask
 from svctui.runlog import (
     LineSplitter,
     LogBodyError,
@@ -21,7 +22,6 @@ from svctui.runlog import (
     parse_line,
     summarise,
 )
-from svctui.api.models import CompletedTask
 
 T = "2026-03-01T02:00:05.1234567-05:00"
 

@@ -17,8 +17,8 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.content import Content
-from textual.widgets import Static, TabbedContent, TabPane
 from textual.timer import Timer
+from textual.widgets import Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
 from svctui.api.models import CompletedTask, flag_marks
@@ -163,7 +163,8 @@ class TaskDetail(DetailPane[CompletedTask]):
     TaskDetail #log-headline { height: 1; padding: 0 1; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
     TaskDetail #log-headline.-shown { display: block; }
     TaskDetail #log-headline.-error { color: $error; }
-    TaskDetail.-maximized #log-headline, TaskDetail.-maximized #log-head { height: auto; max-height: 4; text-wrap: wrap; }
+    TaskDetail.-maximized #log-headline { height: auto; max-height: 4; text-wrap: wrap; }
+    TaskDetail.-maximized #log-head { height: auto; max-height: 4; text-wrap: wrap; }
     """
     prefetch_headless = False  # a headless app (tests, snapshots) reads no log ahead unless told: no timer in a picture
 

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -49,7 +49,9 @@ class LogBatch(Message, bubble=False):
 class LogEnded(Message, bubble=False):
     """The read ended: the summary of what arrived, and why it stopped early (a note), if it did."""
 
-    def __init__(self, seq: int, task_id: int, summary: LogSummary | None, note: str = "", failed: bool = False) -> None:
+    def __init__(
+        self, seq: int, task_id: int, summary: LogSummary | None, note: str = "", failed: bool = False
+    ) -> None:
         super().__init__()
         self.seq = seq
         self.task_id = task_id
@@ -281,12 +283,10 @@ class LogPane(Vertical):
         self._close_search()
         self.view.search(message.value.strip())
 
-    def on_key(self, event: object) -> None:
+    def on_key(self, event: events.Key) -> None:
         """esc in the search field closes it, keeping the search there was."""
-        key = getattr(event, "key", "")
-        field = self.query_one("#log-search", Input)
-        if key == "escape" and field.has_focus:
-            getattr(event, "stop")()
+        if event.key == "escape" and self.query_one("#log-search", Input).has_focus:
+            event.stop()
             self._close_search()
 
     def _close_search(self) -> None:

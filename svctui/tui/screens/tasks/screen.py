@@ -3,8 +3,8 @@
 Keys and intents: choose the client (C), switch the endpoint (e: `completed-tasks`, deprecated, or
 `completed-jobs`), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs with drops, the
 last one client-side; each is also a palette command), the detail tabs (R results, P plot, W compare with the
-previous run, T fields, L the run's log: log_tab.py) and the plotted count (n / N). Paging, sort, the filter editor, chips, hydration, states
-and the page's load come from ListScreen.
+previous run, T fields, L the run's log: log_tab.py) and the plotted count (n / N). Paging, sort, the filter
+editor, chips, hydration, states and the page's load come from ListScreen.
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
