@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,33 @@ def test_big_log_streams(env: dict[str, str], db: Path) -> None:
     counted = invoke(["tasks", "log", str(task)])
     assert len(counted.stdout) > 3_000_000
     assert all(json.loads(line)["level"] == "ERROR" for line in result.stdout.splitlines())
+
+
+HOARD_LOG = """
+import asyncio
+from svctui.connect import open_client
+from svctui.runlog import LogReader
+from svctui.store.profiles import ProfileStore
+
+async def main() -> None:
+    async with open_client(ProfileStore().resolve(None)) as client:
+        text = "".join([piece async for piece in client.jobs.log_text(int(sys.argv[1]))])
+    reader = LogReader()
+    lines = reader.feed(text) + reader.finish()
+    print(len(lines))
+
+asyncio.run(main())
+"""
+
+
+def test_a_big_log_streams_in_flat_memory(env: dict[str, str], db: Path, tmp_path: Path) -> None:
+    """Peak RSS of `tasks log` on a ~5.8 MB log against a process that holds that log's lines (as the dashboard
+    does): streaming stays at least 8 MB under it (the RSS of like runs varies by a few MB)."""
+    from tests.integration.test_cli_memory import COMMAND, HIGH_WATER, peak_rss_kib
+
+    big = task_ids(db, f"id % {BIG_EVERY} = 5 AND ad_structure_collection = 1 AND id % {NO_LOG_EVERY} != 11")[0]
+    hoard = peak_rss_kib([sys.executable, "-c", HIGH_WATER + HOARD_LOG, str(big)], env, tmp_path / "hoard.txt")
+    peak = peak_rss_kib([sys.executable, "-c", COMMAND, "tasks", "log", str(big)], env, tmp_path / "big.txt")
+    assert (tmp_path / "big.txt").stat().st_size > 5_000_000
+    assert int((tmp_path / "hoard.txt").read_text()) > 30_000
+    assert hoard - peak > 8 * 1024, (hoard, peak)
