@@ -177,3 +177,25 @@ def test_summary_of_odd_logs() -> None:
     assert ok.headline() == "finished in 00:01:23, 0 errors, 0 warnings"
     cut = summarise(lines_of(f"{stamp(0)}|ERROR|boom\n{stamp(1)}|INFORM"))
     assert cut.cut and cut.headline().endswith("ends mid-line")
+
+
+LEVEL_WORDS = st.sampled_from(["INFORMATION", "WARNING", "ERROR", "DEBUG", "TRACE"])
+MESSAGES = st.text(alphabet=st.characters(blacklist_characters="\n\r"), max_size=80)
+
+
+@given(st.lists(st.one_of(st.tuples(LEVEL_WORDS, MESSAGES), MESSAGES), max_size=30), st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_every_line_comes_back_as_it_was(items: list[object], newline_at_end: bool) -> None:
+    raw = [f"{T}|{item[0]}|{item[1]}" if isinstance(item, tuple) else str(item) for item in items]
+    text = "\n".join(raw) + ("\n" if newline_at_end and raw else "")
+    splitter = LineSplitter()
+    lines = list(splitter.feed(text))
+    last = splitter.finish()
+    if last is not None:
+        lines.append(last)
+    expected = raw if (newline_at_end or not raw or raw[-1]) else raw[:-1]
+    assert [line.text() for line in lines] == expected
+    assert [line.number for line in lines] == list(range(1, len(lines) + 1))
+    for item, line in zip(items, lines, strict=False):
+        if isinstance(item, tuple):
+            assert (line.level, line.message) == item

@@ -4,7 +4,8 @@ a search field and a status line; and the summaries learnt so far, by task id, f
 The log is read in a worker as it streams (`client.jobs.log_text`), LINES_PER_BATCH lines a message, so the first
 lines show while the rest arrive and the loop never parses more than one piece of the answer at a time. At most
 LOG_VIEW_MAX_BYTES of a log are kept: a larger one shows its first part and says so (`svctui tasks log` streams
-any size). `prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it
+any size). While a log is read, full garbage collections are held (svctui.tui.heap), and when it has arrived its
+lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop. `prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it
 for a run that is not OK once the cursor has rested on it (see TaskDetail).
 """
 
@@ -24,6 +25,7 @@ from textual.widgets import Input, Static
 
 from svctui.api.models import CompletedTask
 from svctui.runlog import LogLine, LogReader, LogSummary, NotText, asked_methods
+from svctui.tui.heap import hold_full_collections, keep_out_of_collections
 from svctui.tui.widgets.log_view import LogView
 from svctui.tui.widgets.state_panel import error_view
 from svctui.visible import visible
@@ -109,6 +111,7 @@ class LogPane(Vertical):
         self.summaries: OrderedDict[int, LogSummary | None] = OrderedDict()
         self.notes: dict[int, str] = {}
         self.wanted_domain: str | None = None
+        self._release_collections: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         """Headline, view, search field, status line."""
@@ -135,6 +138,8 @@ class LogPane(Vertical):
         self.seq += 1
         self.loading = True
         self.view.clear()
+        self._release_collections()
+        self._release_collections = hold_full_collections()  # a full pass over half-read lines: 100+ ms
         self._set_head(f"reading the log of run {task.id}…")
         self._read(self.seq, task.id, asked_methods(task), client_of)
         self.update_status()
@@ -182,6 +187,8 @@ class LogPane(Vertical):
         if message.seq != self.seq:
             return
         self.loading = False
+        self._release_collections()
+        keep_out_of_collections()  # the log's lines, alive as long as it is shown, out of later full passes
         self.summary = message.summary
         self.remember(message.task_id, message.summary, message.note if message.failed else "")
         if message.summary is None or message.failed:
