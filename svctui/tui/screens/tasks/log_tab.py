@@ -5,8 +5,10 @@ The log is read in a worker as it streams (`client.jobs.log_text`), LINES_PER_BA
 lines show while the rest arrive and the loop never parses more than one piece of the answer at a time. At most
 LOG_VIEW_MAX_BYTES of a log are kept: a larger one shows its first part and says so (`svctui tasks log` streams
 any size). While a log is read, full garbage collections are held (svctui.tui.heap), and when it has arrived its
-lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop. `prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it
-for a run that is not OK once the cursor has rested on it (see TaskDetail).
+lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop.
+
+`prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it for a run
+that is not OK once the cursor has rested on it (see TaskDetail).
 """
 
 from __future__ import annotations
