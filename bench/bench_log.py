@@ -5,8 +5,10 @@ Rows (the tests' dashboard on a demo server child process, as bench_stall's rows
 - `stall-log-load`: `L` on a run whose demo log is ~5.8 MB (60,000 lines): the answer streamed, decoded and parsed
   in the log pane's worker, batches of lines shown as they come, the summary computed, until the read ended.
 - `stall-log-scroll`: 40 page-downs, `G`, `g` and 40 page-ups over that log (the view draws only the rows on screen).
-- `stall-log-search`: a search over every line (`/`, enter: in a thread), then `w` (warnings and errors only) and `w`
-  again, each until its result is shown.
+- `stall-log-search`: a search over every line (as enter in the search field runs it: in a thread), then `w`
+  (warnings and errors only) and `w` again, each until its result is shown.
+- `stall-log-search-keys`: the same search from the keys: `/` (the field takes the focus), the text typed, enter
+  (the focus back on the log): the focus changes re-lay the screen out, as on any focus change there.
 
 The first read of a big log makes the demo generate it (~0.5 s in the child, then cached): one untimed read
 first, so the rows time the dashboard, not the demo.
@@ -76,17 +78,34 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
                 await pilot.press(key)
 
         async def search() -> None:
-            for keys in (("slash", *"happy graphing", "enter"), ("w",), ("w",)):
+            view.search("happy graphing")  # what enter in the search field runs
+            for keys in ((), ("w",), ("w",)):
                 await pilot.press(*keys)
                 await pilot.app.workers.wait_for_complete()
                 await pilot._wait_for_screen()
             assert view.matches, "the search found the closing line"
+
+        async def search_field() -> None:
+            for keys in (("slash",), tuple("happy graphing"), ("enter",)):
+                await pilot.press(*keys)
+                await pilot.app.workers.wait_for_complete()
+                await pilot._wait_for_screen()
 
         what = f"a {size / 1e6:.1f} MB log of {len(view.lines):,} lines"
         rows = [
             await stall_row("stall-log-load", f"tasks: L reads {what}", pilot, monitor, load, STALL_REPEATS),
             await stall_row("stall-log-scroll", f"tasks: 82 page keys over {what}", pilot, monitor, scroll, 3),
             await stall_row("stall-log-search", f"tasks: search, then w twice, over {what}", pilot, monitor, search, 3),
+            await stall_row(
+                "stall-log-search-keys",
+                f"tasks: `/`, a search typed, enter, over {what}",
+                pilot,
+                monitor,
+                search_field,
+                3,
+                "The search field takes the focus and gives it back: each focus change re-lays the screen out "
+                "(the footer's keys change), as any focus change on the tasks screen does.",
+            ),
         ]
         await monitor.stop()
     return rows

@@ -82,9 +82,11 @@ class LogPane(Vertical):
     LogPane #log-head { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     LogPane #log-head.-error { color: $error; }
     LogPane LogView { height: 1fr; }
+    LogPane #log-foot { height: 1; }
     LogPane #log-search { display: none; height: 1; border: none; padding: 0 1; }
     LogPane #log-search.-open { display: block; }
     LogPane #log-status { height: 1; padding: 0 1; background: $boost; color: $text-muted; }
+    LogPane #log-status.-hidden { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "Search", id="tasks.log.search", tooltip="Search the log"),
@@ -119,8 +121,9 @@ class LogPane(Vertical):
         """Headline, view, search field, status line."""
         yield Static(Content(self.note), id="log-head")
         yield LogView(id="log-view")
-        yield Input(placeholder="search the log (enter; esc cancels)", id="log-search")
-        yield Static("", id="log-status")
+        with Vertical(id="log-foot"):  # one row: the search field takes the status line's place (the view keeps
+            yield Input(placeholder="search the log (enter; esc cancels)", id="log-search")  # its size: no redraw)
+            yield Static("", id="log-status")
 
     @property
     def view(self) -> LogView:
@@ -283,6 +286,7 @@ class LogPane(Vertical):
         """Open the search field."""
         field = self.query_one("#log-search", Input)
         field.add_class("-open")
+        self.query_one("#log-status", Static).add_class("-hidden")
         field.value = self.view.needle
         field.focus()
 
@@ -300,6 +304,7 @@ class LogPane(Vertical):
 
     def _close_search(self) -> None:
         self.query_one("#log-search", Input).remove_class("-open")
+        self.query_one("#log-status", Static).remove_class("-hidden")
         self.view.focus()
 
     def action_match(self, step: int) -> None:
