@@ -49,7 +49,6 @@ from svctui.api.body import (
     DEFAULT_MAX_RESPONSE_BYTES,
     IDLE_TIMEOUT,
     deadline_error,
-    declared_length,
     read_body,
     release_stream,
     too_large,
@@ -461,18 +460,16 @@ class ApiClient:
     ) -> AsyncIterator[bytes]:
         """GET `path` and yield its 2xx body as it arrives, nothing of it held here (retried as `get` is until the
         answer starts). A connection lost mid-body is ResponseCutShort, a body past `max_bytes` ResponseTooLarge
-        (after the bytes before it), a gap of IDLE_TIMEOUT seconds between two pieces ApiTimeout."""
+        (after the bytes up to it, even when its Content-Length announced more), a gap of IDLE_TIMEOUT seconds
+        between two pieces ApiTimeout."""
 
         async def as_is(response: httpx.Response) -> httpx.Response:
             return response
 
         response = await self._with_retries("GET", path, params, as_is, keep_open=True)
         target = self._safe_url(response.request.url)
-        declared = declared_length(response)
-        size = 0
+        size = 0  # a Content-Length over max_bytes is not refused: the caller can use the part before the cap
         try:
-            if max_bytes is not None and declared is not None and declared > max_bytes:
-                raise too_large(max_bytes, "GET", target, f"declares {declared:,} bytes")
             stream = response.aiter_bytes()
             while True:
                 try:

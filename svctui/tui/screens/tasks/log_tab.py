@@ -172,7 +172,9 @@ class LogPane(Vertical):
             return
         except ResponseTooLarge:
             batch += reader.finish()
-            note = f"only the first {LOG_VIEW_MAX_BYTES // (1024 * 1024)} MiB of a larger log are shown"
+            cap = LOG_VIEW_MAX_BYTES
+            size = f"{cap // (1024 * 1024)} MiB" if cap >= 1024 * 1024 else f"{cap:,} bytes"
+            note = f"only the first {size} of a larger log are shown"
             note += " (svctui tasks log streams it whole)"
         except ApiError as exc:
             self.post_message(LogBatch(seq, batch))
