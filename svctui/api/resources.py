@@ -434,6 +434,9 @@ def _is_delete_envelope(content: bytes) -> bool:
     )
 
 
+LOG_PIECE_BYTES = 16 * 1024  # the log's text is handed on at most this much of the answer at a time
+
+
 class JobsResource:
     """`client.jobs`: a run's log (enterprise only: EnterpriseOnly on a community server)."""
 
@@ -452,9 +455,10 @@ class JobsResource:
         decoder = LogDecoder(hold)
         try:
             async for chunk in self._client.stream_get(path, max_bytes=max_bytes):
-                text = decoder.feed(chunk)
-                if text:
-                    yield text
+                for start in range(0, len(chunk), LOG_PIECE_BYTES):  # small pieces: a caller on an event loop
+                    text = decoder.feed(chunk[start : start + LOG_PIECE_BYTES])  # can let it run between them
+                    if text:
+                        yield text
             rest = decoder.finish()
         except LogBodyError as exc:
             raise ResponseShapeError(

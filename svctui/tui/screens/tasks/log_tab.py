@@ -13,6 +13,7 @@ that is not OK once the cursor has rested on it (see TaskDetail).
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ClassVar
@@ -163,6 +164,7 @@ class LogPane(Vertical):
                 if len(batch) >= LINES_PER_BATCH:
                     self.post_message(LogBatch(seq, batch))
                     batch = []
+                await asyncio.sleep(0)  # the loop draws and answers keys between two pieces (~1-2 ms each)
             batch += reader.finish()
         except NotText:
             summary = reader.summary()
@@ -223,6 +225,7 @@ class LogPane(Vertical):
             client = await client_of()
             async for text in client.jobs.log_text(task_id, max_bytes=LOG_VIEW_MAX_BYTES):
                 reader.feed(text)
+                await asyncio.sleep(0)
             reader.finish()
         except NotText:
             self.remember(task_id, _binary(reader.summary()))
