@@ -146,3 +146,23 @@ async def test_the_headline_is_read_ahead_for_a_run_that_is_not_ok(demo_server: 
         assert headline.display and message[:30] in text_of(headline)
         assert detail.query_one(TabbedContent).active == TABS["results"], "the log tab did not open"
         assert demo_server.request_count - before <= 4
+
+
+async def test_another_run_under_the_cursor_clears_the_log_without_a_request(demo_server: DemoServer) -> None:
+    client, _task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        pane = await open_log(pilot, screen)
+        first = pane.task_id
+        assert first is not None and pane.view.lines
+        before = demo_server.request_count
+        screen.table.focus()
+        await pilot.press("j")
+        await settle(pilot)
+        current = screen.task_detail.item
+        assert current is not None and current.id != first
+        assert pane.view.lines == [] and pane.task_id is None
+        assert text_of(pane.query_one("#log-head", Static)) == f"L opens the log of run {current.id}"
+        assert demo_server.request_count == before, "moving the cursor reads no log"
+        await pilot.press("L")
+        await settle(pilot)
+        assert pane.task_id == current.id and pane.view.lines

@@ -237,6 +237,7 @@ class TaskDetail(DetailPane[CompletedTask]):
         self._show_plot(keep_field=not changed)
         self._show_compare()
         if changed:
+            self.log_pane.leave(item)
             self._show_headline()
             self._schedule_prefetch()
 

@@ -150,6 +150,21 @@ class LogPane(Vertical):
         self._read(self.seq, task.id, asked_methods(task), client_of)
         self.update_status()
 
+    def leave(self, task: CompletedTask | None) -> None:
+        """The detail shows another run: forget the log shown (a read in flight is dropped), say how to open
+        this one's. Nothing is requested: the cursor moving over the table never reads a log."""
+        if self.task_id is None or (task is not None and task.id == self.task_id):
+            return
+        self.task_id = None
+        self.summary = None
+        self.seq += 1  # a read in flight is now stale
+        self.loading = False
+        self._release_collections()
+        self._release_collections = lambda: None
+        self.view.clear()
+        self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
+        self.update_status()
+
     @work(exclusive=True, group="log-read")
     async def _read(self, seq: int, task_id: int, asked: list[str], client_of: ClientOf) -> None:
         from svctui.api.errors import ApiError, ResponseTooLarge
