@@ -19,6 +19,7 @@ MODULES = (
     "bench.bench_first_row",
     "bench.bench_table",
     "bench.bench_stall",
+    "bench.bench_log",
     "bench.bench_demo",
     "bench.bench_cli",
     "bench.bench_throughput",

@@ -35,7 +35,7 @@ import re
 import ssl
 import time
 import warnings
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, cast, get_origin
 
@@ -43,7 +43,14 @@ import httpx
 from pydantic import ValidationError
 
 from svctui import __version__
-from svctui.api.body import DEFAULT_MAX_RESPONSE_BYTES, IDLE_TIMEOUT, deadline_error, read_body, release_stream
+from svctui.api.body import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    IDLE_TIMEOUT,
+    deadline_error,
+    read_body,
+    release_stream,
+    too_large,
+)
 from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
@@ -330,8 +337,10 @@ class ApiClient:
         params: Sequence[tuple[str, str]],
         finish: Callable[[httpx.Response], Awaitable[R]],
         json_body: bytes | None = None,
+        keep_open: bool = False,
     ) -> R:
-        """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget."""
+        """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget.
+        With `keep_open` a 2xx answer's body is left unread for `finish` (see `stream_get`)."""
         attempt = 0
         limited_for = 0.0
         route = route_key(method, path)
@@ -348,7 +357,7 @@ class ApiClient:
                 raise last  # stopped while waiting to try again: not sent again
             try:
                 budget.tries += 1
-                outcome = await self._attempt(method, path, params, json_body, route, budget)
+                outcome = await self._attempt(method, path, params, json_body, route, budget, keep_open)
             finally:
                 self.limiter.release(route)
             try:
@@ -407,6 +416,7 @@ class ApiClient:
         json_body: bytes | None = None,
         route: str = "",
         budget: Budget | None = None,
+        keep_open: bool = False,
     ) -> httpx.Response | ApiError:
         target = f"{self.base_url}{path}"
         response: httpx.Response | None = None
@@ -416,6 +426,9 @@ class ApiClient:
                 headers = {"Content-Type": "application/json"} if json_body is not None else None
                 built = self._http.build_request(method, path, params=list(params), content=json_body, headers=headers)
                 response = await self._http.send(built, stream=True)
+                if keep_open and response.is_success:
+                    self.limiter.observe(response.headers, route)
+                    return response  # the caller reads the body as it streams, and closes it
                 if budget.deadline_at is None:  # wait=-1: the body (of every try from now on) has its own limit
                     if budget.body_until is None:
                         budget.body_until = asyncio.get_running_loop().time() + UNLIMITED_WAIT_BODY_DEADLINE
@@ -535,6 +548,52 @@ class ApiClient:
             return self.parse(model, response)
         page.data = validated  # the envelope's own field, set as validation would have set it
         return cast(M, page)
+
+    async def stream_get(
+        self, path: str, params: Sequence[tuple[str, str]] = (), *, max_bytes: int | None = None
+    ) -> AsyncIterator[bytes]:
+        """GET `path` and yield its 2xx body as it arrives, nothing of it held here (retried as `get` is until the
+        answer starts). A connection lost mid-body is ResponseCutShort, a body past `max_bytes` ResponseTooLarge
+        (after the bytes up to it, even when its Content-Length announced more), a gap of IDLE_TIMEOUT seconds
+        between two pieces ApiTimeout."""
+
+        async def as_is(response: httpx.Response) -> httpx.Response:
+            return response
+
+        response = await self._with_retries("GET", path, params, as_is, keep_open=True)
+        target = self._safe_url(response.request.url)
+        size = 0  # a Content-Length over max_bytes is not refused: the caller can use the part before the cap
+        try:
+            stream = response.aiter_bytes()
+            while True:
+                try:
+                    chunk = await asyncio.wait_for(anext(stream), IDLE_TIMEOUT)
+                except StopAsyncIteration:
+                    break
+                size += len(chunk)
+                if max_bytes is not None and size > max_bytes:
+                    yield chunk[: len(chunk) - (size - max_bytes)]
+                    raise too_large(max_bytes, "GET", target, "grew past the limit")
+                yield chunk
+        except TimeoutError:
+            raise ApiTimeout(
+                f"GET {target}: the answer stalled for {IDLE_TIMEOUT:g} s", method="GET", url=target
+            ) from None
+        except httpx.TimeoutException as exc:
+            raise ApiTimeout(
+                f"GET {target}: the answer stalled ({type(exc).__name__})", method="GET", url=target
+            ) from exc
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            raise ResponseCutShort(
+                f"GET {target}: the server's answer (HTTP {response.status_code}) was cut short after {size:,} "
+                f"bytes ({_reason(exc)})",
+                status=response.status_code,
+                method="GET",
+                url=target,
+            ) from exc
+        finally:
+            await response.aclose()
+            release_stream(response)
 
     async def get(self, model: type[M], path: str, params: Sequence[tuple[str, str]] = ()) -> M:
         """GET `path` and parse the body into `model`; an answer not in that shape is retried like a 5xx."""

@@ -23,6 +23,8 @@ BODY_LIMIT = 64 * 1024
 ENTERPRISE_ONLY_MESSAGE = "events are an enterprise feature: this server is the community edition"
 CLIENTS_ENTERPRISE_ONLY_MESSAGE = "the clients listing is an enterprise feature: this server is the community edition"
 _ENTERPRISE_ROUTE_RE = re.compile(r"/api/v2/(events|clients(/[^/]+)?)/?$")
+LOG_ENTERPRISE_ONLY_MESSAGE = "run logs are an enterprise feature: this server is the community edition"
+_LOG_ROUTE_RE = re.compile(r"/api/v2/jobs/[^/]+/log/?$")  # a run's log (GET /api/v2/jobs/{job_id}/log)
 PROXY_HINT = "a proxy between you and the server could not reach it"
 RATE_LIMIT_HINT = "try --concurrency 1, or try again later"
 
@@ -131,6 +133,8 @@ class EnterpriseOnly(NotFound):
 
     def user_message(self) -> str:
         """The edition message, not the router's `404 page not found`."""
+        if _LOG_ROUTE_RE.search(self.url.split("?", 1)[0]):
+            return LOG_ENTERPRISE_ONLY_MESSAGE
         return CLIENTS_ENTERPRISE_ONLY_MESSAGE if "/api/v2/clients" in self.url else ENTERPRISE_ONLY_MESSAGE
 
 
@@ -331,7 +335,7 @@ def status_error(
         is_html = looks_like_html(body, headers.get("content-type", ""))
         gist = html_text(body) if is_html else shorten(body)
         messages = [gist] if gist else []
-        if status == 404 and not is_html and _ENTERPRISE_ROUTE_RE.search(path):
+        if status == 404 and not is_html and (_ENTERPRISE_ROUTE_RE.search(path) or _LOG_ROUTE_RE.search(path)):
             cls = EnterpriseOnly  # the router's plain text; a proxy's HTML 404 says nothing about the edition
     if 300 <= status < 400:
         location = visible(headers.get("location", ""))

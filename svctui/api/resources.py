@@ -57,6 +57,7 @@ from svctui.api.models import (
     TagList,
 )
 from svctui.api.query import ListQuery
+from svctui.runlog.decode import LogBodyError, LogDecoder
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -298,9 +299,13 @@ class TasksResource:
     iter = each_item(pages, _page_items)
 
 
+LOG_PIECE_BYTES = 16 * 1024  # the log's text is handed on at most this much of the answer at a time
+
+
 class JobsResource:
     """`client.jobs`: finished runs of every client at once (`GET /api/v2/jobs/finished`, enterprise servers of
-    2025 on; an older or community server answers the router's 404: `route_missing`)."""
+    2025 on; an older or community server answers the router's 404: `route_missing`) and a run's log (enterprise
+    only: EnterpriseOnly on a community server)."""
 
     def __init__(self, client: ApiClient) -> None:
         self._client = client
@@ -316,6 +321,30 @@ class JobsResource:
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page of finished runs from `query.skip` on, `page_size` runs at a time."""
         return paginate(lambda at, size: self.finished(query.page(at, size)), _page_size, query.skip, page_size)
+
+    async def log_text(self, job_id: int, *, max_bytes: int | None = None) -> AsyncIterator[str]:
+        """The log of run `job_id` (`GET /api/v2/jobs/{job_id}/log`) as it arrives, a piece of text at a time, in
+        constant memory when the answer is laid out as the server writes it (svctui.runlog.decode).
+
+        NotFound when the run kept no log; ResponseShapeError when the answer holds no log text (not JSON, a log
+        that is not a string, an answer cut inside it); ResponseTooLarge past `max_bytes`, after the text before.
+        """
+        path = f"/api/v2/jobs/{check_id('job_id', job_id)}/log"
+        hold = max_bytes if max_bytes is not None else self._client.max_response_bytes
+        decoder = LogDecoder(hold)
+        try:
+            async for chunk in self._client.stream_get(path, max_bytes=max_bytes):
+                for start in range(0, len(chunk), LOG_PIECE_BYTES):  # small pieces: a caller on an event loop
+                    text = decoder.feed(chunk[start : start + LOG_PIECE_BYTES])  # can let it run between them
+                    if text:
+                        yield text
+            rest = decoder.finish()
+        except LogBodyError as exc:
+            raise ResponseShapeError(
+                f"unexpected response to GET {path}: {exc}", status=200, method="GET", url=path
+            ) from None
+        if rest:
+            yield rest
 
 
 class ClientsResource:

@@ -442,3 +442,13 @@ def selectors_list(
         Selector, "selectors", lambda client: client.selectors, (tag_id,), query, _selector_items, missing
     )
     run_listing(ctx, listing, **paging)
+
+
+def _add_tasks_log() -> None:
+    """`tasks log` lives in its own module (svctui.commands.tasks_log)."""
+    from svctui.commands.tasks_log import tasks_log
+
+    tasks.add_command(tasks_log)
+
+
+_add_tasks_log()

@@ -29,7 +29,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
-from svctui.demo import auth, db, handlers
+from svctui.demo import auth, db, handlers, runlogs
 from svctui.demo.faults import FaultInjector, send_fault
 from svctui.demo.query import Problem, go_atoi
 from svctui.demo.ratelimit import RateLimiter
@@ -308,6 +308,7 @@ def create_app(state: DemoState) -> ASGIApp:
             Route("/api/v2/events", guarded(state, "events", handlers.list_events)),
             Route("/api/v2/clients", guarded(state, "clients", handlers.list_clients)),
             Route("/api/v2/clients/{client_id}", guarded(state, "client", handlers.get_client)),
+            Route("/api/v2/jobs/{job_id}/log", guarded(state, "job-log", runlogs.job_log)),
         ]
         if "jobs-finished" not in state.without:  # every client's finished runs (enterprise servers of 2025 on)
             routes.insert(0, Route("/api/v2/jobs/finished", guarded(state, "jobs-finished", handlers.finished_jobs)))

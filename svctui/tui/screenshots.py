@@ -85,6 +85,9 @@ SCENES: list[Scene] = [
     Scene("selectors", keys=("3", "space", "j", "space", "j", "j", "space", "p")),  # three marked, the detail
     Scene("selectors-review", keys=("3", "space", "j", "space", "j", "j", "space", "ctrl+d")),  # the review
     Scene("tasks-compare", keys=("2", "C"), typed="SHARPHOUND-FRA", after=("enter", "d", "W")),  # vs previous run
+    Scene(  # the newest not-OK run's log, zoomed: the headline, the summary line, its failed domain's part
+        "tasks-log", keys=("2", "C"), typed="SHARPHOUND-FRA", after=("enter", "o", "L", "z")
+    ),
     Scene("clients", keys=("4",)),  # the morning check
     Scene("clients-light", keys=("4",), theme="svctui-paper"),
     Scene("clients-small", keys=("4",), size=(80, 24)),

@@ -102,7 +102,13 @@ async def test_plot_shows_the_domain_over_time_with_the_drop_flagged(demo_server
         detail = screen.query_one(TaskDetail)
         assert detail.query_one(TabbedContent).active == TABS["plot"]
         titles = [str(tab.label) for tab in detail.query(Tab)]
-        assert titles == ["Domain results [R]", "Plot [P]", "vs previous run [W]", "Task [T]"], "keys shown, not eaten"
+        assert titles == [
+            "Domain results [R]",
+            "Plot [P]",
+            "vs previous run [W]",
+            "Task [T]",
+            "Log [L]",
+        ], "keys shown, not eaten"
         plot = screen.query_one(CountPlot)
         assert plot.domain_name == case.domain_name and plot.field == case.field
         assert [(drop.task_id, drop.field) for drop in plot.field_drops()] == [(case.task_id, case.field)]

@@ -49,9 +49,9 @@ def test_demo_imports_without_textual_or_tui() -> None:
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("package", ["ops", "triage"])
+@pytest.mark.parametrize("package", ["ops", "triage", "runlog"])
 def test_shared_logic_imports_without_textual(package: str) -> None:
-    """The delete engine and the triage logic are pure: the CLI and a future screen both use them."""
+    """The delete engine, the triage logic and the run-log reading are pure: the CLI and the screens use them."""
     result = _import_with_textual_blocked(package)
     assert result.returncode == 0, result.stderr
 

@@ -1,7 +1,10 @@
 """How a CompletedTask reads: the tasks table columns, and the detail pane with its four tabs.
 
 Tabs: domain results (R), plot of the selected domain's counts over the client's history (P), compare with the
-previous comparable run (W), and every field of the task (T). The screen feeds the client's history (all
+previous comparable run (W), every field of the task (T), and the run's log (L, log_tab.py). Above them, once known,
+one line of what the log says (the headline): read when L opens the log, or ahead, for a run that is not OK, once
+the cursor has rested on it for PREFETCH_SECONDS (one read at a time, the newest rest winning: never a request per
+row scrolled past). The screen feeds the client's history (all
 tasks loaded for the plot) with `set_history`; everything else is computed here from the task and that history.
 """
 
@@ -14,6 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.content import Content
+from textual.timer import Timer
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
@@ -28,6 +32,7 @@ from svctui.triage import (
     result_summary,
     task_duration,
 )
+from svctui.tui.screens.tasks.log_tab import ClientOf, LogPane, SummaryKnown
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, muted, render_sections
@@ -36,13 +41,17 @@ from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter, by
 from svctui.tui.widgets.row_table import cell_text
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
 from svctui.tui.widgets.task_times import format_local_utc
+from svctui.visible import visible
 
 TABS: Mapping[str, str] = {
     "results": "tab-results",
     "plot": "tab-plot",
     "compare": "tab-compare",
     "fields": "tab-fields",
+    "log": "tab-log",
 }
+OK_STATUSES = frozenset({2, 6, 7})  # runs whose log is not read ahead for the headline (complete, ingesting, analyzing)
+PREFETCH_SECONDS = 1.0  # how long the cursor rests on a run that is not OK before its log is read for the headline
 DropsOf = Callable[[int], Sequence[Drop]]
 # The tasks table's columns fitted to its width, the one that matters most first: at 160 columns the first ten show
 # and the message takes the spare room (up to MESSAGE_MOST); event, doms, title, log path and the times after are in
@@ -151,7 +160,13 @@ class TaskDetail(DetailPane[CompletedTask]):
     TaskDetail > TabbedContent { height: 1fr; }
     TaskDetail TabPane { padding: 0; height: 1fr; }
     TaskDetail #task-fields { padding: 0 1; }
+    TaskDetail #log-headline { height: 1; padding: 0 1; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    TaskDetail #log-headline.-shown { display: block; }
+    TaskDetail #log-headline.-error { color: $error; }
+    TaskDetail.-maximized #log-headline { height: auto; max-height: 4; text-wrap: wrap; }
+    TaskDetail.-maximized #log-head { height: auto; max-height: 4; text-wrap: wrap; }
     """
+    prefetch_headless = False  # a headless app (tests, snapshots) reads no log ahead unless told: no timer in a picture
 
     def __init__(self, *, threshold: float = DEFAULT_DROP_THRESHOLD, zone: tzinfo | None = None) -> None:
         super().__init__()
@@ -162,9 +177,12 @@ class TaskDetail(DetailPane[CompletedTask]):
         self.series: dict[str, list[DomainPoint]] = {}
         self.drops: list[Drop] = []
         self.domain_name: str | None = None
+        self.client_of: ClientOf | None = None  # set by the screen: how the log tab gets the API client
+        self._prefetch_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        """The four tabs (titles as Content: a plain `[R]` would be eaten as markup)."""
+        """The log's headline, and the five tabs (titles as Content: a plain `[R]` would be eaten as markup)."""
+        yield Static("", id="log-headline")
         with TabbedContent(initial=TABS["results"]):
             with TabPane(Content("Domain results [R]"), id=TABS["results"]):
                 yield DomainResultsPane(zone=self.zone, id="domain-results")
@@ -174,6 +192,8 @@ class TaskDetail(DetailPane[CompletedTask]):
                 yield DeltasPane(threshold=self.threshold, zone=self.zone, id="deltas")
             with TabPane(Content("Task [T]"), id=TABS["fields"]):
                 yield Static(self.EMPTY_HINT, id="task-fields")
+            with TabPane(Content("Log [L]"), id=TABS["log"]):
+                yield LogPane(id="log-pane")
 
     def show_tab(self, name: str) -> None:
         """Switch to a tab by name."""
@@ -216,6 +236,71 @@ class TaskDetail(DetailPane[CompletedTask]):
         )
         self._show_plot(keep_field=not changed)
         self._show_compare()
+        if changed:
+            self.log_pane.leave(item)
+            self._show_headline()
+            self._schedule_prefetch()
+
+    # ----- the run's log: the tab, the headline, reading ahead ------------------------------------------------------
+    @property
+    def log_pane(self) -> LogPane:
+        """The Log tab's pane."""
+        return self.query_one(LogPane)
+
+    def open_log(self, domain: str | None = None) -> bool:
+        """`L`: the Log tab on the task shown (at `domain`'s lines when given); False without a task."""
+        if self.item is None or self.client_of is None:
+            return False
+        self.show_tab("log")
+        self.log_pane.open(self.item, self.client_of, domain)
+        self.log_pane.view.focus()
+        return True
+
+    def _show_headline(self) -> None:
+        headline = self.query_one("#log-headline", Static)
+        pane = self.log_pane
+        task = self.item
+        known = task is not None and task.id in pane.summaries
+        headline.set_class(known, "-shown")
+        if task is None or not known:
+            return
+        summary = pane.summaries[task.id]
+        text = summary.headline() if summary is not None else pane.notes.get(task.id, "")
+        headline.set_class(summary is None or summary.first_error is not None or summary.binary, "-error")
+        headline.update(Content(f"log: {visible(text)}  (L)"))
+
+    def _schedule_prefetch(self) -> None:
+        if self._prefetch_timer is not None:
+            self._prefetch_timer.stop()
+            self._prefetch_timer = None
+        task = self.item
+        if task is None or task.status in OK_STATUSES or self.client_of is None or not task.log_path:
+            return
+        if self.app.is_headless and not self.prefetch_headless:
+            return
+        if task.id not in self.log_pane.summaries:
+            self._prefetch_timer = self.set_timer(PREFETCH_SECONDS, self._prefetch)
+
+    def _prefetch(self) -> None:
+        self._prefetch_timer = None
+        if self.item is not None and self.client_of is not None:
+            self.log_pane.prefetch(self.item, self.client_of)
+
+    @on(SummaryKnown)
+    def _summary_known(self, message: SummaryKnown) -> None:
+        message.stop()
+        if self.item is not None and message.task_id == self.item.id:
+            self._show_headline()
+
+    @on(LogPane.DomainWanted)
+    def _domain_wanted(self, message: LogPane.DomainWanted) -> None:
+        message.stop()
+        results = self.query_one(DomainResultsPane)
+        if results.select_domain(message.domain_name):
+            self.show_tab("results")
+            results.focus()
+        else:
+            self.notify(f"Run has no domain result for {visible(message.domain_name)}.", timeout=3)
 
     def _default_domain(self, task: CompletedTask | None) -> str | None:
         if task is None or not task.domain_results:

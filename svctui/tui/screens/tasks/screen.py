@@ -3,8 +3,8 @@
 Keys and intents: choose the client (C), switch the endpoint (e: `completed-jobs`, the server's default, or
 `completed-tasks`, deprecated), quick filters (f failed in the last 24 h, i partially complete, o not OK, d runs
 with drops, the last one client-side; each is also a palette command), the detail tabs (R results, P plot, W
-compare with the previous run, T fields) and the plotted count (n / N). Paging, sort, the filter editor, chips,
-hydration, states and the page's load come from ListScreen.
+compare with the previous run, T fields, L the run's log: log_tab.py) and the plotted count (n / N). Paging,
+sort, the filter editor, chips, hydration, states and the page's load come from ListScreen.
 
 Besides the page, four loads run through `self.loads` (svctui.tui.loading), each on its own channel: "breakdown"
 (per-status counts when the page does not hold every match), "history" (the client's runs for the plot, the drops
@@ -25,7 +25,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Static, TabbedContent
 
 from svctui.api.compact import share_repeats
 from svctui.api.filters import COMPLETED_TASKS, TASKS_NEWEST_FIRST, EndpointSpec, Filter, SortKey
@@ -42,7 +42,7 @@ from svctui.tui.live import announce_failures
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
-from svctui.tui.screens.tasks.detail import TaskDetail, refresh_results_column, task_adapter
+from svctui.tui.screens.tasks.detail import TABS, TaskDetail, refresh_results_column, task_adapter
 from svctui.tui.screens.tasks.drops_view import drops_view
 from svctui.tui.screens.tasks.loaders import (
     Fingerprint,
@@ -101,6 +101,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         Binding("P", "show_tab('plot')", "Plot", show=False, id="tasks.tab.plot", tooltip="Plot the domain's counts"),
         Binding("W", "show_tab('compare')", "Compare", show=False, id="tasks.tab.compare", tooltip="vs previous run"),
         Binding("T", "show_tab('fields')", "Fields", show=False, id="tasks.tab.fields", tooltip="Every field"),
+        Binding("L", "open_log", "Log", id="tasks.log", tooltip="The run's log (at the domain under the cursor)"),
         Binding("n", "plot_field(1)", "Next count", show=False, id="tasks.plot.next", tooltip="Plot the next count"),
         Binding(
             "N", "plot_field(-1)", "Prev count", show=False, id="tasks.plot.prev", tooltip="Plot the previous count"
@@ -140,7 +141,9 @@ class TasksScreen(ListScreen[CompletedTask]):
         settings = self.dashboard.settings
         if settings is not None:
             self.runs.threshold = settings.drop_threshold
-        return TaskDetail(threshold=self.runs.threshold)
+        detail = TaskDetail(threshold=self.runs.threshold)
+        detail.client_of = self.dashboard.api_client
+        return detail
 
     def compose_under_header(self) -> ComposeResult:
         """The client bar and the notices (deprecated endpoint, quick filter)."""
@@ -620,6 +623,15 @@ class TasksScreen(ListScreen[CompletedTask]):
     def zoom_target(self) -> Widget:
         """What `z` gives the whole screen: the run's detail (its tabs)."""
         return self.task_detail
+
+    def action_open_log(self) -> None:
+        """`L`: the selected run's log in the detail pane; from the domain results, at that domain's lines."""
+        if not self.detail.is_open:
+            self.action_toggle_detail()
+        detail = self.task_detail
+        on_results = detail.query_one(TabbedContent).active == TABS["results"]
+        if not detail.open_log(detail.domain_name if on_results else None):
+            self.notify("No run under the cursor: its log opens with L.", timeout=3)
 
     def action_plot_field(self, step: int) -> None:
         """Plot the next or previous of the 12 counts."""

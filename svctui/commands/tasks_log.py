@@ -1,0 +1,138 @@
+"""`svctui tasks log TASK_ID`: a run's collector log, streamed line by line in constant memory, as text or JSON
+lines, filtered by level or text, or read for you (`--summary`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from svctui.commands.common import CommandFailure, ExitCode, fail, profile_option, run_connected
+from svctui.visible import visible
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+    from svctui.runlog import LogLine
+    from svctui.store.model import Profile
+
+LEVEL_RANKS = {"debug": 0, "information": 1, "warning": 2, "error": 3}
+RANK_OF = {"DEBUG": 0, "INFORMATION": 1, "WARNING": 2, "ERROR": 3, "CRITICAL": 3, "FATAL": 3}
+
+
+def check_task_id(text: str) -> int:
+    """A task id from the command line (an integer >= 0 up to int32), or exit 2."""
+    from svctui.api.limits import INT32_MAX
+
+    stripped = text.strip()
+    if not stripped.isdigit() or int(stripped) > INT32_MAX:
+        fail(
+            f"TASK_ID: {visible(text)!r} is not a task id (a whole number from 0 to {INT32_MAX}, as `tasks list` shows)"
+        )
+    return int(stripped)
+
+
+class LineFilter:
+    """`--level` and `--grep`: a plain line (no level: a stack trace's continuation) goes with the line above it."""
+
+    def __init__(self, level: str | None, grep: str | None) -> None:
+        self.least = LEVEL_RANKS[level] if level else None
+        self.grep = grep.casefold() if grep else None
+        self.kept_above = True
+
+    def keeps(self, line: LogLine) -> bool:
+        """Whether `line` is printed."""
+        if self.least is not None:
+            if line.level is None:
+                kept = self.kept_above
+            else:
+                kept = RANK_OF.get(line.level, 1) >= self.least
+                self.kept_above = kept
+            if not kept:
+                return False
+        return self.grep is None or self.grep in line.text().casefold()
+
+
+def json_line(line: LogLine) -> str:
+    """One JSON object per line: number, time (as the log writes it, null for a plain line), level, message, cut."""
+    item: dict[str, Any] = {
+        "line": line.number,
+        "time": line.stamp or None,
+        "level": line.level,
+        "message": line.message,
+    }
+    if line.cut:
+        item["cut"] = True
+    return json.dumps(item, ensure_ascii=True)  # \u escapes: no server byte reaches a terminal as a control
+
+
+@click.command("log")
+@click.argument("task_id", metavar="TASK_ID")
+@click.option(
+    "--format", "-o", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
+    help="text: the log's lines as it has them; jsonl: one object per line (line, time, level, message).",
+)  # fmt: skip
+@click.option(
+    "--level", type=click.Choice(list(LEVEL_RANKS)), default=None,
+    help="Only lines of this level or worse (a line without the format goes with the one above it).",
+)  # fmt: skip
+@click.option("--grep", metavar="TEXT", default=None, help="Only lines containing TEXT (any case).")
+@click.option("--summary", is_flag=True, help="Print what the log says (first error, stuck count, methods, domains).")
+@profile_option
+@click.pass_context
+def tasks_log(
+    ctx: click.Context,
+    task_id: str,
+    fmt: str,
+    level: str | None,
+    grep: str | None,
+    summary: bool,
+    profile_name: str | None,
+) -> None:
+    """Print the collector's log of run TASK_ID (GET /api/v2/jobs/{TASK_ID}/log, enterprise only), streamed in
+    constant memory. Exit 4 when the run kept no log (or on a community server), 5 when the answer is not a log."""
+    number = check_task_id(task_id)
+    keep = LineFilter(level, grep)
+
+    async def body(client: ApiClient, _profile: Profile) -> ExitCode | None:
+        from svctui.api.errors import EnterpriseOnly, NotFound
+        from svctui.runlog import LogReader, NotText
+
+        reader = LogReader()
+        out = sys.stdout
+
+        def emit(lines: list[LogLine]) -> None:
+            if summary:
+                return
+            for line in lines:
+                if keep.keeps(line):
+                    out.write(json_line(line) if fmt == "jsonl" else visible(line.text()))
+                    out.write("\n")
+
+        try:
+            async for text in client.jobs.log_text(number):
+                emit(reader.feed(text))
+            emit(reader.finish())
+        except NotText as exc:
+            raise CommandFailure(f"run {number}: {exc}", ExitCode.SERVER) from None
+        except EnterpriseOnly:
+            raise
+        except NotFound as exc:
+            raise CommandFailure(
+                f"run {number} kept no log ({exc.user_message()})\nhint: `svctui tasks list CLIENT_ID` shows the "
+                "runs; a run that never started has none",
+                ExitCode.NOT_FOUND,
+            ) from exc
+        out.flush()
+        result = reader.summary()
+        if summary:
+            for fact in result.lines_of_text():
+                click.echo(visible(fact))
+        elif result.cut:
+            click.echo(f"note: the log's last line is cut short (line {result.lines})", err=True)
+        if result.lines and not result.formatted:
+            click.echo("note: no line is in SharpHound's format (time|LEVEL|message); printed as they are", err=True)
+        return None
+
+    run_connected(ctx, profile_name, body)

@@ -1,0 +1,395 @@
+"""The Log tab of the tasks screen's detail pane: the selected run's log (`L`), what it says in one line above it,
+a search field and a status line; and the summaries learnt so far, by task id, for the pane's headline.
+
+The log is read in a worker as it streams (`client.jobs.log_text`), LINES_PER_BATCH lines a message, so the first
+lines show while the rest arrive and the loop never parses more than one piece of the answer at a time. At most
+LOG_VIEW_MAX_BYTES of a log are kept: a larger one shows its first part and says so (`svctui tasks log` streams
+any size). While a log is read, full garbage collections are held (svctui.tui.heap), and when it has arrived its
+lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop.
+
+`prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it for a run
+that is not OK once the cursor has rested on it (see TaskDetail).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from svctui.api.models import CompletedTask
+from svctui.runlog import LogLine, LogReader, LogSummary, NotText, asked_methods
+from svctui.tui.heap import hold_full_collections, keep_out_of_collections
+from svctui.tui.widgets.log_view import LogView
+from svctui.tui.widgets.state_panel import error_view
+from svctui.visible import visible
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
+
+ClientOf = Callable[[], Awaitable["ApiClient"]]
+LOG_VIEW_MAX_BYTES = 32 * 1024 * 1024  # the most of a log the dashboard keeps (~300,000 lines)
+LINES_PER_BATCH = 4000
+SUMMARIES_KEPT = 256
+
+
+class LogBatch(Message, bubble=False):
+    """More lines of the log being read (`seq` names the read)."""
+
+    def __init__(self, seq: int, lines: list[LogLine]) -> None:
+        super().__init__()
+        self.seq = seq
+        self.lines = lines
+
+
+class LogEnded(Message, bubble=False):
+    """The read ended: the summary of what arrived, and why it stopped early (a note), if it did."""
+
+    def __init__(
+        self, seq: int, task_id: int, summary: LogSummary | None, note: str = "", failed: bool = False
+    ) -> None:
+        super().__init__()
+        self.seq = seq
+        self.task_id = task_id
+        self.summary = summary
+        self.note = note
+        self.failed = failed
+
+
+class SummaryKnown(Message):
+    """A run's log summary is known (bubbles to the detail pane, which shows its headline)."""
+
+    def __init__(self, task_id: int, summary: LogSummary | None, note: str = "") -> None:
+        super().__init__()
+        self.task_id = task_id
+        self.summary = summary
+        self.note = note
+
+
+class LogPane(Vertical):
+    """Headline, the log, the search field and a status line."""
+
+    DEFAULT_CSS = """
+    LogPane { height: 1fr; }
+    LogPane #log-head { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    LogPane #log-head.-error { color: $error; }
+    LogPane LogView { height: 1fr; }
+    LogPane #log-foot { height: 1; }
+    LogPane #log-search { display: none; height: 1; border: none; padding: 0 1; }
+    LogPane #log-search.-open { display: block; }
+    LogPane #log-status { height: 1; padding: 0 1; background: $boost; color: $text-muted; }
+    LogPane #log-status.-hidden { display: none; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", id="tasks.log.search", tooltip="Search the log"),
+        Binding("n", "match(1)", "Next match", id="tasks.log.next", tooltip="Next search match"),
+        Binding("N", "match(-1)", "Prev match", show=False, id="tasks.log.prev", tooltip="Previous search match"),
+        Binding("w", "warnings", "Warn+err", id="tasks.log.level", tooltip="Only warnings and errors, or every line"),
+        Binding("e", "error(1)", "Next error", id="tasks.log.error", tooltip="Next ERROR line"),
+        Binding("E", "error(-1)", "Prev error", show=False, id="tasks.log.error.prev", tooltip="Previous ERROR line"),
+        Binding("D", "to_domain", "Domain", id="tasks.log.domain", tooltip="This line's domain in the domain results"),
+    ]
+
+    class DomainWanted(Message):
+        """`D`: show this domain in the domain results."""
+
+        def __init__(self, domain_name: str) -> None:
+            super().__init__()
+            self.domain_name = domain_name
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.task_id: int | None = None
+        self.summary: LogSummary | None = None
+        self.note = "L opens the selected run's log"
+        self.loading = False
+        self.seq = 0
+        self.summaries: OrderedDict[int, LogSummary | None] = OrderedDict()
+        self.notes: dict[int, str] = {}
+        self.wanted_domain: str | None = None
+        self._release_collections: Callable[[], None] = lambda: None
+
+    def compose(self) -> ComposeResult:
+        """Headline, view, search field, status line."""
+        yield Static(Content(self.note), id="log-head")
+        yield LogView(id="log-view")
+        with Vertical(id="log-foot"):  # one row: the search field takes the status line's place (the view keeps
+            yield Input(placeholder="search the log (enter; esc cancels)", id="log-search")  # its size: no redraw)
+            yield Static("", id="log-status")
+
+    @property
+    def view(self) -> LogView:
+        """The log's lines."""
+        return self.query_one(LogView)
+
+    # ----- loading -----------------------------------------------------------------------------------------------
+    def open(self, task: CompletedTask, client_of: ClientOf, domain: str | None = None) -> None:
+        """Show `task`'s log (read it unless it is the one shown); with `domain`, at that domain's first line."""
+        self.wanted_domain = domain
+        if task.id == self.task_id and (self.loading or self.summary is not None or self.view.lines):
+            if domain is not None and not self.loading:
+                self.jump_to_domain(domain)
+            return
+        self.task_id = task.id
+        self.summary = None
+        self.seq += 1
+        self.loading = True
+        self.view.clear()
+        self._release_collections()
+        self._release_collections = hold_full_collections()  # a full pass over half-read lines: 100+ ms
+        self._set_head(f"reading the log of run {task.id}…")
+        self._read(self.seq, task.id, asked_methods(task), client_of)
+        self.update_status()
+
+    def leave(self, task: CompletedTask | None) -> None:
+        """The detail shows another run: forget the log shown (a read in flight is dropped), say how to open
+        this one's. Nothing is requested: the cursor moving over the table never reads a log."""
+        if self.task_id is None or (task is not None and task.id == self.task_id):
+            return
+        self.task_id = None
+        self.summary = None
+        self.seq += 1  # a read in flight is now stale
+        self.loading = False
+        self._release_collections()
+        self._release_collections = lambda: None
+        self.view.clear()
+        self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
+        self.update_status()
+
+    @work(exclusive=True, group="log-read")
+    async def _read(self, seq: int, task_id: int, asked: list[str], client_of: ClientOf) -> None:
+        from svctui.api.errors import ApiError, ResponseTooLarge
+
+        reader = LogReader(asked)
+        batch: list[LogLine] = []
+        note = ""
+        try:
+            client = await client_of()
+            async for text in client.jobs.log_text(task_id, max_bytes=LOG_VIEW_MAX_BYTES):
+                batch += reader.feed(text)
+                if len(batch) >= LINES_PER_BATCH:
+                    self.post_message(LogBatch(seq, batch))
+                    batch = []
+                await asyncio.sleep(0)  # the loop draws and answers keys between two pieces (~1-2 ms each)
+            batch += reader.finish()
+        except NotText:
+            summary = reader.summary()
+            self.post_message(
+                LogEnded(seq, task_id, _binary(summary), f"the log of run {task_id} is not text (binary data)", True)
+            )
+            return
+        except ResponseTooLarge:
+            batch += reader.finish()
+            cap = LOG_VIEW_MAX_BYTES
+            size = f"{cap // (1024 * 1024)} MiB" if cap >= 1024 * 1024 else f"{cap:,} bytes"
+            note = f"only the first {size} of a larger log are shown"
+            note += " (svctui tasks log streams it whole)"
+        except ApiError as exc:
+            self.post_message(LogBatch(seq, batch))
+            self.post_message(LogEnded(seq, task_id, None, _failure(task_id, exc), True))
+            return
+        self.post_message(LogBatch(seq, batch))
+        self.post_message(LogEnded(seq, task_id, reader.summary(), note))
+
+    @on(LogBatch)
+    def _batch(self, message: LogBatch) -> None:
+        if message.seq == self.seq:
+            self.view.extend(message.lines)
+            self.update_status()
+
+    @on(LogEnded)
+    def _ended(self, message: LogEnded) -> None:
+        if message.seq != self.seq:
+            return
+        self.loading = False
+        self._release_collections()
+        keep_out_of_collections()  # the log's lines, alive as long as it is shown, out of later full passes
+        self.summary = message.summary
+        self.remember(message.task_id, message.summary, message.note if message.failed else "")
+        if message.summary is None or message.failed:
+            self._set_head(message.note, error=True)
+        else:
+            self._show_summary(message.summary, message.note)
+            if self.view.filtered or self.view.needle:
+                self.view.refilter()
+            if self.wanted_domain is not None:
+                self.jump_to_domain(self.wanted_domain)
+        self.update_status()
+
+    def prefetch(self, task: CompletedTask, client_of: ClientOf) -> None:
+        """Read `task`'s log for its summary only (when it is not known yet)."""
+        if task.id in self.summaries or task.id == self.task_id:
+            return
+        self._prefetch(task.id, asked_methods(task), client_of)
+
+    @work(exclusive=True, group="log-prefetch")
+    async def _prefetch(self, task_id: int, asked: list[str], client_of: ClientOf) -> None:
+        from svctui.api.errors import ApiError, ResponseTooLarge
+
+        reader = LogReader(asked)
+        try:
+            client = await client_of()
+            async for text in client.jobs.log_text(task_id, max_bytes=LOG_VIEW_MAX_BYTES):
+                reader.feed(text)
+                await asyncio.sleep(0)
+            reader.finish()
+        except NotText:
+            self.remember(task_id, _binary(reader.summary()))
+            return
+        except ResponseTooLarge:
+            reader.finish()
+        except ApiError as exc:
+            self.remember(task_id, None, _failure(task_id, exc))
+            return
+        self.remember(task_id, reader.summary())
+
+    def remember(self, task_id: int, summary: LogSummary | None, note: str = "") -> None:
+        """Keep a run's summary (or why there is none) and tell the detail pane."""
+        self.summaries[task_id] = summary
+        self.summaries.move_to_end(task_id)
+        self.notes[task_id] = note
+        while len(self.summaries) > SUMMARIES_KEPT:
+            gone, _ = self.summaries.popitem(last=False)
+            self.notes.pop(gone, None)
+        self.post_message(SummaryKnown(task_id, summary, note))
+
+    # ----- what shows ----------------------------------------------------------------------------------------------
+    def _set_head(self, text: str, error: bool = False) -> None:
+        head = self.query_one("#log-head", Static)
+        head.set_class(error, "-error")
+        head.update(Content(visible(text)))
+
+    def _show_summary(self, summary: LogSummary, note: str) -> None:
+        text = " · ".join(summary.details())
+        if note:
+            text = f"{note} · {text}"
+        self._set_head(text, error=summary.first_error is not None)
+
+    def update_status(self) -> None:
+        """Line n of m, the filter, the search, loading."""
+        view = self.view
+        parts: list[str] = []
+        line = view.current()
+        if view.lines:
+            total = f"{len(view.lines):,}"
+            parts.append(f"line {line.number:,} of {total}" if line is not None else f"{total} lines")
+        if view.scroll_x:
+            parts.append(f"→ column {int(view.scroll_x) + 1} (h/l)")
+        if view.filtered:
+            parts.append(f"warnings and errors: {view.row_count:,} rows (w: every line)")
+        if view.needle:
+            on_match, count = view.match_position()
+            where = f"{on_match} of {count:,}" if on_match else f"{count:,} matches"
+            parts.append(f"“{visible(view.needle)}” {where} (n/N)" if count else f"“{visible(view.needle)}” not found")
+        if self.loading:
+            parts.append("reading…")
+        elif view.lines:
+            parts.append("/ search · w warnings · e next error · D domain")
+        self.query_one("#log-status", Static).update(Content(" · ".join(parts)))
+
+    @on(LogView.CursorMoved)
+    def _moved(self, message: LogView.CursorMoved) -> None:
+        message.stop()
+        self.update_status()
+
+    # ----- keys --------------------------------------------------------------------------------------------------
+    def action_search(self) -> None:
+        """Open the search field."""
+        field = self.query_one("#log-search", Input)
+        field.add_class("-open")
+        self.query_one("#log-status", Static).add_class("-hidden")
+        field.value = self.view.needle
+        field.focus()
+
+    @on(Input.Submitted, "#log-search")
+    def _searched(self, message: Input.Submitted) -> None:
+        message.stop()
+        self._close_search()
+        self.view.search(message.value.strip())
+
+    def on_key(self, event: events.Key) -> None:
+        """esc in the search field closes it, keeping the search there was."""
+        if event.key == "escape" and self.query_one("#log-search", Input).has_focus:
+            event.stop()
+            self._close_search()
+
+    def _close_search(self) -> None:
+        self.query_one("#log-search", Input).remove_class("-open")
+        self.query_one("#log-status", Static).remove_class("-hidden")
+        self.view.focus()
+
+    def action_match(self, step: int) -> None:
+        """The next or previous match."""
+        if not self.view.next_match(step):
+            self.app.bell()
+        self.update_status()
+
+    def action_warnings(self) -> None:
+        """Only warnings and errors, or every line."""
+        self.view.set_filtered(not self.view.filtered)
+        self.update_status()
+
+    def action_error(self, step: int) -> None:
+        """The next or previous ERROR line."""
+        if not self.view.next_error(step):
+            self.notify("No error line " + ("after" if step > 0 else "before") + " this one.", timeout=2)
+
+    def action_to_domain(self) -> None:
+        """The domain whose part of the log holds the cursor's line, in the domain results."""
+        line = self.view.current()
+        domain = self.domain_of(line.number) if line is not None else None
+        if domain is None:
+            self.notify("This line is before any domain's part of the log.", timeout=2)
+            return
+        self.post_message(self.DomainWanted(domain))
+
+    def domain_of(self, number: int) -> str | None:
+        """The domain whose part of the log holds line `number`."""
+        if self.summary is None:
+            return None
+        for part in self.summary.domains:
+            if part.first <= number <= part.last:
+                return part.domain
+        return None
+
+    def jump_to_domain(self, domain: str) -> bool:
+        """The cursor to the first line of `domain`'s part (or the first line naming it); False when none does."""
+        self.wanted_domain = None
+        folded = domain.casefold()
+        if self.summary is not None:
+            for part in self.summary.domains:
+                if part.domain.casefold() == folded:
+                    self.view.go_to_line(part.first - 1)
+                    return True
+        for index, line in enumerate(self.view.lines):
+            if folded in line.message.casefold():
+                self.view.go_to_line(index)
+                return True
+        self.notify(f"No line of this log is about {visible(domain)}.", timeout=3)
+        return False
+
+
+def _binary(summary: LogSummary) -> LogSummary:
+    from dataclasses import replace
+
+    return replace(summary, binary=True)
+
+
+def _failure(task_id: int, error: BaseException) -> str:
+    """Why run `task_id`'s log is not shown, in words (a 404: it kept none)."""
+    from svctui.api.errors import EnterpriseOnly, NotFound
+
+    if isinstance(error, NotFound) and not isinstance(error, EnterpriseOnly):
+        return f"run {task_id} kept no log (the server answered 404)"
+    view = error_view(error, "run logs")
+    request = f"(request id {view.request_id})" if view.request_id else ""
+    return " ".join(part for part in (f"{view.title}:", *view.lines[:2], request) if part)

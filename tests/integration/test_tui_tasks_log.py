@@ -1,0 +1,168 @@
+"""Pilot tests of the run's log on the Completed tasks screen, against the demo server: L, search, the level filter,
+the jump to the next error, the jumps between the domain results and the log, and the headline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from textual.widgets import Static, TabbedContent
+
+from svctui.demo.runlogs import NO_LOG_EVERY
+from svctui.demo.server import DemoServer
+from svctui.tui.screens.tasks.detail import TABS, TaskDetail
+from svctui.tui.screens.tasks.log_tab import LogPane
+from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.widgets.domain_results import DomainResultsPane
+from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task, query, text_of
+from tests.support.tui import settle
+
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+
+
+def failed_domain_task(server: DemoServer) -> tuple[str, int, str, str]:
+    """(client, task, failed domain, its message) of a run with a failed domain and a log, of several domains."""
+    row = query(
+        server,
+        "SELECT t.client_id, t.id, r.domain_name, r.message FROM tasks t JOIN domain_results r ON r.job_id = t.id "
+        f"WHERE r.success = 0 AND r.message != '' AND t.id % {NO_LOG_EVERY} != 11 AND t.status = 8 "
+        "AND (SELECT count(*) FROM domain_results x WHERE x.job_id = t.id) > 1 ORDER BY t.id LIMIT 1",
+    )[0]
+    return str(row[0]), int(row[1]), str(row[2]), str(row[3])
+
+
+async def open_log(pilot: object, screen: TasksScreen) -> LogPane:
+    await pilot.press("L")  # type: ignore[attr-defined]
+    await settle(pilot)  # type: ignore[arg-type]
+    return screen.task_detail.log_pane
+
+
+async def test_L_opens_the_log_with_its_summary_and_levels(demo_server: DemoServer) -> None:
+    client, task, domain, message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        detail = screen.task_detail
+        assert detail.query_one(TabbedContent).active == TABS["log"]
+        view = pane.view
+        assert app.focused is view
+        assert len(view.lines) > 20 and view.lines[1].message.startswith("Resolved Collection Methods:")
+        assert pane.summary is not None and pane.summary.first_error is not None
+        assert pane.summary.first_error.message == message, "the failed domain's ERROR line has its message"
+        head = text_of(pane.query_one("#log-head", Static))
+        assert head.startswith(f"{len(view.lines)} lines, 1 error, ") and f"{domain} " in head, head
+        headline = detail.query_one("#log-headline", Static)
+        assert headline.display and message[:30] in text_of(headline), "the headline shows once the log is read"
+        status = text_of(pane.query_one("#log-status", Static))
+        assert re.match(rf"line [0-9,]+ of {len(view.lines):,} · / search", status), status
+        current = view.current()
+        assert current is not None and current.message.endswith(domain), "L from the results: the failed domain's part"
+
+
+async def test_search_n_and_N_move_between_matches(demo_server: DemoServer) -> None:
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        await pilot.press("/", *"status: ", "enter")
+        await settle(pilot)
+        view = pane.view
+        assert view.needle == "status:" and len(view.matches) > 2
+        first = view.cursor
+        assert "Status:" in (view.current() or view.lines[0]).message
+        await pilot.press("n")
+        assert view.cursor == view.matches[1] and view.cursor > first
+        await pilot.press("N", "N")
+        assert view.cursor == view.matches[-1], "N before the first match wraps to the last"
+        assert "“status:”" in text_of(pane.query_one("#log-status", Static))
+
+
+async def test_level_filter_and_next_error(demo_server: DemoServer) -> None:
+    client, task, _domain, message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        view = pane.view
+        await pilot.press("e")
+        current = view.current()
+        assert current is not None and current.level == "ERROR" and current.message == message
+        await pilot.press("g", "w")
+        await settle(pilot)
+        assert view.filtered and 0 < view.row_count < len(view.lines)
+        shown = [view.line_at(row) for row in range(view.row_count)]
+        assert all(line is not None and (line.level in ("WARNING", "ERROR") or line.level is None) for line in shown)
+        await pilot.press("w")
+        await settle(pilot)
+        assert not view.filtered and view.row_count == len(view.lines)
+        await pilot.resize_terminal(70, 30)  # narrower than the log's lines
+        await settle(pilot)
+        await pilot.press("l", "l")
+        assert view.scroll_x == 16, "long lines scroll sideways (no wrap)"
+        assert "→ column 17" in text_of(pane.query_one("#log-status", Static))
+        await pilot.press("h", "h", "h")
+        assert view.scroll_x == 0
+
+
+async def test_domain_results_and_log_jump_to_each_other(demo_server: DemoServer) -> None:
+    client, task, domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        detail: TaskDetail = screen.task_detail
+        results = detail.query_one(DomainResultsPane)
+        assert results.select_domain(domain)
+        detail.domain_name = domain
+        pane = await open_log(pilot, screen)
+        line = pane.view.current()
+        assert line is not None and line.message.endswith(domain), "L from the results opens at the domain's part"
+        assert pane.domain_of(line.number) == domain
+        await pilot.press("D")
+        await settle(pilot)
+        assert detail.query_one(TabbedContent).active == TABS["results"]
+        selected = results.selected_result()
+        assert selected is not None and selected.domain_name == domain
+
+
+async def test_a_run_without_a_log_says_so(demo_server: DemoServer) -> None:
+    row = query(demo_server, f"SELECT client_id, id FROM tasks WHERE id % {NO_LOG_EVERY} = 11 ORDER BY id LIMIT 1")[0]
+    async with on_tasks(demo_server, str(row[0])) as (_app, pilot, screen):
+        await only_task(pilot, screen, int(row[1]))
+        pane = await open_log(pilot, screen)
+        assert f"run {row[1]} kept no log" in text_of(pane.query_one("#log-head", Static))
+        assert pane.view.lines == []
+
+
+async def test_the_headline_is_read_ahead_for_a_run_that_is_not_ok(demo_server: DemoServer) -> None:
+    client, task, _domain, message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        detail = screen.task_detail
+        detail.prefetch_headless = True
+        before = demo_server.request_count
+        await only_task(pilot, screen, task)
+        timer = detail._prefetch_timer
+        assert timer is not None, "a rest on a run that is not OK schedules one read"
+        detail._prefetch()  # the timer's callback, without waiting for the clock
+        await settle(pilot)
+        headline = detail.query_one("#log-headline", Static)
+        assert headline.display and message[:30] in text_of(headline)
+        assert detail.query_one(TabbedContent).active == TABS["results"], "the log tab did not open"
+        assert demo_server.request_count - before <= 4
+
+
+async def test_another_run_under_the_cursor_clears_the_log_without_a_request(demo_server: DemoServer) -> None:
+    client, _task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        pane = await open_log(pilot, screen)
+        first = pane.task_id
+        assert first is not None and pane.view.lines
+        before = demo_server.request_count
+        screen.table.focus()
+        await pilot.press("j")
+        await settle(pilot)
+        current = screen.task_detail.item
+        assert current is not None and current.id != first
+        assert pane.view.lines == [] and pane.task_id is None
+        assert text_of(pane.query_one("#log-head", Static)) == f"L opens the log of run {current.id}"
+        assert demo_server.request_count == before, "moving the cursor reads no log"
+        await pilot.press("L")
+        await settle(pilot)
+        assert pane.task_id == current.id and pane.view.lines

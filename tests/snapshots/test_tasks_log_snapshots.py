@@ -1,0 +1,42 @@
+"""SVG snapshots of a run's log in the tasks screen's detail pane (L), zoomed (z) with a search and the level
+filter, at 80x24 and 160x45: a partially complete run with a failed domain (its ERROR line, the headline above)."""
+
+from __future__ import annotations
+
+import pytest
+
+from svctui.demo.runlogs import NO_LOG_EVERY
+from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
+from tests.support.snapshots import SnapCompare, pressing
+from tests.support.tasks import query
+from tests.support.tui import make_app
+
+SIZES = [(80, 24), (160, 45)]
+
+
+def failed_domain_run(server: DemoServer) -> tuple[str, int]:
+    """(client, task) of the first partially complete run with a failed domain and a log."""
+    row = query(
+        server,
+        "SELECT t.client_id, t.id FROM tasks t JOIN domain_results r ON r.job_id = t.id WHERE r.success = 0 "
+        f"AND r.message != '' AND t.status = 8 AND t.id % {NO_LOG_EVERY} != 11 ORDER BY t.id LIMIT 1",
+    )[0]
+    return str(row[0]), int(row[1])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_log_in_the_detail_pane(snap_compare: SnapCompare, demo_server: DemoServer, size: tuple[int, int]) -> None:
+    client, task = failed_domain_run(demo_server)
+    app = make_app(demo_server, settings=Settings(recent_clients=[client]))
+    assert snap_compare(app, terminal_size=size, run_before=pressing("L", screen="2", task_id=task))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_log_zoomed_searched_and_filtered(
+    snap_compare: SnapCompare, demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    client, task = failed_domain_run(demo_server)
+    app = make_app(demo_server, settings=Settings(recent_clients=[client]))
+    keys = ("L", "z", "w", "slash", *"ldap", "enter")
+    assert snap_compare(app, terminal_size=size, run_before=pressing(*keys, screen="2", task_id=task))
