@@ -207,11 +207,11 @@ TAGS = EndpointSpec(
     item="tag",
     columns=_columns(
         *_of(Kind.STRING, "name", "description"),
-        *_of(Kind.INTEGER, "type", "position", predicates=EXACT),
+        *_of(Kind.INTEGER, "type", predicates=EXACT),  # not `position`: the real server refuses it (400)
         *_of(Kind.TIMESTAMP, "created_at", "updated_at", "deleted_at"),
         *_of(Kind.STRING, "created_by", "updated_by", "deleted_by", predicates=EXACT),
         *_of(Kind.BOOLEAN, "require_certify", "analysis_enabled"),
-        *_of(Kind.STRING, "glyph", predicates=EXACT),
+        *_of(Kind.STRING, "glyph"),  # eq, ~eq, neq
     ),
     sortable=(),
 )

@@ -273,6 +273,8 @@ class CollectionClient(Timestamps):
     completed_task_count: int = 0
     domain_controller: NullableStr = None
     user_sid: NullableStr = None
+    provided_identifier: NullableStr = None
+    """What the collector says it is (newest servers; null or absent elsewhere)."""
     events: list[ClientSchedule] = Field(default_factory=list)
     token: Any = Field(default=None, exclude=True, repr=False)
 
@@ -340,6 +342,16 @@ class TagDeletion(ApiModel):
     deleted_by: NullableStr = None
 
 
+class TagCounts(ApiModel):
+    """A tag's counts from `GET /api/v2/asset-group-tags?counts=true`: each None when the server did not send it."""
+
+    members: NullableInt = None
+    selectors: NullableInt = None
+    custom_selectors: NullableInt = None
+    default_selectors: NullableInt = None
+    disabled_selectors: NullableInt = None
+
+
 class AssetGroupTag(TagDeletion, Stamped, Named, TagKey):
     """An asset group tag (tier, label or owned).
 
@@ -352,6 +364,8 @@ class AssetGroupTag(TagDeletion, Stamped, Named, TagKey):
     require_certify: NullableBool = None
     analysis_enabled: NullableBool = None
     glyph: NullableStr = None
+    counts: TagCounts | None = None
+    """With `?counts=true`: its selector and member counts (newest servers give five, older ones two; else None)."""
 
     @property
     def type_label(self) -> str:
@@ -377,6 +391,14 @@ class Selector(Stamped, Named, SelectorKey):
     """The tag's default selector: DELETE refuses it with 403 `cannot delete a default selector`."""
     allow_disable: bool = True
     seeds: list[Seed] = Field(default_factory=list)
+    rule_key: NullableStr = None
+    """Set (with `extension_id`) on a selector an extension owns: its next sync re-creates it when deleted."""
+    extension_id: NullableInt = None
+
+    @property
+    def extension_owned(self) -> bool:
+        """True for a selector an installed extension owns (rule_key or extension_id set)."""
+        return self.rule_key is not None or self.extension_id is not None
 
 
 T = TypeVar("T")

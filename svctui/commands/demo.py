@@ -166,6 +166,12 @@ def _banner(
     help="Leave out an endpoint as an older server lacks it (repeatable): completed-jobs, jobs-finished.",
 )
 @click.option("--access-log", is_flag=True, help="Log every request.")
+@click.option(
+    "--restricted-user",
+    is_flag=True,
+    help="Environment access control on: listing selectors, one selector and member counts answer 403 "
+    "`user does not have access to this resource`; DELETE and POST still work.",
+)
 def demo_server(
     host: str,
     port: int | None,
@@ -188,6 +194,7 @@ def demo_server(
     faults_path: str,
     without: tuple[str, ...],
     access_log: bool,
+    restricted_user: bool,
 ) -> None:
     """Run a local server that behaves like the real API (SQLite-backed, deterministic data) until Ctrl-C."""
     import uuid
@@ -218,6 +225,7 @@ def demo_server(
             token_id=token_id,
             token_key=token_key,
             without=without,
+            restricted_user=restricted_user,
         )
         options.validate()
         if faults_path and not options.faults.active:

@@ -40,6 +40,10 @@ MAX_BODY_BYTES = 1024 * 1024  # a request body above this is 413, refused before
 MAX_TARGET_BYTES = 16 * 1024  # a request target (path and query) above this is 414
 MSG_BODY_TOO_LARGE = "http: request body too large"  # Go's http.MaxBytesReader
 Handler = Callable[[Any, handlers.Call], handlers.Result]
+# Environment access control (ETAC): a user without access to every environment may not read selectors or their
+# member counts (403), while DELETE and POST are not gated, as on the real server
+ETAC_ROUTES = frozenset({"selectors", "selector", "selector-member-counts"})
+MSG_NO_ACCESS = "user does not have access to this resource"
 
 
 @dataclass
@@ -54,6 +58,7 @@ class DemoState:
     request_count: int = 0
     anchor: datetime | None = None  # a fixed clock (tests): the data's "now"; None: the real time
     without: frozenset[str] = frozenset()  # endpoints of OPTIONAL_ROUTES taken away (an older server's)
+    restricted_user: bool = False  # ETAC: every user lacks access to some environment (ETAC_ROUTES answer 403)
 
     def now(self) -> datetime:
         """The server's clock: the fixed anchor when there is one, else the current UTC time."""
@@ -237,6 +242,8 @@ def guarded(state: DemoState, route: str, handler: Handler, write: bool = False)
                 raise Problem(401, "not authenticated")
             if write and principal.role != "admin":
                 raise Problem(403, "not authorized")
+            if state.restricted_user and route in ETAC_ROUTES:
+                raise Problem(403, MSG_NO_ACCESS)
             if state.injector.server_error(request.url.path):
                 raise Problem(500, handlers.MSG_INTERNAL)
             call = handlers.Call(

@@ -9,9 +9,28 @@ from datetime import datetime, timedelta
 from svctui.demo import names
 from svctui.demo.config import DemoSizes
 from svctui.demo.db import insert
+from svctui.demo.repo_write import EXTENSION_ACTOR
 from svctui.demo.timefmt import to_micros
 
 BUILT_IN = ("Tier Zero", "Owned")
+# Selectors an installed extension owns (rule_key, extension_id), by tag number: (tag, extension, rule, name, seed)
+EXTENSION_RULES = (
+    (
+        1,
+        1,
+        "entra-global-admins",
+        "Entra ID global administrators",
+        "MATCH (n:AZRole) WHERE n.name = 'GLOBAL ADMIN' RETURN n",
+    ),
+    (
+        1,
+        1,
+        "entra-privileged-auth-admins",
+        "Entra ID privileged authentication admins",
+        "MATCH (n:AZRole) WHERE n.name = 'PRIVILEGED AUTHENTICATION ADMINISTRATOR' RETURN n",
+    ),
+    (3, 2, "github-org-owners", "GitHub organisation owners", "MATCH (n:GHUser)-[:GHOwns]->(:GHOrganization) RETURN n"),
+)
 
 
 def tag_plans(count: int) -> list[tuple[int, str, str, str | None]]:
@@ -114,5 +133,29 @@ def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes
         row[0] = selector_id
         seed_rows.extend((selector_id, kind, value, i) for i, (kind, value) in enumerate(seeds_for(rng)))
     insert(conn, "tags", tag_rows)
-    insert(conn, "selectors", [tuple(row) for row in selectors])
+    insert(conn, "selectors", [(*row, None, None) for row in selectors])
     insert(conn, "selector_seeds", seed_rows)
+    extension_selectors(conn, len(plans), len(selectors), anchor)
+
+
+def extension_selectors(conn: sqlite3.Connection, tag_count: int, last_id: int, anchor: datetime) -> None:
+    """The extension-owned selectors and the rules behind them, after every other selector (the ids before them and
+    the random streams stay as they were): each one's extension re-creates it after a delete (`sync_extensions`)."""
+    rules, rows, seeds = [], [], []
+    if last_id == 0:  # `--selectors 0` asks for none at all
+        return
+    for number, (tag_id, extension_id, rule_key, name, cypher) in enumerate(EXTENSION_RULES, start=1):
+        if tag_id > tag_count:
+            continue
+        description = f"Created by extension {extension_id} (rule {rule_key})"
+        rules.append((extension_id, rule_key, tag_id, name, description, 2, cypher))
+        created = to_micros(anchor - timedelta(days=30 + number, hours=number))
+        selector_id = last_id + len(rows) + 1
+        rows.append(
+            (selector_id, tag_id, name, description, created, EXTENSION_ACTOR, created, EXTENSION_ACTOR, None, None,
+             0, 0, 1, 40 * number + 3, rule_key, extension_id)
+        )  # fmt: skip
+        seeds.append((selector_id, 2, cypher, 0))
+    insert(conn, "extension_rules", rules)
+    insert(conn, "selectors", rows)
+    insert(conn, "selector_seeds", seeds)

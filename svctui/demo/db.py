@@ -13,7 +13,7 @@ from pathlib import Path
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import DemoSizes
 
-SCHEMA_VERSION = "8"  # also bumped when the generated data changes (a cached database is rebuilt)
+SCHEMA_VERSION = "9"  # also bumped when the generated data changes (a cached database is rebuilt)
 
 _FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_NAMES)
 _COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)
@@ -58,7 +58,9 @@ CREATE TABLE selectors (
     description TEXT NOT NULL,
     created_at INTEGER NOT NULL, created_by TEXT NOT NULL, updated_at INTEGER NOT NULL, updated_by TEXT NOT NULL,
     disabled_at INTEGER, disabled_by TEXT, auto_certify INTEGER NOT NULL, is_default INTEGER NOT NULL,
-    allow_disable INTEGER NOT NULL, member_count INTEGER NOT NULL);
+    allow_disable INTEGER NOT NULL, member_count INTEGER NOT NULL, rule_key TEXT, extension_id INTEGER);
+CREATE TABLE extension_rules (extension_id INTEGER NOT NULL, rule_key TEXT NOT NULL, tag_id INTEGER NOT NULL,
+    name TEXT NOT NULL, description TEXT NOT NULL, seed_type INTEGER NOT NULL, seed_value TEXT NOT NULL);
 CREATE TABLE selector_seeds (selector_id INTEGER NOT NULL, type INTEGER NOT NULL, value TEXT NOT NULL,
     position INTEGER NOT NULL);
 """

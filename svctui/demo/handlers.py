@@ -6,6 +6,7 @@ Each handler checks its inputs in the real server's order and raises `Problem` w
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import uuid
 from collections.abc import Mapping, Sequence
@@ -131,6 +132,7 @@ def list_tags(conn: sqlite3.Connection, call: Call) -> Result:
     counts = _parse_bool_param(call, "counts", "Invalid value specified for include counts")
     query = build_list_query(TAGS_TABLE, call.query, sortable=False, paged=False)
     _check_values(query)
+    repo_write.sync_extensions(conn, call.now)  # the extensions' sync re-creates what of theirs was deleted
     return 200, {"data": {"tags": repo.list_tags(conn, query, counts)}}
 
 
@@ -193,24 +195,70 @@ def delete_selector(conn: sqlite3.Connection, call: Call) -> Result:
 MSG_BAD_PAYLOAD = "error unmarshalling JSON payload"  # the real server's api.ErrorResponsePayloadUnmarshalError
 
 
+MSG_NAME_TAKEN = "asset group tag selector name must be unique"
+MSG_AUTO_CERTIFY_ZONES = "auto_certify is only available for asset group tags of tag_type = 1 (zones)"
+MSG_AUTO_CERTIFY_RANGE = "auto_certify must be an input value of 0 to 2"
+MSG_MIXED_SEEDS = "all seeds must be of the same type"
+MSG_DISABLED = "selector is disabled"
+_CYPHER_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+def cypher_problem(text: str) -> str | None:
+    """The demo's stand-in for the server's Cypher parser (docs/DEMO-SERVER.md): a query needs MATCH and RETURN,
+    closed quotes and balanced brackets. None when valid, else what is wrong."""
+    words = re.findall(r"[A-Za-z_]+", re.sub(r"'[^']*'|\"[^\"]*\"", " ", text))
+    upper = {word.upper() for word in words}
+    if "MATCH" not in upper:
+        return "no MATCH clause"
+    if "RETURN" not in upper:
+        return "no RETURN clause"
+    stack: list[str] = []
+    quote = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in _CYPHER_PAIRS:
+            stack.append(_CYPHER_PAIRS[char])
+        elif char in _CYPHER_PAIRS.values() and (not stack or stack.pop() != char):
+            return f"unexpected {char!r}"
+    if quote:
+        return "unterminated string"
+    return f"missing {stack[-1]!r}" if stack else None
+
+
 def _seeds(value: object) -> list[tuple[int, str]]:
-    """The `seeds` of a create body: a non-empty list of {type 1|2, value non-empty string}."""
+    """The `seeds` of a create body: a non-empty list of {type 1|2, value non-empty string}, all of one type, each
+    Cypher seed valid (`cypher_problem`); the real server's messages."""
     if not isinstance(value, list) or not value:
         raise Problem(400, "seeds: at least one seed is required")
     seeds: list[tuple[int, str]] = []
     for seed in value:
-        if not isinstance(seed, dict) or seed.get("type") not in (1, 2) or isinstance(seed.get("type"), bool):
-            raise Problem(400, "seeds: each seed needs a type of 1 (object id) or 2 (cypher)")
+        if not isinstance(seed, dict) or not isinstance(seed.get("type"), int) or isinstance(seed.get("type"), bool):
+            raise Problem(400, MSG_BAD_PAYLOAD)
+        if seed["type"] not in (1, 2):
+            raise Problem(400, f"invalid seed type {seed['type']}")
         text = seed.get("value")
         if not isinstance(text, str) or not text.strip():
             raise Problem(400, "seeds: each seed needs a non-empty value")
         seeds.append((int(seed["type"]), text))
+    if len({seed_type for seed_type, _ in seeds}) > 1:
+        raise Problem(400, MSG_MIXED_SEEDS)
+    for seed_type, text in seeds:
+        problem = cypher_problem(text) if seed_type == 2 else None
+        if problem is not None:
+            raise Problem(400, f"cypher is invalid: {problem}")
     return seeds
 
 
 def create_selector(conn: sqlite3.Connection, call: Call) -> Result:
-    """POST /api/v2/asset-group-tags/{tag_id}/selectors: 201 {"data": selector}, or the real 400/404s."""
+    """POST /api/v2/asset-group-tags/{tag_id}/selectors: 201 {"data": selector}; the tag first (404), then the
+    body (400s: auto_certify, seeds, Cypher), then the unique name (409)."""
     tag_id = _parse_id(call.path["tag_id"])
+    tag_type = repo.tag_type(conn, tag_id)
+    if tag_type is None:
+        raise Problem(404, MSG_NOT_FOUND)
     try:
         body = json.loads(call.body)
     except (ValueError, UnicodeDecodeError):
@@ -220,12 +268,18 @@ def create_selector(conn: sqlite3.Connection, call: Call) -> Result:
     name, description, auto_certify = body.get("name"), body.get("description", ""), body.get("auto_certify", 0)
     if not isinstance(name, str) or not name.strip():
         raise Problem(400, "name: a non-empty name is required")
-    if not isinstance(description, str) or auto_certify not in (0, 1, 2) or isinstance(auto_certify, bool):
+    if not isinstance(description, str) or not isinstance(auto_certify, int) or isinstance(auto_certify, bool):
         raise Problem(400, MSG_BAD_PAYLOAD)
+    if auto_certify not in (0, 1, 2):
+        raise Problem(400, MSG_AUTO_CERTIFY_RANGE)
+    if auto_certify and tag_type != 1:
+        raise Problem(400, MSG_AUTO_CERTIFY_ZONES)
     seeds = _seeds(body.get("seeds"))
     with repo_write.write_transaction(conn):
         if not repo.tag_exists(conn, tag_id):
             raise Problem(404, MSG_NOT_FOUND)
+        if repo_write.name_taken(conn, tag_id, name):
+            raise Problem(409, MSG_NAME_TAKEN)
         created = repo_write.create_selector(conn, tag_id, name, description, int(auto_certify), seeds)
     return 201, {"data": created}
 
@@ -233,6 +287,8 @@ def create_selector(conn: sqlite3.Connection, call: Call) -> Result:
 def selector_member_counts(conn: sqlite3.Connection, call: Call) -> Result:
     """GET /api/v2/asset-group-tags/{tag_id}/selectors/{selector_id}/members/counts."""
     selector = _selector_of_tag(conn, call)
+    if selector["disabled_at"] is not None:  # a disabled selector tags nothing: the real server answers 409
+        raise Problem(409, MSG_DISABLED)
     counts = repo_write.member_counts(conn, int(selector["id"]))
     if counts is None:
         raise Problem(404, MSG_NOT_FOUND)

@@ -164,11 +164,17 @@ def _clients(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], query: ListQ
             "completed_task_count": row["completed_job_count"],
             "domain_controller": row["domain_controller"],
             "user_sid": row["user_sid"],
+            "provided_identifier": _provided_identifier(row),
             "events": _events(conn, event_rows.get(row["id"], []), query),
             "token": {"id": _token_id(row["id"]), "name": f"{row['name']} token", "user_id": row["id"]},
         }
         out.append(client | _fields(row, SHARED_TIMES))
     return out
+
+
+def _provided_identifier(row: sqlite3.Row) -> str | None:
+    """What a collector said it is (newest servers; null for most): the demo's non-SharpHound collectors give one."""
+    return None if row["type"] == "sharphound" else f"{row['hostname']}/{str(row['id'])[:8]}"
 
 
 def _token_id(client_id: str) -> str:
@@ -251,21 +257,36 @@ def _tag(row: sqlite3.Row) -> JsonObject:
     }
 
 
+TAG_ORDER = " ORDER BY g.name ASC, g.id ASC"  # the real server's tag list is ordered by name
+TAG_COUNTS_SQL = (
+    "SELECT asset_group_tag_id, COUNT(*), SUM(is_default), SUM(disabled_at IS NOT NULL), "
+    "SUM(CASE WHEN disabled_at IS NULL THEN member_count ELSE 0 END) FROM selectors GROUP BY asset_group_tag_id"
+)
+
+
 def list_tags(conn: sqlite3.Connection, query: ListQuery, counts: bool) -> list[JsonObject]:
-    """Every tag matching the filters (no paging), with selector/member counts when asked."""
-    rows = conn.execute(f"SELECT * FROM tags g{query.where_sql()}{query.order}", query.params).fetchall()  # noqa: S608
+    """Every tag that is not deleted and matches the filters (no paging), by name, with the five counts when asked."""
+    where = query.where_sql(("g.deleted_at IS NULL",))
+    rows = conn.execute(f"SELECT * FROM tags g{where}{TAG_ORDER}", query.params).fetchall()  # noqa: S608
     tags = [_tag(row) for row in rows]
     if counts:
-        totals = {
-            row[0]: (row[1], row[2])
-            for row in conn.execute(
-                "SELECT asset_group_tag_id, COUNT(*), SUM(member_count) FROM selectors GROUP BY asset_group_tag_id"
-            )
-        }
+        totals = {row[0]: tuple(int(value or 0) for value in row[1:]) for row in conn.execute(TAG_COUNTS_SQL)}
         for tag in tags:
-            selectors, members = totals.get(tag["id"], (0, 0))
-            tag["counts"] = {"selectors": selectors, "members": members or 0}
+            selectors, defaults, disabled, members = totals.get(tag["id"], (0, 0, 0, 0))
+            tag["counts"] = {
+                "members": members,
+                "selectors": selectors,
+                "custom_selectors": selectors - defaults,
+                "default_selectors": defaults,
+                "disabled_selectors": disabled,
+            }
     return tags
+
+
+def tag_type(conn: sqlite3.Connection, tag_id: int) -> int | None:
+    """The type of a tag that exists (1 tier, 2 label, 3 owned), or None."""
+    row = conn.execute("SELECT type FROM tags WHERE id = ? AND deleted_at IS NULL", (tag_id,)).fetchone()
+    return None if row is None else int(row["type"])
 
 
 def tag_exists(conn: sqlite3.Connection, tag_id: int) -> bool:
@@ -287,6 +308,8 @@ def _selectors(conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], counts: bo
             "is_default": bool(row["is_default"]),
             "allow_disable": bool(row["allow_disable"]),
             "seeds": [{"type": seed["type"], "value": seed["value"]} for seed in seeds.get(row["id"], [])],
+            "rule_key": row["rule_key"],
+            "extension_id": row["extension_id"],
         }
         if counts:
             selector["counts"] = {"members": row["member_count"]}

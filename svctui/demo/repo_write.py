@@ -19,6 +19,7 @@ from svctui.demo.timefmt import from_micros, to_micros
 
 MEMBER_KINDS = ("User", "Computer", "Group", "Container", "OU", "GPO", "Domain", "CertTemplate")
 CREATED_BY = "admin@svctui-demo"
+EXTENSION_ACTOR = "OpenGraph Extension Management"
 
 
 @contextmanager
@@ -53,7 +54,7 @@ def create_selector(
     # AUTOINCREMENT: a new id is above every id the table ever held, so an id is never given twice (MAX(id) + 1
     # gave a deleted selector's id to the next POST, and a re-check by id then took the newcomer for it)
     inserted = conn.execute(
-        "INSERT INTO selectors VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, 0)",
+        "INSERT INTO selectors VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, 0, NULL, NULL)",
         (tag_id, name, description, moment, CREATED_BY, moment, CREATED_BY, auto_certify),
     )
     selector_id = int(inserted.lastrowid or 0)
@@ -66,6 +67,39 @@ def create_selector(
     created = repo.get_selector(conn, selector_id)
     assert created is not None  # just inserted, in this transaction
     return created
+
+
+def name_taken(conn: sqlite3.Connection, tag_id: int, name: str) -> bool:
+    """True when a non-default selector of the tag has this name (the real server's unique-name rule, since 8.3.0)."""
+    sql = "SELECT 1 FROM selectors WHERE asset_group_tag_id = ? AND name = ? AND is_default = 0"
+    return conn.execute(sql, (tag_id, name)).fetchone() is not None
+
+
+MISSING_RULES_SQL = (
+    "SELECT r.* FROM extension_rules r WHERE NOT EXISTS (SELECT 1 FROM selectors s "
+    "WHERE s.asset_group_tag_id = r.tag_id AND s.rule_key = r.rule_key AND s.extension_id = r.extension_id)"
+)
+
+
+def sync_extensions(conn: sqlite3.Connection, now: datetime | None = None) -> int:
+    """The extensions' sync: re-create each extension-owned selector that was deleted, as its extension does on a
+    real server (here at the next tag list); blocked, like the real one, while another selector has its name.
+    Returns how many were re-created (no write when none is missing)."""
+    if conn.execute(MISSING_RULES_SQL + " LIMIT 1").fetchone() is None:
+        return 0
+    made = 0
+    with write_transaction(conn):
+        for rule in conn.execute(MISSING_RULES_SQL).fetchall():
+            if name_taken(conn, int(rule["tag_id"]), str(rule["name"])):
+                continue  # a plain copy (a restore's) holds the name: the extension cannot re-create its own
+            seeds = [(int(rule["seed_type"]), str(rule["seed_value"]))]
+            created = create_selector(conn, rule["tag_id"], rule["name"], rule["description"], 0, seeds, now)
+            conn.execute(
+                "UPDATE selectors SET rule_key = ?, extension_id = ?, created_by = ?, updated_by = ? WHERE id = ?",
+                (rule["rule_key"], rule["extension_id"], EXTENSION_ACTOR, EXTENSION_ACTOR, created["id"]),
+            )
+            made += 1
+    return made
 
 
 def member_counts(conn: sqlite3.Connection, selector_id: int) -> dict[str, Any] | None:

@@ -54,6 +54,7 @@ class DemoOptions:
     token_id: str | None = None
     token_key: str | None = field(default=None, repr=False)
     without: tuple[str, ...] = ()  # OPTIONAL_ROUTES this server lacks (an older server's)
+    restricted_user: bool = False  # ETAC on: selector reads answer 403 `user does not have access to this resource`
 
     def validate(self) -> None:
         """Raise ValueError naming the first bad option."""
@@ -95,6 +96,7 @@ class DemoServer(ServesPrepared):
         preferred_port: int = 0,
         wrap: Callable[[ASGIApp], ASGIApp] | None = None,
         without: Sequence[str] = (),
+        restricted_user: bool = False,
     ) -> None:
         self.wrap = wrap  # an ASGI layer put around the demo's app (tests and screenshots hold requests with it)
         self.preferred_port = preferred_port  # tried first when no port is set; a busy one falls back to any free port
@@ -111,6 +113,7 @@ class DemoServer(ServesPrepared):
             token_id=token_id,
             token_key=token_key,
             without=tuple(without),
+            restricted_user=restricted_user,
         )
         self.options.validate()
         self._server: uvicorn.Server | None = None
@@ -234,6 +237,7 @@ def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
         injector=FaultInjector(options.faults, seed=options.seed),
         anchor=options.anchor,
         without=frozenset(options.without),
+        restricted_user=options.restricted_user,
     )
     return state, prepared
 

@@ -22,6 +22,7 @@ from tests.support.demo_http import all_items, client_ids, error_of, raw, scalar
 CLIENTS = "/api/v2/clients"
 SHAPE = {
     "id",
+    "provided_identifier",
     "name",
     "hostname",
     "ip_address",
@@ -62,6 +63,8 @@ def test_clients_shape_names_and_counts_agree_with_the_tasks(client: httpx.Clien
     body = response.json()
     assert set(body) == {"count", "skip", "limit", "data"} and body["limit"] == 0
     assert all(set(item) == SHAPE for item in body["data"])
+    identifiers = {item["type"]: item["provided_identifier"] for item in body["data"]}
+    assert identifiers["sharphound"] is None and isinstance(identifiers["azurehound"], str)  # nullable, as newest
     page = parse_json(Page[CollectionClient], response.content)
     assert page.count == len(page.data) == scalar(demo_server.db_path, "SELECT COUNT(*) FROM clients")
     by_id = {item.id: item for item in page.data}

@@ -134,8 +134,14 @@ def test_tags_listing(client: httpx.Client) -> None:
     assert {tag.type for tag in tags} == {1, 2, 3}
     assert set(response.json()) == {"data"} and "count" not in response.json()
     counted = client.get(TAGS, params={"counts": "true"}).json()["data"]["tags"]
-    assert all(set(tag["counts"]) == {"selectors", "members"} for tag in counted)
-    assert sum(tag["counts"]["selectors"] for tag in counted) == 1000
+    five = {"members", "selectors", "custom_selectors", "default_selectors", "disabled_selectors"}
+    assert all(set(tag["counts"]) == five for tag in counted)
+    assert sum(tag["counts"]["selectors"] for tag in counted) == 1000 + 3  # and the extension-owned ones
+    assert all(
+        tag["counts"]["selectors"] == tag["counts"]["custom_selectors"] + tag["counts"]["default_selectors"]
+        for tag in counted
+    )
+    assert [tag["name"] for tag in counted] == sorted(tag["name"] for tag in counted)  # ordered by name
     assert error_of(client.get(TAGS, params={"counts": "maybe"}), 400) == "Invalid value specified for include counts"
 
 

@@ -26,11 +26,11 @@ def demo(demo_template_db: Path, tmp_path: Path) -> Iterator[DemoServer]:
 
 
 def deletable(demo: DemoServer, count: int) -> list[int]:
-    """Ids of non-default selectors of tag 1."""
+    """Ids of non-default, enabled selectors of tag 1."""
     rows = scalar(
         demo.db_path,
         "SELECT group_concat(id) FROM (SELECT id FROM selectors "
-        f"WHERE asset_group_tag_id = 1 AND is_default = 0 ORDER BY id LIMIT {count})",
+        f"WHERE asset_group_tag_id = 1 AND is_default = 0 AND disabled_at IS NULL ORDER BY id LIMIT {count})",
     )
     return [int(part) for part in str(rows).split(",")]
 
@@ -54,18 +54,19 @@ def test_post_creates_a_selector_the_list_and_get_then_show(demo: DemoServer) ->
         "name": "Restored: tier zero admins",
         "description": "re-created",
         "auto_certify": 2,
-        "seeds": [{"type": 1, "value": "S-1-5-21-1-2-3-512"}, {"type": 2, "value": "MATCH (n:User) RETURN n"}],
+        "seeds": [{"type": 1, "value": "S-1-5-21-1-2-3-512"}, {"type": 1, "value": "S-1-5-21-1-2-3-519"}],
     }
-    with signed(demo) as client:
-        before = client.get(SELECTORS.format(tag=2), params={"limit": 1}).json()["count"]
-        answer = client.post(SELECTORS.format(tag=2), json=body)
+    with signed(demo) as client:  # tag 1 is a tier (zone): the only kind of tag that takes a non-zero auto_certify
+        before = client.get(SELECTORS.format(tag=1), params={"limit": 1}).json()["count"]
+        answer = client.post(SELECTORS.format(tag=1), json=body)
         assert answer.status_code == 201, answer.text
         created = answer.json()["data"]
         assert {key: created[key] for key in body} == body
-        assert created["asset_group_tag_id"] == 2 and not created["is_default"] and created["disabled_at"] is None
-        fetched = client.get(f"{SELECTORS.format(tag=2)}/{created['id']}").json()["data"]["selector"]
+        assert created["asset_group_tag_id"] == 1 and not created["is_default"] and created["disabled_at"] is None
+        assert created["rule_key"] is None and created["extension_id"] is None
+        fetched = client.get(f"{SELECTORS.format(tag=1)}/{created['id']}").json()["data"]["selector"]
         assert fetched == created
-        assert client.get(SELECTORS.format(tag=2), params={"limit": 1}).json()["count"] == before + 1
+        assert client.get(SELECTORS.format(tag=1), params={"limit": 1}).json()["count"] == before + 1
 
 
 @pytest.mark.parametrize(
@@ -75,9 +76,10 @@ def test_post_creates_a_selector_the_list_and_get_then_show(demo: DemoServer) ->
         (b"[]", "error unmarshalling JSON payload"),
         (b'{"seeds": [{"type": 1, "value": "x"}]}', "name: a non-empty name is required"),
         (b'{"name": "x"}', "seeds: at least one seed is required"),
-        (b'{"name": "x", "seeds": [{"type": 3, "value": "x"}]}', "seeds: each seed needs a type of 1"),
+        (b'{"name": "x", "seeds": [{"type": 3, "value": "x"}]}', "invalid seed type 3"),
         (b'{"name": "x", "seeds": [{"type": 1, "value": ""}]}', "seeds: each seed needs a non-empty value"),
-        (b'{"name": "x", "auto_certify": 7, "seeds": [{"type": 1, "value": "x"}]}', "error unmarshalling JSON payload"),
+        (b'{"name": "x", "auto_certify": 7, "seeds": [{"type": 1, "value": "x"}]}', "auto_certify must be an input"),
+        (b'{"name": "x", "auto_certify": "1", "seeds": [{"type": 1, "value": "x"}]}', "error unmarshalling JSON"),
     ],
 )
 def test_post_refuses_bad_bodies_with_400(demo: DemoServer, payload: bytes, message: str) -> None:
