@@ -128,6 +128,8 @@ def failure_hint(error: ApiError, profile: Profile) -> str:
     text = " ".join(error.messages).lower()
     if "user disabled" in text:
         return "the token's user is disabled on the server: ask an administrator"
+    if "does not have access to this resource" in text:
+        return "the token works; this user lacks access to some environments (environment access control)"
     if error.status == 403:
         return "the token's user lacks the permission for this request: ask an administrator"
     # a hint names only what this profile sends: the server's words about the other kind of credential (a forged

@@ -124,6 +124,22 @@ class Forbidden(ApiStatusError):
     """403: authenticated but not allowed (or a default selector that cannot be deleted)."""
 
 
+NO_ACCESS_MARKER = "does not have access to this resource"
+NO_ACCESS_WORDS = (
+    "this user cannot browse selectors on this server: environment access control keeps them from users without "
+    "access to every environment; the token works, and deleting by typed ids may still be allowed"
+)
+
+
+class NoEnvironmentAccess(Forbidden):
+    """403 `user does not have access to this resource`: environment access control (ETAC) keeps the selector list,
+    one selector and member counts from this user, while DELETE and POST are not gated. Not a bad token."""
+
+    def user_message(self) -> str:
+        """The status line, then what it means in words."""
+        return f"{super().user_message()}: {NO_ACCESS_WORDS}"
+
+
 class NotFound(ApiStatusError):
     """404: no such resource (for a repeated delete: already gone)."""
 
@@ -337,6 +353,8 @@ def status_error(
         messages = [gist] if gist else []
         if status == 404 and not is_html and (_ENTERPRISE_ROUTE_RE.search(path) or _LOG_ROUTE_RE.search(path)):
             cls = EnterpriseOnly  # the router's plain text; a proxy's HTML 404 says nothing about the edition
+    if status == 403 and any(NO_ACCESS_MARKER in message for message in messages):
+        cls = NoEnvironmentAccess
     if 300 <= status < 400:
         location = visible(headers.get("location", ""))
         messages.append(

@@ -114,6 +114,8 @@ class EndpointSpec:
     default_limit: int | None = None
     hydration: bool = False
     limit_all: bool = False
+    unfilterable: Mapping[str, str] = field(default_factory=dict)
+    """Fields people try to filter by that the server refuses (400), with what to do instead."""
 
     def column(self, name: str) -> Column:
         """The column spec for `name`, or FilterError naming the filterable columns."""
@@ -121,8 +123,9 @@ class EndpointSpec:
             return self.columns[name]
         except KeyError:
             known = ", ".join(self.columns) or "none"
+            instead = f" ({self.unfilterable[name]})" if name in self.unfilterable else ""
             raise FilterError(
-                f"{quote_input(name)} is not a filter column of {self.name}; filter columns: {known}",
+                f"{quote_input(name)} is not a filter column of {self.name}{instead}; filter columns: {known}",
                 column=name,
                 allowed=known,
             ) from None
@@ -214,6 +217,10 @@ TAGS = EndpointSpec(
         *_of(Kind.STRING, "glyph"),  # eq, ~eq, neq
     ),
     sortable=(),
+    unfilterable={
+        "position": "the server answers 400 `the specified column cannot be filtered: position`; `svctui tags "
+        "list` shows each tier's position, and the dashboard's tags pane lists tiers in position order"
+    },
 )
 
 CLIENTS = EndpointSpec(

@@ -351,6 +351,15 @@ class TagCounts(ApiModel):
     default_selectors: NullableInt = None
     disabled_selectors: NullableInt = None
 
+    @property
+    def selector_total(self) -> int | None:
+        """How many selectors the tag has: `selectors`, else custom plus default, else None (not said)."""
+        if self.selectors is not None:
+            return self.selectors
+        if self.custom_selectors is not None and self.default_selectors is not None:
+            return self.custom_selectors + self.default_selectors
+        return None
+
 
 class AssetGroupTag(TagDeletion, Stamped, Named, TagKey):
     """An asset group tag (tier, label or owned).

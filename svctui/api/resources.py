@@ -378,9 +378,12 @@ class TagsResource:
     def __init__(self, client: ApiClient) -> None:
         self._client = client
 
-    async def list(self, query: ListQuery = NO_QUERY) -> list[AssetGroupTag]:
-        """All asset group tags matching the query's filters (the server neither pages nor sorts them)."""
+    async def list(self, query: ListQuery = NO_QUERY, *, counts: bool = False) -> list[AssetGroupTag]:
+        """All asset group tags matching the query's filters (the server neither pages nor sorts them); `counts`
+        asks for each tag's selector and member counts (`AssetGroupTag.counts`: None where the server gives none)."""
         params = [pair for pair in list_params(TAGS, ListQuery(query.filters)) if pair[0] not in ("skip", "limit")]
+        if counts:
+            params.append(("counts", "true"))
         return (await self._client.get(TagList, "/api/v2/asset-group-tags", params)).data.tags
 
 

@@ -31,6 +31,7 @@ from svctui.commands.delete_common import (
     result_line,
     yes_option,
 )
+from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
 from svctui.ops.selector_delete import (
     Preview,
     PreviewResult,
@@ -79,6 +80,9 @@ def read_ids(arguments: tuple[str, ...], from_file: IO[str] | None) -> list[int]
 def preview_line(result: PreviewResult) -> str:
     """`selector 12: would delete "Old DCs"`, `selector 13: could not be checked: HTTP 500 …`."""
     line = f"selector {result.selector_id}: {result.preview}"
+    if result.selector is not None and result.selector.extension_owned:
+        owner = owner_words(selector_record(result.selector))
+        return f"{line} {result.selector.name!r} (owned by an extension: {owner}; {EXTENSION_RECREATES})"
     if result.selector is not None and result.selector.name:
         return f"{line} {result.selector.name!r}"
     if result.preview in (Preview.UNKNOWN, Preview.UNCHECKED) and result.message:

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, error, note
+from svctui.ops.audit_lines import EXTENSION_RECREATES
 from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
-from svctui.text import plural, shown_and_more
+from svctui.text import id_ranges, plural, shown_and_more
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -86,6 +87,12 @@ def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: in
         lines.append(f"  {outside:,} of them not part of tag {tag_id} (or already gone): nothing to delete there")
     if defaults:
         lines.append(f"  {defaults:,} of them default selectors: the server will refuse them")
+    owned = [selector_id for selector_id in ids if selector_id in records and records[selector_id].extension_owned]
+    if owned:
+        lines.append(
+            f"  {len(owned):,} of them owned by an extension ({id_ranges(owned)}): {EXTENSION_RECREATES}, and a "
+            "restore will not re-create them"
+        )
     return lines
 
 

@@ -141,7 +141,9 @@ def generate_tags(conn: sqlite3.Connection, rng: random.Random, sizes: DemoSizes
 def extension_selectors(conn: sqlite3.Connection, tag_count: int, last_id: int, anchor: datetime) -> None:
     """The extension-owned selectors and the rules behind them, after every other selector (the ids before them and
     the random streams stay as they were): each one's extension re-creates it after a delete (`sync_extensions`)."""
-    rules, rows, seeds = [], [], []
+    rules: list[tuple[object, ...]] = []
+    rows: list[tuple[object, ...]] = []
+    seeds: list[tuple[object, ...]] = []
     if last_id == 0:  # `--selectors 0` asks for none at all
         return
     for number, (tag_id, extension_id, rule_key, name, cypher) in enumerate(EXTENSION_RULES, start=1):

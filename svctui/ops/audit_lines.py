@@ -30,7 +30,29 @@ RECORD_FIELDS = (
     "created_by",
     "updated_at",
     "updated_by",
+    "rule_key",
+    "extension_id",
 )
+OWNER_FIELDS = ("rule_key", "extension_id")  # set on a selector an extension owns (REAL-SERVER.md)
+EXTENSION_RECREATES = "the extension re-creates it at its next sync"
+
+
+def owner_fields(record: dict[str, Any] | None) -> dict[str, Any]:
+    """`rule_key` and `extension_id` of an extension-owned selector's record (an outcome line keeps them), else {}."""
+    if not record or all(record.get(name) is None for name in OWNER_FIELDS):
+        return {}
+    return {name: record.get(name) for name in OWNER_FIELDS}
+
+
+def owner_words(record: dict[str, Any] | None) -> str:
+    """`extension 1, rule entra-global-admins` for an extension-owned selector's record, else ''."""
+    owner = owner_fields(record)
+    if not owner:
+        return ""
+    parts = [f"extension {owner['extension_id']}" if owner["extension_id"] is not None else "an extension"]
+    if owner["rule_key"] is not None:
+        parts.append(f"rule {owner['rule_key']}")
+    return ", ".join(parts)
 
 
 def local_user() -> str:

@@ -20,7 +20,15 @@ from svctui.api.limits import MAX_PAGE_SIZE
 from svctui.api.models import Selector, SelectorPage
 from svctui.api.query import ListQuery
 from svctui.api.resources import Deletion
-from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.audit_lines import (
+    AuditContext,
+    end_line,
+    intent_line,
+    outcome_line,
+    owner_fields,
+    plan_line,
+    selector_record,
+)
 from svctui.ops.identity import another_selector, renamed
 from svctui.ops.outcomes import DeleteReport, DeleteResult, Outcome, Stopped, classify, unexpected
 from svctui.store.errors import StoreError
@@ -100,6 +108,7 @@ class _Run:
     callback_error: Exception | None = None
     unanswered_streak: int = 0
     unlogged: set[int] = field(default_factory=set)  # ids whose outcome line could not be written
+    owners: dict[int, dict[str, Any]] = field(default_factory=dict)  # extension-owned: rule_key, extension_id
 
     @property
     def halted(self) -> bool:
@@ -132,7 +141,8 @@ class _Run:
             self.unanswered_streak = self.unanswered_streak + 1 if unanswered else 0
             if self.unanswered_streak >= UNREACHABLE_STREAK:
                 self.stopped = self.stopped or Stopped.UNREACHABLE
-            if not await self.write(outcome_line(self.run_id, self.tag_id, result)):
+            owner = self.owners.get(result.selector_id, {})
+            if not await self.write(outcome_line(self.run_id, self.tag_id, result, **owner)):
                 self.unlogged.add(result.selector_id)
         if self.on_result is not None:
             try:
@@ -199,6 +209,8 @@ async def _delete_one(
                 await run.settle(checked)
                 return
             record = checked if isinstance(checked, dict) else record
+        if owner := owner_fields(record):
+            run.owners[selector_id] = owner
         if not await run.write(intent_line(run.run_id, run.tag_id, selector_id, record)):
             return  # not sent: the intent is not on disk
         if run.stopped is Stopped.AUDIT_NOT_WRITABLE:

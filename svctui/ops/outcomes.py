@@ -17,6 +17,7 @@ from svctui.api.errors import (
     ApiConnectionError,
     ApiError,
     ApiStatusError,
+    NoEnvironmentAccess,
     ResponseShapeError,
     shorten,
 )
@@ -113,9 +114,15 @@ def one_line(text: str) -> str:
     return shorten("; ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
+def is_no_access(exc: BaseException) -> bool:
+    """True for the ETAC 403 (`user does not have access to this resource`): this user may not read selectors here;
+    the credentials work (DELETE and POST are not gated)."""
+    return isinstance(exc, NoEnvironmentAccess)
+
+
 def is_auth_failure(exc: ApiError) -> bool:
-    """True for errors that mean the credentials (not this selector) are the problem."""
-    if not isinstance(exc, ApiStatusError):
+    """True for errors that mean the credentials (not this selector) are the problem (not the ETAC 403)."""
+    if not isinstance(exc, ApiStatusError) or is_no_access(exc):
         return False
     text = " ".join(exc.messages).lower()
     if exc.status == 401:

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from svctui.api.errors import ApiError, ApiStatusError
 from svctui.api.models import Selector
-from svctui.ops.outcomes import Outcome, classify, is_auth_failure, is_server_trouble, one_line
+from svctui.ops.outcomes import Outcome, classify, is_auth_failure, is_no_access, is_server_trouble, one_line
 
 MAX_CONCURRENCY = 16
 
@@ -103,12 +103,14 @@ async def preview_selectors(
 
     An authentication failure raises. A lookup without a real answer is UNCHECKED with the reason; once the server
     proves unreachable or failing (5xx, 429 after the client's retries) the remaining ids are UNCHECKED unasked.
-    Any other refusal of the lookup (e.g. a server without GET selector) gives UNKNOWN: the deletion would be tried.
+    Any other refusal of the lookup (e.g. a server without GET selector) gives UNKNOWN: the deletion would be tried;
+    after an ETAC 403 (this user may not read selectors) the remaining ids are UNKNOWN unasked.
     """
     ids = list(dict.fromkeys(selector_ids))
     by_id: dict[int, PreviewResult] = {}
     trouble: list[str] = []
     auth_errors: list[ApiError] = []
+    no_access: list[str] = []  # ETAC: this user may not read selectors; DELETE would still be tried
 
     async def look(selector_id: int) -> None:
         try:
@@ -120,6 +122,8 @@ async def preview_selectors(
             result = judge_error(selector_id, exc, listed=selector_id in listed)
             if is_server_trouble(exc):
                 trouble.append(result.message)
+            if is_no_access(exc):
+                no_access.append(result.message)
         except Exception as exc:  # never a crashed dry run: the id is unchecked, with what went wrong
             result = PreviewResult(selector_id, Preview.UNCHECKED, None, one_line(f"{type(exc).__name__}: {exc}"))
         by_id[selector_id] = result
@@ -132,6 +136,12 @@ async def preview_selectors(
         for selector_id in shared:
             if trouble or auth_errors:
                 return
+            if no_access:  # the same 403 for every selector: not asked again, the deletion would still be tried
+                result = PreviewResult(selector_id, Preview.UNKNOWN, None, f"not looked up: {no_access[0]}")
+                by_id[selector_id] = result
+                if on_result is not None:
+                    on_result(result)
+                continue
             await look(selector_id)
 
     async with asyncio.TaskGroup() as group:

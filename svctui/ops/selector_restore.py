@@ -19,7 +19,15 @@ from typing import Any, Protocol
 
 from svctui.api.errors import ApiError, NotFound
 from svctui.api.models import Selector
-from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line, selector_record
+from svctui.ops.audit_lines import (
+    EXTENSION_RECREATES,
+    AuditContext,
+    intent_line,
+    outcome_line,
+    owner_words,
+    plan_line,
+    selector_record,
+)
 from svctui.ops.delete_run import AuditSink, fetch_selector_records
 from svctui.ops.identity import another_selector
 from svctui.ops.outcomes import Answer, Outcome, classify, one_line
@@ -128,6 +136,8 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
             plan.not_restorable[old_id] = f"not deleted by the run ({entry.outcome or 'not attempted'})"
         elif entry.in_doubt and old_id in deleted_by:  # its DELETE did nothing: the resume found it and deleted it
             plan.not_restorable[old_id] = f"deleted by run {deleted_by[old_id]}, not by this one: restore that run"
+        elif owner := owner_words(entry.record):
+            plan.not_restorable[old_id] = extension_why(owner)
         elif not entry.record or not entry.record.get("seeds"):
             plan.not_restorable[old_id] = "the run kept no record of it (name, seeds): it can't be re-created"
         else:
@@ -135,6 +145,14 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
             if old_id in doubtful:
                 plan.in_doubt.append(old_id)
     return plan
+
+
+def extension_why(owner: str) -> str:
+    """Why an extension-owned selector is never restored (`owner`: `extension 1, rule x`)."""
+    return (
+        f"owned by an extension ({owner}): {EXTENSION_RECREATES}; a copy made by POST would be a plain selector "
+        "whose name blocks that"
+    )
 
 
 SEED_KINDS = {1: "object id", 2: "Cypher"}
@@ -198,6 +216,42 @@ def same_definition(selector: Selector, record: dict[str, Any]) -> bool:
     return all((mine.get(name) or "") == (record.get(name) or "") for name in ("name", "description")) and list(
         mine.get("seeds") or []
     ) == list(record.get("seeds") or [])
+
+
+NAME_TAKEN_STATUS = 409  # POST: `asset group tag selector name must be unique` (unique per tag among non-defaults)
+
+
+def _is_name_taken(exc: ApiError) -> bool:
+    return getattr(exc, "status", None) == NAME_TAKEN_STATUS  # after a lost answer too: the namesake may be ours
+
+
+async def _name_taken(
+    client: RestoreClient, tag_id: int, old_id: int, record: dict[str, Any], exc: ApiError
+) -> RestoreResult:
+    """A 409 to the POST: a selector of that name exists now. Same definition: restored already (as it); another
+    one: failed, saying what to do; the look-up failed: failed, saying so."""
+    name = str(record.get("name") or "")
+    status, request_id = getattr(exc, "status", None), getattr(exc, "request_id", None)
+    try:
+        existing = await fetch_selector_records(client, tag_id)
+    except ApiError as lookup:
+        message = one_line(
+            f"a selector named {name!r} exists now (HTTP 409); which one could not be looked up "
+            f"({lookup.user_message()}): find it in tag {tag_id}, then rename or delete it and restore again"
+        )
+        return RestoreResult(old_id, FAILED, name, status=status, request_id=request_id, message=message)
+    namesake = next(
+        (selector for selector in existing.values() if selector.name == name and not selector.is_default), None
+    )
+    if namesake is not None and same_definition(namesake, record):
+        message = f"a selector with this name and definition exists now (id {namesake.id}): counted as restored"
+        return RestoreResult(old_id, RESTORED, name, namesake.id, status=status, request_id=request_id, message=message)
+    where = f" (id {namesake.id})" if namesake is not None else ""
+    message = one_line(
+        f"a selector named {name!r} exists now{where} with another definition; names are unique per tag: rename "
+        f"or delete selector{where or ' of that name'}, then restore this one again"
+    )
+    return RestoreResult(old_id, FAILED, name, status=status, request_id=request_id, message=message)
 
 
 async def _still_there(client: RestoreClient, tag_id: int, entry: SelectorEntry) -> bool | str | None:
@@ -332,6 +386,10 @@ async def _restore_one(
             message=note,
         )
     except ApiError as exc:  # sent and never answered is `no answer`: the selector may have been created
+        taken = await _name_taken(client, tag_id, old_id, record, exc) if _is_name_taken(exc) else None
+        if taken is not None:
+            audit(_outcome_line(run_id, tag_id, taken))
+            return taken
         judged = classify(old_id, exc)
         outcome = NO_ANSWER if judged.outcome is Outcome.NO_ANSWER else FAILED
         result = RestoreResult(

@@ -91,9 +91,11 @@ def test_position_cannot_be_filtered_and_glyph_takes_contains(client: httpx.Clie
     message = error_of(client.get(TAGS_PATH, params={"position": "eq:1"}), 400)
     assert message == "the specified column cannot be filtered: position"
     every = tags(client, [])
-    assert [tag["id"] for tag in tags(client, [("glyph", "~eq:ul")])] == [
-        tag["id"] for tag in every if tag["glyph"] and "ul" in tag["glyph"]
-    ] != []
+    assert (
+        [tag["id"] for tag in tags(client, [("glyph", "~eq:ul")])]
+        == [tag["id"] for tag in every if tag["glyph"] and "ul" in tag["glyph"]]
+        != []
+    )
 
 
 @pytest.mark.parametrize(("column", "op"), [("glyph", "gt"), ("created_by", "gt"), ("require_certify", "lt")])

@@ -104,6 +104,15 @@ def error_view(error: BaseException, noun: str = "records", profile: str | None 
             None,
             ("Completed tasks work on both editions: press 2.",),
         )
+    if "NoEnvironmentAccess" in names:  # ETAC: the token works, this user may not read selectors here
+        return ErrorView(
+            StateKind.ERROR,
+            "No access to selectors on this server",
+            (*lines, "This user cannot browse selectors here (environment access control); the token works."),
+            status,
+            request_id,
+            ("i still marks typed ids, and ctrl+d deletes them where the server allows it.", retry),
+        )
     if "Unauthorized" in names or "Forbidden" in names or status in (401, 403):
         title = "Authentication failed" if status != 403 else "Not allowed"
         return ErrorView(

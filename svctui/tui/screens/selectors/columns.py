@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.content import Content
 
 from svctui.api.models import AssetGroupTag, Selector
+from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
 from svctui.schedule import utc_minute
 from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
@@ -19,6 +20,7 @@ SEED_TYPES = {1: "object id", 2: "Cypher"}
 when = utc_minute  # a UTC time as `2026-11-24 10:00Z` (svctui.schedule, as the events' cells)
 DEFAULT_FLAG = "default"
 DISABLED_FLAG = "disabled"
+EXTENSION_FLAG = "extension"  # owned by an installed extension: its next sync re-creates it when deleted
 # The table's columns fitted to its width, the one that matters most first: the name takes the spare room (up to
 # NAME_MOST); on a narrow terminal flags is 8 wide (`default` or `disabled`; both end with `…`, the detail pane
 # says them; so cut where it would be left out) and created, left out, sorts from the palette (ctrl+p, 'Sort by').
@@ -33,9 +35,15 @@ def auto_certify_text(value: int | None) -> str:
 
 
 def flags(selector: Selector) -> str:
-    """`default`, `disabled`, both, or nothing."""
+    """`default`, `extension`, `disabled`, two of them, or nothing."""
     return " ".join(
-        word for word, on in ((DEFAULT_FLAG, selector.is_default), (DISABLED_FLAG, selector.disabled_at)) if on
+        word
+        for word, on in (
+            (DEFAULT_FLAG, selector.is_default),
+            (EXTENSION_FLAG, selector.extension_owned),
+            (DISABLED_FLAG, selector.disabled_at),
+        )
+        if on
     )
 
 
@@ -55,6 +63,8 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
         text = Text(end="")
         if selector.is_default:
             text.append("default", style=f"bold {color_of('warning')}")
+        if selector.extension_owned:
+            text.append((" " if text else "") + EXTENSION_FLAG, style=f"bold {color_of('accent')}")
         if selector.disabled_at is not None:
             text.append((" " if text else "") + "disabled", style="dim")
         return text
@@ -71,7 +81,7 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             most=NAME_MOST,
             least=NAME_LEAST,
         ),
-        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8, least=8),
+        ColumnDef("flags", "flags", flag_cell, width=18, copy_text=flags, narrow_width=8, least=8),
         ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
         ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
         ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
@@ -106,6 +116,9 @@ class SelectorDetail(DetailPane[Selector]):
             ("updated", _value(" ".join(filter(None, (when(item.updated_at), item.updated_by))))),
             ("disabled", _value(" ".join(filter(None, (when(item.disabled_at), item.disabled_by))))),
         ]
+        if item.extension_owned:  # said only where it applies: most selectors are people's own
+            owner = owner_words(selector_record(item))
+            fields.insert(5, ("extension", missing(f"{owner}: {EXTENSION_RECREATES}")))
         kinds = [f"{SEED_TYPES.get(seed.type, str(seed.type))}: " for seed in item.seeds]
         seeds: list[Line] = [(kind + seed.value, len(kind)) for kind, seed in zip(kinds, item.seeds, strict=True)]
         seeds = seeds or [muted("no seeds")]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from svctui.api.filters import Filter, SortKey
-from svctui.api.models import Page, Selector
+from svctui.api.models import AssetGroupTag, Page, Selector
 from svctui.api.query import ListQuery
 from svctui.tui.widgets.filter_chips import chip_text
 
@@ -41,8 +41,27 @@ async def selector_page(client: ApiClient, tag_id: int, query: ListQuery) -> Pag
     return Page[Selector](count=page.count, skip=page.skip, limit=page.limit, data=page.data.selectors)
 
 
+def listed_counts(tags: Sequence[AssetGroupTag]) -> dict[int, int] | None:
+    """Each tag's selector count as the tag list gave it (`counts=true`), or None when any tag came without one (an
+    older server: then `selector_counts` asks per tag)."""
+    counts = {tag.id: tag.counts.selector_total for tag in tags if tag.counts is not None}
+    if len(counts) != len(tags) or any(count is None for count in counts.values()):
+        return None
+    return {tag_id: count for tag_id, count in counts.items() if count is not None}
+
+
 async def selector_counts(client: ApiClient, tag_ids: Sequence[int]) -> dict[int, int]:
-    """How many selectors each tag has (`limit=1` pages: only the count is read)."""
+    """How many selectors each tag has: from one tag list with `counts=true`, or where the server gives no counts
+    from `limit=1` pages of each tag (only the count is read)."""
+    from svctui.api.errors import ApiError
+
+    wanted = set(tag_ids)
+    try:
+        listed = listed_counts([tag for tag in await client.tags.list(counts=True) if tag.id in wanted])
+    except ApiError:
+        listed = None  # the tag list failed now: each tag's count is still worth asking for
+    if listed is not None and set(listed) == wanted:
+        return listed
     counts: dict[int, int] = {}
     for tag_id in tag_ids:
         counts[tag_id] = (await client.selectors.list(tag_id, ListQuery(limit=1))).count

@@ -24,6 +24,7 @@ class MarkResult:
     added: tuple[int, ...] = ()
     already: tuple[int, ...] = ()
     refused_default: tuple[int, ...] = ()
+    left_extension: tuple[int, ...] = ()  # extension-owned, left out of a "mark all" (marked only by hand or id)
 
 
 @dataclass
@@ -63,15 +64,21 @@ class Marks:
         """Whether the selector is marked."""
         return selector_id in self.of(tag_id).records
 
-    def mark(self, tag_id: int, placed: Iterable[tuple[Selector, int]], reason: str) -> MarkResult:
-        """Mark each (selector, page) pair; defaults are refused, repeats keep their first place and page."""
+    def mark(
+        self, tag_id: int, placed: Iterable[tuple[Selector, int]], reason: str, *, skip_extension: bool = False
+    ) -> MarkResult:
+        """Mark each (selector, page) pair; defaults are refused, repeats keep their first place and page; with
+        `skip_extension` (mark all) extension-owned selectors are left out, as their extension re-creates them."""
         marks = self._tag(tag_id)
         added: list[int] = []
         already: list[int] = []
         refused: list[int] = []
+        extension: list[int] = []
         for selector, page in placed:
             if selector.is_default:
                 refused.append(selector.id)
+            elif skip_extension and selector.extension_owned and selector.id not in marks.records:
+                extension.append(selector.id)
             elif selector.id in marks.records:
                 marks.records[selector.id] = selector  # the newest record wins; the order and page stay
                 already.append(selector.id)
@@ -82,20 +89,29 @@ class Marks:
                 added.append(selector.id)
         if added and reason:
             marks.reasons[reason] = None
-        return MarkResult(tuple(added), tuple(already), tuple(refused))
+        return MarkResult(tuple(added), tuple(already), tuple(refused), tuple(extension))
 
     def mark_listed(
-        self, tag_id: int, listing: Sequence[Selector], page_size: int, reason: str, only: Sequence[int] | None = None
+        self,
+        tag_id: int,
+        listing: Sequence[Selector],
+        page_size: int,
+        reason: str,
+        only: Sequence[int] | None = None,
+        *,
+        skip_extension: bool = False,
     ) -> tuple[MarkResult, tuple[int, ...]]:
         """Mark a listing's selectors (page = position // page_size); with `only`, just those ids, in their order.
 
         Ids of `only` the listing lacks are returned with the result, not marked (rejected ids are not marks).
+        `skip_extension`: as `mark`.
         """
         size = max(page_size, 1)
         placed = {selector.id: (selector, index // size) for index, selector in enumerate(listing)}
         wanted = list(placed) if only is None else list(dict.fromkeys(only))
         unknown = tuple(selector_id for selector_id in wanted if selector_id not in placed)
-        result = self.mark(tag_id, (placed[selector_id] for selector_id in wanted if selector_id in placed), reason)
+        chosen = (placed[selector_id] for selector_id in wanted if selector_id in placed)
+        result = self.mark(tag_id, chosen, reason, skip_extension=skip_extension)
         return result, unknown
 
     def mark_typed(

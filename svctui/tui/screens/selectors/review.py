@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Static
 
+from svctui.api.models import Selector
+from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
@@ -81,10 +83,29 @@ def left_out_words(sending: int, settled: int) -> str:
     return f"The run sends {plural(sending, 'selector')}; {settled:,} left out (gone, default, another tag's)"
 
 
+LEFT_OUT_EXTENSION = "left out: extension's"  # the dry-run cell of an extension-owned selector not chosen
+
+
+def extension_choice_label(owned: Sequence[int]) -> str:
+    """The review's checkbox for extension-owned selectors: `Delete the 2 owned by an extension too (12 15): …`."""
+    count = len(owned)
+    them = "it" if count == 1 else "them"
+    recreates = EXTENSION_RECREATES if count == 1 else "their extension re-creates them at its next sync"
+    return (
+        f"Delete {'the one' if count == 1 else f'the {count:,}'} owned by an extension too "
+        f"({ranges_and_more(owned, 5, sep=' ')}): {recreates}; a restore never re-creates {them}"
+    )
+
+
 def unknown_ids_words(count: int) -> str:
     """`1 typed id is not in the tag's list: the dry run checks it` (or the plural)."""
     verb, them = ("is", "it") if count == 1 else ("are", "them")
     return f"{plural(count, 'typed id')} {verb} not in the tag's list: the dry run checks {them}"
+
+
+def owned_words(selector: Selector) -> str:
+    """`extension 1, rule x` of an extension-owned selector."""
+    return owner_words(selector_record(selector))
 
 
 class ReviewScreen(ConfirmDialog):
@@ -101,6 +122,8 @@ class ReviewScreen(ConfirmDialog):
     ReviewScreen #review-table { min-height: 4; }
     ReviewScreen #review-preview { max-height: 2; }
     ReviewScreen #review-left-out { display: none; }
+    ReviewScreen #review-extension { display: none; border: none; padding: 0; height: auto; }
+    ReviewScreen #review-extension.-owned { display: block; }
     """
 
     def __init__(self, plan: CleanupPlan) -> None:
@@ -115,6 +138,9 @@ class ReviewScreen(ConfirmDialog):
         self.checked_count = 0
         self.left_out: dict[int, Preview] = {}  # ids the dry run settled: not sent (gone, refused, another tag's)
         self.impact: Impact | None = None
+        # extension-owned selectors: left out of the run unless the user ticks the review's checkbox
+        self.owned: dict[int, str] = {s.id: owned_words(s) for s in plan.selectors if s.extension_owned}
+        self.include_owned = False
         self.fitted_width = 0  # the screen's width the table's columns were fitted to
 
     @property
@@ -127,16 +153,22 @@ class ReviewScreen(ConfirmDialog):
         """True above CONFIRM_TYPED_ABOVE marked selectors."""
         return len(self.ids) > CONFIRM_TYPED_ABOVE
 
+    def kept_back(self, selector_id: int) -> bool:
+        """True for an id the run will not send: settled by the dry run, or owned by an extension and not chosen."""
+        return selector_id in self.left_out or (selector_id in self.owned and not self.include_owned)
+
     def sending_ids(self) -> list[int]:
-        """The ids the run would send: the marked ones less those the dry run settled."""
-        return [selector_id for selector_id in self.ids if selector_id not in self.left_out]
+        """The ids the run would send: the marked ones less those the dry run settled and the extension-owned ones
+        the user did not choose."""
+        return [selector_id for selector_id in self.ids if not self.kept_back(selector_id)]
 
     def plan_to_send(self) -> CleanupPlan:
-        """The plan less the selectors the dry run settled (gone, default, another tag's): the run sends the rest."""
+        """The plan less the selectors the dry run settled (gone, default, another tag's) and the extension-owned
+        ones not chosen: the run sends the rest."""
         return CleanupPlan(
             tag=self.plan.tag,
-            selectors=tuple(selector for selector in self.plan.selectors if selector.id not in self.left_out),
-            unknown_ids=tuple(selector_id for selector_id in self.plan.unknown_ids if selector_id not in self.left_out),
+            selectors=tuple(selector for selector in self.plan.selectors if not self.kept_back(selector.id)),
+            unknown_ids=tuple(selector_id for selector_id in self.plan.unknown_ids if not self.kept_back(selector_id)),
             filters_text=self.plan.filters_text,
             typed_ids=self.plan.typed_ids,
         )
@@ -161,6 +193,7 @@ class ReviewScreen(ConfirmDialog):
             yield RowTable(id="review-table")
             yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)  # wraps: at most 2 lines
             yield Static("", id="review-left-out", classes=one_line, markup=False)
+            yield Checkbox(extension_choice_label(list(self.owned)), False, id="review-extension")
             yield Static(f"Impact: {CHECKING}", id="review-impact", classes=one_line, markup=False)
             why_read_only = read_only_why(app)
             if why_read_only is not None:
@@ -182,6 +215,7 @@ class ReviewScreen(ConfirmDialog):
             name = self.names.get(selector_id, "(not in the tag's list)")
             rows[str(selector_id)] = (str(selector_id), name, CHECKING, CHECKING, "")
         self.fill_table(rows)
+        self.show_owned()
         self.start_loads()
         self.call_after_refresh(self.fit_lines)
 
@@ -241,7 +275,7 @@ class ReviewScreen(ConfirmDialog):
         table = self.query_one("#review-table", DataTable)
         for result in self.checked.take():
             self.checked_count += 1
-            table.update_cell(str(result.selector_id), "preview", str(result.preview))
+            table.update_cell(str(result.selector_id), "preview", self.preview_cell(result))
         self.query_one("#review-preview", Static).update(
             f"Dry run: {CHECKING} {self.checked_count:,}/{len(self.ids):,}"
         )
@@ -271,31 +305,76 @@ class ReviewScreen(ConfirmDialog):
         """One dry-run line per selector, and the counts."""
         self.previews = results
         table = self.query_one("#review-table", DataTable)
+        for result in results:  # the dry run may find typed ids (not in the tag's list) owned by an extension
+            if result.selector is not None and result.selector.extension_owned and result.preview not in SETTLED:
+                self.owned.setdefault(result.selector_id, owned_words(result.selector))
+        self.show_owned()
         for result in results:
-            text = str(result.preview)
             if result.selector is not None and result.selector.id not in self.names:
                 table.update_cell(str(result.selector_id), "name", result.selector.name)
-            table.update_cell(str(result.selector_id), "preview", text)
+            table.update_cell(str(result.selector_id), "preview", self.preview_cell(result))
         self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
+        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        self.show_left_out()
+        self.show_count_to_send()
+        self.update_action()
+
+    def show_left_out(self) -> None:
+        """The line under the dry run: what the run leaves out (settled, or extension-owned and not chosen)."""
+        if self.previews is None:
+            return
         left_out = "None of these would be deleted: Delete stays off."
+        owned_only = any(result.preview not in SETTLED for result in self.previews)
         if self.left_out and self.anything_to_delete():
             sending, settled = len(self.sending_ids()), len(self.left_out)
             left_out = left_out_words(sending, settled)
         elif self.anything_to_delete():
             left_out = ""
-        self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        elif owned_only:
+            left_out = "Only selectors owned by an extension are left: tick the box to delete them too."
         show_line(self.query_one("#review-left-out", Static), left_out)
+
+    def preview_cell(self, result: PreviewResult) -> str:
+        """The dry-run cell: what DELETE would do, or that an extension-owned selector is left out (not chosen)."""
+        if result.selector_id in self.owned and not self.include_owned and result.preview not in SETTLED:
+            return LEFT_OUT_EXTENSION
+        return str(result.preview)
+
+    def show_owned(self) -> None:
+        """The checkbox for extension-owned selectors, shown when there are some (its label names them)."""
+        box = self.query_one("#review-extension", Checkbox)
+        box.set_class(bool(self.owned), "-owned")
+        if self.owned:
+            box.label = extension_choice_label(list(self.owned))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Extension-owned selectors chosen (or not) for deletion: the cells, the count, the button follow."""
+        if event.checkbox.id != "review-extension":
+            return
+        event.stop()
+        self.include_owned = event.value
+        table = self.query_one("#review-table", DataTable)
+        by_id = {result.selector_id: result for result in self.previews or ()}
+        for selector_id in self.owned:
+            result = by_id.get(selector_id)
+            cell = self.preview_cell(result) if result is not None else CHECKING
+            if result is None and not self.include_owned:
+                cell = LEFT_OUT_EXTENSION
+            table.update_cell(str(selector_id), "preview", cell)
+        self.show_left_out()
         self.show_count_to_send()
         self.update_action()
 
     def show_count_to_send(self) -> None:
-        """Title, typed count and button name the selectors the run will send, once the dry run has settled some."""
-        if not self.left_out or not self.anything_to_delete():
+        """Title, typed count and button name the selectors the run will send (fewer than marked once the dry run
+        settled some or extension-owned ones are left out)."""
+        if not self.anything_to_delete():
             return
         sending, marked = len(self.sending_ids()), len(self.ids)
-        self.query_one("#review-title", Static).update(
-            f"Delete {sending:,} of the {plural(marked, 'marked selector')} from {tag_words(self.plan)}?"
-        )
+        title = f"Delete {plural(marked, 'selector')} from {tag_words(self.plan)}?"
+        if sending != marked:
+            title = f"Delete {sending:,} of the {plural(marked, 'marked selector')} from {tag_words(self.plan)}?"
+        self.query_one("#review-title", Static).update(title)
         for label in self.query("#review-typed-label").results(Static):
             label.update(
                 f"More than {CONFIRM_TYPED_ABOVE} marked: type {sending} to enable Delete (digits go to the box)"
@@ -306,8 +385,11 @@ class ReviewScreen(ConfirmDialog):
             button.label = f"Delete {sending:,}"
 
     def anything_to_delete(self) -> bool:
-        """False once the dry run answered that every selector is gone, refused or not part of the tag."""
-        return self.previews is None or any(result.preview not in SETTLED for result in self.previews)
+        """False once the dry run answered that every selector is gone, refused or not part of the tag, or while
+        every other one is owned by an extension and not chosen."""
+        if self.previews is None:
+            return bool(self.sending_ids())
+        return any(result.preview not in SETTLED and not self.kept_back(result.selector_id) for result in self.previews)
 
     def show_impact(self, impact: Impact) -> None:
         """Members per selector and the total, or why the server can't say."""
@@ -315,8 +397,11 @@ class ReviewScreen(ConfirmDialog):
         for selector_id in self.ids:
             counts = impact.per_selector.get(selector_id)
             members = f"{sum(counts.values()):,}" if counts is not None else "—"
+            kinds = kinds_text(counts) if counts is not None else impact.uncounted.get(selector_id, "")
+            if selector_id in impact.disabled:
+                members, kinds = "disabled", "tags nothing"
             table.update_cell(str(selector_id), "members", members)
-            table.update_cell(str(selector_id), "kinds", kinds_text(counts) if counts is not None else "")
+            table.update_cell(str(selector_id), "kinds", kinds)
         self.impact = impact
         if self.query_one("#review-why", Static).size.width <= 0:  # not laid out yet: fit_lines can't cut it
             self.query_one("#review-impact", Static).update(impact_text(impact))
@@ -334,6 +419,8 @@ class ReviewScreen(ConfirmDialog):
         """The count is right; the dry run has not answered, or found nothing to delete."""
         if self.previews is None:
             return "Delete is enabled once the dry run has answered."
+        if self.owned and not self.include_owned:
+            return "The rest are owned by an extension: tick the box above to delete them too."
         return "None of these would be deleted: there is nothing to confirm."
 
     def wrong_text(self) -> str:

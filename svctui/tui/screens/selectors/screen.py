@@ -32,6 +32,7 @@ from svctui.tui.screens.selectors.loaders import (
     Matching,
     TypedLookup,
     all_matching,
+    listed_counts,
     selector_counts,
     selector_page,
     typed_lookup,
@@ -243,7 +244,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self.tags_pane.show_loading(self.dashboard.header_info.server)
 
         async def tags() -> list[AssetGroupTag]:
-            return await (await self.dashboard.api_client()).tags.list()
+            return await (await self.dashboard.api_client()).tags.list(counts=True)
 
         self.loads.start("tags", tags)
 
@@ -260,7 +261,11 @@ class SelectorsScreen(ListScreen[Selector]):
             return
         if message.channel == "tags":
             self.tags_pane.show_tags(message.value)
-            self._load_counts(message.value)
+            listed = listed_counts(message.value)  # counts=true answered them: no request per tag
+            if listed is None:
+                self._load_counts(message.value)
+            else:
+                self.tags_pane.show_counts(listed)
         elif message.channel == "counts":
             self.tags_pane.show_counts(message.value)
         elif message.channel == "matching":
@@ -427,7 +432,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.marks.mark_listed(found.tag_id, found.selectors, limit, found.why)
+                self.marks.mark_listed(found.tag_id, found.selectors, limit, found.why, skip_extension=True)
                 self._marks_shown()
 
         self.app.push_screen(ConfirmMarks(f"Mark {plural(markable, 'selector')}?", lines), answered)

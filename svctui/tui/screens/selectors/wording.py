@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from svctui.api.models import AssetGroupTag
+from svctui.ops.audit_lines import EXTENSION_RECREATES
 from svctui.text import plural as plural  # re-exported: the selectors' wording takes it from here
 from svctui.tui.screens.selectors.loaders import Matching
 from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
 from svctui.tui.screens.selectors.plan import CleanupPlan
 
+EXTENSION_RECREATES_THEM = "their extension re-creates them at its next sync"
 MARKING_SENDS_NOTHING = "Marking sends nothing; ctrl+d shows the review before anything is deleted."
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
 
@@ -18,6 +20,11 @@ def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tupl
     """How many of the matches would be newly marked, and the lines saying it (count, pages, defaults, already)."""
     defaults = sum(1 for selector in found.selectors if selector.is_default)
     already = sum(1 for selector in found.selectors if marks.is_marked(found.tag_id, selector.id))
+    owned = sum(
+        1
+        for selector in found.selectors
+        if selector.extension_owned and not selector.is_default and not marks.is_marked(found.tag_id, selector.id)
+    )
     pages = (len(found.selectors) + limit - 1) // limit
     why = f"{found.why[:1].upper()}{found.why[1:]}"
     lines = [f"{why}: {plural(len(found.selectors), 'selector')}, on {plural(pages, 'page')}."]
@@ -27,9 +34,15 @@ def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tupl
         lines.append(
             f"{defaults:,} of them are default selectors: the server refuses to delete those, they stay unmarked."
         )
+    if owned:
+        verb, them = ("is", "it") if owned == 1 else ("are", "them")
+        recreates = EXTENSION_RECREATES_THEM if owned > 1 else EXTENSION_RECREATES
+        lines.append(
+            f"{owned:,} of them {verb} owned by an extension: left out, as {recreates} (space marks {them} by hand)."
+        )
     if already:
         lines.append(f"{already:,} {'is' if already == 1 else 'are'} marked already.")
-    return len(found.selectors) - defaults - already, (*lines, MARKING_SENDS_NOTHING)
+    return len(found.selectors) - defaults - already - owned, (*lines, MARKING_SENDS_NOTHING)
 
 
 def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
