@@ -404,8 +404,22 @@ def test_tags_list_filters_on_the_real_servers_columns(env: dict[str, str]) -> N
     assert certified.exit_code == 0, certified.stderr
     found = TypeAdapter(list[AssetGroupTag]).validate_json(certified.stdout)
     assert found and [t.id for t in found] == [t.id for t in every if t.analysis_enabled and t.created_by != "nobody"]
-    refused = invoke(["tags", "list", "-f", "glyph=~eq:x"])
-    assert refused.exit_code == 2 and "glyph" in refused.stderr and "eq, neq" in refused.stderr
+    skulls = invoke(["tags", "list", "-f", "glyph=~eq:kul", "-o", "json"])  # ~eq: a contains, as the server's
+    assert skulls.exit_code == 0, skulls.stderr
+    assert [t.name for t in TypeAdapter(list[AssetGroupTag]).validate_json(skulls.stdout)] == ["Owned"]
+    refused = invoke(["tags", "list", "-f", "glyph=gt:x"])
+    assert refused.exit_code == 2 and "glyph" in refused.stderr and "eq, ~eq, neq" in refused.stderr
+
+
+def test_tags_list_by_position_exits_2_before_any_request(env: dict[str, str], demo_server: DemoLike) -> None:
+    """Issue 26: the real server answers 400 to a `position` filter; svctui refuses it itself, naming what works."""
+    before = demo_server.request_count  # type: ignore[attr-defined]
+    result = invoke(["tags", "list", "-f", "position=eq:1"])
+    assert result.exit_code == 2, result.stderr
+    assert "'position' is not a filter column of asset group tags" in result.stderr
+    assert "cannot be filtered: position" in result.stderr and "filter columns: name, description" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert demo_server.request_count == before  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

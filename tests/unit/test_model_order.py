@@ -10,9 +10,9 @@ from svctui.commands.output import csv_columns
 # REAL-SERVER.md, "The real server also lets you browse before deleting": the tag and selector objects
 STAMPS = ["created_at", "created_by", "updated_at", "updated_by"]
 TAG_WIRE = ["id", "type", "kind_id", "name", "description", *STAMPS, "deleted_at", "deleted_by", "position"]
-TAG_WIRE += ["require_certify", "analysis_enabled", "glyph"]
+TAG_WIRE += ["require_certify", "analysis_enabled", "glyph", "counts"]  # counts: with `?counts=true` only
 SELECTOR_WIRE = ["id", "asset_group_tag_id", "name", "description", *STAMPS, "disabled_at", "disabled_by"]
-SELECTOR_WIRE += ["auto_certify", "is_default", "allow_disable", "seeds"]
+SELECTOR_WIRE += ["auto_certify", "is_default", "allow_disable", "seeds", "rule_key", "extension_id"]
 
 
 def test_json_follows_the_servers_field_order() -> None:
