@@ -126,6 +126,16 @@ def test_faults_path_keeps_the_faults_to_the_requests_under_it(tmp_path: Path) -
     assert tags.stdout.startswith("HTTP 200\n") and tags.returncode == 0, tags.stdout + tags.stderr
 
 
+def test_restricted_user_gets_the_etac_403_on_selectors_only(tmp_path: Path) -> None:
+    """`--restricted-user`: environment access control as the real server applies it (issue 26)."""
+    with started(tmp_path, "--restricted-user") as run:
+        tags = signed_request(run, "/api/v2/asset-group-tags", "--fail")
+        selectors = signed_request(run, "/api/v2/asset-group-tags/1/selectors", "--fail")
+    assert tags.stdout.startswith("HTTP 200\n"), tags.stdout + tags.stderr
+    assert selectors.stdout.startswith("HTTP 403\n"), selectors.stdout + selectors.stderr
+    assert "user does not have access to this resource" in selectors.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -182,6 +192,7 @@ def test_help_lists_every_option() -> None:
         "--error-rate",
         "--faults",
         "--faults-path",
+        "--restricted-user",
     ):
         assert option in result.output
 
