@@ -134,7 +134,7 @@ def impact_text(impact: Impact, shown: int = SKIPPED_SHOWN, kinds: int | None = 
     if impact.uncounted:
         missing = len(impact.uncounted)
         ids = f" ({shown_and_more(list(impact.uncounted), shown)})" if shown > 0 else ""
-        why = next(iter(impact.uncounted.values()))
+        why = next(iter(impact.uncounted.values())).split(" — ")[0]  # the status; each row's cell says it all
         counted = len(impact.per_selector)
         return (
             f"Impact: incomplete: {missing:,} not counted{ids}: {why}; the other {counted:,}: "
