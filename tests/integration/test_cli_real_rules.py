@@ -138,9 +138,8 @@ def test_the_posts_400_reaches_the_user_verbatim(env: dict[str, str], fresh_demo
     words."""
     target = next(item for item in _selectors() if not item["is_default"] and item["rule_key"] is None)
     with sqlite3.connect(fresh_demo_server.db_path) as conn:
-        conn.execute("UPDATE selector_seeds SET type = 2, value = 'MATCH (n) RETURN (n' WHERE selector_id = ?", (
-            target["id"],
-        ))  # fmt: skip
+        sql = "UPDATE selector_seeds SET type = 2, value = 'MATCH (n) RETURN (n' WHERE selector_id = ?"
+        conn.execute(sql, (target["id"],))
     invoke(["selectors", "delete", "1", str(target["id"]), "--yes"])
     run_id = read_audit().runs[-1].run_id
     restored = invoke(["selectors", "restore", run_id, "--yes"])
@@ -156,8 +155,8 @@ def test_etac_is_said_in_words_and_deleting_typed_ids_still_works(restricted: De
     assert "this user cannot browse selectors on this server" in listed.stderr and "the token works" in listed.stderr
     assert "authentication failed" not in listed.stderr.lower() and "Traceback" not in listed.stderr
     with sqlite3.connect(restricted.db_path) as conn:
-        ids = [row[0] for row in conn.execute("SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND is_default = 0 "
-                                              "ORDER BY id LIMIT 2")]  # fmt: skip
+        sql = "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND is_default = 0 ORDER BY id LIMIT 2"
+        ids = [row[0] for row in conn.execute(sql)]
     dry = invoke(["selectors", "delete", "1", *map(str, ids), "--dry-run"])
     assert dry.exit_code == 0, dry.stderr
     assert "would try (selector lookup unavailable)" in dry.stdout and "cannot browse selectors" in dry.stdout

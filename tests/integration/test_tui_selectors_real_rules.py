@@ -143,13 +143,13 @@ def restricted_server(directory: Path) -> Iterator[DemoServer]:
 
 async def test_etac_is_said_in_words_and_the_review_deletes_typed_ids_without_an_impact(tmp_path: Path) -> None:
     with restricted_server(tmp_path) as demo:
-        async with on_cleanup(demo) as (app, pilot, screen):
+        async with on_cleanup(demo) as (_app, _pilot, screen):
             shown = " ".join(str(widget.render()) for widget in screen.query(Static) if widget.display)
             assert "No access to selectors on this server" in shown
             assert "this user cannot browse selectors" in shown.lower() and "the token works" in shown
             assert "Authentication failed" not in shown
         plan = plan_of(demo, [], unknown_ids=(20, 21))
-        async with with_screen(demo, ReviewScreen(plan)) as (app, pilot):
+        async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
             review = app.screen
             assert isinstance(review, ReviewScreen)
             assert column(review, "preview") == ["would try (selector lookup unavailable)"] * 2
