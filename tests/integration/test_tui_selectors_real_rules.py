@@ -9,6 +9,7 @@ tag's selector count from the one tag list request (`counts=true`).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,11 +17,12 @@ from typing import Any
 
 import pytest
 from starlette.types import ASGIApp, Receive, Scope, Send
-from textual.widgets import Button, Checkbox, DataTable, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Static
 
 from svctui.api.filters import Filter
 from svctui.demo.config import FIXED_ANCHOR, Faults
 from svctui.demo.server import DemoServer
+from svctui.tui.screens.selectors.prompts import TypeIds
 from svctui.tui.screens.selectors.review import LEFT_OUT_EXTENSION, ReviewScreen
 from tests.support.audit import BIG_TAG
 from tests.support.selectors import on_cleanup
@@ -141,15 +143,24 @@ def restricted_server(directory: Path) -> Iterator[DemoServer]:
         yield demo
 
 
-async def test_etac_is_said_in_words_and_the_review_deletes_typed_ids_without_an_impact(tmp_path: Path) -> None:
+async def test_etac_is_said_in_words_and_i_then_ctrl_d_deletes_typed_ids_without_an_impact(tmp_path: Path) -> None:
     with restricted_server(tmp_path) as demo:
-        async with on_cleanup(demo) as (_app, _pilot, screen):
+        async with on_cleanup(demo) as (app, pilot, screen):
             shown = " ".join(str(widget.render()) for widget in screen.query(Static) if widget.display)
             assert "No access to selectors on this server" in shown
             assert "this user cannot browse selectors" in shown.lower() and "the token works" in shown
             assert "Authentication failed" not in shown
-        plan = plan_of(demo, [], unknown_ids=(20, 21))
-        async with with_screen(demo, ReviewScreen(plan)) as (app, _pilot):
+            await pilot.press("i")
+            await settle(pilot)
+            assert isinstance(app.screen, TypeIds)
+            app.screen.query_one("#ids", Input).value = "20-21"
+            await pilot.press("enter")
+            await settle(pilot)
+            tag = screen.tag
+            assert tag is not None and list(screen.marks.of(tag.id).unknown) == [20, 21]
+            assert "2 typed ids marked unchecked: this user cannot browse selectors" in app.notes[-1].message
+            await pilot.press("ctrl+d")
+            await settle(pilot)
             review = app.screen
             assert isinstance(review, ReviewScreen)
             assert column(review, "preview") == ["would try (selector lookup unavailable)"] * 2
@@ -157,8 +168,21 @@ async def test_etac_is_said_in_words_and_the_review_deletes_typed_ids_without_an
                 "Impact: member counts cannot be shown: this user cannot read selectors on this server "
                 "(environment access control)"
             )
-            assert review.plan_to_send().unknown_ids == (20, 21)
-            assert not review.query_one("#review-delete", Button).disabled
+            delete = review.query_one("#review-delete", Button)
+            assert not delete.disabled and str(delete.label) == "Delete 2"
+            await pilot.click("#review-delete")
+            await settle(pilot)
+            for _ in range(100):  # the run's results land as messages
+                if not isinstance(app.screen, ReviewScreen) and not _selectors_left(demo, (20, 21)):
+                    break
+                await pilot.pause(0.05)
+        assert _selectors_left(demo, (20, 21)) == 0, "DELETE is not gated by ETAC: both are gone"
+
+
+def _selectors_left(demo: DemoServer, ids: tuple[int, ...]) -> int:
+    with sqlite3.connect(demo.db_path) as conn:
+        marks = ", ".join("?" * len(ids))
+        return int(conn.execute(f"SELECT COUNT(*) FROM selectors WHERE id IN ({marks})", ids).fetchone()[0])
 
 
 class PathRecorder:

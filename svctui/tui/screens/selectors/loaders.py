@@ -33,6 +33,7 @@ class TypedLookup:
     tag_id: int
     typed: tuple[int, ...]
     selectors: tuple[Selector, ...]
+    no_access: str = ""  # ETAC: the list is not this user's to read (the server's words); the ids stay unchecked
 
 
 async def selector_page(client: ApiClient, tag_id: int, query: ListQuery) -> Page[Selector]:
@@ -85,6 +86,12 @@ async def all_matching(client: ApiClient, tag_id: int, filters: Sequence[Filter]
 
 
 async def typed_lookup(client: ApiClient, tag_id: int, typed: Sequence[int]) -> TypedLookup:
-    """The tag's whole selector list (default order), to check typed ids against."""
-    page = await client.selectors.list(tag_id, ListQuery(limit=ALL))
+    """The tag's whole selector list (default order), to check typed ids against; none where ETAC keeps it from this
+    user (`no_access`)."""
+    from svctui.api.errors import NoEnvironmentAccess
+
+    try:
+        page = await client.selectors.list(tag_id, ListQuery(limit=ALL))
+    except NoEnvironmentAccess as exc:  # DELETE is not gated: the ids are marked unchecked, the dry run tries them
+        return TypedLookup(tag_id, tuple(typed), (), exc.user_message())
     return TypedLookup(tag_id, tuple(typed), tuple(page.data.selectors))
