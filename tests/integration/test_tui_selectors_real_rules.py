@@ -92,8 +92,13 @@ async def test_extension_owned_selectors_are_left_out_unless_the_box_is_ticked(t
             box = screen.query_one("#review-extension", Checkbox)
             assert box.display and not box.value
             label = str(box.label)
-            assert f"Delete the 2 owned by an extension too ({owned[0].id}-{owned[1].id})" in label
-            assert "their extension re-creates them at its next sync" in label
+            assert f"Also delete the 2 an extension owns ({owned[0].id}-{owned[1].id})" in label
+            assert "it re-creates them at its next sync; a restore never will" in label
+            impact = screen.impact
+            assert impact is not None
+            sent = sum(sum(impact.per_selector[s.id].values()) for s in plain)
+            every = sum(sum(impact.per_selector[s.id].values()) for s in [*plain, *owned])
+            assert text_of(screen, "#review-impact").startswith(f"Impact: {sent:,} tagged objects")
             assert column(screen, "preview") == ["would delete", "would delete", LEFT_OUT_EXTENSION, LEFT_OUT_EXTENSION]
             assert [s.id for s in screen.plan_to_send().selectors] == [s.id for s in plain]
             assert text_of(screen, "#review-title").startswith("Delete 2 of the 4 marked selectors")
@@ -103,6 +108,7 @@ async def test_extension_owned_selectors_are_left_out_unless_the_box_is_ticked(t
             assert [s.id for s in screen.plan_to_send().selectors] == [s.id for s in [*plain, *owned]]
             assert column(screen, "preview") == ["would delete"] * 4
             assert str(screen.query_one("#review-delete", Button).label) == "Delete 4"
+            assert text_of(screen, "#review-impact").startswith(f"Impact: {every:,} tagged objects")
 
 
 async def test_only_extension_owned_marked_keeps_delete_off_until_chosen(tmp_path: Path) -> None:

@@ -60,3 +60,36 @@ async def test_review_typed_count(
         await steady_cursor(pilot)
 
     await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_review_twenty_disabled(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
+) -> None:
+    """Issue 26: the server answers 409 to a disabled selector's member counts; the impact is complete (0)."""
+    disabled = [s for s in tag_selectors(big_demo) if s.disabled_at is not None and not s.is_default][:20]
+    plan = plan_of(big_demo, disabled, why="marked: all matching 'disabled_at neq null'")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen(plan))
+        await settle(pilot)
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_review_extension_owned(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, gate: DeleteGate, fixed_request_ids: None
+) -> None:
+    """Issue 26: selectors an extension owns are left out unless the box under the dry run is ticked."""
+    selectors = tag_selectors(big_demo)
+    owned = [s for s in selectors if s.extension_owned]
+    plain = [s for s in selectors if not s.is_default and not s.extension_owned][:3]
+    gate.member_counts = {s.id: {"User": s.id % 13, "Group": s.id % 5} for s in selectors}
+    plan = plan_of(big_demo, [*plain, *owned], why="marked by hand")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen(plan))
+        await settle(pilot)
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

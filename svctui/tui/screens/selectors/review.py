@@ -13,6 +13,7 @@ there deletes only once the count is right and the dry run has answered). A read
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
@@ -21,7 +22,7 @@ from textual.containers import Vertical
 from textual.widgets import Button, Checkbox, DataTable, Input, Static
 
 from svctui.api.models import Selector
-from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
+from svctui.ops.audit_lines import owner_words, selector_record
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
@@ -87,13 +88,12 @@ LEFT_OUT_EXTENSION = "left out: extension's"  # the dry-run cell of an extension
 
 
 def extension_choice_label(owned: Sequence[int]) -> str:
-    """The review's checkbox for extension-owned selectors: `Delete the 2 owned by an extension too (12 15): …`."""
+    """The review's checkbox for extension-owned selectors: `Also delete the 2 an extension owns (12 15): …`."""
     count = len(owned)
     them = "it" if count == 1 else "them"
-    recreates = EXTENSION_RECREATES if count == 1 else "their extension re-creates them at its next sync"
     return (
-        f"Delete {'the one' if count == 1 else f'the {count:,}'} owned by an extension too "
-        f"({ranges_and_more(owned, 5, sep=' ')}): {recreates}; a restore never re-creates {them}"
+        f"Also delete {'the one' if count == 1 else f'the {count:,}'} an extension owns "
+        f"({ranges_and_more(owned, 5, sep=' ')}): it re-creates {them} at its next sync; a restore never will"
     )
 
 
@@ -249,7 +249,7 @@ class ReviewScreen(ConfirmDialog):
             return
         why.update(why_line(self.plan, width))
         if self.impact is not None:
-            self.query_one("#review-impact", Static).update(impact_line(self.impact, width))
+            self.query_one("#review-impact", Static).update(impact_line(self.sent_impact(), width))
 
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
@@ -361,6 +361,7 @@ class ReviewScreen(ConfirmDialog):
             if result is None and not self.include_owned:
                 cell = LEFT_OUT_EXTENSION
             table.update_cell(str(selector_id), "preview", cell)
+        self.show_impact_line()
         self.show_left_out()
         self.show_count_to_send()
         self.update_action()
@@ -375,9 +376,10 @@ class ReviewScreen(ConfirmDialog):
         if sending != marked:
             title = f"Delete {sending:,} of the {plural(marked, 'marked selector')} from {tag_words(self.plan)}?"
         self.query_one("#review-title", Static).update(title)
+        counted = "marked" if sending != marked else "selectors"
         for label in self.query("#review-typed-label").results(Static):
             label.update(
-                f"More than {CONFIRM_TYPED_ABOVE} marked: type {sending} to enable Delete (digits go to the box)"
+                f"More than {CONFIRM_TYPED_ABOVE} {counted}: type {sending} to enable Delete (digits go to the box)"
             )
         for box in self.query("#review-typed").results(Input):
             box.placeholder = f"type {sending} to enable Delete"
@@ -403,9 +405,28 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds)
         self.impact = impact
+        self.show_impact_line()
+
+    def show_impact_line(self) -> None:
+        """The impact line over what the run would send (cut to the dialog's width once it has one)."""
+        if self.impact is None:
+            return
         if self.query_one("#review-why", Static).size.width <= 0:  # not laid out yet: fit_lines can't cut it
-            self.query_one("#review-impact", Static).update(impact_text(impact))
+            self.query_one("#review-impact", Static).update(impact_text(self.sent_impact()))
         self.fit_lines()
+
+    def sent_impact(self) -> Impact:
+        """The impact less the extension-owned selectors left out (their rows keep their counts)."""
+        impact = self.impact or Impact()
+        out = {selector_id for selector_id in self.owned if not self.include_owned}
+        if not out:
+            return impact
+        return replace(
+            impact,
+            per_selector={key: value for key, value in impact.per_selector.items() if key not in out},
+            disabled=tuple(key for key in impact.disabled if key not in out),
+            uncounted={key: value for key, value in impact.uncounted.items() if key not in out},
+        )
 
     def expected_text(self) -> str | None:
         """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors the run will send."""
