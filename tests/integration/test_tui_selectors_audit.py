@@ -837,3 +837,56 @@ async def test_resume_stays_off_until_the_check_with_get_has_answered(tmp_path: 
             assert dialog.listing[0].startswith("Checked with GET just now")
             assert "1 gone already: settled without a DELETE" in dialog.listing[1]
             assert not dialog.query_one("#confirm", Button).disabled
+
+
+async def test_the_audit_tabs_restore_never_recreates_an_extensions_selector_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26: `u` on a run that deleted an extension-owned and a disabled selector re-creates the disabled one
+    only; the dialog says why the other is left; a run of the extension's selector alone says why in one line."""
+    with big_tag_server(tmp_path) as demo:
+        every = tag_selectors(demo)
+        owned = [selector for selector in every if selector.extension_owned]
+        disabled = next(s for s in every if s.disabled_at is not None and not s.is_default)
+        alone = await delete_through_engine(demo, owned[1:])
+        run_id = await delete_through_engine(demo, [owned[0], disabled])
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            selectors_screen(app).post_message(ShowAuditTab())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            runs.focus()
+            assert run_ids(runs)[:2] == [run_id, alone]
+            await pilot.press("u")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen) and "Re-create 1 selector" in dialog.title_text
+            listing = " ".join(dialog.listing)
+            assert (
+                f"1 skipped, owned by an extension (extension 1, rule {owned[0].rule_key}): the extension " in listing
+            )
+            assert "re-creates it at its next sync" in listing
+            await pilot.press("tab", "enter")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, RestoreScreen) and screen.finished
+            assert column(screen.query_one("#restore-table", DataTable), "outcome") == ["restored"]
+            await pilot.press("escape")
+            await settle(pilot)
+            runs = app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            runs.focus()
+            runs.move_cursor(row=run_ids(runs).index(alone), animate=False)
+            await settle(pilot)
+            await pilot.press("u")
+            await settle(pilot)
+            said = app.notes[-1].message
+            assert said.startswith(f"Nothing to restore in run {alone}: 1 can't be re-created ({owned[1].id}): owned")
+            assert "the extension re-creates it at its next sync" in said
+        now = tag_selectors(demo)
+        assert [selector.name for selector in now].count(disabled.name) == 1
+        namesakes = [selector.rule_key for selector in now if selector.name == owned[0].name]
+        assert namesakes == [owned[0].rule_key], "no plain copy: the extension's sync (the tag list) made its own"

@@ -57,9 +57,13 @@ def test_nothing_to_restore_is_one_short_line() -> None:
     said = nothing_to_restore(mixed, ["R2", "R3"])
     assert said == (
         "Nothing to restore in run R1: 1 restored already (restore runs R2, R3); "
-        "7 can't be re-created (2, 3, 4 … and 4 more): the run's list says why."
-    )
+        "7 can't be re-created (2, 3, 4 … and 4 more): not deleted by the run (failed)."
+    ), "one reason for all: said here (an extension's selector's reason is the one that matters)"
     assert "\n" not in said
+    reasons = {2: "not deleted by the run (failed)", 3: "owned by an extension (extension 1, rule r): …"}
+    assert nothing_to_restore(RestorePlan(run, not_restorable=reasons), []).endswith(
+        "2 can't be re-created (2, 3): the run's list says why."
+    )
 
 
 def test_an_unknown_typed_id_is_singular() -> None:

@@ -108,9 +108,9 @@ def nothing_to_restore(plan: RestorePlan, restored_by: Sequence[str]) -> str:
     if already:
         said.append(f"{len(already):,} restored already ({restore_runs_text(restored_by)});")
     if cannot:
-        said.append(
-            f"{len(cannot):,} can't be re-created ({shown_and_more(cannot, IDS_SHOWN)}): the run's list says why."
-        )
+        reasons = set(plan.not_restorable.values())  # one reason for all (an extension's selector): say it here
+        why = next(iter(reasons)) if len(reasons) == 1 else "the run's list says why"
+        said.append(f"{len(cannot):,} can't be re-created ({shown_and_more(cannot, IDS_SHOWN)}): {why}.")
     return " ".join(said).removesuffix(";") + ("" if cannot else ".")
 
 
