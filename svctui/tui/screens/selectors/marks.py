@@ -124,6 +124,12 @@ class Marks:
             self._tag(tag_id).typed.update(dict.fromkeys(result.added))
         return result, unknown
 
+    def keep_unchecked(self, tag_id: int, typed: Sequence[int]) -> None:
+        """Typed ids that could not be checked (no list this user may read: ETAC) are kept unknown, and named as
+        typed for the why: the review's dry run asks about each."""
+        self.add_unknown(tag_id, typed)
+        self._tag(tag_id).typed.update(dict.fromkeys(typed))
+
     def add_unknown(self, tag_id: int, selector_ids: Sequence[int]) -> None:
         """Keep typed ids the tag's list does not hold (the run reports them as not part of the tag)."""
         marks = self._tag(tag_id)

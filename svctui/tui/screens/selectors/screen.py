@@ -456,16 +456,17 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.push_screen(TypeIds(), typed)
 
     def _mark_typed(self, lookup: TypedLookup) -> None:
-        result, unknown = self.marks.mark_typed(lookup.tag_id, lookup.selectors, self.window.limit, lookup.typed)
         if lookup.no_access:  # ETAC: nothing could be checked here; ctrl+d's dry run tries each id
+            self.marks.keep_unchecked(lookup.tag_id, lookup.typed)
             self.notify(
-                f"{plural(len(unknown), 'typed id')} marked unchecked: this user cannot browse selectors on this "
+                f"{plural(len(lookup.typed), 'typed id')} marked unchecked: this user cannot browse selectors on this "
                 "server (environment access control); ctrl+d reviews them, and the server may still allow deleting.",
                 severity="warning",
                 markup=False,
             )
             self._marks_shown()
             return
+        result, unknown = self.marks.mark_typed(lookup.tag_id, lookup.selectors, self.window.limit, lookup.typed)
         warn = bool(unknown or result.refused_default)
         self.notify(typed_summary(result, unknown), severity="warning" if warn else "information", markup=False)
         self._marks_shown()
