@@ -9,6 +9,8 @@ tag's selector count from the one tag list request (`counts=true`).
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -191,6 +193,9 @@ def _selectors_left(demo: DemoServer, ids: tuple[int, ...]) -> int:
         return int(conn.execute(f"SELECT COUNT(*) FROM selectors WHERE id IN ({marks})", ids).fetchone()[0])
 
 
+COUNT_PAGE = re.compile(r"/selectors\?(skip=0&)?limit=1$")  # a tag's count read from a one-selector page
+
+
 class PathRecorder:
     """Every request's path and query the demo server received."""
 
@@ -215,5 +220,50 @@ async def test_the_tags_pane_takes_its_counts_from_the_one_tag_list_request(tmp_
             tag = tag_of(demo)
             assert screen.tags_pane.counts[tag.id] == len(tag_selectors(demo)) == 402  # and the extension's 2
     assert "/api/v2/asset-group-tags?counts=true" in recorder.requests
-    per_tag = [path for path in recorder.requests if path.endswith("/selectors?limit=1")]
+    per_tag = [path for path in recorder.requests if COUNT_PAGE.search(path)]
     assert per_tag == [], per_tag  # no request per tag for its count
+
+
+class OlderTagList:
+    """The tag list as a server released before counts=true answers it: no `counts` (it ignores the parameter)."""
+
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        async def older(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http" or scope["path"] != "/api/v2/asset-group-tags":
+                await app(scope, receive, send)
+                return
+            start: dict[str, Any] = {}
+            body = bytearray()
+
+            async def hold(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    start.update(message)
+                    return
+                body.extend(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                answer = json.loads(bytes(body))
+                for tag in answer.get("data", {}).get("tags", []):
+                    tag.pop("counts", None)
+                payload = json.dumps(answer).encode()
+                headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+                await send({**start, "headers": [*headers, (b"content-length", str(len(payload)).encode())]})
+                await send({"type": "http.response.body", "body": payload})
+
+            await app(scope, receive, hold)  # type: ignore[arg-type]
+
+        return older
+
+
+async def test_a_tag_list_without_counts_is_counted_per_tag(tmp_path: Path) -> None:
+    recorder, older = PathRecorder(), OlderTagList()
+    demo = DemoServer(db_path=tmp_path / "o.sqlite3", sizes=BIG_TAG, rate_limit=0, anchor=FIXED_ANCHOR,
+                      wrap=lambda app: recorder.wrap(older.wrap(app)))  # fmt: skip
+    with demo:
+        async with on_cleanup(demo) as (_app, _pilot, screen):
+            tag = tag_of(demo)
+            assert tag.counts is None
+            assert screen.tags_pane.counts[tag.id] == len(tag_selectors(demo))
+            tags = len(screen.tags_pane.tags)
+    per_tag = [path for path in recorder.requests if COUNT_PAGE.search(path)]
+    assert len(per_tag) == tags, recorder.requests
