@@ -82,6 +82,9 @@ def judge_error(selector_id: int, exc: ApiError, *, listed: bool = False) -> Pre
         return PreviewResult(selector_id, Preview.NOT_IN_TAG, None, found.message)
     if isinstance(exc, ApiStatusError) and exc.from_api and exc.status in LOOKUP_REFUSALS:
         return PreviewResult(selector_id, Preview.UNKNOWN, None, found.message)
+    # ETAC: reads are not this user's, while DELETE is not gated: it would be tried
+    if isinstance(exc, ApiStatusError) and exc.from_api and is_no_access(exc):
+        return PreviewResult(selector_id, Preview.UNKNOWN, None, found.message)
     message = found.message
     if isinstance(exc, ApiStatusError) and not exc.from_api:
         message = f"not an answer of the API ({message or exc})"
