@@ -205,7 +205,9 @@ _CYPHER_PAIRS = {"(": ")", "[": "]", "{": "}"}
 
 def cypher_problem(text: str) -> str | None:
     """The demo's stand-in for the server's Cypher parser (docs/DEMO-SERVER.md): a query needs MATCH and RETURN,
-    closed quotes and balanced brackets. None when valid, else what is wrong."""
+    closed quotes and balanced brackets; comments (`// …` to the line's end, `/* … */`) are not read. None when
+    valid, else what is wrong."""
+    text = re.sub(r"('[^']*'|\"[^\"]*\")|//[^\n]*|/\*.*?\*/", lambda m: m.group(1) or " ", text, flags=re.S)
     words = re.findall(r"[A-Za-z_]+", re.sub(r"'[^']*'|\"[^\"]*\"", " ", text))
     upper = {word.upper() for word in words}
     if "MATCH" not in upper:

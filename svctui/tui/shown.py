@@ -22,10 +22,11 @@ def _starts(plain: str, *, lines: bool) -> list[int]:
     return starts
 
 
-def shown_text(text: Text) -> Text:
-    """`text` with its control characters shown (`visible`), spans kept (the same object when nothing changes)."""
+def shown_text(text: Text, *, lines: bool = False) -> Text:
+    """`text` with its control characters shown (`visible`; newlines and tabs kept with `lines`), spans kept (the
+    same object when nothing changes)."""
     plain = text.plain
-    shown = visible(plain)
+    shown = visible(plain, lines=lines)
     if shown is plain:
         return text
     if len(shown) == len(plain):  # C0 and DEL: one picture each, the spans stay where they were
@@ -34,7 +35,7 @@ def shown_text(text: Text) -> Text:
     rebuilt = Text(
         shown, style=text.style, justify=text.justify, overflow=text.overflow, no_wrap=text.no_wrap, end=text.end
     )
-    starts = _starts(plain, lines=False)
+    starts = _starts(plain, lines=lines)
     rebuilt.spans = [TextSpan(starts[span.start], starts[min(span.end, len(plain))], span.style) for span in text.spans]
     return rebuilt
 

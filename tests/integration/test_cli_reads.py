@@ -318,7 +318,7 @@ def test_root_profile_option_and_subcommand_profile_option(env: dict[str, str]) 
 def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) -> None:
     result = invoke(["tasks", "list", client_id, "--limit", "6", "--sort", "-execution_time", "-o", fmt])
     assert result.exit_code == 0, result.stderr
-    assert "deprecated" in result.stderr and len([x for x in result.stderr.splitlines() if "deprecated" in x]) == 1
+    assert "deprecated" not in result.stderr, "completed-jobs by default: no deprecation note (issue 26)"
     out = result.stdout
     if fmt == "table":
         lines = _table_lines(out)
@@ -358,8 +358,8 @@ def test_tasks_list_takes_a_client_name_in_any_case(env: dict[str, str], client_
 
 
 def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, str], client_id: str) -> None:
-    old = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json"])
-    new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json", "--endpoint", "completed-jobs"])
+    old = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json", "--endpoint", "completed-tasks"])
+    new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json"])  # completed-jobs, the default
     assert old.exit_code == new.exit_code == 0
     assert json_items(old.stdout) == json_items(new.stdout)
     assert old.stderr.splitlines() == [CLI_DEPRECATION_NOTE]  # the client's notice, once, in the CLI's words

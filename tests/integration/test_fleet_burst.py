@@ -37,8 +37,8 @@ async def test_every_client_is_fetched_at_once_without_a_429(demo_template_db: P
             started: list[int] = []
             acquire = client.limiter.acquire
 
-            async def counted(key: str = "") -> None:
-                await acquire(key)
+            async def counted(key: str = "", deadline_at: float | None = None) -> None:
+                await acquire(key, deadline_at)
                 if key == route:
                     started.append(client.limiter.route(route).pending)
 

@@ -56,7 +56,7 @@ class RawJson(ModalScreen[None]):
             )
             with VerticalScroll(id="json-scroll"):
                 highlighted = JSON(self.text)  # rich parses and dumps the text again, C1 controls raw: shown here
-                highlighted.text = shown_text(highlighted.text)
+                highlighted.text = shown_text(highlighted.text, lines=True)
                 yield Static(highlighted, id="json-body")
 
     def on_mount(self) -> None:
