@@ -55,7 +55,9 @@ def _deleted_in_doubt(demo: DemoServer) -> tuple[str, dict[str, Any]]:
     later = to_micros(datetime(2026, 12, 1, 9, 30, tzinfo=UTC))
     with sqlite3.connect(demo.db_path) as conn:  # the reused id: what the demo's MAX(id) + 1 used to give
         conn.execute(
-            "INSERT INTO selectors VALUES (?, 1, ?, '', ?, 'someone', ?, 'someone', NULL, NULL, 0, 0, 1, 7)",
+            "INSERT INTO selectors (id, asset_group_tag_id, name, description, created_at, created_by, updated_at,"
+            " updated_by, disabled_at, disabled_by, auto_certify, is_default, allow_disable, member_count)"
+            " VALUES (?, 1, ?, '', ?, 'someone', ?, 'someone', NULL, NULL, 0, 0, 1, 7)",
             (old["id"], NEWCOMER, later, later),
         )
         conn.execute("INSERT INTO selector_seeds VALUES (?, 2, 'MATCH (n:Computer) RETURN n', 0)", (old["id"],))
