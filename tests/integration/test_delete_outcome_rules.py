@@ -1,0 +1,141 @@
+"""Issue 30 items 1-3 over real loopback: which answer of a DELETE (or its look-up) settles an id, stops a run or
+counts as server trouble.
+
+Each answer comes from `BadServer` as the real server (or a proxy in front of it) would send it; the engine and the
+dry run read it through the real client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from svctui.api.client import ApiClient
+from svctui.api.signing import BearerAuth
+from svctui.ops.outcomes import Outcome, Stopped
+from svctui.ops.preview import Preview, preview_selectors
+from svctui.ops.selector_delete import AuditContext, delete_selectors
+from tests.support.bad_server import BadServer, Misbehaviour, answer
+from tests.support.recording_server import JWT, SIGNATURE_PREFIX, SleepRecorder
+
+CONTEXT = AuditContext(profile="lab", token_id=None, server="http://127.0.0.1", user="tester")
+NO_SELECTORS = {"count": 0, "skip": 0, "limit": 1000, "data": {"selectors": []}}
+
+
+def envelope(status: int, message: str) -> Misbehaviour:
+    """The API's error envelope with one message."""
+    return answer(status, {"http_status": status, "request_id": "r-1", "errors": [{"context": "", "message": message}]})
+
+
+@pytest.fixture
+def bad() -> Iterator[BadServer]:
+    with BadServer() as running:
+        yield running
+
+
+def client(server: BadServer) -> ApiClient:
+    """A client of the bad server that does not retry (one request per id) and never really sleeps."""
+    return ApiClient(server.base_url, BearerAuth(JWT), sleep=SleepRecorder(), max_retries=0)
+
+
+async def run_over(server: BadServer, reply: Misbehaviour, ids: list[int]) -> tuple[Any, list[dict[str, Any]]]:
+    """Delete `ids` one at a time, every DELETE answered with `reply`; the report and the audit lines."""
+    server.enqueue(answer(200, NO_SELECTORS))
+    server.default = reply
+    audit: list[dict[str, Any]] = []
+    async with client(server) as api:
+        report = await delete_selectors(api, 1, ids, context=CONTEXT, concurrency=1, audit=audit.append)
+    return report, audit
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("reply", "outcome"),
+    [
+        (envelope(404, "resource not found"), Outcome.ALREADY_GONE),
+        (envelope(404, "selector is not part of asset group tag"), Outcome.NOT_IN_TAG),
+        (envelope(404, "id is malformed."), Outcome.FAILED),
+        (envelope(404, "asset group tag resource not found for this user"), Outcome.FAILED),
+        (answer(404, "<html><title>404 Resource not found</title></html>", "text/html"), Outcome.FAILED),
+        (answer(404, "resource not found", "text/plain"), Outcome.FAILED),
+        (answer(404, "selector is not part of asset group tag", "text/plain"), Outcome.FAILED),
+    ],
+    ids=["gone", "not-in-tag", "malformed-id", "other-message", "proxy-html", "proxy-text", "proxy-not-part"],
+)
+async def test_only_the_apis_own_404_settles_a_selector(bad: BadServer, reply: Misbehaviour, outcome: Outcome) -> None:
+    """Item 1: `already gone` is settled and never retried, so only the API's `resource not found` may say it; a
+    proxy's page or another 404 message is a failure a resume tries again."""
+    report, audit = await run_over(bad, reply, [5, 6])
+    assert [result.outcome for result in report.results] == [outcome, outcome]
+    assert report.stopped is None
+    assert [line["outcome"] for line in audit if line["event"] == "outcome"] == [str(outcome)] * 2
+    assert report.results[0].status == 404
+    if outcome is Outcome.FAILED:
+        assert report.unsettled() == 2 and not report.results[0].ok
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "reply",
+    [
+        envelope(400, SIGNATURE_PREFIX + "no request date header"),
+        envelope(400, SIGNATURE_PREFIX + "malformed signature header: illegal base64 data"),
+        envelope(400, SIGNATURE_PREFIX + "Token ID is malformed."),
+        envelope(400, "Unexpected authorization scheme: svcsignature."),
+        envelope(400, "Expected only two components for the Authorization header."),
+        envelope(401, "authentication is invalid"),
+        envelope(403, SIGNATURE_PREFIX + "user disabled"),
+        envelope(403, "not authorized"),
+    ],
+    ids=["400-no-date", "400-malformed-sig", "400-token-id", "400-scheme", "400-header", "401", "403-disabled", "403"],
+)
+async def test_a_refused_credential_stops_the_run_after_the_first_id(bad: BadServer, reply: Misbehaviour) -> None:
+    """Item 2: 400s carrying the server's auth-failure messages and 403s not about a default selector stop the run
+    (the rest skipped, unasked) instead of failing every id in turn."""
+    report, _ = await run_over(bad, reply, [5, 6, 7])
+    assert [result.outcome for result in report.results] == [Outcome.AUTH_FAILED, Outcome.SKIPPED, Outcome.SKIPPED]
+    assert report.stopped is Stopped.AUTH_FAILED
+    assert sum(" DELETE " in f" {line}" for line in bad.requests) == 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("reply", "outcome"),
+    [
+        (envelope(403, "cannot delete a default selector"), Outcome.REFUSED_DEFAULT),
+        (envelope(400, "the request was malformed for this selector"), Outcome.FAILED),
+        (envelope(409, "selector is in use"), Outcome.FAILED),
+    ],
+    ids=["403-default", "400-other", "409"],
+)
+async def test_a_refusal_about_the_selector_does_not_stop_the_run(
+    bad: BadServer, reply: Misbehaviour, outcome: Outcome
+) -> None:
+    report, _ = await run_over(bad, reply, [5, 6, 7])
+    assert [result.outcome for result in report.results] == [outcome] * 3
+    assert report.stopped is None
+    assert len(bad.requests) == 4  # the tag's list, then every id asked
+
+
+@pytest.mark.anyio
+async def test_a_dry_run_stops_asking_a_server_it_cannot_reach(bad: BadServer) -> None:
+    """Item 3: a connection error is server trouble: the first unanswered look-up stops the dry run, the rest are
+    unchecked without a request each."""
+    bad.default = Misbehaviour("hang_up")
+    async with client(bad) as api:
+        results = await preview_selectors(api, 1, [5, 6, 7], concurrency=1)
+    assert [result.preview for result in results] == [Preview.UNCHECKED] * 3
+    assert len(bad.requests) == 1
+    assert results[1].message.startswith("not checked after: ")
+
+
+@pytest.mark.anyio
+async def test_a_dry_run_whose_lookup_is_refused_by_this_server_goes_on(bad: BadServer) -> None:
+    """A 405 (a server without GET selector) is not trouble: the deletion would be tried, every id is asked."""
+    bad.default = envelope(405, "method not allowed")
+    async with client(bad) as api:
+        results = await preview_selectors(api, 1, [5, 6], concurrency=1)
+    assert [result.preview for result in results] == [Preview.UNKNOWN] * 2
+    assert len(bad.requests) == 2
