@@ -212,7 +212,7 @@ async def test_a_resume_on_another_server_sends_nothing_even_when_the_caller_did
     context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
     before = fresh_demo_server.request_count
     async with demo_client(fresh_demo_server) as api:
-        with pytest.raises(ResumeRefused, match="deleted on https://elsewhere.example.com"):
+        with pytest.raises(ResumeRefused, match=r"deleted on https://elsewhere\.example\.com"):
             await resume_run(api, run, context=context, audit=lambda line: None)
     assert fresh_demo_server.request_count == before
 
@@ -227,9 +227,10 @@ async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_record
     old = "20261124T100000Z-0001"
     append_audit(plan(old, ids, tag_name="Tier Zero", server=server))
     for item in chosen:  # an intent each, the record as the old run saw it (renamed since), never answered
-        append_audit({"event": "intent", "run": old, "tag_id": 1, "selector_id": item["id"]} | {
-            "selector": item | {"name": f"was {item['name']}"}
-        })
+        append_audit(
+            {"event": "intent", "run": old, "tag_id": 1, "selector_id": item["id"]}
+            | {"selector": item | {"name": f"was {item['name']}"}}
+        )
     append_audit(end(old))
     run = read_audit().get(old)
     context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")

@@ -32,7 +32,7 @@ from svctui.store.errors import StoreError
 POLL_LIMIT = 120.0  # seconds: a guard against a hung test, not an assertion on speed
 
 
-@pytest.mark.parametrize("key", sorted(SECRET_FIELDS) + ["JWT", "Authorization", "Token_Key"])
+@pytest.mark.parametrize("key", [*sorted(SECRET_FIELDS), "JWT", "Authorization", "Token_Key"])
 def test_every_secret_named_key_is_refused_and_nothing_is_written(key: str) -> None:
     with pytest.raises(ValueError) as info:
         append_audit({"run": "r", "event": "plan", key: "x", "token_id": "kept"})
