@@ -139,3 +139,57 @@ async def test_a_dry_run_whose_lookup_is_refused_by_this_server_goes_on(bad: Bad
         results = await preview_selectors(api, 1, [5, 6], concurrency=1)
     assert [result.preview for result in results] == [Preview.UNKNOWN] * 2
     assert len(bad.requests) == 2
+
+
+def selector(selector_id: int, tag_id: int = 1, *, is_default: bool = False) -> Misbehaviour:
+    """The API's answer to GET one selector."""
+    record = {"id": selector_id, "asset_group_tag_id": tag_id, "name": f"sel {selector_id}", "is_default": is_default}
+    return answer(200, {"data": {"selector": record | {"seeds": [{"type": 1, "value": "S-1-5-21-1"}]}}})
+
+
+@pytest.mark.anyio
+async def test_a_dry_run_says_what_a_deletion_would_do_to_each_id(bad: BadServer) -> None:
+    answers = {
+        5: selector(5),
+        6: selector(6, is_default=True),
+        7: selector(7, tag_id=2),
+        8: envelope(404, "resource not found"),
+        9: envelope(404, "selector is not part of asset group tag"),
+        10: envelope(400, "selector lookups are not supported"),
+        11: envelope(422, "unprocessable"),
+        12: envelope(409, "selector is disabled"),
+    }
+    bad.route = lambda line: answers[int(line.split()[1].rsplit("/", 1)[1])]
+    seen: list[int] = []
+    async with client(bad) as api:
+        results = await preview_selectors(
+            api, 1, list(answers), concurrency=2, on_result=lambda r: seen.append(r.selector_id)
+        )
+    assert sorted(seen) == list(answers) and len(bad.requests) == len(answers)
+    assert [(r.selector_id, r.preview, r.selector.id if r.selector else None) for r in results] == [
+        (5, Preview.WOULD_DELETE, 5),
+        (6, Preview.WOULD_REFUSE, 6),
+        (7, Preview.NOT_IN_TAG, 7),
+        (8, Preview.NOT_FOUND, None),
+        (9, Preview.NOT_IN_TAG, None),
+        (10, Preview.UNKNOWN, None),
+        (11, Preview.UNKNOWN, None),
+        (12, Preview.UNKNOWN, None),
+    ]
+    assert [r.message for r in results[:3]] == ["", "", ""]
+    assert (
+        results[3].message == "resource not found" and results[4].message == "selector is not part of asset group tag"
+    )
+    assert results[5].message == "HTTP 400 Bad Request — selector lookups are not supported (request id r-1)"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("status", [500, 503, 429])
+async def test_a_dry_run_stops_asking_a_failing_server(bad: BadServer, status: int) -> None:
+    bad.default = envelope(status, "try later")
+    async with client(bad) as api:
+        results = await preview_selectors(api, 1, [5, 6], concurrency=1)
+    assert [result.preview for result in results] == [Preview.UNCHECKED] * 2
+    assert len(bad.requests) == 1
+    assert results[0].message.startswith(f"HTTP {status} ") and " — try later (request id r-1)" in results[0].message
+    assert results[1].message == f"not checked after: {results[0].message}"

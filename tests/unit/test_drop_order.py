@@ -14,7 +14,7 @@ CLIENT = "7d3c1a2b-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
 
 
-def result(domain: str, **counts: int) -> DomainResult:
+def result(domain: str, success: bool = True, **counts: int) -> DomainResult:
     """A successful domain result, every count 100 unless given."""
     return DomainResult(
         id=0, domain_name=domain, success=True, message="", **(dict.fromkeys(COUNT_NAMES, 100) | counts)
@@ -86,3 +86,14 @@ def test_domain_series_are_per_domain_oldest_first_with_failures_kept() -> None:
         (2, False, 0),
     ]
     assert series["B"][0].time == T0 + timedelta(days=1) and series["B"][0].event_id == 1
+
+
+def test_a_later_drop_comes_after_an_earlier_one_whatever_their_task_ids() -> None:
+    tasks = [
+        task(20, T0, result("A"), result("B")),
+        task(30, T0 + timedelta(days=1), result("A", user_count=1)),
+        task(10, T0 + timedelta(days=2), result("A", success=False), result("B", user_count=1)),  # failed A first
+    ]
+    drops = detect_drops(tasks)
+    assert [key(drop) for drop in drops] == [(30, "A", "user_count"), (10, "B", "user_count")]
+    assert drops_by_task(drops) == {30: [drops[0]], 10: [drops[1]]}
