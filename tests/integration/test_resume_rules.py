@@ -3,6 +3,7 @@ keeps of the old one, and when the "resume this run" hint is given — on a real
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -99,6 +100,27 @@ def test_a_trailing_slash_or_an_unknown_server_does_not_block_a_resume(planned: 
     check_same_server(run, server, verb="resume")
 
 
+@pytest.mark.parametrize(
+    ("planned", "server"),
+    [("https://bh.example.com/X", "https://bh.example.com/"), ("https://bh.example.com/", "https://bh.example.com/X")],
+)
+def test_only_slashes_are_trimmed_before_comparing_servers(planned: str, server: str) -> None:
+    run = parse_audit(lines(plan("r1", [5], server=planned))).get("r1")
+    with pytest.raises(ResumeRefused):
+        check_same_server(run, server, verb="resume")
+
+
+def test_without_a_run_id_the_newest_interrupted_deletion_run_is_chosen() -> None:
+    log = parse_audit(
+        lines(
+            plan("old", [5]),
+            plan("new", [6], minute=1),
+            plan("back", [7], minute=2, action="selectors.restore"),
+        )
+    )
+    assert choose_run(log, None).run_id == "new"
+
+
 @pytest.mark.parametrize("verb", ["resume", "restore"])
 def test_another_server_is_refused_with_the_verb_asked(verb: Any) -> None:
     run = parse_audit(lines(plan("r1", [5], server="https://a.example.com/"))).get("r1")
@@ -179,10 +201,10 @@ def test_recorded_selectors_skip_intents_without_a_valid_record() -> None:
     record = {"id": 5, "asset_group_tag_id": 1, "name": "Old DCs", "seeds": []}
     run = parse_audit(
         lines(
-            plan("r1", [5, 6, 7]),
-            {"event": "intent", "run": "r1", "selector_id": 5, "selector": record},
+            plan("r1", [6, 7, 5]),
             {"event": "intent", "run": "r1", "selector_id": 6, "selector": None},
             {"event": "intent", "run": "r1", "selector_id": 7, "selector": {"id": "not a number"}},
+            {"event": "intent", "run": "r1", "selector_id": 5, "selector": record},
         )
     ).get("r1")
     found = recorded_selectors(run)
@@ -212,8 +234,12 @@ async def test_a_resume_on_another_server_sends_nothing_even_when_the_caller_did
     context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
     before = fresh_demo_server.request_count
     async with demo_client(fresh_demo_server) as api:
-        with pytest.raises(ResumeRefused, match=r"deleted on https://elsewhere\.example\.com"):
+        with pytest.raises(ResumeRefused) as info:
             await resume_run(api, run, context=context, audit=lambda line: None)
+    assert str(info.value) == (
+        f"run r1 deleted on https://elsewhere.example.com, not on {fresh_demo_server.base_url}; resume it with the "
+        "profile for that server"
+    )
     assert fresh_demo_server.request_count == before
 
 
@@ -253,3 +279,21 @@ async def test_a_run_with_nothing_left_is_not_resumed(fresh_demo_server: DemoSer
         with pytest.raises(NothingToResume, match="nothing to resume in run r1"):
             await resume_run(api, run, context=context, audit=lambda line: None)
     assert fresh_demo_server.request_count == before
+
+
+@pytest.mark.anyio
+async def test_a_resume_reports_each_result_and_can_be_cancelled(fresh_demo_server: DemoServer) -> None:
+    ids = [item["id"] for item in deletable(fresh_demo_server, 2)]
+    run = parse_audit(lines(plan("r1", ids, tag_name=7), end("r1"))).get("r1")  # a tag name that is not text
+    context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
+    seen: list[int] = []
+    written: list[dict[str, Any]] = []
+    cancel = asyncio.Event()
+    cancel.set()
+    async with demo_client(fresh_demo_server) as api:
+        report = await resume_run(
+            api, run, context=context, on_result=lambda r: seen.append(r.selector_id), cancel=cancel,
+            audit=written.append,
+        )  # fmt: skip
+    assert [str(result.outcome) for result in report.results] == ["skipped", "skipped"] and seen == ids
+    assert written[0]["tag_name"] == "" and written[0]["resumes"] == "r1"
