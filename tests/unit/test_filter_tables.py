@@ -121,3 +121,49 @@ def test_relative_times_move_from_now_either_way() -> None:
     assert parse_timestamp("-90s", now) == "2026-01-31T11:58:30Z"
     assert parse_timestamp("-5m", now) == "2026-01-31T11:55:00Z"
     assert parse_timestamp("NOW", now) == "2026-01-31T12:00:00Z"
+
+
+def test_a_column_takes_its_kinds_predicates_and_a_label_from_its_name_unless_given() -> None:
+    from svctui.api.filters import Column, Kind, _of
+
+    plain = Column("created_by", Kind.STRING)
+    assert (plain.predicates, plain.label) == (("eq", "~eq", "neq"), "created by")
+    given = Column("type", Kind.INTEGER, ("eq",), label="seed type")
+    assert (given.predicates, given.label) == (("eq",), "seed type")
+    assert _of(Kind.BOOLEAN, "is_default", "x_y", predicates=("eq",)) == (
+        Column("is_default", Kind.BOOLEAN, ("eq",), "is default"),
+        Column("x_y", Kind.BOOLEAN, ("eq",), "x y"),
+    )
+    assert _of(Kind.UUID, "id") == (Column("id", Kind.UUID, ("eq", "neq"), "id"),)
+
+
+def test_a_bad_sort_key_names_the_sortable_columns() -> None:
+    from svctui.api.filters import SortKey
+
+    with pytest.raises(FilterError) as option:
+        SortKey.parse(SELECTORS, "--id")
+    assert str(option.value) == "'--id' is not a sort key; write COLUMN, or -COLUMN for descending"
+    assert (option.value.column, option.value.allowed) == ("-id", "id, name, created_at")
+    with pytest.raises(FilterError) as unknown:
+        SortKey.parse(TAGS, "-position")
+    assert str(unknown.value) == "cannot sort asset group tags by 'position'; sortable: none"
+    assert (unknown.value.column, unknown.value.allowed) == ("position", "none")
+
+
+def test_a_quick_filter_token_is_a_new_filter_only_when_an_equals_sign_comes_before_its_first_colon() -> None:
+    from svctui.api.filters import split_quick_filter
+
+    assert split_quick_filter("name=~eq:a b:c=d:e status=5") == ["name=~eq:a b:c=d:e", "status=5"]
+
+
+def test_relative_times_in_several_filters_are_read_against_the_given_now() -> None:
+    from svctui.api.filters import display_value, parse_each, parse_filters
+
+    now = datetime(2026, 1, 31, 12, 0, tzinfo=UTC)
+    assert [str(f) for f in parse_filters(EVENTS, ["created_at=gt:-1d", " "], now)] == [
+        "created_at=gt:2026-01-30T12:00:00Z"
+    ]
+    taken, refused = parse_each(EVENTS, ["updated_at=lt:+1h", "nope=1"], now)
+    assert [str(f) for f in taken] == ["updated_at=lt:2026-01-31T13:00:00Z"] and refused[0][0] == "nope=1"
+    assert display_value(COMPLETED_TASKS, "not_a_column", "5") == "5"
+    assert display_value(COMPLETED_TASKS, "status", "5") == "failed"
