@@ -193,3 +193,36 @@ async def test_a_dry_run_stops_asking_a_failing_server(bad: BadServer, status: i
     assert len(bad.requests) == 1
     assert results[0].message.startswith(f"HTTP {status} ") and " — try later (request id r-1)" in results[0].message
     assert results[1].message == f"not checked after: {results[0].message}"
+
+
+@pytest.mark.anyio
+async def test_a_resume_settles_by_its_get_what_is_gone_elsewhere_or_unreadable(bad: BadServer) -> None:
+    """A resumed run re-checks each id with GET: gone or under another tag is settled without a DELETE, a failed
+    GET is a failure (tried again by the next resume), one still there is deleted."""
+    gets = {
+        5: envelope(404, "resource not found"),
+        6: envelope(500, "database is down"),
+        7: selector(7, tag_id=2),
+        8: selector(8),
+    }
+
+    def route(line: str) -> Misbehaviour:
+        method, target = line.split()[:2]
+        selector_id = int(target.rsplit("/", 1)[1])
+        return gets[selector_id] if method == "GET" else answer(204, "")
+
+    bad.route = route
+    audit: list[dict[str, Any]] = []
+    async with client(bad) as api:
+        report = await delete_selectors(
+            api, 1, list(gets), context=CONTEXT, concurrency=1, records={}, resumes="old", audit=audit.append
+        )
+    assert [(r.selector_id, r.outcome, r.status, r.message) for r in report.results] == [
+        (5, Outcome.ALREADY_GONE, 404, "re-checked with GET: resource not found"),
+        (6, Outcome.FAILED, 500, "could not re-check with GET: HTTP 500 Internal Server Error — database is down "
+         "(request id r-1)"),
+        (7, Outcome.NOT_IN_TAG, 200, "re-checked with GET: under another tag"),
+        (8, Outcome.DELETED, 204, ""),
+    ]  # fmt: skip
+    assert [line.split()[0] for line in bad.requests] == ["GET", "GET", "GET", "GET", "DELETE"]
+    assert [line["event"] for line in audit] == ["plan", "outcome", "outcome", "outcome", "intent", "outcome", "end"]
