@@ -296,4 +296,4 @@ async def test_a_resume_reports_each_result_and_can_be_cancelled(fresh_demo_serv
             audit=written.append,
         )  # fmt: skip
     assert [str(result.outcome) for result in report.results] == ["skipped", "skipped"] and seen == ids
-    assert written[0]["tag_name"] == "" and written[0]["resumes"] == "r1"
+    assert written[0]["tag_name"] == "" and written[0]["resumes"] == "r1" and written[0]["concurrency"] == 4
