@@ -3,9 +3,9 @@
 
 Usage: mutation_scores.py [--survivors]   (run from the repository root, after `mutmut run`)
 
-A module's score is killed / (killed + survived + timeout): mutants no selected test reaches ("no tests") are
-counted apart, as are those not checked yet. With --survivors, the surviving mutants' names follow the table
-(`mutmut show NAME` prints one's diff).
+A module's score is (killed + timeout) / (killed + timeout + survived + no tests): a mutant no selected test
+reaches ("no tests") is one no test kills. Mutants not checked yet are left out. With --survivors, the
+surviving mutants' names follow the table (`mutmut show NAME` prints one's diff).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
             for code in codes.values()
         )  # fmt: skip
         survivors += sorted(name for name, code in codes.items() if code in SURVIVED)
-        judged = tally["killed"] + tally["survived"] + tally["timeout"]
+        judged = tally["killed"] + tally["survived"] + tally["timeout"] + tally["no tests"]
         score = f"{100 * (tally['killed'] + tally['timeout']) / judged:.0f} %" if judged else "-"
         print(
             f"| {module_of(meta)} | {len(codes)} | {tally['killed']} | {tally['survived']} | {tally['timeout']} | "
