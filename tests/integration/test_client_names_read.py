@@ -47,3 +47,37 @@ async def test_a_community_server_gives_no_names_and_the_cache_stays(demo_server
     async with client_for(demo_server_community) as api:
         assert await read_client_names(api) == {}
         assert await fetch_client_names(api, "lab") == {"00000000-0000-4000-8000-000000000001": "old one"}
+
+
+async def test_names_are_read_unhydrated_in_full_pages_and_stop_at_the_limit() -> None:
+    """Over loopback to a server with more named clients than CLIENT_NAMES_LIMIT (and one without a name): pages of
+    MAX_PAGE_SIZE without the domains and OUs, and no more names than the limit."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from svctui.api.limits import MAX_PAGE_SIZE
+    from svctui.api.signing import BearerAuth
+    from svctui.ops.client_names import CLIENT_NAMES_LIMIT
+    from tests.support.bad_server import BadServer, Misbehaviour, answer
+    from tests.support.recording_server import JWT
+
+    total = CLIENT_NAMES_LIMIT + 2 * MAX_PAGE_SIZE
+
+    def page(line: str) -> Misbehaviour:
+        query = parse_qs(urlsplit(line.split()[1]).query)
+        skip, limit = int(query.get("skip", ["0"])[0]), int(query["limit"][0])
+        items = [
+            {"id": f"00000000-0000-4000-8000-{n:012d}".upper(), "name": f"c{n}" if n else ""}
+            for n in range(skip, min(skip + limit, total))
+        ]
+        return answer(200, {"count": total, "skip": skip, "limit": limit, "data": items})
+
+    with BadServer() as bad:
+        bad.route = page
+        async with ApiClient(bad.base_url, BearerAuth(JWT)) as api:
+            names = await read_client_names(api)
+    assert len(names) == CLIENT_NAMES_LIMIT and "00000000-0000-4000-8000-000000000000" not in names
+    assert names["00000000-0000-4000-8000-000000000001"] == "c1"
+    asked = [parse_qs(urlsplit(line.split()[1]).query) for line in bad.requests]
+    assert asked  # how many pages: the client reads ahead, so that is its business, not this loop's
+    assert all(q["hydrate_domains"] == ["false"] and q["hydrate_ous"] == ["false"] for q in asked)
+    assert all(q["limit"] == [str(MAX_PAGE_SIZE)] for q in asked)

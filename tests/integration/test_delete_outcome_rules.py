@@ -158,23 +158,25 @@ async def test_a_dry_run_says_what_a_deletion_would_do_to_each_id(bad: BadServer
         10: envelope(400, "selector lookups are not supported"),
         11: envelope(422, "unprocessable"),
         12: envelope(409, "selector is disabled"),
+        13: envelope(404, "resource not found"),
     }
     bad.route = lambda line: answers[int(line.split()[1].rsplit("/", 1)[1])]
     seen: list[int] = []
     async with client(bad) as api:
         results = await preview_selectors(
-            api, 1, list(answers), concurrency=2, on_result=lambda r: seen.append(r.selector_id)
+            api, 1, list(answers), concurrency=2, on_result=lambda r: seen.append(r.selector_id), listed={8, 99}
         )
     assert sorted(seen) == list(answers) and len(bad.requests) == len(answers)
     assert [(r.selector_id, r.preview, r.selector.id if r.selector else None) for r in results] == [
         (5, Preview.WOULD_DELETE, 5),
         (6, Preview.WOULD_REFUSE, 6),
         (7, Preview.NOT_IN_TAG, 7),
-        (8, Preview.NOT_FOUND, None),
+        (8, Preview.GONE, None),
         (9, Preview.NOT_IN_TAG, None),
         (10, Preview.UNKNOWN, None),
         (11, Preview.UNKNOWN, None),
         (12, Preview.UNKNOWN, None),
+        (13, Preview.NOT_FOUND, None),
     ]
     assert [r.message for r in results[:3]] == ["", "", ""]
     assert (
@@ -187,9 +189,11 @@ async def test_a_dry_run_says_what_a_deletion_would_do_to_each_id(bad: BadServer
 @pytest.mark.parametrize("status", [500, 503, 429])
 async def test_a_dry_run_stops_asking_a_failing_server(bad: BadServer, status: int) -> None:
     bad.default = envelope(status, "try later")
+    seen: list[Any] = []
     async with client(bad) as api:
-        results = await preview_selectors(api, 1, [5, 6], concurrency=1)
+        results = await preview_selectors(api, 1, [5, 6], concurrency=1, on_result=seen.append)
     assert [result.preview for result in results] == [Preview.UNCHECKED] * 2
+    assert [result.selector_id for result in results] == [5, 6] and seen == results
     assert len(bad.requests) == 1
     assert results[0].message.startswith(f"HTTP {status} ") and " — try later (request id r-1)" in results[0].message
     assert results[1].message == f"not checked after: {results[0].message}"

@@ -266,7 +266,7 @@ async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_record
     assert [result.name for result in report.results] == [f"was {item['name']}" for item in chosen]
     new = read_audit(audit_path()).get(report.run_id)
     assert new.plan["tag_name"] == "Tier Zero" and new.plan["resumes"] == old and new.tag_id == 1
-    assert new.plan["ids"] == ids
+    assert new.plan["ids"] == ids and new.plan["concurrency"] == 1
     assert read_audit().get(old).resolved_by == report.run_id
 
 

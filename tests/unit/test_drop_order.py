@@ -15,9 +15,10 @@ T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
 
 
 def result(domain: str, success: bool = True, **counts: int) -> DomainResult:
-    """A successful domain result, every count 100 unless given."""
+    """A domain result (successful unless told), every count 100 unless given."""
+    message = "" if success else "boom"
     return DomainResult(
-        id=0, domain_name=domain, success=True, message="", **(dict.fromkeys(COUNT_NAMES, 100) | counts)
+        id=0, domain_name=domain, success=success, message=message, **(dict.fromkeys(COUNT_NAMES, 100) | counts)
     )
 
 

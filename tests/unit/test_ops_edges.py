@@ -170,3 +170,28 @@ def test_the_auth_reprs_name_the_class_and_hide_the_secret() -> None:
     assert repr(auth) == (
         "SignatureAuth(token_id='6f1e2d3c-4b5a-4968-8776-655443322110', token_key='**********', scheme='bhesignature')"
     )
+
+
+class BrokenLookups:
+    """A lookup client whose GET fails with something that is not an ApiError (a bug, an odd library error): the
+    real client never raises one, so only a stand-in can show the dry run survives it."""
+
+    @property
+    def selectors(self) -> BrokenLookups:
+        return self
+
+    async def get(self, tag_id: int, selector_id: int) -> Any:
+        raise RuntimeError(f"boom {selector_id}")
+
+
+@pytest.mark.anyio
+async def test_a_dry_run_survives_a_lookup_that_raises_something_unexpected() -> None:
+    from svctui.ops.preview import Preview, PreviewResult, preview_selectors
+
+    seen: list[PreviewResult] = []
+    results = await preview_selectors(BrokenLookups(), 1, [5, 6], on_result=seen.append)
+    assert results == [
+        PreviewResult(5, Preview.UNCHECKED, None, "RuntimeError: boom 5"),
+        PreviewResult(6, Preview.UNCHECKED, None, "RuntimeError: boom 6"),
+    ]
+    assert sorted(seen, key=lambda r: r.selector_id) == results

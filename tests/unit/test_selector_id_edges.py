@@ -51,3 +51,9 @@ def test_only_the_first_line_loses_a_byte_order_mark_and_a_comment_starts_at_the
         ("15-16", "ids.txt line 5"),
     ]
     assert lines_to_tokens(["12\ufeff"], "f") == [("12\ufeff", "f line 1")]
+
+
+def test_a_token_with_two_dashes_is_refused_at_its_second_part() -> None:
+    with pytest.raises(IdError) as info:
+        parse_id_token("5-6-7")
+    assert str(info.value).startswith("'6-7' is not a selector id")

@@ -123,3 +123,10 @@ def test_task_time_falls_back_to_the_end_and_timeless_tasks_sort_before_any_time
     before_epoch = task(2, 0, execution_time=datetime(1969, 12, 31, tzinfo=UTC))  # before the epoch: a negative stamp
     timeless = task(3, 0, execution_time=None, start_time=None, end_time=None, created_at=None)
     assert [t.id for t in chronological([before_epoch, ended, timeless])] == [3, 2, 1]
+
+
+def test_a_rise_of_one_is_a_plus() -> None:
+    from svctui.triage.compare import CountDelta, format_delta
+
+    assert format_delta(CountDelta("user_count", 10, 11)) == "+1 (+10.0 %)"
+    assert format_delta(CountDelta("user_count", 11, 10)) == "-1 (-9.1 %)"
