@@ -14,12 +14,16 @@ CLIENT = "7d3c1a2b-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 T0 = datetime(2026, 3, 1, 2, 0, tzinfo=UTC)
 
 
-def result(domain: str, success: bool = True, **counts: int) -> DomainResult:
-    """A domain result (successful unless told), every count 100 unless given."""
-    message = "" if success else "boom"
+def result(domain: str, **counts: int) -> DomainResult:
+    """A successful domain result, every count 100 unless given."""
     return DomainResult(
-        id=0, domain_name=domain, success=success, message=message, **(dict.fromkeys(COUNT_NAMES, 100) | counts)
+        id=0, domain_name=domain, success=True, message="", **(dict.fromkeys(COUNT_NAMES, 100) | counts)
     )
+
+
+def failed(domain: str) -> DomainResult:
+    """A failed domain result (its counts zeros, as the server sends them)."""
+    return DomainResult(id=0, domain_name=domain, success=False, message="boom", **dict.fromkeys(COUNT_NAMES, 0))
 
 
 def task(task_id: int, when: datetime | None, *results: DomainResult, **extra: Any) -> CompletedTask:
@@ -93,7 +97,7 @@ def test_a_later_drop_comes_after_an_earlier_one_whatever_their_task_ids() -> No
     tasks = [
         task(20, T0, result("A"), result("B")),
         task(30, T0 + timedelta(days=1), result("A", user_count=1)),
-        task(10, T0 + timedelta(days=2), result("A", success=False), result("B", user_count=1)),  # failed A first
+        task(10, T0 + timedelta(days=2), failed("A"), result("B", user_count=1)),  # failed A first
     ]
     drops = detect_drops(tasks)
     assert [key(drop) for drop in drops] == [(30, "A", "user_count"), (10, "B", "user_count")]
