@@ -195,3 +195,25 @@ async def test_a_dry_run_survives_a_lookup_that_raises_something_unexpected() ->
         PreviewResult(6, Preview.UNCHECKED, None, "RuntimeError: boom 6"),
     ]
     assert sorted(seen, key=lambda r: r.selector_id) == results
+
+
+def test_a_received_signature_with_non_ascii_text_is_a_mismatch_not_a_crash() -> None:
+    from svctui.api.signing import signature_matches
+
+    assert signature_matches("abc=", "abc=") and not signature_matches("abc=", "abé=")
+    assert not signature_matches("abé=", "abc=")
+
+
+def test_the_local_user_is_empty_when_the_system_cannot_say(monkeypatch: pytest.MonkeyPatch) -> None:
+    def nobody() -> str:
+        raise OSError("no login name")
+
+    monkeypatch.setattr(getpass, "getuser", nobody)
+    assert local_user() == ""
+
+
+def test_an_interrupted_run_on_this_server_is_told_whatever_its_trailing_slashes() -> None:
+    append_audit(plan("r1", [5], server="https://bh.example.com"))
+    assert interrupted_run("https://bh.example.com/") is not None
+    append_audit(plan("r2", [5], server="https://bh.example.com/X"))
+    assert interrupted_run("https://bh.example.com/") is None
