@@ -167,3 +167,33 @@ def test_relative_times_in_several_filters_are_read_against_the_given_now() -> N
     assert [str(f) for f in taken] == ["updated_at=lt:2026-01-31T13:00:00Z"] and refused[0][0] == "nope=1"
     assert display_value(COMPLETED_TASKS, "not_a_column", "5") == "5"
     assert display_value(COMPLETED_TASKS, "status", "5") == "failed"
+
+
+def test_query_params_spell_hydration_and_refuse_a_negative_skip_or_a_limit_below_minus_one() -> None:
+    from svctui.api.filters import query_params
+
+    assert query_params(hydrate_domains=True, hydrate_ous=False) == [
+        ("hydrate_domains", "true"),
+        ("hydrate_ous", "false"),
+    ]
+    assert query_params(hydrate_domains=False, hydrate_ous=True, skip=0, limit=-1) == [
+        ("hydrate_domains", "false"),
+        ("hydrate_ous", "true"),
+        ("skip", "0"),
+        ("limit", "-1"),
+    ]
+    with pytest.raises(FilterError) as skip:
+        query_params(skip=-1)
+    assert (str(skip.value), skip.value.column, skip.value.allowed) == (
+        "skip must be >= 0, got -1",
+        "skip",
+        "an integer >= 0",
+    )
+    with pytest.raises(FilterError) as limit:
+        query_params(limit=-2)
+    assert (str(limit.value), limit.value.column, limit.value.allowed) == (
+        "limit must be >= 0, got -2",
+        "limit",
+        "an integer >= 0",
+    )
+    assert query_params(limit=0) == [("limit", "0")]
