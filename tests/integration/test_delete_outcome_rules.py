@@ -230,3 +230,53 @@ async def test_a_resume_settles_by_its_get_what_is_gone_elsewhere_or_unreadable(
     ]  # fmt: skip
     assert [line.split()[0] for line in bad.requests] == ["GET", "GET", "GET", "GET", "DELETE"]
     assert [line["event"] for line in audit] == ["plan", "outcome", "outcome", "outcome", "intent", "outcome", "end"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("reply", "status", "answered", "words"),
+    [
+        (Misbehaviour("hang_up"), None, False, "Server disconnected"),
+        (answer(200, "<html><title>Sign in</title></html>", "text/html"), 200, True, "answered, but not by the API"),
+        (answer(500, "<html><title>Oops</title></html>", "text/html"), 500, True, "not answered by the API (a proxy?)"),
+        (answer(502, "<html><title>Bad gateway</title></html>", "text/html"), 502, True, "(a proxy?)"),
+    ],
+    ids=["no-answer", "html-200", "proxy-500", "proxy-502"],
+)
+async def test_an_answer_that_is_not_the_apis_leaves_the_id_in_doubt(
+    bad: BadServer, reply: Misbehaviour, status: int | None, answered: bool, words: str
+) -> None:
+    report, audit = await run_over(bad, reply, [5])
+    result = report.results[0]
+    assert (result.outcome, result.status, result.request_id, result.answered) == (
+        Outcome.NO_ANSWER,
+        status,
+        None,
+        answered,
+    )
+    assert words in result.message and "\n" not in result.message
+    assert [line["outcome"] for line in audit if line["event"] == "outcome"] == ["no answer"]
+
+
+@pytest.mark.anyio
+async def test_a_404_to_a_delete_sent_again_after_a_lost_answer_is_in_doubt(bad: BadServer) -> None:
+    bad.enqueue(answer(200, NO_SELECTORS), Misbehaviour("hang_up"), envelope(404, "resource not found"))
+    async with ApiClient(bad.base_url, BearerAuth(JWT), sleep=SleepRecorder(), max_retries=1) as api:
+        report = await delete_selectors(api, 1, [5], context=CONTEXT, concurrency=1, audit=lambda line: None)
+    result = report.results[0]
+    assert (result.outcome, result.status, result.request_id, result.answered) == (Outcome.NO_ANSWER, 404, "r-1", True)
+    assert result.message == (
+        "gone when sent again, after an attempt the server may have done got no answer: this request may have done "
+        "it (resource not found)"
+    )
+
+
+@pytest.mark.anyio
+async def test_a_refusal_naming_a_default_selector_is_one_only_as_a_403(bad: BadServer) -> None:
+    report, _ = await run_over(bad, envelope(400, "cannot delete a default selector"), [5])
+    assert report.results[0].outcome is Outcome.FAILED and not report.results[0].answered
+    assert report.results[0].message == "HTTP 400 Bad Request — cannot delete a default selector (request id r-1)"
+    report, _ = await run_over(bad, envelope(403, "cannot delete a default selector"), [5])
+    assert report.results[0].outcome is Outcome.REFUSED_DEFAULT and report.results[0].message == (
+        "cannot delete a default selector"
+    )
