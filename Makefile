@@ -51,7 +51,10 @@ lock:
 # it; MUTATE_CHILDREN workers (2 on a 2-core machine); mutants/ keeps the results, so a second run redoes only
 # the functions that changed
 MUTATE_CHILDREN ?= 2
+MUTMUT := mutmut>=3.8.1,<3.9
+# mutmut is not in the dev lock (it is not needed to test or lint): installed here, in its tested range, on first use
 mutate: $(STAMP)
+	test -x $(VENV)/bin/mutmut || $(PIP) install --quiet '$(MUTMUT)'
 	$(VENV)/bin/mutmut run --max-children $(MUTATE_CHILDREN); status=$$?; \
 	$(VENV)/bin/mutmut results; $(PY) tests/tools/mutation_scores.py; exit $$status
 
