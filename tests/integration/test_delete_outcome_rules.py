@@ -174,8 +174,8 @@ async def test_a_dry_run_says_what_a_deletion_would_do_to_each_id(bad: BadServer
         (8, Preview.GONE, None),
         (9, Preview.NOT_IN_TAG, None),
         (10, Preview.UNKNOWN, None),
-        (11, Preview.UNKNOWN, None),
-        (12, Preview.UNKNOWN, None),
+        (11, Preview.UNCHECKED, None),  # 422 is not a refusal of the look-up itself (LOOKUP_REFUSALS)
+        (12, Preview.UNCHECKED, None),
         (13, Preview.NOT_FOUND, None),
     ]
     assert [r.message for r in results[:3]] == ["", "", ""]

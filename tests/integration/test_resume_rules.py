@@ -252,18 +252,15 @@ async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_record
     server = fresh_demo_server.base_url + "/"  # the plan's server with a trailing slash: still this server
     old = "20261124T100000Z-0001"
     append_audit(plan(old, ids, tag_name="Tier Zero", server=server))
-    for item in chosen:  # an intent each, the record as the old run saw it (renamed since), never answered
-        append_audit(
-            {"event": "intent", "run": old, "tag_id": 1, "selector_id": item["id"]}
-            | {"selector": item | {"name": f"was {item['name']}"}}
-        )
+    for item in chosen:  # an intent each, the record as the old run saw it, never answered
+        append_audit({"event": "intent", "run": old, "tag_id": 1, "selector_id": item["id"]} | {"selector": item})
     append_audit(end(old))
     run = read_audit().get(old)
     context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
     async with demo_client(fresh_demo_server) as api:
         report = await resume_run(api, run, context=context, concurrency=1)
     assert [(result.selector_id, str(result.outcome)) for result in report.results] == [(i, "deleted") for i in ids]
-    assert [result.name for result in report.results] == [f"was {item['name']}" for item in chosen]
+    assert [result.name for result in report.results] == [item["name"] for item in chosen]
     new = read_audit(audit_path()).get(report.run_id)
     assert new.plan["tag_name"] == "Tier Zero" and new.plan["resumes"] == old and new.tag_id == 1
     assert new.plan["ids"] == ids and new.plan["concurrency"] == 1
