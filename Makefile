@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 # process
 PYTEST_WORKERS ?= 4
 
-.PHONY: venv lock demo test lint fmt bench screenshots clean
+.PHONY: venv lock demo test lint fmt bench screenshots mutate clean
 
 LOCK := requirements-dev.lock
 LOCK_VENV := .venv-lock
@@ -47,6 +47,17 @@ lock:
 	CUSTOM_COMPILE_COMMAND="make lock" $(LOCK_VENV)/bin/pip-compile --quiet --upgrade --extra dev --all-build-deps --allow-unsafe --generate-hashes \
 		--strip-extras --no-emit-index-url --no-emit-find-links --output-file $(LOCK) pyproject.toml
 
+# mutation testing of the code that decides what a request did (docs/TESTING.md): not in CI, for whoever changes
+# it; MUTATE_CHILDREN workers (2 on a 2-core machine); mutants/ keeps the results, so a second run redoes only
+# the functions that changed
+MUTATE_CHILDREN ?= 2
+MUTMUT := mutmut>=3.8.1,<3.9
+# mutmut is not in the dev lock (it is not needed to test or lint): installed here, in its tested range, on first use
+mutate: $(STAMP)
+	test -x $(VENV)/bin/mutmut || $(PIP) install --quiet '$(MUTMUT)'
+	$(VENV)/bin/mutmut run --max-children $(MUTATE_CHILDREN); status=$$?; \
+	$(VENV)/bin/mutmut results; $(PY) tests/tools/mutation_scores.py; exit $$status
+
 bench: $(STAMP)
 	$(PY) -m bench
 
@@ -54,4 +65,4 @@ screenshots: $(STAMP)
 	$(PY) -m svctui.tui.screenshots screenshots
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_VENV) mutants .pytest_cache .mypy_cache .ruff_cache .hypothesis

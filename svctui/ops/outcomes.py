@@ -4,6 +4,8 @@ Only a real answer of the API is an outcome. NO_ANSWER (in doubt: the selector m
 sent but not answered (reset, deadline, answer cut short, no connection); a 2xx whose body is not the API's or an
 answer over the size cap; a 5xx that is not the API's error (a proxy's page); and a 404 `resource not found` to a
 request sent again after an earlier attempt the server may have done (that attempt may be what removed it).
+Only the API's own error envelope settles an id without a deletion: a 404 whose message is `resource not found`
+(already gone) or `... not part of ...` (not in the tag); any other 404 (a proxy's page, another message) is FAILED.
 Anything unexpected is FAILED with its message.
 """
 
@@ -25,6 +27,8 @@ from svctui.api.errors import (
 # 400s that are about the credentials, not the request: the signature prefix every signing failure carries, and
 # the header problems (a wrong scheme prefix, a malformed Authorization header) even when a server leaves it out.
 AUTH_FAILURE_MARKERS = ("unable to validate request signature", "authorization scheme", "authorization header")
+# The API's whole message for an unknown selector (or tag): the one 404 that settles an id as "already gone".
+GONE_MESSAGE = "resource not found"
 
 
 class Outcome(StrEnum):
@@ -170,9 +174,9 @@ def classify(selector_id: int, exc: ApiError) -> DeleteResult:
     elif is_auth_failure(exc):
         outcome = Outcome.AUTH_FAILED
         message = one_line(exc.user_message())
-    elif exc.status == 404 and "not part of" in text:
+    elif exc.status == 404 and exc.from_api and "not part of" in text:  # settled: only the API's own word does it
         outcome = Outcome.NOT_IN_TAG
-    elif exc.status == 404 and "resource not found" in text:
+    elif exc.status == 404 and exc.from_api and any(m.strip().lower() == GONE_MESSAGE for m in exc.messages):
         outcome = Outcome.ALREADY_GONE
     elif exc.status == 403 and "default selector" in text:
         outcome = Outcome.REFUSED_DEFAULT

@@ -96,7 +96,7 @@ async def preview_selectors(
     tag_id: int,
     selector_ids: Sequence[int],
     *,
-    concurrency: int = 4,
+    concurrency: int = 4,  # pragma: no mutate (equivalent: how many look-ups run at once, never what they find)
     on_result: Callable[[PreviewResult], object] | None = None,
     listed: Collection[int] = (),
 ) -> list[PreviewResult]:

@@ -69,7 +69,7 @@ class SelectorStore:
         if selector_id == self.other_tag:
             return Selector(id=selector_id, asset_group_tag_id=tag_id + 1, name="elsewhere")
         if selector_id not in self.live:
-            raise NotFound(404, ["resource not found"], request_id="r-get")
+            raise NotFound(404, ["resource not found"], request_id="r-get", from_api=True)
         return Selector(
             id=selector_id, asset_group_tag_id=tag_id, name=f"sel {selector_id}", is_default=selector_id == self.default
         )
@@ -95,11 +95,11 @@ class SelectorStore:
             if selector_id in self.fail:
                 raise self.fail[selector_id]
             if selector_id == self.other_tag:
-                raise NotFound(404, ["selector is not part of asset group tag"], request_id="r-other")
+                raise NotFound(404, ["selector is not part of asset group tag"], request_id="r-other", from_api=True)
             if selector_id == self.default:
-                raise Forbidden(403, ["cannot delete a default selector"], request_id="r-default")
+                raise Forbidden(403, ["cannot delete a default selector"], request_id="r-default", from_api=True)
             if selector_id not in self.live:
-                raise NotFound(404, ["resource not found"], request_id="r-gone")
+                raise NotFound(404, ["resource not found"], request_id="r-gone", from_api=True)
             self.live.discard(selector_id)
             return Deletion(204, f"r-{selector_id}")
         finally:

@@ -33,7 +33,7 @@ CONTEXT = AuditContext(profile="lab", token_id=None, server="https://bh.example.
 NO_QUERY = ListQuery()
 ANSWERS: dict[str, Callable[[], Exception | None]] = {
     "204": lambda: None,
-    "gone": lambda: NotFound(404, ["resource not found"]),
+    "gone": lambda: NotFound(404, ["resource not found"], from_api=True),
     "default": lambda: Forbidden(403, ["cannot delete a default selector"]),
     "500": lambda: ServerError(500, ["an internal error has occurred"]),
     "reset": lambda: ApiConnectionError("cannot reach https://bh.example.com: connection reset"),
@@ -57,7 +57,7 @@ class Server:
         return SelectorPage.model_validate({"count": len(listed), "data": {"selectors": listed}})
 
     async def get(self, tag_id: int, selector_id: int) -> Selector:
-        raise NotFound(404, ["resource not found"])
+        raise NotFound(404, ["resource not found"], from_api=True)
 
     async def delete(self, tag_id: int, selector_id: int) -> Deletion:
         intended = any(line["event"] == "intent" and line["selector_id"] == selector_id for line in self.written)
