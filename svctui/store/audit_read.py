@@ -140,10 +140,10 @@ class AuditRun:
         dashboard's Audit tab alike."""
         if self.resolved_by is not None:
             return f"resumed by {self.resolved_by}"
-        if self.interrupted:
-            return INTERRUPTED
         stopped = self.end.get("stopped") if self.end is not None else None
-        return f"stopped: {stopped}" if stopped else FINISHED
+        if stopped:  # an end line says why it stopped, even with ids left in doubt (they are still resumable)
+            return f"stopped: {stopped}"
+        return INTERRUPTED if self.interrupted else FINISHED
 
     @property
     def counts_text(self) -> str:

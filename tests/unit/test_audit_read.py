@@ -268,3 +268,19 @@ def test_a_device_in_the_logs_place_is_refused_not_read_forever() -> None:
     the process was killed (the start-up notice reads the log). It is refused as not a regular file."""
     with pytest.raises(StoreError, match="not a regular file"):
         read_audit(Path("/dev/zero"))
+
+
+def test_a_run_that_stopped_with_ids_in_doubt_says_why_and_can_still_be_resumed() -> None:
+    """Newcomer walk: the Audit tab said INTERRUPTED for a run whose end line said `stopped: server unreachable`
+    (every intent had an outcome, six of them `no answer`). The state is the end line's; the run stays resumable."""
+    log = parse_audit(
+        lines(
+            plan("r1", [1, 2]),
+            {"event": "intent", "run": "r1", "selector_id": 1, "selector": {"name": "one"}},
+            {"event": "outcome", "run": "r1", "selector_id": 1, "outcome": "no answer"},
+            {"event": "end", "run": "r1", "counts": {"no answer": 1, "skipped": 1}, "stopped": "server unreachable"},
+        )
+    )
+    run = log.get("r1")
+    assert run.state == "stopped: server unreachable"
+    assert run.interrupted and log.last_interrupted() is run, "its in-doubt id is still offered for resume"
