@@ -6,11 +6,13 @@ import importlib
 import os
 import platform
 import sys
+import tempfile
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 
 from bench.harness import Comparison, show
+from bench.support import isolated_process
 
 MODULES = (
     "bench.bench_parsing",
@@ -97,7 +99,8 @@ def main() -> None:
     selected = sys.argv[1:]
     load = os.getloadavg()[0]
     byte_compile()
-    results = _collect(selected)
+    with tempfile.TemporaryDirectory(prefix="svctui-bench-") as root, isolated_process(Path(root)):
+        results = _collect(selected)
     if not selected:
         Path("BENCHMARKS.md").write_text(_markdown(results, load), encoding="utf-8")
         print("wrote BENCHMARKS.md", file=sys.stderr)

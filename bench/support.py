@@ -7,7 +7,7 @@ import contextlib
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from svctui.demo.server import DemoServer
@@ -28,6 +28,24 @@ def isolated_env(root: Path) -> dict[str, str]:
     for path in env.values():
         Path(path).mkdir(parents=True, exist_ok=True)
     return {"TERM": "xterm-256color", "SVCTUI_NO_KEYRING": "1", **env}
+
+
+@contextlib.contextmanager
+def isolated_process(root: Path) -> Iterator[None]:
+    """This process's environment isolated under `root` for the block (`isolated_env`), the old values back after
+    it: a bench's in-process app writes its caches there, never in the user's own data dir (the fleet bench's 1,000
+    client names, cached for the profile `demo`, showed as ghosts in the user's client picker)."""
+    values = isolated_env(root)
+    old = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in old.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def demo_profile_env(root: Path, demo: DemoServer) -> dict[str, str]:
