@@ -177,6 +177,11 @@ class SvcTuiApp(App[int]):
             visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
         )
 
+    def clear_notifications(self) -> None:
+        """Take every toast off the screen; the next of each shows again."""
+        self._toasts_shown.clear()
+        super().clear_notifications()
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """App variables usable in TCSS (`$status-failed`, `$mark`, ...) with their defaults."""
         from svctui.tui.theme import APP_VARIABLE_DEFAULTS
@@ -228,7 +233,7 @@ class SvcTuiApp(App[int]):
             return
         if run is not None:
             notice = interrupted_notice(run, "3")
-            self.call_from_thread(self.notify, notice, severity="warning", timeout=20, markup=False)
+            self.call_from_thread(self.notify, notice, severity="warning", timeout=12, markup=False)
 
     def on_ready(self) -> None:
         """Log how long the first frame took (since the process started, and since this module was imported)."""

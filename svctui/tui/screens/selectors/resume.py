@@ -220,6 +220,7 @@ def start_resume(
             screen = RunScreen(resume_plan(run, confirm.checked), on_gone, job=resume_job(run), title=title)
             app.push_screen(screen, lambda _: on_closed() if on_closed is not None else None)
 
+    app.clear_notifications()  # the start-up notice naming this run would sit over the dialog's buttons
     app.push_screen(confirm, answered)
 
 
