@@ -58,12 +58,15 @@ def _duration(text: str, option: str) -> timedelta:
     `+24h` from a fixed moment)."""
     span = _SPAN.fullmatch(text)
     try:
-        return (
+        duration = (
             datetime.fromisoformat(parse_timestamp(f"+{span[1] if span else text}", EPOCH).replace("Z", "+00:00"))
             - EPOCH
         )
     except ValueError:
         fail(f"{option} {quote_input(text)} is not a duration; allowed: 24h, 90m, 2d, 1w")
+    if duration <= timedelta(0):  # `0h` made every client stale (newcomer walk)
+        fail(f"{option} {quote_input(text)} is no time at all; allowed: a span longer than 0, e.g. 24h, 90m, 2d")
+    return duration
 
 
 EPOCH = datetime(2000, 1, 1, tzinfo=UTC)

@@ -121,6 +121,14 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         await pilot.press("escape")
         await settle(pilot)
         assert app.screen is tasks, "reached by its key, esc stays: it goes back once, only from an enter on Clients"
+        await pilot.press("z")  # the pane zoomed, then another client's runs from Clients: the list shows again
+        await settle(pilot)
+        assert tasks.maximized is not None
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        assert app.screen is tasks and tasks.maximized is None, "newcomer walk: a zoom hid the new client's runs"
 
 
 async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_server: DemoServer) -> None:

@@ -28,4 +28,6 @@ def test_a_span_ahead_is_still_not_in_the_past_and_junk_is_refused() -> None:
         _window("+1d", NOW)
     with pytest.raises(click.exceptions.Exit):
         _duration("often", "--stale-after")
+    with pytest.raises(click.exceptions.Exit):
+        _duration("0h", "--stale-after")  # every client stale: refused (newcomer walk)
     assert _window("2026-12-03T12:00:00Z", NOW) == timedelta(hours=24)

@@ -474,6 +474,8 @@ class TasksScreen(ListScreen[CompletedTask]):
         quick filter it was entered from (the drops view is `d` on the client already shown, never a landing).
         `endpoint` lists from that endpoint (Clients opens the one its verdicts were read from)."""
         client_id = client_id.lower()
+        if self.maximized is not None and client_id != self.client_id:
+            self.minimize()  # another client's runs start on the list: a zoomed pane hid it (newcomer walk)
         if endpoint is not None and endpoint != self.endpoint:
             self.endpoint = endpoint
             self.runs.clear()  # the history was read from the other endpoint
