@@ -17,8 +17,8 @@ from typing import Any, Protocol, TextIO
 from pydantic import BaseModel
 
 from svctui.api.models import CompletedTask, DomainResult, Event, status_label
-from svctui.commands.table import TableColumn, TableWriter, cli_now, table_columns, terminal_width
-from svctui.schedule import next_run_at
+from svctui.commands.table import NameOf, TableColumn, TableWriter, cli_now, table_columns, terminal_width
+from svctui.schedule import next_run_at, next_run_words
 from svctui.visible import json_safe, visible
 
 
@@ -43,26 +43,58 @@ class ItemWriter(Protocol):
         ...
 
 
+# ---------------------------------------------------------------- computed fields
+
+COMPUTED_PREFIX = "svctui_"
+"""The prefix of every field svctui computes (not the server's): `svctui_client_name`, `svctui_next_run`..."""
+
+Computed = Callable[[Any], dict[str, object]]  # an item -> the fields svctui adds, each name with COMPUTED_PREFIX
+
+
+def _rfc3339(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat().replace("+00:00", "Z")
+
+
+def event_computed(now: datetime, name_of: NameOf) -> Computed:
+    """An event's computed fields, as the table shows them: the client's name (the server's `client_name`, else the
+    one svctui knows; null when neither), the next run (RFC 3339 UTC, null when there is none) and its words."""
+    return lambda event: {
+        f"{COMPUTED_PREFIX}client_name": event.client_name or name_of(event.client_id) or None,
+        f"{COMPUTED_PREFIX}next_run": _rfc3339(next_run_at(event.rrule, now)),
+        f"{COMPUTED_PREFIX}next_run_text": " ".join(next_run_words(event.rrule, now).split()),
+    }
+
+
+def computed_fields(model: type[BaseModel], now: datetime, name_of: NameOf | None = None) -> Computed | None:
+    """The computed fields of `model`'s items (an event's), or None for a model that has none."""
+    if issubclass(model, Event):
+        return event_computed(now, name_of or (lambda client_id: ""))
+    return None
+
+
 # ---------------------------------------------------------------- json, jsonl
 
 
-def dump_item(item: BaseModel) -> dict[str, Any]:
-    """The item as the model parsed it, JSON-ready (parses back through the same model)."""
-    return item.model_dump(mode="json")
+def dump_item(item: BaseModel, computed: Computed | None = None) -> dict[str, Any]:
+    """The item as the model parsed it, JSON-ready (parses back through the same model), then its computed fields."""
+    return item.model_dump(mode="json") | (computed(item) if computed is not None else {})
 
 
 class JsonArrayWriter:
     """A JSON array streamed item by item; left unclosed after an error so no parser takes it as complete."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, computed: Computed | None = None) -> None:
         self.stream = stream
+        self.computed = computed
         self.count = 0
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Append the page's items to the array."""
         chunks: list[str] = []
         for item in items:
-            body = json_safe(json.dumps(dump_item(item), indent=2, ensure_ascii=False)).replace("\n", "\n  ")
+            body = json_safe(json.dumps(dump_item(item, self.computed), indent=2, ensure_ascii=False)).replace(
+                "\n", "\n  "
+            )
             chunks.append(("[\n  " if self.count == 0 else ",\n  ") + body)
             self.count += 1
         self.stream.write("".join(chunks))
@@ -78,13 +110,19 @@ class JsonArrayWriter:
 class JsonLinesWriter:
     """One compact JSON object per line."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, computed: Computed | None = None) -> None:
         self.stream = stream
+        self.computed = computed
+
+    def _line(self, item: BaseModel) -> str:
+        if self.computed is None:
+            return item.model_dump_json()
+        return json.dumps(dump_item(item, self.computed), ensure_ascii=False, separators=(",", ":"))
 
     def write_page(self, items: Sequence[BaseModel]) -> None:
-        """Write one line per item (pydantic's own JSON encoder: the same document as `dump_item`, compact; DEL, C1
-        and bidi controls as `\\u` escapes, `json_safe`, as the array's)."""
-        self.stream.write(json_safe("".join(item.model_dump_json() + "\n" for item in items)))
+        """Write one line per item (pydantic's own JSON encoder, or json's when fields are computed: the same document
+        as `dump_item`, compact; DEL, C1 and bidi controls as `\\u` escapes, `json_safe`, as the array's)."""
+        self.stream.write(json_safe("".join(self._line(item) + "\n" for item in items)))
         self.stream.flush()
 
     def close(self, *, complete: bool = True) -> None:
@@ -156,14 +194,24 @@ def _failed_names_getter(name: str) -> Callable[[Any], object]:
     return lambda item: ";".join(result.domain_name for result in getattr(item, name) if not result.success)
 
 
-def csv_columns(model: type[BaseModel], now: datetime) -> list[CsvColumn]:
+def _computed_getter(computed: Computed, name: str) -> Callable[[Any], object]:
+    return lambda item: _scalar(computed(item)[name])
+
+
+def _one_line(value: object) -> object:
+    """A rule on one CSV line: its line breaks as the two characters `\\n`, as JSON writes them (svctui reads
+    either form back)."""
+    return "\\n".join(value.splitlines()) if isinstance(value, str) else value
+
+
+def csv_columns(model: type[BaseModel], now: datetime, name_of: NameOf | None = None) -> list[CsvColumn]:
     """CSV columns of a model: its fields in order, those of its bookkeeping bases (`csv_last`: times, stamps,
     collection flags) after the rest; lists become counts and joined names.
 
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
-    `domain_results_failed`, `failed_domains`. Two computed columns, as the table shows them: a task's
-    `status_label`, an event's `next_run` (from its rule at `now`; empty when it has no DTSTART, does not parse or
-    ended).
+    `domain_results_failed`, `failed_domains`. Computed columns, as the table shows them: a task's
+    `status_label`; an event's `computed_fields` (`svctui_client_name` after `client_name`, `svctui_next_run` and
+    `svctui_next_run_text` after `next_scheduled_at`), and its `rrule` on one line.
     Unknown extra fields are left to the JSON formats; a field the model excludes from its dumps (a client's `token`)
     is left out here too, as from JSON.
     """
@@ -185,17 +233,23 @@ def csv_columns(model: type[BaseModel], now: datetime) -> list[CsvColumn]:
     if issubclass(model, CompletedTask):
         position = [header for header, _ in columns].index("status") + 1
         columns.insert(position, ("status_label", lambda item: status_label(item.status)))
-    if issubclass(model, Event):  # the run the table's NEXT RUN names, computed from the rule (UTC, RFC 3339)
-        position = [header for header, _ in columns].index("next_scheduled_at") + 1
-        columns.insert(position, ("next_run", lambda item: _scalar(next_run_at(item.rrule, now))))
+    computed = computed_fields(model, now, name_of)
+    if computed is not None:  # an event's: each after the server's field it stands beside
+        beside = {"svctui_client_name": "client_name", "svctui_next_run": "next_scheduled_at"}
+        beside["svctui_next_run_text"] = "svctui_next_run"
+        for name, after in beside.items():
+            position = [header for header, _ in columns].index(after) + 1
+            columns.insert(position, (name, _computed_getter(computed, name)))
+        position = [header for header, _ in columns].index("rrule")
+        columns[position] = ("rrule", lambda item: _one_line(_scalar(item.rrule)))
     return columns
 
 
 class CsvWriter:
     """A header row, then one flat row per item."""
 
-    def __init__(self, model: type[BaseModel], stream: TextIO, now: datetime) -> None:
-        self.columns = csv_columns(model, now)
+    def __init__(self, model: type[BaseModel], stream: TextIO, now: datetime, name_of: NameOf | None = None) -> None:
+        self.columns = csv_columns(model, now, name_of)
         self.stream = stream
         self.writer = csv.writer(stream, lineterminator="\n")
         self.header_written = False
@@ -228,13 +282,14 @@ def make_writer(
     width: int | None = None,
     columns: tuple[TableColumn, ...] | None = None,
     now: datetime | None = None,
+    name_of: NameOf | None = None,
 ) -> ItemWriter:
     """The writer for `fmt` over items of `model` (a table uses `columns`, else the model's registered ones); an
-    event's next run is worked out at `now` (the command's time; the clock read once here when not given)."""
-    if fmt is Format.JSON:
-        return JsonArrayWriter(stream)
-    if fmt is Format.JSONL:
-        return JsonLinesWriter(stream)
+    event's next run is worked out at `now` (the command's time; the clock read once here when not given) and its
+    client named by `name_of` (json, jsonl and csv add them as `computed_fields`)."""
+    if fmt in (Format.JSON, Format.JSONL):
+        computed = computed_fields(model, now or cli_now(), name_of)
+        return JsonArrayWriter(stream, computed) if fmt is Format.JSON else JsonLinesWriter(stream, computed)
     if fmt is Format.CSV:
-        return CsvWriter(model, stream, now or cli_now())
+        return CsvWriter(model, stream, now or cli_now(), name_of)
     return TableWriter(columns or table_columns(model, now or cli_now()), stream, width or terminal_width(), noun, err)

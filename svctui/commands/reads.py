@@ -48,7 +48,7 @@ from svctui.commands.common import (
     run_connected,
 )
 from svctui.commands.output import Format, ItemWriter, make_writer
-from svctui.commands.table import TableColumn, cli_now, table_columns
+from svctui.commands.table import NameOf, TableColumn, cli_now, table_columns
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -65,9 +65,12 @@ def new_writer(
     noun: str,
     columns: tuple[TableColumn, ...] | None = None,
     now: datetime | None = None,
+    name_of: NameOf | None = None,
 ) -> ItemWriter:
     """A writer on the current stdout (CliRunner swaps it, so look it up at call time)."""
-    return make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns, now=now)
+    return make_writer(
+        Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns, now=now, name_of=name_of
+    )
 
 
 async def write_listing(
@@ -183,13 +186,14 @@ def run_listing(
         columns = None
         now = cli_now()  # once per command: every row's next run is worked out at the same moment
         book: ClientNameBook | None = None
-        if fmt == Format.TABLE and listing.model in (Event, CompletedTask):  # the CLIENT column shows names
+        # the CLIENT column shows names, and an event's `svctui_client_name` in every other format
+        if (fmt == Format.TABLE and listing.model is CompletedTask) or listing.model is Event:
             book = ClientNameBook(profile.name)
-            columns = table_columns(listing.model, now, book.name_of)
+            columns = table_columns(listing.model, now, book.name_of) if fmt == Format.TABLE else None
             first_page, all_pages = _naming(book, client, first_page, all_pages)
         try:
             written = await write_listing(
-                new_writer(fmt, listing.model, listing.noun, columns, now),
+                new_writer(fmt, listing.model, listing.noun, columns, now, book.name_of if book else None),
                 fmt=fmt,
                 noun=listing.noun,
                 fetch_all=fetch_all,

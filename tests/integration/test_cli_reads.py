@@ -19,7 +19,7 @@ from svctui.clock import FROZEN_NOW_ENV
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
-from svctui.schedule import next_run_at, next_run_words
+from svctui.schedule import describe, next_run_at, next_run_words
 from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
@@ -136,11 +136,57 @@ def test_events_list_names_the_next_run_as_the_dashboard_does(
         csv.DictReader(io.StringIO(invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", "csv"]).stdout))
     )
     headers = list(rows[0])
-    assert headers.index("next_run") == headers.index("next_scheduled_at") + 1
-    for row, rule in zip(rows, rules, strict=True):
+    assert headers.index("svctui_next_run") == headers.index("next_scheduled_at") + 1
+    assert headers.index("svctui_next_run_text") == headers.index("svctui_next_run") + 1
+    for row, rule, said in zip(rows, rules, words, strict=True):
         at = next_run_at(rule, now)
-        assert row["next_run"] == ("" if at is None else at.isoformat().replace("+00:00", "Z"))
-    assert any(row["next_run"] for row in rows) and "next_run" not in events[0], "json is the model as-is"
+        assert row["svctui_next_run"] == ("" if at is None else at.isoformat().replace("+00:00", "Z"))
+        assert row["svctui_next_run_text"] == said
+    assert any(row["svctui_next_run"] for row in rows)
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_events_json_keeps_the_servers_fields_and_adds_the_tables_under_svctui_names(
+    env: dict[str, str], demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Issue 28: `-o json` gave `client_name: null` and no next run while the table showed both. The server's fields
+    are kept as sent; the computed ones are added under `svctui_` names: the client's name and the next run."""
+    now = FIXED_ANCHOR + timedelta(hours=3, minutes=7)
+    monkeypatch.setenv(FROZEN_NOW_ENV, now.isoformat())
+    result = invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    items = json_items(result.stdout) if fmt == "json" else jsonl_items(result.stdout)
+    served = all_items(signed(demo_server), "/api/v2/events", [("sort_by", "id")])[:30]
+    assert len(items) == len(served) == 30
+    names = {client["id"]: client["name"] for client in all_items(signed(demo_server), "/api/v2/clients")}
+    for item, sent in zip(items, served, strict=True):
+        computed = {key: value for key, value in item.items() if key.startswith("svctui_")}
+        assert {key: value for key, value in item.items() if key not in computed} == Event.model_validate(
+            sent
+        ).model_dump(mode="json"), "the server's fields as the model parses them"
+        at = next_run_at(str(sent["rrule"]), now)
+        assert computed == {
+            "svctui_client_name": sent.get("client_name") or names[sent["client_id"]],
+            "svctui_next_run": None if at is None else at.isoformat().replace("+00:00", "Z"),
+            "svctui_next_run_text": " ".join(next_run_words(str(sent["rrule"]), now).split()),
+        }
+    assert all(item["svctui_client_name"] for item in items) and not any(sent.get("client_name") for sent in served)
+
+
+def test_events_csv_writes_each_rule_on_one_line(env: dict[str, str], demo_server: DemoServer) -> None:
+    """Issue 28: the rule (DTSTART, a line break, RRULE) made each event two lines of the CSV file; it is one line,
+    its break written `\\n` as JSON writes it, and reads back as the same schedule."""
+    result = invoke(["events", "list", "--limit", "30", "--sort", "id", "-o", "csv"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    served = all_items(signed(demo_server), "/api/v2/events", [("sort_by", "id")])[:30]
+    assert len(lines) == len(rows) + 1 == 31, "a header and one line per event"
+    with_two_lines = [sent for sent in served if "\n" in str(sent["rrule"])]
+    assert with_two_lines, "the demo's rules have a DTSTART line"
+    for row, sent in zip(rows, served, strict=True):
+        assert row["rrule"] == str(sent["rrule"]).replace("\n", "\\n")
+        assert describe(row["rrule"]) == describe(str(sent["rrule"]))
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv"])

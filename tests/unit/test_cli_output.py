@@ -233,12 +233,14 @@ def test_csv_flattens_nested_lists() -> None:
     assert row["log_path"] == ""
 
 
-def test_csv_event_keeps_multiline_rrule_in_one_field() -> None:
+def test_csv_event_writes_its_two_line_rrule_on_one_line() -> None:
+    """Issue 28: the rule's line break made each event two lines of the file; it is written `\\n`, as in JSON."""
     out = io.StringIO()
     writer = CsvWriter(Event, out, NOW)
     writer.write_page([event(9, domains=2)])
+    assert len(out.getvalue().splitlines()) == 2, "the header and one line"
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert rows[0]["rrule"].startswith("DTSTART:") and "\n" in rows[0]["rrule"]
+    assert rows[0]["rrule"] == "DTSTART:20240909T100000Z\\nRRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU"
     assert rows[0]["domains"] == "D0.EXAMPLE.COM;D1.EXAMPLE.COM"
     assert rows[0]["ous_count"] == "1" and rows[0]["ous"] == "Servers"
 
