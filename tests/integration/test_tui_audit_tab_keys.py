@@ -58,3 +58,27 @@ async def test_the_audit_tab_has_its_own_status_and_says_where_the_list_keys_wor
         await pilot.press("a")
         await settle(pilot)
         assert chips.display and "tag Tier Zero" in str(line.render()) and "1 filter" in str(line.render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_the_audit_tab_at_80_columns_keeps_tag_action_and_counts(
+    demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """Issue 28: at 80 columns the Audit tab showed only time and state (choosing a run to restore meant visiting
+    every row). The runs' table keeps tag, action and counts; the tags pane gives way while the tab shows."""
+    from svctui.tui.screens.selectors.tags_pane import TagsPane
+    from svctui.tui.widgets.row_table import RowTable
+
+    finished_run_logged(demo_server)
+    async with on_cleanup(demo_server, size=size) as (_app, pilot, screen):
+        pane = screen.query_one(TagsPane)
+        await pilot.press("a")
+        await settle(pilot)
+        runs = screen.query_one("#audit-runs", RowTable)
+        labels = [str(column.label) for column in runs.columns.values()]
+        assert {"when (UTC)", "state", "tag", "action", "counts"} <= set(labels), labels
+        assert "Tier Zero" in " ".join(str(cell) for cell in runs.get_row_at(0))
+        assert pane.display is (size[0] >= 100), "the tags pane gives way at 80 columns only"
+        await pilot.press("a")
+        await settle(pilot)
+        assert pane.display, "the Selectors tab has its tags pane back"

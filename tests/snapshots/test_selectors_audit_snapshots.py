@@ -16,7 +16,7 @@ from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
 from tests.support.matrix import compare_matrix
-from tests.support.selectors import AuditHost
+from tests.support.selectors import AuditHost, open_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, tag_selectors
 from tests.support.snapshots import FIXED_REQUEST_ID
 from tests.support.tui import make_app, settle
@@ -65,6 +65,18 @@ async def test_audit_tab(snapshot: SnapshotAssertion, tmp_path: Path, big_demo: 
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         pilot.app.push_screen(AuditHost())
+        await settle(pilot)
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_audit_tab_on_the_cleanup_screen(snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer) -> None:
+    """Issue 28: at 80 columns the tags pane gives way to the tab (tag, action and counts in view); at 160 it stays."""
+    write_log(big_demo)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await open_cleanup(pilot)
+        await pilot.press("a")
         await settle(pilot)
 
     await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

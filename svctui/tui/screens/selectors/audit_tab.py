@@ -45,7 +45,8 @@ __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
 # width (`cap_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
-# on a narrow tab (80 columns: the tags take the left) the columns last in that order are left out.
+# on a narrow tab the columns last in that order are left out. At 80 columns (the tags pane gives way to the tab) when,
+# state, tag, counts and action fit: what a run is chosen by; the chosen run's id is in the line under the table.
 RUN_COLUMNS = (
     ("run", "run"),
     ("when (UTC)", "when"),
@@ -59,10 +60,10 @@ RUN_COLUMNS = (
 RUN_FIT = (
     ("when", 20),
     ("state", 11),
+    ("tag", 10),
     ("counts", 12),
     ("action", 7),
     ("run", 12),
-    ("tag", 10),
     ("who", 12),
     ("server", 12),
 )

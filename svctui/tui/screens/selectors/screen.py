@@ -56,7 +56,7 @@ from svctui.tui.screens.selectors.wording import (
 )
 from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
-from svctui.tui.widgets.paged_table import RowAdapter
+from svctui.tui.widgets.paged_table import NARROW_TERMINAL, RowAdapter
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -159,6 +159,12 @@ class SelectorsScreen(ListScreen[Selector]):
     def on_resize(self, event: events.Resize) -> None:
         """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
         self.tags_pane.fit_terminal()
+        self._fit_tags_pane()
+
+    def _fit_tags_pane(self) -> None:
+        """On a narrow terminal the tags pane gives way to the Audit tab: its runs' table keeps tag, action and
+        counts (beside the pane it showed time and state only); the Selectors tab has the pane back."""
+        self.tags_pane.display = not (self.audit_shown() and self.app.size.width < NARROW_TERMINAL)
 
     def _focus_tab(self, active: str) -> None:
         """The shown tab's table takes the focus at once, as the tab changes (a key, a click, a run's `a`).
@@ -213,6 +219,7 @@ class SelectorsScreen(ListScreen[Selector]):
         """The footer shows the keys of the tab (the focus moved with the tab already, see `_focus_tab`); the filter
         chips and the status line are the Selectors tab's, the Audit tab has its own status."""
         self.set_class(self.audit_shown(), "-audit")
+        self._fit_tags_pane()
         self.refresh_bindings()
         self._update_status()
 
