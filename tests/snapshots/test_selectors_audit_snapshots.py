@@ -70,7 +70,9 @@ async def test_audit_tab(snapshot: SnapshotAssertion, tmp_path: Path, big_demo: 
     await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
 
 
-async def test_audit_tab_on_the_cleanup_screen(snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer) -> None:
+async def test_audit_tab_on_the_cleanup_screen(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer
+) -> None:
     """Issue 28: at 80 columns the tags pane gives way to the tab (tag, action and counts in view); at 160 it stays."""
     write_log(big_demo)
 
