@@ -308,3 +308,46 @@ async def test_every_column_name_keeps_a_space_before_its_predicate_at_80_column
             name = row.query_one(".filter-name")
             op = row.query_one(".filter-op")
             assert op.region.x > name.region.x + len(row.column.name), row.column.name
+
+
+async def test_reopened_with_filters_in_the_rows_the_quick_line_says_where_they_are(demo_server: DemoServer) -> None:
+    """Issue 28: a quick filter typed, applied and `/` again showed an empty quick line (the filter had moved to its
+    column's row, out of view at 80x24): the empty line names the filters and where they are."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, _screen):
+        await pilot.press("slash", *"id=gt:150", "enter")
+        await settle(pilot)
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        quick = editor.query_one("#quick", Input)
+        assert quick.value == "" and quick.placeholder == "1 filter in the rows below: id=gt:150"
+        await pilot.press("escape", "x")
+        await settle(pilot)
+        await pilot.press("slash")
+        assert app.screen.query_one("#quick", Input).placeholder == "column=op:value …"
+
+
+async def test_a_filter_its_row_cannot_show_stays_on_the_quick_line(demo_server: DemoServer) -> None:
+    """Issue 28: the form could read `eq any` for a column whose filter its row could not show (a value that is
+    none of its choices, a predicate it does not offer): applied again, the filter was lost without a word. Such a
+    filter stays on the quick line, as it is, and is checked there."""
+    from svctui.api.filters import COMPLETED_TASKS, EVENTS
+
+    async with on_events(demo_server) as (app, pilot, _screen):
+        cases = (
+            (COMPLETED_TASKS, Filter("status", "eq", "9"), "status=eq:9"),
+            (EVENTS, Filter("session_collection", "eq", "maybe"), "session_collection=eq:maybe"),
+            (EVENTS, Filter("client_id", "gt", "x"), "client_id=gt:x"),
+        )
+        for spec, active, said in cases:
+            app.push_screen(FilterEditor(spec, [active], clock=lambda: NOW))
+            await settle(pilot)
+            editor = app.screen
+            assert isinstance(editor, FilterEditor)
+            assert editor.query_one("#quick", Input).value == said
+            row = editor.query_one(f"#row-{active.column}", FilterRow)
+            assert row.raw_value == "", "the row is empty, not a filter shown as `any`"
+            _, problems = editor.collect()
+            assert problems, "checked on the quick line: not applied as it is"
+            await pilot.press("escape")
+            await settle(pilot)

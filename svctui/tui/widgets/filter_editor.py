@@ -11,7 +11,7 @@ checks. While anything is invalid, Apply refuses and nothing is sent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import ClassVar
 
@@ -183,6 +183,15 @@ class FilterRow(Vertical):
             widget.clear()
 
 
+def quick_placeholder(in_rows: Iterable[Filter]) -> str:
+    """What the empty quick line says: where the active filters are (reopened with filters typed there, the line
+    showed nothing: they are in their columns' rows below), else the line's shape."""
+    shown = [str(active) for active in in_rows]
+    if not shown:
+        return "column=op:value …"
+    return f"{len(shown)} filter{'s' if len(shown) > 1 else ''} in the rows below: {' '.join(shown)}"
+
+
 class QuickMessages(VerticalScroll):
     """Under the quick filter line: every problem of it (one paragraph each, wrapped) or its notes. Past its max
     height it scrolls, and only then takes focus (tab) so the keys can scroll it; it says when its height changes."""
@@ -244,11 +253,21 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         per_row: dict[str, Filter] = {}
         extra: list[Filter] = []
         for active in self.current:
-            if active.column in self.spec.columns and active.column not in per_row:
+            if active.column in self.spec.columns and active.column not in per_row and self._row_shows(active):
                 per_row[active.column] = active
             else:
                 extra.append(active)
         return per_row, extra
+
+    def _row_shows(self, active: Filter) -> bool:
+        """Whether the column's row can show `active`: its predicate is offered and, for a choice, its value is one
+        of the choices (else the row read `eq any` while the filter was on; the quick line shows it as it is)."""
+        column = self.spec.columns[active.column]
+        if active.op not in column.predicates:
+            return False
+        if column.kind is Kind.BOOLEAN:
+            return active.value in ("true", "false")
+        return not column.choices or active.value in {str(code) for code in column.choices.values()}
 
     def compose(self) -> ComposeResult:
         """Title, quick-filter line, one row per column, buttons."""
@@ -262,7 +281,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 markup=False,
             )
             quick = " ".join(str(active) for active in extra)
-            yield OrderedInput(quick, placeholder="column=op:value …", compact=True, id="quick")
+            yield OrderedInput(quick, placeholder=quick_placeholder(per_row.values()), compact=True, id="quick")
             with QuickMessages(id="quick-messages"):
                 yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
