@@ -74,6 +74,10 @@ async def test_not_ok_quick_filter_says_what_it_sends_and_matches_exactly_the_th
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert screen.query_one("#quick-notice", Static).size.height <= 2, "the table keeps its rows at 80x24"
+        # issue 28: at 80x24 the note took more lines than it says things: one line, the parenthesis left to `?`
+        narrow = text_of(screen.query_one("#quick-notice", Static))
+        assert narrow == "Quick filter o: Timed out, Failed or Partially complete; o again clears."
+        assert screen.query_one("#quick-notice", Static).size.height == 1
         await pilot.press("o")
         await settle(pilot)
         assert screen.quick is None and not screen.filters

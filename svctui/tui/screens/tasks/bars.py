@@ -69,8 +69,10 @@ def client_bar(
     return bar(shown_id, short_history)
 
 
-def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:
-    """What the active quick filter does (and, for drops, that it is client-side); empty when none."""
+def quick_notice(quick: str | None, threshold: float, loaded: int, *, short: bool = False) -> str:
+    """What the active quick filter does (and, for drops, that it is client-side); empty when none. `short` (a
+    narrow terminal): a server-side filter's note leaves out its description's parenthesis, one line at 80 columns
+    (`o`'s took two, with its chips four; `?` lists it whole)."""
     if quick is None:
         return ""
     if quick == "drops":
@@ -79,4 +81,7 @@ def quick_notice(quick: str | None, threshold: float, loaded: int) -> str:
             "plot; server filters (dimmed) and sort do not apply. d or x: back."
         )
     quick_filter = QUICK_FILTERS_BY_NAME[quick]
-    return f"Quick filter {quick_filter.key}: {quick_filter.description}; {quick_filter.key} again clears."
+    key = quick_filter.key
+    if not short:
+        return f"Quick filter {key}: {quick_filter.description}; {key} again clears."
+    return f"Quick filter {key}: {quick_filter.description.split(' (')[0]}; {key} again clears."

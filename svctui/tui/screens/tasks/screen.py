@@ -57,7 +57,7 @@ from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
-from svctui.tui.widgets.paged_table import RowAdapter
+from svctui.tui.widgets.paged_table import NARROW_TERMINAL, RowAdapter
 from svctui.tui.widgets.state_panel import error_view
 from svctui.tui.widgets.status_bar import StatusBar
 
@@ -309,7 +309,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         notice = self.query_one("#endpoint-notice", Static)
         notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
         notice.set_class(not deprecated, "-hidden")
-        text = quick_notice(self.quick, runs.threshold, loaded or 0)
+        text = quick_notice(self.quick, runs.threshold, loaded or 0, short=self.app.size.width < NARROW_TERMINAL)
         quick = self.query_one("#quick-notice", Static)
         quick.update(text)
         quick.set_class(not text, "-hidden")
