@@ -555,7 +555,8 @@ class SvcTuiApp(App[int]):
             self.screen.dismiss(None)
             return
         noun = getattr(getattr(self.screen, "SPEC", None), "name", "")  # a list screen's records, e.g. "events"
-        self.push_screen(HelpScreen(collect_keys(self, self.screen), noun))
+        legend = getattr(self.screen, "help_legend", None)  # a screen's marks in full (the Clients screen's)
+        self.push_screen(HelpScreen(collect_keys(self, self.screen), noun, legend() if legend else ()))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands (theme, quit, keys) plus the dashboard's (profile, refresh, export, ...)."""

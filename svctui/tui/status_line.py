@@ -20,6 +20,7 @@ OWN = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed
 AGE = 5  # `updated 12 s ago`
 ORDER = 4  # Clients' `sorted: …`: the order is named nowhere else
 LIVE = 3  # `live every 30 s`
+LEFT_OUT = 3  # `+3 columns (p): kinds, domains, OUs`: columns a narrow table leaves out
 FILTERS = 2  # `2 filters`
 NAMES = 2  # `no names (H): …`
 PAGE = 1  # `page 1/4`

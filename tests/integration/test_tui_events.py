@@ -375,3 +375,30 @@ async def test_the_next_runs_are_told_again_as_the_minutes_pass(demo_server: Dem
         after = {record.id: str(screen.table.get_cell(str(record.id), "next")) for record in screen.table.items}
         expected = {record.id: next_run_words(record.rrule, now[0]) for record in screen.table.items}
         assert after == expected and after != before
+
+
+async def test_c_copies_the_values_the_records_hold_not_the_words_shown(demo_server: DemoServer) -> None:
+    """Issue 28: `c` copied the shown text (`2026-03-03 11:18Z  in 23h 18m`, a time cut to the minute), not the
+    value: an event's next run is copied in RFC 3339 (as `events list -o json` gives it), a task's time whole."""
+    from svctui.schedule import next_run_at
+    from tests.support.tasks import client_ids, open_tasks, tasks_screen
+    from tests.support.tui import NOW
+
+    async with on_events(demo_server) as (_app, _pilot, screen):
+        table = screen.table
+        event = next(item for item in table.items if next_run_at(item.rrule, NOW) is not None)
+        table.move_cursor(row=table.get_row_index(str(event.id)), column=table.get_column_index("next"))
+        at = next_run_at(event.rrule, NOW)
+        assert at is not None and table.current_cell_text() == at.isoformat().replace("+00:00", "Z")
+    from svctui.store.settings import Settings
+    from tests.support.tui import make_app, running
+
+    app = make_app(demo_server, settings=Settings(recent_clients=[client_ids(demo_server)[0]]))
+    async with running(app) as pilot:
+        await open_tasks(pilot)
+        tasks = tasks_screen(app).table
+        tasks.move_cursor(row=0, column=tasks.get_column_index("executed"))
+        task = tasks.current_item
+        assert task is not None and task.execution_time is not None
+        assert tasks.current_cell_text() == task.execution_time.isoformat().replace("+00:00", "Z")
+        assert ":" in tasks.current_cell_text().split("T")[1][5:], "to the second, not the minute shown"

@@ -21,7 +21,7 @@ import asyncio
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
@@ -165,6 +165,11 @@ def strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style |
     """The strip's glyphs with what they mean in at most `width` cells (`runs, newest right: . complete · F failed
     …`), each glyph styled by `style_of(status)`: every glyph where all fit, else those in `seen` (in full words,
     then short ones), else as many as fit before `…`."""
+    return fit_strip_key(seen, width, style_of)[0]
+
+
+def fit_strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style | str]) -> tuple[Text, int]:
+    """`strip_key` and how many glyphs it names (fewer than all: the status line says `?` has them all)."""
     shown = set(seen)
 
     def entries(statuses: Sequence[int], short: bool) -> list[tuple[int, str]]:
@@ -194,11 +199,16 @@ def strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style |
     ):
         text = line(entries(statuses, short), title, sep)
         if text.cell_len <= width:
-            return text
+            return text, len(statuses)
     items = entries(on_show, True)
     while items and line(items, "", "  ").cell_len + 2 > width:
         items.pop()
-    return line(items, "", "  ").append(" …")
+    return line(items, "", "  ").append(" …"), len(items)
+
+
+def strip_key_lines() -> list[str]:
+    """Every glyph of the strip with its word, one a line (help's legend on the Clients screen)."""
+    return [f"{RUN_STRIP_GLYPHS.get(status, '?')}  {status_label(status).lower()}" for status in STRIP_KEY_ORDER]
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
@@ -354,6 +364,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
         self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
         self._strip_key: Text | None = None  # the strip's key on show
+        self.updated_wall: datetime | None = None  # when the last round completed (said while live refresh is off)
+        self.key_left_out = 0  # how many glyphs the strip's key leaves out at this width (help has them all)
         self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
         self._hold_timer: Timer | None = None
         self._more_rows: Timer | None = None  # adds the next ADD_ROWS rows of a large fleet
@@ -452,9 +464,14 @@ class ClientsScreen(StaleRows, Screen[None]):
         line (kept, so the table does not move when the first strip lands) while no strip is on show."""
         seen = {status for result in self.results.values() if result.health for status in result.health.strip}
         app = self.app
-        key = (
-            strip_key(seen, app.size.width - 2, lambda status: status_style(app, status, bold=True)) if seen else Text()
+        key, named = (
+            fit_strip_key(seen, app.size.width - 2, lambda status: status_style(app, status, bold=True))
+            if seen
+            else (Text(), len(STRIP_KEY_ORDER))
         )
+        left_out, self.key_left_out = self.key_left_out, len(STRIP_KEY_ORDER) - named
+        if left_out != self.key_left_out and self.results:  # the status line's `?: 2 more glyphs`
+            self._status(self._summary())
         if key != self._strip_key:
             self._strip_key = key
             self.query_one("#clients-strip-key", Static).update(key)
@@ -466,6 +483,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     # ----- loading ----------------------------------------------------------------------------------------
     def action_reload(self) -> None:
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
+        self.updated_wall = None  # said again when this round completes
         self._status(["loading the clients…"])
         # no automatic collection from here to the round's last row: a full one (100+ ms with the 50 clients'
         # rows) landed while the new rows were laid out, before the round itself held them
@@ -546,6 +564,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         if not fleet.members:
             self._release_collections(settle=False)
             self.freshness.updated_at = self.dashboard.live.now()
+            self.updated_wall = self.dashboard.clock()
             self._show_state(
                 lambda panel: panel.show_empty(
                     "No clients to check",
@@ -613,6 +632,11 @@ class ClientsScreen(StaleRows, Screen[None]):
             stale_after=timedelta(hours=settings.stale_after_hours),
             threshold=settings.drop_threshold,
         )
+
+    def help_legend(self) -> list[str]:
+        """What help (`?`) adds under the keys: the verdicts in full and every glyph of the runs' strip (at 80
+        columns the screen's own lines are short forms and name only the glyphs on show)."""
+        return [self._legend(10_000), "", f"{STRIP_KEY_TITLE.rstrip(': ')}:", *strip_key_lines()]
 
     def _legend(self, width: int) -> str:
         """What the verdicts mean, in the settings' own windows; the short form where the long one is cut."""
@@ -690,6 +714,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
             self.freshness.updated_at = self.dashboard.live.now()
+            self.updated_wall = self.dashboard.clock()
             # let go once the round's last frame (every row re-ranked) is drawn, in a turn of its own: the full
             # pass held back since the listing runs then, not inside that frame
             self._hold_timer = self._restart_timer(self._hold_timer, RELEASE_AFTER, self._release_collections)
@@ -755,6 +780,8 @@ class ClientsScreen(StaleRows, Screen[None]):
             parts.append(f"{failed} could not be checked")
         if self.order != DEFAULT_ORDER:
             parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER))
+        if self.key_left_out:  # the strip's key at this width names only the glyphs on show: help has them all
+            parts.append(StatusPart(f"?: +{plural(self.key_left_out, 'glyph')}", status_line.LEFT_OUT))
         return [*parts, StatusPart("enter: runs", status_line.KEY_HINT), StatusPart("r: refresh", status_line.KEY_HINT)]
 
     def ordered_members(self) -> list[Member]:
@@ -1033,6 +1060,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         live = self.dashboard.live
         fresh = self.freshness
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
+        if not live.on and self.updated_wall is not None:  # `r` says it refreshed: the time
+            parts.append(StatusPart(f"updated {self.updated_wall.astimezone(UTC):%H:%M:%S}Z", status_line.AGE))
         line = self.query_one("#status-line", Static)
         text = fit_status([part for part in parts if part], line.content_size.width or self.app.size.width)
         if text != self._status_text:

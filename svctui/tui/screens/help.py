@@ -194,17 +194,21 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-scroll { height: auto; max-height: 100%; }
     """
 
-    def __init__(self, rows: Sequence[KeyRow], noun: str = "") -> None:
+    def __init__(self, rows: Sequence[KeyRow], noun: str = "", legend: Sequence[str] = ()) -> None:
         super().__init__()
         self.rows = tuple(rows)
         self.noun = noun
+        self.legend = tuple(legend)  # what the screen's marks mean, in full (the Clients screen's verdicts, glyphs)
 
     def compose(self) -> ComposeResult:
-        """Title and the key table."""
+        """Title, the key table and the screen's legend (if it has one)."""
         with Vertical(id="help-dialog", classes="dialog"):
             yield Static(help_title(self._body_width()), id="help-title", classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(help_content(self.rows, self.noun, self._body_width()), id="help-body")
+                if self.legend:
+                    yield Static(Content.from_markup("\n[b $primary]What the marks mean[/]"), id="help-legend-title")
+                    yield Static("\n".join(self.legend), id="help-legend", markup=False)
 
     def _body_width(self) -> int:
         """The dialog is at most 95 % of the terminal; less its border, padding and scrollbar."""

@@ -412,6 +412,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if shown.count and parts:
             pages = (shown.count + shown.limit - 1) // shown.limit
             parts.append(StatusPart(f"page {shown.skip // shown.limit + 1}/{pages}", status.PAGE))
+        if parts and self.rows_on_screen() and (hint := self.left_out_hint()):
+            parts.append(StatusPart(hint, status.LEFT_OUT))
         if self.sort:
             order = ", ".join(("-" if key.descending else "") + key.column for key in self.sort)
             parts.append(StatusPart("sort " + order, status.SORT))
@@ -429,6 +431,17 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             parts.append(StatusPart(f"{self.last_ms:.0f} ms", status.TIMING))
         live = self.dashboard.live
         return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
+
+    def left_out_hint(self) -> str:
+        """`+3 columns (p): kinds, domains, OUs`: the columns the table leaves out at this width and the key that
+        shows them (the detail pane); only the count when more than three."""
+        left_out = self.table.left_out
+        if not left_out:
+            return ""
+        bindings = (active.binding for active in self.active_bindings.values())
+        key = next((self.app.get_key_display(item) for item in bindings if item.action == "toggle_detail"), "p")
+        names = f": {', '.join(left_out)}" if len(left_out) <= 3 else ""
+        return f"+{len(left_out)} column{'s' if len(left_out) > 1 else ''} ({key}){names}"
 
     def _loading_label(self) -> str:
         """`loading rows 101-200…` (the range asked for; capped by the total when only the page changed)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
 
@@ -318,6 +319,12 @@ class PagedTable(RowTable[Text], Generic[T]):
         for column in self.shown_columns:
             self.add_column(column.label, width=self.shown_widths[column.key], key=column.key)
 
+    @property
+    def left_out(self) -> list[str]:
+        """The labels of the columns the table leaves out at this width (the detail pane still has them)."""
+        shown = {column.key for column in self.shown_columns}
+        return [column.label for column in self.adapter.columns if column.key not in shown]
+
     # ----- data -------------------------------------------------------------------------------------------
     @property
     def marked(self) -> frozenset[str]:
@@ -361,12 +368,16 @@ class PagedTable(RowTable[Text], Generic[T]):
         return self.adapter.column(key) if key else None
 
     def current_cell_text(self) -> str:
-        """The full text of the cell under the cursor (for copying)."""
+        """The value of the cell under the cursor (for copying): the column's `copy_text`, else a time as the
+        record holds it (`2026-11-24T10:15:42.125Z`, not the minute shown), else the full text shown."""
         item, column = self.current_item, self.current_column
         if item is None or column is None:
             return ""
         if column.copy_text is not None:
             return column.copy_text(item)
+        raw = getattr(item, column.sort, None) if column.sort else None
+        if isinstance(raw, datetime):
+            return raw.isoformat().replace("+00:00", "Z")
         rendered = column.render(item)
         return rendered.plain if isinstance(rendered, Text) else rendered
 

@@ -3,7 +3,7 @@
 Each status fills its part of the bar with its own glyph (`svctui.tui.widgets.status_colors.STATUS_GLYPHS`) in its
 theme colour, and its legend entry starts with that glyph: the parts are told apart by shape as well as by hue.
 Where the legend does not fit it shortens in steps: short labels, then (80 columns) the total first and the not-OK
-statuses before the others, so what is cut (with `…`) is the least telling part.
+statuses before the others, so what is left out (`+3`: how many statuses) is the least telling part.
 """
 
 from __future__ import annotations
@@ -123,15 +123,17 @@ class StatusBar(Widget):
         return legend
 
     def _tight_legend(self, items: Sequence[StatusCount], total: int, room: int) -> Text:
-        """`(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 …`: the total, the not-OK statuses first, and
-        whole entries only while they fit in `room` cells (a count is never cut: the ones left out are `…`)."""
+        """`(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 +3`: the total, the not-OK statuses first, and
+        whole entries only while they fit in `room` cells (a count is never cut: how many statuses are left out is
+        said, `+3`)."""
         legend = Text(f" ({total:,})", style="dim")
         ordered = sorted(items, key=lambda item: TIGHT_FIRST.get(item.code, len(TIGHT_FIRST)))
         for index, item in enumerate(ordered):
             entry = self._entry(item, short=True)
-            last = index == len(ordered) - 1
-            if legend.cell_len + entry.cell_len + (0 if last else 2) > room:
-                legend.append(" …", style="dim")
+            left = len(ordered) - index - 1  # the statuses after this one
+            if legend.cell_len + entry.cell_len + (len(f" +{left}") if left else 0) > room:
+                more = f" +{len(ordered) - index}"
+                legend.append(f"{more} more" if legend.cell_len + len(more) + 5 <= room else more, style="dim")
                 break
             legend.append_text(entry)
         return legend

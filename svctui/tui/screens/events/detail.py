@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.content import Content
 
 from svctui.clock import Clock
-from svctui.schedule import next_run_words, parse_schedule, relative
+from svctui.schedule import next_run_at, next_run_words, parse_schedule, relative
 from svctui.schedule import utc_minute as when
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
@@ -99,6 +100,7 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             lambda event: next_run_words(event.rrule, clock()),  # the words `svctui events list` prints
             30,
             "next_scheduled_at",
+            copy_text=lambda event: next_run_copied(event.rrule, clock()),
             narrow_width=29,
             least=CUT_NEXT,
         ),
@@ -109,6 +111,13 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
         ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
         fit_order=FIT_ORDER,
     )
+
+
+def next_run_copied(rrule: str, now: datetime) -> str:
+    """What `c` copies from the next-run cell: the time in RFC 3339 (`svctui events list -o json`'s
+    `svctui_next_run`), or the cell's words when there is none (`ended`, `?`, no DTSTART)."""
+    upcoming = next_run_at(rrule, now)
+    return upcoming.isoformat().replace("+00:00", "Z") if upcoming is not None else next_run_words(rrule, now)
 
 
 def field_line(label: str, value: str | Content) -> tuple[Content, int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -22,6 +23,8 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 from svctui.visible import visible
 
+WIDE_WIDTH = 42  # the pane's width on a wide terminal with a 14-cell name column (the CSS width)
+NAME_MOST = 24  # the name column's widest on a wide terminal (a longer name is cut with `…`: the selectors need room)
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
 
@@ -87,17 +90,28 @@ class TagsPane(Vertical):
         """The columns for the terminal's width."""
         self.fit_terminal()
 
+    def name_width(self, narrow: bool) -> int:
+        """The name column's width: 12 cells on a narrow terminal; on a wide one the longest name's, 14 to
+        NAME_MOST (the selectors' table has room to spare there: at 160 columns names were cut with 100 free)."""
+        if narrow:
+            return 12
+        longest = max((cell_len(visible(tag.name)) for tag in self.tags), default=0)
+        return max(14, min(longest, NAME_MOST))
+
     def fit_terminal(self) -> None:
         """On a narrow terminal the pane is narrower (name, selector count and marks only); when the terminal
-        crosses NARROW_TERMINAL the columns are rebuilt, the rows and the chosen tag kept."""
+        crosses NARROW_TERMINAL, or the tags' longest name changes the name column, the columns are rebuilt, the
+        rows and the chosen tag kept; the pane widens with its name column."""
         narrow = self.app.size.width < NARROW_TERMINAL
-        if self.tag_columns and narrow == self.has_class("-narrow"):
+        name_width = self.name_width(narrow)
+        if self.tag_columns and narrow == self.has_class("-narrow") and self.tag_columns[0][2] == name_width:
             return
         self.set_class(narrow, "-narrow")
+        self.styles.width = None if narrow else WIDE_WIDTH + name_width - 14
         table = self.table
         row = table.cursor_row
         table.clear(columns=True)
-        columns = [("name", "name", 12 if narrow else 14), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)]
+        columns = [("name", "name", name_width), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)]
         self.tag_columns = tuple(column for column in columns if not (narrow and column[1] in ("kind", "pos")))
         for label, key, width in self.tag_columns:
             table.add_column(label, key=key, width=width)
@@ -145,6 +159,7 @@ class TagsPane(Vertical):
         self.tags = tuple(
             sorted(tags, key=lambda tag: (kinds.get(tag.type_label, 3), tag.position or 0, tag.name.lower(), tag.id))
         )
+        self.fit_terminal()  # the name column as wide as the longest name (on a wide terminal)
         self._render_rows()
         if self.tags:
             chosen = next((tag for tag in self.tags if self.chosen and tag.id == self.chosen.id), self.tags[0])
