@@ -108,9 +108,13 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
                     audit=append_audit,
                     on_result=lambda result: click.echo(result_line(result)),
                     cancel=cancel,
+                    on_wait=lambda: note("waiting for another restore (another svctui) to finish; ctrl+c cancels"),
                 )
         except StoreError as exc:
             raise CommandFailure(f"{exc}; stopped: nothing more was sent", ExitCode.SERVER) from None
+        if not results and cancel.is_set():
+            note("cancelled while waiting for another restore: nothing was created")
+            return ExitCode.ABORTED
         outcomes = [result.outcome for result in results]
         summary = ", ".join(f"{outcomes.count(name)} {name}" for name in dict.fromkeys(outcomes))
         note(f"run {restore_id}: {summary} (audit log: {audit_log})")

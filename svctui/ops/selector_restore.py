@@ -280,14 +280,21 @@ async def restore_run(
     on_result: Callable[[RestoreResult], object] | None = None,
     cancel: asyncio.Event | None = None,
     read_log: Callable[[], AuditLog] = read_audit,
+    on_wait: Callable[[], object] | None = None,
 ) -> list[RestoreResult]:
     """Re-create each selector of `plan.to_restore` with POST, one at a time, every step in the audit log first.
     The run holds the restore lock (store.audit.try_lock_restores) and plans again under it from the log as it is
     now (`read_log`): of the selectors asked for, those another restore re-created since `plan` was made are
-    skipped."""
+    skipped. While another restore holds the lock, `on_wait` is called once (the waiting is said, not silent)."""
     # another restore runs: wait for it, polling (the lock is another process's flock: nothing here could be awaited;
     # a sleep stays cancellable, where a thread blocked in flock would take the lock after a cancel and keep it)
-    while (fd := try_lock_restores()) is None:  # noqa: ASYNC110
+    waited = False
+    while (fd := try_lock_restores()) is None:
+        if cancel is not None and cancel.is_set():
+            return []  # cancelled while waiting: nothing was sent nor written
+        if not waited and on_wait is not None:
+            on_wait()
+        waited = True
         await asyncio.sleep(LOCK_RETRY)
     try:
         asked = {entry.selector_id for entry in plan.to_restore}

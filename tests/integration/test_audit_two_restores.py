@@ -83,3 +83,43 @@ def test_a_restore_confirmed_after_another_restore_of_the_run_does_not_recreate_
         and run.entries[target["id"]].outcome == "restored"
     ]
     assert _names().count(target["name"]) == 1, f"re-created twice: {restored}; B said {screen.decode()[-400:]!r}"
+
+
+def test_a_restore_waiting_for_another_restores_lock_says_so(
+    fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a restore waiting for another restore's lock showed nothing while it waited. It says so on stderr
+    (the dashboard's restore sheet on its status line), then goes on once the lock is free."""
+    from svctui.store.audit import try_lock_restores, unlock_restores
+
+    env = demo_env(fresh_demo_server)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    listed = invoke(["selectors", "list", "1", "--all", "-o", "jsonl"])
+    target = next(item for item in map(json.loads, listed.stdout.splitlines()) if not item["is_default"])
+    assert invoke(["selectors", "delete", "1", str(target["id"]), "--yes"]).exit_code == 0
+    run_id = read_audit().runs[-1].run_id
+    held = try_lock_restores()  # another restore runs
+    assert held is not None
+    waiting = subprocess.Popen(
+        [str(SVCTUI_BIN), "selectors", "restore", run_id, "--yes"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    try:
+        assert waiting.stderr is not None
+        said = ""
+        while "waiting for another restore" not in said:
+            readable, _, _ = select.select([waiting.stderr], [], [], 60)
+            assert readable, f"nothing said while waiting; so far: {said!r}"
+            line = waiting.stderr.readline().decode()
+            assert line, f"ended without saying it waited: {said!r}"
+            said += line
+        assert "ctrl+c cancels" in said, said
+        assert _names().count(target["name"]) == 0, "nothing is sent while it waits"
+    finally:
+        unlock_restores(held)
+    _out, err = waiting.communicate(timeout=60)
+    assert waiting.returncode == 0, err
+    assert _names().count(target["name"]) == 1

@@ -71,6 +71,13 @@ class RestoreLanded(Message):
         self.result = result
 
 
+class RestoreWaiting(Message):
+    """Another restore (this or another svctui) holds the restore lock: this one waits for it."""
+
+
+WAITING_FOR_LOCK = "Waiting for another restore (another svctui) to finish: nothing is sent until then · esc cancels"
+
+
 def restorable(run: AuditRun | None) -> bool:
     """True for a deletion run that deleted something (the plan says what is left to re-create)."""
     return run is not None and run.action == "selectors.delete" and run.counts.get("deleted", 0) > 0
@@ -198,9 +205,15 @@ class RestoreScreen(ModalScreen[None]):
                 audit=audit.append_audit,
                 on_result=lambda result: landed(RestoreLanded(result)),
                 cancel=cancel,
+                on_wait=lambda: landed(RestoreWaiting()),
             )
 
         self.loads.start("restore", run)
+
+    def on_restore_waiting(self, _message: RestoreWaiting) -> None:
+        """Another restore holds the lock: say so while the rows wait (it said nothing)."""
+        if not self.finished and not self.cancel_event.is_set():
+            self.query_one("#restore-status", Static).update(WAITING_FOR_LOCK)
 
     def on_restore_landed(self, message: RestoreLanded) -> None:
         """One row: outcome, new id, status, message, request id."""
