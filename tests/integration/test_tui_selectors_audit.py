@@ -890,3 +890,40 @@ async def test_the_audit_tabs_restore_never_recreates_an_extensions_selector_and
         assert [selector.name for selector in now].count(disabled.name) == 1
         namesakes = [selector.rule_key for selector in now if selector.name == owned[0].name]
         assert namesakes == [owned[0].rule_key], "no plain copy: the extension's sync (the tag list) made its own"
+
+
+async def test_a_restore_waiting_for_another_restores_lock_says_so(tmp_path: Path) -> None:
+    """Issue 28: a restore waiting for another restore's lock (another svctui restoring) showed nothing while it
+    waited: the sheet's status line says so, then the restore goes on once the lock is free."""
+    from svctui.ops.selector_restore import plan_restore
+    from svctui.store.audit import try_lock_restores, unlock_restores
+    from svctui.tui.screens.selectors.restore import WAITING_FOR_LOCK
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:2]
+        run_id = await delete_through_engine(demo, selectors)
+        before = len(tag_selectors(demo))
+        held = try_lock_restores()
+        assert held is not None
+        app = make_app(demo)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await settle(pilot)
+                sheet = RestoreScreen(plan_restore(read_audit(), run_id))
+                app.push_screen(sheet)
+                status: Static | None = None
+                for _ in range(100):
+                    await pilot.pause(0.05)
+                    status = sheet.query_one("#restore-status", Static)
+                    if str(status.render()) == WAITING_FOR_LOCK:
+                        break
+                assert status is not None and str(status.render()) == WAITING_FOR_LOCK
+                assert len(tag_selectors(demo)) == before, "nothing is sent while it waits"
+                unlock_restores(held)
+                held = None
+                await settle(pilot)
+                assert sheet.finished and "2 restored" in str(status.render())
+                assert len(tag_selectors(demo)) == before + 2
+        finally:
+            if held is not None:
+                unlock_restores(held)
