@@ -78,7 +78,10 @@ async def read_body(response: httpx.Response, *, limit: int, idle: float | None,
     stream = response.aiter_bytes()
     while True:
         try:
-            chunk = await asyncio.wait_for(anext(stream), idle)
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow the caller's cancellation when a
+            # chunk lands at that moment, so an outer deadline (a request's body limit) was missed for 30 s
+            async with asyncio.timeout(idle):
+                chunk = await anext(stream)
         except StopAsyncIteration:
             break
         size += len(chunk)

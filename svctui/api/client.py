@@ -135,6 +135,12 @@ class Budget:
         """Seconds until the deadline (None: no deadline)."""
         return None if self.deadline_at is None else self.deadline_at - asyncio.get_running_loop().time()
 
+    def left_for_a_try(self) -> float | None:
+        """Seconds another try may still take: to the deadline, or with wait=-1 to the body limit every try shares
+        once an answer started (None: no limit yet)."""
+        until = self.deadline_at if self.deadline_at is not None else self.body_until
+        return None if until is None else until - asyncio.get_running_loop().time()
+
 
 def may_have_been_done(error: ApiError) -> bool:
     """Whether the server may have done a request that failed with `error`: not when it refused it (a 4xx, 429
@@ -389,9 +395,9 @@ class ApiClient:
                 ):
                     raise  # past the deadline (or, with wait=-1, the body limit every try shares): no time for more
                 delay = backoff_delay(attempt, self._jitter())
-                left = budget.left()
+                left = budget.left_for_a_try()
                 if left is not None and delay >= left:
-                    raise  # no time for another try within the request's deadline
+                    raise  # no time for another try within the request's deadline (or, wait=-1, its body limit)
             await self._nap(delay)
             attempt += 1
 

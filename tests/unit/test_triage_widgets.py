@@ -103,7 +103,7 @@ async def test_status_bar_short_labels_that_are_cut_end_with_an_ellipsis() -> No
 async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() -> None:
     """Newcomer audit: at 80 columns the legend ended `▚Failed 181 ▄Ing…`: Partially complete and the total were
     cut off. Where the short legend does not fit, the total and the not-OK statuses come first, whole entries only,
-    and `…` says some were left out (a count is never cut)."""
+    and `+3 more` says how many were left out (issue 28) (a count is never cut)."""
     labels = ["Invalid", "Complete", "Canceled", "Timed out", "Failed", "Ingesting", "Partially complete"]
     counts = [4, 501, 18, 18, 181, 2, 39]
     codes = [-1, 2, 3, 4, 5, 6, 8]
@@ -113,7 +113,7 @@ async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() 
         await pilot.pause()
         line = str(bar.render())
         legend = line[line.index("(") :]
-        assert legend == "(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 …", line
+        assert legend == "(763) ▚Failed 181 ▓Partial… 39 ▒Timed out 18 █Complete 501 +3 more", line
         assert len(line) <= 78
         await pilot.resize_terminal(160, 3)  # room for every full label: unchanged, in the bar's order
         await pilot.pause()
