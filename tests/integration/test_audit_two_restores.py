@@ -111,11 +111,12 @@ def test_a_restore_waiting_for_another_restores_lock_says_so(
         assert waiting.stderr is not None
         said = ""
         while "waiting for another restore" not in said:
+            # os.read, not readline: a buffered readline keeps lines select() can no longer see
             readable, _, _ = select.select([waiting.stderr], [], [], 60)
             assert readable, f"nothing said while waiting; so far: {said!r}"
-            line = waiting.stderr.readline().decode()
-            assert line, f"ended without saying it waited: {said!r}"
-            said += line
+            chunk = os.read(waiting.stderr.fileno(), 65536).decode()
+            assert chunk, f"ended without saying it waited: {said!r}"
+            said += chunk
         assert "ctrl+c cancels" in said, said
         assert _names().count(target["name"]) == 0, "nothing is sent while it waits"
     finally:
