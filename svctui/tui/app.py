@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -30,6 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.navigation import ShowsEvent, ShowsRuns
 from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
@@ -213,9 +214,7 @@ class SvcTuiApp(App[int]):
         for note in self.startup_notes:
             self.notify(note, severity="warning", timeout=8)
         if self.profile is None:
-            from svctui.tui.screens.first_run import FirstRunScreen
-
-            self.push_screen(FirstRunScreen())
+            self.open_first_run()
         else:
             self._probe_after_first_page = True  # see first_page_settled
             self.switch_mode(SCREENS[0].name)
@@ -363,18 +362,14 @@ class SvcTuiApp(App[int]):
     # ----- cross-screen calls: the tab shown, then its screen told what to show ----------------------------------
     async def show_event(self, event_id: int) -> None:
         """The Events tab, filtered to this event, its detail open when it arrives."""
-        from svctui.tui.screens.events.screen import EventsScreen
-
         await self.switch_mode("events")
-        if isinstance(self.screen, EventsScreen):
+        if isinstance(self.screen, ShowsEvent):
             self.screen.show_event(event_id)
 
     async def show_event_runs(self, client_id: str, event_id: int) -> None:
         """The Completed tasks tab: this client's runs of this event."""
-        from svctui.tui.screens.tasks.screen import TasksScreen
-
         await self.switch_mode("tasks")
-        if isinstance(self.screen, TasksScreen):
+        if isinstance(self.screen, ShowsRuns):
             self.screen.show_event_runs(client_id, event_id)
 
     def first_page_settled(self) -> None:
@@ -468,18 +463,26 @@ class SvcTuiApp(App[int]):
         self.loads.start_in_thread("demo", self.demo_profile_factory)
 
     def _demo_failed(self, exc: BaseException) -> None:
+        self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
+        self.open_first_run()
+
+    def open_first_run(self) -> None:
+        """The first-run screen: the profile it saves, or the demo it chooses, opens the dashboard."""
         from svctui.tui.screens.first_run import FirstRunScreen
 
-        self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)
-        self.push_screen(FirstRunScreen())
+        def chosen(choice: Profile | Literal["demo"] | None) -> None:
+            if isinstance(choice, str):
+                self.start_demo()
+            elif choice is not None:
+                self.call_later(self.switch_profile, choice)
+
+        self.push_screen(FirstRunScreen(), chosen)
 
     async def open_client_runs(self, client_id: str, endpoint: TaskEndpoint | None = None, *, back: str = "") -> None:
         """Completed tasks of `client_id` (from `endpoint` when given); with `back`, esc there (nothing else left to
         close) returns to that screen, once."""
-        from svctui.tui.screens.tasks.screen import TasksScreen
-
         await self.switch_mode("tasks")
-        if isinstance(self.screen, TasksScreen):
+        if isinstance(self.screen, ShowsRuns):
             self.screen.choose_client(client_id, endpoint=endpoint)
         self.back_mode = back
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 
 MAX_OSC52_BYTES = 100_000
 
 
-def copy_text(app: App[object], text: str, what: str = "cell") -> bool:
+def copy_text(app: App[Any], text: str, what: str = "cell") -> bool:
     """Copy `text` (OSC 52); notify the user. Returns False when there was nothing to copy or it is too big."""
     if not text:
         app.notify(f"Nothing to copy: the {what} is empty.", severity="warning")

@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -194,10 +194,16 @@ def save_screenshot(app: SvcTuiApp) -> None:
     app.notify(f"Screenshot saved: {Path(path).resolve()}", markup=False)
 
 
-def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """The dashboard's palette commands for `screen`."""
-    from svctui.tui.screens.list_screen import ListScreen
+@runtime_checkable
+class OffersCommands(Protocol):
+    """A screen with palette commands of its own (a list screen's refresh, export, sort)."""
 
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """The screen's own commands, after the dashboard's."""
+
+
+def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    """The dashboard's palette commands for `screen`, then the screen's own."""
     yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
     where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "current dir"
     yield SystemCommand("Save screenshot", f"Save an SVG of this screen ({where})", lambda: save_screenshot(app))
@@ -211,10 +217,14 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
         else:
             said = f"Refresh this list every {every} (now off)"
         yield SystemCommand("Toggle live refresh", said, live.toggle)
-    if not isinstance(screen, ListScreen):
-        return
-    list_screen: ListScreen[Any] = screen
-    yield SystemCommand("Refresh", f"Reload this page of {screen.SPEC.name}", list_screen.action_refresh)
+    if isinstance(screen, OffersCommands):
+        yield from screen.system_commands()
+
+
+def list_commands(app: SvcTuiApp, list_screen: ListScreen[Any]) -> Iterable[SystemCommand]:
+    """A list screen's palette commands: refresh, export, hydration, sort."""
+    spec = list_screen.SPEC
+    yield SystemCommand("Refresh", f"Reload this page of {spec.name}", list_screen.action_refresh)
 
     def export(fmt: str) -> None:
         records, marked = export_records(list_screen)
@@ -232,7 +242,7 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
     yield SystemCommand(
         "Export view as JSON", "The full records of the marked rows (else the page)", lambda: export("json")
     )
-    if screen.SPEC.hydration:
+    if spec.hydration:
         yield SystemCommand(
             "Toggle hydration", "Domains and OUs with names (on) or ids only (off)", list_screen.action_toggle_hydration
         )
@@ -246,7 +256,7 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
             "OU names on or off",
             lambda: list_screen.set_hydration(list_screen.hydrate_domains, not list_screen.hydrate_ous),
         )
-    for column in screen.SPEC.sortable:
+    for column in spec.sortable:
         for descending in (False, True):
             arrow = "▼ descending" if descending else "▲ ascending"
             key = SortKey(column, descending)
@@ -256,6 +266,3 @@ def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCo
                 lambda key=key: list_screen.set_sort((key,)),
                 discover=False,
             )
-    extra = getattr(screen, "palette_commands", None)
-    if callable(extra):
-        yield from extra()  # the screen's own commands (e.g. the quick filters of Completed tasks)

@@ -130,7 +130,7 @@ async def test_at_80x24_the_detail_below_the_table_shows_the_schedule_and_next_r
         event = screen.table.current_item
         assert event is not None and event.id == 10
         words = parse_schedule(event.rrule).words
-        wanted = ("client", words, "next run", next_run_words(event.rrule, screen.dashboard.clock()), "raw rule")
+        wanted = ("client", words, "next run", next_run_words(event.rrule, screen.app.clock()), "raw rule")
         assert all(fragment in shown for fragment in wanted), shown
         table = screen.table
         assert detail.size.height > table.size.height, "the detail takes 3/5 of the height, as on Completed tasks"

@@ -22,11 +22,11 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -54,6 +54,7 @@ from svctui.triage.health import (
 )
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.heap import hold_full_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
@@ -64,9 +65,6 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.visible import visible
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 MODE = "clients"
 COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
@@ -318,6 +316,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     """Every collection client with its health, worst first; rows fill in as their answers arrive."""
 
     MODE = MODE
+    app = getters.app(SvcTuiApp)
     DEFAULT_CSS = """
     ClientsScreen #clients-body { height: 1fr; }
     ClientsScreen #clients-table { width: 2fr; }
@@ -373,14 +372,6 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._status_text: object = None  # what the status line shows
 
     @property
-    def dashboard(self) -> SvcTuiApp:
-        """The app, typed."""
-        from svctui.tui.app import SvcTuiApp
-
-        assert isinstance(self.app, SvcTuiApp)
-        return self.app
-
-    @property
     def table(self) -> RowTable[Text]:
         """The clients table."""
         return self.query_one("#clients-table", RowTable)
@@ -402,7 +393,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         """Columns, header, first load."""
         self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self._add_columns()
-        self.watch(self.dashboard, "header_info", self._refresh_header)
+        self.watch(self.app, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.table.focus()
         self.reload_if_stale()
@@ -477,7 +468,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             self.query_one("#clients-strip-key", Static).update(key)
 
     def _refresh_header(self, *_: object) -> None:
-        app = self.dashboard
+        app = self.app
         self.query_one(AppHeader).show(app.header_info, app.tabs, MODE)
 
     # ----- loading ----------------------------------------------------------------------------------------
@@ -488,7 +479,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         # no automatic collection from here to the round's last row: a full one (100+ ms with the 50 clients'
         # rows) landed while the new rows were laid out, before the round itself held them
         self._hold_collections()
-        app = self.dashboard
+        app = self.app
         if not self.table.row_count:
             self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
         self.freshness.started_at = app.live.now()
@@ -527,7 +518,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
         if message.channel == FLEET and self.table.row_count:
-            self.dashboard.note_failure(message.error)  # the rows of the last round stay, marked stale
+            self.app.note_failure(message.error)  # the rows of the last round stay, marked stale
             self._set_stale(error_view(message.error, "clients").title)
             self._status(self._summary())
         elif message.channel == FLEET:
@@ -563,8 +554,8 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._render_rows()
         if not fleet.members:
             self._release_collections(settle=False)
-            self.freshness.updated_at = self.dashboard.live.now()
-            self.updated_wall = self.dashboard.clock()
+            self.freshness.updated_at = self.app.live.now()
+            self.updated_wall = self.app.clock()
             self._show_state(
                 lambda panel: panel.show_empty(
                     "No clients to check",
@@ -576,7 +567,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return
         self._show_state(None)
         self._status([f"{len(fleet.members)} clients (from {fleet.source})", "checking each one…"])
-        app, seq = self.dashboard, loaded.seq
+        app, seq = self.app, loaded.seq
         self._round_seq = seq
         options = self.health_options()
         now = app.clock()
@@ -626,7 +617,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
-        settings = self.dashboard.settings or Settings()
+        settings = self.app.settings or Settings()
         return HealthOptions(
             window=timedelta(hours=settings.health_window_hours),
             stale_after=timedelta(hours=settings.stale_after_hours),
@@ -704,17 +695,17 @@ class ClientsScreen(StaleRows, Screen[None]):
             if before is not None and _differs(before, result):
                 changed.append(key)
             if result.health is not None and result.error is None:
-                seen = self.dashboard.live.failures.new_failures(
+                seen = self.app.live.failures.new_failures(
                     key, result.health.last_failures, announce=before is not None
                 )
-                announce_failures(self.dashboard, result.health.name or result.member.name or key, seen)
+                announce_failures(self.app, result.health.name or result.member.name or key, seen)
         self._flushed_at = time.monotonic()
         self._render_rows(rank=not self.awaiting or self._flushed_at - self._sorted_at >= SORT_EVERY)
         if changed:
             self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
-            self.freshness.updated_at = self.dashboard.live.now()
-            self.updated_wall = self.dashboard.clock()
+            self.freshness.updated_at = self.app.live.now()
+            self.updated_wall = self.app.clock()
             # let go once the round's last frame (every row re-ranked) is drawn, in a turn of its own: the full
             # pass held back since the listing runs then, not inside that frame
             self._hold_timer = self._restart_timer(self._hold_timer, RELEASE_AFTER, self._release_collections)
@@ -828,7 +819,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             return last_run
         if order.startswith("check-in"):
             return lambda member: member.last_checkin
-        now = self.dashboard.clock()
+        now = self.app.clock()
         return lambda member: next_run(member, now)
 
     def action_cycle_sort(self) -> None:
@@ -858,7 +849,7 @@ class ClientsScreen(StaleRows, Screen[None]):
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
             # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
-            minute = self.dashboard.clock().replace(second=0, microsecond=0)
+            minute = self.app.clock().replace(second=0, microsecond=0)
             added, later = 0, False
             for member in members:
                 if member.client_id not in shown and added >= ADD_ROWS:
@@ -910,7 +901,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         return cells, True
 
     def _pending_cells(self, member: Member) -> dict[str, Text]:
-        now = self.dashboard.clock()
+        now = self.app.clock()
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
@@ -947,7 +938,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         cells["name"] = Text(visible(health.name) or result.member.client_id[:8] + "…")
         last = health.last_run
         if last is not None:
-            label = f"{status_label(last.status)} {age_text(last.execution_time, self.dashboard.clock())}"
+            label = f"{status_label(last.status)} {age_text(last.execution_time, self.app.clock())}"
             cells["last"] = Text(label, style=status_style(app, last.status))
         else:
             cells["last"] = Text("never ran", style="dim")
@@ -994,7 +985,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         result = self.results.get(key)
         # Each line with the column its wrapped rest starts at (Hanging): under the value, not at the pane's edge.
         lines: list[tuple[str, int]] = [(member.name or "(no name)", 0), (key, 0), ("", 0)]
-        record, now = member.record, self.dashboard.clock()
+        record, now = member.record, self.app.clock()
         if record is not None:
             lines += [
                 (f"type {record.type or '-'}, version {record.version or '-'}", 5),
@@ -1003,7 +994,7 @@ class ClientsScreen(StaleRows, Screen[None]):
                 ("", 0),
                 (f"Schedules ({len(record.events)}):", 0),
             ]
-            now = self.dashboard.clock()
+            now = self.app.clock()
             upcoming = sorted(
                 ((event_next_run(event, now), event) for event in record.events),
                 key=lambda pair: (pair[0] is None, pair[0] or now),
@@ -1043,7 +1034,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         key = self.current_key()
         if key is None:
             return
-        await self.dashboard.open_client_runs(key, self.health_options().endpoint, back="clients")
+        await self.app.open_client_runs(key, self.health_options().endpoint, back="clients")
 
     def _status(self, parts: Sequence[str]) -> None:
         """Say `parts` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""
@@ -1057,7 +1048,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def show_freshness(self) -> None:
         """Redraw the status line (its `updated … ago` ticks)."""
-        live = self.dashboard.live
+        live = self.app.live
         fresh = self.freshness
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         if not live.on and self.updated_wall is not None:  # `r` says it refreshed: the time

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar, Literal
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,10 +12,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
+from svctui.store.model import Profile
 from svctui.tui.widgets.dialog import show_line
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 FIELD_LABELS = {
     "name": "name",
@@ -36,8 +34,11 @@ def secret_input_blocked() -> bool:
     return bool(os.environ.get(DEBUG_LOG_ENV))
 
 
-class FirstRunScreen(Screen[None]):
-    """Shown when no profile is configured."""
+DEMO: Literal["demo"] = "demo"  # what the screen returns when the demo is chosen
+
+
+class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
+    """Shown when no profile is configured; returns the profile saved, or DEMO (the app opens the dashboard)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save profile", id="first.save", tooltip="Validate and save the profile"),
@@ -129,13 +130,11 @@ class FirstRunScreen(Screen[None]):
         self._error("")
         for warning in result.warnings:
             self.notify(warning, severity="warning", markup=False)
-        self.dismiss(None)
-        self.app.call_later(cast("SvcTuiApp", self.app).switch_profile, profile)
+        self.dismiss(profile)
 
     def action_demo(self) -> None:
         """Start the demo server and open the dashboard against it."""
-        self.dismiss(None)
-        cast("SvcTuiApp", self.app).start_demo()
+        self.dismiss(DEMO)
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

@@ -21,13 +21,13 @@ a live refresh that fails keeps the rows on screen, dimmed and marked stale with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from textual import events, on
+from textual import events, getters, on
 from textual.actions import SkipAction
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -37,11 +37,13 @@ from textual.widgets import DataTable, Static
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui import status_line as status
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness, StaleRows
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
+from svctui.tui.palette import list_commands
 from svctui.tui.status_line import StatusPart, fit_status
 from svctui.tui.widgets.app_header import AppHeader
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -54,7 +56,6 @@ from svctui.tui.widgets.state_panel import StateKind, StatePanel, error_view
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
-    from svctui.tui.app import SvcTuiApp
 
 T = TypeVar("T")
 NARROW_WIDTH = 110
@@ -68,6 +69,7 @@ __all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen"]
 class ListScreen(StaleRows, Screen[None], Generic[T]):
     """A screen showing one server-side page of an endpoint with filters, sort, paging and a detail pane."""
 
+    app = getters.app(SvcTuiApp)
     SPEC: ClassVar[EndpointSpec]
     MODE: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -176,12 +178,11 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         """The row key of a record."""
         return self.table.adapter.key(record)
 
-    # ----- layout -----------------------------------------------------------------------------------------
-    @property
-    def dashboard(self) -> SvcTuiApp:
-        """The app, typed."""
-        return cast("SvcTuiApp", self.app)
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """The palette's commands for this list: refresh, export, hydration, sort."""
+        return list_commands(self.app, self)
 
+    # ----- layout -----------------------------------------------------------------------------------------
     @property
     def table(self) -> PagedTable[T]:
         """The table widget."""
@@ -223,8 +224,8 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
 
     def on_mount(self) -> None:
         """Apply settings, follow the header info, load the first page."""
-        self.window.limit = self.dashboard.page_size
-        self.watch(self.dashboard, "header_info", self._refresh_header)
+        self.window.limit = self.app.page_size
+        self.watch(self.app, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, self._restyle_cells)
         self._apply_width(self.app.size.width)
         self.table.focus()
@@ -249,7 +250,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self.table.show_items(self.table.items)
 
     def _refresh_header(self, *_: object) -> None:
-        app = self.dashboard
+        app = self.app
         self.query_one(AppHeader).show(app.header_info, app.tabs, self.MODE)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -295,19 +296,19 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             self.state_panel.show_message(*blocked)
             self.show_state(True)
             self._update_status()
-            self.dashboard.first_page_settled()
+            self.app.first_page_settled()
             return
         self._loading = True
-        self.freshness.started_at = self.dashboard.live.now()
-        self.dashboard.probe_if_troubled()  # the server may be back: the header asks again alongside this load
+        self.freshness.started_at = self.app.live.now()
+        self.app.probe_if_troubled()  # the server may be back: the header asks again alongside this load
         query = self.current_query()
         if not self.table.row_count or self.state_panel.kind is not StateKind.HIDDEN:
-            self.state_panel.show_loading(self.SPEC.name, self.dashboard.header_info.server)
+            self.state_panel.show_loading(self.SPEC.name, self.app.header_info.server)
             self.show_state(True)
         self._update_status()
 
         async def fetch_page() -> Any:
-            page = await self.fetch(await self.dashboard.api_client(), query)
+            page = await self.fetch(await self.app.api_client(), query)
             await self.table.prepare(page.data)  # the rows' cells, rendered in a thread
             return page
 
@@ -344,7 +345,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         if refreshed:
             self.table.flash(changed)
         self._set_stale("")
-        self.freshness.updated_at = self.dashboard.live.now()
+        self.freshness.updated_at = self.app.live.now()
         if records:
             self.state_panel.hide()
         else:
@@ -356,7 +357,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         self._update_status()
         if len(records) >= PAUSE_MIN_ROWS:
             self.table.draw_ahead()  # the new lines drawn in slices before the frame (PagedTable.draw_ahead)
-        self.dashboard.first_page_settled()
+        self.app.first_page_settled()
 
     @on(LoadFailed)
     def _page_failed(self, message: LoadFailed) -> None:
@@ -367,16 +368,16 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             return
         self._loading = False
         refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
-        self.dashboard.first_page_settled()
+        self.app.first_page_settled()
         if refresh and message.request == self._shown_query and self.rows_on_screen():
-            self.dashboard.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
+            self.app.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
             self._set_stale(error_view(message.error, self.SPEC.name).title)
             self._update_status()
             return
         self._set_stale("")
         self.window.count, self.window.shown = None, 0  # the rows of an earlier page are not on screen any more
         self.last_ms = None  # nor is the latency of an answer that is not the latest
-        self.dashboard.note_failure(message.error)  # the header says when the server is gone or not the API
+        self.app.note_failure(message.error)  # the header says when the server is gone or not the API
         self.page_failed(message.error)
         self.state_panel.show_error(message.error, noun=self.SPEC.name, hints=self.error_hints(message.error))
         self.show_state(True)
@@ -427,9 +428,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             parts.append(StatusPart(f"{len(self.table.marked)} marked", status.KEEP_ALWAYS))
         if self._loading:
             parts.append(StatusPart(self._loading_label(), status.ROWS))
-        elif self.last_ms is not None and not self.dashboard.frozen:
+        elif self.last_ms is not None and not self.app.frozen:
             parts.append(StatusPart(f"{self.last_ms:.0f} ms", status.TIMING))
-        live = self.dashboard.live
+        live = self.app.live
         return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
 
     def left_out_hint(self) -> str:
@@ -490,7 +491,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
             else:
                 self.notify("The filters are unchanged: nothing was sent.")
 
-        self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.dashboard.clock), applied)
+        self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.app.clock), applied)
 
     def action_clear_filters(self) -> None:
         """Remove every filter."""

@@ -7,6 +7,7 @@ back to a semantic Textual variable (`$error`, `$success`, ...), so the widgets 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rich.style import Style
 from textual.app import App
@@ -46,7 +47,7 @@ UNKNOWN_GLYPH = "?"
 LAST_RESORT = "#888888"
 
 
-def _theme_value(app: App[object], name: str, fallback: str) -> Color | None:
+def _theme_value(app: App[Any], name: str, fallback: str) -> Color | None:
     variables = app.theme_variables
     for candidate in (name, fallback):
         value = variables.get(candidate)
@@ -67,19 +68,19 @@ def rich_color(color: Color) -> str:
     return color.hex
 
 
-def theme_color(app: App[object], name: str, fallback: str) -> str:
+def theme_color(app: App[Any], name: str, fallback: str) -> str:
     """The colour of theme variable `name`, else of `fallback`, else grey; always a colour Rich can parse."""
     color = _theme_value(app, name, fallback)
     return rich_color(color) if color is not None else LAST_RESORT
 
 
-def theme_rgb(app: App[object], name: str, fallback: str) -> tuple[int, int, int]:
+def theme_rgb(app: App[Any], name: str, fallback: str) -> tuple[int, int, int]:
     """The same colour as red, green, blue (what the plot draws with; an ANSI colour gives its usual RGB)."""
     color = _theme_value(app, name, fallback)
     return color.rgb if color is not None else Color.parse(LAST_RESORT).rgb
 
 
-def status_color(app: App[object], code: int) -> str:
+def status_color(app: App[Any], code: int) -> str:
     """Hex colour for a task status code in the current theme."""
     name, fallback = STATUS_VARIABLES.get(code, UNKNOWN_STATUS)
     return theme_color(app, name, fallback)
@@ -90,16 +91,16 @@ def status_glyph(code: int) -> str:
     return STATUS_GLYPHS.get(code, UNKNOWN_GLYPH)
 
 
-def status_style(app: App[object], code: int, *, bold: bool = False) -> Style:
+def status_style(app: App[Any], code: int, *, bold: bool = False) -> Style:
     """Rich style (foreground) for a task status code."""
     return Style(color=status_color(app, code), bold=bold)
 
 
-def drop_style(app: App[object], *, bold: bool = False) -> Style:
+def drop_style(app: App[Any], *, bold: bool = False) -> Style:
     """Rich style for a count that dropped beyond the threshold (`$drop`, else `$error`)."""
     return Style(color=theme_color(app, "drop", "error"), bold=bold)
 
 
-def semantic_style(app: App[object], name: str, *, bold: bool = False) -> Style:
+def semantic_style(app: App[Any], name: str, *, bold: bool = False) -> Style:
     """Rich style for a semantic variable such as `error`, `success`, `warning`."""
     return Style(color=theme_color(app, name, name), bold=bold)

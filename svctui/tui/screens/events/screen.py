@@ -49,11 +49,11 @@ class EventsScreen(ListScreen["Event"]):
 
     def make_adapter(self) -> RowAdapter[Event]:
         """id, client, schedule in words, next run, kinds, domains, OUs."""
-        return event_adapter(self.dashboard.clock, self.theme_color, self.dashboard.client_name)
+        return event_adapter(self.app.clock, self.theme_color, self.app.client_name)
 
     def make_detail(self) -> DetailPane[Event]:
         """Every field, domains and OUs, the rule and its next 5 runs."""
-        return EventDetail(self.dashboard.clock, self.dashboard.client_name)
+        return EventDetail(self.app.clock, self.app.client_name)
 
     async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
         """One page of GET /api/v2/events."""
@@ -65,14 +65,14 @@ class EventsScreen(ListScreen["Event"]):
         if event is None:
             self.notify("No event under the cursor.", severity="warning")
             return
-        await self.dashboard.show_event_runs(event.client_id, event.id)
+        await self.app.show_event_runs(event.client_id, event.id)
 
     def action_choose_client(self) -> None:
         """`C`: the client picker (names the dashboard knows, recent choices first); the chosen client's events only
         (`client_id=eq:<uuid>`, replacing a client filter; x clears it), as on Completed tasks."""
         from svctui.tui.widgets.client_picker import ClientPicker, merge_known
 
-        app = self.dashboard
+        app = self.app
         profile = app.profile.name if app.profile is not None else ""
         recent = app.settings.recent_for(profile) if app.settings is not None else []
         known = merge_known(recent, [], app.client_names.names(profile))
@@ -96,7 +96,7 @@ class EventsScreen(ListScreen["Event"]):
 
     def page_arrived(self, page: Any, query: ListQuery) -> None:
         """Ask for the client names (once per profile); after a jump from a task, open the event's detail."""
-        start_name_load(self.dashboard, self.loads)
+        start_name_load(self.app, self.loads)
         wanted, self._open_detail_for = self._open_detail_for, None
         if wanted is not None and any(event.id == wanted for event in page.data) and not self.detail.is_open:
             self.call_after_refresh(self.action_toggle_detail)
@@ -114,7 +114,7 @@ class EventsScreen(ListScreen["Event"]):
         self._wait_for_next_minute()
 
     def _wait_for_next_minute(self) -> None:
-        now = self.dashboard.clock()
+        now = self.app.clock()
         wait = 60 - now.second - now.microsecond / 1_000_000 + MINUTE_MARGIN
         self.set_timer(wait, self._minute_passed, name="events-minute")
 
@@ -147,7 +147,7 @@ class EventsScreen(ListScreen["Event"]):
     @on(Loaded)
     def _names_loaded(self, message: Loaded) -> None:
         current = message.channel == NAMES_CHANNEL and self.loads.is_current(message)
-        if current and names_loaded(self.dashboard, message.request, message.value):
+        if current and names_loaded(self.app, message.request, message.value):
             self.show_names()
 
     @on(LoadFailed)

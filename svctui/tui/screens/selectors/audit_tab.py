@@ -12,10 +12,10 @@ under the same binding ids, so a remapped key is said under its new key), and th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len
-from textual import events
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
@@ -25,6 +25,7 @@ from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.text import cap_widths, cut_before, cut_start, when_text
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListScreen
 from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
@@ -37,9 +38,6 @@ from svctui.tui.status_line import ROWS, StatusPart
 from svctui.tui.widgets.paged_table import PagedTable
 from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
@@ -140,6 +138,8 @@ def action_text(run: AuditRun) -> str:
 
 class AuditTab(Widget):
     """Past runs of the audit log and the chosen run's selectors; resume an interrupted one."""
+
+    app = getters.app(SvcTuiApp)
 
     HELP_GROUP: ClassVar[str] = "audit"  # help lists the tab's keys under their own heading
 
@@ -247,7 +247,7 @@ class AuditTab(Widget):
     def server_text(self, run: AuditRun) -> str:
         """The run's server; `this server (demo server)` when it is the profile's, whose runs can be resumed here."""
         server = str(run.plan.get("server") or "?").rstrip("/")
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         if app.profile is not None and app.profile.base_url.rstrip("/") == server:
             return f"this server ({server_words(app)})"
         return server
@@ -306,7 +306,7 @@ class AuditTab(Widget):
 
     def made_elsewhere(self, run: AuditRun) -> str:
         """The server the run was made on when it is not this profile's (resume and restore refuse it), else ''."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         profile = app.profile
         try:
             check_same_server(run, profile.base_url if profile is not None else "", verb="resume")
@@ -327,7 +327,7 @@ class AuditTab(Widget):
         elsewhere = self.made_elsewhere(run)
         if not hint and elsewhere:
             hint = f" · made on {elsewhere}: resume or restore it with that server's profile"
-        elif not hint and read_only_why(self.app) is None:  # type: ignore[arg-type]
+        elif not hint and read_only_why(self.app) is None:
             offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
             hint = "".join(f" · {offer}" for offer, offered in offers if offered)
         if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
@@ -377,16 +377,16 @@ class AuditTab(Widget):
         """`s` and `u` dimmed when the chosen run can't be resumed / restored here, hidden read-only (`why_not`
         then says why when pressed)."""
         if action in ("resume", "restore"):
-            if read_only_why(self.app) is not None:  # type: ignore[arg-type]
+            if read_only_why(self.app) is not None:
                 return False
             return True if not self.why_not_text(action) else None
         # ctrl+d is hidden on the Selectors tab too when read-only: nothing to point at
-        return not (action == ELSEWHERE and parameters == ("selectors.delete",) and read_only_why(self.app) is not None)  # type: ignore[arg-type]
+        return not (action == ELSEWHERE and parameters == ("selectors.delete",) and read_only_why(self.app) is not None)
 
     def why_not_text(self, action: str) -> str:
         """Why the chosen run can't be resumed (`action` 'resume') or restored ('restore') here; '' when it can."""
         doing = "Resuming" if action == "resume" else "Restoring"
-        why_read_only = read_only_why(self.app)  # type: ignore[arg-type]
+        why_read_only = read_only_why(self.app)
         if why_read_only is not None:
             return f"{doing} is off: {why_read_only}."
         run = self.chosen
@@ -423,7 +423,7 @@ class AuditTab(Widget):
         if run is None or why_not:
             self.action_why_not("resume")
             return
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         start_resume(app, run, on_gone=self._gone, on_closed=self._restored)
 
     def _gone(self, tag_id: int, selector_id: int) -> None:
@@ -436,7 +436,7 @@ class AuditTab(Widget):
         if run is None or log is None or self.why_not_text("restore"):
             self.action_why_not("restore")
             return
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         start_restore(app, log, run, on_closed=self._restored)
 
     def _restored(self) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -33,6 +34,7 @@ from svctui.ops.selector_restore import (
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.text import cut_middle, cut_start, plural, shown_and_more
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
@@ -43,9 +45,6 @@ from svctui.tui.screens.selectors.session import (
     read_only_why,
     server_words,
 )
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 IDS_SHOWN = 3
 WAITING = "waiting"
@@ -151,6 +150,8 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
 class RestoreScreen(ModalScreen[None]):
     """Re-create the plan's selectors one at a time; each row shows old id → new id or why not."""
 
+    app = getters.app(SvcTuiApp)
+
     DEFAULT_CSS = """
     RestoreScreen #restore-status { color: $text-muted; }
     RestoreScreen.-finished #restore-status { color: $text; text-style: bold; }
@@ -171,7 +172,7 @@ class RestoreScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """Title, where, the table of old ids, the status line."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         count = len(self.plan.to_restore)
         with Vertical(classes="sheet -undo"):
             what = plural(count, "selector")
@@ -189,7 +190,7 @@ class RestoreScreen(ModalScreen[None]):
                 for entry in self.plan.to_restore
             }
         )
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         guard_quit(self, app, "A restore")
         plan, cancel, run_id = self.plan, self.cancel_event, self.run_id
 

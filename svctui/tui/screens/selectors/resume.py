@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+
+from textual import getters
 
 from svctui.api.client import ApiClient
 from svctui.api.models import AssetGroupTag, Selector
@@ -30,14 +31,12 @@ from svctui.ops.selector_delete import (
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
 from svctui.text import id_ranges, plural, when_text
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.run import RunJob, RunScreen
 from svctui.tui.screens.selectors.session import DEFAULT_CONCURRENCY, read_only_why
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 
 def ignore_gone(tag_id: int, selector_id: int) -> None:
@@ -155,6 +154,8 @@ class ResumeConfirm(ConfirmScreen):
     """The resume's question: every unsettled selector listed, checked with GET (a dry run, as the review's) before
     Resume can be pressed; above 20 the count is typed."""
 
+    app = getters.app(SvcTuiApp)
+
     def __init__(self, run: AuditRun, question: str) -> None:
         count = len(run.unsettled_ids())
         typed = count if count > TYPED_COUNT_ABOVE else None  # as a fresh deletion's review: above 20, type the count
@@ -166,7 +167,7 @@ class ResumeConfirm(ConfirmScreen):
 
     def on_mount(self) -> None:
         """Check each unsettled selector with GET in a worker (never in a handler)."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         tag_id, ids = self.audit_run.tag_id or 0, self.audit_run.unsettled_ids()
 
         async def check() -> list[PreviewResult]:

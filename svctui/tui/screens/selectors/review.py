@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
-from textual import events
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Button, Checkbox, DataTable, Input, Static
@@ -26,6 +26,7 @@ from svctui.ops.audit_lines import owner_words, selector_record
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import Impact, impact_line, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
@@ -40,9 +41,6 @@ from svctui.tui.screens.selectors.session import (
 )
 from svctui.tui.widgets.dialog import ConfirmDialog, show_line
 from svctui.tui.widgets.row_table import RowTable
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's and restore's threshold too
 # What a dry run settles: the server has said DELETE would not delete these, so the run leaves them out
@@ -111,6 +109,8 @@ def owned_words(selector: Selector) -> str:
 class ReviewScreen(ConfirmDialog):
     """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion of `plan_to_send()`."""
 
+    app = getters.app(SvcTuiApp)
+
     CANCEL_ID: ClassVar[str] = "review-cancel"
     ACTION_ID: ClassVar[str] = "review-delete"
     TYPED_ID: ClassVar[str] = "review-typed"
@@ -144,11 +144,6 @@ class ReviewScreen(ConfirmDialog):
         self.fitted_width = 0  # the screen's width the table's columns were fitted to
 
     @property
-    def svc_app(self) -> SvcTuiApp:
-        """The dashboard."""
-        return self.app  # type: ignore[return-value]
-
-    @property
     def needs_typed_count(self) -> bool:
         """True above CONFIRM_TYPED_ABOVE marked selectors."""
         return len(self.ids) > CONFIRM_TYPED_ABOVE
@@ -175,7 +170,7 @@ class ReviewScreen(ConfirmDialog):
 
     def compose(self) -> ComposeResult:
         """Who, where, why; the table; the impact; the confirmation."""
-        app = self.svc_app
+        app = self.app
         count = len(self.ids)
         with Vertical(classes="sheet"):
             yield Static(
@@ -253,7 +248,7 @@ class ReviewScreen(ConfirmDialog):
 
     def start_loads(self) -> None:
         """The dry run (GET each selector) and the impact (member counts), each in a worker."""
-        app, tag_id, ids, feed = self.svc_app, self.plan.tag.id, self.ids, self.checked.add
+        app, tag_id, ids, feed = self.app, self.plan.tag.id, self.ids, self.checked.add
         listed = frozenset(selector.id for selector in self.plan.selectors)
 
         async def dry_run() -> list[PreviewResult]:
@@ -430,7 +425,7 @@ class ReviewScreen(ConfirmDialog):
 
     def expected_text(self) -> str | None:
         """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors the run will send."""
-        return str(len(self.sending_ids())) if self.needs_typed_count and read_only_why(self.svc_app) is None else None
+        return str(len(self.sending_ids())) if self.needs_typed_count and read_only_why(self.app) is None else None
 
     def action_ready(self) -> bool:
         """Delete waits for the dry run, and is never offered for nothing."""

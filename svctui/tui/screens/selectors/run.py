@@ -8,11 +8,11 @@ ResultsLanded messages, batched, so the interface never freezes.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -29,6 +29,7 @@ from svctui.ops.selector_delete import (
     delete_selectors,
 )
 from svctui.text import cut_middle, cut_start, plural
+from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
@@ -43,9 +44,6 @@ from svctui.tui.screens.selectors.session import (
     tag_words,
 )
 from svctui.visible import visible
-
-if TYPE_CHECKING:
-    from svctui.tui.app import SvcTuiApp
 
 GONE = (Outcome.DELETED, Outcome.ALREADY_GONE)
 WAITING = "waiting"
@@ -105,6 +103,8 @@ def counts_text(counts: Counter[str]) -> str:
 class RunScreen(ModalScreen[DeleteReport | None]):
     """Delete a CleanupPlan; `on_gone(tag_id, selector_id)` runs on the UI thread for each deleted/gone selector."""
 
+    app = getters.app(SvcTuiApp)
+
     DEFAULT_CSS = """
     RunScreen ProgressBar { margin: 1 0 0 0; }
     RunScreen #run-status { color: $text-muted; }
@@ -146,8 +146,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         """Seconds on a monotonic clock, for the run's rate and ETA."""
         if self._ticker is not None:
             return self._ticker()
-        live = getattr(self.app, "live", None)
-        return live.now() if live is not None else time.monotonic()
+        return self.app.live.now()
 
     @property
     def finished(self) -> bool:
@@ -156,7 +155,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
 
     def compose(self) -> ComposeResult:
         """Title, where, progress, the outcomes table, the status line."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         with Vertical(classes="sheet"):
             yield Static(self.title_text, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
@@ -184,7 +183,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
 
     def start_run(self) -> None:
         """Run the job in a worker; results come back as ResultsLanded, the report as Loaded."""
-        app: SvcTuiApp = self.app  # type: ignore[assignment]
+        app = self.app
         job, cancel, feed = self.job, self.cancel_event, self.batcher.add
 
         async def run() -> DeleteReport:

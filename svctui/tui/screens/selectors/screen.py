@@ -146,7 +146,7 @@ class SelectorsScreen(ListScreen[Selector]):
         """Once: the audit log is read for a run to offer to resume (Textual runs the list screen's on_mount as well);
         the keys follow the tab from the moment it changes."""
         self.loads.start_in_thread(RESUME, resumable_run)
-        self.dashboard.warn_on_quit(self, self.quit_warning)
+        self.app.warn_on_quit(self, self.quit_warning)
         self.watch(self.query_one(TabbedContent), "active", self._focus_tab, init=False)
         # The tab strip is no focus stop: tab goes between the tags and the tab's table (on the strip, space and j
         # did nothing, so a newcomer marking rows after one tab too many lost the keys); `a` or a click switches it.
@@ -154,7 +154,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def on_unmount(self) -> None:
         """A screen gone (a profile switch builds new ones) has no marks to warn about."""
-        self.dashboard.quit_warnings.pop(self, None)
+        self.app.quit_warnings.pop(self, None)
 
     def on_resize(self, event: events.Resize) -> None:
         """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
@@ -248,16 +248,16 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def load_tags(self) -> None:
         """Load the tag list (its selector counts follow)."""
-        self.tags_pane.show_loading(self.dashboard.header_info.server)
+        self.tags_pane.show_loading(self.app.header_info.server)
 
         async def tags() -> list[AssetGroupTag]:
-            return await (await self.dashboard.api_client()).tags.list(counts=True)
+            return await (await self.app.api_client()).tags.list(counts=True)
 
         self.loads.start("tags", tags)
 
     def _load_counts(self, tags: Sequence[AssetGroupTag]) -> None:
         async def counts() -> dict[int, int]:
-            return await selector_counts(await self.dashboard.api_client(), [tag.id for tag in tags])
+            return await selector_counts(await self.app.api_client(), [tag.id for tag in tags])
 
         self.loads.start("counts", counts)
 
@@ -280,7 +280,7 @@ class SelectorsScreen(ListScreen[Selector]):
         elif message.channel == "typed":
             self._mark_typed(message.value)
         elif message.channel == RESUME and message.value is not None:
-            start_resume(self.dashboard, message.value, self.selector_gone, on_closed=self._after_run)
+            start_resume(self.app, message.value, self.selector_gone, on_closed=self._after_run)
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 for a tag typed by id: say the tag is not there, once. With a tag list, the screen goes back to the
@@ -373,7 +373,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self._marks_shown()
 
     def _marks_shown(self) -> None:
-        self.dashboard.quit_warning_stale()
+        self.app.quit_warning_stale()
         if self.tag is not None:
             self.selector_table.show_marks(str(selector_id) for selector_id in self.marks.ids(self.tag.id))
         self.tags_pane.show_marked(self.marks.tags_with_marks())
@@ -421,7 +421,7 @@ class SelectorsScreen(ListScreen[Selector]):
         filters, sort = self.filters, self.sort
 
         async def matching() -> Matching:
-            return await all_matching(await self.dashboard.api_client(), tag.id, filters, sort)
+            return await all_matching(await self.app.api_client(), tag.id, filters, sort)
 
         # said in the status line, not a toast: a toast outlived the count and stood beside the question it led to
         self.counting = f"counting the selectors of {tag_label(tag)} that match…"
@@ -456,7 +456,7 @@ class SelectorsScreen(ListScreen[Selector]):
                 return
 
             async def lookup() -> TypedLookup:
-                return await typed_lookup(await self.dashboard.api_client(), tag.id, ids)
+                return await typed_lookup(await self.app.api_client(), tag.id, ids)
 
             self.loads.start("typed", lookup)
 
@@ -506,7 +506,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def read_only_reason(self) -> str | None:
         """Why deletion is hidden here (`--read-only`, SVCTUI_READ_ONLY, a read-only profile), or None."""
-        return read_only_why(self.dashboard)
+        return read_only_why(self.app)
 
     def palette_commands(self) -> list[Command]:
         """What the command palette offers on this screen now."""

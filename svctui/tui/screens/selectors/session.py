@@ -34,14 +34,13 @@ def read_only_why(app: SvcTuiApp) -> str | None:
     return read_only_reason(app.profile)
 
 
-def guard_quit(holder: object, app: object, what: str | None) -> None:
+def guard_quit(holder: object, app: SvcTuiApp, what: str | None) -> None:
     """While `what` (a deletion or restore) runs, quitting the app is refused with a message naming it; None lifts
     the refusal. The screens that run destructive jobs call this when they start, finish and unmount."""
-    dashboard: SvcTuiApp = app  # type: ignore[assignment]
     reason = (
         None if what is None else f"{what} is going: esc cancels it first (quitting now would leave it unfinished)."
     )
-    dashboard.refuse_quit_while(holder, reason)
+    app.refuse_quit_while(holder, reason)
 
 
 def audit_context(app: SvcTuiApp, client: ApiClient) -> AuditContext:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -89,7 +90,7 @@ def utc_clock(moment: datetime | None, day: datetime | None) -> str:
     return text
 
 
-def task_adapter(app: App[object], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
+def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
     """Tasks table columns (every sortable column is a column): times in UTC, status coloured, results summary."""
 
     def status(task: CompletedTask) -> Text:

@@ -138,11 +138,11 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def make_detail(self) -> DetailPane[CompletedTask]:
         """Domain results, plot, comparison, fields."""
-        settings = self.dashboard.settings
+        settings = self.app.settings
         if settings is not None:
             self.runs.threshold = settings.drop_threshold
         detail = TaskDetail(threshold=self.runs.threshold)
-        detail.client_of = self.dashboard.api_client
+        detail.client_of = self.app.api_client
         return detail
 
     def compose_under_header(self) -> ComposeResult:
@@ -201,7 +201,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def status_parts(self) -> list[str]:
         """The base parts, with the client-side view said plainly."""
         if self.quick == "drops":
-            live, shown = self.dashboard.live, self.window.shown
+            live, shown = self.app.live, self.window.shown
             return [
                 *self.freshness.stale_parts(),
                 f"{shown:,} {_runs(shown)} with drops (client-side)",
@@ -215,16 +215,16 @@ class TasksScreen(ListScreen[CompletedTask]):
         self._note_client_name(page.data)
         assert isinstance(query, TasksQuery)
         if query.client_id:  # a not-OK run first seen in a refresh of the same page is announced, once
-            watch = self.dashboard.live.failures
+            watch = self.app.live.failures
             fresh = watch.new_failures(query.client_id, page.data, announce=self.arrived_by_refresh)
-            announce_failures(self.dashboard, self.client_name() or query.client_id, fresh)
+            announce_failures(self.app, self.client_name() or query.client_id, fresh)
         if query.skip == 0 and page.count <= len(page.data):
             self._show_breakdown(status_breakdown(page.data), "matching, all on this page" if page.data else "")
             return
         self.query_one(StatusBar).set_breakdown(self.breakdown, "counting…" if self.breakdown else "")
 
         async def breakdown() -> list[StatusCount]:
-            return await fetch_breakdown(await self.dashboard.api_client(), query, page.count)
+            return await fetch_breakdown(await self.app.api_client(), query, page.count)
 
         self.loads.start("breakdown", breakdown)
 
@@ -244,7 +244,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def reset(self, sort: tuple[SortKey, ...] = DEFAULT_SORT) -> None:
         """On first show or after a profile switch: newest first, then load the page, history, known clients
         (after a switch, of the new profile's most recent client: recent clients are kept per profile)."""
-        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        profile = self.app.profile.name if self.app.profile is not None else ""
         if self.client_profile is not None and profile != self.client_profile:
             recent = self.recent_clients()
             self.client_id = recent[0].lower() if recent else None
@@ -256,7 +256,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         super().reset(sort)
         self.load_history()
         self.load_known_clients()
-        start_name_load(self.dashboard, self.loads)
+        start_name_load(self.app, self.loads)
 
     # ----- layout and bars ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -275,13 +275,13 @@ class TasksScreen(ListScreen[CompletedTask]):
     def client_name(self) -> str:
         """The chosen client's name, from its tasks, the events or the client names ("" when unknown)."""
         client_id = self.client_id or ""
-        return self.seen_client_name or self.clients.name_of(client_id) or self.dashboard.client_name(client_id)
+        return self.seen_client_name or self.clients.name_of(client_id) or self.app.client_name(client_id)
 
     def _note_client_name(self, tasks: Sequence[CompletedTask]) -> None:
         name = next((task.client_name for task in tasks if task.client_name), "")
         if name and self.client_id is not None:
             self.clients.seen_names[self.client_id] = name  # the picker shows it (the events carry no names)
-            save_learnt_names(self.dashboard, self.loads, {self.client_id: name})  # and later sessions
+            save_learnt_names(self.app, self.loads, {self.client_id: name})  # and later sessions
         if name and name != self.seen_client_name:
             self.seen_client_name = name
             self._refresh_bars()
@@ -348,7 +348,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         client_id, endpoint, threshold = self.client_id, self.endpoint, self.runs.threshold
 
         async def history() -> Any:
-            return await fetch_history(await self.dashboard.api_client(), client_id, endpoint, threshold, fingerprint)
+            return await fetch_history(await self.app.api_client(), client_id, endpoint, threshold, fingerprint)
 
         self.loads.start("history", history)
 
@@ -357,7 +357,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.clients.loading = True
 
         async def clients() -> list[tuple[str, str]]:
-            return await fetch_known_clients(await self.dashboard.api_client())
+            return await fetch_known_clients(await self.app.api_client())
 
         self.loads.start("clients", clients)
 
@@ -373,7 +373,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.task_detail.set_history(self.runs.tasks, self.runs.drops, series=self.runs.series)
             if self.quick == "drops":
                 self._set_stale("")
-                self.freshness.updated_at = self.dashboard.live.now()
+                self.freshness.updated_at = self.app.live.now()
                 self.load()
             else:
                 refresh_results_column(self.table)
@@ -383,14 +383,14 @@ class TasksScreen(ListScreen[CompletedTask]):
                 self.load_history(message.value)  # a run was added, removed or updated: the drops computed again
             else:
                 self._set_stale("")
-                self.freshness.updated_at = self.dashboard.live.now()
+                self.freshness.updated_at = self.app.live.now()
                 self._update_status()
         elif message.channel == "clients":
             self.clients.loading, self.clients.pairs, self.clients.problem = False, message.value, ""
             self._known_changed()
         elif message.channel == "remember":
-            self.dashboard.settings = message.value
-        elif message.channel == NAMES_CHANNEL and names_loaded(self.dashboard, message.request, message.value):
+            self.app.settings = message.value
+        elif message.channel == NAMES_CHANNEL and names_loaded(self.app, message.request, message.value):
             self._known_changed()
 
     @on(LoadFailed)
@@ -401,13 +401,13 @@ class TasksScreen(ListScreen[CompletedTask]):
         if message.channel == "breakdown":
             self._show_breakdown((), f"status breakdown unavailable: {view.title}")
             self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
-            self.dashboard.note_failure(message.error)
+            self.app.note_failure(message.error)
         elif message.channel in ("history", "history-check") and self.quick == "drops" and self.runs.tasks:
-            self.dashboard.note_failure(message.error)  # a refresh of the drops view failed: its rows stay, stale
+            self.app.note_failure(message.error)  # a refresh of the drops view failed: its rows stay, stale
             self._set_stale(view.title)
             self._update_status()
         elif message.channel in ("history", "history-check"):
-            self.dashboard.note_failure(message.error)
+            self.app.note_failure(message.error)
             self.runs.problem = view.title
             detail = " ".join(view.lines[:1])
             self.task_detail.set_history(None, [], f"the client's history could not be loaded: {view.title}. {detail}")
@@ -428,13 +428,13 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def known_clients(self) -> list[Any]:
         """Recent choices first, then the events' clients and every client whose name is known."""
-        profile = self.dashboard.profile
-        names = self.dashboard.client_names.names(profile.name) if profile is not None else {}
+        profile = self.app.profile
+        names = self.app.client_names.names(profile.name) if profile is not None else {}
         return self.clients.merged(self.recent_clients(), names)
 
     def recent_clients(self) -> list[str]:
         """The clients recently chosen with the profile in use, most recent first (each profile has its own)."""
-        settings, profile = self.dashboard.settings, self.dashboard.profile
+        settings, profile = self.app.settings, self.app.profile
         return settings.recent_for(profile.name if profile is not None else "") if settings is not None else []
 
     # ----- intents ------------------------------------------------------------------------------------------
@@ -465,7 +465,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         if task.event_id is None:
             self.notify("This run has no event (it was started by hand).", severity="warning")
             return
-        await self.dashboard.show_event(task.event_id)
+        await self.app.show_event(task.event_id)
 
     def choose_client(self, client_id: str, *, keep_event: bool = False, endpoint: TaskEndpoint | None = None) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
@@ -492,7 +492,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.window.count, self.window.shown = None, 0
             self._show_breakdown((), "")
         self.window.skip = 0
-        profile = self.dashboard.profile.name if self.dashboard.profile is not None else ""
+        profile = self.app.profile.name if self.app.profile is not None else ""
         self.loads.start_in_thread("remember", lambda: remember_client(client_id, profile))
         self.load()
         self.load_history()
@@ -516,7 +516,7 @@ class TasksScreen(ListScreen[CompletedTask]):
                 self.leave_drops()
             return
         if quick.server_side:
-            self.set_filters(quick.filters(self.dashboard.clock()))
+            self.set_filters(quick.filters(self.app.clock()))
             self.quick = name
             self._refresh_bars()
         else:
@@ -530,8 +530,9 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.loads.invalidate("history-check")  # the drops view's refresh: its answer is for a view now gone
         self.load()
 
-    def palette_commands(self) -> Iterable[SystemCommand]:
-        """One palette command per quick filter (the same toggle as its key)."""
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """A list's palette commands, then one per quick filter (the same toggle as its key)."""
+        yield from super().system_commands()
         for quick in QUICK_FILTERS:
             yield SystemCommand(
                 f"Quick filter: {quick.title} ({quick.key})",
@@ -550,7 +551,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def shown_endpoint(self) -> TaskEndpoint:
         """The endpoint the list is read from: the one chosen with `e`, else the server's (completed-jobs unless the
         server answered it with the router's 404: then completed-tasks, remembered for the profile)."""
-        client = self.dashboard.client_if_open
+        client = self.app.client_if_open
         return self.endpoint or (client.task_endpoint if client is not None else REPLACEMENT_TASK_ENDPOINT)
 
     def action_switch_endpoint(self) -> None:
@@ -571,7 +572,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         if self.quick != "drops":
             super().live_refresh()
         elif self.client_id is not None:
-            self.freshness.started_at = self.dashboard.live.now()
+            self.freshness.started_at = self.app.live.now()
             self.check_history()
 
     def check_history(self) -> None:
@@ -583,9 +584,9 @@ class TasksScreen(ListScreen[CompletedTask]):
         client_id, endpoint = self.client_id, self.endpoint
 
         async def fingerprint() -> Any:
-            return await fetch_fingerprint(await self.dashboard.api_client(), client_id, endpoint)
+            return await fetch_fingerprint(await self.app.api_client(), client_id, endpoint)
 
-        self.dashboard.probe_if_troubled()  # the server may be back: the header asks again alongside the check
+        self.app.probe_if_troubled()  # the server may be back: the header asks again alongside the check
         self.loads.start("history-check", fingerprint, request=self.runs.fingerprint)
 
     def action_refresh(self) -> None:
@@ -619,7 +620,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         try:
             super().action_close_detail()
         except SkipAction:
-            if not self.dashboard.go_back():
+            if not self.app.go_back():
                 raise
 
     def zoom_target(self) -> Widget:

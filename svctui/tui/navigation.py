@@ -1,0 +1,29 @@
+"""What the app asks of a screen it has just shown (this event, these runs), as protocols: the screens import the
+app (`getters.app`), so the app reaches them by mode name and these shapes, never by importing them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from svctui.api.limits import TaskEndpoint
+
+
+@runtime_checkable
+class ShowsEvent(Protocol):
+    """The Events screen: filter to one event and open its detail."""
+
+    def show_event(self, event_id: int) -> None:
+        """Filter to `event_id`; open its detail when it arrives."""
+
+
+@runtime_checkable
+class ShowsRuns(Protocol):
+    """The Completed tasks screen: one client's runs, or its runs of one event."""
+
+    def show_event_runs(self, client_id: str, event_id: int) -> None:
+        """`client_id`'s runs of `event_id`."""
+
+    def choose_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
+        """`client_id`'s runs (from `endpoint` when given)."""
+
