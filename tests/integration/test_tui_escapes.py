@@ -109,7 +109,7 @@ async def test_a_toast_quoting_the_name_shows_the_escapes(fresh_demo_server: Dem
     app = make_app(fresh_demo_server)
     async with app.run_test(size=SIZE, notifications=True) as pilot:  # toasts drawn (run_test hides them)
         await open_cleanup(pilot)
-        copy_text(app, ESC_NAME, "name")  # type: ignore[arg-type]  # App[int] is an App
+        copy_text(app, ESC_NAME, "name")
         app.notify("from the server", title=ESC_NAME)
         await settle(pilot)
         text = screen_text(app)

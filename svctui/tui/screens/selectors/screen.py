@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -132,15 +132,8 @@ class SelectorsScreen(ListScreen[Selector]):
                 with TabPane("Audit", id="tab-audit"):
                     yield AuditTab()
 
-    @property
-    def tags_pane(self) -> TagsPane:
-        """The left pane."""
-        return self.query_one(TagsPane)
-
-    @property
-    def selector_table(self) -> SelectorTable:
-        """The table, typed."""
-        return self.query_one("#table", SelectorTable)
+    tags_pane = getters.query_one(TagsPane)  # the left pane
+    selector_table = getters.query_one("#table", SelectorTable)  # the table, typed
 
     def on_mount(self) -> None:
         """Once: the audit log is read for a run to offer to resume (Textual runs the list screen's on_mount as well);

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -129,10 +129,7 @@ class TagsPane(Vertical):
         """The tag table."""
         return self.query_one("#tags", DataTable)
 
-    @property
-    def state(self) -> StatePanel:
-        """The state panel (loading, error)."""
-        return self.query_one("#tags-state", StatePanel)
+    state = getters.query_one("#tags-state", StatePanel)  # the state panel (loading, error)
 
     def show_loading(self, server: str) -> None:
         """Loading the tag list."""

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import getters, on
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.timer import Timer
@@ -243,10 +243,7 @@ class TaskDetail(DetailPane[CompletedTask]):
             self._schedule_prefetch()
 
     # ----- the run's log: the tab, the headline, reading ahead ------------------------------------------------------
-    @property
-    def log_pane(self) -> LogPane:
-        """The Log tab's pane."""
-        return self.query_one(LogPane)
+    log_pane = getters.query_one(LogPane)  # the Log tab's pane
 
     def open_log(self, domain: str | None = None) -> bool:
         """`L`: the Log tab on the task shown (at `domain`'s lines when given); False without a task."""

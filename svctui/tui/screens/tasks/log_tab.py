@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -126,10 +126,7 @@ class LogPane(Vertical):
             yield Input(placeholder="search the log (enter; esc cancels)", id="log-search")  # its size: no redraw)
             yield Static("", id="log-status")
 
-    @property
-    def view(self) -> LogView:
-        """The log's lines."""
-        return self.query_one(LogView)
+    view = getters.query_one(LogView)  # the log's lines
 
     # ----- loading -----------------------------------------------------------------------------------------------
     def open(self, task: CompletedTask, client_of: ClientOf, domain: str | None = None) -> None:

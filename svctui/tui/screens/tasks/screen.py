@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import getters, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -267,10 +267,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.detail.set_open(True)
         self._refresh_bars()
 
-    @property
-    def task_detail(self) -> TaskDetail:
-        """The detail pane, typed."""
-        return self.query_one(TaskDetail)
+    task_detail = getters.query_one(TaskDetail)  # the detail pane, typed
 
     def client_name(self) -> str:
         """The chosen client's name, from its tasks, the events or the client names ("" when unknown)."""
