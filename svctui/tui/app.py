@@ -30,7 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.navigation import ShowsEvent, ShowsRuns
+from svctui.tui.navigation import FollowsProfile, ShowsEvent, ShowsRuns
 from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
@@ -448,9 +448,8 @@ class SvcTuiApp(App[int]):
         self.header_info = HeaderInfo(profile.name, profile.base_url)
         if self.current_mode not in {entry.name for entry in SCREENS}:
             await self.switch_mode(SCREENS[0].name)
-        reload = getattr(self.screen, "reload_if_stale", None)
-        if callable(reload):
-            reload()
+        if isinstance(self.screen, FollowsProfile):
+            self.screen.reload_if_stale()
         self.probe()
         self.notify(f"Now using profile {profile.name} ({profile.base_url}).", markup=False)
 

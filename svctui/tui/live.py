@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from svctui.text import and_more
 from svctui.tui import status_line as status
@@ -23,13 +23,10 @@ from svctui.tui.status_line import StatusPart
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
-    from textual.screen import Screen
     from textual.timer import Timer
-    from textual.widget import Widget
 
     from svctui.api.models import CompletedTask
     from svctui.tui.app import SvcTuiApp
-    from svctui.tui.loading import Loads
 
 DEFAULT_SECONDS = 30  # what the palette turns on when neither --refresh nor the settings gave an interval
 TICK_SECONDS = 1.0  # how often the status line's age ticks and the due check runs
@@ -108,51 +105,6 @@ class Freshness:
         self.stale = reason
         for widget in shown:
             widget.set_class(bool(reason), "-stale")
-
-
-class StaleRows:
-    """What both kinds of list screen share for live refresh: marking their rows stale, and whether one of
-    their loads is in flight. The screen has `freshness`, `loads`, a `table` and a `#status-line`."""
-
-    freshness: Freshness
-    loads: Loads
-
-    @property
-    def table(self) -> Widget:
-        """The screen's table (each screen says which)."""
-        raise NotImplementedError
-
-    def _set_stale(self, reason: str) -> None:
-        """Mark the rows on screen stale (dimmed, the reason in the status line) or fresh again ("")."""
-        screen = cast("Screen[None]", self)
-        self.freshness.mark(reason, self.table, screen.query_one("#status-line"))
-
-    def refresh_busy(self) -> bool:
-        """True while one of this screen's loads is in flight (a refresh then waits for the next tick)."""
-        return self.loads.busy()
-
-    # ----- following the profile: a screen restarts when the app switched profile since it last loaded ---
-    _generation: int = -1
-
-    def restart(self) -> None:
-        """Start over on the current profile (each screen says how)."""
-        raise NotImplementedError
-
-    def _refresh_header(self, *_: object) -> None:
-        """Redraw the header (each screen says how)."""
-        raise NotImplementedError
-
-    def on_screen_resume(self) -> None:
-        """Back on this screen: the header, and a restart when the profile changed meanwhile."""
-        self._refresh_header()
-        self.reload_if_stale()
-
-    def reload_if_stale(self) -> None:
-        """Restart on first show and after a profile switch."""
-        generation = cast("SvcTuiApp", cast("Screen[None]", self).app).generation
-        if self._generation != generation:
-            self._generation = generation
-            self.restart()
 
 
 @dataclass

@@ -27,3 +27,10 @@ class ShowsRuns(Protocol):
     def choose_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
         """`client_id`'s runs (from `endpoint` when given)."""
 
+
+@runtime_checkable
+class FollowsProfile(Protocol):
+    """A dashboard screen: it starts over when the app switched profile since it last loaded."""
+
+    def reload_if_stale(self) -> None:
+        """Restart on first show and after a profile switch."""

@@ -27,7 +27,7 @@ from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
 from svctui.tui.widgets import row_table
-from svctui.tui.widgets.state_panel import StateKind, StatePanel
+from svctui.tui.widgets.state_panel import StateKind
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
 from tests.support.tui import on_events, painted_background, settle, shown_state
 
@@ -420,7 +420,7 @@ async def test_a_client_list_that_fails_shows_status_message_and_request_id_then
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen)
-        panel = screen.query_one("#clients-state", StatePanel)
+        panel = screen.state_panel
         assert panel.kind is StateKind.ERROR and "The server answered 500" in shown_state(panel)
         assert re.search(r"request id \S+", shown_state(panel)), shown_state(panel)
         assert not screen.table.display
@@ -435,7 +435,8 @@ async def test_a_server_without_a_client_list_says_how_to_add_one(demo_server_co
     async with on_events(demo_server_community, size=(80, 24)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
-        panel = app.screen.query_one("#clients-state", StatePanel)
+        assert isinstance(app.screen, ClientsScreen)
+        panel = app.screen.state_panel
         assert panel.kind is StateKind.EMPTY
         assert "Completed tasks (2)" in str(panel.query_one("#state-body", Static).render())
 

@@ -160,7 +160,7 @@ async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
 async def test_detail_pane_goes_below_on_narrow_terminals(demo_server: DemoServer) -> None:
     async with on_events(demo_server, size=(100, 40)) as (_app, pilot, screen):
         await pilot.press("p")
-        assert screen.query_one("#body").has_class("-narrow")
+        assert screen.has_class("-narrow")  # HORIZONTAL_BREAKPOINTS: under 110 columns
         detail = screen.query_one("#detail")
         assert detail.region.y > screen.table.region.y
     async with on_events(demo_server, size=(140, 40)) as (_app, pilot, screen):

@@ -32,9 +32,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from svctui.api.errors import ApiError
 from svctui.api.models import ClientSchedule, TaskStatus, status_label
@@ -54,12 +53,12 @@ from svctui.triage.health import (
 )
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
-from svctui.tui.app import SvcTuiApp
+from svctui.tui.breakpoints import narrow_below
 from svctui.tui.heap import hold_full_collections, settle_once
-from svctui.tui.live import Freshness, StaleRows, announce_failures
+from svctui.tui.live import Freshness, announce_failures
 from svctui.tui.loading import Loaded, LoadFailed, Loads
-from svctui.tui.status_line import KEEP_ALWAYS, StatusPart, fit_status
-from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.screens.dashboard import DashboardScreen
+from svctui.tui.status_line import KEEP_ALWAYS, StatusPart
 from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
@@ -312,11 +311,11 @@ def next_run(member: Member, now: datetime) -> datetime | None:
     return min(moments) if moments else None
 
 
-class ClientsScreen(StaleRows, Screen[None]):
+class ClientsScreen(DashboardScreen):
     """Every collection client with its health, worst first; rows fill in as their answers arrive."""
 
     MODE = MODE
-    app = getters.app(SvcTuiApp)
+    HORIZONTAL_BREAKPOINTS = narrow_below(NARROW_WIDTH)  # the detail pane under the table, narrower columns
     DEFAULT_CSS = """
     ClientsScreen #clients-body { height: 1fr; }
     ClientsScreen #clients-table { width: 2fr; }
@@ -327,7 +326,7 @@ class ClientsScreen(StaleRows, Screen[None]):
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
-    ClientsScreen #clients-state { width: 1fr; }
+    ClientsScreen #state { width: 1fr; }
     ClientsScreen.-state #clients-table, ClientsScreen.-state #clients-detail { display: none; }
     """
     # DataTable's enter (select_cursor) opens the client's runs here, not the detail pane (help lists it so)
@@ -369,39 +368,29 @@ class ClientsScreen(StaleRows, Screen[None]):
         self._hold_timer: Timer | None = None
         self._more_rows: Timer | None = None  # adds the next ADD_ROWS rows of a large fleet
         self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
-        self._status_text: object = None  # what the status line shows
 
-    @property
-    def table(self) -> RowTable[Text]:
-        """The clients table."""
-        return self.query_one("#clients-table", RowTable)
+    table = getters.query_one("#clients-table", ClientsTable)  # the clients table
 
-    def compose(self) -> ComposeResult:
-        """Header, what the verdicts mean, the table beside the detail, status line, footer."""
-        yield AppHeader(id="app-header")
+    def compose_main(self) -> ComposeResult:
+        """What the verdicts mean, the table beside the detail (between the header and the status line)."""
         yield Static(self._legend(self.app.size.width), id="clients-note", markup=False)
         yield Static("", id="clients-strip-key", markup=False)
         with Horizontal(id="clients-body"):
-            yield StatePanel(id="clients-state")
+            yield StatePanel(id="state")
             yield ClientsTable(id="clients-table")
             with VerticalScroll(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
-        yield Static("", id="status-line", markup=False)
-        yield Footer()
 
     def on_mount(self) -> None:
         """Columns, header, first load."""
-        self.set_class(self.app.size.width < NARROW_WIDTH, "-narrow")
         self._add_columns()
-        self.watch(self.app, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.table.focus()
         self.reload_if_stale()
 
     def on_resize(self, event: events.Resize) -> None:
-        """The detail pane under the table on narrow terminals, and the narrow columns (the rows rebuilt for them,
-        the cursor kept on its client)."""
-        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        """The narrow columns (the rows rebuilt for them, the cursor kept on its client); the detail pane goes under
+        the table by the `-narrow` class (HORIZONTAL_BREAKPOINTS)."""
         self.fit_columns()  # again when the table has its new width (ClientsTable.on_resize)
         self.query_one("#clients-note", Static).update(self._legend(event.size.width))
         self._show_strip_key()
@@ -466,10 +455,6 @@ class ClientsScreen(StaleRows, Screen[None]):
         if key != self._strip_key:
             self._strip_key = key
             self.query_one("#clients-strip-key", Static).update(key)
-
-    def _refresh_header(self, *_: object) -> None:
-        app = self.app
-        self.query_one(AppHeader).show(app.header_info, app.tabs, MODE)
 
     # ----- loading ----------------------------------------------------------------------------------------
     def action_reload(self) -> None:
@@ -745,7 +730,7 @@ class ClientsScreen(StaleRows, Screen[None]):
 
     def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
         """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
-        panel = self.query_one("#clients-state", StatePanel)
+        panel = self.state_panel
         if show is None:
             panel.hide()
         else:
@@ -1053,11 +1038,7 @@ class ClientsScreen(StaleRows, Screen[None]):
         parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
         if not live.on and self.updated_wall is not None:  # `r` says it refreshed: the time
             parts.append(StatusPart(f"updated {self.updated_wall.astimezone(UTC):%H:%M:%S}Z", status_line.AGE))
-        line = self.query_one("#status-line", Static)
-        text = fit_status([part for part in parts if part], line.content_size.width or self.app.size.width)
-        if text != self._status_text:
-            self._status_text = text
-            line.update(text, layout=False)  # one row high, fitted to its width: its size never follows the text
+        self.show_status([part for part in parts if part])
 
 
 def stale_reason(error: BaseException) -> str:

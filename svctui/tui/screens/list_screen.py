@@ -25,27 +25,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from textual import events, getters, on
+from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.tui import status_line as status
-from svctui.tui.app import SvcTuiApp
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
-from svctui.tui.live import Freshness, StaleRows
+from svctui.tui.live import Freshness
 from svctui.tui.loading import Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.palette import list_commands
-from svctui.tui.status_line import StatusPart, fit_status
-from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.screens.dashboard import DashboardScreen
+from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor
@@ -58,20 +56,17 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 T = TypeVar("T")
-NARROW_WIDTH = 110
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
 PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
-__all__ = ["NARROW_WIDTH", "PAGE", "ListQuery", "ListScreen"]
+__all__ = ["PAGE", "ListQuery", "ListScreen"]
 
 
-class ListScreen(StaleRows, Screen[None], Generic[T]):
+class ListScreen(DashboardScreen, Generic[T]):
     """A screen showing one server-side page of an endpoint with filters, sort, paging and a detail pane."""
 
-    app = getters.app(SvcTuiApp)
     SPEC: ClassVar[EndpointSpec]
-    MODE: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "edit_filters", "Filter", id="list.filter", tooltip="Edit filters (one request on apply)"),
         Binding("x", "clear_filters", "Clear", show=False, id="list.clear", tooltip="Remove every filter"),
@@ -91,14 +86,14 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     ]
     DEFAULT_CSS = """
     ListScreen #body { height: 1fr; }
-    ListScreen #body.-narrow { layout: vertical; }
+    ListScreen.-narrow #body { layout: vertical; }
     ListScreen #main { width: 1fr; height: 1fr; }
     ListScreen #main PagedTable { height: 1fr; }
     ListScreen #main.-state PagedTable { display: none; }
     ListScreen #main StatePanel.-hidden { display: none; }
     ListScreen #body.-state DetailPane { display: none; }
     ListScreen DetailPane { width: 50%; height: 1fr; }
-    ListScreen #body.-narrow DetailPane {
+    ListScreen.-narrow #body DetailPane {
         width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
     }
     ListScreen #status-line { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
@@ -189,24 +184,20 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         return cast("PagedTable[T]", self.query_one("#table", PagedTable))
 
     @property
-    def state_panel(self) -> StatePanel:
-        """The state panel."""
-        return self.query_one("#state", StatePanel)
-
-    @property
     def detail(self) -> DetailPane[T]:
         """The detail pane."""
         return cast("DetailPane[T]", self.query_one("#detail", DetailPane))
 
-    def compose(self) -> ComposeResult:
-        """Header, chips, table (or state panel) with the detail pane, status line, footer."""
-        yield AppHeader(id="app-header")
+    def compose_main(self) -> ComposeResult:
+        """Chips, table (or state panel) with the detail pane (between the header and the status line)."""
         yield from self.compose_under_header()
         yield FilterChips(self.SPEC, id="chips")
         yield from self.compose_under_chips()
         yield from self.compose_body()
-        yield Static("", id="status-line", markup=False)
-        yield KeyFooter()
+
+    def make_footer(self) -> Widget:
+        """The footer of the list screens (compact when narrow)."""
+        return KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         """The table (or the state panel in its place) beside the detail pane; a screen may wrap it."""
@@ -225,9 +216,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
     def on_mount(self) -> None:
         """Apply settings, follow the header info, load the first page."""
         self.window.limit = self.app.page_size
-        self.watch(self.app, "header_info", self._refresh_header)
         self.app.theme_changed_signal.subscribe(self, self._restyle_cells)
-        self._apply_width(self.app.size.width)
         self.table.focus()
         self.reload_if_stale()
 
@@ -249,17 +238,9 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         """Cells styled from theme variables are rebuilt (keyed diff) when the theme changes."""
         self.table.show_items(self.table.items)
 
-    def _refresh_header(self, *_: object) -> None:
-        app = self.app
-        self.query_one(AppHeader).show(app.header_info, app.tabs, self.MODE)
-
-    def on_resize(self, event: events.Resize) -> None:
-        """Put the detail pane below the table on narrow terminals; fit the status line to the new width."""
-        self._apply_width(event.size.width)
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the status line to the new width (the detail pane goes under the table by the `-narrow` class)."""
         self.call_after_refresh(self._update_status)  # the line's own width is known once laid out
-
-    def _apply_width(self, width: int) -> None:
-        self.query_one("#body").set_class(width < NARROW_WIDTH, "-narrow")
 
     def show_state(self, shown: bool) -> None:
         """Show the state panel instead of the table (and no detail pane: there is no row to detail)."""
@@ -456,8 +437,7 @@ class ListScreen(StaleRows, Screen[None], Generic[T]):
         return f"loading rows {first:,}\u2013{last:,}…"
 
     def _update_status(self) -> None:
-        line = self.query_one("#status-line", Static)
-        line.update(fit_status(self.status_parts(), line.content_size.width or self.app.size.width - 2))
+        self.show_status(self.status_parts())
 
     # ----- user intents -----------------------------------------------------------------------------------
     def set_filters(self, filters: Sequence[Filter]) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,6 +35,7 @@ from svctui.api.filters import (
     split_quick_filter,
 )
 from svctui.clock import Clock
+from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
 from svctui.tui.widgets.dialog import show_line
 from svctui.tui.widgets.ordered_input import OrderedInput
 
@@ -242,8 +243,11 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor.-narrow .filter-error { padding-left: 25; }
     """
 
+    HORIZONTAL_BREAKPOINTS = narrow_below(NARROW_TERMINAL)  # narrower fields
+
     def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:
         super().__init__()
+        set_breakpoint_class(self)
         self.spec = spec
         self.clock = clock
         self.current = tuple(current)
@@ -297,9 +301,8 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         """Focus the quick-filter line."""
         self.query_one("#quick", Input).focus()
 
-    def on_resize(self, event: events.Resize) -> None:
-        """Narrower fields under 100 columns; on a short terminal the rows scroll so the buttons stay in view."""
-        self.set_class(event.size.width < NARROW_TERMINAL, "-narrow")
+    def on_resize(self) -> None:
+        """On a short terminal the rows scroll so the buttons stay in view (narrower fields: `-narrow`)."""
         self._fit_rows()
 
     @on(QuickMessages.Resized)

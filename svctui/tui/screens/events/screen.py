@@ -41,8 +41,8 @@ class EventsScreen(ListScreen["Event"]):
     # Below the table (under 110 columns) the detail takes 3/5 of the height, as on Completed tasks: at 80x24 ~12
     # lines (whose schedule, in words, the next run, the rule and its next runs) over 7 rows of the table.
     DEFAULT_CSS = """
-    EventsScreen #body.-narrow #main { height: 2fr; }
-    EventsScreen #body.-narrow EventDetail { height: 3fr; }
+    EventsScreen.-narrow #body #main { height: 2fr; }
+    EventsScreen.-narrow #body EventDetail { height: 3fr; }
     """
     _open_detail_for: int | None = None
     _retell_due = False  # a minute turned while another screen was on show

@@ -20,7 +20,7 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import getters, on
+from textual import events, getters, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -283,9 +283,9 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.seen_client_name = name
             self._refresh_bars()
 
-    def _apply_width(self, width: int) -> None:
-        super()._apply_width(width)
-        self._refresh_bars()  # the client bar fits its text to the width
+    def on_resize(self, _event: events.Resize) -> None:
+        """The client bar fits its text to the width (Textual runs the list screen's on_resize as well)."""
+        self._refresh_bars()
 
     def _refresh_bars(self) -> None:
         runs = self.runs
