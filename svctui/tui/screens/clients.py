@@ -22,7 +22,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -64,6 +64,9 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.visible import visible
+
+if TYPE_CHECKING:
+    from svctui.api.client import ApiClient
 
 MODE = "clients"
 COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
@@ -473,13 +476,14 @@ class ClientsScreen(DashboardScreen):
         profile_name = app.profile.name if app.profile is not None else ""
         recent = app.settings.recent_for(profile_name) if app.settings is not None else []
 
+        async def listed(client: ApiClient) -> Fleet:
+            fleet = await find_fleet(client, names=names)
+            return await find_fleet(client, recent, names) if not fleet.members and recent else fleet
+
         async def load() -> Fleet:
             client = await app.api_client()
-            building = asyncio.ensure_future(asyncio.to_thread(build_judging))  # while the list is on its way
-            fleet = await find_fleet(client, names=names)
-            if not fleet.members and recent:
-                fleet = await find_fleet(client, recent, names)
-            await building
+            # the validators are built in a thread while the list is on its way (a failed listing fails the load)
+            fleet, _ = await asyncio.gather(listed(client), asyncio.to_thread(build_judging))
             # every schedule's next run, worked out here (svctui.schedule caches it per minute) rather than while
             # the rows are built on the loop: ~0.4 ms a rule, 0.8 s for a thousand clients' two thousand schedules
             now = app.clock()

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult, RenderResult
 from textual.widgets import Static
-from textual.worker import Worker
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
@@ -119,16 +119,11 @@ class ThreadedPlot(PlotextPlot):
             return
         self._register_theme(self.app.theme)  # plotext looks the theme up by name (PlotextPlot registers it too)
         self._building = key
-        # A callable, not a coroutine: a build replaced (exclusive) before it starts is never made, so no coroutine
-        # is left unawaited (Python warned "coroutine 'ThreadedPlot._build' was never awaited").
-        figure = self.figure
+        self._build(key, self.figure)
 
-        async def build() -> None:
-            await self._build(key, figure)
-
-        _: Worker[None] = self.run_worker(build, group="plot-build", exclusive=True, exit_on_error=False)
-
+    @work(group="plot-build", exclusive=True, exit_on_error=False)
     async def _build(self, key: PlotKey, figure: Figure | None) -> None:
+        """The plot's text for `key`, made in a thread (a newer build replaces this one)."""
         try:
             text = await asyncio.to_thread(build_text, figure, key[1], key[2], key[3])
         except Exception:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, on
+from textual import events, on, work
 from textual.binding import Binding, BindingType
-from textual.worker import Worker
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
 from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
@@ -130,14 +129,13 @@ class EventsScreen(ListScreen["Event"]):
         run long past): the next-run cells a few rows per turn of the loop, only the changed ones redrawn; the open
         detail pane too."""
         if self.table.items:
-            table = self.table
-
-            async def retell() -> None:
-                await table.retell_column("next")
-
-            # the function, not a coroutine: a worker replaced before it starts never leaves one unawaited
-            _: Worker[None] = self.run_worker(retell, group="retell", exclusive=True)
+            self._retell()
             self.refresh_detail()
+
+    @work(group="retell", exclusive=True)
+    async def _retell(self) -> None:
+        """The next-run cells told again, a few rows per turn of the loop (a newer retelling replaces this one)."""
+        await self.table.retell_column("next")
 
     def show_names(self) -> None:
         """Redraw the client column and the detail pane with the names known now."""
