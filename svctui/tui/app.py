@@ -29,19 +29,22 @@ from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, ShowsEvent, ShowsRuns
 from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
 if TYPE_CHECKING:
-    from svctui.api.client import ApiClient
+    from svctui.api.client import ApiClient, ServerInfo
     from svctui.api.limits import TaskEndpoint
     from svctui.store.model import Profile
     from svctui.store.settings import Settings
 
 PROCESS_START = time.perf_counter()
+PROBE: Channel[ServerInfo] = Channel("probe")  # the server's edition, for the header
+THEME: Channel[Settings] = Channel("theme")  # the settings with the theme chosen, once written
+DEMO: Channel[Profile] = Channel("demo")  # the started demo server's profile
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
 
 
@@ -321,7 +324,7 @@ class SvcTuiApp(App[int]):
             save_settings(settings)
             return settings
 
-        self.loads.start_in_thread("theme", save)
+        self.loads.start_in_thread(THEME, save)
 
     # ----- the connection ---------------------------------------------------------------------------------
     def client_name(self, client_id: str) -> str:
@@ -383,10 +386,10 @@ class SvcTuiApp(App[int]):
     def probe(self) -> None:
         """Ask the server its edition for the header (in a worker); a failure is shown there, never raised."""
 
-        async def edition() -> Any:
+        async def edition() -> ServerInfo:
             return await (await self.api_client()).probe()
 
-        self.loads.start("probe", edition)
+        self.loads.start(PROBE, edition)
 
     def probe_if_troubled(self) -> None:
         """Ask again when the header shows a problem (`cannot reach the server`, `HTTP 502`): a screen calls it as it
@@ -395,31 +398,31 @@ class SvcTuiApp(App[int]):
             self.probe()
 
     @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    def _loaded(self, message: Loaded[object]) -> None:
         """The app's own loads: the edition, a saved theme, a started demo server."""
         if not self.loads.is_current(message):
             return  # e.g. a probe of the profile used before
-        if message.channel == "probe":
+        if PROBE.answers(message):
             self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, message.value.edition)
-        elif message.channel == "theme":
+        elif THEME.answers(message):
             self.settings = message.value
-        elif message.channel == "demo":
+        elif DEMO.answers(message):
             self.call_later(self.switch_profile, message.value)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         if not self.loads.is_current(message):
             return
-        if message.channel == "probe":
+        if message.channel is PROBE:
             from svctui.tui.widgets.state_panel import error_view
 
             if not self.note_failure(message.error):
                 view = error_view(message.error)  # the probe itself was refused: say how
                 problem = f"HTTP {view.status}" if view.status is not None else view.title.lower()
                 self.header_info = HeaderInfo(self.header_info.profile, self.header_info.server, None, problem)
-        elif message.channel == "theme":
+        elif message.channel is THEME:
             self.notify(f"Could not keep the theme: {message.error}", severity="warning", markup=False)
-        elif message.channel == "demo":
+        elif message.channel is DEMO:
             self._demo_failed(message.error)
 
     def note_failure(self, error: BaseException) -> bool:
@@ -459,7 +462,7 @@ class SvcTuiApp(App[int]):
             self.notify("The demo server is not available here.", severity="error")
             return
         self.notify("Starting the demo server…", timeout=3)
-        self.loads.start_in_thread("demo", self.demo_profile_factory)
+        self.loads.start_in_thread(DEMO, self.demo_profile_factory)
 
     def _demo_failed(self, exc: BaseException) -> None:
         self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)

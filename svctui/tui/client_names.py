@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from svctui.tui.loading import Channel
 from svctui.tui.widgets.row_table import cell_text
 
 if TYPE_CHECKING:
@@ -20,8 +21,8 @@ if TYPE_CHECKING:
     from svctui.tui.loading import Loads
     from svctui.tui.widgets.paged_table import PagedTable
 
-NAMES_CHANNEL = "names"
-SAVE_CHANNEL = "names-save"
+NAMES_CHANNEL: Channel[tuple[str, dict[str, str]]] = Channel("names")  # (the profile, its names)
+SAVE_CHANNEL: Channel[object] = Channel("names-save")  # nothing to show: only a failure is said
 
 
 @dataclass
@@ -54,12 +55,12 @@ def start_name_load(app: SvcTuiApp, loads: Loads) -> bool:
         return False
     name = profile.name
 
-    async def names() -> dict[str, str]:
+    async def names() -> tuple[str, dict[str, str]]:
         from svctui.ops.client_names import fetch_client_names
 
-        return await fetch_client_names(await app.api_client(), name)
+        return name, await fetch_client_names(await app.api_client(), name)
 
-    loads.start(NAMES_CHANNEL, names, request=name)
+    loads.start(NAMES_CHANNEL, names)
     return True
 
 
@@ -79,7 +80,7 @@ def save_learnt_names(app: SvcTuiApp, loads: Loads, names: Mapping[str, str]) ->
         return False
     name = profile.name
 
-    def save() -> Any:
+    def save() -> object:
         from svctui.store.client_names import learn_names
 
         return learn_names(name, changed)

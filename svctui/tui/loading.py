@@ -1,9 +1,11 @@
 """The one way the dashboard loads in the background: a worker runs the load and posts `Loaded` or `LoadFailed`.
 
-Each load belongs to a *channel* (e.g. "page", "history") of the widget that started it and carries the channel's
-sequence number at start. Starting a load cancels the channel's previous one, and `Loads.is_current` drops any
-answer whose number is not the latest, so a stale answer never wins (also a screen's own partial answers, such as
-the Clients screen's one per client, when they carry the channel and number of the load they belong to: `Answer`).
+Each load belongs to a *channel* of the widget that started it — a `Channel[V]` constant naming it and the type of
+the value its loads produce (`HISTORY: Channel[History]`) — and carries the channel's sequence number at start. A
+handler tells the answers apart with `CHANNEL.answers(message)`, which also types `message.value`. Starting a load
+cancels the channel's previous one, and `Loads.is_current` drops any answer whose number is not the latest, so a
+stale answer never wins (also a screen's own partial answers, such as the Clients screen's one per client, when they
+carry the channel and number of the load they belong to: `Answer`).
 Workers never touch widgets; a failure is a message (shown as a state or a notification), never a traceback.
 """
 
@@ -12,41 +14,61 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Generic, Protocol, TypeGuard, TypeVar
 
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.worker import Worker
 
+V = TypeVar("V")
+V_co = TypeVar("V_co", covariant=True)
+
+
+class Channel(Generic[V_co]):
+    """A load channel: its name (for logs and worker groups) and the type of the value its loads produce."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Channel({self.name!r})"
+
+    def answers(self, message: Loaded[object]) -> TypeGuard[Loaded[V_co]]:
+        """True when `message` answers a load of this channel (its value is then of the channel's type)."""
+        return message.channel is self
+
 
 class Answer(Protocol):
     """What `Loads.is_current` checks: the channel and the sequence number of the load an answer belongs to."""
 
-    channel: str
-    seq: int
+    @property
+    def channel(self) -> Channel[object]:
+        """The channel of the load."""
+
+    @property
+    def seq(self) -> int:
+        """The load's sequence number on its channel."""
 
 
-class Loaded(Message, bubble=False):
-    """A load on `channel` started as number `seq` produced `value` in `elapsed_ms` (`request` is what was asked)."""
+class Loaded(Message, Generic[V_co], bubble=False):
+    """A load on `channel` started as number `seq` produced `value` in `elapsed_ms`."""
 
-    def __init__(self, channel: str, seq: int, value: Any, elapsed_ms: float, request: Any = None) -> None:
+    def __init__(self, channel: Channel[V_co], seq: int, value: V_co, elapsed_ms: float) -> None:
         super().__init__()
-        self.channel = channel
+        self.channel: Channel[V_co] = channel
         self.seq = seq
-        self.value = value
+        self.value: V_co = value
         self.elapsed_ms = elapsed_ms
-        self.request = request
 
 
 class LoadFailed(Message, bubble=False):
     """A load on `channel` started as number `seq` failed with `error` (usually a svctui.api.errors.ApiError)."""
 
-    def __init__(self, channel: str, seq: int, error: BaseException, request: Any = None) -> None:
+    def __init__(self, channel: Channel[object], seq: int, error: BaseException) -> None:
         super().__init__()
         self.channel = channel
         self.seq = seq
         self.error = error
-        self.request = request
 
 
 class Loads:
@@ -54,19 +76,19 @@ class Loads:
 
     def __init__(self, owner: DOMNode) -> None:
         self._owner = owner
-        self._seq: dict[str, int] = {}
-        self._workers: dict[str, Worker[None]] = {}
+        self._seq: dict[Channel[object], int] = {}
+        self._workers: dict[Channel[object], Worker[None]] = {}
 
-    def invalidate(self, channel: str) -> int:
+    def invalidate(self, channel: Channel[object]) -> int:
         """Make every load of `channel` in flight stale (e.g. a blocked state replaced it); the new number."""
         self._seq[channel] = self._seq.get(channel, 0) + 1
         return self._seq[channel]
 
-    def seq(self, channel: str) -> int:
+    def seq(self, channel: Channel[object]) -> int:
         """The channel's latest sequence number (0 before its first load)."""
         return self._seq.get(channel, 0)
 
-    def start(self, channel: str, load: Callable[[], Awaitable[Any]], request: Any = None) -> Worker[None]:
+    def start(self, channel: Channel[V], load: Callable[[], Awaitable[V]]) -> Worker[None]:
         """Run `load()` in a worker (cancelling the channel's previous load); post Loaded / LoadFailed to the owner."""
         seq = self.invalidate(channel)
         owner = self._owner
@@ -78,28 +100,28 @@ class Loads:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # every failure becomes a message, never a traceback
-                owner.post_message(LoadFailed(channel, seq, exc, request))
+                owner.post_message(LoadFailed(channel, seq, exc))
                 return
-            owner.post_message(Loaded(channel, seq, value, (time.perf_counter() - started) * 1000, request))
+            owner.post_message(Loaded(channel, seq, value, (time.perf_counter() - started) * 1000))
 
         worker: Worker[None] = owner.run_worker(  # the function, not a coroutine: one cancelled before it starts
-            run, name=f"load:{channel}", group=f"load:{channel}", exclusive=True, exit_on_error=False
+            run, name=f"load:{channel.name}", group=f"load:{channel.name}", exclusive=True, exit_on_error=False
         )  # is never created
         self._workers[channel] = worker
         return worker
 
-    def busy(self, *channels: str) -> bool:
+    def busy(self, *channels: Channel[object]) -> bool:
         """True while a load of one of `channels` (of any channel, without them) is still running."""
         names = channels or tuple(self._workers)
         return any(not self._workers[name].is_finished for name in names if name in self._workers)
 
-    def start_in_thread(self, channel: str, load: Callable[[], Any], request: Any = None) -> Worker[None]:
+    def start_in_thread(self, channel: Channel[V], load: Callable[[], V]) -> Worker[None]:
         """Like `start` for blocking work (files, the keyring): `load()` runs in a thread."""
 
-        async def in_thread() -> Any:
+        async def in_thread() -> V:
             return await asyncio.to_thread(load)
 
-        return self.start(channel, in_thread, request)
+        return self.start(channel, in_thread)
 
     def is_current(self, message: Answer) -> bool:
         """True when `message` (a Loaded, a LoadFailed, or a screen's partial answer) belongs to the channel's latest

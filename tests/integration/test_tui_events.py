@@ -8,7 +8,6 @@ from textual.widgets import Static
 from svctui.demo.server import DemoServer
 from svctui.schedule import next_run_words, parse_schedule
 from svctui.tui.screens.help import HelpScreen
-from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.raw_json import RawJson
 from tests.support.tui import events_screen, ids, on_events, settle
@@ -81,10 +80,10 @@ async def test_sort_keys_cycle_and_show_priority(demo_server: DemoServer) -> Non
         # The ids are unique, so the rows did not move: the header must still be drawn anew.
         header = table.render_line(0).text
         assert "id ▼1" in header and "next run ▼2" in header
-        before = screen.loads.seq(PAGE)
+        before = screen.loads.seq(screen.page)
         await pilot.press("left", "s")  # schedule is not sortable: a message, no request
         await settle(pilot)
-        assert screen.loads.seq(PAGE) == before
+        assert screen.loads.seq(screen.page) == before
 
 
 async def test_header_click_sorts(demo_server: DemoServer) -> None:

@@ -11,12 +11,12 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, Static
 
 from svctui.api.filters import ALLOWED_TEXT, Filter, Kind
+from svctui.api.models import Event, Page
 from svctui.api.query import ListQuery
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.tui.loading import Loaded
-from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow, QuickMessages
 from svctui.tui.widgets.state_panel import StateKind
@@ -252,7 +252,7 @@ async def test_stale_responses_never_overwrite_newer_ones(fresh_demo_server: Dem
         await settle(pilot)
         assert ids(screen) == list(range(191, 201))
         assert [query.filters for query in shown_for] == [(Filter("id", "gt", "190"),)], "the last filter's page only"
-        screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 200})(), 1.0))
+        screen.post_message(Loaded(screen.page, 1, Page[Event](count=200, data=old_page), 1.0))
         await settle(pilot)
         assert ids(screen) == list(range(191, 201)), "a response for an old request is dropped"
 
@@ -266,13 +266,13 @@ async def test_hydration_toggle_and_keymap_from_settings(demo_server: DemoServer
         assert not screen.hydrate_domains and not screen.hydrate_ous
         assert all(not domain.name for event in screen.table.items for domain in event.domains)
         assert "no names (H): domains, OUs" in str(screen.query_one("#status-line", Static).render())
-        started = screen.loads.seq(PAGE)
+        started = screen.loads.seq(screen.page)
         await pilot.press("f5")
         await settle(pilot)
-        assert screen.loads.seq(PAGE) == started + 1
+        assert screen.loads.seq(screen.page) == started + 1
         await pilot.press("r")  # r was remapped to f5
         await settle(pilot)
-        assert screen.loads.seq(PAGE) == started + 1
+        assert screen.loads.seq(screen.page) == started + 1
 
 
 async def test_the_editor_says_contains_is_case_sensitive(demo_server: DemoServer) -> None:

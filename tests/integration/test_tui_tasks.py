@@ -10,7 +10,6 @@ from svctui.api.filters import Filter, SortKey
 from svctui.demo.server import DemoServer
 from svctui.store.settings import load_settings
 from svctui.tui.screens.help import HelpScreen, collect_keys
-from svctui.tui.screens.list_screen import PAGE
 from svctui.tui.screens.tasks.screen import DEFAULT_SORT
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow
@@ -212,7 +211,7 @@ async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: 
         await pilot.press("slash")
         editor = app.screen
         assert isinstance(editor, FilterEditor)
-        before_server, before_started = demo_server.request_count, screen.loads.seq(PAGE)
+        before_server, before_started = demo_server.request_count, screen.loads.seq(screen.page)
         for bad, words in (
             ("event_id=eq:abc", "is not an integer"),
             ("status=eq:exploded", "is not a known value"),
@@ -225,7 +224,7 @@ async def test_invalid_filters_show_inline_errors_and_send_nothing(demo_server: 
             await settle(pilot)
             assert app.screen is editor
             assert words in text_of(editor.query_one("#quick-error", Static)), bad
-        assert demo_server.request_count == before_server and screen.loads.seq(PAGE) == before_started
+        assert demo_server.request_count == before_server and screen.loads.seq(screen.page) == before_started
         editor.query_one("#quick", Input).value = "status=eq:partially complete"
         await pilot.press("enter")
         await settle(pilot)

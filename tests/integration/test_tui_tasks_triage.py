@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Static, Tab, TabbedContent
 
 from svctui.api.filters import Filter
+from svctui.api.models import CompletedTask, Page
 from svctui.demo.config import Faults
 from svctui.demo.db import seeded_drops
 from svctui.demo.server import DemoServer
@@ -16,6 +17,7 @@ from svctui.triage import COUNT_LABELS, StatusCount
 from svctui.tui.loading import Loaded
 from svctui.tui.screens.tasks.detail import TABS, TaskDetail
 from svctui.tui.screens.tasks.loaders import History
+from svctui.tui.screens.tasks.screen import BREAKDOWN, CLIENTS, HISTORY
 from svctui.tui.widgets.count_plot import X_LABEL, CountPlot, ThreadedPlot, build_text
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.filter_chips import FilterChips
@@ -246,10 +248,10 @@ async def test_switching_clients_quickly_never_shows_a_stale_page_or_history(fre
         assert {task.client_id for task in screen.table.items} == {second}
         assert screen.runs.tasks is not None and {task.client_id for task in screen.runs.tasks} == {second}
         # answers to the first requests of each channel (sequence 1), arriving late: all stale by now
-        screen.post_message(Loaded("page", 1, type("P", (), {"data": old_page, "count": 5})(), 1.0))
-        screen.post_message(Loaded("history", 1, History(old_history, [], len(old_history)), 1.0))
-        screen.post_message(Loaded("breakdown", 1, [StatusCount(2, "Complete", 5)], 1.0))
-        screen.post_message(Loaded("clients", 0, [("stale", "")], 1.0))
+        screen.post_message(Loaded(screen.page, 1, Page[CompletedTask](count=5, data=old_page), 1.0))
+        screen.post_message(Loaded(HISTORY, 1, History(old_history, [], len(old_history)), 1.0))
+        screen.post_message(Loaded(BREAKDOWN, 1, [StatusCount(2, "Complete", 5)], 1.0))
+        screen.post_message(Loaded(CLIENTS, 0, [("stale", "")], 1.0))
         await settle(pilot)
         assert ("stale", "") not in screen.clients.pairs, "known clients asked for earlier are dropped"
         assert {task.client_id for task in screen.table.items} == {second}, "an old page is dropped"

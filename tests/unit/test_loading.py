@@ -9,7 +9,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 
 pytestmark = pytest.mark.anyio
 
@@ -33,14 +33,14 @@ class LoadingApp(App[None]):
         yield Static("loads")
 
     @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    def _loaded(self, message: Loaded[object]) -> None:
         if self.loads.is_current(message):
-            self.seen.append((message.channel, message.value))
+            self.seen.append((message.channel.name, message.value))
 
     @on(LoadFailed)
     def _failed(self, message: LoadFailed) -> None:
         if self.loads.is_current(message):
-            self.seen.append((message.channel, f"failed: {message.error}"))
+            self.seen.append((message.channel.name, f"failed: {message.error}"))
 
 
 async def test_a_newer_load_cancels_the_older_and_only_it_is_shown() -> None:
@@ -54,9 +54,10 @@ async def test_a_newer_load_cancels_the_older_and_only_it_is_shown() -> None:
         async def fast() -> str:
             return "new"
 
-        first = app.loads.start("page", slow)
+        page: Channel[str] = Channel("page")
+        first = app.loads.start(page, slow)
         await pilot.pause()  # the first load is in flight
-        second = app.loads.start("page", fast)
+        second = app.loads.start(page, fast)
         await second.wait()
         await pilot.pause()
         assert first.is_cancelled
@@ -72,10 +73,11 @@ async def test_a_stale_answer_that_arrives_anyway_is_dropped() -> None:
             await gate.wait()
             return "late"
 
-        app.loads.start("history", answer)
-        app.loads.invalidate("history")  # e.g. the client changed: whatever is in flight is stale
+        history: Channel[str] = Channel("history")
+        app.loads.start(history, answer)
+        app.loads.invalidate(history)  # e.g. the client changed: whatever is in flight is stale
         gate.set()
-        app.post_message(Loaded("history", 1, "late", 0.0))
+        app.post_message(Loaded(history, 1, "late", 0.0))
         await pilot.pause()
         assert app.seen == []
 
@@ -87,8 +89,8 @@ async def test_failures_are_messages_and_channels_are_independent() -> None:
         async def broken() -> str:
             raise RuntimeError("server said no")
 
-        app.loads.start("counts", broken)
-        app.loads.start_in_thread("settings", lambda: {"theme": "dark"})
+        app.loads.start(Channel[str]("counts"), broken)
+        app.loads.start_in_thread(Channel[dict[str, str]]("settings"), lambda: {"theme": "dark"})
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert sorted(app.seen, key=str) == [("counts", "failed: server said no"), ("settings", {"theme": "dark"})]
@@ -107,3 +109,12 @@ def test_a_screens_partial_answer_is_checked_like_a_load_of_its_channel() -> Non
     assert loads.is_current(answer)
     loads.invalidate(FLEET)
     assert not loads.is_current(answer)
+
+
+def test_a_channel_answers_only_its_own_loads() -> None:
+    """A channel is told apart by the object, not its name: two screens' "page" channels never take each other's
+    answers, and `answers` is what types a handler's `message.value`."""
+    first, second = Channel[int]("page"), Channel[int]("page")
+    message = Loaded(first, 1, 7, 0.0)
+    assert first.answers(message) and not second.answers(message)
+    assert repr(first) == "Channel('page')"

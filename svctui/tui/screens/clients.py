@@ -56,7 +56,7 @@ from svctui.tui import status_line
 from svctui.tui.breakpoints import narrow_below
 from svctui.tui.heap import hold_full_collections, settle_once
 from svctui.tui.live import Freshness, announce_failures
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import KEEP_ALWAYS, StatusPart
 from svctui.tui.widgets.hanging import Hanging
@@ -272,7 +272,8 @@ class ClientsTable(RowTable[Text]):
             screen.fit_columns()
 
 
-FLEET = "fleet"  # the Loads channel of the client list; each client's answer belongs to the list's load
+FLEET: Channel[Fleet] = Channel("fleet")  # the client list; each client's answer belongs to the list's load
+JUDGE: Channel[int] = Channel("judge")  # a round judging every client (its answers are messages of their own)
 
 
 class ClientsJudged(Message, bubble=False):
@@ -281,7 +282,7 @@ class ClientsJudged(Message, bubble=False):
 
     def __init__(self, seq: int, results: list[MemberHealth], changed: frozenset[str]) -> None:
         super().__init__()
-        self.channel = FLEET
+        self.channel: Channel[Fleet] = FLEET
         self.seq = seq
         self.results = results
         self.changed = changed
@@ -293,7 +294,7 @@ class ClientJudged(Message, bubble=False):
 
     def __init__(self, seq: int, result: MemberHealth) -> None:
         super().__init__()
-        self.channel = FLEET
+        self.channel: Channel[Fleet] = FLEET
         self.seq = seq
         self.result = result
 
@@ -493,10 +494,10 @@ class ClientsScreen(DashboardScreen):
         self.loads.start(FLEET, load)
 
     @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
+    def _loaded(self, message: Loaded[object]) -> None:
         if not self.loads.is_current(message):
             return
-        if message.channel == FLEET:
+        if FLEET.answers(message):
             self._show_fleet(message)
 
     @on(LoadFailed)
@@ -506,14 +507,14 @@ class ClientsScreen(DashboardScreen):
         self._release_collections(settle=False)  # the fleet's listing or its round: either way nothing fills in
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
-        if message.channel == FLEET and self.table.row_count:
+        if message.channel is FLEET and self.table.row_count:
             self.app.note_failure(message.error)  # the rows of the last round stay, marked stale
             self._set_stale(error_view(message.error, "clients").title)
             self._status(self._summary())
-        elif message.channel == FLEET:
+        elif message.channel is FLEET:
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
             self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
-        elif message.channel == "judge" and isinstance(message.error, ApiError) and self.fleet is not None:
+        elif message.channel is JUDGE and isinstance(message.error, ApiError) and self.fleet is not None:
             # the fleet's runs could not be read (jobs/finished failed): every client still awaited gets the error,
             # so a row judged before keeps its verdict marked stale, as when its own read fails
             for member in self.fleet.members:
@@ -525,8 +526,8 @@ class ClientsScreen(DashboardScreen):
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
-    def _show_fleet(self, loaded: Loaded) -> None:
-        fleet: Fleet = loaded.value
+    def _show_fleet(self, loaded: Loaded[Fleet]) -> None:
+        fleet = loaded.value
         if fleet.members and self.has_class("-state"):
             # The table was hidden (a first show's loading panel): shown now, and its rows added once it is laid
             # out. Added while hidden, they were fitted to no width, then cleared, refitted and drawn a second time
@@ -594,13 +595,13 @@ class ClientsScreen(DashboardScreen):
         def start() -> None:
             if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self._hold_collections()
-                self.loads.start("judge", judge_all)
+                self.loads.start(JUDGE, judge_all)
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
         # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
         self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
 
-    def _show_fleet_if_current(self, loaded: Loaded) -> None:
+    def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
         if self.loads.is_current(loaded):  # no newer client list meanwhile
             self._show_fleet(loaded)
 

@@ -10,9 +10,9 @@ A concrete screen gives the endpoint spec, a RowAdapter, a DetailPane and how to
         async def fetch(self, client: ApiClient, query: ListQuery) -> Page[Event]:
             return await client.events.list(query)
 
-Every load goes through svctui.tui.loading.Loads (channel "page"): a new load cancels the one in flight and an
-answer that is not the latest is dropped, so a slow old response can never overwrite a newer one. The table is
-refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete screen: `page_arrived`,
+Every load goes through svctui.tui.loading.Loads (the screen's `page` channel): a new load cancels the one in flight
+and an answer that is not the latest is dropped, so a slow old response can never overwrite a newer one. The table
+is refreshed by keyed diff, so the cursor and marks stay put. Hooks for a concrete screen: `page_arrived`,
 `page_failed`, `compose_under_header`, `compose_under_chips`, `reset` (on first show and after a profile switch).
 
 Live refresh (svctui.tui.live) reloads the same query when due: rows new or changed flash for a moment, and
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
 from textual import events, on
 from textual.actions import SkipAction
@@ -39,7 +39,7 @@ from svctui.tui import status_line as status
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.palette import list_commands
 from svctui.tui.screens.dashboard import DashboardScreen
@@ -54,13 +54,13 @@ from svctui.tui.widgets.state_panel import StateKind, StatePanel, error_view
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
+    from svctui.api.models import Page
 
 T = TypeVar("T")
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
-PAGE = "page"  # the Loads channel of the page
 PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
 RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
-__all__ = ["PAGE", "ListQuery", "ListScreen"]
+__all__ = ["ListQuery", "ListScreen"]
 
 
 class ListScreen(DashboardScreen, Generic[T]):
@@ -109,6 +109,8 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.hydrate_ous = True
         self.last_ms: float | None = None  # the latest page's round trip, for the status line
         self.loads = Loads(self)
+        self.page: Channel[Page[T]] = Channel("page")  # the Loads channel of the page
+        self._asked: ListQuery | None = None  # the query of the latest page load (a current answer is its answer)
         self._loading = False
         self._generation = -1
         self._shown_query: ListQuery | None = None
@@ -126,15 +128,15 @@ class ListScreen(DashboardScreen, Generic[T]):
         """The detail pane for one record."""
         return DetailPane()
 
-    async def fetch(self, client: ApiClient, query: ListQuery) -> Any:
-        """Fetch one page (a Page[T]) for `query`."""
+    async def fetch(self, client: ApiClient, query: ListQuery) -> Page[T]:
+        """Fetch one page for `query`."""
         raise NotImplementedError
 
     def blocked_reason(self) -> tuple[str, ...] | None:
         """Lines explaining why nothing can load yet (e.g. no client chosen), or None."""
         return None
 
-    def page_arrived(self, page: Any, query: ListQuery) -> None:
+    def page_arrived(self, page: Page[T], query: ListQuery) -> None:
         """A page for the latest request is about to be shown (e.g. to count its statuses)."""
 
     def page_failed(self, error: BaseException) -> None:
@@ -273,7 +275,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         """Start loading the page the state describes (cancels any load in flight)."""
         blocked = self.blocked_reason()
         if blocked is not None:
-            self.loads.invalidate(PAGE)
+            self.loads.invalidate(self.page)
             self.state_panel.show_message(*blocked)
             self.show_state(True)
             self._update_status()
@@ -288,21 +290,20 @@ class ListScreen(DashboardScreen, Generic[T]):
             self.show_state(True)
         self._update_status()
 
-        async def fetch_page() -> Any:
+        async def fetch_page() -> Page[T]:
             page = await self.fetch(await self.app.api_client(), query)
             await self.table.prepare(page.data)  # the rows' cells, rendered in a thread
             return page
 
-        self.loads.start(PAGE, fetch_page, request=query)
+        self._asked = query
+        self.loads.start(self.page, fetch_page)
 
     @on(Loaded)
-    def _page_loaded(self, message: Loaded) -> None:
+    def _page_loaded(self, message: Loaded[object]) -> None:
         """Show a page (unless a newer request was made since)."""
-        if message.channel != PAGE:
+        if not self.page.answers(message) or not self.loads.is_current(message) or self._asked is None:
             return
-        if not self.loads.is_current(message):
-            return
-        page = message.value
+        page, query = message.value, self._asked
         records: Sequence[T] = page.data
         if not records and page.count > 0 and self.window.skip > 0:
             self.window.skip = max(0, (page.count - 1) // self.window.limit * self.window.limit)
@@ -312,16 +313,16 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.last_ms = message.elapsed_ms
         self.window.count, self.window.shown = page.count, len(records)
         self._shown_skip = self.window.skip
-        same_query = self._shown_query == message.request
+        same_query = self._shown_query == query
         refreshed = same_query and self.rows_on_screen()
-        self._shown_query = message.request
+        self._shown_query = query
         self.arrived_by_refresh = refreshed
         if len(records) >= PAUSE_MIN_ROWS:  # no collection pass inside this slice or the frame drawing the page
             resume = pause_collections()
             # Resumed a moment after the frame, not right after it: the collection that was due runs in the next
             # allocating slice, which otherwise came in the same turn of the loop as the frame (a stall of both).
             self.app.call_after_refresh(lambda: self.app.set_timer(RESUME_AFTER, resume, name="resume-collections"))
-        self.page_arrived(page, message.request)
+        self.page_arrived(page, query)
         changed = self.table.show_items(records, follow_row=same_query)
         if refreshed:
             self.table.flash(changed)
@@ -343,14 +344,12 @@ class ListScreen(DashboardScreen, Generic[T]):
     @on(LoadFailed)
     def _page_failed(self, message: LoadFailed) -> None:
         """Show the error as a state (the app stays up; `r` retries)."""
-        if message.channel != PAGE:
-            return
-        if not self.loads.is_current(message):
+        if message.channel is not self.page or not self.loads.is_current(message):
             return
         self._loading = False
         refresh = message.seq == self.freshness.live_seq or bool(self.freshness.stale)
         self.app.first_page_settled()
-        if refresh and message.request == self._shown_query and self.rows_on_screen():
+        if refresh and self._asked == self._shown_query and self.rows_on_screen():
             self.app.note_failure(message.error)  # a refresh failed: the rows stay, marked stale
             self._set_stale(error_view(message.error, self.SPEC.name).title)
             self._update_status()
@@ -370,7 +369,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         if self.blocked_reason() is not None:
             return
         self.load()
-        self.freshness.live_seq = self.loads.seq(PAGE)
+        self.freshness.live_seq = self.loads.seq(self.page)
 
     def show_freshness(self) -> None:
         """Redraw the status line (its `updated … ago` ticks)."""

@@ -7,7 +7,7 @@ column shows a client's name once known, its id before that; `c` on the column c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.binding import Binding, BindingType
@@ -93,7 +93,7 @@ class EventsScreen(ListScreen["Event"]):
         self.set_filters([Filter.build(EVENTS, "id", "eq", str(event_id))])
         self.notify(f"Event {event_id} (x clears the filter).", timeout=4)
 
-    def page_arrived(self, page: Any, query: ListQuery) -> None:
+    def page_arrived(self, page: Page[Event], query: ListQuery) -> None:
         """Ask for the client names (once per profile); after a jump from a task, open the event's detail."""
         start_name_load(self.app, self.loads)
         wanted, self._open_detail_for = self._open_detail_for, None
@@ -143,12 +143,13 @@ class EventsScreen(ListScreen["Event"]):
         self.refresh_detail()
 
     @on(Loaded)
-    def _names_loaded(self, message: Loaded) -> None:
-        current = message.channel == NAMES_CHANNEL and self.loads.is_current(message)
-        if current and names_loaded(self.app, message.request, message.value):
+    def _names_loaded(self, message: Loaded[object]) -> None:
+        if not NAMES_CHANNEL.answers(message) or not self.loads.is_current(message):
+            return
+        if names_loaded(self.app, *message.value):
             self.show_names()
 
     @on(LoadFailed)
     def _names_failed(self, message: LoadFailed) -> None:
-        if message.channel == NAMES_CHANNEL and self.loads.is_current(message):
+        if message.channel is NAMES_CHANNEL and self.loads.is_current(message):
             self.notify(f"Client names unavailable: {message.error}", severity="warning", markup=False)

@@ -26,7 +26,7 @@ from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.text import cap_widths, cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListScreen
 from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
 from svctui.tui.screens.selectors.messages import AuditStatus, SelectorGone, SelectorsChanged
@@ -40,6 +40,7 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
 
 __all__ = ["INTERRUPTED", "AuditTab"]
+AUDIT: Channel[AuditLog] = Channel("audit")  # the audit log, read in a thread
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
 # width (`cap_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
@@ -211,13 +212,13 @@ class AuditTab(Widget):
 
     def action_reload(self) -> None:
         """Read the audit log again (in a thread)."""
-        self.loads.start_in_thread("audit", read_audit)
+        self.loads.start_in_thread(AUDIT, read_audit)
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """Show the runs, newest first."""
-        if not self.loads.is_current(message):
+        if not AUDIT.answers(message) or not self.loads.is_current(message):
             return
-        log: AuditLog = message.value
+        log = message.value
         self.audit_log = log
         self.failure = ""
         known = {run.run_id for run in self.log_runs}

@@ -35,7 +35,7 @@ from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.text import cut_middle, cut_start, plural, shown_and_more
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
 from svctui.tui.screens.selectors.session import (
@@ -48,6 +48,7 @@ from svctui.tui.screens.selectors.session import (
 
 IDS_SHOWN = 3
 WAITING = "waiting"
+RESTORE: Channel[list[RestoreResult]] = Channel("restore")  # the restore run, each result also a message
 # The table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message takes
 # what the others leave, at 80 every column is cut to fit) and the order they matter in.
 RESTORE_COLUMNS = (
@@ -209,7 +210,7 @@ class RestoreScreen(ModalScreen[None]):
                 on_wait=lambda: landed(RestoreWaiting()),
             )
 
-        self.loads.start("restore", run)
+        self.loads.start(RESTORE, run)
 
     def on_restore_waiting(self, _message: RestoreWaiting) -> None:
         """Another restore holds the lock: say so while the rows wait (it said nothing)."""
@@ -232,11 +233,11 @@ class RestoreScreen(ModalScreen[None]):
         }
         self.query_one(OutcomeTable).set_values({str(result.old_id): values})  # a row not in the table is skipped
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """The restore ended: its counts, its run id, where the mapping is kept."""
-        if not self.loads.is_current(message):
+        if not RESTORE.answers(message) or not self.loads.is_current(message):
             return
-        results: list[RestoreResult] = message.value
+        results = message.value
         for result in results:  # the skipped ones were never reported one by one
             self.show_result(result)
         counts = Counter(result.outcome for result in results)

@@ -32,7 +32,7 @@ from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
 from svctui.text import id_ranges, plural, when_text
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.run import RunJob, RunScreen
@@ -150,6 +150,9 @@ def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
     return ["Checked with GET just now (the resume GETs each again before any DELETE):", *grouped_lines(groups, name)]
 
 
+CHECK: Channel[list[PreviewResult]] = Channel("check")  # the unsettled selectors checked with GET
+
+
 class ResumeConfirm(ConfirmScreen):
     """The resume's question: every unsettled selector listed, checked with GET (a dry run, as the review's) before
     Resume can be pressed; above 20 the count is typed."""
@@ -174,12 +177,12 @@ class ResumeConfirm(ConfirmScreen):
             client = await app.api_client()
             return await preview_selectors(client, tag_id, ids, concurrency=DEFAULT_CONCURRENCY, listed=ids)
 
-        self.loads.start("check", check)
+        self.loads.start(CHECK, check)
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """What the resume will do to each; Resume may be pressed now (the typed count permitting)."""
-        if self.loads.is_current(message):
-            results: list[PreviewResult] = message.value
+        if CHECK.answers(message) and self.loads.is_current(message):
+            results = message.value
             self.checked = {result.selector_id: result.selector for result in results if result.selector is not None}
             self.show_listing(checked_listing(self.audit_run, results))
             self.set_ready(True)

@@ -27,7 +27,7 @@ from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import Impact, impact_line, impact_text, kinds_text, load_impact
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded
 from svctui.tui.screens.selectors.plan import CleanupPlan
@@ -46,6 +46,8 @@ CONFIRM_TYPED_ABOVE = TYPED_COUNT_ABOVE  # the command line's and the resume's a
 # What a dry run settles: the server has said DELETE would not delete these, so the run leaves them out
 SETTLED = (Preview.GONE, Preview.NOT_FOUND, Preview.NOT_IN_TAG, Preview.WOULD_REFUSE)
 CHECKING = "checking…"
+PREVIEW: Channel[list[PreviewResult]] = Channel("preview")  # the dry run: each selector checked with GET
+IMPACT: Channel[Impact] = Channel("impact")  # the member counts the deletion would untag
 MEMBERS_WIDTH = 9  # "members", "1,234,567"
 REVIEW_COLUMNS = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
 
@@ -260,8 +262,8 @@ class ReviewScreen(ConfirmDialog):
         async def impact() -> Impact:
             return await load_impact(await app.api_client(), tag_id, ids)
 
-        self.loads.start("preview", dry_run)
-        self.loads.start("impact", impact)
+        self.loads.start(PREVIEW, dry_run)
+        self.loads.start(IMPACT, impact)
 
     def on_results_landed(self, message: ResultsLanded) -> None:
         """Dry-run lines as they land (the counts come with the whole answer)."""
@@ -275,13 +277,13 @@ class ReviewScreen(ConfirmDialog):
             f"Dry run: {CHECKING} {self.checked_count:,}/{len(self.ids):,}"
         )
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """Show the dry run or the impact."""
         if not self.loads.is_current(message):
             return
-        if message.channel == "preview":
+        if PREVIEW.answers(message):
             self.show_previews(message.value)
-        elif message.channel == "impact":
+        elif IMPACT.answers(message):
             self.show_impact(message.value)
 
     def on_load_failed(self, message: LoadFailed) -> None:
@@ -290,7 +292,7 @@ class ReviewScreen(ConfirmDialog):
             return
         error = message.error
         text = error.user_message() if hasattr(error, "user_message") else str(error)
-        if message.channel == "preview":
+        if message.channel is PREVIEW:
             self.preview_problem = text
             self.query_one("#review-preview", Static).update(f"Dry run failed: {text}")
         else:

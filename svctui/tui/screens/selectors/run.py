@@ -30,7 +30,7 @@ from svctui.ops.selector_delete import (
 )
 from svctui.text import cut_middle, cut_start, plural
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.loading import Loaded, LoadFailed, Loads
+from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
 from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
 from svctui.tui.screens.selectors.plan import CleanupPlan
@@ -47,6 +47,7 @@ from svctui.visible import visible
 
 GONE = (Outcome.DELETED, Outcome.ALREADY_GONE)
 WAITING = "waiting"
+RUN: Channel[DeleteReport] = Channel("run")  # the deletion run's report (each result also a message)
 RunJob = Callable[[ApiClient, AuditContext, asyncio.Event, ResultCallback], Awaitable[DeleteReport]]
 # The outcomes table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message
 # takes what the others leave, at 80 every column is cut to fit) and the order they matter in.
@@ -190,7 +191,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
             client = await app.api_client()
             return await job(client, audit_context(app, client), cancel, feed)
 
-        self.loads.start("run", run)
+        self.loads.start(RUN, run)
 
     def on_results_landed(self, message: ResultsLanded) -> None:
         """Show every result waiting; tell the browse screen about selectors that are gone."""
@@ -223,11 +224,11 @@ class RunScreen(ModalScreen[DeleteReport | None]):
         """The outcome of every result so far."""
         return [result.outcome for result in self.results.values()]
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """The run ended: its summary, run id, and where to read it."""
-        if not self.loads.is_current(message):
+        if not RUN.answers(message) or not self.loads.is_current(message):
             return
-        report: DeleteReport = message.value
+        report = message.value
         self.report = report
         self.on_results_landed(ResultsLanded(self.batcher))  # the last results, the progress as over: no ETA
         guard_quit(self, self.app, None)

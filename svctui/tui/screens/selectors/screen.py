@@ -22,8 +22,8 @@ from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui import status_line as status
-from svctui.tui.loading import Loaded, LoadFailed
-from svctui.tui.screens.list_screen import PAGE, ListQuery, ListScreen
+from svctui.tui.loading import Channel, Loaded, LoadFailed
+from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.columns import SelectorDetail, selector_adapter, tag_label
 from svctui.tui.screens.selectors.commands import Command, SelectorCommands, selector_commands
@@ -62,9 +62,14 @@ if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.filters import SortKey
     from svctui.api.models import Page
+    from svctui.store.audit_read import AuditRun
 
 BY_HAND = "marked by hand"
-RESUME = "resume"  # the channel of the audit log read at the first mount (an interrupted run to offer)
+RESUME: Channel[AuditRun | None] = Channel("resume")  # the audit log read at the first mount: a run to resume
+TAGS: Channel[list[AssetGroupTag]] = Channel("tags")  # the tag list (with its counts where the server gives them)
+COUNTS: Channel[dict[int, int]] = Channel("counts")  # selectors per tag, asked tag by tag
+MATCHING: Channel[Matching] = Channel("matching")  # every selector matching the filters (`M`)
+TYPED: Channel[TypedLookup] = Channel("typed")  # typed ids checked against the tag's list (`i`)
 GONE_REFRESH_SECONDS = 1.0
 
 
@@ -246,33 +251,33 @@ class SelectorsScreen(ListScreen[Selector]):
         async def tags() -> list[AssetGroupTag]:
             return await (await self.app.api_client()).tags.list(counts=True)
 
-        self.loads.start("tags", tags)
+        self.loads.start(TAGS, tags)
 
     def _load_counts(self, tags: Sequence[AssetGroupTag]) -> None:
         async def counts() -> dict[int, int]:
             return await selector_counts(await self.app.api_client(), [tag.id for tag in tags])
 
-        self.loads.start("counts", counts)
+        self.loads.start(COUNTS, counts)
 
-    def on_loaded(self, message: Loaded) -> None:
+    def on_loaded(self, message: Loaded[object]) -> None:
         """A background load finished: tags, counts, every match, the list to place typed ids, or the interrupted
         run to offer to resume."""
-        if message.channel == PAGE or not self.loads.is_current(message):
+        if message.channel is self.page or not self.loads.is_current(message):
             return
-        if message.channel == "tags":
+        if TAGS.answers(message):
             self.tags_pane.show_tags(message.value)
             listed = listed_counts(message.value)  # counts=true answered them: no request per tag
             if listed is None:
                 self._load_counts(message.value)
             else:
                 self.tags_pane.show_counts(listed)
-        elif message.channel == "counts":
+        elif COUNTS.answers(message):
             self.tags_pane.show_counts(message.value)
-        elif message.channel == "matching":
+        elif MATCHING.answers(message):
             self._confirm_matching(message.value)
-        elif message.channel == "typed":
+        elif TYPED.answers(message):
             self._mark_typed(message.value)
-        elif message.channel == RESUME and message.value is not None:
+        elif RESUME.answers(message) and message.value is not None:
             start_resume(self.app, message.value, self.selector_gone, on_closed=self._after_run)
 
     def page_failed(self, error: BaseException) -> None:
@@ -307,22 +312,23 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         """Tags, counts, matches, typed ids and the audit log read fail here; a failed page is the list screen's."""
-        if message.channel == PAGE or not self.loads.is_current(message):
+        if message.channel is self.page or not self.loads.is_current(message):
             return
-        if message.channel == "tags":
+        if message.channel is TAGS:
             self.tags_pane.show_failure(message.error)
             return
-        what = {
-            "counts": "Selector counts",
-            "matching": "Counting the matches",
-            "typed": "Checking the typed ids",
+        what: dict[Channel[object], str] = {
+            COUNTS: "Selector counts",
+            MATCHING: "Counting the matches",
+            TYPED: "Checking the typed ids",
             RESUME: "Reading the audit log",
         }
-        if message.channel == "matching":
+        if message.channel is MATCHING:
             self.counting = ""
             self._update_status()
         text = getattr(message.error, "user_message", lambda: str(message.error))()
-        self.notify(f"{what.get(message.channel, message.channel)} failed: {text}", severity="error", markup=False)
+        said = what.get(message.channel, message.channel.name)
+        self.notify(f"{said} failed: {text}", severity="error", markup=False)
 
     def action_refresh(self) -> None:
         """Reload the page; also the tags when their list failed, and the counts."""
@@ -419,7 +425,7 @@ class SelectorsScreen(ListScreen[Selector]):
         # said in the status line, not a toast: a toast outlived the count and stood beside the question it led to
         self.counting = f"counting the selectors of {tag_label(tag)} that match…"
         self._update_status()
-        self.loads.start("matching", matching)
+        self.loads.start(MATCHING, matching)
 
     def _confirm_matching(self, found: Matching) -> None:
         self.counting = ""
@@ -451,7 +457,7 @@ class SelectorsScreen(ListScreen[Selector]):
             async def lookup() -> TypedLookup:
                 return await typed_lookup(await self.app.api_client(), tag.id, ids)
 
-            self.loads.start("typed", lookup)
+            self.loads.start(TYPED, lookup)
 
         self.app.push_screen(TypeIds(), typed)
 

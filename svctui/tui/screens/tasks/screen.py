@@ -39,13 +39,14 @@ from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
 from svctui.tui.client_names import NAMES_CHANNEL, SAVE_CHANNEL, names_loaded, save_learnt_names, start_name_load
 from svctui.tui.live import announce_failures
-from svctui.tui.loading import Loaded, LoadFailed
+from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
 from svctui.tui.screens.tasks.detail import TABS, TaskDetail, refresh_results_column, task_adapter
 from svctui.tui.screens.tasks.drops_view import drops_view
 from svctui.tui.screens.tasks.loaders import (
     Fingerprint,
+    History,
     TasksQuery,
     fetch_breakdown,
     fetch_fingerprint,
@@ -64,9 +65,15 @@ from svctui.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.models import Page
+    from svctui.store.settings import Settings
 
 DEFAULT_SORT = TASKS_NEWEST_FIRST
 ONE_PAGE = "The drops view is computed client-side: it has one page."
+BREAKDOWN: Channel[list[StatusCount]] = Channel("breakdown")  # the page's matches counted per status
+HISTORY: Channel[History] = Channel("history")  # the client's newest runs, their drops and fingerprint
+HISTORY_CHECK: Channel[Fingerprint] = Channel("history-check")  # the history's fingerprint on the server now
+CLIENTS: Channel[list[tuple[str, str]]] = Channel("clients")  # the clients the events name, for the picker
+REMEMBER: Channel[Settings] = Channel("remember")  # the settings with the chosen client first among the recent
 QUICK = Binding.Group("Quick filter")  # the footer shows `f i o d Quick filter`; help lists each key
 
 
@@ -210,7 +217,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             ]
         return super().status_parts()
 
-    def page_arrived(self, page: Any, query: ListQuery) -> None:
+    def page_arrived(self, page: Page[CompletedTask], query: ListQuery) -> None:
         """Breakdown from the page when it holds every match, else ask the server (one count per status)."""
         self._note_client_name(page.data)
         assert isinstance(query, TasksQuery)
@@ -226,7 +233,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         async def breakdown() -> list[StatusCount]:
             return await fetch_breakdown(await self.app.api_client(), query, page.count)
 
-        self.loads.start("breakdown", breakdown)
+        self.loads.start(BREAKDOWN, breakdown)
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 usually means an unknown client: say how to choose another (once: live refresh leaves it)."""
@@ -320,12 +327,12 @@ class TasksScreen(ListScreen[CompletedTask]):
     def load(self) -> None:
         """Load the page, or show the client-side drops view; refresh the bars."""
         if self.quick == "drops":
-            self.loads.invalidate("page")  # any page in flight is now stale
+            self.loads.invalidate(self.page)  # any page in flight is now stale
             shown = drops_view(self, self.runs)
             if shown is not None:
                 self._show_breakdown(status_breakdown(shown), f"{_runs(len(shown))} with drops")
         else:
-            self.loads.invalidate("breakdown")  # a count for the page before must not land on this one
+            self.loads.invalidate(BREAKDOWN)  # a count for the page before must not land on this one
             super().load()
         if self.is_mounted:
             self._refresh_bars()
@@ -334,9 +341,9 @@ class TasksScreen(ListScreen[CompletedTask]):
         """(Re)load the client's history for the plot, the drops and the comparison (`fingerprint`: the server's,
         just asked by a check, so the load does not ask it again)."""
         self.runs.problem = ""
-        self.loads.invalidate("history-check")  # a check in flight asked about the history this load replaces
+        self.loads.invalidate(HISTORY_CHECK)  # a check in flight asked about the history this load replaces
         if self.client_id is None:
-            self.loads.invalidate("history")
+            self.loads.invalidate(HISTORY)
             self.runs.tasks = None
             self.task_detail.set_history(None, [], "choose a client first")
             return
@@ -344,10 +351,10 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.task_detail.set_history(None, [], "loading the client's task history…")
         client_id, endpoint, threshold = self.client_id, self.endpoint, self.runs.threshold
 
-        async def history() -> Any:
+        async def history() -> History:
             return await fetch_history(await self.app.api_client(), client_id, endpoint, threshold, fingerprint)
 
-        self.loads.start("history", history)
+        self.loads.start(HISTORY, history)
 
     def load_known_clients(self) -> None:
         """Collect client ids from the events (enterprise only) for the picker."""
@@ -356,15 +363,15 @@ class TasksScreen(ListScreen[CompletedTask]):
         async def clients() -> list[tuple[str, str]]:
             return await fetch_known_clients(await self.app.api_client())
 
-        self.loads.start("clients", clients)
+        self.loads.start(CLIENTS, clients)
 
     @on(Loaded)
-    def _tasks_loaded(self, message: Loaded) -> None:
-        if message.channel == "page" or not self.loads.is_current(message):
+    def _tasks_loaded(self, message: Loaded[object]) -> None:
+        if message.channel is self.page or not self.loads.is_current(message):
             return  # the page is ListScreen's; a stale answer (another client, another server) is dropped
-        if message.channel == "breakdown":
+        if BREAKDOWN.answers(message):
             self._show_breakdown(message.value, "matching the filters")
-        elif message.channel == "history":
+        elif HISTORY.answers(message):
             self.runs.apply(message.value)
             self._note_client_name(self.runs.tasks[:1] if self.runs.tasks else [])
             self.task_detail.set_history(self.runs.tasks, self.runs.drops, series=self.runs.series)
@@ -375,45 +382,45 @@ class TasksScreen(ListScreen[CompletedTask]):
             else:
                 refresh_results_column(self.table)
                 self._refresh_bars()
-        elif message.channel == "history-check":
+        elif HISTORY_CHECK.answers(message):
             if message.value != self.runs.fingerprint:
                 self.load_history(message.value)  # a run was added, removed or updated: the drops computed again
             else:
                 self._set_stale("")
                 self.freshness.updated_at = self.app.live.now()
                 self._update_status()
-        elif message.channel == "clients":
+        elif CLIENTS.answers(message):
             self.clients.loading, self.clients.pairs, self.clients.problem = False, message.value, ""
             self._known_changed()
-        elif message.channel == "remember":
+        elif REMEMBER.answers(message):
             self.app.settings = message.value
-        elif message.channel == NAMES_CHANNEL and names_loaded(self.app, message.request, message.value):
+        elif NAMES_CHANNEL.answers(message) and names_loaded(self.app, *message.value):
             self._known_changed()
 
     @on(LoadFailed)
     def _tasks_failed(self, message: LoadFailed) -> None:
-        if message.channel == "page" or not self.loads.is_current(message):
+        if message.channel is self.page or not self.loads.is_current(message):
             return
-        view = error_view(message.error, "events" if message.channel == "clients" else "completed tasks")
-        if message.channel == "breakdown":
+        view = error_view(message.error, "events" if message.channel is CLIENTS else "completed tasks")
+        if message.channel is BREAKDOWN:
             self._show_breakdown((), f"status breakdown unavailable: {view.title}")
             self.notify(f"Status breakdown unavailable: {view.title}", severity="warning")
             self.app.note_failure(message.error)
-        elif message.channel in ("history", "history-check") and self.quick == "drops" and self.runs.tasks:
+        elif message.channel in (HISTORY, HISTORY_CHECK) and self.quick == "drops" and self.runs.tasks:
             self.app.note_failure(message.error)  # a refresh of the drops view failed: its rows stay, stale
             self._set_stale(view.title)
             self._update_status()
-        elif message.channel in ("history", "history-check"):
+        elif message.channel in (HISTORY, HISTORY_CHECK):
             self.app.note_failure(message.error)
             self.runs.problem = view.title
             detail = " ".join(view.lines[:1])
             self.task_detail.set_history(None, [], f"the client's history could not be loaded: {view.title}. {detail}")
             self._refresh_bars()
-        elif message.channel == "clients":
+        elif message.channel is CLIENTS:
             self.clients.loading, self.clients.pairs = False, []
             self.clients.problem = f"{view.title}: only recent clients are listed; type a uuid."
             self._known_changed()
-        elif message.channel == "remember":
+        elif message.channel is REMEMBER:
             self.notify(f"Could not remember the client: {message.error}", severity="warning", markup=False)
         elif message.channel in (NAMES_CHANNEL, SAVE_CHANNEL):
             self.notify(f"Client names cache: {message.error}", severity="warning", markup=False)
@@ -490,7 +497,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._show_breakdown((), "")
         self.window.skip = 0
         profile = self.app.profile.name if self.app.profile is not None else ""
-        self.loads.start_in_thread("remember", lambda: remember_client(client_id, profile))
+        self.loads.start_in_thread(REMEMBER, lambda: remember_client(client_id, profile))
         self.load()
         self.load_history()
         self.focus_table_when_shown()  # the keys (j/k, paging, filters) belong to the new list, not the lower pane
@@ -524,7 +531,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     def leave_drops(self) -> None:
         """Back from the client-side drops view to the list, with the quick filter it was entered from (if any)."""
         self.quick, self.quick_under_drops = self.quick_under_drops, None
-        self.loads.invalidate("history-check")  # the drops view's refresh: its answer is for a view now gone
+        self.loads.invalidate(HISTORY_CHECK)  # the drops view's refresh: its answer is for a view now gone
         self.load()
 
     def system_commands(self) -> Iterable[SystemCommand]:
@@ -580,11 +587,11 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         client_id, endpoint = self.client_id, self.endpoint
 
-        async def fingerprint() -> Any:
+        async def fingerprint() -> Fingerprint:
             return await fetch_fingerprint(await self.app.api_client(), client_id, endpoint)
 
         self.app.probe_if_troubled()  # the server may be back: the header asks again alongside the check
-        self.loads.start("history-check", fingerprint, request=self.runs.fingerprint)
+        self.loads.start(HISTORY_CHECK, fingerprint)
 
     def action_refresh(self) -> None:
         """Reload the page and the history."""
@@ -639,7 +646,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.query_one(CountPlot).cycle_field(step)
 
 
-def remember_client(client_id: str, profile: str) -> Any:
+def remember_client(client_id: str, profile: str) -> Settings:
     """Put `client_id` first among the recent clients of `profile` in the settings (blocking: runs in a thread)."""
     from svctui.store.settings import load_settings, save_settings
 
