@@ -14,10 +14,14 @@ def narrow_below(width: int) -> list[tuple[int, str]]:
     return [(0, NARROW), (width, "-wide")]
 
 
-def set_breakpoint_class(screen: Screen[Any]) -> None:
-    """The class for the app's width now. Textual sets it on the screen's first Resize, which comes after its first
-    layout: a screen built narrow would be laid out wide once (and a handler reading the class would read none)."""
-    width = screen.app.size.width
-    reached = [(at, name) for at, name in screen.HORIZONTAL_BREAKPOINTS or [] if width >= at]
-    if reached:
-        screen.add_class(max(reached)[1])
+def set_breakpoint_class(screen: Screen[Any], width: int | None = None) -> None:
+    """The screen's class for `width` (default: the app's width now), from its HORIZONTAL_BREAKPOINTS.
+
+    Textual sets the class in the screen's own Resize handler, after laying the screen out at the new size: a
+    screen crossing its breakpoint was laid out once more the old way (the table scrolled for that layout kept the
+    scroll), and a screen built narrow was laid out wide once. So it is set at construction and from the
+    DashboardScreen's Resize handler, which runs before Textual's; Textual's own update then changes nothing."""
+    breakpoints = screen.HORIZONTAL_BREAKPOINTS or []
+    width = screen.app.size.width if width is None else width
+    reached = max(((at, name) for at, name in breakpoints if width >= at), default=(0, ""))[1]
+    screen.update_classes({name: name == reached for _, name in breakpoints}, animate=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from textual import getters
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
@@ -59,6 +59,10 @@ class DashboardScreen(Screen[None]):
     def on_mount(self) -> None:
         """The header follows what the app knows of the server (after the screen's own on_mount)."""
         self.watch(self.app, "header_info", self.refresh_header)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The breakpoint class for the new width, before Textual lays the screen out at it (tui/breakpoints.py)."""
+        set_breakpoint_class(self, event.size.width)
 
     @property
     def table(self) -> Widget:

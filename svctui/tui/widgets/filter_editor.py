@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -301,8 +301,10 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         """Focus the quick-filter line."""
         self.query_one("#quick", Input).focus()
 
-    def on_resize(self) -> None:
-        """On a short terminal the rows scroll so the buttons stay in view (narrower fields: `-narrow`)."""
+    def on_resize(self, event: events.Resize) -> None:
+        """Narrower fields under 100 columns (its breakpoint); on a short terminal the rows scroll so the buttons stay
+        in view."""
+        set_breakpoint_class(self, event.size.width)
         self._fit_rows()
 
     @on(QuickMessages.Resized)
