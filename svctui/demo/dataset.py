@@ -89,6 +89,7 @@ def prepare_database(
         generated = True
     conn = db.connect(path)
     try:
+        db.add_later_indexes(conn)
         conn.execute("BEGIN IMMEDIATE")
         credentials = db.store_credentials(conn, token_id, token_key)
         conn.execute("COMMIT")

@@ -27,6 +27,7 @@ from svctui.demo.query import (
     build_list_query,
     go_atoi,
 )
+from svctui.demo.responses import page_body
 
 MSG_NOT_FOUND = "resource not found"
 MSG_ID_MALFORMED = "id is malformed."
@@ -110,12 +111,11 @@ def list_tasks(conn: sqlite3.Connection, call: Call) -> Result:
         client_id = str(uuid.UUID(raw_id))
     except ValueError:
         raise Problem(404, MSG_ID_MALFORMED) from None
-    name = repo.client_name(conn, client_id)
-    if name is None:
+    if repo.client_name(conn, client_id) is None:
         raise Problem(404, MSG_NOT_FOUND)
     _check_values(query)
-    count, tasks = repo.list_tasks(conn, client_id, name, query)
-    return 200, _page(count, query, tasks)
+    count, tasks = repo.list_tasks(conn, client_id, query)
+    return 200, page_body(count, query.limit, query.skip, tasks)
 
 
 def finished_jobs(conn: sqlite3.Connection, call: Call) -> Result:
@@ -124,7 +124,7 @@ def finished_jobs(conn: sqlite3.Connection, call: Call) -> Result:
     query = build_list_query(TASKS_TABLE, call.query)
     _check_values(query)
     count, tasks = repo.list_finished(conn, query)
-    return 200, _page(count, query, tasks)
+    return 200, page_body(count, query.limit, query.skip, tasks)
 
 
 def list_tags(conn: sqlite3.Connection, call: Call) -> Result:

@@ -12,9 +12,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from svctui.api.fields import COUNT_NAMES, FLAG_NAMES, SHARED_TIMES
+from svctui.api.fields import FLAG_NAMES, SHARED_TIMES
 from svctui.demo.query import ListQuery
-from svctui.demo.timefmt import ZERO_TIME_TEXT, render_time
+from svctui.demo.task_json import tasks_json
+from svctui.demo.timefmt import render_time
 
 CHUNK = 900
 AUDIT_FIELDS = ("created_at", "created_by", "updated_at", "updated_by")
@@ -200,49 +201,19 @@ def client_name(conn: sqlite3.Connection, client_id: str) -> str | None:
     return None if row is None else str(row["name"])
 
 
-def _domain_result(row: sqlite3.Row) -> JsonObject:
-    result = _fields(row, ("id", "created_at", "updated_at"))
-    result["deleted_at"] = {"Time": ZERO_TIME_TEXT, "Valid": False}
-    result |= _fields(row, ("job_id", "domain_name")) | {"success": bool(row["success"]), "message": row["message"]}
-    return result | _fields(row, COUNT_NAMES)
-
-
-def list_tasks(conn: sqlite3.Connection, client_id: str, name: str, query: ListQuery) -> tuple[int, list[JsonObject]]:
-    """(count, completed tasks of one client for the page)."""
+def list_tasks(conn: sqlite3.Connection, client_id: str, query: ListQuery) -> tuple[int, list[str]]:
+    """(count, completed tasks of one client for the page, each as JSON text)."""
     count, rows = _page(conn, "tasks t", query, ("t.client_id = ?",), (client_id,))
-    return count, _tasks(conn, rows, query, {client_id: name})
+    return count, tasks_json(conn, [int(row["id"]) for row in rows], query.hydrate_domains, query.hydrate_ous)
 
 
 FINISHED_SQL = "t.status BETWEEN 2 AND 8"  # complete, canceled, timed out, failed, ingesting, analyzing, partial
 
 
-def list_finished(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[JsonObject]]:
-    """(count, finished runs of every client for the page): `GET /api/v2/jobs/finished`."""
+def list_finished(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[str]]:
+    """(count, finished runs of every client for the page, each as JSON text): `GET /api/v2/jobs/finished`."""
     count, rows = _page(conn, "tasks t", query, (FINISHED_SQL,), ())
-    names = {row["id"]: row["name"] for row in conn.execute("SELECT id, name FROM clients")}
-    return count, _tasks(conn, rows, query, names)
-
-
-def _tasks(
-    conn: sqlite3.Connection, rows: Sequence[sqlite3.Row], query: ListQuery, names: dict[str, str]
-) -> list[JsonObject]:
-    """Task rows as the server emits them, each with its client's name from `names`."""
-    ids = [int(row["id"]) for row in rows]
-    domains, ous = _targets(conn, "task", ids, query.hydrate_domains, query.hydrate_ous)
-    results = _grouped(conn, "SELECT job_id, * FROM domain_results WHERE job_id IN ({marks}) ORDER BY job_id, id", ids)
-    tasks = []
-    for row in rows:
-        task = _fields(row, ("id", "client_id")) | {"client_name": names.get(row["client_id"], "")}
-        task |= _fields(row, ("event_id", "execution_time", "start_time", "end_time", "status", "status_message"))
-        task |= _flags(row) | _fields(row, ("domain_controller", "log_path", "event_title", "last_ingest"))
-        task |= {
-            "ous": ous[row["id"]],
-            "domains": domains[row["id"]],
-            "domain_results": [_domain_result(r) for r in results.get(row["id"], [])],
-        }
-        task |= _fields(row, SHARED_TIMES)
-        tasks.append(task)
-    return tasks
+    return count, tasks_json(conn, [int(row["id"]) for row in rows], query.hydrate_domains, query.hydrate_ous)
 
 
 def _nullable_bool(value: int | None) -> bool | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import Response
@@ -12,11 +13,29 @@ from svctui.demo.timefmt import nano_timestamp
 TEXT_PLAIN = "text/plain; charset=utf-8"
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """A body already encoded as `go_json` would (a handler that builds its JSON text itself)."""
+
+    body: bytes
+
+
+def go_escape(text: str) -> str:
+    """Go's HTML-safe escaping of `<`, `>` and `&` in JSON text."""
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def go_json(payload: Any) -> bytes:
     """json.Encoder output: compact, `<`, `>` and `&` escaped, UTF-8, trailing newline."""
-    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return (text + "\n").encode("utf-8")
+    if isinstance(payload, Encoded):
+        return payload.body
+    return (go_escape(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)) + "\n").encode("utf-8")
+
+
+def page_body(count: int, limit: int, skip: int, items: list[str]) -> Encoded:
+    """The paged envelope around items that are JSON texts already (compact, not yet escaped)."""
+    head = json.dumps({"count": count, "limit": limit, "skip": skip}, separators=(",", ":"))[:-1]
+    return Encoded((go_escape(f'{head},"data":[{",".join(items)}]}}') + "\n").encode("utf-8"))
 
 
 def json_response(status: int, payload: Any, headers: dict[str, str] | None = None) -> Response:
