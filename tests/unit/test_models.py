@@ -213,3 +213,14 @@ def test_null_where_a_plain_value_is_expected_takes_the_default() -> None:
 def test_null_in_a_required_field_is_still_an_error() -> None:
     with pytest.raises(ValidationError):
         parse_json(Page[CompletedTask], b'{"data":[{"id":null,"client_id":"c"}]}')
+
+
+def test_null_list_takes_an_empty_one_and_a_wrong_type_is_still_an_error() -> None:
+    """Null takes the default (a fresh list each time); any other value of the wrong type is refused, not defaulted."""
+    first, second = task(domains=None, ous=None), task(domain_results=None)
+    assert (first.domains, first.ous, second.domain_results) == ([], [], [])
+    assert first.domains is not task(domains=None).domains
+    with pytest.raises(ValidationError):
+        task(status="running")
+    with pytest.raises(ValidationError):
+        task(client_name=["a list"])
