@@ -9,6 +9,8 @@ Rows (the tests' dashboard on a demo server child process, as bench_stall's rows
   (warnings and errors only) and `w` again, each until its result is shown.
 - `stall-log-search-keys`: the same search from the keys: `/` (the field takes the focus), the text typed, enter
   (the focus back on the log): the focus changes re-lay the screen out, as on any focus change there.
+- `stall-log-wrap`: `ctrl+w` (every line wrapped to the view's width), 20 page-downs, `G`, `g`, `w` twice (the
+  wrapped rows counted again for the filter) and `ctrl+w` back.
 
 The first read of a big log makes the demo generate it (~0.5 s in the child, then cached): one untimed read
 first, so the rows time the dashboard, not the demo.
@@ -91,6 +93,12 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
                 await pilot.app.workers.wait_for_complete()
                 await pilot._wait_for_screen()
 
+        async def wrapped() -> None:
+            for key in ("ctrl+w", *("pagedown",) * 20, "G", "g", "w", "w", "ctrl+w"):
+                await pilot.press(key)
+                await pilot.app.workers.wait_for_complete()
+            await pilot._wait_for_screen()
+
         what = f"a {size / 1e6:.1f} MB log of {len(view.lines):,} lines"
         rows = [
             await stall_row("stall-log-load", f"tasks: L reads {what}", pilot, monitor, load, STALL_REPEATS),
@@ -105,6 +113,9 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
                 3,
                 "The search field takes the focus and gives it back: each focus change re-lays the screen out "
                 "(the footer's keys change), as any focus change on the tasks screen does.",
+            ),
+            await stall_row(
+                "stall-log-wrap", f"tasks: ctrl+w, 24 keys, ctrl+w over {what}", pilot, monitor, wrapped, 3
             ),
         ]
         await monitor.stop()
@@ -121,5 +132,5 @@ async def _run() -> list[Comparison]:
 
 
 def run() -> list[Comparison]:
-    """The three log stall rows."""
+    """The log stall rows."""
     return asyncio.run(_run())

@@ -40,3 +40,11 @@ def test_log_zoomed_searched_and_filtered(
     app = make_app(demo_server, settings=Settings(recent_clients=[client]))
     keys = ("L", "z", "w", "slash", *"ldap", "enter")
     assert snap_compare(app, terminal_size=size, run_before=pressing(*keys, screen="2", task_id=task))
+
+
+def test_log_zoomed_and_wrapped(snap_compare: SnapCompare, demo_server: DemoServer) -> None:
+    """ctrl+w: the long lines (the failed domain's ERROR line) go on over the next screen lines at 80 columns."""
+    client, task = failed_domain_run(demo_server)
+    app = make_app(demo_server, settings=Settings(recent_clients=[client]))
+    keys = ("L", "z", "ctrl+w")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=pressing(*keys, screen="2", task_id=task))

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import bisect
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import ClassVar
 
+from rich.cells import cell_len, get_character_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import work
@@ -27,9 +29,31 @@ from textual.strip import Strip
 from svctui.runlog import LogLine
 from svctui.visible import visible
 
-PREFIX = 16  # `HH:MM:SS.fff` and the level's four letters, each followed by a space
+TIME_WIDTH, TAG_WIDTH = 12, 4  # `HH:MM:SS.fff` and the level's four letters
+PREFIX = TIME_WIDTH + 1 + TAG_WIDTH + 1  # each followed by a space: where the message starts
 LEVEL_TAGS = {"ERROR": "ERR ", "WARNING": "WARN", "INFORMATION": "INFO", "DEBUG": "DBUG"}
 LEVEL_CLASSES = {"ERROR": "logview--error", "WARNING": "logview--warning", "DEBUG": "logview--debug"}
+CUT_MARK = " ⏎ (cut short)"
+
+
+def drawn_message(line: LogLine) -> str:
+    """A line's message as drawn: made visible, marked when the log was cut inside it."""
+    return visible(line.message) + (CUT_MARK if line.cut else "")
+
+
+def cell_cuts(text: str, room: int) -> list[int]:
+    """Where the screen lines of `text` wrapped at `room` cells start, in cells, then its width: never inside a wide
+    character (one that takes two cells goes whole to the next line)."""
+    cuts, used, total = [0], 0, 0
+    for char in text:
+        size = get_character_cell_size(char)
+        if used and used + size > room:
+            cuts.append(total)
+            used = 0
+        used += size
+        total += size
+    cuts.append(total)
+    return cuts
 
 
 def filter_rows(lines: Sequence[LogLine]) -> list[int]:
@@ -90,6 +114,14 @@ class LogView(ScrollView, can_focus=True):
         Binding("G,end", "edge(1)", "Last line", show=False, id="log.last", tooltip="Last line"),
         Binding("left,h", "sideways(-8)", "Left", show=False, id="log.left", tooltip="Scroll left"),
         Binding("right,l", "sideways(8)", "Right", show=False, id="log.right", tooltip="Scroll right"),
+        Binding(
+            "ctrl+w",
+            "toggle_wrap",
+            "Wrap",
+            show=False,
+            id="log.wrap",
+            tooltip="Wrap long lines, or scroll them sideways",
+        ),
     ]
 
     class CursorMoved(Message):
@@ -106,7 +138,11 @@ class LogView(ScrollView, can_focus=True):
         self.cursor = 0  # a row
         self.needle = ""
         self.matches: list[int] = []  # rows
-        self.widest = 0
+        self.widest = 0  # cells of the widest message drawn
+        self.widths: list[int] = []  # cells of each line's message as drawn
+        self._wide: set[int] = set()  # the lines with a character of two cells (wrapped by `cell_cuts`)
+        self.wrap = False  # long lines wrapped (rows of several screen lines) instead of scrolled sideways
+        self._starts: list[int] = [0]  # wrapped: the screen line each shown row starts at, then the total
         self._styles: dict[str, Style] = {}  # base + component styles, computed once per theme (see `_style`)
 
     # ----- content -----------------------------------------------------------------------------------------
@@ -138,19 +174,77 @@ class LogView(ScrollView, can_focus=True):
         self.needle = ""
         self.matches = []
         self.widest = 0
+        self.widths = []
+        self._wide = set()
         self._resize()
 
     def extend(self, lines: Sequence[LogLine]) -> None:
         """More lines at the end (a log arriving); the filter and search take them in when `refilter()` runs."""
         if not lines:
             return
+        texts = [drawn_message(line) for line in lines]
+        widths = [cell_len(text) for text in texts]  # cells, not characters: wide ones take two
+        first = len(self.lines)
+        self._wide.update(first + at for at, text in enumerate(texts) if widths[at] != len(text))
         self.lines.extend(lines)
-        self.widest = max(self.widest, max(len(line.message) for line in lines))
+        self.widths.extend(widths)
+        self.widest = max(self.widest, max(widths))
         self._resize()
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.widest + PREFIX, self.row_count)
+        if self.wrap:
+            self._starts = self._wrapped_starts()
+            self.virtual_size = Size(self.scrollable_content_region.width, self._starts[-1])
+        else:
+            self.virtual_size = Size(self.widest + PREFIX, self.row_count)
         self.refresh()
+
+    # ----- wrapping ------------------------------------------------------------------------------------------------
+    @property
+    def wrap_width(self) -> int:
+        """Cells of a message per screen line when wrapped (the view's width after the time and level)."""
+        return max(self.scrollable_content_region.width - PREFIX, 1)
+
+    def _wrapped_starts(self) -> list[int]:
+        """The screen line each shown row starts at when wrapped, then the total (one pass of C-level loops: a few ms
+        for the 5 MB demo log's 60,000 lines)."""
+        room = self.wrap_width
+        indexes = range(len(self.lines)) if self.rows is None else self.rows
+        counts = [max(-(-self.widths[index] // room), 1) for index in indexes]
+        if self._wide:
+            for row, index in enumerate(indexes):
+                if index in self._wide:
+                    counts[row] = len(self._cuts(index, room)) - 1
+        return list(accumulate(counts, initial=0))
+
+    def _cuts(self, index: int, room: int) -> list[int]:
+        """`cell_cuts` of line `index` (evenly every `room` cells when it has no wide character)."""
+        if index in self._wide:
+            return cell_cuts(drawn_message(self.lines[index]), room)
+        width = self.widths[index]
+        return [*range(0, width, room), width] if width else [0, 0]
+
+    def row_at(self, y: int) -> tuple[int, int]:
+        """(the shown row, which of its screen lines) at screen line `y` of the content."""
+        if not self.wrap:
+            return y, 0
+        row = bisect.bisect_right(self._starts, y) - 1
+        return row, y - self._starts[row]
+
+    def action_toggle_wrap(self) -> None:
+        """Wrap long lines, or show each on one line scrolled sideways: the top row stays at the top, the cursor's
+        line in view."""
+        top_row = self.row_at(int(self.scroll_y))[0]
+        self.wrap = not self.wrap
+        self._resize()
+        top = self._starts[min(top_row, len(self._starts) - 1)] if self.wrap else top_row
+        self.scroll_to(x=0, y=top, animate=False, immediate=True, force=True)
+        self.go_to_row(self.cursor)
+
+    def on_resize(self) -> None:
+        """Wrapped, the rows are wrapped again for the new width."""
+        if self.wrap:
+            self._resize()
 
     # ----- filter and search (computed in a thread, applied on the loop) ---------------------------------------
     def set_filtered(self, filtered: bool) -> None:
@@ -225,9 +319,10 @@ class LogView(ScrollView, can_focus=True):
         self.cursor = row
         height = max(self.scrollable_content_region.height, 1)
         top = int(self.scroll_y)
-        if not top <= row < top + height:
+        first, end = (self._starts[row], self._starts[row + 1]) if self.wrap and self.row_count else (row, row + 1)
+        if not (top <= first and end <= top + height) and not (first <= top and end >= top + height):
             # forced: before its first layout the view has no scrollbar yet, and an unforced scroll is ignored
-            self.scroll_to(y=max(row - height // 3, 0), animate=False, immediate=True, force=True)
+            self.scroll_to(y=max(first - height // 3, 0), animate=False, immediate=True, force=True)
         self.refresh()
         line = self.current()
         self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
@@ -246,7 +341,9 @@ class LogView(ScrollView, can_focus=True):
         self.go_to_row(self.row_count - 1 if end else 0)
 
     def action_sideways(self, cells: int) -> None:
-        """Scroll left or right (long lines are not wrapped)."""
+        """Scroll left or right (long lines not wrapped; wrapped, there is nothing to the side)."""
+        if self.wrap:
+            return
         self.scroll_to(x=max(self.scroll_x + cells, 0), animate=False, immediate=True, force=True)  # no bar: forced
         line = self.current()
         self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
@@ -255,26 +352,33 @@ class LogView(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         """Row `y` of the view: time, level, message; the cursor row and the search's matches highlighted."""
         scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
+        row, piece = self.row_at(scroll_y + y)
         width = self.size.width
         style = self._style
         base = style("")
         line = self.line_at(row)
         if line is None:
             return Strip.blank(width, base)
-        segments: list[Segment] = []
-        if line.level is not None:
-            segments.append(Segment(f"{visible(line.stamp[11:23]):<12} ", style("logview--time")))
-            kind = LEVEL_CLASSES.get(line.level, "logview--info")
-            tag = LEVEL_TAGS.get(line.level, visible(line.level)[:4])
-            segments.append(Segment(f"{tag:<4} ", style(kind)))
-            text_style = style(kind) if line.level in ("ERROR", "WARNING") else base
-        else:
-            segments.append(Segment(" " * PREFIX, base))
+        if line.level is None:
             text_style = style("logview--plain")
-        message = visible(line.message) + (" ⏎ (cut short)" if line.cut else "")
-        segments.extend(self._highlighted(message, text_style, style("logview--match", on_base=False)))
-        strip = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width, base)
+        else:
+            kind = LEVEL_CLASSES.get(line.level, "logview--info")
+            text_style = style(kind) if line.level in ("ERROR", "WARNING") else base
+        segments: list[Segment] = []
+        if piece or line.level is None:  # a plain line, or a wrapped line's continuation under its message's start
+            segments.append(Segment(" " * PREFIX, base))
+        else:
+            tag = LEVEL_TAGS.get(line.level, visible(line.level)[:TAG_WIDTH])
+            segments.append(Segment(f"{visible(line.stamp[11:23]):<{TIME_WIDTH}} ", style("logview--time")))
+            segments.append(Segment(f"{tag:<{TAG_WIDTH}} ", style(kind)))
+        message = self._highlighted(drawn_message(line), text_style, style("logview--match", on_base=False))
+        if self.wrap:  # this screen line's share of the message, cut by cells
+            cuts = self._cuts(self.rows[row] if self.rows is not None else row, self.wrap_width)
+            segments.extend(Strip(message).crop(cuts[piece], cuts[piece + 1]))
+            strip = Strip(segments).crop(0, width).extend_cell_length(width, base)
+        else:
+            segments.extend(message)
+            strip = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width, base)
         if row == self.cursor:
             strip = strip.apply_style(style("logview--cursor", on_base=False))
         return strip
