@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from svctui.runlog import LogLine
 from svctui.tui.widgets.log_view import PREFIX, LogView
@@ -46,13 +47,19 @@ def message_part(text: str) -> str:
     return text[PREFIX:].rstrip()
 
 
+async def toggle_wrap(pilot: Pilot[None]) -> None:
+    """ctrl+w, and wait for the rows' screen lines (counted in a thread)."""
+    await pilot.press("ctrl+w")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def test_ctrl_w_wraps_long_lines_and_back() -> None:
     app = LogApp(lines_of("short", LONG, "after"))
     async with app.run_test(size=(60, 20)) as pilot:
         view = app.query_one(LogView)
         assert screen_lines(view)[1][PREFIX:].startswith("word000") and not view.wrap
-        await pilot.press("ctrl+w")
-        await pilot.pause()
+        await toggle_wrap(pilot)
         assert view.wrap
         room = view.wrap_width
         pieces = -(-len(LONG) // room)
@@ -65,8 +72,7 @@ async def test_ctrl_w_wraps_long_lines_and_back() -> None:
         assert view.virtual_size.height == 2 + pieces
         await pilot.press("l")
         assert view.scroll_x == 0, "wrapped, there is nothing to scroll sideways to"
-        await pilot.press("ctrl+w")
-        await pilot.pause()
+        await toggle_wrap(pilot)
         assert not view.wrap and message_part(screen_lines(view)[2]) == "after"
 
 
@@ -74,7 +80,8 @@ async def test_wrapped_cursor_moves_by_line_and_stays_in_view() -> None:
     app = LogApp(lines_of(*(LONG if index % 2 else f"line {index}" for index in range(60))))
     async with app.run_test(size=(60, 12)) as pilot:
         view = app.query_one(LogView)
-        await pilot.press("ctrl+w", "G")
+        await toggle_wrap(pilot)
+        await pilot.press("G")
         await pilot.pause()
         assert view.cursor == 59
         last = view.current()
@@ -91,8 +98,7 @@ async def test_wide_characters_wrap_by_cells() -> None:
     app = LogApp(lines_of(WIDE))
     async with app.run_test(size=(50, 20)) as pilot:
         view = app.query_one(LogView)
-        await pilot.press("ctrl+w")
-        await pilot.pause()
+        await toggle_wrap(pilot)
         room = view.wrap_width
         drawn = [message_part(text) for text in screen_lines(view)]
         pieces = [text for text in drawn if text]
@@ -109,3 +115,28 @@ async def test_sideways_scroll_reaches_the_end_of_wide_characters() -> None:
         await pilot.pause()
         assert screen_lines(view)[0].rstrip().endswith("ログ"), "the line's last characters come into view"
         assert view.scroll_x == cell_len(WIDE) + PREFIX - view.scrollable_content_region.width
+
+
+async def test_wrapped_rows_are_counted_again_for_the_filter_and_for_lines_that_arrive() -> None:
+    lines = [
+        LogLine(number, STAMP, "WARNING" if number % 3 == 0 else "INFORMATION", LONG if number % 2 else "short")
+        for number in range(1, 13)
+    ]
+    app = LogApp(lines[:6])
+    async with app.run_test(size=(60, 20)) as pilot:
+        view = app.query_one(LogView)
+        await toggle_wrap(pilot)
+        room = view.wrap_width
+        pieces = -(-len(LONG) // room)
+
+        def screen_lines_of(shown: list[LogLine]) -> int:
+            return sum(pieces if line.message == LONG else 1 for line in shown)
+
+        assert view.virtual_size.height == screen_lines_of(lines[:6])
+        view.extend(lines[6:])
+        assert view.virtual_size.height == screen_lines_of(lines), "the new lines' screen lines after the others"
+        view.set_filtered(True)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        warnings = [line for line in lines if line.level == "WARNING"]
+        assert view.row_count == len(warnings) and view.virtual_size.height == screen_lines_of(warnings)

@@ -176,6 +176,7 @@ class LogView(ScrollView, can_focus=True):
         self.widest = 0
         self.widths = []
         self._wide = set()
+        self._starts = [0]
         self._resize()
 
     def extend(self, lines: Sequence[LogLine]) -> None:
@@ -189,11 +190,12 @@ class LogView(ScrollView, can_focus=True):
         self.lines.extend(lines)
         self.widths.extend(widths)
         self.widest = max(self.widest, max(widths))
+        if self.wrap and self.rows is None:  # the new rows' screen lines after the others (filtered: at refilter)
+            self._starts += self._starts_for(range(first, len(self.lines)), self.wrap_width, self._starts[-1])[1:]
         self._resize()
 
     def _resize(self) -> None:
         if self.wrap:
-            self._starts = self._wrapped_starts()
             self.virtual_size = Size(self.scrollable_content_region.width, self._starts[-1])
         else:
             self.virtual_size = Size(self.widest + PREFIX, self.row_count)
@@ -205,17 +207,15 @@ class LogView(ScrollView, can_focus=True):
         """Cells of a message per screen line when wrapped (the view's width after the time and level)."""
         return max(self.scrollable_content_region.width - PREFIX, 1)
 
-    def _wrapped_starts(self) -> list[int]:
-        """The screen line each shown row starts at when wrapped, then the total (one pass of C-level loops: a few ms
-        for the 5 MB demo log's 60,000 lines)."""
-        room = self.wrap_width
-        indexes = range(len(self.lines)) if self.rows is None else self.rows
+    def _starts_for(self, indexes: Sequence[int], room: int, first: int = 0) -> list[int]:
+        """The screen line each of the lines `indexes` starts at wrapped at `room` cells (from `first`), then the end:
+        ~10 ms of CPU for the 5 MB demo log's 60,000 lines, run in a thread for all of them (`_rewrap`)."""
         counts = [max(-(-self.widths[index] // room), 1) for index in indexes]
         if self._wide:
             for row, index in enumerate(indexes):
                 if index in self._wide:
                     counts[row] = len(self._cuts(index, room)) - 1
-        return list(accumulate(counts, initial=0))
+        return list(accumulate(counts, initial=first))
 
     def _cuts(self, index: int, room: int) -> list[int]:
         """`cell_cuts` of line `index` (evenly every `room` cells when it has no wide character)."""
@@ -232,19 +232,36 @@ class LogView(ScrollView, can_focus=True):
         return row, y - self._starts[row]
 
     def action_toggle_wrap(self) -> None:
-        """Wrap long lines, or show each on one line scrolled sideways: the top row stays at the top, the cursor's
-        line in view."""
-        top_row = self.row_at(int(self.scroll_y))[0]
-        self.wrap = not self.wrap
-        self._resize()
-        top = self._starts[min(top_row, len(self._starts) - 1)] if self.wrap else top_row
-        self.scroll_to(x=0, y=top, animate=False, immediate=True, force=True)
-        self.go_to_row(self.cursor)
+        """Wrap long lines (once their screen lines are counted, in a thread), or show each on one line scrolled
+        sideways: the top row stays at the top, the cursor's line in view."""
+        if self.wrap:
+            self._show_wrapped(False, [0], self.row_at(int(self.scroll_y))[0])
+        else:
+            self._rewrap(int(self.scroll_y))
 
     def on_resize(self) -> None:
         """Wrapped, the rows are wrapped again for the new width."""
         if self.wrap:
-            self._resize()
+            self._rewrap(self.row_at(int(self.scroll_y))[0])
+
+    @work(exclusive=True, group="logview-wrap")
+    async def _rewrap(self, top_row: int) -> None:
+        """Count every shown row's screen lines in a thread, then show them wrapped (`top_row` at the top)."""
+        rows, room, count = self.rows, self.wrap_width, len(self.lines)
+        starts = await asyncio.to_thread(self._starts_for, range(count) if rows is None else rows, room)
+        if rows is not self.rows or room != self.wrap_width:
+            return  # filtered meanwhile (it counts its own rows) or resized (another count comes)
+        if rows is None and len(self.lines) > count:  # lines that arrived meanwhile
+            starts += self._starts_for(range(count, len(self.lines)), room, starts[-1])[1:]
+        self._show_wrapped(True, starts, top_row)
+
+    def _show_wrapped(self, wrap: bool, starts: list[int], top_row: int) -> None:
+        """Wrapped (with these `starts`) or not, `top_row` at the top and the cursor's row in view."""
+        self.wrap, self._starts = wrap, starts
+        self._resize()
+        top = starts[min(top_row, len(starts) - 1)] if wrap else top_row
+        self.scroll_to(x=0, y=top, animate=False, immediate=True, force=True)
+        self.go_to_row(self.cursor)
 
     # ----- filter and search (computed in a thread, applied on the loop) ---------------------------------------
     def set_filtered(self, filtered: bool) -> None:
@@ -265,6 +282,9 @@ class LogView(ScrollView, can_focus=True):
         here = self.current()
         rows = await asyncio.to_thread(filter_rows, lines) if filtered else None
         matches = await asyncio.to_thread(search_rows, lines, rows, needle) if needle else []
+        if self.wrap:  # the shown rows' screen lines, counted again
+            room = self.wrap_width
+            self._starts = await asyncio.to_thread(self._starts_for, range(len(lines)) if rows is None else rows, room)
         self.rows, self.needle, self.matches = rows, needle, matches
         self._resize()
         self.cursor = self._row_of(here.number - 1) if here is not None else 0
