@@ -271,15 +271,15 @@ async def test_answers_landing_close_together_share_one_table_update(
 async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst_first(
     demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14's stall budget (each client's own answer, a server without jobs/finished): the answers over FLUSH_ROWS
-    wait for the next frame (NEXT_ROWS_AFTER) instead of running back to back in the screen's idle callbacks (three
-    or four table updates in one slice of the loop). Here the next frame never comes by itself: the round stops at
-    the first answer plus FLUSH_ROWS rows, and each flush the timer would make shows FLUSH_ROWS more; none is lost,
-    and the finished table is worst first."""
+    """Issue 14's stall budget (each client's own answer, a server without jobs/finished): a tick of the screen's one
+    cadence (TICK) shows at most FLUSH_ROWS answers whose rows are on screen, the rest at the next ticks, instead of
+    every answer in one frame. Here the cadence never ticks by itself: the first answer and the round's last tick at
+    once (1 + FLUSH_ROWS rows), and each tick it would make shows FLUSH_ROWS more; none is lost, and the finished table
+    is worst first."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
-    monkeypatch.setattr(clients, "NEXT_ROWS_AFTER", 3600.0)
+    monkeypatch.setattr(clients, "TICK", 3600.0)
     async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -291,11 +291,11 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
         def judged_rows() -> int:
             return sum(1 for row in table.ordered_rows if str(table.get_cell(row.key, "health")) != "…")
 
-        assert judged_rows() == len(screen.results) == 1 + 2, "the first answer, then FLUSH_ROWS of the rest"
-        assert len(screen.awaiting) == total - 3 and screen._flush_queued
-        while screen._flush_queued:  # what the timer does, one frame at a time
+        assert judged_rows() == len(screen.results) == 1 + 2, "the first answer, then FLUSH_ROWS with the round's last"
+        assert len(screen.awaiting) == total - 3 and len(screen._landed) == total - 3
+        while screen._landed:  # what the cadence does, one tick at a time
             shown = judged_rows()
-            screen._flush_landed()
+            screen._tick()
             await pilot.pause()
             assert judged_rows() == min(total, shown + 2)
         assert judged_rows() == len(screen.results) == total and not screen.awaiting
@@ -304,6 +304,32 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
         judged = {r.health.name: r.health.verdict for r in screen.results.values() if r.health is not None}
         assert judged == EXPECTED
         assert f"{total}/{total} clients checked" in str(screen.query_one("#status-line", Static).render())
+
+
+async def test_a_round_at_once_shows_rows_off_screen_and_on_screen_each_by_their_own_count(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fleet's round from jobs/finished lands at once: a tick shows OFF_SCREEN_ROWS answers whose row is off
+    screen (no cell of it drawn in the next frame, only its cells built) and FLUSH_ROWS of those on screen, so a
+    thousand clients are neither shown a dozen a frame nor all in one turn of the loop."""
+    monkeypatch.setattr(clients, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(clients, "OFF_SCREEN_ROWS", 1)
+    monkeypatch.setattr(clients, "TICK", 3600.0)
+    async with on_events(demo_server, size=(160, 11)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        total, table = len(screen.fleet.members), screen.table
+        on_screen = table.size.height - 1  # the header's line
+        assert total >= on_screen + 2, "the fleet is taller than the table"
+        assert len(screen.results) == 2, "one row on screen and one off screen in the first tick"
+        while screen._landed:
+            shown = len(screen.results)
+            screen._tick()
+            await pilot.pause()
+            assert len(screen.results) - shown in (1, 2)
+        assert len(screen.results) == total and not screen.awaiting
 
 
 async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(

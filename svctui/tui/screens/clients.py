@@ -212,30 +212,30 @@ def strip_key_lines() -> list[str]:
 
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
-# Answers landing closer together than this share one table update: every update of a DataTable repaints all its
-# visible cells (~500 here), so one repaint per answer held the event loop for most of the fill. The first answer
-# of a round and the last one are shown at once.
+# The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
+# and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
+# rows are on screen (their new cells are laid out in the frame after it, ~0.1 ms a cell: fifty at once drew ~550
+# cells in one frame) and OFF_SCREEN_ROWS of the others (only their cells are built: a thousand in one tick held the
+# loop for seconds, fleet-1000-fill), or adds the next ADD_ROWS rows (a thousand pending rows added at once held the
+# loop ~0.4 s). Answers of a round read client by client landing closer together than FLUSH_EVERY share one table
+# update (each repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at
+# once.
+TICK = 1 / 30
 FLUSH_EVERY = 0.25
-# At most this many answers go into one table update: their rows' new cells are laid out in the frame after it
-# (~0.1 ms a cell), so fifty answers landing together (a burst against a server that answers them all at the end)
-# drew ~550 new cells in one frame. The rest follow NEXT_ROWS_AFTER seconds later, after the frame that draws these
-# (call_after_refresh did not wait for it: the screen learns of the table's new rows only when the table goes idle,
-# so its idle callbacks ran first, and three or four updates of 12 rows ran back to back, 20-30 ms of the loop).
 FLUSH_ROWS = 12
-NEXT_ROWS_AFTER = 1 / 30
+OFF_SCREEN_ROWS = 40
+ADD_ROWS = 100
+# Automatic full collections are held from the client listing to a round's last row (svctui.tui.heap): the round's
+# pages (30,000 runs for 1,000 clients) are allocated while the table draws, and each full pass they set off walks
+# every object alive with the loop held (fleet-1000-fill's worst stall 1.7-5.2 s without the hold, 0.35-0.49 s with
+# it, load 10). Let go RELEASE_AFTER seconds after the round's last row (its frame drawn first), at the latest
+# PAUSE_AT_MOST seconds after the listing; the cadence ticks while a hold is on to let go in time.
+PAUSE_AT_MOST = 30.0
+RELEASE_AFTER = 0.25
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
-# Automatic full collections are held from the client listing to a round's last row (svctui.tui.heap): the 50
-# answers' pages (~2,200 objects a client) are allocated and freed while the table draws, and every few answers
-# that set off a full pass over all the objects made since the heap was frozen (100-300 ms with the loop held).
-# The young passes run as usual. Held at most this long.
-PAUSE_AT_MOST = 30.0
-# Rows added to the table at most this many a frame: a thousand clients' pending rows added at once held the loop
-# ~0.4 s (DataTable.add_row, fleet-1000); the rest follow NEXT_ROWS_AFTER seconds later, a slice a frame.
-ADD_ROWS = 100
-RELEASE_AFTER = 0.25  # after the round's last row: its frame drawn, then full collections on again
 VERDICT_STYLES = {
     Verdict.FAILING: "error",
     Verdict.STALE: "warning",
@@ -354,8 +354,11 @@ class ClientsScreen(DashboardScreen):
         self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
         self._landed: list[ClientJudged] = []  # answers not shown yet
-        self._flush_timer: Timer | None = None
-        self._flush_queued = False  # a flush of the answers over FLUSH_ROWS waits for the next frame (_flush_timer)
+        self._ticks: Timer | None = None  # the screen's one cadence (TICK), paused while there is nothing to show
+        self._ticking = False  # the cadence runs (not paused)
+        self._collections_held: Callable[[], None] | None = None  # resumes automatic full collections
+        self._held_until = 0.0  # monotonic time the hold ends at the latest (PAUSE_AT_MOST, then RELEASE_AFTER)
+        self._rows_to_add = False  # rows of the fleet not in the table yet (ADD_ROWS a tick)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._top_until_judged = True  # see restart()
@@ -368,9 +371,6 @@ class ClientsScreen(DashboardScreen):
         self._strip_key: Text | None = None  # the strip's key on show
         self.updated_wall: datetime | None = None  # when the last round completed (said while live refresh is off)
         self.key_left_out = 0  # how many glyphs the strip's key leaves out at this width (help has them all)
-        self._collections_held: Callable[[], None] | None = None  # resumes automatic collections (see PAUSE_AT_MOST)
-        self._hold_timer: Timer | None = None
-        self._more_rows: Timer | None = None  # adds the next ADD_ROWS rows of a large fleet
         self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
 
     table = getters.query_one("#clients-table", ClientsTable)  # the clients table
@@ -465,8 +465,6 @@ class ClientsScreen(DashboardScreen):
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
         self.updated_wall = None  # said again when this round completes
         self._status(["loading the clients…"])
-        # no automatic collection from here to the round's last row: a full one (100+ ms with the 50 clients'
-        # rows) landed while the new rows were laid out, before the round itself held them
         self._hold_collections()
         app = self.app
         if not self.table.row_count:
@@ -521,8 +519,7 @@ class ClientsScreen(DashboardScreen):
                 if member.client_id in self.awaiting:
                     result = MemberHealth(member, None, message.error)
                     self._landed.append(ClientJudged(self._round_seq, result))
-            if not self._flush_queued:
-                self._flush_landed()
+            self._pace(now=True)
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
@@ -643,39 +640,57 @@ class ClientsScreen(DashboardScreen):
                 self._landed.append(ClientJudged(message.seq, result))
             else:
                 self.awaiting.discard(key)
-        if not self._flush_queued:
+        if self._landed:
+            self._pace(now=True)
+        else:  # nothing changed: the round is complete all the same (ranked, its time and summary said)
             self._flush_landed()
 
     @on(ClientJudged)
     def _judged(self, message: ClientJudged) -> None:
-        """Hold the answer for the next table update: at once for the first answer after a pause and for the one
-        that completes the round, else at most every FLUSH_EVERY seconds."""
+        """Hold the answer for the next tick that shows answers (see TICK)."""
         if not self.loads.is_current(message):
             return  # an answer of an older client list's round
         self._landed.append(message)
-        held = {landed.result.member.client_id for landed in self._landed}
-        wait = self._flushed_at + FLUSH_EVERY - time.monotonic()
-        if self._flush_queued:
-            return  # the flush after the next frame takes it
-        if self.awaiting <= held or wait <= 0:
+        self._pace(now=True)
+
+    def _pace(self, now: bool = False) -> None:
+        """Tick (TICK) while there is something to show or a hold to let go; `now`, a tick at once too (an answer:
+        the first after a pause and the round's last show at once)."""
+        if not self._ticking:
+            self._ticking = True
+            if self._ticks is None:
+                self._ticks = self.set_interval(TICK, self._tick, name="clients-cadence")
+            else:
+                self._ticks.resume()
+        if now:
+            self._tick()
+
+    def _tick(self) -> None:
+        """One beat of the screen's cadence: show the answers due, else add the next rows; let go of the collector's
+        hold when its time is up; pause when done."""
+        landed = [message for message in self._landed if self.loads.is_current(message)]
+        self._landed = landed
+        due = bool(landed) and (
+            self.awaiting <= {message.result.member.client_id for message in landed}  # the round's last answers
+            or time.monotonic() - self._flushed_at >= FLUSH_EVERY
+        )
+        if due:
             self._flush_landed()
-        elif self._flush_timer is None:
-            self._flush_timer = self.set_timer(wait, self._flush_landed)
+        elif self._rows_to_add:
+            self._render_rows(rank=not self.awaiting)
+        if self._collections_held is not None and time.monotonic() >= self._held_until:
+            self._release_collections(settle=not self.awaiting)
+        if not self._landed and not self._rows_to_add and self._collections_held is None and self._ticks is not None:
+            self._ticks.pause()
+            self._ticking = False
 
     def _flush_landed(self) -> None:
-        """Show the answers held since the last update in one table update (one repaint): FLUSH_ROWS of them, the
-        rest after the next frame (NEXT_ROWS_AFTER)."""
-        if self._flush_timer is not None:
-            self._flush_timer.stop()
-            self._flush_timer = None
-        self._flush_queued = False
-        current = [message for message in self._landed if self.loads.is_current(message)]
-        landed, self._landed = [message.result for message in current[:FLUSH_ROWS]], current[FLUSH_ROWS:]
-        if self._landed:
-            self._flush_queued = True
-            self._flush_timer = self.set_timer(NEXT_ROWS_AFTER, self._flush_landed)
+        """Show answers held since the last update in one table update (one repaint): OFF_SCREEN_ROWS of those whose
+        rows are off screen or not in the table yet and FLUSH_ROWS of those on screen; the rest at the next tick."""
+        shown, later = self._slice(self._landed)
+        self._landed = later
         changed: list[str] = []
-        for result in landed:
+        for result in shown:
             key = result.member.client_id
             before = self.results.get(key)
             if result.health is None and before is not None and before.health is not None:
@@ -694,35 +709,48 @@ class ClientsScreen(DashboardScreen):
         if changed:
             self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
+            self._held_until = min(self._held_until, time.monotonic() + RELEASE_AFTER)  # after the last row's frame
             self.freshness.updated_at = self.app.live.now()
             self.updated_wall = self.app.clock()
-            # let go once the round's last frame (every row re-ranked) is drawn, in a turn of its own: the full
-            # pass held back since the listing runs then, not inside that frame
-            self._hold_timer = self._restart_timer(self._hold_timer, RELEASE_AFTER, self._release_collections)
         self._status(self._summary())
 
+    def _slice(self, landed: list[ClientJudged]) -> tuple[list[MemberHealth], list[ClientJudged]]:
+        """(the answers this tick shows, those left for the next): the first OFF_SCREEN_ROWS answers whose row is off
+        screen or not in the table yet, and the first FLUSH_ROWS of those on screen."""
+        table = self.table
+        top = int(table.scroll_y)
+        on_screen = range(top, top + max(table.size.height - HEADER_LINES, 1))
+        shown: list[MemberHealth] = []
+        later: list[ClientJudged] = []
+        visible_rows = off_screen = 0
+        for message in landed:
+            key = message.result.member.client_id
+            index = table.get_row_index(key) if key in table.rows else None
+            if index is None or index not in on_screen:  # no cell of it drawn in the next frame
+                if off_screen < OFF_SCREEN_ROWS:
+                    shown.append(message.result)
+                    off_screen += 1
+                else:
+                    later.append(message)
+            elif visible_rows < FLUSH_ROWS:
+                shown.append(message.result)
+                visible_rows += 1
+            else:
+                later.append(message)
+        return shown, later
+
     def _hold_collections(self) -> None:
-        """No automatic full collection while the round fills in (at most PAUSE_AT_MOST seconds from now). Already
-        held, only the limit restarts: letting go between two holds let the first allocation run a full pass."""
+        """No automatic full collection until the round's last row is drawn (at most PAUSE_AT_MOST seconds from now);
+        already held, only the limit restarts."""
         if self._collections_held is None:
             self._collections_held = hold_full_collections()
-        self._hold_timer = self._restart_timer(
-            self._hold_timer, PAUSE_AT_MOST, lambda: self._release_collections(settle=False)
-        )
-
-    def _restart_timer(self, timer: Timer | None, delay: float, callback: Callable[[], object]) -> Timer:
-        """`timer` stopped, and a new one calling `callback` in `delay` seconds."""
-        if timer is not None:
-            timer.stop()
-        return self.set_timer(delay, callback)
+        self._held_until = time.monotonic() + PAUSE_AT_MOST
+        self._pace()
 
     def _release_collections(self, settle: bool = True) -> None:
         """Full collections on again; with `settle`, the first time in the process, the young objects collected and the
         survivors frozen out of later scans (once only, as heap.settle_once: a freeze per round of a live refresh
         kept each round's unreachable old cycles for good)."""
-        if self._hold_timer is not None:
-            self._hold_timer.stop()
-            self._hold_timer = None
         resume, self._collections_held = self._collections_held, None
         if resume is not None:
             resume()
@@ -730,8 +758,11 @@ class ClientsScreen(DashboardScreen):
                 settle_once()
 
     def on_unmount(self) -> None:
-        """Collections on again (a round may still be filling in)."""
+        """The cadence stops with the screen, and the collector's hold with it."""
         self._release_collections(settle=False)
+        if self._ticks is not None:
+            self._ticks.stop()
+            self._ticks, self._ticking = None, False
 
     def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
         """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
@@ -860,19 +891,15 @@ class ClientsScreen(DashboardScreen):
                 table.move_cursor(row=0, animate=False)
             elif current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
-        if later and self._more_rows is None:
-            self._more_rows = self.set_timer(NEXT_ROWS_AFTER, self._add_more_rows)
+        self._rows_to_add = later
+        if later:
+            self._pace()  # the next slice at the next tick
         if self.fleet is not None and not self.awaiting:
             self._top_until_judged = False  # every client judged: from now on the cursor follows its client
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
         self._show_strip_key()
-
-    def _add_more_rows(self) -> None:
-        """The next ADD_ROWS rows of a fleet larger than that (see ADD_ROWS)."""
-        self._more_rows = None
-        self._render_rows(rank=not self.awaiting)
 
     # ----- cells ------------------------------------------------------------------------------------------
     def _cells_of(self, member: Member, now: datetime) -> tuple[list[Text], bool]:
