@@ -152,9 +152,9 @@ def cut_middle(text: str, width: int) -> str:
 
 
 # ---------------------------------------------------------------- column widths that fit a width
-# Two ways, as the two faces differ: the command line shrinks its columns by rank (free text first, ids never) and
-# leaves out whole low-value columns when even their least widths do not fit (`fit_widths`); the dashboard's tables
-# rank their columns, leave out what does not fit and cap the widest (`cap_widths`).
+# The command line's tables (`fit_widths`). The dashboard's tables have their own rule, svctui.table_fit: a screen
+# fits its columns again on every resize and keeps its natural widths row by row; a command line table is printed
+# once, every column kept that fits, shrunk by role (free text first, ids never) rather than by rank.
 
 
 def shrink_widths(
@@ -188,7 +188,9 @@ def fit_widths(
     While the columns' minimums (with `gap` between them) do not fit, the column with the lowest `drop` above 0 is
     left out (0: never left out); those left out are then taken back, the last first, where they fit. The rest
     shrink as `shrink_widths` does (the highest `rank` first). When nothing more can be left out the row may stay
-    wider than `total` (the caller cuts the line)."""
+    wider than `total` (the caller cuts the line). Separate from the dashboard's svctui.table_fit because a printed
+    table differs: a column left out early is taken back where it fits (no strict rank: nothing scrolls or refits
+    later), and every column shrinks by its role rather than by a cap on the widest."""
     kept = list(range(len(natural)))
 
     def least(indices: Sequence[int]) -> int:
@@ -209,48 +211,3 @@ def fit_widths(
     for index, width in zip(kept, widths, strict=True):
         fitted[index] = width
     return fitted
-
-
-def cap_widths(columns: Sequence[tuple[str, int, int]], room: int, padding: int = 2) -> dict[str, int]:
-    """Widths by rank under one cap (the dashboard's tables), for columns given as (key, natural width, least
-    width), the one that matters most first, in `room` cells (each column also takes `padding`).
-
-    The rank is strict: the columns get their least widths in order while they fit, and the first that does not
-    fit is left out with every column after it (a smaller, later column never takes the room an earlier one needs;
-    the first column is never left out, so only a lone first column wider than `room` overflows). Then the widest
-    are cut first: every column is as wide as its natural width up to one cap, the largest that fits, never below
-    its least."""
-    least: dict[str, int] = {}
-    natural: dict[str, int] = {}
-    used = 0
-    for key, full, smallest in columns:
-        width = max(1, min(smallest, full))
-        if least and used + width + padding > room:
-            break
-        least[key], natural[key] = width, max(width, full)
-        used += width + padding
-    spare = room - used
-    cap = 0
-    while spare > 0:
-        growing = [key for key in least if max(least[key], min(natural[key], cap)) < natural[key]]
-        if not growing:
-            break
-        cap += 1
-        grown = sum(1 for key in growing if cap > least[key])
-        if grown > spare:
-            cap -= 1
-            break
-        spare -= grown
-    return {key: max(least[key], min(natural[key], cap)) for key in least}
-
-
-def fit_ranked(columns: Sequence[tuple[str, int, int, int | None]], room: int, padding: int = 2) -> dict[str, int]:
-    """`cap_widths` for columns given as (key, natural width, least width, cut-to width or None): when the first
-    column left out may be cut, every column that may be is cut (to its cut-to width) rather than that one lost;
-    the rank stays strict (a column after it still shows only while every one before it does)."""
-    fitted = cap_widths([(key, full, least) for key, full, least, _cut in columns], room, padding)
-    first_out = next((cut for key, _full, _least, cut in columns if key not in fitted), None)
-    if first_out is None:
-        return fitted
-    cut_least = [(key, full, least if cut is None else min(cut, least)) for key, full, least, cut in columns]
-    return cap_widths(cut_least, room, padding)

@@ -20,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events, getters, on
@@ -41,7 +42,8 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judgi
 from svctui.fleet_runs import FleetRuns, fleet_round
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
-from svctui.text import and_more, fit_ranked, plural
+from svctui.table_fit import Column, Fitted, NaturalWidths, fit_columns, left_out_hint
+from svctui.text import and_more, plural
 from svctui.triage.health import (
     RUN_STRIP_GLYPHS,
     SEVERITY,
@@ -90,11 +92,13 @@ NARROW_WIDTH = 120  # below this the detail pane goes under the table
 STRIP_NARROW = 8
 NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
 NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
-# The columns fitted to the table's width (`fit_ranked`), the one that matters most first: what does not fit is left
-# out with every column after it (the detail pane has the type, version and host), never scrolled to. When the strip
-# is the first left out, the last run and the strip are cut to these widths first (the strip's newest runs, `last 8`).
+# The columns fitted to the table's width (svctui.table_fit), the one that matters most first: what does not fit is
+# left out with every column after it (the detail pane has the type, version and host; the status line names them),
+# never scrolled to. When the strip is the first left out, the last run and the strip are cut to these widths first
+# (the strip's newest runs, `last 8`). The client's name takes the free room first, up to its longest name.
 FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
 CUT_WIDTHS = {"last": 18, "strip": STRIP_NARROW}
+GROWS = ("name",)  # measured from the rows (svctui.table_fit.NaturalWidths): wider than its width when there is room
 HEADER_LINES = 1
 
 
@@ -118,19 +122,38 @@ def strip_label(runs: int) -> str:
     return label if len(label) <= runs else f"last {runs}"
 
 
-def fitted_columns(narrow: bool, room: int, padding: int = 2) -> list[tuple[str, str, int]]:
-    """The columns of `columns_for(narrow)` that fit `room` cells (each also takes `padding`), in display order, with
-    their fitted widths (FIT_ORDER, CUT_WIDTHS); every column at its width while `room` is not known (0)."""
+def fit_clients(narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None) -> Fitted:
+    """The columns of `columns_for(narrow)` fitted to `room` cells (each also takes `padding`; FIT_ORDER, CUT_WIDTHS),
+    in display order; `widest` holds the widest cell of the GROWS columns (their natural width when wider than their
+    width). Every column at its width while `room` is not known (0)."""
     columns = columns_for(narrow)
+    natural = {key: max(width, (widest or {}).get(key, 0) if key in GROWS else 0) for key, _label, width in columns}
+    described = [
+        Column(
+            key,
+            label,
+            least=width,
+            cut_to=CUT_WIDTHS.get(key),
+            rank=FIT_ORDER.index(key),
+            droppable=key != FIT_ORDER[0],
+            names=key in GROWS,
+        )
+        for key, label, width in columns
+    ]
     if room <= 0:
-        return columns
-    width_of = {key: width for key, _label, width in columns}
-    ranked = [key for key in FIT_ORDER if key in width_of]
-    fitted = fit_ranked([(key, width_of[key], width_of[key], CUT_WIDTHS.get(key)) for key in ranked], room, padding)
+        return Fitted({key: width for key, _label, width in columns}, (), {key: label for key, label, _ in columns})
+    return fit_columns(described, natural, room, padding)
+
+
+def fitted_columns(
+    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None
+) -> list[tuple[str, str, int]]:
+    """The columns of `fit_clients` that show, (key, label, fitted width) in display order."""
+    fitted = fit_clients(narrow, room, padding, widest)
     return [
-        (key, strip_label(fitted[key]) if key == "strip" else label, fitted[key])
-        for key, label, _width in columns
-        if key in fitted
+        (key, strip_label(fitted.widths[key]) if key == "strip" else label, fitted.widths[key])
+        for key, label, _width in columns_for(narrow)
+        if key in fitted.widths
     ]
 
 
@@ -367,6 +390,8 @@ class ClientsScreen(DashboardScreen):
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
+        self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in GROWS})  # kept per row
+        self.left_out: list[str] = []  # the labels of the columns the table leaves out at its width
         self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
         self._strip_key: Text | None = None  # the strip's key on show
         self.updated_wall: datetime | None = None  # when the last round completed (said while live refresh is off)
@@ -407,13 +432,14 @@ class ClientsScreen(DashboardScreen):
         room = table.size.width
         if room and (table.row_count if rows is None else rows) + HEADER_LINES > table.size.height:
             room -= table.styles.scrollbar_size_vertical
-        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding)
+        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding, self._widest.widest)
 
     def _add_columns(self, fitted: list[tuple[str, str, int]] | None = None) -> None:
         """The fitted columns (`fitted`, else fitted now), in the order the rows' cells follow."""
         self._columns = self._fitted() if fitted is None else fitted
-        self._column_keys = [key for key, _label, _width in self._columns]
+        self._column_keys = keys = [key for key, _label, _width in self._columns]
         self._strip_runs = next((width for key, _label, width in self._columns if key == "strip"), STRIP_NARROW)
+        self.left_out = [label for key, label, _width in columns_for(self.has_class("-narrow")) if key not in keys]
         for key, label, width in self._columns:
             self.table.add_column(label, key=key, width=width)
 
@@ -432,6 +458,7 @@ class ClientsScreen(DashboardScreen):
         self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
         self.fleet_runs = FleetRuns()
         self._landed, self._row_cells = [], {}
+        self._widest.clear()
         self._top_until_judged = True  # the cursor stays on the top row (the worst) while the first round ranks them
         self._set_stale("")
         self._render_rows()
@@ -536,6 +563,11 @@ class ClientsScreen(DashboardScreen):
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
         self._row_cells = {key: cells for key, cells in self._row_cells.items() if key in ids}
+        for key in [key for key in self._widest.rows if key not in ids]:
+            self._widest.remove_row(key)
+        # every client's name measured now, once (O(clients)): the rows added a slice at a time then fit the column
+        # laid out for the first slice; later only the rows whose cells change are measured again
+        self._widest.set_rows((member.client_id, {"name": cell_len(name_cell(member))}) for member in fleet.members)
         self.awaiting = set(ids)
         self._set_stale("")
         self._render_rows()
@@ -867,6 +899,7 @@ class ClientsScreen(DashboardScreen):
                 self._row_cells = {}
             for row_key in [key for key in table.rows if key.value not in order]:
                 table.remove_row(row_key)
+                self._widest.remove_row(row_key.value or "")
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
             # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
@@ -913,6 +946,7 @@ class ClientsScreen(DashboardScreen):
         if cached is not None and cached[0] is source and cached[1] == now:
             return cached[2], False
         by_column = self._pending_cells(member) if result is None else self._cells(result)
+        self._widest.set_row(key, {column: by_column[column].cell_len for column in GROWS})
         cells = [by_column[column] for column in self._column_keys]
         self._row_cells[key] = (source, now, cells)
         return cells, True
@@ -922,7 +956,7 @@ class ClientsScreen(DashboardScreen):
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
-            "name": Text(visible(member.name) or member.client_id[:8] + "…"),
+            "name": Text(name_cell(member)),
             "type": Text(visible(record.type) if record else ""),
             "checkin": Text(age_text(member.last_checkin, now)),
             "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
@@ -1067,10 +1101,17 @@ class ClientsScreen(DashboardScreen):
         """Redraw the status line (its `updated … ago` ticks)."""
         live = self.app.live
         fresh = self.freshness
-        parts = [*fresh.stale_parts(), *self._status_parts, *fresh.age_parts(live.now(), live.seconds)]
+        hint = left_out_hint(self.left_out) if self.fleet is not None and self.fleet.members else ""
+        own = [*self._status_parts, StatusPart(hint, status_line.LEFT_OUT)] if hint else self._status_parts
+        parts = [*fresh.stale_parts(), *own, *fresh.age_parts(live.now(), live.seconds)]
         if not live.on and self.updated_wall is not None:  # `r` says it refreshed: the time
             parts.append(StatusPart(f"updated {self.updated_wall.astimezone(UTC):%H:%M:%S}Z", status_line.AGE))
         self.show_status([part for part in parts if part])
+
+
+def name_cell(member: Member) -> str:
+    """A client's name as its row shows it (before its answer): the start of its id while it has none."""
+    return visible(member.name) or member.client_id[:8] + "…"
 
 
 def stale_reason(error: BaseException) -> str:

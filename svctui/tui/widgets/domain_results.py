@@ -1,6 +1,6 @@
 """The domain-results pane: one row per domain with success, message and the 12 counts, failures highlighted.
 
-The columns are fitted to the pane's width (`cap_widths`, as the Audit tab's; again on every width change): the domain
+The columns are fitted to the pane's width (svctui.table_fit, as every table's; again on every width change): the domain
 and OK first, then the counts in their order, the message last (a failed domain's message is whole on the line under
 the table); what does not fit is left out, so at 80 columns the table never scrolls sideways.
 """
@@ -20,7 +20,8 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.fields import SHORT_COUNT_LABELS
 from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
-from svctui.text import cap_widths, cut_end
+from svctui.table_fit import Column, fit_columns, ranked
+from svctui.text import cut_end
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.status_colors import drop_style, semantic_style, status_style
@@ -30,7 +31,17 @@ from svctui.visible import visible
 TOTAL_KEY = "__total__"
 MESSAGE_WIDTH = 32
 MESSAGE_LEAST = 10  # the message column is shown from this width, when the counts leave that much room
-FIT_ORDER = ("domain", "ok", *COUNT_NAMES, "message")  # what matters most first (cap_widths)
+FIT_ORDER = ("domain", "ok", *COUNT_NAMES, "message")  # what matters most first
+# The columns in the order shown: each as wide as its widest cell, the message cut to MESSAGE_LEAST before it goes.
+COLUMNS = ranked(
+    (
+        Column("domain", "Domain"),
+        Column("ok", "OK"),
+        Column("message", "Message", least=MESSAGE_LEAST),
+        *(Column(name, SHORT_COUNT_LABELS[name]) for name in COUNT_NAMES),
+    ),
+    FIT_ORDER,
+)
 
 
 def _cell_width(cell: str | Text) -> int:
@@ -76,6 +87,7 @@ class DomainResultsPane(Vertical):
         self.shown_task: CompletedTask | None = None
         self.shown_drops: tuple[Drop, ...] = ()
         self.fitted_width = 0  # the pane's width the columns were fitted to
+        self.left_out: list[str] = []  # the titles of the columns the table leaves out at this width
 
     def compose(self) -> ComposeResult:
         """Header, table, and the full message of a failed row under the cursor."""
@@ -101,21 +113,18 @@ class DomainResultsPane(Vertical):
         between showed the columns at their labels' width."""
         table = self.table
         table.clear(columns=True)
-        labels = ["Domain", "OK", "Message", *(SHORT_COUNT_LABELS[name] for name in COUNT_NAMES)]
-        keys = ["domain", "ok", "message", *COUNT_NAMES]
         natural = {
-            key: max([cell_len(label), *(_cell_width(row[index]) for row in rows)])
-            for index, (label, key) in enumerate(zip(labels, keys, strict=True))
+            column.key: max([cell_len(column.title), *(_cell_width(row[index]) for row in rows)])
+            for index, column in enumerate(COLUMNS)
         }
-        least = {key: MESSAGE_LEAST if key == "message" else natural[key] for key in keys}
-        widths = dict(natural)
         room = self.size.width - table.styles.scrollbar_size_vertical
-        if room > 0:  # laid out (a resize fits it otherwise)
-            widths = cap_widths([(key, natural[key], least[key]) for key in FIT_ORDER], room, 2 * table.cell_padding)
+        fitted = fit_columns(COLUMNS, natural, room, 2 * table.cell_padding)  # not laid out: all (a resize fits it)
+        if room > 0:
             self.fitted_width = self.size.width
-        shown = [index for index, key in enumerate(keys) if key in widths]
+        self.left_out = fitted.left_out_titles()
+        shown = [index for index, column in enumerate(COLUMNS) if column.key in fitted.widths]
         for index in shown:
-            table.add_column(labels[index], key=keys[index], width=widths[keys[index]])
+            table.add_column(COLUMNS[index].title, key=COLUMNS[index].key, width=fitted.widths[COLUMNS[index].key])
         return shown
 
     @property

@@ -43,7 +43,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, Row
 
 from svctui.api.filters import SortKey
-from svctui.text import fit_ranked
+from svctui.table_fit import Column, fit_columns
 from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, cell_key_at, rendered_rows_stale, row_cells, styled_cell
 from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_text, ellipsized, one_line
@@ -85,16 +85,43 @@ class RowAdapter(Generic[T]):
 
     key: Callable[[T], str]
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
-    # Column keys, the one that matters most first: the table's columns are then fitted to its width (`fit_ranked`):
-    # each column keeps its width (or is cut to its `least`), the spare room goes to those with a `most` width, and
-    # what does not fit is left out with every column after it (the rank is strict: a later column never takes the
-    # room of an earlier one; the detail pane and exports still have them). None: every column shown at its width
-    # (the table scrolls sideways).
+    # Column keys, the one that matters most first: the table's columns are then fitted to its width
+    # (svctui.table_fit): each column keeps its width (or is cut to its `least`), the free room goes to those with a
+    # `most` width first, and what does not fit is left out with every column after it (the rank is strict: a later
+    # column never takes the room of an earlier one; the detail pane and exports still have them, and the status
+    # line names them). None: every column shown at its width (the table scrolls sideways).
     fit_order: Sequence[str] | None = None
 
     def column(self, key: str) -> ColumnDef[T] | None:
         """The column definition with this key, or None."""
         return next((column for column in self.columns if column.key == key), None)
+
+
+def fit_description(adapter: RowAdapter[T], wanted: dict[str, int]) -> list[Column]:
+    """The columns of `adapter` to show at these widths (`wanted`, in display order) as `fit_columns` takes them:
+    ranked by the adapter's fit order, at least as wide as wanted (or cut to their `least`), the first ranked never
+    left out, those that grow to a `most` width taking the free room first."""
+    order = list(adapter.fit_order or ())
+    ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
+    columns = [column for column in adapter.columns if column.key in wanted]
+    return [
+        Column(
+            column.key,
+            column.label,
+            least=wanted[column.key],
+            cut_to=column.least,
+            rank=ranked.index(column.key),
+            droppable=column.key != ranked[0],
+            names=column.most is not None,
+        )
+        for column in columns
+    ]
+
+
+def natural_widths(adapter: RowAdapter[T], wanted: dict[str, int]) -> dict[str, int]:
+    """Each column's natural width in a fitted table: its width, or its `most` where that is wider."""
+    most = {column.key: column.most or 0 for column in adapter.columns}
+    return {key: max(width, most.get(key, 0)) for key, width in wanted.items()}
 
 
 class HasId(Protocol):
@@ -302,14 +329,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
         if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
             return wanted
-        most = {column.key: column.most or 0 for column in self.adapter.columns}
-        cut_to = {column.key: column.least for column in self.adapter.columns if column.least}
-        ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
-        padding = 2 * self.cell_padding
-        fitted = fit_ranked(
-            [(key, max(wanted[key], most[key]), wanted[key], cut_to.get(key)) for key in ranked], room, padding
-        )
-        return {key: fitted[key] for key in wanted if key in fitted}
+        columns, natural = fit_description(self.adapter, wanted), natural_widths(self.adapter, wanted)
+        return fit_columns(columns, natural, room, 2 * self.cell_padding).widths
 
     def _add_columns(self) -> None:
         self.narrow = self.app.size.width < NARROW_TERMINAL

@@ -24,7 +24,8 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.text import cap_widths, cut_before, cut_start, when_text
+from svctui.table_fit import Column, fit_columns, ranked
+from svctui.text import cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListScreen
@@ -42,39 +43,35 @@ from svctui.visible import visible
 __all__ = ["INTERRUPTED", "AuditTab"]
 AUDIT: Channel[AuditLog] = Channel("audit")  # the audit log, read in a thread
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
-# The columns, (label, key) in the order shown, and (key, least width) in the order they matter: fitted to the tab's
-# width (`cap_widths`): each keeps at least its least width, the widest are cut first and cut text ends with `…`;
-# on a narrow tab the columns last in that order are left out. At 80 columns (the tags pane gives way to the tab) when,
-# state, tag, counts and action fit: what a run is chosen by; the chosen run's id is in the line under the table.
-RUN_COLUMNS = (
-    ("run", "run"),
-    ("when (UTC)", "when"),
-    ("action", "action"),
-    ("state", "state"),
-    ("who", "who"),
-    ("server", "server"),
-    ("tag", "tag"),
-    ("counts", "counts"),
+# The columns in the order shown, with their least widths, ranked in the order they matter: fitted to the tab's width
+# (svctui.table_fit): each keeps at least its least width, the widest are cut first and cut text ends with `…`; on a
+# narrow tab the columns last in that order are left out (the status line names them). At 80 columns (the tags pane
+# gives way to the tab) when, state, tag, counts and action fit: what a run is chosen by; the chosen run's id is in
+# the line under the table.
+RUN_COLUMNS = ranked(
+    (
+        Column("run", "run", least=12),
+        Column("when", "when (UTC)", least=20),
+        Column("action", "action", least=7),
+        Column("state", "state", least=11),
+        Column("who", "who", least=12),
+        Column("server", "server", least=12),
+        Column("tag", "tag", least=10),
+        Column("counts", "counts", least=12),
+    ),
+    ("when", "state", "tag", "counts", "action", "run", "who", "server"),
 )
-RUN_FIT = (
-    ("when", 20),
-    ("state", 11),
-    ("tag", 10),
-    ("counts", 12),
-    ("action", 7),
-    ("run", 12),
-    ("who", 12),
-    ("server", 12),
+SELECTOR_COLUMNS = ranked(
+    (
+        Column("id", "id", least=9),
+        Column("name", "name", least=14),
+        Column("outcome", "outcome", least=13),
+        Column("status", "status", least=6),
+        Column("message", "message", least=12),
+        Column("request", "request id", least=12),
+    ),
+    ("id", "name", "outcome", "message", "status", "request"),
 )
-SELECTOR_COLUMNS = (
-    ("id", "id"),
-    ("name", "name"),
-    ("outcome", "outcome"),
-    ("status", "status"),
-    ("message", "message"),
-    ("request id", "request"),
-)
-SELECTOR_FIT = (("id", 9), ("name", 14), ("outcome", 13), ("message", 12), ("status", 6), ("request", 12))
 MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
 NEW_ID = " → "  # a restored selector's outcome: `restored → 1201` (its old id is the id column)
 
@@ -91,8 +88,6 @@ def keep_new_id(text: str, width: int) -> str:
 CUTS: dict[str, Callable[[str, int], str]] = {"run": cut_start, "outcome": keep_new_id}
 
 
-Columns = Sequence[tuple[str, str]]
-Fit = Sequence[tuple[str, int]]
 ELSEWHERE = "elsewhere"  # the action of a selector list's key pressed on the Audit tab: it says where it works
 SAID_WIDTH = 40  # a key's tooltip longer than this is said by the key's name (`Delete`) instead
 # The list's keys that need no word here: `a` switches tabs, escape closes nothing, `H` does nothing on selectors.
@@ -170,6 +165,7 @@ class AuditTab(Widget):
         self.failure = ""  # why the log could not be read, until a read works
         self.chosen: AuditRun | None = None
         self.fitted_width = 0  # the tab's width the columns were fitted to
+        self.left_out: dict[str, list[str]] = {}  # table id -> the titles of the columns it leaves out at this width
 
     def compose(self) -> ComposeResult:
         """What the log holds, the runs, the chosen run's selectors."""
@@ -188,20 +184,22 @@ class AuditTab(Widget):
         """The cells a table's columns may take: the tab's width less the table's vertical scrollbar."""
         return self.size.width - table.styles.scrollbar_size_vertical
 
-    def fill(self, table: RowTable[str], columns: Columns, fit: Fit, rows: list[tuple[str | None, list[str]]]) -> None:
-        """Put the rows in the table, its columns fitted to the tab's width (`cap_widths`)."""
+    def fill(self, table: RowTable[str], columns: Sequence[Column], rows: list[tuple[str | None, list[str]]]) -> None:
+        """Put the rows in the table, its columns fitted to the tab's width (svctui.table_fit)."""
         natural = {
-            key: max([cell_len(label), *(cell_len(row[index]) for _, row in rows)])
-            for index, (label, key) in enumerate(columns)
+            column.key: max([cell_len(column.title), *(cell_len(row[index]) for _, row in rows)])
+            for index, column in enumerate(columns)
         }
         natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
-        widths = cap_widths([(key, natural[key], least) for key, least in fit], self.room(table))
+        fitted = fit_columns(columns, natural, self.room(table))
+        widths = fitted.widths
+        self.left_out[table.id or ""] = fitted.left_out_titles()
         self.fitted_width = self.size.width
         table.clear(columns=True)
-        for label, key in columns:
-            if key in widths:
-                table.add_column(label, key=key, width=widths[key])
-        shown = [(index, key) for index, (_, key) in enumerate(columns) if key in widths]
+        for column in columns:
+            if column.key in widths:
+                table.add_column(column.title, key=column.key, width=widths[column.key])
+        shown = [(index, column.key) for index, column in enumerate(columns) if column.key in widths]
         for row_key, row in rows:
             cells = [CUTS[key](row[index], widths[key]) if key in CUTS else row[index] for index, key in shown]
             table.add_row(*cells, key=row_key)
@@ -241,7 +239,7 @@ class AuditTab(Widget):
             tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
             cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
             rows.append((run.run_id, [*cells, self.server_text(run), tag, run.counts_text]))
-        self.fill(table, RUN_COLUMNS, RUN_FIT, rows)
+        self.fill(table, RUN_COLUMNS, rows)
         if chosen is not None and chosen in {run.run_id for run in self.log_runs}:
             table.move_cursor(row=table.get_row_index(chosen))
 
@@ -358,7 +356,7 @@ class AuditTab(Widget):
                     ],
                 )
             )
-        self.fill(self.query_one("#audit-selectors", RowTable), SELECTOR_COLUMNS, SELECTOR_FIT, rows)
+        self.fill(self.query_one("#audit-selectors", RowTable), SELECTOR_COLUMNS, rows)
 
     def restored_hint(self, run: AuditRun) -> str:
         """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""

@@ -1,8 +1,9 @@
 """The outcome table of the run and restore dialogs: columns fitted to the sheet, cut values, the whole row below.
 
-Each column has a natural width (its widest value or label, up to a most) and a least width; whenever the width or a
-natural width changes the columns are fitted with `cap_widths` (the widest are cut first), so at 80 columns every
-column is on the sheet; room left over then goes to the values wider than their most (names, at 160 columns). A cut
+Each column (svctui.table_fit.Column) has a natural width (its widest value or label, up to a most) and a least
+width; whenever the width or a natural width changes the columns are fitted (`fit_columns`: the widest are cut
+first), so at 80 columns every column is on the sheet; room left over then goes to the values wider than their most
+(names, at 160 columns). A cut
 message keeps its start and its end (`cut_middle`), a cut request id its end (`cut_start`, the part that tells
 requests apart), any other cut cell ends with `…`. Under the table one line gives the highlighted row's cut values
 whole (as the domain-results pane gives a failed domain's message); it is hidden when nothing of that row is cut.
@@ -11,7 +12,6 @@ whole (as the domain-results pane gives a failed domain's message); it is hidden
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len
@@ -20,23 +20,12 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from svctui.text import cap_widths
+from svctui.table_fit import Column, fit_columns
 from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
 
 WHOLE_LINES = 3  # the most lines the highlighted row's whole values take under the table (at 80 columns)
 Cut = Callable[[str, int], str]  # svctui.text: cut_middle, cut_start
-
-
-@dataclass(frozen=True)
-class OutcomeColumn:
-    """A column: its key and label, the most it takes when there is room, and its least width."""
-
-    key: str
-    label: str
-    most: int = 0  # its width before the others are cut (0: its widest value or label); wider only with room left
-    least: int = 0  # 0: its natural width (never cut)
-    cut: Cut | None = None  # how a value too wide is cut (None: it ends with `…`)
 
 
 class OutcomeTable(Vertical):
@@ -49,14 +38,14 @@ class OutcomeTable(Vertical):
     """
     SEPARATOR: ClassVar[str] = " · "
 
-    def __init__(self, columns: Sequence[OutcomeColumn], fit_order: Sequence[str], *, table_id: str) -> None:
+    def __init__(self, columns: Sequence[Column], cuts: Mapping[str, Cut], *, table_id: str) -> None:
         super().__init__()
-        self.outcome_columns = tuple(columns)
-        self.fit_order = tuple(fit_order)
+        self.outcome_columns = tuple(columns)  # ranked (svctui.table_fit.ranked)
+        self.cuts = dict(cuts)  # how a value too wide for its column is cut (else it ends with `…`)
         self.table_id = table_id
         self.values: dict[str, dict[str, str]] = {}  # row key -> column key -> the whole value
         self.widths: dict[str, int] = {}  # the shown columns' widths
-        self.widest = {column.key: cell_len(column.label) for column in columns}  # the widest value or label
+        self.widest = {column.key: cell_len(column.title) for column in columns}  # the widest value or label
         self.fitted_width = -1  # the width the columns were fitted to
 
     def compose(self) -> ComposeResult:
@@ -117,21 +106,7 @@ class OutcomeTable(Vertical):
         room = self.room()
         if room <= 0 or (room == self.fitted_width and not force):
             return False
-        widest = self.widest
-        natural = {
-            column.key: min(column.most or widest[column.key], widest[column.key]) for column in self.outcome_columns
-        }
-        least = {
-            column.key: min(column.least or natural[column.key], natural[column.key]) for column in self.outcome_columns
-        }
-        padding = 2 * table.cell_padding
-        fitted = cap_widths([(key, natural[key], least[key]) for key in self.fit_order], room, padding)
-        spare = room - sum(width + padding for width in fitted.values())
-        for key in self.fit_order:  # the room left to the values wider than their most, in the order they matter
-            grown = min(spare, widest[key] - fitted.get(key, widest[key]))
-            if grown > 0:
-                fitted[key] += grown
-                spare -= grown
+        fitted = fit_columns(self.outcome_columns, self.widest, room, 2 * table.cell_padding).widths
         self.fitted_width = room
         if fitted == self.widths and table.row_count == len(self.values):
             return False
@@ -140,7 +115,7 @@ class OutcomeTable(Vertical):
         table.clear(columns=True)
         for column in self.outcome_columns:
             if column.key in fitted:
-                table.add_column(column.label, key=column.key, width=fitted[column.key])
+                table.add_column(column.title, key=column.key, width=fitted[column.key])
         for key in self.values:
             table.add_row(*self.cells(key), key=key)
         if table.row_count:
@@ -152,8 +127,9 @@ class OutcomeTable(Vertical):
         """The row's shown cells, each cut to its column by its column's rule."""
         values = self.values[key]
         shown = [column for column in self.outcome_columns if column.key in self.widths]
+        cuts = self.cuts
         return [
-            column.cut(values[column.key], self.widths[column.key]) if column.cut else values[column.key]
+            cuts[column.key](values[column.key], self.widths[column.key]) if column.key in cuts else values[column.key]
             for column in shown
         ]
 
@@ -161,7 +137,7 @@ class OutcomeTable(Vertical):
         """(label, whole value) of the row's values that are cut or left out, in column order."""
         values = self.values.get(key, {})
         return [
-            (column.label, values[column.key])
+            (column.title, values[column.key])
             for column in self.outcome_columns
             if values.get(column.key)
             and (column.key not in self.widths or cell_len(values[column.key]) > self.widths[column.key])
@@ -184,7 +160,7 @@ class OutcomeTable(Vertical):
             line.display = False
             return
         first = self.outcome_columns[0]
-        head = f"{first.label} {self.values[key][first.key]}"
+        head = f"{first.title} {self.values[key][first.key]}"
         line.update(visible(self.SEPARATOR.join([head, *(f"{label}: {value}" for label, value in cut)])))
         line.display = True
 

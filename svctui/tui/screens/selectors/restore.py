@@ -33,11 +33,12 @@ from svctui.ops.selector_restore import (
 )
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
+from svctui.table_fit import Column, ranked
 from svctui.text import cut_middle, cut_start, plural, shown_and_more
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
-from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
+from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.session import (
     audit_context,
     guard_quit,
@@ -51,16 +52,20 @@ WAITING = "waiting"
 RESTORE: Channel[list[RestoreResult]] = Channel("restore")  # the restore run, each result also a message
 # The table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message takes
 # what the others leave, at 80 every column is cut to fit) and the order they matter in.
-RESTORE_COLUMNS = (
-    OutcomeColumn("old", "old id"),
-    OutcomeColumn("name", "name", 28, 9),
-    OutcomeColumn("outcome", "outcome", 10, 8),
-    OutcomeColumn("new", "new id"),
-    OutcomeColumn("status", "status"),
-    OutcomeColumn("message", "message", 0, 10, cut_middle),
-    OutcomeColumn("request", "request id", 36, 11, cut_start),
-)
 RESTORE_FIT = ("old", "outcome", "new", "status", "name", "message", "request")
+RESTORE_COLUMNS = ranked(
+    (
+        Column("old", "old id"),
+        Column("name", "name", most=28, least=9),
+        Column("outcome", "outcome", most=10, least=8),
+        Column("new", "new id"),
+        Column("status", "status"),
+        Column("message", "message", least=10),
+        Column("request", "request id", most=36, least=11),
+    ),
+    RESTORE_FIT,
+)
+RESTORE_CUTS = {"message": cut_middle, "request": cut_start}
 
 
 class RestoreLanded(Message):
@@ -180,7 +185,7 @@ class RestoreScreen(ModalScreen[None]):
             title = f"Restoring {what} deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
-            yield OutcomeTable(RESTORE_COLUMNS, RESTORE_FIT, table_id="restore-table")
+            yield OutcomeTable(RESTORE_COLUMNS, RESTORE_CUTS, table_id="restore-table")
             yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")
 
     def on_mount(self) -> None:

@@ -28,11 +28,12 @@ from svctui.ops.selector_delete import (
     ResultCallback,
     delete_selectors,
 )
+from svctui.table_fit import Column, ranked
 from svctui.text import cut_middle, cut_start, plural
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
-from svctui.tui.screens.selectors.outcome_table import OutcomeColumn, OutcomeTable
+from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
@@ -51,15 +52,19 @@ RUN: Channel[DeleteReport] = Channel("run")  # the deletion run's report (each r
 RunJob = Callable[[ApiClient, AuditContext, asyncio.Event, ResultCallback], Awaitable[DeleteReport]]
 # The outcomes table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message
 # takes what the others leave, at 80 every column is cut to fit) and the order they matter in.
-RUN_COLUMNS = (
-    OutcomeColumn("id", "id"),
-    OutcomeColumn("name", "name", 28, 9),
-    OutcomeColumn("outcome", "outcome", 26, 12),
-    OutcomeColumn("status", "status"),
-    OutcomeColumn("message", "message", 0, 10, cut_middle),
-    OutcomeColumn("request", "request id", 36, 11, cut_start),
-)
 RUN_FIT = ("id", "outcome", "status", "name", "message", "request")
+RUN_COLUMNS = ranked(
+    (
+        Column("id", "id"),
+        Column("name", "name", most=28, least=9),
+        Column("outcome", "outcome", most=26, least=12),
+        Column("status", "status"),
+        Column("message", "message", least=10),
+        Column("request", "request id", most=36, least=11),
+    ),
+    RUN_FIT,
+)
+RUN_CUTS = {"message": cut_middle, "request": cut_start}
 
 
 def delete_job(plan: CleanupPlan, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
@@ -162,7 +167,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
             yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
-            yield OutcomeTable(RUN_COLUMNS, RUN_FIT, table_id="run-table")
+            yield OutcomeTable(RUN_COLUMNS, RUN_CUTS, table_id="run-table")
             yield Static("esc cancels: requests in flight finish, nothing more is sent", id="run-status")
 
     def on_mount(self) -> None:

@@ -1,0 +1,219 @@
+"""Fitting a table's columns to a width: one column description and one rule for every table of the dashboard.
+
+A table describes its columns once (`Column`, in display order) and gives each column's natural width (its widest
+cell or label, see `NaturalWidths`); `fit_columns` says which columns show and how wide, and which are left out (the
+table names those: `left_out_hint`). Pure: no Textual, no terminal.
+
+The rule, in order:
+1. Which columns show: by rank (the lowest first, ties in display order), each at its least width; the first one
+   that does not fit is left out with every one ranked after it (a later, smaller column never takes the room an
+   earlier one needs). A column that may not be dropped always shows (and the best-ranked column does when none is
+   marked so); when the first left out may be cut (`cut_to`), every column that may be is cut to that width
+   instead, and the columns are chosen again.
+2. The free room goes to the name columns first (`names`), then to the others, the widest cut first: each grows to
+   its natural width (or its `most`) up to one cap, the largest that fits; the cells that leaves (fewer than the
+   columns still growing) go by rank.
+3. Room still left goes past the `most` widths, names first, then by rank: no cell of room stays empty while a
+   column is cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from rich.cells import cell_len
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a fitted table: its key, its title, how narrow it may get and how it gives way."""
+
+    key: str
+    title: str
+    least: int = 0  # never narrower than this (0: its natural width; a column never cut); at most its natural width
+    cut_to: int | None = None  # rather than left out, cut to this (then the columns ranked after it may show)
+    most: int = 0  # its width before the free room is shared out (0: its natural width); wider only with room left
+    rank: int = 0  # the lowest shows first (equal ranks: in display order); the highest is left out first
+    droppable: bool = True  # False: always shown, however narrow the table
+    names: bool = False  # takes the free room before the other columns (names, messages: what is read whole)
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """The columns that show, with their widths, in display order, and the keys of those left out (display order)."""
+
+    widths: dict[str, int]
+    left_out: tuple[str, ...] = ()
+    titles: dict[str, str] = field(default_factory=dict)  # key -> title of every column
+
+    def left_out_titles(self) -> list[str]:
+        """The titles of the columns left out, in display order."""
+        return [self.titles.get(key, key) for key in self.left_out]
+
+
+def fit_columns(columns: Sequence[Column], natural: Mapping[str, int], room: int, padding: int = 2) -> Fitted:
+    """The columns fitted to `room` cells, each column also taking `padding` (see the module docstring); a column
+    missing from `natural` is as wide as its title. With `room` 0 or less (a table not laid out yet) every column
+    shows at its natural width (its `most` where set)."""
+    titles = {column.key: column.title for column in columns}
+    full = {column.key: max(1, natural.get(column.key, cell_len(column.title))) for column in columns}
+    base = {column.key: min(column.most, full[column.key]) if column.most else full[column.key] for column in columns}
+    if room <= 0:
+        return Fitted(dict(base), (), titles)
+    ranked = [column for _, column in sorted(enumerate(columns), key=lambda pair: (pair[1].rank, pair[0]))]
+    least = {column.key: min(column.least or base[column.key], base[column.key]) for column in columns}
+    shown = _choose(ranked, least, room, padding)
+    first_out = next((column for column in ranked if column.key not in shown), None)
+    if first_out is not None and first_out.cut_to is not None:
+        least = {
+            column.key: least[column.key] if column.cut_to is None else max(1, min(column.cut_to, least[column.key]))
+            for column in columns
+        }
+        shown = _choose(ranked, least, room, padding)
+    widths = {key: least[key] for key in shown}
+    spare = room - sum(width + padding for width in widths.values())
+    spare = _grow([c.key for c in ranked if c.key in shown and c.names], widths, base, spare)
+    spare = _grow([c.key for c in ranked if c.key in shown and not c.names], widths, base, spare)
+    for column in sorted(ranked, key=lambda column: not column.names):  # past `most` widths: names first, by rank
+        grown = min(spare, full[column.key] - widths.get(column.key, full[column.key]))
+        if grown > 0:
+            widths[column.key] += grown
+            spare -= grown
+    return Fitted(
+        {column.key: widths[column.key] for column in columns if column.key in widths},
+        tuple(column.key for column in columns if column.key not in widths),
+        titles,
+    )
+
+
+def ranked(columns: Sequence[Column], order: Sequence[str]) -> list[Column]:
+    """`columns` (display order) ranked by `order` (the one that matters most first; a column not in it after those,
+    in display order), the first of `order` never left out."""
+    place = {key: index for index, key in enumerate(order)}
+    after = len(order)
+    return [
+        replace(
+            column,
+            rank=place.get(column.key, after + index),
+            droppable=column.droppable and (not order or column.key != order[0]),
+        )
+        for index, column in enumerate(columns)
+    ]
+
+
+def _choose(ranked: Sequence[Column], least: Mapping[str, int], room: int, padding: int) -> set[str]:
+    """The keys of the columns that show at their `least` widths: those that may not be dropped (else the first
+    ranked), then by rank while they fit."""
+    kept = [column for column in ranked if not column.droppable] or list(ranked[:1])
+    shown = {column.key for column in kept}
+    used = sum(least[key] + padding for key in shown)
+    for column in ranked:
+        if column.key in shown:
+            continue
+        if used + least[column.key] + padding > room:
+            break
+        shown.add(column.key)
+        used += least[column.key] + padding
+    return shown
+
+
+def _grow(keys: Sequence[str], widths: dict[str, int], base: Mapping[str, int], spare: int) -> int:
+    """Grow the columns `keys` (in rank order) towards their `base` widths in `spare` cells under one cap, the
+    largest that fits (the widest are the ones cut), what is left then by rank; the cells left."""
+    least = {key: widths[key] for key in keys}
+    cap = 0
+    while spare > 0:
+        growing = [key for key in keys if max(least[key], min(base[key], cap)) < base[key]]
+        if not growing:
+            break
+        cap += 1
+        grown = sum(1 for key in growing if cap > least[key])
+        if grown > spare:
+            cap -= 1
+            break
+        spare -= grown
+    for key in keys:
+        widths[key] = max(least[key], min(base[key], cap))
+    for key in keys:  # less than one cell for each column still growing: by rank
+        grown = min(spare, base[key] - widths[key])
+        if grown > 0:
+            widths[key] += grown
+            spare -= grown
+    return spare
+
+
+def left_out_hint(titles: Sequence[str], key: str | None = None) -> str:
+    """`+3 columns (p): kinds, domains, OUs`: the columns a table leaves out at this width and the key that shows
+    them (none: `+2 columns: who, server`); only the count when more than three; "" when none is left out."""
+    if not titles:
+        return ""
+    names = f": {', '.join(titles)}" if len(titles) <= 3 else ""
+    shows = f" ({key})" if key else ""
+    return f"+{len(titles)} column{'s' if len(titles) > 1 else ''}{shows}{names}"
+
+
+class NaturalWidths:
+    """Each column's widest cell (its title at least), kept as rows are added, changed and removed: an update of k
+    rows costs O(k) cells measured; a column is measured again over every row only when the row that held its
+    widest cell narrows or goes (rare: the widest is usually held by more than one row, counted here)."""
+
+    def __init__(self, titles: Mapping[str, str]) -> None:
+        self.titles = dict(titles)
+        self.rows: dict[str, dict[str, int]] = {}  # row key -> column key -> cell width
+        self.widest = {key: cell_len(title) for key, title in self.titles.items()}
+        self._holders = {key: 0 for key in self.titles}  # how many rows have a cell as wide as `widest`
+        self.full_passes = 0  # columns measured again over every row (for tests)
+
+    def set_row(self, row_key: str, cells: Mapping[str, int]) -> None:
+        """The row's cell widths (column key -> width); a column not given is kept as it was (or 0)."""
+        before = self.rows.get(row_key, {})
+        after = {key: cells.get(key, before.get(key, 0)) for key in self.titles}
+        self.rows[row_key] = after
+        for key in self.titles:
+            self._changed(key, before.get(key, 0), after[key])
+
+    def set_rows(self, rows: Iterable[tuple[str, Mapping[str, int]]]) -> None:
+        """`set_row` for each (row key, cell widths)."""
+        for row_key, cells in rows:
+            self.set_row(row_key, cells)
+
+    def remove_row(self, row_key: str) -> None:
+        """Forget a row."""
+        before = self.rows.pop(row_key, None)
+        if before is not None:
+            for key in self.titles:
+                self._changed(key, before.get(key, 0), 0)
+
+    def clear(self) -> None:
+        """Forget every row."""
+        self.rows.clear()
+        self.widest = {key: cell_len(title) for key, title in self.titles.items()}
+        self._holders = {key: 0 for key in self.titles}
+
+    def _changed(self, key: str, before: int, after: int) -> None:
+        widest = self.widest[key]
+        if before == after:
+            return
+        if after > widest:
+            self.widest[key], self._holders[key] = after, 1
+            return
+        if after == widest:
+            self._holders[key] += 1
+        if before == widest:
+            self._holders[key] -= 1
+            if self._holders[key] <= 0 and widest > cell_len(self.titles[key]):  # the title holds it otherwise
+                self._measure(key)
+
+    def _measure(self, key: str) -> None:
+        """The column's widest cell again, over every row (its widest row narrowed or went)."""
+        self.full_passes += 1
+        widest = cell_len(self.titles[key])
+        holders = 0
+        for cells in self.rows.values():
+            width = cells.get(key, 0)
+            if width > widest:
+                widest, holders = width, 1
+            elif width == widest:
+                holders += 1
+        self.widest[key], self._holders[key] = widest, holders

@@ -1,0 +1,171 @@
+"""The one rule that fits a dashboard table's columns to its width (`svctui.table_fit`), and its natural widths."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from svctui.table_fit import Column, NaturalWidths, fit_columns, left_out_hint
+
+PADDING = 2
+# natural width, least width, cut-to width or None, may be dropped, a name column, rank
+SPEC = st.tuples(
+    st.integers(0, 60),
+    st.integers(0, 30),
+    st.one_of(st.none(), st.integers(1, 20)),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 3),
+)
+SPECS = st.lists(SPEC, min_size=1, max_size=10)
+Spec = tuple[int, int, int | None, bool, bool, int]
+
+
+def columns_of(specs: list[Spec]) -> tuple[list[Column], dict[str, int]]:
+    columns = [
+        Column(f"c{index}", f"c{index}", least=least, cut_to=cut, droppable=drop, names=names, rank=rank)
+        for index, (_natural, least, cut, drop, names, rank) in enumerate(specs)
+    ]
+    return columns, {f"c{index}": spec[0] for index, spec in enumerate(specs)}
+
+
+def uncut_least(column: Column, natural: int) -> int:
+    """A column's least width before any cut: its least width, its natural one when 0 or narrower."""
+    return max(1, min(column.least or natural, natural))
+
+
+def least_of(column: Column, natural: int) -> int:
+    """The narrowest the rule may make a column: its least width (its natural one when 0), or its cut-to width."""
+    least = min(column.least or max(natural, 1), max(natural, 1))
+    return max(1, min(least, column.cut_to)) if column.cut_to is not None else max(1, least)
+
+
+@given(SPECS, st.integers(1, 250))
+def test_never_wider_than_the_room_while_a_droppable_column_could_give_way(specs: list[Spec], room: int) -> None:
+    columns, natural = columns_of(specs)
+    fitted = fit_columns(columns, natural, room, PADDING)
+    ranked = sorted(columns, key=lambda column: column.rank)  # (stable: equal ranks in display order)
+    kept = [column for column in columns if not column.droppable] or ranked[:1]
+    if sum(uncut_least(column, natural[column.key]) + PADDING for column in kept) <= room:
+        assert sum(width + PADDING for width in fitted.widths.values()) <= room
+    assert all(column.key in fitted.widths for column in kept), "a column that may not be dropped was dropped"
+    assert set(fitted.widths) | set(fitted.left_out) == {column.key for column in columns}
+
+
+@given(SPECS, st.integers(1, 250))
+def test_never_below_the_least_width_nor_above_the_natural_one(specs: list[Spec], room: int) -> None:
+    columns, natural = columns_of(specs)
+    fitted = fit_columns(columns, natural, room, PADDING)
+    for column in columns:
+        if column.key in fitted.widths:
+            assert least_of(column, natural[column.key]) <= fitted.widths[column.key] <= max(natural[column.key], 1)
+
+
+@given(SPECS, st.integers(1, 250))
+def test_free_room_goes_to_names_first(specs: list[Spec], room: int) -> None:
+    columns, natural = columns_of(specs)
+    fitted = fit_columns(columns, natural, room, PADDING)
+    names_cut = [c for c in columns if c.names and c.key in fitted.widths and fitted.widths[c.key] < natural[c.key]]
+    if names_cut:
+        for column in columns:
+            if not column.names and column.key in fitted.widths:
+                grew = fitted.widths[column.key] > uncut_least(column, natural[column.key])
+                assert not grew, f"{column.key} grew while {names_cut[0].key} was cut"
+
+
+@given(SPECS, st.integers(1, 250))
+def test_deterministic_and_everything_natural_when_it_fits(specs: list[Spec], room: int) -> None:
+    columns, natural = columns_of(specs)
+    fitted = fit_columns(columns, natural, room, PADDING)
+    assert fit_columns(columns, dict(reversed(natural.items())), room, PADDING) == fitted
+    assert list(fitted.widths) == [column.key for column in columns if column.key in fitted.widths], "display order"
+    if sum(max(width, 1) + PADDING for width in natural.values()) <= room:
+        assert fitted.widths == {key: max(width, 1) for key, width in natural.items()}, "it fits: nothing cut"
+
+
+@given(st.lists(st.tuples(st.integers(1, 60), st.integers(1, 30)), min_size=1, max_size=10), st.integers(1, 250))
+def test_the_rank_is_strict_the_columns_shown_are_the_first_ones(specs: list[tuple[int, int]], room: int) -> None:
+    columns = [Column(f"c{i}", f"c{i}", least=least, droppable=i > 0) for i, (_natural, least) in enumerate(specs)]
+    fitted = fit_columns(columns, {f"c{i}": natural for i, (natural, _least) in enumerate(specs)}, room, PADDING)
+    assert list(fitted.widths) == [column.key for column in columns[: len(fitted.widths)]]
+
+
+def table(*specs: tuple[str, int, int, int | None]) -> tuple[list[Column], dict[str, int]]:
+    """(key, natural, least, cut-to) in rank order, the first never dropped."""
+    columns = [Column(key, key, least, cut, droppable=i > 0) for i, (key, _n, least, cut) in enumerate(specs)]
+    return columns, {key: natural for key, natural, _least, _cut in specs}
+
+
+def test_the_widest_are_cut_first_and_what_does_not_fit_goes_by_rank() -> None:
+    columns, natural = table(
+        ("when", 20, 20, None), ("state", 11, 11, None), ("counts", 38, 12, None), ("who", 30, 12, None),
+        ("tag", 11, 10, None),
+    )  # fmt: skip
+    assert fit_columns(columns, natural, 100).widths == {"when": 20, "state": 11, "counts": 24, "who": 24, "tag": 11}
+    fitted = fit_columns(columns, natural, 50)
+    assert fitted.widths == {"when": 20, "state": 11, "counts": 13}
+    assert fitted.left_out_titles() == ["who", "tag"]
+
+
+def test_a_small_later_column_does_not_take_the_room_an_earlier_one_was_left_out_for() -> None:
+    columns, natural = table(("id", 6, 6, None), ("client", 18, 18, None), ("next", 30, 30, None), ("ous", 5, 5, None))
+    assert fit_columns(columns, natural, 55).widths == {"id": 6, "client": 18}
+
+
+def test_what_may_be_cut_is_cut_before_the_first_column_that_does_not_fit_is_lost() -> None:
+    columns, natural = table(("id", 6, 6, None), ("name", 30, 30, 12), ("status", 10, 10, None), ("x", 8, 8, None))
+    assert fit_columns(columns, natural, 80).widths == {"id": 6, "name": 30, "status": 10, "x": 8}
+    assert fit_columns(columns, natural, 40).widths == {"id": 6, "name": 30}  # status may not be cut: it goes
+    assert fit_columns(columns, natural, 36).widths == {"id": 6, "name": 14, "status": 10}  # name cut, not lost
+    columns, natural = table(("id", 6, 6, None), ("status", 10, 10, None), ("name", 30, 30, 12))
+    assert fit_columns(columns, natural, 30).widths == {"id": 6, "status": 10}  # even cut, name does not fit
+
+
+def test_names_take_the_free_room_first_and_room_past_a_most_width_last() -> None:
+    columns = [Column("name", "name", 9, most=28, names=True), Column("msg", "message", 10), Column("id", "id")]
+    natural = {"name": 50, "msg": 40, "id": 4}
+    assert fit_columns(columns, natural, 60).widths == {"name": 28, "msg": 22, "id": 4}  # name to its most first
+    assert fit_columns(columns, natural, 90).widths == {"name": 40, "msg": 40, "id": 4}  # then past its most
+    assert fit_columns(columns, natural, 0).widths == {"name": 28, "msg": 40, "id": 4}  # not laid out: no fitting
+
+
+def test_the_hint_names_what_is_left_out() -> None:
+    assert left_out_hint(["kinds", "domains", "OUs"], "p") == "+3 columns (p): kinds, domains, OUs"
+    assert left_out_hint(["who"]) == "+1 column: who"
+    assert left_out_hint(["a", "b", "c", "d"], "p") == "+4 columns (p)"
+    assert left_out_hint([]) == ""
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.tuples(st.just("set"), st.integers(0, 5), st.integers(0, 12), st.integers(0, 12)),
+            st.tuples(st.just("remove"), st.integers(0, 5), st.just(0), st.just(0)),
+        ),
+        max_size=40,
+    )
+)
+def test_natural_widths_kept_row_by_row_are_the_widest_cells(ops: list[tuple[str, int, int, int]]) -> None:
+    widths = NaturalWidths({"a": "aa", "b": "bbbb"})
+    rows: dict[str, dict[str, int]] = {}
+    for op, row, a, b in ops:
+        if op == "set":
+            widths.set_row(f"r{row}", {"a": a, "b": b})
+            rows[f"r{row}"] = {"a": a, "b": b}
+        else:
+            widths.remove_row(f"r{row}")
+            rows.pop(f"r{row}", None)
+        for key, title in (("a", 2), ("b", 4)):
+            assert widths.widest[key] == max([title, *(cells[key] for cells in rows.values())])
+
+
+def test_natural_widths_measure_every_row_again_only_when_the_widest_goes() -> None:
+    widths = NaturalWidths({"name": "client"})
+    widths.set_rows((f"r{index}", {"name": 10 + index % 7}) for index in range(1000))
+    assert widths.widest["name"] == 16 and widths.full_passes == 0
+    widths.set_row("r6", {"name": 3})  # one of the rows at 16 narrows: others still hold it
+    widths.remove_row("r13")
+    assert widths.full_passes == 0
+    for index in range(6, 1000, 7):
+        widths.remove_row(f"r{index}")
+    assert widths.widest["name"] == 15 and widths.full_passes == 1
