@@ -288,6 +288,11 @@ class ClientsTable(RowTable[Text]):
 
     KEEP_LAYOUTS = True
 
+    def fixed_layout(self) -> bool:
+        """True: every column has the width `fit_clients` gave it, so DataTable need not measure each new or
+        changed cell for a natural width no column uses (the name's is kept row by row: ClientsScreen._widest)."""
+        return not self.has_row_labels() and not any(column.auto_width for column in self.columns.values())
+
     def on_resize(self, _event: events.Resize) -> None:
         """Fit the columns to the new width (the detail pane beside the table or under it, a resized terminal)."""
         screen = self.screen
@@ -388,6 +393,10 @@ class ClientsScreen(DashboardScreen):
         self._round_seq = -1  # the FLEET load whose round is on its way
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
+        # the rows whose answer landed since the last table update: the next one builds only these, the rows not on
+        # the table yet, or every row when the minute, the columns, the theme or the client list changed (_cells_at)
+        self._touched: set[str] = set()
+        self._cells_at: tuple[object, datetime] | None = None  # (the fleet, the minute) every row was last built for
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
         self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in GROWS})  # kept per row
@@ -728,6 +737,7 @@ class ClientsScreen(DashboardScreen):
             if result.health is None and before is not None and before.health is not None:
                 result = MemberHealth(result.member, before.health, result.error)  # the last verdict, marked stale
             self.results[key] = result
+            self._touched.add(key)
             self.awaiting.discard(key)
             if before is not None and _differs(before, result):
                 changed.append(key)
@@ -889,26 +899,34 @@ class ClientsScreen(DashboardScreen):
         # a cursor left on the top row of a first round stays on the top row as the answers re-rank the rows (the
         # worst client first, not the one that happened to come first by name); moved by the user, it follows its row
         on_top = self._top_until_judged and current is not None and table.get_row_index(current) == 0
-        members = self.ordered_members()
+        # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
+        minute = self.app.clock().replace(second=0, microsecond=0)
+        every_row = self._cells_at != (self.fleet, minute) or not self._row_cells
+        # in rank order when ranking or adding rows; else (a round filling in) the rows keep their places and only
+        # those whose answer landed are built again: an update of k answers builds k rows, not the whole fleet
+        ordering = rank or every_row or len(table.rows) < len(self.fleet.members if self.fleet else ())
+        members = self.ordered_members() if ordering else list(self.fleet.members if self.fleet else ())
         order = {member.client_id: rank for rank, member in enumerate(members)}
+        touched, self._touched = self._touched, set()
         with self.app.batch_update():
             fitted = self._fitted(len(members))  # before the rows: a first fill of many lays its columns out once
             if self.is_mounted and fitted != self._columns:
                 table.clear(columns=True)
                 self._add_columns(fitted)
                 self._row_cells = {}
+                every_row = True
             for row_key in [key for key in table.rows if key.value not in order]:
                 table.remove_row(row_key)
                 self._widest.remove_row(row_key.value or "")
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
-            # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
-            minute = self.app.clock().replace(second=0, microsecond=0)
             added, later = 0, False
             for member in members:
                 if member.client_id not in shown and added >= ADD_ROWS:
                     later = True  # the next slice, a frame from now
                     continue
+                if not every_row and member.client_id in shown and member.client_id not in touched:
+                    continue  # its row shows the cells of its answer already
                 cells, fresh = self._cells_of(member, minute)
                 if member.client_id not in shown:
                     table.add_row(*cells, key=member.client_id)
@@ -924,6 +942,8 @@ class ClientsScreen(DashboardScreen):
                 table.move_cursor(row=0, animate=False)
             elif current is not None and current in order:
                 table.move_cursor(row=table.get_row_index(current), animate=False)
+        if every_row:
+            self._cells_at = (self.fleet, minute)
         self._rows_to_add = later
         if later:
             self._pace()  # the next slice at the next tick
