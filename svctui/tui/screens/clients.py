@@ -401,6 +401,7 @@ class ClientsScreen(DashboardScreen):
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
         self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in GROWS})  # kept per row
         self.left_out: list[str] = []  # the labels of the columns the table leaves out at its width
+        self._hint_above = False  # the status line has no room for `+6 columns`: the strip key's line has it
         self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
         self._strip_key: Text | None = None  # the strip's key on show
         self.updated_wall: datetime | None = None  # when the last round completed (said while live refresh is off)
@@ -479,16 +480,25 @@ class ClientsScreen(DashboardScreen):
         self._strip_key = None
         self._render_rows(rank=False)
 
+    def columns_hint(self) -> str:
+        """`+6 columns`, `+1 column: host`: the columns the table leaves out at its width ("" when none, or no rows)."""
+        return left_out_hint(self.left_out) if self.fleet is not None and self.fleet.members else ""
+
     def _show_strip_key(self) -> None:
-        """The strip's key for the screen's width and the glyphs in the strips on show (when it changed); an empty
-        line (kept, so the table does not move when the first strip lands) while no strip is on show."""
+        """The strip's key for the screen's width and the glyphs in the strips on show (when it changed), then the
+        columns the table leaves out where the status line has no room for them (80 columns); an empty line (kept,
+        so the table does not move when the first strip lands) while neither is on show."""
         seen = {status for result in self.results.values() if result.health for status in result.health.strip}
         app = self.app
+        hint = self.columns_hint() if self._hint_above else ""
+        after = f"{status_line.STATUS_SEPARATOR}{hint}" if hint and seen else hint
         key, named = (
-            fit_strip_key(seen, app.size.width - 2, lambda status: status_style(app, status, bold=True))
+            fit_strip_key(seen, app.size.width - 2 - len(after), lambda status: status_style(app, status, bold=True))
             if seen
             else (Text(), len(STRIP_KEY_ORDER))
         )
+        if after:
+            key.append(after, style="italic")
         left_out, self.key_left_out = self.key_left_out, len(STRIP_KEY_ORDER) - named
         if left_out != self.key_left_out and self.results:  # the status line's `?: 2 more glyphs`
             self._status(self._summary())
@@ -1121,12 +1131,16 @@ class ClientsScreen(DashboardScreen):
         """Redraw the status line (its `updated … ago` ticks)."""
         live = self.app.live
         fresh = self.freshness
-        hint = left_out_hint(self.left_out) if self.fleet is not None and self.fleet.members else ""
+        hint = self.columns_hint()
         own = [*self._status_parts, StatusPart(hint, status_line.LEFT_OUT)] if hint else self._status_parts
         parts = [*fresh.stale_parts(), *own, *fresh.age_parts(live.now(), live.seconds)]
         if not live.on and self.updated_wall is not None:  # `r` says it refreshed: the time
             parts.append(StatusPart(f"updated {self.updated_wall.astimezone(UTC):%H:%M:%S}Z", status_line.AGE))
         self.show_status([part for part in parts if part])
+        hint_above = bool(hint) and hint not in str(self._status_text)  # no room for it there (80 columns)
+        if hint_above != self._hint_above:  # the line above the table says it instead
+            self._hint_above = hint_above
+            self._show_strip_key()
 
 
 def name_cell(member: Member) -> str:

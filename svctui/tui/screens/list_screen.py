@@ -35,6 +35,7 @@ from textual.widgets import DataTable
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
+from svctui.table_fit import left_out_hint
 from svctui.tui import status_line as status
 from svctui.tui.clipboard import copy_text
 from svctui.tui.heap import pause_collections, settle_once
@@ -421,8 +422,7 @@ class ListScreen(DashboardScreen, Generic[T]):
             return ""
         bindings = (active.binding for active in self.active_bindings.values())
         key = next((self.app.get_key_display(item) for item in bindings if item.action == "toggle_detail"), "p")
-        names = f": {', '.join(left_out)}" if len(left_out) <= 3 else ""
-        return f"+{len(left_out)} column{'s' if len(left_out) > 1 else ''} ({key}){names}"
+        return left_out_hint(left_out, key)
 
     def _loading_label(self) -> str:
         """`loading rows 101-200…` (the range asked for; capped by the total when only the page changed)."""

@@ -2,7 +2,8 @@
 
 The columns are fitted to the pane's width (svctui.table_fit, as every table's; again on every width change): the domain
 and OK first, then the counts in their order, the message last (a failed domain's message is whole on the line under
-the table); what does not fit is left out, so at 80 columns the table never scrolls sideways.
+the table); what does not fit is left out (the header names it: `+3 columns: …`), so at 80 columns the table never
+scrolls sideways.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.widgets import DataTable, Static
 
 from svctui.api.fields import SHORT_COUNT_LABELS
 from svctui.api.models import NOT_OK_STATUSES, CompletedTask, DomainResult
-from svctui.table_fit import Column, fit_columns, ranked
+from svctui.table_fit import Column, fit_columns, left_out_hint, ranked
 from svctui.text import cut_end
 from svctui.triage import COUNT_NAMES, Drop, count_totals, format_duration, result_summary, task_duration
 from svctui.tui.widgets.row_table import RowTable
@@ -148,7 +149,6 @@ class DomainResultsPane(Vertical):
             header.update("no task selected")
             self._show_message(None)
             return
-        header.update(self._header_text(task))
         rows = [
             (f"domain:{result.domain_name}", self._row(result))
             for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name))
@@ -156,6 +156,7 @@ class DomainResultsPane(Vertical):
         if task.domain_results:
             rows.append((TOTAL_KEY, self._totals(task.domain_results)))
         shown = self._add_columns([cells for _key, cells in rows])
+        header.update(self._header_text(task))  # after the columns: it names those left out
         for key, cells in rows:
             table.add_row(*(cells[index] for index in shown), key=key)
         if previous_key is not None and previous_key in table.rows:
@@ -195,6 +196,8 @@ class DomainResultsPane(Vertical):
         text.append(f"  domains: {summary.text()}")
         duration = format_duration(task_duration(task))
         text.append(f"  took {duration}" if duration else "")
+        if self.left_out:  # `+3 columns: DCs, OUs, Message`: what the table leaves out at this width
+            text.append(f"  {left_out_hint(self.left_out)}", style="italic")
         text.append("\nexecuted ")
         text.append(format_local_utc(task.execution_time, self.zone))
         text.append("\nstarted  ")

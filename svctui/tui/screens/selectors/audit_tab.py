@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.table_fit import Column, fit_columns, ranked
+from svctui.table_fit import Column, fit_columns, left_out_hint, ranked
 from svctui.text import cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -35,7 +35,7 @@ from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, 
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
-from svctui.tui.status_line import ROWS, StatusPart
+from svctui.tui.status_line import OWN, ROWS, StatusPart
 from svctui.tui.widgets.paged_table import PagedTable
 from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
@@ -179,6 +179,7 @@ class AuditTab(Widget):
         if event.size.width != self.fitted_width:
             self.fill_runs()
             self.fill_selectors()
+            self.post_message(AuditStatus())  # the columns left out may have changed
 
     def room(self, table: RowTable[str]) -> int:
         """The cells a table's columns may take: the tab's width less the table's vertical scrollbar."""
@@ -265,8 +266,12 @@ class AuditTab(Widget):
         if self.audit_log is None:
             return [StatusPart("audit log: reading…", ROWS)]
         parts: list[str] = [StatusPart(f"{plural(len(self.log_runs), 'run')} in the audit log", ROWS)]
+        for table_id, whose in (("audit-runs", ""), ("audit-selectors", "selectors ")):
+            hint = left_out_hint(self.left_out.get(table_id, []))
+            if hint:  # `+3 columns: run, who, server`: what the table leaves out (before the run's line gives way)
+                parts.append(StatusPart(whose + hint, OWN))
         run = self.chosen
-        if run is not None and run in self.log_runs:
+        if run is not None and run in self.log_runs:  # (its id is also on the line under the runs)
             where = f"{self.log_runs.index(run) + 1} of {len(self.log_runs)}"
             parts.append(StatusPart(f"run {run.run_id} selected ({where}): {run.state}"))
         return parts

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from svctui.table_fit import Column, fit_columns
+from svctui.table_fit import Column, fit_columns, left_out_hint
 from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
 
@@ -151,17 +151,22 @@ class OutcomeTable(Vertical):
         return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
 
     def show_whole(self) -> None:
-        """The highlighted row's cut values whole under the table (`id 35 · message: …`); hidden when none is cut."""
+        """The highlighted row's cut values whole under the table (`id 35 · message: …`), after the columns the
+        table leaves out (`+1 column: request id · …`); hidden when nothing is cut or left out."""
         line = self.query_one(".outcome-whole", Static)
         key = self.highlighted_key()
         cut = self.cut_values(key) if key is not None else []
-        if key is None or not cut:
+        left_out = [column.title for column in self.outcome_columns if column.key not in self.widths]
+        hint = left_out_hint(left_out) if self.widths else ""  # (not fitted yet: nothing is left out)
+        if not hint and (key is None or not cut):
             line.update("")
             line.display = False
             return
-        first = self.outcome_columns[0]
-        head = f"{first.title} {self.values[key][first.key]}"
-        line.update(visible(self.SEPARATOR.join([head, *(f"{label}: {value}" for label, value in cut)])))
+        parts = [hint] if hint else []
+        if key is not None and cut:
+            first = self.outcome_columns[0]
+            parts += [f"{first.title} {self.values[key][first.key]}", *(f"{label}: {value}" for label, value in cut)]
+        line.update(visible(self.SEPARATOR.join(parts)))
         line.display = True
 
     @on(DataTable.RowHighlighted)
