@@ -911,7 +911,8 @@ class ClientsScreen(DashboardScreen):
         on_top = self._top_until_judged and current is not None and table.get_row_index(current) == 0
         # ages and next runs are shown to the minute: one clock reading for every row (a thousand rows a flush)
         minute = self.app.clock().replace(second=0, microsecond=0)
-        every_row = self._cells_at != (self.fleet, minute) or not self._row_cells
+        built = self._cells_at
+        every_row = built is None or built[0] is not self.fleet or built[1] != minute or not self._row_cells
         # in rank order when ranking or adding rows; else (a round filling in) the rows keep their places and only
         # those whose answer landed are built again: an update of k answers builds k rows, not the whole fleet
         ordering = rank or every_row or len(table.rows) < len(self.fleet.members if self.fleet else ())
