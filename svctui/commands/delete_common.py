@@ -139,6 +139,25 @@ def declined(question: str, yes: bool, count: int, doing: str) -> bool:
     return True
 
 
+def refuse_off_terminal(run_id: str | None, yes: bool, refusal: str) -> None:
+    """Without --yes off a terminal, exit 2 — after checking the run: an unknown RUN_ID is said first, since
+    adding --yes would not help it."""
+    import sys
+
+    from svctui.commands.common import fail
+    from svctui.store.audit_read import read_audit
+    from svctui.store.errors import StoreError
+
+    if yes or sys.stdin.isatty():
+        return
+    if run_id:
+        try:
+            read_audit().get(run_id)
+        except StoreError as exc:
+            fail(str(exc))
+    fail(refusal)
+
+
 def past_run_here(
     ctx: click.Context,
     profile: Profile,

@@ -255,6 +255,8 @@ def remove(name: str, yes: bool) -> None:
         stored = store.get(name)
     except StoreError as exc:
         raise InputError(exc.message) from None
+    if not yes and not sys.stdin.isatty():  # a prompt nobody can answer: refuse, as delete/resume/restore do
+        raise InputError(f"refusing to remove profile {name!r} without --yes when not on a terminal")
     if not yes:
         click.confirm(f"Remove profile {name!r} ({stored.base_url}) and its secret?", abort=True, err=True)
     try:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import agreed, ctrl_c_cancels, past_run_here, yes_option
+from svctui.commands.delete_common import agreed, ctrl_c_cancels, past_run_here, refuse_off_terminal, yes_option
 from svctui.text import plural
 
 if TYPE_CHECKING:
@@ -62,8 +61,7 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         only = collect_ids((token, f"argument {quote_input(token)}") for text in ids for token in split_ascii(text))
     except IdError as exc:
         fail(str(exc))
-    if not yes and not sys.stdin.isatty():
-        fail(REFUSE_NON_TTY)
+    refuse_off_terminal(run_id.strip(), yes, REFUSE_NON_TTY)
 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
         from svctui.ops.audit_lines import AuditContext

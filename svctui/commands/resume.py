@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from svctui.commands.delete_common import (
     past_run_here,
     printed_run,
     prompt_lines,
+    refuse_off_terminal,
     yes_option,
 )
 from svctui.ops.selector_delete import NothingToResume, resume_run
@@ -44,8 +44,7 @@ def resume_command(
     """
     if run_id is not None and not run_id.strip():
         fail("RUN_ID is empty; give a run id (svctui audit list shows them) or none for the last interrupted run")
-    if not yes and not sys.stdin.isatty():
-        fail(REFUSE_NON_TTY)
+    refuse_off_terminal(run_id.strip() if run_id else None, yes, REFUSE_NON_TTY)
 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
         from svctui.ops.resume import choose_run, recorded_selectors

@@ -67,6 +67,21 @@ def json_line(line: LogLine) -> str:
     return json.dumps(item, ensure_ascii=True)  # \u escapes: no server byte reaches a terminal as a control
 
 
+async def run_is_unknown(client: ApiClient, number: int) -> bool:
+    """Whether no finished run has id `number` (the log's 404 is the same for a run without a log and for no run
+    at all); False when the server cannot say (no `jobs/finished`, an error): then the 404 is told as it is."""
+    from svctui.api.errors import ApiError
+    from svctui.api.filters import Filter
+    from svctui.api.query import ListQuery
+
+    query = ListQuery(filters=(Filter("id", "eq", str(number)),), limit=1, hydrate_domains=False, hydrate_ous=False)
+    try:
+        page = await client.jobs.finished(query)
+    except ApiError:
+        return False
+    return page.count == 0
+
+
 @click.command("log")
 @click.argument("task_id", metavar="TASK_ID")
 @click.option(
@@ -119,6 +134,12 @@ def tasks_log(
         except EnterpriseOnly:
             raise
         except NotFound as exc:
+            if await run_is_unknown(client, number):
+                raise CommandFailure(
+                    f"no run {number} (no finished run has that id)\n"
+                    "hint: `svctui tasks list CLIENT_ID` shows the runs",
+                    ExitCode.NOT_FOUND,
+                ) from exc
             raise CommandFailure(
                 f"run {number} kept no log ({exc.user_message()})\nhint: `svctui tasks list CLIENT_ID` shows the "
                 "runs; a run that never started has none",

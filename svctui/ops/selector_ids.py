@@ -11,6 +11,7 @@ from svctui.api.quoting import quote_input
 MAX_IDS = 10_000
 # Above this many selectors a deletion, resume or restore is confirmed by typing the count (command line and dashboard)
 TYPED_COUNT_ABOVE = 20
+MAX_PROBLEMS = 20  # refused tokens named in one message; the rest are counted
 ALLOWED_TEXT = f"a positive integer up to {INT32_MAX} or a range like 10-20"
 
 
@@ -64,11 +65,26 @@ def lines_to_tokens(lines: Iterable[str], source: str) -> list[tuple[str, str]]:
 
 
 def collect_ids(tokens: Iterable[tuple[str, str]]) -> list[int]:
-    """Expand ids and ranges, drop repeats (first occurrence wins), and enforce MAX_IDS."""
+    """Expand ids and ranges, drop repeats (first occurrence wins), and enforce MAX_IDS; every refused token is named
+    in one IdError (the first MAX_PROBLEMS of them), so a list is fixed in one go, not one typo per attempt."""
     seen: dict[int, None] = {}
+    problems: list[str] = []
     for token, where in tokens:
-        for value in parse_id_token(token, where=where):
+        try:
+            ids = parse_id_token(token, where=where)
+        except IdError as exc:
+            problems.append(str(exc))
+            continue
+        for value in ids:
             seen[value] = None
             if len(seen) > MAX_IDS:
                 raise IdError(f"more than {MAX_IDS:,} selector ids in one run; split the list")
+    if len(problems) == 1:
+        raise IdError(problems[0])
+    if problems:
+        suffix = f"; allowed: {ALLOWED_TEXT}"  # said once below, not on every line
+        shown = [problem.removesuffix(suffix) for problem in problems[:MAX_PROBLEMS]]
+        more = [f"… and {len(problems) - len(shown):,} more"] if len(problems) > len(shown) else []
+        lines = [f"{len(problems):,} ids refused (allowed: {ALLOWED_TEXT}):", *shown, *more]
+        raise IdError("\n  ".join(lines))
     return list(seen)

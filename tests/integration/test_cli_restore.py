@@ -205,3 +205,11 @@ def test_the_plan_says_before_confirming_which_disabled_selectors_come_back_enab
         plan = result.stderr.split("restored as")[0]  # the plan is said before anything is sent
         line = f"1 disabled when deleted comes back enabled: {chosen['id']}"
         assert (line in plan) is says, plan
+
+
+def test_an_unknown_run_off_a_terminal_is_said_before_the_yes_refusal(env: dict[str, str]) -> None:
+    for command in ("restore", "resume"):
+        piped = run_binary(["selectors", command, "nope"], env=env, input="y\n")
+        assert piped.code == 2
+        assert "no run 'nope' in the audit log" in piped.stderr
+        assert "refusing" not in piped.stderr

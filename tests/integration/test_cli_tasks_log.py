@@ -139,3 +139,12 @@ def test_a_big_log_streams_in_flat_memory(env: dict[str, str], db: Path, tmp_pat
     assert (tmp_path / "big.txt").stat().st_size > 5_000_000
     assert int((tmp_path / "hoard.txt").read_text()) > 30_000
     assert hoard - peak > 8 * 1024, (hoard, peak)
+
+
+def test_a_run_that_does_not_exist_is_said_so_not_a_missing_log(env: dict[str, str], db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        unknown = int(conn.execute("SELECT MAX(id) FROM tasks").fetchone()[0]) + 1000
+    result = invoke(["tasks", "log", str(unknown)])
+    assert result.exit_code == 4
+    assert f"no run {unknown} (no finished run has that id)" in result.stderr
+    assert "kept no log" not in result.stderr

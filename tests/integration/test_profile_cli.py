@@ -18,7 +18,7 @@ from click.testing import Result
 
 from svctui.commands.profile import add as add_command
 from svctui.store import paths
-from tests.support.cli import SVCTUI_BIN, add_profile
+from tests.support.cli import SVCTUI_BIN, add_profile, run_on_pty
 from tests.support.cli import run_cli as run
 from tests.unit.store_keyring import MemoryKeyring, installed
 from tests.unit.store_keyring import headless_keyring as headless_keyring
@@ -286,23 +286,37 @@ def test_use_switches_the_default() -> None:
     assert document()["default"] == "b"
 
 
-def test_remove_asks_first_and_deletes_keyring_entry() -> None:
+def test_remove_off_a_terminal_refuses_without_asking_and_yes_deletes_keyring_entry() -> None:
     backend = MemoryKeyring()
     with installed(backend):
         add("a")
         add("b")
         before = profiles_file().read_bytes()
-        declined = run("profile", "remove", "a", stdin="n\n")
-        assert declined.exit_code == 1
-        assert "Remove profile 'a' (https://bh.example.com) and its secret?" in declined.stderr
+        piped = run("profile", "remove", "a", stdin="y\n")  # CliRunner's stdin is no terminal
+        assert piped.exit_code == 2
+        assert "refusing to remove profile 'a' without --yes when not on a terminal" in piped.stderr
+        assert "Remove profile" not in piped.output  # no prompt nobody can answer
         assert profiles_file().read_bytes() == before
-        accepted = run("profile", "remove", "a", stdin="y\n")
+        accepted = run("profile", "remove", "a", "--yes")
         assert accepted.exit_code == 0, accepted.output
         assert "Removed profile 'a'." in accepted.stdout
         assert "Default profile: b" in accepted.stdout
     assert list(backend.entries) == [("svctui", "b:token_key")]
     assert list(document()["profiles"]) == ["b"]  # type: ignore[call-overload]
     assert run("profile", "remove", "b", "--yes").exit_code == 0
+
+
+def test_remove_on_a_terminal_asks_first() -> None:
+    add("a")
+    before = profiles_file().read_bytes()
+    declined, screen = run_on_pty(["profile", "remove", "a"], real_env(), answer="n")
+    assert declined == 1
+    assert "Remove profile 'a' (https://bh.example.com) and its secret?" in screen
+    assert profiles_file().read_bytes() == before
+    accepted, screen = run_on_pty(["profile", "remove", "a"], real_env(), answer="y")
+    assert accepted == 0, screen
+    assert "Removed profile 'a'." in screen
+    assert "a" not in document()["profiles"]  # type: ignore[operator]
 
 
 def test_locate_prints_each_directory(isolated_dirs: Path) -> None:

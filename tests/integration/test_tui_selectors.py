@@ -254,6 +254,22 @@ async def test_typed_ids_mark_the_ones_in_the_tag_and_report_the_rest(demo_serve
         assert plan.filters_text == "" and plan.typed_ids == tuple(plain), "the why lists the typed ids marked"
 
 
+async def test_typed_ids_name_every_bad_token_at_once(demo_server: DemoServer) -> None:
+    """Issue 28: `i` showed only the first bad token, so a list with three typos took three attempts."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, TypeIds)
+        app.screen.query_one("#ids", Input).value = "12x 5 abc 9-2"
+        await pilot.press("enter")
+        await settle(pilot)
+        said = str(app.screen.query_one("#ids-error").render())
+        assert "3 ids refused" in said
+        assert "'12x' is not a selector id" in said and "'abc' is not a selector id" in said
+        assert "range '9-2' runs backwards" in said
+        assert isinstance(app.screen, TypeIds) and screen.tag is not None and not screen.marks.ids(screen.tag.id)
+
+
 async def test_rejected_typed_ids_are_not_marks_one_count_everywhere(fresh_demo_server: DemoServer) -> None:
     """Newcomer walk (issue 28): `i 7 13 25 6 99999` toasted "Marked 3; not part of this tag: 6 99999", the tags pane
     showed ●13, and the review said "Delete 13 of the 15 marked". Rejected ids (another tag's, none at all) are not

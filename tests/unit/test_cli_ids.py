@@ -49,3 +49,23 @@ def test_collect_drops_repeats_in_order() -> None:
 def test_too_many_ids_in_total() -> None:
     with pytest.raises(IdError, match="more than"):
         collect_ids([("1-10000", "a"), ("20001", "b")])
+
+
+def test_every_refused_token_is_named_at_once() -> None:
+    with pytest.raises(IdError) as caught:
+        collect_ids([("abc", "argument 'abc'"), ("12", "argument '12'"), ("99x", "argument '99x'"), ("7-3", "typed")])
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "3 ids refused (allowed: a positive integer up to 2147483647 or a range like 10-20):"
+    assert lines[1:] == [
+        "  argument 'abc': 'abc' is not a selector id",
+        "  argument '99x': '99x' is not a selector id",
+        "  typed: range '7-3' runs backwards; write the smaller id first, e.g. 3-7",
+    ]
+
+
+def test_a_long_list_of_refused_tokens_is_cut_and_counted() -> None:
+    with pytest.raises(IdError) as caught:
+        collect_ids([(f"x{n}", "typed") for n in range(25)])
+    lines = str(caught.value).splitlines()
+    assert lines[0].startswith("25 ids refused")
+    assert len(lines) == 1 + 20 + 1 and lines[-1] == "  … and 5 more"
