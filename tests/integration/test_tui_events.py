@@ -401,3 +401,19 @@ async def test_c_copies_the_values_the_records_hold_not_the_words_shown(demo_ser
         assert task is not None and task.execution_time is not None
         assert tasks.current_cell_text() == task.execution_time.isoformat().replace("+00:00", "Z")
         assert ":" in tasks.current_cell_text().split("T")[1][5:], "to the second, not the minute shown"
+
+
+async def test_sorted_by_next_run_the_rules_without_dtstart_are_said_to_be_the_servers_order(
+    demo_server: DemoServer,
+) -> None:
+    """Issue 28: sorted by next run, rows whose rule has no DTSTART sat among dated ones as if placed by a time the
+    screen showed as `-`. The server orders them by its own next_scheduled_at, which the items do not carry: the
+    status line says how many there are and that their place is the server's."""
+    async with on_events(demo_server) as (app, pilot, screen):
+        assert "without DTSTART" not in status_text(app)  # sorted by id: nothing to explain
+        await pilot.press("right", "right", "right", "s")
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["next_scheduled_at"]
+        undated = [event.id for event in screen.table.items if not parse_schedule(event.rrule).has_start]
+        assert undated, "the demo has legacy RRULE-only rules"
+        assert f"{len(undated)} without DTSTART: placed by the server, next run unknown" in status_text(app)

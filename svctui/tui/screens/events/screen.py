@@ -13,10 +13,13 @@ from textual import events, on, work
 from textual.binding import Binding, BindingType
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
+from svctui.schedule import parse_schedule
+from svctui.tui import status_line as status
 from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.events.detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
+from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.paged_table import RowAdapter
 
@@ -25,6 +28,8 @@ if TYPE_CHECKING:
     from svctui.api.models import Event, Page
 
 
+# Where rows without a DTSTART sit when sorted by next run: the server's own next_scheduled_at places them
+UNDATED_PLACE = "placed by the server, next run unknown"
 MINUTE_MARGIN = 0.05  # seconds past the minute's turn: the clock read then is surely in the new minute
 
 
@@ -99,6 +104,16 @@ class EventsScreen(ListScreen["Event"]):
         wanted, self._open_detail_for = self._open_detail_for, None
         if wanted is not None and any(event.id == wanted for event in page.data) and not self.detail.is_open:
             self.call_after_refresh(self.action_toggle_detail)
+
+    def status_parts(self) -> list[str]:
+        """The list's parts; sorted by next run, how many rows have no DTSTART: the server orders them by its own
+        next_scheduled_at, which the items do not carry, so their place is the server's and their next run unknown."""
+        parts = super().status_parts()
+        if self.rows_on_screen() and any(key.column == "next_scheduled_at" for key in self.sort):
+            undated = sum(1 for event in self.table.items if not parse_schedule(event.rrule).has_start)
+            if undated:
+                parts.append(StatusPart(f"{undated} without DTSTART: {UNDATED_PLACE}", status.OWN))
+        return parts
 
     def on_screen_resume(self) -> None:
         """Coming back: names learnt on another screen meanwhile show here too."""
