@@ -21,7 +21,7 @@ from svctui.triage import (
     status_breakdown,
 )
 from svctui.tui.screens.tasks.bars import client_bar, history_text
-from svctui.tui.widgets.count_plot import CountPlot, _nice_top, fitted
+from svctui.tui.widgets.count_plot import CountPlot, Figure, _nice_top, build_text, fitted
 from svctui.tui.widgets.deltas import DeltasPane
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
 from svctui.tui.widgets.status_bar import StatusBar, bar_widths
@@ -285,3 +285,27 @@ def test_a_plot_of_another_size_is_fitted_unwrapped_while_its_own_is_built() -> 
     larger = fitted(text, 8, 3)
     assert larger.plain.split("\n") == ["abcdef  ", "ghijkl  ", "mnopqr  "]
     assert text.plain == "abcdef\nghijkl\nmnopqr", "the text built stays as it was"
+
+
+@pytest.mark.parametrize("runs", [10, 23, 40, 100])
+@pytest.mark.parametrize("width", [60, 80, 120, 156])
+def test_no_stray_braille_dot_right_of_a_last_run_drop(runs: int, width: int) -> None:
+    """Issue 28: at 160x45 a braille dot stood after the last drop marker (plotext rounds the line's end at twice the
+    marker's resolution, into the next cell). Nothing is plotted right of the last run."""
+    ys = [1000 + (index % 3) * 10 for index in range(runs - 1)] + [500]
+    figure = Figure(
+        xs=list(range(1, runs + 1)),
+        ys=ys,
+        line_color=(0, 0, 255),
+        dropped=[(runs, 500)],
+        drop_color=(255, 0, 0),
+        x_ticks=[1.0, float(runs)],
+        x_labels=["first", "last"],
+        top=1200,
+    )
+    lines = build_text(figure, width, 20, "dark").plain.split("\n")
+    column = max(line.rfind("✗") for line in lines)
+    assert column > 0
+    right = "".join(line[column + 1 :] for line in lines)
+    assert not [char for char in right if "\u2800" <= char <= "\u28ff"], "\n".join(lines)
+    assert any("\u2800" < char <= "\u28ff" for line in lines for char in line[:column]), "the line is still drawn"

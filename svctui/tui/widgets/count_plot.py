@@ -85,7 +85,30 @@ def build_text(figure: Figure | None, width: int, height: int, theme: str) -> Te
     plt.plotsize(width, height)
     plt._set_size(width, height)  # as PlotextPlot.render does (textual-plotext issue 5)
     plt.theme(theme)
-    return Text.from_ansi(plt.build())
+    text = Text.from_ansi(plt.build())
+    if figure is not None and figure.dropped and max(x for x, _ in figure.dropped) == len(figure.xs):
+        text = _clear_right_of_last_marker(text)
+    return text
+
+
+def _is_braille(char: str) -> bool:
+    return "\u2800" <= char <= "\u28ff"
+
+
+def _clear_right_of_last_marker(text: Text) -> Text:
+    """Blank the braille dots right of the last run's drop marker. plotext puts the line's sub-cell dots at twice
+    the marker's resolution, so the line's end can round into the next cell: a stray dot after the last `✗` (seen
+    at 160x45). Nothing is plotted right of the last run, so any dot there is that rounding."""
+    lines = text.split("\n", allow_blank=True)
+    column = max((line.plain.rfind(DROP_MARKER) for line in lines), default=-1)
+    if column < 0:
+        return text
+    for line in lines:
+        plain = line.plain
+        tail = "".join(" " if _is_braille(char) else char for char in plain[column + 1 :])
+        if tail != plain[column + 1 :]:
+            line.plain = plain[: column + 1] + tail  # same length: the colour spans stay where they were
+    return Text("\n").join(lines)
 
 
 class ThreadedPlot(PlotextPlot):
