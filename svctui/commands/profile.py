@@ -321,8 +321,22 @@ def test(ctx: click.Context, name: str | None) -> None:
 
 
 @click.command("locate")
-@click.argument("kind", type=click.Choice(["config", "data", "state"]))
+@click.argument("kind", type=click.Choice(["config", "data", "state", "exports"]))
 def locate(kind: str) -> None:
-    """Print the config, data or state directory svctui uses."""
+    """Print the config, data or state directory svctui uses, or where the dashboard's exports go."""
+    if kind == "exports":
+        click.echo(str(_exports_dir()))
+        return
     where = {"config": paths.config_dir, "data": paths.data_dir, "state": paths.state_dir}[kind]
     click.echo(str(where()))
+
+
+def _exports_dir() -> Path:
+    """`export_dir` of the settings when set (and readable), else the default (exports/ in the data dir)."""
+    from svctui.store.settings import load_settings
+
+    try:
+        chosen = load_settings().export_dir.strip()
+    except StoreError:
+        chosen = ""
+    return Path(chosen).expanduser() if chosen else paths.default_export_dir()

@@ -38,6 +38,12 @@ def state_dir() -> Path:
     return _dir_from_env(ENV_STATE_DIR, platformdirs.user_state_path)
 
 
+def default_export_dir() -> Path:
+    """Where the dashboard's exports and screenshots go when settings name no `export_dir`: `exports/` in the data
+    dir (`svctui locate exports`)."""
+    return data_dir() / "exports"
+
+
 def profiles_path() -> Path:
     """The TOML file of named profiles (holds secrets unless they live in the keyring)."""
     return config_dir() / "profiles.toml"

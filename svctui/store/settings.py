@@ -34,7 +34,7 @@ class Settings(BaseModel):
     recent_clients_by_profile: dict[str, list[str]] = Field(default_factory=dict)  # profile name -> most recent first
     drop_threshold: float = Field(default=0.2, ge=0.0, le=1.0)
     max_response_mb: int = Field(default=64, ge=1, le=MAX_RESPONSE_MB)  # a larger answer is refused, not read
-    export_dir: str = ""  # where exports and screenshots go ("" = the current directory; ~ is expanded)
+    export_dir: str = ""  # where exports and screenshots go ("" = exports/ in the data dir; ~ is expanded)
     refresh_seconds: int = Field(default=0, ge=0, le=MAX_REFRESH_SECONDS)  # live refresh of list screens; 0 = off
     bell_on_failure: bool = False  # ring the terminal bell when live refresh sees a new not-OK run
     health_window_hours: int = Field(default=24, ge=1, le=MAX_HEALTH_HOURS)  # Clients: runs judged (not OK, drops)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -62,20 +61,16 @@ class ThemePickerProvider(ThemeProvider):
 
 
 def export_dir(settings: Settings | None = None) -> Path:
-    """Where exports and screenshots go: `export_dir` of the settings (created when missing; OSError when it
-    cannot be), else the current directory when writable, else the state dir. Always an absolute path."""
+    """Where exports and screenshots go: `export_dir` of the settings, else `exports/` in the data dir (never the
+    current directory, which under `make demo` is the repository); created when missing (0700: an export holds the
+    server's data), OSError when it cannot be. Always an absolute path."""
     if settings is not None and settings.export_dir.strip():
         target = Path(settings.export_dir.strip()).expanduser()
         target.mkdir(parents=True, exist_ok=True)
         return target.resolve()
-    here = Path.cwd()
-    if os.access(here, os.W_OK):
-        return here
-    from svctui.store.paths import state_dir
+    from svctui.store.paths import default_export_dir, ensure_private_dir
 
-    target = state_dir()
-    target.mkdir(parents=True, exist_ok=True)
-    return target
+    return ensure_private_dir(default_export_dir()).resolve()
 
 
 def _stamp() -> str:
@@ -205,7 +200,7 @@ class OffersCommands(Protocol):
 def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """The dashboard's palette commands for `screen`, then the screen's own."""
     yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
-    where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "current dir"
+    where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "data dir"
     yield SystemCommand("Save screenshot", f"Save an SVG of this screen ({where})", lambda: save_screenshot(app))
     from svctui.tui.live import Refreshable, age_label
 

@@ -12,7 +12,7 @@ from textual.widgets import Input, Static
 
 from svctui.demo.server import DemoServer
 from svctui.store.model import Profile
-from svctui.store.paths import config_dir
+from svctui.store.paths import config_dir, data_dir
 from svctui.store.profiles import ProfileStore
 from svctui.store.settings import Settings, load_settings
 from svctui.tui.launch import demo_profile
@@ -20,6 +20,7 @@ from svctui.tui.palette import dashboard_commands, export_view
 from svctui.tui.screens.first_run import FirstRunScreen
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.bad_server import BadServer, Misbehaviour
+from tests.support.cli import invoke
 from tests.support.tui import (
     events_screen,
     make_app,
@@ -264,6 +265,34 @@ async def test_export_writes_the_marked_rows_and_saves_in_the_settings_directory
         commands["Save screenshot"].callback()
         shot = Path(app.notes[-1].message.removeprefix("Screenshot saved: "))
         assert shot.parent == where.resolve() and shot.suffix == ".svg" and "<svg" in read_text(shot)
+
+
+async def test_without_export_dir_exports_go_to_the_data_dir_not_the_current_one(
+    demo_server: DemoServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: with no `export_dir` an export landed in the current directory (the repository under `make demo`).
+    Now in `exports/` of the data dir, private (0700), which `svctui locate exports` prints."""
+    here = tmp_path / "repo"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    async with on_events(demo_server, settings=Settings()) as (app, _pilot, screen):
+        commands = {command.title: command for command in dashboard_commands(app, screen)}
+        assert "(data dir)" in commands["Save screenshot"].help
+        commands["Export view as CSV"].callback()
+        path = Path(app.notes[-1].message.removeprefix("Exported 100 rows (this page; none marked): "))
+        commands["Save screenshot"].callback()
+        shot = Path(app.notes[-1].message.removeprefix("Screenshot saved: "))
+    check_default_exports(here, path, shot)
+
+
+def check_default_exports(here: Path, *written: Path) -> None:
+    """Every file written is in the data dir's private exports/, none in `here`; `locate exports` names it."""
+    where = (data_dir() / "exports").resolve()
+    assert all(path.parent == where and path.is_file() for path in written)
+    assert where.stat().st_mode & 0o777 == 0o700
+    assert list(here.iterdir()) == []
+    located = invoke(["locate", "exports"])
+    assert located.exit_code == 0 and Path(located.stdout.strip()).resolve() == where
 
 
 async def test_palette_commands(demo_server: DemoServer) -> None:
