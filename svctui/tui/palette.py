@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
@@ -179,6 +179,31 @@ def open_profile_picker(app: SvcTuiApp) -> None:
     app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()], in_use), chosen)
 
 
+def open_profile_editor(app: SvcTuiApp) -> None:
+    """The profile in use in the first-run form, to enter its secret again (a wrong one answers 401); saving
+    replaces it and reconnects. A demo or environment profile has nothing stored to edit: said so."""
+    from svctui.store.errors import StoreError
+    from svctui.store.profiles import ProfileStore
+    from svctui.tui.screens.first_run import FirstRunScreen
+
+    profile = app.profile
+    if profile is None or profile.storage == "env":
+        where = "the demo's" if profile is not None and profile.name == "demo" else "from SVCTUI_* variables"
+        app.notify(f"The profile in use is {where}: nothing stored to edit.", severity="warning", markup=False)
+        return
+    try:
+        stored = ProfileStore().get(profile.name)
+    except StoreError as exc:
+        app.notify(str(exc), severity="error", markup=False)
+        return
+
+    def saved(choice: Profile | Literal["demo"] | None) -> None:
+        if choice is not None and not isinstance(choice, str):  # the profile saved: reconnect with it
+            app.call_later(app.switch_profile, choice)
+
+    app.push_screen(FirstRunScreen(editing=stored), saved)
+
+
 def save_screenshot(app: SvcTuiApp) -> None:
     """Save an SVG of the screen in the export directory and say where (the full path)."""
     try:
@@ -200,6 +225,11 @@ class OffersCommands(Protocol):
 def dashboard_commands(app: SvcTuiApp, screen: Screen[Any]) -> Iterable[SystemCommand]:
     """The dashboard's palette commands for `screen`, then the screen's own."""
     yield SystemCommand("Switch profile", "Use another stored profile", lambda: open_profile_picker(app))
+    yield SystemCommand(
+        "Edit profile",
+        "Enter the profile's secret again, or fix its server or token id",
+        lambda: open_profile_editor(app),
+    )
     where = "export_dir in settings" if app.settings is not None and app.settings.export_dir.strip() else "data dir"
     yield SystemCommand("Save screenshot", f"Save an SVG of this screen ({where})", lambda: save_screenshot(app))
     from svctui.tui.live import Refreshable, age_label

@@ -162,6 +162,49 @@ async def test_first_run_validates_like_the_cli_and_saves(demo_server: DemoServe
         assert app.current_mode == "events" and len(events_screen(app).table.items) == 100
 
 
+async def test_a_wrong_secret_saved_at_first_run_is_entered_again_in_the_app(demo_server: DemoServer) -> None:
+    """Issue 28: a wrong secret typed on the first-run screen left a 401 and no way to fix it in the app. The panel
+    says how (`Edit profile`), and the form, the profile's fields kept and its secret empty, saves the new one."""
+    app = make_app(None)
+    async with running(app) as pilot:
+        first = app.screen
+        assert isinstance(first, FirstRunScreen)
+        first.query_one("#first-name", Input).value = "lab"
+        first.query_one("#first-base_url", Input).value = demo_server.base_url
+        first.query_one("#first-token_id", Input).value = demo_server.token_id
+        first.query_one("#first-secret", Input).value = "not-the-key"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        screen = events_screen(app)
+        assert state_of(app) is StateKind.AUTH_FAILURE
+        assert "Wrong secret? ctrl+p, then 'Edit profile': enter it again." in panel_text(app)
+        commands = {command.title: command for command in dashboard_commands(app, screen)}
+        commands["Edit profile"].callback()
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FirstRunScreen) and form.editing is not None
+        assert form.query_one("#first-name", Input).value == "lab" and form.query_one("#first-name", Input).disabled
+        assert form.query_one("#first-base_url", Input).value == demo_server.base_url
+        assert form.query_one("#first-token_id", Input).value == demo_server.token_id
+        secret = form.query_one("#first-secret", Input)
+        assert secret.value == "" and secret.has_focus and not form.query("#demo")
+        await pilot.press(*demo_server.token_key, "enter")
+        await settle(pilot)
+        assert app.screen is screen and len(screen.table.items) == 100
+    stored = ProfileStore().load().profiles
+    assert list(stored) == ["lab"]
+    token_key = ProfileStore().resolve("lab").token_key
+    assert token_key is not None and token_key.get_secret_value() == demo_server.token_key
+
+
+async def test_edit_profile_says_a_demo_profile_has_nothing_stored(demo_server: DemoServer) -> None:
+    async with on_events(demo_server) as (app, _pilot, screen):
+        commands = {command.title: command for command in dashboard_commands(app, screen)}
+        commands["Edit profile"].callback()
+        assert app.screen is screen
+        assert "nothing stored to edit" in app.notes[-1].message
+
+
 async def test_first_run_offers_no_secret_input_while_textual_log_is_on(
     demo_server: DemoServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,4 +1,5 @@
-"""First run (no profile yet): add a profile (validated like `svctui profile add`) or start the demo."""
+"""First run (no profile yet): add a profile (validated like `svctui profile add`) or start the demo; the same form
+edits the profile in use (the palette's "Edit profile"), so a wrong secret is entered again in the app."""
 
 from __future__ import annotations
 
@@ -35,15 +36,33 @@ def secret_input_blocked() -> bool:
 
 
 DEMO: Literal["demo"] = "demo"  # what the screen returns when the demo is chosen
+# What the form does not show of a profile being edited, kept as it was
+KEPT_FIELDS = ("scheme_prefix", "prefer_wait", "verify_tls", "ca_bundle", "read_only")
 
 
 class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
-    """Shown when no profile is configured; returns the profile saved, or DEMO (the app opens the dashboard)."""
+    """Shown when no profile is configured; returns the profile saved, or DEMO (the app opens the dashboard). With
+    `editing`, the stored profile's form to enter its secret again (or change its server, auth or token id): returns
+    the profile saved, or None when left as it was."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save profile", id="first.save", tooltip="Validate and save the profile"),
         Binding("ctrl+o", "demo", "Start demo", id="first.demo", tooltip="Open the dashboard on the demo server"),
+        Binding("escape", "leave", "Cancel", id="first.cancel", tooltip="Leave the profile as it is", show=False),
     ]
+
+    def __init__(self, editing: Profile | None = None) -> None:
+        super().__init__()
+        self.editing = editing
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Editing: no demo, and escape goes back; first run: escape does nothing (there is nowhere to go)."""
+        if action == "demo":
+            return self.editing is None
+        if action == "leave":
+            return self.editing is not None
+        return True
+
     DEFAULT_CSS = """
     FirstRunScreen #first-dialog { width: 84; height: auto; padding: 1 2; }
     FirstRunScreen .first-line { height: auto; margin-top: 1; }
@@ -58,41 +77,70 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
         """The profile form and the two choices."""
         # Scrolls the focused field into view on a short terminal; not focusable itself, so keys go to a field
         with VerticalScroll(id="first-dialog", classes="dialog", can_focus=False):
-            yield Static("Welcome to svctui", classes="dialog-title")
-            yield Static("No profile is configured. Add one for your server, or look around with the demo server.")
+            editing = self.editing
+            if editing is None:
+                yield Static("Welcome to svctui", classes="dialog-title")
+                yield Static("No profile is configured. Add one for your server, or look around with the demo server.")
+            else:
+                yield Static(f"Edit profile {editing.name}", classes="dialog-title", markup=False)
+                yield Static(
+                    "Enter the secret again (it is never shown); change the server, auth or token id if they are "
+                    "wrong. ctrl+s saves and reconnects, esc leaves the profile as it is.",
+                    markup=False,
+                )
             for field, placeholder in (
                 ("name", "default"),
                 ("base_url", "https://bloodhound.example.com"),
             ):
                 with Horizontal(classes="first-line"):
                     yield Label(FIELD_LABELS[field])
-                    yield Input(placeholder=placeholder, id=f"first-{field}")
+                    value = str(getattr(editing, field)) if editing is not None else ""
+                    # editing keeps the name: a new name would add a second profile, not fix this one
+                    yield Input(
+                        value, placeholder=placeholder, id=f"first-{field}", disabled=bool(value) and field == "name"
+                    )
             with Horizontal(classes="first-line"):
                 yield Label("auth")
                 options = [("signed requests (token id + key)", "signature"), ("bearer JWT", "bearer")]
-                yield Select(options, value="signature", allow_blank=False, id="first-auth")
+                auth = editing.auth if editing is not None else "signature"
+                yield Select(options, value=auth, allow_blank=False, id="first-auth")
             with Horizontal(classes="first-line", id="line-token-id"):
                 yield Label("token id")
-                yield Input(placeholder="3f2504e0-4f89-41d3-9a0c-0305e82c3301", id="first-token_id")
+                token_id = editing.token_id if editing is not None and editing.token_id else ""
+                yield Input(token_id, placeholder="3f2504e0-4f89-41d3-9a0c-0305e82c3301", id="first-token_id")
             with Horizontal(classes="first-line"):
                 yield Label("secret", id="secret-label")
                 blocked = secret_input_blocked()
-                placeholder = f"not while {DEBUG_LOG_ENV} is set" if blocked else "token key"
+                placeholder = (
+                    f"not while {DEBUG_LOG_ENV} is set" if blocked else self._secret_placeholder(auth == "bearer")
+                )
                 yield Input(password=True, placeholder=placeholder, id="first-secret", disabled=blocked)
             if secret_input_blocked():
                 yield Static(SECRET_BLOCKED, id="first-secret-blocked", classes="dialog-error", markup=False)
             yield Static("", id="first-error", classes="dialog-error")
             with Horizontal(id="first-buttons"):
-                yield Button("Start the demo", id="demo")
+                if editing is None:
+                    yield Button("Start the demo", id="demo")
+                else:
+                    yield Button("Cancel", id="cancel")
                 yield Button("Save profile", id="save", variant="primary")
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Editing: the secret first (what a 401 asks for), scrolled into view on a short terminal."""
+        if self.editing is not None and not secret_input_blocked():
+            self.query_one("#first-secret", Input).focus()
 
     @on(Select.Changed, "#first-auth")
     def _auth_changed(self, event: Select.Changed) -> None:
         bearer = event.value == "bearer"
         self.query_one("#line-token-id").display = not bearer
         if not secret_input_blocked():
-            self.query_one("#first-secret", Input).placeholder = "JWT" if bearer else "token key"
+            self.query_one("#first-secret", Input).placeholder = self._secret_placeholder(bearer)
+
+    def _secret_placeholder(self, bearer: bool) -> str:
+        kind = "JWT" if bearer else "token key"
+        return kind if self.editing is None else f"the {kind}, again"
 
     def _value(self, field: str) -> str:
         return self.query_one(f"#first-{field}", Input).value.strip()
@@ -107,8 +155,11 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
         from svctui.store.profiles import ProfileStore
 
         bearer = self.query_one("#first-auth", Select).value == "bearer"
+        editing = self.editing
+        kept = {field: getattr(editing, field) for field in KEPT_FIELDS} if editing is not None else {}
         fields: dict[str, object] = {
-            "name": self._value("name") or "default",
+            **kept,
+            "name": editing.name if editing is not None else self._value("name") or "default",
             "base_url": self._value("base_url"),
             "auth": "bearer" if bearer else "signature",
         }
@@ -123,7 +174,7 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
             profile = build_profile(FIELD_LABELS, **fields)
             if profile.secret is None:
                 raise StoreError(f"{'JWT' if bearer else 'token key'}: paste the secret shown when it was created")
-            result = ProfileStore().add(profile, make_default=True)
+            result = ProfileStore().add(profile, make_default=editing is None, replace=editing is not None)
         except StoreError as exc:
             self._error(f"✗ {exc}")
             return
@@ -131,6 +182,10 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
         for warning in result.warnings:
             self.notify(warning, severity="warning", markup=False)
         self.dismiss(profile)
+
+    def action_leave(self) -> None:
+        """Editing: back to the dashboard, the profile as it was."""
+        self.dismiss(None)
 
     def action_demo(self) -> None:
         """Start the demo server and open the dashboard against it."""
@@ -143,6 +198,8 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
             self.action_save()
         elif event.button.id == "demo":
             self.action_demo()
+        elif event.button.id == "cancel":
+            self.action_leave()
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

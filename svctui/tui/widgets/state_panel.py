@@ -73,6 +73,9 @@ def header_problem(error: BaseException) -> tuple[str, bool] | None:
     return None
 
 
+EDIT_PROFILE_HINT = "Wrong secret? ctrl+p, then 'Edit profile': enter it again."
+
+
 def profile_test_command(profile: str | None) -> str:
     """The command that tests a profile's token, naming it (shell-quoted) so it tests the one in use."""
     return "svctui profile test" + (f" {shlex.quote(profile)}" if profile else "")
@@ -122,6 +125,7 @@ def error_view(error: BaseException, noun: str = "records", profile: str | None 
             status,
             request_id,
             (
+                *(() if status == 403 else (EDIT_PROFILE_HINT,)),  # a 403 is a token that works, without the right
                 "Switch profile: ctrl+p, then 'Switch profile'.",
                 f"Check the token with: {profile_test_command(profile)}",
                 retry,
