@@ -200,6 +200,7 @@ def demo_server(
     import uuid
 
     from svctui.demo.auth import mint_jwt
+    from svctui.demo.dblock import DatabaseInUse
     from svctui.demo.server import DemoOptions, build_state, serve_forever
     from svctui.demo.sockets import base_url_of, bind_preferred, bind_socket
 
@@ -238,6 +239,9 @@ def demo_server(
         raise click.ClickException(f"cannot listen on {host}:{port or 0}: {exc.strerror or exc}") from None
     try:
         state, prepared = build_state(options)
+    except DatabaseInUse as exc:
+        sock.close()
+        fail(str(exc))
     except (OSError, ValueError, sqlite3.Error) as exc:  # an unusable --db or SVCTUI_DATA_DIR (e.g. /proc)
         sock.close()
         fail(f"cannot prepare the demo database {quote_input(str(options.db_path))}: {exc}; pass --db FILE")

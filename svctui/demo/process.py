@@ -25,6 +25,7 @@ from pathlib import Path
 
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, DemoSizes, default_db_path
 from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
+from svctui.demo.dblock import ServingLock
 from svctui.demo.sockets import base_url_of, bind_preferred
 
 STOP_TIMEOUT = 5.0
@@ -75,8 +76,10 @@ class DemoProcess(ServesPrepared):
 
     def start(self) -> DemoProcess:
         """Prepare the database, bind the port and spawn the server; raises OSError/ValueError/RuntimeError."""
+        path = self.db_path or default_db_path()
+        # held (shared) until stop(): no other start regenerates the database or changes its token meanwhile
         self.prepared = prepare_database(
-            self.db_path or default_db_path(), seed=self.seed, sizes=self.sizes, anchor=self.anchor
+            path, seed=self.seed, sizes=self.sizes, anchor=self.anchor, serving=ServingLock(path)
         )
         sock = bind_preferred(self.host, self.preferred_port)
         try:
@@ -141,6 +144,8 @@ class DemoProcess(ServesPrepared):
         with self._lock:
             self._stopping = True
         process, self._process = self._process, None
+        if self.prepared is not None and self.prepared.serving is not None:
+            self.prepared.serving.release()
         if process is None:
             return
         if process.stdin is not None:

@@ -28,6 +28,7 @@ from svctui.demo.config import (
     default_db_path,
 )
 from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
+from svctui.demo.dblock import ServingLock
 from svctui.demo.faults import FaultInjector
 from svctui.demo.ratelimit import RateLimiter
 from svctui.demo.sockets import base_url_of, bind_socket
@@ -204,6 +205,8 @@ class DemoServer(ServesPrepared):
                 self._thread.join(timeout=5)
         self._server = None
         self._thread = None
+        if self.prepared is not None and self.prepared.serving is not None:
+            self.prepared.serving.release()
         if self._socket is not None:
             self._socket.close()
             self._socket = None
@@ -220,14 +223,16 @@ class DemoServer(ServesPrepared):
 def build_state(options: DemoOptions) -> tuple[DemoState, PreparedDatabase]:
     """Prepare the database and the serving state for `options`."""
     options.validate()
+    path = options.db_path or default_db_path()
     prepared = prepare_database(
-        options.db_path or default_db_path(),
+        path,
         seed=options.seed,
         sizes=options.sizes,
         anchor=options.anchor,
         reset=options.reset,
         token_id=options.token_id,
         token_key=options.token_key,
+        serving=ServingLock(path),  # held while the server serves: released by DemoServer.stop or the process's end
     )
     state = DemoState(
         db_path=prepared.path,

@@ -22,6 +22,7 @@ from textual.pilot import Pilot
 from svctui.api.signing import SignatureAuth
 from svctui.cli import cli
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
+from svctui.demo.dblock import DatabaseInUse
 from svctui.demo.process import DemoProcess
 from svctui.tui.launch import demo_profile, notify_from_thread
 from svctui.tui.widgets.state_panel import StateKind
@@ -145,3 +146,48 @@ def test_a_child_serves_the_sizes_and_the_fixed_now_it_was_given(tmp_path: Path)
     assert server.prepared is not None and server.prepared.anchor == FIXED_ANCHOR
     assert clients["count"] == 10
     assert sum(page["count"] for page in tasks) == sizes.tasks
+
+
+def _tags_status(server: DemoProcess) -> int:
+    """The status of a signed GET of the tag list, with the token the server was started with."""
+    auth = SignatureAuth(server.token_id, server.token_key)
+    with httpx.Client(base_url=server.base_url, auth=auth, timeout=60) as http:
+        return http.get("/api/v2/asset-group-tags").status_code
+
+
+def test_a_second_demo_on_the_same_data_never_breaks_the_first(tmp_path: Path) -> None:
+    """Issue 28: two `svctui --demo` on one data dir gave the first a 401 — the second regenerated the database (it
+    found it incomplete while the first generated, or made for other sizes or another version) with new tokens. A
+    second start on matching data shares it; one that would regenerate it stops, saying why and what to do."""
+    path = tmp_path / "data" / "demo.sqlite3"
+    small = DemoSizes(clients=2, events=4, tasks=20, tags=1, selectors=3)
+    with DemoProcess(db_path=path, sizes=small, rate_limit=0) as first:
+        with DemoProcess(db_path=path, sizes=small, rate_limit=0) as second:
+            assert second.token_id == first.token_id
+            assert (_tags_status(first), _tags_status(second)) == (200, 200)
+        other = DemoProcess(db_path=path, sizes=DemoSizes(clients=3, events=4, tasks=20, tags=1, selectors=3))
+        try:
+            other.start()
+        except DatabaseInUse as refused:
+            said = str(refused)
+        else:
+            other.stop()
+            said = ""
+        assert _tags_status(first) == 200, "the first keeps its data and its token (it was a 401)"
+        assert f"the demo database {path} is served by another demo server" in said
+        assert "regenerate it" in said and "SVCTUI_DATA_DIR" in said
+    with DemoProcess(db_path=path, sizes=DemoSizes(clients=3, events=4, tasks=20, tags=1, selectors=3)) as alone:
+        assert alone.prepared is not None and alone.prepared.generated, "once the first stopped, it may regenerate"
+        assert _tags_status(alone) == 200
+
+
+def test_svctui_demo_says_why_it_cannot_regenerate_data_another_demo_serves(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    small = DemoSizes(clients=2, events=4, tasks=20, tags=1, selectors=3)
+    with DemoProcess(db_path=data / "demo.sqlite3", sizes=small, rate_limit=0) as first:
+        env = {"SVCTUI_DATA_DIR": str(data), "SVCTUI_CONFIG_DIR": str(tmp_path / "config")}
+        result = CliRunner().invoke(cli, ["--demo"], env=env)
+        assert result.exit_code == 1
+        assert result.output.startswith("svctui: the demo server did not start: the demo database ")
+        assert "stop the other one first, or give this one data of its own" in result.output
+        assert _tags_status(first) == 200
