@@ -19,9 +19,10 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
+from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.reactive import var
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
@@ -45,6 +46,7 @@ PROCESS_START = time.perf_counter()
 PROBE: Channel[ServerInfo] = Channel("probe")  # the server's edition, for the header
 THEME: Channel[Settings] = Channel("theme")  # the settings with the theme chosen, once written
 DEMO: Channel[Profile] = Channel("demo")  # the started demo server's profile
+TOAST_RACK = "#textual-toastrack"  # the id Textual gives every screen's toast rack
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
 
 
@@ -177,9 +179,22 @@ class SvcTuiApp(App[int]):
         if key in self._toasts_shown:
             return
         self._toasts_shown[key] = now + (self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
+        if title and isinstance(self.screen, ModalScreen):  # one line in the dialog's last row: the title leads it
+            message, title = f"{escape(title) if markup else title}: {message}", ""
         super().notify(
             visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
         )
+
+    def _toasts_for_a_dialog(self, screen: Screen[Any]) -> None:
+        """A dialog (modal screen) on top: the toasts raised before it are done with (a `Counting…` stayed around
+        `Mark 392 selectors?`), and those of the screens below must not show through its dimmed backdrop; its own
+        keep to its last row (app.tcss). The screen below shows its toasts again when it resumes (Textual)."""
+        if not isinstance(screen, ModalScreen):
+            return
+        self.clear_notifications()
+        for below in self.screen_stack[:-1]:
+            for rack in below.query(TOAST_RACK):
+                rack.display = False
 
     def clear_notifications(self) -> None:
         """Take every toast off the screen; the next of each shows again."""
@@ -202,6 +217,7 @@ class SvcTuiApp(App[int]):
         self.screen_change_signal.subscribe(
             self, lambda _screen: self.call_after_refresh(self.redraw_scrollbar_corners)
         )
+        self.screen_change_signal.subscribe(self, self._toasts_for_a_dialog, immediate=True)
         self.live.start()
         if not self.is_headless:
             from svctui.tui.hangup import watch_terminal
