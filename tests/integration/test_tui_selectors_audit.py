@@ -68,7 +68,7 @@ async def test_resume_is_offered_at_start_deletes_only_what_still_exists_and_nam
             await settle(pilot)
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
-            assert run_id in dialog.body and demo.base_url.rstrip("/") in dialog.body
+            assert run_id in dialog.body and " on demo server, " in dialog.body, "the server as the header names it"
             assert "1 deleted" in dialog.body and "5 selectors are unsettled" in dialog.body
             assert not dialog.query("#confirm-typed"), "up to 20: a plain confirm, no count to type"
             assert f"{selectors[1].id}  {selectors[1].name!r}" in "\n".join(dialog.listing), "named, from its intent"
@@ -717,8 +717,11 @@ async def test_a_resume_above_20_names_every_selector_and_needs_the_count_typed(
             assert "\n" not in dialog.body, "the question wraps to the dialog's width"
             failed, untried = selectors[1:22], selectors[22]
             assert dialog.listing[0].startswith("Checked with GET just now"), "a dry run, as the review's"
-            assert dialog.listing[1].startswith("22 still there: will be deleted (")
+            assert dialog.listing[1] == "22 still there: will be deleted:"
             listed = "\n".join(dialog.listing)
+            shown = dialog.query_one("#confirm-listing")  # issue 28: at 80x24 the view held id ranges, no names
+            in_view = "\n".join(strip.text for strip in shown.query_one(Static).render_lines(shown.region.reset_offset))
+            assert f"{selectors[1].id}  {selectors[1].name!r}" in in_view, in_view
             assert all(f"{selector.id}  {selector.name!r}" in listed for selector in [*failed, untried]), listed
             confirm = dialog.query_one("#confirm", Button)
             box = dialog.query_one("#confirm-typed", Input)
@@ -927,3 +930,35 @@ async def test_a_restore_waiting_for_another_restores_lock_says_so(tmp_path: Pat
         finally:
             if held is not None:
                 unlock_restores(held)
+
+
+async def test_a_resume_of_many_scattered_selectors_shows_names_at_80x24(tmp_path: Path) -> None:
+    """Issue 28: at 80x24 the resume dialog listed ids instead of names: the group heading carried every id as ranges
+    (`39 still there: will be deleted (3, 5, 8, …)`), which wrapped over the few lines the listing has. The heading
+    now says the count; the lines under it name each selector, and the first ones are in view."""
+    from svctui.ops.audit_lines import intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:160:4]  # scattered ids
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "root")
+        run_id = "20261126T121731Z-7c0d"
+        plan = plan_line(
+            run_id, context, BIG_TAG_ID, "Tier Zero", [selector.id for selector in selectors], 1, resumes=None
+        )
+        append_audit({**plan, "ts": "2026-11-26T12:17:31.618Z"})
+        for selector in selectors:  # every one failed: all unsettled, all still there
+            append_audit(intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)))
+            append_audit(outcome_line(run_id, BIG_TAG_ID, DeleteResult(selector.id, Outcome.FAILED, status=500)))
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            start_resume(app, read_audit().get(run_id))
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            shown = dialog.query_one("#confirm-listing")
+            in_view = "\n".join(strip.text for strip in shown.query_one(Static).render_lines(shown.region.reset_offset))
+            assert f"{selectors[0].id}  {selectors[0].name!r}" in in_view, in_view
+            assert f"{len(selectors)} still there: will be deleted:" in in_view

@@ -21,6 +21,7 @@ from tests.support.selectors_run import BIG_TAG_ID, tag_selectors
 from tests.support.snapshots import FIXED_REQUEST_ID
 from tests.support.tui import make_app, settle
 
+STAMP = "2026-11-26T12:17:31.618Z"
 CONTEXT = AuditContext("prod", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "https://bh.example.com", "alice")
 
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
@@ -79,6 +80,31 @@ async def test_audit_tab_on_the_cleanup_screen(
     async def run_before(pilot: Pilot[Any]) -> None:
         await open_cleanup(pilot)
         await pilot.press("a")
+        await settle(pilot)
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_resume_dialog_of_many_scattered_selectors(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer
+) -> None:
+    """Issue 28: at 80x24 the resume dialog showed a heading of id ranges where the names should be."""
+    from svctui.store.audit_read import read_audit
+    from svctui.tui.screens.selectors.resume import start_resume
+
+    chosen = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:120:4]
+    context = AuditContext("demo", big_demo.token_id, big_demo.base_url.rstrip("/"), "alice")
+    run_id = "20261126T121731Z-7c0d"
+    plan = plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", [selector.id for selector in chosen], 1, resumes=None)
+    append_audit({**plan, "ts": STAMP})
+    for selector in chosen:
+        append_audit({**intent_line(run_id, BIG_TAG_ID, selector.id, selector_record(selector)), "ts": STAMP})
+        failed = DeleteResult(selector.id, Outcome.FAILED, status=500, request_id=str(FIXED_REQUEST_ID))
+        append_audit({**outcome_line(run_id, BIG_TAG_ID, failed), "ts": STAMP})
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        start_resume(pilot.app, read_audit().get(run_id))  # type: ignore[arg-type]
         await settle(pilot)
 
     await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

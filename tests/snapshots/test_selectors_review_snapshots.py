@@ -93,3 +93,22 @@ async def test_review_extension_owned(
         await settle(pilot)
 
     await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_review_filters_and_typed_ids(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
+) -> None:
+    """Issue 28: at 80x24 the filters filled `Why these` and cut the typed ids off; they now have a line of their own
+    (at 160 columns both fit on one)."""
+    from dataclasses import replace
+
+    plain = [selector for selector in tag_selectors(big_demo) if not selector.is_default][:6]
+    why = "matching name ∋ Accounts, created_at > 2018-09-17T18:15:44Z, is_default = false"
+    plan = replace(plan_of(big_demo, plain, why=why), typed_ids=tuple(selector.id for selector in plain[3:]))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen(plan))
+        await settle(pilot)
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)

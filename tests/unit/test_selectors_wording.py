@@ -117,3 +117,17 @@ def test_the_left_out_line_is_grammatical_and_fits_80_columns() -> None:
     assert left_out_words(1, 1) == "The run sends 1 selector; 1 left out (gone, default, another tag's)"
     assert left_out_words(19, 4) == "The run sends 19 selectors; 4 left out (gone, default, another tag's)"
     assert len(left_out_words(999, 999)) <= 72, "the review's line at 80 columns"
+
+
+def test_filters_that_fill_the_line_leave_the_typed_ids_a_line_of_their_own() -> None:
+    """Issue 28: at 80x24 `Why these: matching name ∋ Accounts, created_at > …, is_default = false; typed ids …` was
+    cut at the filters: the ids were gone. They now take a second line, fitted to the width."""
+    tag = AssetGroupTag(id=1, name="Tier Zero")
+    typed = tuple(range(1, 400, 3))
+    filters = "matching name ∋ Accounts, created_at > 2018-09-17T18:15:44Z, is_default = false"
+    plan = CleanupPlan(tag, (), (), filters, typed)
+    first, second = why_line(plan, 72).split("\n")
+    assert first == f"Why these: {filters}", "cut to the width by the widget (`…`)"
+    assert second.startswith("and typed ids 1 4 7 ") and second.endswith(" more") and len(second) <= 72
+    short = CleanupPlan(tag, (), (), "matching name ∋ old-", (4, 5))
+    assert why_line(short, 72) == "Why these: matching name ∋ old-; typed ids 4-5", "one line when it fits"

@@ -30,13 +30,13 @@ from svctui.ops.selector_delete import (
 )
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
 from svctui.store.audit_read import AuditRun, SelectorEntry, read_audit
-from svctui.text import id_ranges, plural, when_text
+from svctui.text import plural, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.run import RunJob, RunScreen
-from svctui.tui.screens.selectors.session import DEFAULT_CONCURRENCY, read_only_why
+from svctui.tui.screens.selectors.session import DEFAULT_CONCURRENCY, read_only_why, server_words
 
 
 def ignore_gone(tag_id: int, selector_id: int) -> None:
@@ -69,15 +69,16 @@ def resume_job(run: AuditRun, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
     return job
 
 
-def run_summary(run: AuditRun) -> str:
-    """The dialog's question, one paragraph wrapped to the dialog's width: when, who, server, tag, counts so far,
+def run_summary(run: AuditRun, server: str | None = None) -> str:
+    """The dialog's question, one paragraph wrapped to the dialog's width: when, who, server (`server`: as the
+    header names the one in use, which the resume checked is the run's; else the run's URL), tag, counts so far,
     what a resume does."""
     plan = run.plan
     who = f"profile {plan.get('profile') or '?'}" + (f", user {plan['user']}" if plan.get("user") else "")
     tag = f"tag {run.tag_id}" + (f" {plan['tag_name']!r}" if plan.get("tag_name") else "")
     left = len(run.unsettled_ids())
     return (
-        f"Run {run.run_id} started {when_text(run.started)} by {who} on {plan.get('server') or '?'}, {tag}. "
+        f"Run {run.run_id} started {when_text(run.started)} by {who} on {server or plan.get('server') or '?'}, {tag}. "
         f"So far: {run.counts_text}. "
         f"{plural(left, 'selector')} {'is' if left == 1 else 'are'} unsettled: each is re-checked with GET and "
         "deleted only if it still exists."
@@ -92,11 +93,13 @@ def last_state(entry: SelectorEntry | None) -> str:
 
 
 def grouped_lines(groups: dict[str, list[int]], names: Callable[[int], str]) -> list[str]:
-    """`3 failed (12-14)` then one `  12  'Old DCs'` line per selector, for each group."""
+    """`3 failed:` then one `  12  'Old DCs'` line per selector, for each group. The heading lists no ids: the lines
+    under it do, each with its name (at 80x24 a heading's id ranges wrapped over the few lines the listing has, and
+    the names were out of view)."""
     width = max((len(str(selector_id)) for ids in groups.values() for selector_id in ids), default=1)
     lines: list[str] = []
     for heading, ids in groups.items():
-        lines.append(f"{len(ids):,} {heading} ({id_ranges(ids)})")
+        lines.append(f"{len(ids):,} {heading}:")
         lines.extend(f"  {selector_id:>{width}}  {names(selector_id)}" for selector_id in ids)
     return lines
 
@@ -147,7 +150,7 @@ def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
         selector = found.get(selector_id)
         return repr(selector.name) if selector is not None else logged(selector_id).replace(" yet", "")
 
-    return ["Checked with GET just now (the resume GETs each again before any DELETE):", *grouped_lines(groups, name)]
+    return ["Checked with GET just now (each is checked again before its DELETE):", *grouped_lines(groups, name)]
 
 
 CHECK: Channel[list[PreviewResult]] = Channel("check")  # the unsettled selectors checked with GET
@@ -159,10 +162,10 @@ class ResumeConfirm(ConfirmScreen):
 
     app = getters.app(SvcTuiApp)
 
-    def __init__(self, run: AuditRun, question: str) -> None:
+    def __init__(self, run: AuditRun, question: str, server: str | None = None) -> None:
         count = len(run.unsettled_ids())
         typed = count if count > TYPED_COUNT_ABOVE else None  # as a fresh deletion's review: above 20, type the count
-        super().__init__(question, run_summary(run), f"Resume {count:,}", typed, resume_listing(run))
+        super().__init__(question, run_summary(run, server), f"Resume {count:,}", typed, resume_listing(run))
         self.audit_run = run
         self.ready = False
         self.loads = Loads(self)
@@ -216,7 +219,7 @@ def start_resume(
         return
 
     question = "Resume interrupted run?" if run.interrupted else f"Resume run ({run.state})?"
-    confirm = ResumeConfirm(run, question)
+    confirm = ResumeConfirm(run, question, server_words(app))
 
     def answered(confirmed: bool | None) -> None:
         if confirmed:

@@ -25,7 +25,7 @@ from svctui.api.models import Selector
 from svctui.ops.audit_lines import owner_words, selector_record
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
-from svctui.text import id_runs, most_that_fits, plural, ranges_and_more
+from svctui.text import cell_width, id_runs, most_that_fits, plural, ranges_and_more
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.impact import Impact, impact_line, impact_text, kinds_text, load_impact
@@ -67,7 +67,8 @@ def preview_counts_text(results: list[PreviewResult]) -> str:
 
 
 def why_line(plan: CleanupPlan, width: int) -> str:
-    """`Why these: matching name ∋ old-; typed ids 4-5 12 16 … and 470 more`, the typed ids cut to fit `width`."""
+    """`Why these: matching name ∋ old-; typed ids 4-5 12 16 … and 470 more`, the typed ids cut to fit `width`; when
+    the filters leave them no room, the ids on a second line (`and typed ids 4-5 12 … and 470 more`)."""
     head = f"Why these: {plan.filters_text}" if plan.filters_text else "Why these:"
     if not plan.typed_ids:
         return head if plan.filters_text else "Why these: marked by hand"
@@ -76,7 +77,17 @@ def why_line(plan: CleanupPlan, width: int) -> str:
     def shown(count: int) -> str:
         return f"{head}{joint}typed ids {ranges_and_more(plan.typed_ids, count, sep=' ')}"
 
-    return most_that_fits(shown, len(id_runs(plan.typed_ids)), width)
+    runs = len(id_runs(plan.typed_ids))
+    line = most_that_fits(shown, runs, width)
+    if cell_width(line) <= width or not plan.filters_text:
+        return line
+    # the filters fill the line (at 80 columns they cut the ids off): the ids get a line of their own; the first is
+    # cut with `…` by the widget
+
+    def ids_shown(count: int) -> str:
+        return f"and typed ids {ranges_and_more(plan.typed_ids, count, sep=' ')}"
+
+    return f"{head}\n{most_that_fits(ids_shown, runs, width)}"
 
 
 def left_out_words(sending: int, settled: int) -> str:
