@@ -18,7 +18,7 @@ from svctui.tui.screens.selectors.review import CONFIRM_TYPED_ABOVE, ReviewScree
 from tests.support.demo_http import signed
 from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
-from tests.support.tui import settle, with_screen
+from tests.support.tui import burst, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -210,3 +210,23 @@ async def test_hundreds_of_typed_ids_leave_the_list_the_count_box_and_the_button
         assert review.query_one("#review-why").region.height == 1
         table = review.query_one("#review-table", DataTable)
         assert table.region.height - 1 >= 3, f"the list shows {table.region.height - 1} rows"
+
+
+async def test_a_wrong_count_enter_and_backspaces_in_one_burst_keep_the_keys_typed_after(tmp_path: Path) -> None:
+    """Issue 28's W5, reproduced in tmux at 80x24: `73` enter, backspace twice, `22` sent together left `73` in the
+    count box. The backspaces are bound keys: a plain Input runs them after the digits queued behind them, which they
+    ate. The box runs each key in the order typed."""
+    with big_tag_server(tmp_path) as demo:
+        many = [selector for selector in tag_selectors(demo) if not selector.is_default][:22]
+        async with with_screen(demo, ReviewScreen(plan_of(demo, many))) as (app, pilot):
+            review = app.screen
+            assert isinstance(review, ReviewScreen)
+            box = review.query_one("#review-typed", Input)
+            box.focus()
+            await settle(pilot)
+            burst(pilot, *"73", "enter", "backspace", "backspace", *"22")
+            await settle(pilot)
+            assert box.value == "22"
+            assert app.screen is review, "enter with `73` confirms nothing, whatever was typed after it"
+            assert any("Type 22 exactly" in note.message for note in app.notes), "the wrong count was said"
+            assert not review.query_one("#review-delete", Button).disabled

@@ -30,6 +30,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 
+from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.visible import visible
 
 DIGITS = "0123456789"
@@ -81,8 +82,10 @@ class ConfirmDialog(ModalScreen[bool]):
 
     # ----- the parts ---------------------------------------------------------------------------------------
     def typed_box(self, placeholder: str) -> Input:
-        """The typed-count box (digits only); it has the focus on open."""
-        return Input(placeholder=placeholder, id=self.TYPED_ID, restrict=r"[0-9]*", select_on_focus=False)
+        """The typed-count box (digits only); it has the focus on open. An OrderedInput: a wrong count, enter and two
+        backspaces typed in one burst let the backspaces act after the digits typed behind them, which they ate
+        (issue 28's W5: `73` enter, backspace twice, `27` left `73`)."""
+        return OrderedInput(placeholder=placeholder, id=self.TYPED_ID, restrict=r"[0-9]*", select_on_focus=False)
 
     def dialog_buttons(self, label: str, *, offered: bool = True) -> Horizontal:
         """Cancel (left), then the action named `label` (right; left out when not `offered`, e.g. read-only)."""
@@ -100,11 +103,13 @@ class ConfirmDialog(ModalScreen[bool]):
         """The action's button, when offered."""
         return next(iter(self.query(f"#{self.ACTION_ID}").results(Button)), None)
 
-    def typed_ok(self) -> bool:
-        """True without a typed count, or when the box holds it."""
+    def typed_ok(self, text: str | None = None) -> bool:
+        """True without a typed count, or when the box holds it (or `text`, what it held when enter was pressed)."""
         expected = self.expected_text()
         if expected is None:
             return True
+        if text is not None:
+            return text.strip() == expected
         box = self.box()
         return box is not None and box.value.strip() == expected
 
@@ -142,13 +147,16 @@ class ConfirmDialog(ModalScreen[bool]):
             self.update_action()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the typed-count box confirms only when the text is right and the dialog ready; else says why."""
+        """Enter in the typed-count box confirms only when the text is right and the dialog ready; else says why. The
+        text judged is what the box held when enter was pressed (`event.value`): keys typed after it in one burst
+        are in the box by the time this runs, and must not make a wrong count right."""
         if event.input.id != self.TYPED_ID:
             return
         event.stop()
-        if self.action_button() is not None and self.may_confirm():
+        typed = self.typed_ok(event.value)
+        if self.action_button() is not None and self.action_ready() and typed:
             self.dismiss(True)
-        elif not self.typed_ok():
+        elif not typed:
             self.notify(self.wrong_text(), severity="warning", markup=False)
         else:
             self.notify(self.not_ready_text(), severity="warning", markup=False)

@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from svctui.api.ascii import split_ascii
 from svctui.ops.selector_ids import IdError, collect_ids
 from svctui.tui.widgets.dialog import ConfirmDialog, show_line
+from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.visible import visible
 
 MAX_QUOTED = 100  # characters of typed input quoted back in a message
@@ -70,7 +71,7 @@ class TypeIds(ModalScreen["list[int] | None"]):
             yield Static(
                 "Ids and ranges, e.g. 12 15-20 31 (paste works; enter marks, esc cancels)", classes="dialog-hint"
             )
-            yield Input(placeholder="12 15-20 31", id="ids")
+            yield OrderedInput(placeholder="12 15-20 31", id="ids")  # a fix typed after enter stays in order
             yield Static("", id="ids-error", classes="dialog-error")
 
     def on_mount(self) -> None:
