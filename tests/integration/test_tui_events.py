@@ -416,4 +416,7 @@ async def test_sorted_by_next_run_the_rules_without_dtstart_are_said_to_be_the_s
         assert [key.render() for key in screen.sort] == ["next_scheduled_at"]
         undated = [event.id for event in screen.table.items if not parse_schedule(event.rrule).has_start]
         assert undated, "the demo has legacy RRULE-only rules"
-        assert f"{len(undated)} without DTSTART: placed by the server, next run unknown" in status_text(app)
+        assert f"{len(undated)} without DTSTART: placed by the server" in status_text(app)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert f"{len(undated)} without DTSTART: placed by the server" in status_text(app), "it fits at 80 columns"

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 # Where rows without a DTSTART sit when sorted by next run: the server's own next_scheduled_at places them
-UNDATED_PLACE = "placed by the server, next run unknown"
+UNDATED_PLACE = "placed by the server"  # short: at 80 columns it must fit beside the rows
 MINUTE_MARGIN = 0.05  # seconds past the minute's turn: the clock read then is surely in the new minute
 
 
