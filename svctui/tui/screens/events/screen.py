@@ -106,10 +106,10 @@ class EventsScreen(ListScreen["Event"]):
             self.call_after_refresh(self.action_toggle_detail)
 
     def status_parts(self) -> list[str]:
-        """The list's parts; sorted by next run, how many rows have no DTSTART: the server orders them by its own
+        """The list's parts; sorted by next run first, how many rows have no DTSTART: the server orders them by its own
         next_scheduled_at, which the items do not carry, so their place is the server's and their next run unknown."""
         parts = super().status_parts()
-        if self.rows_on_screen() and any(key.column == "next_scheduled_at" for key in self.sort):
+        if self.rows_on_screen() and self.sort and self.sort[0].column == "next_scheduled_at":  # it decides the order
             undated = sum(1 for event in self.table.items if not parse_schedule(event.rrule).has_start)
             if undated:
                 parts.append(StatusPart(f"{undated} without DTSTART: {UNDATED_PLACE}", status.OWN))
