@@ -119,7 +119,8 @@ def test_commands_never_show_the_secret(transcript: Transcript) -> None:
         assert transcript.run("profile", "test", "ring") == 2
         assert transcript.run("profile", "list") == 0
         assert transcript.run("profile", "use", "jwt") == 0
-        assert transcript.run("profile", "remove", "file", stdin="y\n") == 0
+        assert transcript.run("profile", "remove", "file", stdin="y\n") == 2  # off a terminal: --yes, no prompt
+        assert transcript.run("profile", "remove", "file", "--yes") == 0
         assert transcript.run("profile", "remove", "ring", "--yes") == 0
         assert transcript.run("locate", "config") == 0
 
