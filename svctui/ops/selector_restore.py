@@ -331,8 +331,10 @@ async def _restore_planned(
     if plan.in_doubt:
         existing = await fetch_selector_records(client, tag_id)
     results: list[RestoreResult] = []
+    cancelled = False  # not every `skipped` is: one still there after a deletion in doubt is skipped too
     for entry in plan.to_restore:
         if cancel is not None and cancel.is_set():
+            cancelled = True
             results.append(RestoreResult(entry.selector_id, SKIPPED, entry.name, message="cancelled"))
             continue
         result = await _restore_one(client, tag_id, entry, plan, existing, run_id, audit)
@@ -340,7 +342,7 @@ async def _restore_planned(
         if on_result is not None:
             on_result(result)
     counts = Counter(result.outcome for result in results)
-    stopped = "cancelled" if counts[SKIPPED] else None
+    stopped = "cancelled" if cancelled else None
     audit({"run": run_id, "event": "end", "counts": dict(counts), "stopped": stopped})
     return results
 

@@ -45,6 +45,12 @@ class Recorded:
     body: bytes
     verified: bool
     problem: str = ""
+    request_id: str = ""  # the RequestID header of the answer, once sent
+
+    @property
+    def json(self) -> Any:
+        """The body as JSON."""
+        return json.loads(self.body)
 
     @property
     def path(self) -> str:
@@ -141,6 +147,7 @@ class RecordingServer:
         self.tasks = sample_tasks(tasks)
         self.tags = [{"id": 1, "type": 1, "name": "Tier Zero", "position": 1}, {"id": 2, "type": 3, "name": "Owned"}]
         self.selectors = {1: sample_selectors(1, selectors)}
+        self.next_selector_id = 1000  # ids of POSTed selectors: never one used before, as on the real server
         self.count_override: int | None = None
         self._queue: deque[Reply] = deque()
         self._holds: list[threading.Event] = []
@@ -237,6 +244,8 @@ class RecordingServer:
                 return Reply(404, {"problem": "resource not found"})
             if selector_id is None and method == "GET":
                 return self._page(recorded, items, "selectors", default_limit=50)
+            if selector_id is None and method == "POST":
+                return self._create_selector(tag_id, items, recorded.body)
             found = next((item for item in items if str(item["id"]) == selector_id), None)
             if found is None:
                 return Reply(404, {"problem": "resource not found"})
@@ -246,6 +255,29 @@ class RecordingServer:
                 items.remove(found)
                 return Reply(204)
         return Reply(404, "404 page not found", content_type="text/plain; charset=utf-8")
+
+    def _create_selector(self, tag_id: int, items: list[dict[str, Any]], body: bytes) -> Reply:
+        """POST a selector as the real server does: 409 when a non-default selector of the tag has the name, else
+        201 `{"data": selector}` (created enabled, under a new id)."""
+        sent = json.loads(body)
+        if any(item["name"] == sent["name"] and not item["is_default"] for item in items):
+            return Reply(409, {"problem": "asset group tag selector name must be unique"})
+        with self._lock:
+            self.next_selector_id += 1
+            new_id = self.next_selector_id
+        created = {
+            "id": new_id,
+            "asset_group_tag_id": tag_id,
+            "name": sent["name"],
+            "description": sent.get("description", ""),
+            "auto_certify": sent.get("auto_certify", 0),
+            "is_default": False,
+            "allow_disable": True,
+            "disabled_at": None,
+            "seeds": [{"type": seed["type"], "value": seed["value"]} for seed in sent.get("seeds", [])],
+        }
+        items.append(created)
+        return Reply(201, {"data": created})
 
     def _page(
         self, recorded: Recorded, items: list[dict[str, Any]], key: str | None, default_limit: int = 100
@@ -286,7 +318,7 @@ class _Handler(BaseHTTPRequestHandler):
         reply = owner.handle(recorded)
         if reply.hold is not None:
             reply.hold.wait(timeout=30)
-        request_id = str(uuid.uuid4())
+        request_id = recorded.request_id = str(uuid.uuid4())
         payload = reply.body
         if isinstance(payload, dict):
             if "problem" in payload:

@@ -1,0 +1,130 @@
+"""Issue 30: which selectors of a deletion run a restore plans to re-create, and why it leaves each other one alone
+(`plan_restore`, `earlier_restores`), read from audit lines as the engine and the restore write them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from svctui.api.models import Selector
+from svctui.ops.selector_restore import NothingToRestore, earlier_restores, plan_restore, same_definition
+from svctui.store.audit_read import AuditLog, parse_audit
+
+KEPT = {"name": "Old DCs", "description": "DCs", "seeds": [{"type": 1, "value": "S-1-5-21-5"}]}
+
+
+def log(*records: dict[str, Any]) -> AuditLog:
+    """An audit log of these lines."""
+    return parse_audit(json.dumps(record).encode() + b"\n" for record in records)
+
+
+def plan(run: str, ids: list[int], action: str = "selectors.delete", **extra: Any) -> dict[str, Any]:
+    """A plan line of tag 3."""
+    return {"event": "plan", "run": run, "action": action, "tag_id": 3, "ids": ids, **extra}
+
+
+def step(
+    run: str, selector_id: int, outcome: str | None, kept: dict[str, Any] | None = KEPT, **extra: Any
+) -> list[dict[str, Any]]:
+    """An intent (with `kept` as the record) and, unless `outcome` is None, its outcome."""
+    lines: list[dict[str, Any]] = [{"event": "intent", "run": run, "selector_id": selector_id, "selector": kept}]
+    if outcome is not None:
+        lines.append({"event": "outcome", "run": run, "selector_id": selector_id, "outcome": outcome, **extra})
+    return lines
+
+
+def test_only_a_deletion_run_of_a_tag_can_be_restored() -> None:
+    audit = log(
+        plan("back", [5], action="selectors.restore", restores="r1"), {"event": "plan", "run": "r0", "ids": [5]}
+    )
+    for run in ("back", "r0"):
+        with pytest.raises(NothingToRestore) as refused:
+            plan_restore(audit, run)
+        assert str(refused.value) == f"run {run} is not a deletion run with a plan; only those can be restored"
+
+
+def test_each_selector_left_alone_says_why() -> None:
+    owned = KEPT | {"rule_key": "entra-admins", "extension_id": 2}
+    audit = log(
+        plan("r1", [1, 2, 3, 4, 5, 6, 7, 8]),
+        *step("r1", 1, "deleted"),
+        *step("r1", 2, "failed"),
+        {"event": "outcome", "run": "r1", "selector_id": 3, "outcome": "already gone"},  # no intent: not attempted?
+        *step("r1", 4, "deleted", owned),
+        *step("r1", 5, "deleted", None),
+        *step("r1", 6, "deleted", {"name": "No seeds", "seeds": []}),
+        *step("r1", 7, None),  # in doubt: restored only once found gone
+        *step("r1", 8, "no answer"),
+    )
+    restore = plan_restore(audit, "r1")
+    assert [entry.selector_id for entry in restore.to_restore] == [1, 7, 8]
+    assert restore.in_doubt == [] and restore.already == {}
+    no_record = "the run kept no record of it (name, seeds): it can't be re-created"
+    assert restore.not_restorable == {
+        2: "not deleted by the run (failed)",
+        3: "not deleted by the run (already gone)",
+        4: "owned by an extension (extension 2, rule entra-admins): the extension re-creates it at its next sync; "
+        "a copy made by POST would be a plain selector whose name blocks that",
+        5: no_record,
+        6: no_record,
+    }
+
+
+def test_only_the_ids_asked_for_each_once_in_the_order_asked() -> None:
+    audit = log(plan("r1", [5, 6, 7]), *step("r1", 5, "deleted"), *step("r1", 6, "deleted"))
+    restore = plan_restore(audit, "r1", [6, 99, 6, 5])
+    assert [entry.selector_id for entry in restore.to_restore] == [6, 5]
+    assert restore.not_restorable == {99: "not part of run r1"}
+    assert plan_restore(audit, "r1", [7]).not_restorable == {7: "not deleted by the run (not attempted)"}
+
+
+def test_a_deletion_in_doubt_that_a_resume_finished_belongs_to_the_resume() -> None:
+    audit = log(
+        plan("r1", [5, 6]),
+        *step("r1", 5, None),
+        *step("r1", 6, None),
+        plan("r2", [5, 6], resumes="r1"),
+        *step("r2", 5, "deleted"),
+        *step("r2", 6, "failed"),
+    )
+    first = plan_restore(audit, "r1")
+    assert first.not_restorable == {5: "deleted by run r2, not by this one: restore that run"}
+    assert [entry.selector_id for entry in first.to_restore] == [6]  # the resume did not delete it: still in doubt
+    assert [entry.selector_id for entry in plan_restore(audit, "r2").to_restore] == [5]
+
+
+def test_earlier_restores_of_the_run_or_its_resumes_count_and_others_do_not() -> None:
+    audit = log(
+        plan("r1", [5, 6, 7, 8]),
+        *(line for sid in (5, 6, 7, 8) for line in step("r1", sid, "deleted")),
+        plan("r2", [9], resumes="r1"),
+        *step("r2", 9, "deleted"),
+        plan("back1", [5, 6], action="selectors.restore", restores="r1"),
+        *step("back1", 5, "restored", new_id=50),
+        *step("back1", 6, None),  # its POST in doubt
+        *step("back1", 7, "no answer"),  # in doubt too ...
+        plan("back2", [7, 9], action="selectors.restore", restores="r2"),
+        *step("back2", 7, "restored", new_id=70),  # ... then restored by a restore of the resume: done
+        *step("back2", 9, "failed"),
+        plan("elsewhere", [8], action="selectors.restore", restores="r9"),
+        *step("elsewhere", 8, "restored", new_id=80),  # another deletion's restore: not this run's
+    )
+    assert earlier_restores(audit, {"r1", "r2"}) == ({5: 50, 7: 70}, {6})
+    assert earlier_restores(audit, {"r9"}) == ({8: 80}, set())
+    restore = plan_restore(audit, "r1")
+    assert restore.already == {5: 50, 7: 70}
+    assert [entry.selector_id for entry in restore.to_restore] == [6, 8] and restore.in_doubt == [6]
+
+
+def test_the_same_definition_is_the_same_name_description_and_seeds() -> None:
+    found = Selector.model_validate({"id": 40, "asset_group_tag_id": 3, "is_default": False} | KEPT)
+    assert same_definition(found, KEPT | {"id": 5, "created_at": "2026-01-01T00:00:00Z"})
+    assert same_definition(
+        Selector.model_validate({"id": 41, "asset_group_tag_id": 3, "name": "x", "description": None, "seeds": []}),
+        {"name": "x", "description": ""},
+    )  # no description and an empty one, no seeds and none kept: the same
+    for other in ({"name": "Old DCS"}, {"description": "dcs"}, {"seeds": [{"type": 2, "value": "S-1-5-21-5"}]}):
+        assert not same_definition(found, KEPT | other), other
+    assert not same_definition(found, KEPT | {"seeds": [*KEPT["seeds"], {"type": 1, "value": "S-2"}]})
