@@ -28,6 +28,7 @@ from svctui.store.audit import (
     utc_stamp,
 )
 from svctui.store.errors import StoreError
+from tests.support.files import child_env
 
 POLL_LIMIT = 120.0  # seconds: a guard against a hung test, not an assertion on speed
 
@@ -106,7 +107,7 @@ def test_a_second_process_waits_for_a_writer_caught_mid_line_then_starts_a_line_
             "import sys\nfrom pathlib import Path\nfrom svctui.store.audit import append_audit\n"
             "append_audit({'run': 'second'}, Path(sys.argv[1]))\n"
         )
-        other = subprocess.Popen([sys.executable, "-c", program, str(path)])
+        other = subprocess.Popen([sys.executable, "-c", program, str(path)], env=child_env())
         inode = os.fstat(fd).st_ino
         guard = time.monotonic() + POLL_LIMIT
         while other.poll() is None and not _waits_for_a_lock(other.pid, inode) and time.monotonic() < guard:

@@ -4,7 +4,6 @@ the intent record; the read_only profile setting."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from svctui.store.audit_read import read_audit
 from svctui.store.errors import StoreError
 from svctui.store.model import Profile, read_only_reason
 from svctui.store.profiles import ProfileStore, dump_profiles, parse_profiles
+from tests.support.files import child_env
 
 RUN_ID = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$")
 
@@ -56,9 +56,7 @@ def test_a_write_the_kernel_takes_only_in_part_is_a_failure_of_the_log() -> None
         "except StoreError as exc:\n"
         "    print(exc)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, check=False, env=dict(os.environ)
-    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=False, env=child_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"cannot append to the audit log '{audit_path()}': only 100 of ")
     assert audit_path().stat().st_size == 100
@@ -122,7 +120,7 @@ def test_concurrent_appends_from_threads_and_processes_leave_only_whole_lines() 
         "import sys\nfrom pathlib import Path\nfrom svctui.store.audit import append_audit\n"
         "for n in range(60):\n    append_audit({'run': sys.argv[2], 'n': n}, Path(sys.argv[1]))\n"
     )
-    others = [subprocess.Popen([sys.executable, "-c", script, str(path), f"p{k}"]) for k in range(3)]
+    others = [subprocess.Popen([sys.executable, "-c", script, str(path), f"p{k}"], env=child_env()) for k in range(3)]
     threads = [
         threading.Thread(target=lambda k=k: [append_audit({"run": f"t{k}", "n": n}, path) for n in range(60)])
         for k in range(3)
