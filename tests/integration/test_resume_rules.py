@@ -10,9 +10,12 @@ from typing import Any
 import pytest
 
 from svctui.api.client import ApiClient
+from svctui.api.models import Selector
 from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext
+from svctui.ops.delete_run import delete_selectors
+from svctui.ops.outcomes import Outcome
 from svctui.ops.resume import (
     NothingToResume,
     ResumeRefused,
@@ -24,6 +27,7 @@ from svctui.ops.resume import (
 )
 from svctui.store.audit import append_audit, audit_path
 from svctui.store.audit_read import AuditLog, parse_audit, read_audit
+from tests.support.recording_server import TOKEN_ID, RecordingServer, client_for
 
 
 def lines(*records: dict[str, Any]) -> list[bytes]:
@@ -294,3 +298,43 @@ async def test_a_resume_reports_each_result_and_can_be_cancelled(fresh_demo_serv
         )  # fmt: skip
     assert [str(result.outcome) for result in report.results] == ["skipped", "skipped"] and seen == ids
     assert written[0]["tag_name"] == "" and written[0]["resumes"] == "r1" and written[0]["concurrency"] == 4
+
+
+@pytest.mark.anyio
+async def test_a_resume_deletes_only_the_selector_it_planned_never_a_newcomer_or_a_renamed_one(
+    server: RecordingServer,
+) -> None:
+    """The resume GETs each id first and compares it with the record its deletion kept: another creation time under
+    the id is another selector (the planned one is gone: settled, not deleted); the same one under another name was
+    renamed since (failed, not deleted: the person decides anew); the same one unchanged is deleted."""
+    planned = "2026-03-01T10:00:00Z"
+    for item, created in zip(server.selectors[1][1:], ["2026-05-01T00:00:00Z", planned, planned], strict=True):
+        item["created_at"] = created
+    kept = {
+        2: Selector.model_validate({"id": 2, "asset_group_tag_id": 1, "name": "Old DCs", "created_at": planned}),
+        3: Selector.model_validate({"id": 3, "asset_group_tag_id": 1, "name": "Web", "created_at": planned}),
+        4: Selector.model_validate({"id": 4, "asset_group_tag_id": 1, "name": "selector 4", "created_at": planned}),
+    }
+    context = AuditContext("lab", TOKEN_ID, server.base_url, "tester")
+    audit: list[dict[str, Any]] = []
+    async with client_for(server, max_retries=0) as api:
+        report = await delete_selectors(
+            api, 1, [2, 3, 4], context=context, concurrency=1, records=kept, resumes="r0", audit=audit.append
+        )
+    assert [f"{request.method} {request.path}" for request in server.requests] == [
+        "GET /api/v2/asset-group-tags/1/selectors/2",
+        "GET /api/v2/asset-group-tags/1/selectors/3",
+        "GET /api/v2/asset-group-tags/1/selectors/4",
+        "DELETE /api/v2/asset-group-tags/1/selectors/4",
+    ]
+    said = [line for line in audit if line["event"] == "outcome"]
+    assert [(line["selector_id"], line["outcome"], line["status"], line["message"]) for line in said] == [
+        (2, "already gone", 200, "re-checked with GET: the selector planned is gone; id 2 now holds 'selector 2' "
+         "created 2026-05-01T00:00:00Z, not 'Old DCs' created 2026-03-01T10:00:00Z, which is not deleted"),
+        (3, "failed", 200, "re-checked with GET: renamed 'Web' → 'selector 3' since the run planned it; not deleted: "
+         "delete it anew if meant"),
+        (4, "deleted", 204, ""),
+    ]  # fmt: skip
+    assert [(result.selector_id, result.outcome) for result in report.results] == [
+        (2, Outcome.ALREADY_GONE), (3, Outcome.FAILED), (4, Outcome.DELETED)
+    ]  # fmt: skip

@@ -9,7 +9,13 @@ from typing import Any
 import pytest
 
 from svctui.api.models import Selector
-from svctui.ops.selector_restore import NothingToRestore, earlier_restores, plan_restore, same_definition
+from svctui.ops.selector_restore import (
+    NothingToRestore,
+    describe_plan,
+    earlier_restores,
+    plan_restore,
+    same_definition,
+)
 from svctui.store.audit_read import AuditLog, parse_audit
 
 KEPT = {"name": "Old DCs", "description": "DCs", "seeds": [{"type": 1, "value": "S-1-5-21-5"}]}
@@ -128,3 +134,49 @@ def test_the_same_definition_is_the_same_name_description_and_seeds() -> None:
     for other in ({"name": "Old DCS"}, {"description": "dcs"}, {"seeds": [{"type": 2, "value": "S-1-5-21-5"}]}):
         assert not same_definition(found, KEPT | other), other
     assert not same_definition(found, KEPT | {"seeds": [*KEPT["seeds"], {"type": 1, "value": "S-2"}]})
+
+
+def test_the_plan_in_words_shows_every_seed_whole_and_visibly_and_every_id_left_alone() -> None:
+    """What a person confirms before any POST: each selector with each seed, a Cypher on its lines under its label,
+    control characters shown (never sent to the terminal), odd records still shown; then what is left alone."""
+    kept: dict[int, dict[str, Any]] = {
+        5: {"name": "Old DCs", "seeds": [{"type": 1, "value": "S-1-5-21-5"}, {"type": 2, "value": "MATCH (n)\nWHERE "
+            "n.x\nRETURN n"}], "disabled_at": "2026-01-01T00:00:00Z"},
+        6: {"name": "", "seeds": [{"type": 7, "value": "x"}]},
+        7: {"name": "Bell\x07", "seeds": ["S-1-5-21-7", {"type": "1", "value": None}, {"type": 2, "value":
+            "\x1b]0;pwned\x07"}], "disabled_at": "2026-01-02T00:00:00Z"},
+        10: {"name": "Odd", "seeds": {"type": 1}},
+    }  # fmt: skip
+    audit = log(
+        plan("r1", [5, 6, 7, 8, 9, 10]),
+        *(line for sid, record in kept.items() for line in step("r1", sid, "deleted", record)),
+        *step("r1", 8, "failed"),
+    )
+    restore = plan_restore(audit, "r1")
+    restore.already.update({1: 10, 2: None, 3: 30})
+    restore.in_doubt.append(6)
+    assert describe_plan(restore) == [
+        "  5 'Old DCs': 2 seeds",
+        "      object id: S-1-5-21-5",
+        "      Cypher: MATCH (n)",
+        "              WHERE n.x",
+        "              RETURN n",
+        "  6 (no name): 1 seed",
+        "      type 7: x",
+        "  7 'Bell\\x07': 3 seeds",
+        "      seed: S-1-5-21-7",
+        "      seed: ",
+        "      Cypher: ␛]0;pwned␇",
+        "  10 'Odd': 0 seeds",
+        "  3 already restored (now 10, 30), skipped: 1-3",
+        "  1 skipped, not deleted by the run (failed): 8",
+        "  1 skipped, not deleted by the run (not attempted): 9",
+        "  1 had a restore that got no answer: looked up by name first",
+        "  2 disabled when deleted come back enabled: 5, 7",
+    ]
+    only_five = plan_restore(audit, "r1", [5])
+    only_five.already[1] = None
+    assert describe_plan(only_five)[-2:] == [
+        "  1 already restored, skipped: 1",
+        "  1 disabled when deleted comes back enabled: 5",
+    ]
