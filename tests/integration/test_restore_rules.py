@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from svctui.api.client import ApiClient
+from svctui.api.signing import BearerAuth
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
 from svctui.ops.selector_restore import (
     RestoreResult,
@@ -22,7 +24,7 @@ from svctui.ops.selector_restore import (
 )
 from svctui.store.audit import append_audit, audit_path
 from svctui.store.audit_read import read_audit
-from tests.support.recording_server import TOKEN_ID, Recorded, RecordingServer, Reply, client_for
+from tests.support.recording_server import JWT, TOKEN_ID, Recorded, RecordingServer, Reply, client_for
 
 CONTEXT = AuditContext(profile="lab", token_id=TOKEN_ID, server="http://127.0.0.1", user="tester")
 SELECTORS_PATH = "/api/v2/asset-group-tags/1/selectors"
@@ -241,11 +243,19 @@ async def test_a_refused_post_fails_an_unanswered_one_is_in_doubt_and_a_bad_reco
         ("no answer", 502, lost.request_id),
         ("failed", None, None),
     ]
-    assert results[0].message == (
-        f"HTTP 500 Internal Server Error — an internal error has occurred (request id {refused.request_id})"
+    assert results[0] == RestoreResult(
+        5,
+        "failed",
+        "Old DCs",
+        status=500,
+        request_id=refused.request_id,
+        message=(f"HTTP 500 Internal Server Error — an internal error has occurred (request id {refused.request_id})"),
     )
+    assert (results[1].name, results[1].new_id) == ("Web servers", None)
     assert "whether it was done is not known" in results[1].message
-    assert results[2].message == "ValueError: invalid literal for int() with base 10: 'two'"
+    assert results[2] == RestoreResult(
+        7, "failed", "Printers", message=("ValueError: invalid literal for int() with base 10: 'two'")
+    )
     assert lines[-1] == {"run": "back-1", "event": "end", "counts": {"failed": 2, "no answer": 1}, "stopped": None}
     assert [line["event"] for line in lines[1:-1]] == ["intent", "outcome"] * 3
     assert lines[6] == outcome(7, "failed", None, results[2].message, new_id=None)
@@ -259,7 +269,7 @@ async def test_a_deletion_in_doubt_is_restored_only_once_its_selector_is_found_g
     sent nor logged. Gone, or another selector now under the id (another tag's, another one of this tag): POST."""
     still = record(2, "selector 2")  # the server's own selector 2, unchanged: the DELETE never happened
     unknown = record(3, "selector 3")
-    newcomer = record(4, "Old DCs")  # the server's id 4 holds 'selector 4' now
+    newcomer = record(4, "Old DCs", disabled_at="2026-02-01T00:00:00Z")  # the server's id 4 holds 'selector 4' now
     moved = record(9, "Moved")
     gone = record(10, "Gone")
     on_server(server, {"id": 9, "asset_group_tag_id": 2, "name": "Moved away", "is_default": False, "seeds": []})
@@ -278,9 +288,14 @@ async def test_a_deletion_in_doubt_is_restored_only_once_its_selector_is_found_g
         (2, "skipped", None), (3, "skipped", None), (4, "restored", 1001), (9, "restored", 1002),
         (10, "restored", 1003),
     ]  # fmt: skip
-    assert results[0].message == results[1].message == "its deletion is in doubt and it was not found gone"
+    doubt = "its deletion is in doubt and it was not found gone"
+    assert results[:2] == [
+        RestoreResult(2, "skipped", "selector 2", message=doubt),
+        RestoreResult(3, "skipped", "selector 3", message=doubt),
+    ]
     assert results[2].message == (
-        "the deleted one is gone: id 4 now holds 'selector 4', not 'Old DCs' created 2026-03-01T10:00:00Z, not ours"
+        "re-created enabled; was disabled; the deleted one is gone: id 4 now holds 'selector 4', not 'Old DCs' "
+        "created 2026-03-01T10:00:00Z, not ours"
     )
     assert results[3].message == "the deleted one is gone: id 9 is now a selector of tag 2, not of tag 1, not ours"
     assert results[4].message == ""
@@ -324,12 +339,16 @@ async def test_a_restore_after_one_that_got_no_answer_finds_what_that_one_create
 
 @pytest.mark.anyio
 async def test_a_cancelled_restore_sends_nothing_and_says_so(server: RecordingServer) -> None:
-    deletion("del-1", {5: (record(5, "Old DCs"), "deleted"), 6: (record(6, "Web servers"), "deleted")})
+    deletion("del-1", {5: (record(5, "Old DCs"), "deleted"), 6: (record(6, "Web servers"), "deleted")}, tag_name="")
     cancel = asyncio.Event()
     cancel.set()
     results, lines, seen = await restore(server, "del-1", cancel=cancel)
     assert posts(server) == []
-    assert [(result.outcome, result.message) for result in results] == [("skipped", "cancelled")] * 2
+    assert results == [
+        RestoreResult(5, "skipped", "Old DCs", message="cancelled"),
+        RestoreResult(6, "skipped", "Web servers", message="cancelled"),
+    ]
+    assert (lines[0]["tag_name"], lines[0]["ids"]) == ("", [5, 6])  # the deletion named no tag: nor does this
     assert seen == []
     assert lines[1:] == [{"run": "back-1", "event": "end", "counts": {"skipped": 2}, "stopped": "cancelled"}]
     assert read_audit().get("back-1").state == "stopped: cancelled"
@@ -358,3 +377,32 @@ async def test_a_selector_restored_by_another_restore_meanwhile_is_skipped(serve
     ]
     assert seen == results
     assert read_audit().get("back-1").plan["ids"] == [8]
+
+
+@pytest.mark.anyio
+async def test_a_record_kept_without_a_name_is_sent_without_one_and_the_refusal_is_its_outcome(
+    server: RecordingServer,
+) -> None:
+    deletion("del-1", {5: (record(5, "Old DCs") | {"name": None}, "deleted")})
+    results, lines, _ = await restore(server, "del-1")
+    post = posts(server)[0]
+    assert post.json["name"] == ""
+    assert results == [
+        RestoreResult(5, "failed", "", status=400, request_id=post.request_id, message=(
+            f"HTTP 400 Bad Request — name: a non-empty name is required (request id {post.request_id})"))
+    ]  # fmt: skip
+    assert lines[2] == outcome(5, "failed", post, results[0].message, status=400, new_id=None)
+
+
+@pytest.mark.anyio
+async def test_a_post_to_a_server_that_is_not_there_is_in_doubt() -> None:
+    """No connection: `no answer` (a POST sent and not answered may have created it), never a crashed run."""
+    deletion("del-1", {5: (record(5, "Old DCs"), "deleted")})
+    plan = plan_restore(read_audit(), "del-1")
+    async with ApiClient(RecordingServer.refused_url(), BearerAuth(JWT), max_retries=0) as api:
+        results = await restore_run(api, plan, context=CONTEXT, run_id="back-1", audit=append_audit)
+    assert [(r.old_id, r.outcome, r.name, r.status, r.request_id) for r in results] == [
+        (5, "no answer", "Old DCs", None, None)
+    ]
+    assert results[0].message
+    assert log_lines()[-2]["outcome"] == "no answer" and log_lines()[-1]["counts"] == {"no answer": 1}

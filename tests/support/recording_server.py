@@ -257,9 +257,11 @@ class RecordingServer:
         return Reply(404, "404 page not found", content_type="text/plain; charset=utf-8")
 
     def _create_selector(self, tag_id: int, items: list[dict[str, Any]], body: bytes) -> Reply:
-        """POST a selector as the real server does: 409 when a non-default selector of the tag has the name, else
-        201 `{"data": selector}` (created enabled, under a new id)."""
+        """POST a selector as the real server does: 400 without a name, 409 when a non-default selector of the tag
+        has the name, else 201 `{"data": selector}` (created enabled, under a new id)."""
         sent = json.loads(body)
+        if not str(sent.get("name") or "").strip():
+            return Reply(400, {"problem": "name: a non-empty name is required"})
         if any(item["name"] == sent["name"] and not item["is_default"] for item in items):
             return Reply(409, {"problem": "asset group tag selector name must be unique"})
         with self._lock:

@@ -32,6 +32,7 @@ from svctui.api.filters import (
     server_reads,
     split_quick_filter,
 )
+from tests.support.mutate import UNDER_MUTMUT, examples
 
 NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
 ALL_COLUMNS = sorted({name for spec in SPECS.values() for name in spec.columns})
@@ -77,7 +78,7 @@ def filter_inputs(draw: st.DrawFn) -> tuple[EndpointSpec, str, str, str]:
     return spec, column, op, draw(VALUES)
 
 
-@settings(max_examples=1500, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), derandomize=UNDER_MUTMUT, suppress_health_check=[HealthCheck.too_slow])
 @given(filter_inputs())
 def test_accepted_filters_are_read_back_unchanged_and_refused_ones_raise_filter_error(
     case: tuple[EndpointSpec, str, str, str],
@@ -96,7 +97,7 @@ def test_accepted_filters_are_read_back_unchanged_and_refused_ones_raise_filter_
     assert Filter.build(spec, built.column, built.op, built.value, now=NOW) == built
 
 
-@settings(max_examples=800)
+@settings(max_examples=examples(800), derandomize=UNDER_MUTMUT)
 @given(st.sampled_from(list(SPECS.values())), st.one_of(st.text(max_size=30), st.text(alphabet=NASTY, max_size=30)))
 def test_parse_filter_raises_only_filter_error(spec: EndpointSpec, text: str) -> None:
     try:
