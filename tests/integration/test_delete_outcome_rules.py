@@ -141,6 +141,36 @@ async def test_a_dry_run_whose_lookup_is_refused_by_this_server_goes_on(bad: Bad
     assert len(bad.requests) == 2
 
 
+@pytest.mark.anyio
+async def test_a_dry_run_this_user_may_not_read_asks_once_and_says_the_deletion_would_be_tried(bad: BadServer) -> None:
+    """ETAC's 403 (`user does not have access to this resource`): reads are not this user's, DELETE is not gated.
+    The first look-up says so; the rest are not asked (the same 403 each time) and say why."""
+    bad.default = envelope(403, "user does not have access to this resource")
+    seen: list[Any] = []
+    async with client(bad) as api:
+        results = await preview_selectors(api, 1, [5, 6, 7], concurrency=1, on_result=seen.append)
+    assert len(bad.requests) == 1
+    first = results[0].message
+    assert first.startswith("HTTP 403 Forbidden — user does not have access to this resource (request id r-1)")
+    assert [(r.selector_id, r.preview, r.selector, r.message) for r in results] == [
+        (5, Preview.UNKNOWN, None, first),
+        (6, Preview.UNKNOWN, None, f"not looked up: {first}"),
+        (7, Preview.UNKNOWN, None, f"not looked up: {first}"),
+    ]
+    assert seen == results
+
+
+@pytest.mark.anyio
+async def test_a_dry_run_answered_by_a_proxys_page_says_it_was_not_the_api(bad: BadServer) -> None:
+    """Not the API's answer (no error envelope): nothing was learnt about the selector."""
+    bad.default = answer(418, "<html>\n<body>I'm a teapot\x1b[2J</body>\n</html>", "text/html")
+    async with client(bad) as api:
+        results = await preview_selectors(api, 1, [5], concurrency=1)
+    assert (results[0].preview, results[0].selector) == (Preview.UNCHECKED, None)
+    # the page's text on one line, its escape shown, never sent to the terminal
+    assert results[0].message == "not an answer of the API (HTTP 418 I'm a Teapot — I'm a teapot␛[2J)"
+
+
 def selector(selector_id: int, tag_id: int = 1, *, is_default: bool = False) -> Misbehaviour:
     """The API's answer to GET one selector."""
     record = {"id": selector_id, "asset_group_tag_id": tag_id, "name": f"sel {selector_id}", "is_default": is_default}

@@ -338,3 +338,28 @@ async def test_a_resume_deletes_only_the_selector_it_planned_never_a_newcomer_or
     assert [(result.selector_id, result.outcome) for result in report.results] == [
         (2, Outcome.ALREADY_GONE), (3, Outcome.FAILED), (4, Outcome.DELETED)
     ]  # fmt: skip
+
+
+@pytest.mark.anyio
+async def test_a_resume_compares_with_what_the_deletion_planned_not_with_the_tag_as_it_is_now(
+    server: RecordingServer,
+) -> None:
+    """The resume re-checks against the records its deletion kept: selector 3, renamed since it was planned, is not
+    deleted (reading the tag's list now would take the renamed one for the planned one)."""
+    planned = "2026-03-01T10:00:00Z"
+    for item in server.selectors[1]:
+        item["created_at"] = planned
+    kept = {"id": 3, "asset_group_tag_id": 1, "name": "Old name", "created_at": planned}
+    append_audit(plan("r1", [3], server=server.base_url, tag_name="Tier Zero"))
+    append_audit({"event": "intent", "run": "r1", "tag_id": 1, "selector_id": 3, "selector": kept})
+    append_audit(end("r1"))
+    context = AuditContext("lab", TOKEN_ID, server.base_url, "tester")
+    async with client_for(server, max_retries=0) as api:
+        report = await resume_run(api, read_audit().get("r1"), context=context, audit=append_audit)
+    assert [f"{request.method} {request.path}" for request in server.requests] == [
+        "GET /api/v2/asset-group-tags/1/selectors/3"
+    ]
+    assert [(result.selector_id, result.outcome, result.name) for result in report.results] == [
+        (3, Outcome.FAILED, "Old name")
+    ]
+    assert report.results[0].message.startswith("re-checked with GET: renamed 'Old name' → 'selector 3' since ")
