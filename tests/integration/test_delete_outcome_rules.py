@@ -7,12 +7,15 @@ dry run read it through the real client.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from http import HTTPStatus
 from typing import Any
 
 import pytest
 
 from svctui.api.client import ApiClient
+from svctui.api.errors import ApiStatusError
 from svctui.api.signing import BearerAuth
 from svctui.ops.outcomes import Outcome, Stopped
 from svctui.ops.preview import Preview, preview_selectors
@@ -117,6 +120,14 @@ async def test_a_refusal_about_the_selector_does_not_stop_the_run(
     assert [result.outcome for result in report.results] == [outcome] * 3
     assert report.stopped is None
     assert len(bad.requests) == 4  # the tag's list, then every id asked
+    said = json.loads(reply.body)["errors"][0]["message"]
+    if outcome is Outcome.FAILED:  # the status line, what the API said, its request id
+        assert (
+            report.results[0].message
+            == f"HTTP {reply.status} {HTTPStatus(reply.status).phrase} — {said} (request id r-1)"
+        )
+    else:
+        assert report.results[0].message == said
 
 
 @pytest.mark.anyio
@@ -270,8 +281,14 @@ async def test_a_resume_settles_by_its_get_what_is_gone_elsewhere_or_unreadable(
         (answer(200, "<html><title>Sign in</title></html>", "text/html"), 200, True, "answered, but not by the API"),
         (answer(500, "<html><title>Oops</title></html>", "text/html"), 500, True, "not answered by the API (a proxy?)"),
         (answer(502, "<html><title>Bad gateway</title></html>", "text/html"), 502, True, "(a proxy?)"),
+        (
+            Misbehaviour("short", status=200, body=b'{"data": '),
+            200,
+            False,
+            "(HTTP 200) was cut short",
+        ),  # the status came, the body not
     ],
-    ids=["no-answer", "html-200", "proxy-500", "proxy-502"],
+    ids=["no-answer", "html-200", "proxy-500", "proxy-502", "cut-short"],
 )
 async def test_an_answer_that_is_not_the_apis_leaves_the_id_in_doubt(
     bad: BadServer, reply: Misbehaviour, status: int | None, answered: bool, words: str
@@ -310,3 +327,60 @@ async def test_a_refusal_naming_a_default_selector_is_one_only_as_a_403(bad: Bad
     assert report.results[0].outcome is Outcome.REFUSED_DEFAULT and report.results[0].message == (
         "cannot delete a default selector"
     )
+
+
+@pytest.mark.anyio
+async def test_the_apis_messages_are_told_together() -> None:
+    """An error envelope with two messages: both are kept, in order (the first settles the id as gone)."""
+    errors = [{"context": "", "message": "resource not found"}, {"context": "selector", "message": "selector 5"}]
+    body = {"http_status": 404, "request_id": "r-1", "errors": errors}
+    with BadServer() as bad:
+        report, _ = await run_over(bad, answer(404, body), [5])
+    assert (report.results[0].outcome, report.results[0].message) == (
+        Outcome.ALREADY_GONE,
+        "resource not found; selector 5",
+    )
+
+
+@pytest.mark.anyio
+async def test_a_refused_credential_on_the_tags_list_stops_before_anything_is_written(bad: BadServer) -> None:
+    bad.enqueue(envelope(401, "authentication is invalid"))
+    audit: list[dict[str, Any]] = []
+    async with client(bad) as api:
+        with pytest.raises(ApiStatusError) as refused:
+            await delete_selectors(api, 1, [5], context=CONTEXT, audit=audit.append)
+    assert refused.value.status == 401 and audit == [] and len(bad.requests) == 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "refusal",
+    [envelope(403, "user does not have access to this resource"), envelope(500, "an internal error has occurred")],
+    ids=["etac", "500"],
+)
+async def test_a_tag_list_that_cannot_be_had_gets_each_record_by_get(bad: BadServer, refusal: Misbehaviour) -> None:
+    """Not a bad credential (ETAC keeps reads from this user; a 500): the run goes on, each selector looked up with
+    GET before its DELETE — gone: settled, nothing sent; found: its record in the intent; unreadable: DELETE anyway."""
+    answers = {
+        "GET /api/v2/asset-group-tags/1/selectors/5": selector(5),
+        "GET /api/v2/asset-group-tags/1/selectors/6": envelope(404, "resource not found"),
+        "GET /api/v2/asset-group-tags/1/selectors/7": envelope(500, "an internal error has occurred"),
+    }
+    bad.route = lambda line: answers.get(line.rsplit(" ", 1)[0])
+    bad.enqueue(refusal)  # the tag's list
+    bad.default = answer(204, b"")
+    audit: list[dict[str, Any]] = []
+    async with client(bad) as api:
+        report = await delete_selectors(api, 1, [5, 6, 7], context=CONTEXT, concurrency=1, audit=audit.append)
+    assert [line.rsplit(" ", 1)[0] for line in bad.requests[1:]] == [
+        "GET /api/v2/asset-group-tags/1/selectors/5",
+        "DELETE /api/v2/asset-group-tags/1/selectors/5",
+        "GET /api/v2/asset-group-tags/1/selectors/6",
+        "GET /api/v2/asset-group-tags/1/selectors/7",
+        "DELETE /api/v2/asset-group-tags/1/selectors/7",
+    ]
+    assert [(r.selector_id, r.outcome) for r in report.results] == [
+        (5, Outcome.DELETED), (6, Outcome.ALREADY_GONE), (7, Outcome.DELETED)
+    ]  # fmt: skip
+    intents = {line["selector_id"]: line["selector"] for line in audit if line["event"] == "intent"}
+    assert sorted(intents) == [5, 7] and intents[5]["name"] == "sel 5" and intents[7] is None

@@ -18,11 +18,12 @@ from svctui.api.client import ApiClient
 from svctui.api.signing import BearerAuth
 from svctui.ops.audit_lines import AuditContext, intent_line, outcome_line, plan_line
 from svctui.ops.selector_restore import (
+    LOCK_RETRY,
     RestoreResult,
     plan_restore,
     restore_run,
 )
-from svctui.store.audit import append_audit, audit_path
+from svctui.store.audit import append_audit, audit_path, try_lock_restores, unlock_restores
 from svctui.store.audit_read import read_audit
 from tests.support.recording_server import JWT, TOKEN_ID, Recorded, RecordingServer, Reply, client_for
 
@@ -370,11 +371,11 @@ async def test_a_selector_restored_by_another_restore_meanwhile_is_skipped(serve
             api, plan, context=CONTEXT, run_id="back-1", audit=append_audit, on_result=seen.append
         )
     assert [request.json["name"] for request in posts(server)] == ["Printers"]
-    assert [(r.old_id, r.outcome, r.new_id, r.message) for r in results] == [
-        (8, "restored", 1001, ""),
-        (5, "skipped", 50, "restored meanwhile by another restore (as 50)"),
-        (6, "skipped", None, "no longer to restore"),
+    assert results[1:] == [
+        RestoreResult(5, "skipped", "Old DCs", 50, message="restored meanwhile by another restore (as 50)"),
+        RestoreResult(6, "skipped", "Web", None, message="no longer to restore"),
     ]
+    assert (results[0].old_id, results[0].outcome, results[0].new_id) == (8, "restored", 1001)
     assert seen == results
     assert read_audit().get("back-1").plan["ids"] == [8]
 
@@ -406,3 +407,26 @@ async def test_a_post_to_a_server_that_is_not_there_is_in_doubt() -> None:
     ]
     assert results[0].message
     assert log_lines()[-2]["outcome"] == "no answer" and log_lines()[-1]["counts"] == {"no answer": 1}
+
+
+@pytest.mark.anyio
+async def test_a_restore_waiting_for_another_says_so_once_then_goes_on(server: RecordingServer) -> None:
+    """Another restore holds the lock: `on_wait` is told once (however long the wait), then the restore runs."""
+    deletion("del-1", {5: (record(5, "Old DCs"), "deleted")})
+    plan = plan_restore(read_audit(), "del-1")
+    held = try_lock_restores()
+    assert held is not None
+    waits: list[int] = []
+
+    async def let_go_later() -> None:
+        await asyncio.sleep(LOCK_RETRY * 3)  # a few tries of the lock: each one must not be told again
+        unlock_restores(held)
+
+    async with client_for(server, max_retries=0) as api:
+        releasing = asyncio.create_task(let_go_later())
+        results = await restore_run(
+            api, plan, context=CONTEXT, run_id="back-1", audit=append_audit, on_wait=lambda: waits.append(1)
+        )
+        await releasing
+    assert waits == [1]
+    assert [(result.old_id, result.outcome) for result in results] == [(5, "restored")]

@@ -219,3 +219,11 @@ def test_an_interrupted_run_on_this_server_is_told_whatever_its_trailing_slashes
     assert interrupted_run("https://bh.example.com/") is not None
     append_audit(plan("r2", [5], server="https://bh.example.com/X"))
     assert interrupted_run("https://bh.example.com/") is None
+
+
+def test_an_interrupted_run_behind_a_path_is_told_for_that_server_with_or_without_a_trailing_slash() -> None:
+    append_audit(plan("r1", [5], server="https://proxy.example.com/BHX"))
+    for asked in ("https://proxy.example.com/BHX", "https://proxy.example.com/BHX/"):
+        found = interrupted_run(asked)
+        assert found is not None and found.run_id == "r1", asked
+    assert interrupted_run("https://proxy.example.com/BH") is None

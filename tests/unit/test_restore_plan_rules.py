@@ -54,11 +54,12 @@ def test_only_a_deletion_run_of_a_tag_can_be_restored() -> None:
 def test_each_selector_left_alone_says_why() -> None:
     owned = KEPT | {"rule_key": "entra-admins", "extension_id": 2}
     audit = log(
-        plan("r1", [1, 2, 3, 4, 5, 6, 7, 8]),
+        plan("r1", [1, 2, 3, 4, 5, 6, 7, 8, 9]),
         *step("r1", 1, "deleted"),
         *step("r1", 2, "failed"),
         {"event": "outcome", "run": "r1", "selector_id": 3, "outcome": "already gone"},  # no intent: not attempted?
         *step("r1", 4, "deleted", owned),
+        *step("r1", 9, "deleted", KEPT | {"rule_key": "tier-zero-dcs", "extension_id": None}),
         *step("r1", 5, "deleted", None),
         *step("r1", 6, "deleted", {"name": "No seeds", "seeds": []}),
         *step("r1", 7, None),  # in doubt: restored only once found gone
@@ -75,6 +76,8 @@ def test_each_selector_left_alone_says_why() -> None:
         "a copy made by POST would be a plain selector whose name blocks that",
         5: no_record,
         6: no_record,
+        9: "owned by an extension (an extension, rule tier-zero-dcs): the extension re-creates it at its next sync; "
+        "a copy made by POST would be a plain selector whose name blocks that",
     }
 
 
