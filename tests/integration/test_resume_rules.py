@@ -1,5 +1,6 @@
 """Issue 30 item 4: the rules of `ops/resume.py` — which run may be resumed, on which server, what the resumed run
-keeps of the old one, and when the "resume this run" hint is given — on a real audit log and a real demo server."""
+keeps of the old one, and when the "resume this run" hint is given — on a real audit log and a real server over
+loopback (`RecordingServer`: fast enough for `make mutate` to run against every mutant it reaches)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,7 @@ from typing import Any
 
 import pytest
 
-from svctui.api.client import ApiClient
 from svctui.api.models import Selector
-from svctui.api.signing import SignatureAuth
-from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext
 from svctui.ops.delete_run import delete_selectors
 from svctui.ops.outcomes import Outcome
@@ -215,53 +213,41 @@ def test_recorded_selectors_skip_intents_without_a_valid_record() -> None:
     assert list(found) == [5] and found[5].name == "Old DCs"
 
 
-def demo_client(demo: DemoServer) -> ApiClient:
-    """A signed client of the demo server."""
-    return ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key))
-
-
-def deletable(demo: DemoServer, count: int) -> list[dict[str, Any]]:
+def deletable(server: RecordingServer, count: int) -> list[dict[str, Any]]:
     """Records of `count` non-default selectors of tag 1."""
-    from tests.support.demo_http import all_items, signed
-
-    with signed(demo) as http:
-        found = all_items(http, "/api/v2/asset-group-tags/1/selectors")
-    return [item for item in found if not item["is_default"]][:count]
+    return [item for item in server.selectors[1] if not item["is_default"]][:count]
 
 
 @pytest.mark.anyio
 async def test_a_resume_on_another_server_sends_nothing_even_when_the_caller_did_not_check(
-    fresh_demo_server: DemoServer,
+    server: RecordingServer,
 ) -> None:
     """The resume's own same-server check: callers check first, the engine must too."""
     run = parse_audit(lines(plan("r1", [5], server="https://elsewhere.example.com"))).get("r1")
-    context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
-    before = fresh_demo_server.request_count
-    async with demo_client(fresh_demo_server) as api:
+    context = AuditContext(profile="demo", token_id=None, server=server.base_url, user="tester")
+    async with client_for(server) as api:
         with pytest.raises(ResumeRefused) as info:
             await resume_run(api, run, context=context, audit=lambda line: None)
     assert str(info.value) == (
-        f"run r1 deleted on https://elsewhere.example.com, not on {fresh_demo_server.base_url}; resume it with the "
+        f"run r1 deleted on https://elsewhere.example.com, not on {server.base_url}; resume it with the "
         "profile for that server"
     )
-    assert fresh_demo_server.request_count == before
+    assert server.requests == []
 
 
 @pytest.mark.anyio
-async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_recorded(
-    fresh_demo_server: DemoServer,
-) -> None:
-    chosen = deletable(fresh_demo_server, 2)
+async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_recorded(server: RecordingServer) -> None:
+    chosen = deletable(server, 2)
     ids = [item["id"] for item in chosen]
-    server = fresh_demo_server.base_url + "/"  # the plan's server with a trailing slash: still this server
+    planned_on = server.base_url + "/"  # the plan's server with a trailing slash: still this server
     old = "20261124T100000Z-0001"
-    append_audit(plan(old, ids, tag_name="Tier Zero", server=server))
+    append_audit(plan(old, ids, tag_name="Tier Zero", server=planned_on))
     for item in chosen:  # an intent each, the record as the old run saw it, never answered
         append_audit({"event": "intent", "run": old, "tag_id": 1, "selector_id": item["id"]} | {"selector": item})
     append_audit(end(old))
     run = read_audit().get(old)
-    context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
-    async with demo_client(fresh_demo_server) as api:
+    context = AuditContext(profile="demo", token_id=None, server=server.base_url, user="tester")
+    async with client_for(server) as api:
         report = await resume_run(api, run, context=context, concurrency=1)
     assert [(result.selector_id, str(result.outcome)) for result in report.results] == [(i, "deleted") for i in ids]
     assert [result.name for result in report.results] == [item["name"] for item in chosen]
@@ -272,32 +258,32 @@ async def test_a_resumed_run_keeps_the_tag_name_and_the_names_its_intents_record
 
 
 @pytest.mark.anyio
-async def test_a_run_with_nothing_left_is_not_resumed(fresh_demo_server: DemoServer) -> None:
+async def test_a_run_with_nothing_left_is_not_resumed(server: RecordingServer) -> None:
     run = parse_audit(lines(plan("r1", [5]), *settle("r1", 5, "deleted"), end("r1"))).get("r1")
-    context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
-    before = fresh_demo_server.request_count
-    async with demo_client(fresh_demo_server) as api:
+    context = AuditContext(profile="demo", token_id=None, server=server.base_url, user="tester")
+    async with client_for(server) as api:
         with pytest.raises(NothingToResume, match="nothing to resume in run r1"):
             await resume_run(api, run, context=context, audit=lambda line: None)
-    assert fresh_demo_server.request_count == before
+    assert server.requests == []
 
 
 @pytest.mark.anyio
-async def test_a_resume_reports_each_result_and_can_be_cancelled(fresh_demo_server: DemoServer) -> None:
-    ids = [item["id"] for item in deletable(fresh_demo_server, 2)]
+async def test_a_resume_reports_each_result_and_can_be_cancelled(server: RecordingServer) -> None:
+    ids = [item["id"] for item in deletable(server, 2)]
     run = parse_audit(lines(plan("r1", ids, tag_name=7), end("r1"))).get("r1")  # a tag name that is not text
-    context = AuditContext(profile="demo", token_id=None, server=fresh_demo_server.base_url, user="tester")
+    context = AuditContext(profile="demo", token_id=None, server=server.base_url, user="tester")
     seen: list[int] = []
     written: list[dict[str, Any]] = []
     cancel = asyncio.Event()
     cancel.set()
-    async with demo_client(fresh_demo_server) as api:
+    async with client_for(server) as api:
         report = await resume_run(
             api, run, context=context, on_result=lambda r: seen.append(r.selector_id), cancel=cancel,
             audit=written.append,
         )  # fmt: skip
     assert [str(result.outcome) for result in report.results] == ["skipped", "skipped"] and seen == ids
     assert written[0]["tag_name"] == "" and written[0]["resumes"] == "r1" and written[0]["concurrency"] == 4
+    assert server.requests == []  # cancelled before the first: nothing asked
 
 
 @pytest.mark.anyio
