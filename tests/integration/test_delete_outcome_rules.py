@@ -379,8 +379,8 @@ async def test_a_tag_list_that_cannot_be_had_gets_each_record_by_get(bad: BadSer
         "GET /api/v2/asset-group-tags/1/selectors/7",
         "DELETE /api/v2/asset-group-tags/1/selectors/7",
     ]
-    assert [(r.selector_id, r.outcome) for r in report.results] == [
-        (5, Outcome.DELETED), (6, Outcome.ALREADY_GONE), (7, Outcome.DELETED)
+    assert [(r.selector_id, r.outcome, r.name) for r in report.results] == [
+        (5, Outcome.DELETED, ""), (6, Outcome.ALREADY_GONE, ""), (7, Outcome.DELETED, "")
     ]  # fmt: skip
     intents = {line["selector_id"]: line["selector"] for line in audit if line["event"] == "intent"}
     assert sorted(intents) == [5, 7] and intents[5]["name"] == "sel 5" and intents[7] is None
