@@ -99,6 +99,9 @@ async def test_a_refused_credential_stops_the_run_after_the_first_id(bad: BadSer
     (the rest skipped, unasked) instead of failing every id in turn."""
     report, _ = await run_over(bad, reply, [5, 6, 7])
     assert [result.outcome for result in report.results] == [Outcome.AUTH_FAILED, Outcome.SKIPPED, Outcome.SKIPPED]
+    said = json.loads(reply.body)["errors"][0]["message"]
+    status_line = f"HTTP {reply.status} {HTTPStatus(reply.status).phrase}"
+    assert report.results[0].message.startswith(f"{status_line} — {said} (request id r-1)")
     assert report.stopped is Stopped.AUTH_FAILED
     assert sum(" DELETE " in f" {line}" for line in bad.requests) == 1
 
@@ -384,3 +387,20 @@ async def test_a_tag_list_that_cannot_be_had_gets_each_record_by_get(bad: BadSer
     ]  # fmt: skip
     intents = {line["selector_id"]: line["selector"] for line in audit if line["event"] == "intent"}
     assert sorted(intents) == [5, 7] and intents[5]["name"] == "sel 5" and intents[7] is None
+
+
+@pytest.mark.anyio
+async def test_a_caller_whose_own_list_failed_gets_each_record_by_get_and_no_list(bad: BadServer) -> None:
+    """`list_failed`: the caller (the CLI, the dashboard) could not list the tag: not asked again; each selector is
+    looked up with GET before its DELETE."""
+    bad.route = lambda line: selector(5) if line.startswith("GET ") else None
+    bad.default = answer(204, b"")
+    audit: list[dict[str, Any]] = []
+    async with client(bad) as api:
+        report = await delete_selectors(api, 1, [5], context=CONTEXT, list_failed=True, audit=audit.append)
+    assert [line.rsplit(" ", 1)[0] for line in bad.requests] == [
+        "GET /api/v2/asset-group-tags/1/selectors/5",
+        "DELETE /api/v2/asset-group-tags/1/selectors/5",
+    ]
+    assert report.results[0].outcome is Outcome.DELETED
+    assert next(line for line in audit if line["event"] == "intent")["selector"]["name"] == "sel 5"
