@@ -138,3 +138,28 @@ async def test_an_extension_owned_selector_keeps_its_owner_in_the_outcome_line(s
     outcomes = {line["selector_id"]: line for line in audit if line["event"] == "outcome"}
     assert (outcomes[2]["rule_key"], outcomes[2]["extension_id"]) == ("tier-zero-dcs", 3)
     assert "rule_key" not in outcomes[3] and "extension_id" not in outcomes[3]
+
+
+@pytest.mark.anyio
+async def test_nothing_escapes_a_worker_a_bug_on_the_way_is_that_selectors_failure(server: RecordingServer) -> None:
+    """The engine's promise (no exception escapes a worker): a writer that breaks on an intent with something other
+    than a log error fails that selector with what it said, sends nothing for it, and the run goes on."""
+    audit: list[dict[str, Any]] = []
+
+    def sink(line: dict[str, Any]) -> None:
+        if line["event"] == "intent" and line["selector_id"] == 2:
+            raise TypeError("a bug in the writer")
+        audit.append(line)
+
+    async with client_for(server, max_retries=0) as api:
+        report = await delete_selectors(api, 1, [2, 3], context=CONTEXT, concurrency=1, audit=sink)
+    assert deletes(server) == ["3"]
+    assert [(r.selector_id, r.outcome, r.message) for r in report.results] == [
+        (2, Outcome.FAILED, "TypeError: a bug in the writer"), (3, Outcome.DELETED, "")
+    ]  # fmt: skip
+    failed = next(line for line in audit if line["event"] == "outcome" and line["selector_id"] == 2)
+    assert (failed["outcome"], failed["message"], failed["status"]) == (
+        "failed",
+        "TypeError: a bug in the writer",
+        None,
+    )
