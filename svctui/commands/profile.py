@@ -323,7 +323,7 @@ def test(ctx: click.Context, name: str | None) -> None:
 @click.command("locate")
 @click.argument("kind", type=click.Choice(["config", "data", "state", "exports"]))
 def locate(kind: str) -> None:
-    """Print the config, data or state directory svctui uses, or where the dashboard's exports go."""
+    """Print the config, data, state or exports directory svctui uses."""
     if kind == "exports":
         click.echo(str(_exports_dir()))
         return
