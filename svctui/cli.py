@@ -12,7 +12,7 @@ import sys
 import click
 
 from svctui.clitypes import AsciiInt
-from svctui.startup import quiet_pydantic_plugins, skip_unused_imports
+from svctui.startup import BATCH_COMMANDS, collect_less_for_a_batch, quiet_pydantic_plugins, skip_unused_imports
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
 
@@ -43,6 +43,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "tags": ("svctui.commands.reads:tags", "Asset group tags (tiers, labels, owned)."),
     "tasks": ("svctui.commands.reads:tasks", "Completed collection tasks of a client."),
 }
+AT_LAUNCH = "at_launch"  # ctx.obj key: set by `main` (the console script), not by a caller invoking `cli` itself
 
 
 def echoed_arguments(argv: list[str]) -> list[str]:
@@ -128,6 +129,8 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
     check_environment()
     ctx.obj["profile"] = profile_name
     ctx.obj["read_only"] = read_only
+    if ctx.obj.get(AT_LAUNCH) and ctx.invoked_subcommand in BATCH_COMMANDS:
+        collect_less_for_a_batch()  # the program's own process only: never a test's or a library user's
     if ctx.invoked_subcommand is not None:
         return
     from svctui.tui.launch import run_dashboard
@@ -160,4 +163,4 @@ def main() -> None:
         sys.stdout = VisibleStream(sys.stdout)
     if not isinstance(sys.stderr, VisibleStream) and sys.stderr is not None:
         sys.stderr = VisibleStream(sys.stderr)
-    cli(obj={})
+    cli(obj={AT_LAUNCH: True})

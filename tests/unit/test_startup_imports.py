@@ -75,3 +75,27 @@ def test_svctui_api_imported_as_a_library_changes_no_process_wide_state() -> Non
         "print(before == state() or (before, state()))"
     )
     assert _probe(code) == "True"
+
+
+def _collector_after(*args: str) -> str:
+    code = (
+        "import gc, sys\nfrom svctui.cli import main\n"
+        f"sys.argv = ['svctui', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.get_threshold(), gc.get_freeze_count() > 0)"
+    )
+    return _probe(code)
+
+
+def test_only_a_batch_command_launched_as_the_program_collects_less() -> None:
+    """`svctui health` (the program, main) freezes its start-up heap and raises the collector's thresholds once;
+    another command keeps CPython's defaults, and so does `cli` invoked by a caller (a test's CliRunner)."""
+    from svctui.startup import BATCH_THRESHOLDS
+
+    assert _collector_after("health", "--help") == f"{BATCH_THRESHOLDS} True"
+    assert _collector_after("locate", "config") == f"{(700, 10, 10)} False"
+    by_a_caller = (
+        "import gc\nfrom click.testing import CliRunner\nfrom svctui.cli import cli\n"
+        "CliRunner().invoke(cli, ['health', '--help'])\nprint(gc.get_threshold(), gc.get_freeze_count() > 0)"
+    )
+    assert _probe(by_a_caller) == f"{(700, 10, 10)} False"
