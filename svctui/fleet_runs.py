@@ -40,7 +40,7 @@ from svctui.fleet import (
     fleet_health,
     recent_runs_query,
 )
-from svctui.triage.baseline import baseline_result, comparable_kind
+from svctui.triage.baseline import baseline_results, comparable_kind
 from svctui.triage.drops import detect_drops
 from svctui.triage.health import ClientHealth, assess
 from svctui.triage.summary import chronological, task_time
@@ -106,9 +106,7 @@ def lacks_baseline(runs: Iterable[CompletedTask], since: datetime) -> bool:
     for task in chronological(runs):
         kind = comparable_kind(task)
         moment = task_time(task)
-        for result in task.domain_results:
-            if baseline_result(task, result.domain_name) is not result:
-                continue
+        for result in baseline_results(task):
             key = (result.domain_name, kind)
             if moment is not None and moment >= since and key not in seen:
                 return True

@@ -7,6 +7,7 @@ and `{"time"|"int32"|...: ..., "valid": ...}`. `0001-01-01T00:00:00Z` means unse
 
 from __future__ import annotations
 
+import operator
 from datetime import datetime
 from enum import IntEnum
 from functools import cache
@@ -184,7 +185,12 @@ class CollectionFlags(ApiModel):
 
 def flag_marks(item: CollectionFlags) -> str:
     """Compact marks for the enabled collection kinds in a fixed order, `·` where off: `SLA·C··`."""
-    return "".join(mark if getattr(item, name) else "·" for name, mark in FLAG_MARKS)
+    return "".join([mark if on else "·" for on, mark in zip(_FLAGS_OF(item), _MARKS, strict=True)])
+
+
+# one C-level call for the seven flags (flag_marks runs for every run of a fleet, ~30,000 a health round)
+_FLAGS_OF = operator.attrgetter(*(name for name, _ in FLAG_MARKS))
+_MARKS = tuple(mark for _, mark in FLAG_MARKS)
 
 
 class Event(CollectionFlags):

@@ -28,6 +28,18 @@ def baseline_result(task: CompletedTask, domain_name: str) -> DomainResult | Non
     return next((r for r in task.domain_results if r.domain_name == domain_name and r.success), None)
 
 
+def baseline_results(task: CompletedTask) -> list[DomainResult]:
+    """The task's results that `baseline_result` returns, in order: the first successful result of each domain
+    (one pass, for the code that walks every result of every run of a fleet)."""
+    seen: set[str] = set()
+    found: list[DomainResult] = []
+    for result in task.domain_results:
+        if result.success and result.domain_name not in seen:
+            seen.add(result.domain_name)
+            found.append(result)
+    return found
+
+
 def previous_comparable(task: CompletedTask, domain_name: str, tasks: Iterable[CompletedTask]) -> CompletedTask | None:
     """The previous comparable run of `task` for `domain_name` among `tasks` (the rule above), or None."""
     kind, key = comparable_kind(task), task_order_key(task)

@@ -7,14 +7,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from svctui.api.models import CompletedTask, DomainResult, flag_marks
-from svctui.triage.baseline import Kind, baseline_result, comparable_kind
+from svctui.api.models import CompletedTask, flag_marks
+from svctui.triage.baseline import Kind, baseline_results, comparable_kind
 from svctui.triage.summary import (
     COUNT_LABELS,
     COUNT_NAMES,
     DEFAULT_DROP_THRESHOLD,
     DEFAULT_MIN_BASELINE,
     chronological,
+    count_values,
     counts_of,
     task_time,
 )
@@ -87,22 +88,20 @@ def detect_drops(
     drops: list[Drop] = []
     # one chronological pass: the last comparable success of each (domain, kind) so far is exactly what
     # previous_comparable() finds for the next task (tests check the two agree)
-    latest: dict[tuple[str, Kind], tuple[CompletedTask, DomainResult]] = {}
+    latest: dict[tuple[str, Kind], tuple[int, tuple[int, ...]]] = {}  # the baseline's task id and its counts
     for task in chronological(tasks):
         kind = comparable_kind(task)
-        for result in task.domain_results:
-            if baseline_result(task, result.domain_name) is not result:
-                continue  # a failed result is neither judged nor a baseline
+        for result in baseline_results(task):  # a failed result is neither judged nor a baseline
+            counts = count_values(result)
             before = latest.get((result.domain_name, kind))
             if before is not None:
-                previous_counts, current_counts = counts_of(before[1]), counts_of(result)
-                for name in COUNT_NAMES:
-                    previous, current = previous_counts[name], current_counts[name]
-                    if is_drop(previous, current, threshold, min_baseline):
+                for name, previous, current in zip(COUNT_NAMES, before[1], counts, strict=True):
+                    # no loss is no drop at any threshold: the rule is asked only about the counts that fell
+                    if current < previous and is_drop(previous, current, threshold, min_baseline):
                         drops.append(
-                            Drop(task.id, result.domain_name, name, previous, current, before[0].id, task_time(task))
+                            Drop(task.id, result.domain_name, name, previous, current, before[0], task_time(task))
                         )
-            latest[(result.domain_name, kind)] = (task, result)
+            latest[(result.domain_name, kind)] = (task.id, counts)
     drops.sort(key=lambda drop: (drop.time is not None, drop.time or datetime.min, drop.task_id, drop.domain_name))
     return drops
 

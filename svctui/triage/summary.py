@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -105,6 +106,14 @@ def count_totals(results: Iterable[DomainResult]) -> dict[str, int]:
         for name in COUNT_NAMES:
             totals[name] += int(getattr(result, name))
     return totals
+
+
+_COUNTS_OF = operator.attrgetter(*COUNT_NAMES)
+
+
+def count_values(result: DomainResult) -> tuple[int, ...]:
+    """The 12 counts of one domain result in COUNT_NAMES order (`counts_of` without the names: one C-level call)."""
+    return tuple(map(int, _COUNTS_OF(result)))
 
 
 def counts_of(result: DomainResult) -> dict[str, int]:
