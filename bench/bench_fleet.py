@@ -23,6 +23,7 @@ validates it in ~25 ms, but the client's collections over the growing heap and t
 from __future__ import annotations
 
 import asyncio
+import gc
 import statistics
 import sys
 import tempfile
@@ -37,6 +38,7 @@ from svctui.demo.config import DEFAULT_RATE_LIMIT, FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
 from svctui.fleet import HealthOptions, find_fleet, fleet_health
 from svctui.fleet_runs import FleetRuns, fleet_round
+from svctui.startup import collect_less_for_a_batch
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.tui import make_app, settle
@@ -55,14 +57,23 @@ def floor(requests: int) -> float:
     return requests / DEFAULT_RATE_LIMIT
 
 
-async def health_round(demo: DemoProcess) -> tuple[float, int, int]:
-    """(seconds, requests, clients that needed their own history) of one `svctui health` read of the fleet."""
-    async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
-        runs = FleetRuns()
-        started = time.perf_counter()
-        fleet = await find_fleet(client)
-        await fleet_round(client, fleet, FIXED_ANCHOR, HealthOptions(), runs)
-        return time.perf_counter() - started, client.requests_sent, runs.histories
+async def health_round(demo: DemoProcess) -> tuple[float, int, int, float]:
+    """(seconds, requests, clients that needed their own history, the client's CPU seconds) of one `svctui health`
+    read of the fleet, under the collector policy `svctui health` sets at launch (put back after: the fill runs in
+    this process too)."""
+    thresholds = gc.get_threshold()
+    collect_less_for_a_batch()
+    try:
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+            runs = FleetRuns()
+            started, cpu = time.perf_counter(), time.process_time()
+            fleet = await find_fleet(client)
+            await fleet_round(client, fleet, FIXED_ANCHOR, HealthOptions(), runs)
+            elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+            return elapsed, client.requests_sent, runs.histories, cpu
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 async def one_by_one(demo: DemoProcess) -> tuple[float, int]:
@@ -110,6 +121,7 @@ async def fill_and_tick(demo: DemoProcess) -> tuple[float, int, float, int, floa
 
 async def _run() -> list[Comparison]:
     healths: list[float] = []
+    cpus: list[float] = []
     health_floors: list[float] = []
     fills: list[float] = []
     fill_floors: list[float] = []
@@ -120,8 +132,9 @@ async def _run() -> list[Comparison]:
     generated = not DB_PATH.exists()
     with DemoProcess(sizes=SIZES, db_path=DB_PATH, anchor=FIXED_ANCHOR) as demo:
         for _ in range(REPEATS):
-            seconds, requests, histories = await health_round(demo)
+            seconds, requests, histories, cpu = await health_round(demo)
             healths.append(seconds)
+            cpus.append(cpu)
             health_floors.append(floor(requests))
             await asyncio.sleep(QUIET)
             filled, fill_requests, stall, tick_requests, tick_stall = await fill_and_tick(demo)
@@ -131,7 +144,8 @@ async def _run() -> list[Comparison]:
             ticks.append(tick_requests)
             tick_stalls.append(tick_stall)
             print(
-                f"  run: health {human(seconds)} for {requests} requests (floor {human(floor(requests))}, "
+                f"  run: health {human(seconds)} ({human(cpu)} of CPU) for {requests} requests (floor "
+                f"{human(floor(requests))}, "
                 f"{histories} own histories); fill {human(filled)} for {fill_requests} requests (floor "
                 f"{human(floor(fill_requests))}), worst stall {human(stall)}; quiet tick {tick_requests} requests, "
                 f"worst stall {human(tick_stall)}",
@@ -155,9 +169,9 @@ async def _run() -> list[Comparison]:
             f"{_within(health, health_floor, FILL_BUDGET)}: {round(health_floor.median * DEFAULT_RATE_LIMIT)} "
             f"requests (the client list, the finished runs of the last 8 days in pages of 1,000, {histories} "
             f"clients' own history); read client by client instead (a server without jobs/finished): "
-            f"{old_requests} requests, {human(old_seconds)} (floor {human(floor(old_requests))}). The client's CPU "
-            f"(validating 30 pages, the collector's passes over them, judging 1,000 clients), not the rate limit, "
-            f"bounds these reads; database {made}",
+            f"{old_requests} requests, {human(old_seconds)} (floor {human(floor(old_requests))}). The client's CPU per "
+            f"round (validating 30 pages, judging 1,000 clients): {', '.join(human(cpu) for cpu in cpus)}; "
+            f"database {made}",
         ),
         Comparison(
             "fleet-1000-fill",
