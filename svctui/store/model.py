@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, SecretStr, StrictBool, ValidationError, model_validator
 
 from svctui.api.limits import DEFAULT_PREFER_WAIT, PREFER_WAIT_RULE, prefer_wait_allowed
-from svctui.api.quoting import quote_input
+from svctui.api.quoting import quote_input, quote_url
 from svctui.store.errors import StoreError
 
 AuthKind = Literal["signature", "bearer"]
@@ -32,24 +32,32 @@ def check_name(name: str) -> str:
 
 
 def check_base_url(url: str) -> str:
-    """Return the URL without a trailing slash, or raise ValueError unless it is http(s) with a host."""
+    """Return the URL without a trailing slash, or raise ValueError unless it is http(s) with a host and no user info.
+
+    Every message quotes the URL with its password hidden (`quote_url`): it is what was typed, a secret included."""
     text = url.strip()
     allowed = "an http:// or https:// URL with a host, e.g. https://bloodhound.example.com"
+    shown = quote_url(url)
     try:
         parts = urlsplit(text)
+    except ValueError:
+        raise ValueError(f"base URL {shown} is not a valid URL; use {allowed}") from None
+    # user info first, before the port is read: the API signs requests or sends a bearer token, never URL credentials
+    if "@" in parts.netloc:
+        raise ValueError(
+            f"base URL {shown} must not contain a user name or password; the API is reached with the profile's "
+            f"token (token id + key, or a JWT), so use {allowed}"
+        )
+    try:
         port = parts.port  # raises ValueError on a bad port
     except ValueError:
-        raise ValueError(f"base URL {quote_input(url)} is not a valid URL; use {allowed}") from None
+        raise ValueError(f"base URL {shown} is not a valid URL; use {allowed}") from None
     if parts.scheme.lower() not in {"http", "https"} or not parts.hostname:
-        raise ValueError(f"base URL {quote_input(url)} is not allowed; use {allowed}")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError("base URL must not contain a user name or password; put credentials in the profile")
+        raise ValueError(f"base URL {shown} is not allowed; use {allowed}")
     if parts.query or parts.fragment or any(ch.isspace() for ch in text):
-        raise ValueError(
-            f"base URL {quote_input(url)} must not contain spaces, a query (?) or a fragment (#); use {allowed}"
-        )
+        raise ValueError(f"base URL {shown} must not contain spaces, a query (?) or a fragment (#); use {allowed}")
     if port == 0:
-        raise ValueError(f"base URL {quote_input(url)} has port 0; use {allowed}")
+        raise ValueError(f"base URL {shown} has port 0; use {allowed}")
     return text.rstrip("/")
 
 
