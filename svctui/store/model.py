@@ -171,7 +171,8 @@ def build_profile(labels: dict[str, str] | None = None, **fields: object) -> Pro
     try:
         return Profile.model_validate(fields)
     except ValidationError as exc:
-        raise StoreError(explain(exc, labels)) from None
+        at_fault = tuple(dict.fromkeys(str(item["loc"][0]) for item in exc.errors() if item["loc"]))
+        raise StoreError(explain(exc, labels), at_fault) from None
 
 
 def mask(secret: SecretStr | None) -> str:

@@ -4,7 +4,7 @@ edits the profile in use (the palette's "Edit profile"), so a wrong secret is en
 from __future__ import annotations
 
 import os
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +15,9 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from svctui.store.model import Profile
 from svctui.tui.widgets.dialog import show_line
+
+if TYPE_CHECKING:
+    from svctui.store.errors import StoreError
 
 FIELD_LABELS = {
     "name": "name",
@@ -35,6 +38,9 @@ def secret_input_blocked() -> bool:
     return bool(os.environ.get(DEBUG_LOG_ENV))
 
 
+# the form's inputs top to bottom, by profile field; both secrets are typed into one input
+FORM_ORDER = ("name", "base_url", "token_id", "token_key", "jwt")
+FORM_INPUTS = {"token_key": "secret", "jwt": "secret"}
 DEMO: Literal["demo"] = "demo"  # what the screen returns when the demo is chosen
 # What the form does not show of a profile being edited, kept as it was
 KEPT_FIELDS = ("scheme_prefix", "prefer_wait", "verify_tls", "ca_bundle", "read_only")
@@ -148,6 +154,21 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
     def _error(self, text: str) -> None:
         show_line(self.query_one("#first-error", Static), text)
 
+    def _refused(self, error: StoreError, missing_token_id: bool) -> None:
+        """Say why nothing was saved where it is seen on a short terminal (the form's message is below the fold
+        there): a toast, and the first bad field focused, which scrolls it into view."""
+        self._error(f"✗ {error}")
+        self.notify(str(error), title="Profile not saved", severity="error", markup=False)
+        # a missing token id is the model's own check (no field named): it is the token id's line all the same
+        bad = [*error.fields, *(("token_id",) if missing_token_id else ())]
+        for field in FORM_ORDER:
+            target = self.query_one(f"#first-{FORM_INPUTS.get(field, field)}", Input)
+            shown = target.parent is None or target.parent.display  # the token id's line is hidden for a JWT
+            if field in bad and shown and not target.disabled:
+                target.focus()
+                return
+        self.call_after_refresh(self.query_one("#first-error", Static).scroll_visible)
+
     def action_save(self) -> None:
         """Validate with the store's rules, save, and open the dashboard."""
         from svctui.store.errors import StoreError
@@ -173,10 +194,11 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
         try:
             profile = build_profile(FIELD_LABELS, **fields)
             if profile.secret is None:
-                raise StoreError(f"{'JWT' if bearer else 'token key'}: paste the secret shown when it was created")
+                field = "jwt" if bearer else "token_key"
+                raise StoreError(f"{FIELD_LABELS[field]}: paste the secret shown when it was created", (field,))
             result = ProfileStore().add(profile, make_default=editing is None, replace=editing is not None)
         except StoreError as exc:
-            self._error(f"✗ {exc}")
+            self._refused(exc, missing_token_id=not bearer and fields.get("token_id") is None)
             return
         self._error("")
         for warning in result.warnings:
