@@ -47,8 +47,9 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
 
     Each is created again with POST (name, description, auto_certify, seeds) and gets a new id; the mapping old
     id -> new id is printed and logged. Nothing is re-created twice: ids an earlier restore of the run re-created
-    are skipped. Exit 0 when every one was restored, 7 when some were skipped (found still there, or restored
-    meanwhile by another restore) and none failed, 5 when any failed or got no answer, 1 when cancelled or answered
+    are skipped. Exit 0 when every one was restored, 7 when some were skipped (already restored, not part of the run
+    or not deleted by it, found still there, or restored meanwhile by another restore; also when that left nothing to
+    re-create) and none failed, 5 when any failed or got no answer, 1 when cancelled or answered
     no, 2 for bad input.
     """
     from svctui.api.ascii import split_ascii
@@ -88,9 +89,12 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         )
         for line in describe_plan(plan):
             note(line)
+        # an id the plan leaves alone (already restored, not part of the run, not deleted by it) was skipped as much
+        # as one found still there: exit 7, also when that leaves nothing to re-create
+        skipped = ExitCode.SKIPPED if plan.already or plan.not_restorable else ExitCode.OK
         if not plan.to_restore:
             note("nothing to re-create")
-            return ExitCode.OK
+            return skipped
         if not confirmed(len(plan.to_restore), yes):
             note("aborted: nothing was created")
             return ExitCode.ABORTED
@@ -120,6 +124,6 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
             return ExitCode.SERVER
         if cancel.is_set():
             return ExitCode.ABORTED
-        return ExitCode.SKIPPED if "skipped" in outcomes else ExitCode.OK
+        return ExitCode.SKIPPED if "skipped" in outcomes else skipped
 
     run_connected(ctx, profile_name, body)

@@ -74,14 +74,14 @@ def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], f
     some = invoke(["selectors", "restore", run_id[:18], first_id, "--yes"])  # a unique prefix of the run id
     assert some.exit_code == 0, some.stderr
     rest = invoke(["selectors", "restore", run_id, "--yes"])
-    assert rest.exit_code == 0, rest.stderr
+    assert rest.exit_code == 7, rest.stderr  # the one already restored was skipped
     new_id = read_audit().runs[-2].entries[int(first_id)].new_id
     assert f"1 already restored (now {new_id}), skipped: {first_id}" in rest.stderr  # one line per reason
     names = [item["name"] for item in _selectors(1)]
     assert all(names.count(item["name"]) == 1 for item in deleted)
     sent = fresh_demo_server.request_count
     again = invoke(["selectors", "restore", run_id, "--yes"])
-    assert again.exit_code == 0 and "nothing to re-create" in again.stderr
+    assert again.exit_code == 7 and "nothing to re-create" in again.stderr  # all skipped: not a clean 0
     assert fresh_demo_server.request_count == sent  # nothing posted
 
 
@@ -111,7 +111,7 @@ def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_from_the_resume
     assert resume_run.entries[doubtful["id"]].outcome == "deleted"  # found still there with GET, then deleted
 
     restore_first = invoke(["selectors", "restore", first_run.run_id, "--yes"])
-    assert restore_first.exit_code == 0, restore_first.stderr
+    assert restore_first.exit_code == 7, restore_first.stderr  # one skipped: the resume's to restore
     assert f"deleted by run {resume_run.run_id}, not by this one: restore that run" in restore_first.stderr
     assert repr(doubtful["name"]) not in restore_first.stdout
     restore_resume = invoke(["selectors", "restore", resume_run.run_id, "--yes"])
@@ -121,7 +121,7 @@ def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_from_the_resume
     names = [item["name"] for item in _selectors(1)]
     assert sorted(names) == sorted(item["name"] for item in before), "every selector back, none twice"
     again = invoke(["selectors", "restore", first_run.run_id, "--yes"])
-    assert again.exit_code == 0 and "nothing to re-create" in again.stderr
+    assert again.exit_code == 7 and "nothing to re-create" in again.stderr
 
 
 def test_restore_refuses_bad_input_before_any_request(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
