@@ -36,3 +36,22 @@ def test_every_link_stays_in_the_repository_and_resolves() -> None:
 def test_every_docs_page_is_listed_in_the_readme() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert [page.name for page in (ROOT / "docs").glob("*.md") if f"docs/{page.name}" not in readme] == []
+
+
+def test_the_health_synopsis_names_every_option() -> None:
+    """docs/COMMANDS.md's synopsis of `svctui health` (its line and the indented ones after it) lists each option,
+    by one of its names (`-o` for `--format`)."""
+    import click
+
+    from svctui.commands.health import health
+
+    lines = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8").splitlines()
+    start = next(number for number, line in enumerate(lines) if line.startswith("svctui health ["))
+    rest = [line for line in lines[start + 1 : start + 4] if line.startswith("              ")]
+    synopsis = " ".join([lines[start], *rest])
+
+    def named(option: click.Option) -> bool:
+        return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", synopsis) for name in option.opts)
+
+    options = [param for param in health.params if isinstance(param, click.Option)]
+    assert [option.opts[0] for option in options if not named(option)] == []
