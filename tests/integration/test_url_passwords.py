@@ -10,6 +10,7 @@ from svctui.api.client import ApiClient
 from svctui.api.quoting import hide_url_password
 from svctui.demo.server import DemoServer
 from svctui.store.model import check_base_url
+from svctui.store.paths import config_dir
 from svctui.store.profiles import ProfileStore
 from svctui.tui.screens.first_run import FirstRunScreen
 from tests.support.cli import invoke, run_cli
@@ -94,3 +95,15 @@ async def test_first_run_does_not_echo_the_password(demo_server: DemoServer) -> 
         assert "server URL" in error and "ftp://user:***@host:99999/x" in error
         assert PASSWORD not in error
         assert ProfileStore().load().profiles == {}
+
+
+def test_a_hand_edited_profiles_file_does_not_echo_the_password() -> None:
+    """The profiles file is read through the same rule: its error quotes the URL with the password hidden."""
+    path = config_dir() / "profiles.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'[profiles.lab]\nbase_url = "{URLS[0]}"\nauth = "bearer"\njwt = "a.b.c"\n', encoding="utf-8")
+    path.chmod(0o600)
+    result = run_cli("profile", "list")
+    assert result.exit_code == 2
+    assert "ftp://user:***@host:99999/x" in result.stderr
+    assert PASSWORD not in result.stdout + result.stderr
