@@ -60,7 +60,7 @@ def test_an_id_not_in_the_run_is_skipped_and_exits_7(env: dict[str, str], fresh_
 
 
 def test_a_restore_of_a_restored_run_exits_7(env: dict[str, str]) -> None:
-    run_id, ids = _delete_two()
+    run_id, _ids = _delete_two()
     first = invoke(["selectors", "restore", run_id, "--yes"])
     assert first.exit_code == 0, first.stderr
     again = invoke(["selectors", "restore", run_id, "--yes"])
