@@ -27,6 +27,9 @@ class ShowsRuns(Protocol):
     def choose_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
         """`client_id`'s runs (from `endpoint` when given)."""
 
+    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
+        """Every run of `client_id` (from `endpoint` when given): no filter from before."""
+
 
 @runtime_checkable
 class FollowsProfile(Protocol):

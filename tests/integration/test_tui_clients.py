@@ -543,3 +543,54 @@ async def test_a_server_without_jobs_finished_is_read_client_by_client_and_said_
         said = [note for note in app.notes if "jobs/finished" in note.message]
         assert len(said) == 1 and "read on their own" in said[0].message
         assert (await app.api_client()).jobs_finished is False
+
+
+async def test_enter_on_clients_opens_every_run_of_the_client_whatever_filter_was_left(demo_server: DemoServer) -> None:
+    """Newcomer walk: `t` on an event, then `enter` on that client in Clients kept `event_id = N` and hid the run
+    that dropped; `o` stayed too on reopening the same client. Clients' enter is the client's whole story."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        fra = next(r.health for r in screen.results.values() if r.health and r.health.name == "SHARPHOUND-FRA-03")
+        assert fra is not None and fra.verdict == Verdict.DROPS and fra.window_drops
+        dropped = fra.window_drops[0].task_id
+        other_event = query(
+            demo_server,
+            "SELECT min(event_id) FROM tasks WHERE client_id = ? AND event_id IS NOT NULL"
+            " AND event_id IS NOT (SELECT event_id FROM tasks WHERE id = ?)",
+            fra.client_id,
+            dropped,
+        )[0][0]
+        assert other_event is not None
+        await app.show_event_runs(fra.client_id, other_event)  # what `t` on that event does
+        await settle(pilot)
+        tasks = app.screen
+        assert isinstance(tasks, TasksScreen) and tasks.filters
+        assert dropped not in [task.id for task in tasks.table.items]
+
+        async def enter_on_fra() -> None:
+            await pilot.press("4")
+            await settle(pilot)
+            members = [member.client_id for member in screen.ordered_members()]
+            screen.table.move_cursor(row=members.index(fra.client_id))
+            app.notes.clear()
+            await pilot.press("enter")
+            await settle(pilot)
+
+        await enter_on_fra()
+        assert app.screen is tasks and tasks.client_id == fra.client_id
+        assert tasks.filters == () and tasks.quick is None, "no filter beyond the client"
+        assert dropped in [task.id for task in tasks.table.items], "the run that dropped is listed"
+        assert [note.message for note in app.notes] == [
+            "Filters cleared (event_id): every run of the client is listed."
+        ]
+        await pilot.press("o")  # a quick filter on the same client, then the client again from Clients
+        await settle(pilot)
+        assert tasks.quick is not None and tasks.filters
+        await enter_on_fra()
+        assert tasks.filters == () and tasks.quick is None and dropped in [task.id for task in tasks.table.items]
+        assert any(note.message.startswith("Filters cleared (") for note in app.notes)
+        await enter_on_fra()  # nothing to clear: nothing said
+        assert not any(note.message.startswith("Filters cleared") for note in app.notes)

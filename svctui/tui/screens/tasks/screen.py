@@ -471,6 +471,16 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         await self.app.show_event(task.event_id)
 
+    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
+        """Clients' enter: the client's whole story, every run. Filters and a quick filter left from before (an
+        event's `event_id`, `o`) would hide the run its verdict came from, so they go, and the screen says so."""
+        cleared = sorted({f.column for f in self.filters})
+        self.quick = self.quick_under_drops = None
+        self.show_filters([])
+        self.choose_client(client_id, endpoint=endpoint)
+        if cleared:
+            self.notify(f"Filters cleared ({', '.join(cleared)}): every run of the client is listed.", timeout=6)
+
     def choose_client(self, client_id: str, *, keep_event: bool = False, endpoint: TaskEndpoint | None = None) -> None:
         """Show `client_id`'s tasks (filters and sort kept, first page) and remember the choice. Another client
         drops an `event_id` filter (an event belongs to one client: it would match nothing), unless `keep_event`.
