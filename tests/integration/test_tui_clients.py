@@ -580,7 +580,7 @@ async def test_enter_on_clients_opens_every_run_of_the_client_whatever_filter_wa
             await settle(pilot)
 
         await enter_on_fra()
-        assert app.screen is tasks and tasks.client_id == fra.client_id
+        assert tasks.is_current and tasks.client_id == fra.client_id
         assert tasks.filters == () and tasks.quick is None, "no filter beyond the client"
         assert dropped in [task.id for task in tasks.table.items], "the run that dropped is listed"
         assert [note.message for note in app.notes] == [
