@@ -3,6 +3,10 @@ chips; the selector list's keys are out of the footer and say where they work wh
 
 from __future__ import annotations
 
+import csv
+import json
+from pathlib import Path
+
 import pytest
 from textual.widgets import Static
 
@@ -11,7 +15,9 @@ from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
+from svctui.store.paths import data_dir
 from svctui.tui.screens.help import collect_keys
+from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.widgets.filter_chips import FilterChips
 from tests.support.selectors import on_cleanup
 from tests.support.tui import settle
@@ -85,3 +91,71 @@ async def test_the_audit_tab_at_80_columns_keeps_tag_action_and_counts(
         await pilot.press("a")
         await settle(pilot)
         assert pane.display, "the Selectors tab has its tags pane back"
+
+
+def read_text(path: Path) -> str:
+    """An exported file's text (read outside the event loop's own calls: a plain helper)."""
+    return path.read_text(encoding="utf-8")
+
+
+async def test_the_palette_on_the_audit_tab_exports_its_runs_and_reloads_the_log(demo_server: DemoServer) -> None:
+    """Newcomer walk: on the Audit tab the palette's "Export view as CSV" wrote the selectors page out of sight and
+    "Refresh" said "Reload this page of selectors". There they are the tab's: the runs listed, the audit log."""
+    finished_run_logged(demo_server)
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        commands = {command.title: command for command in app.get_system_commands(screen)}
+        assert commands["Refresh"].help.startswith("Read the audit log again")
+        assert not [title for title in commands if title.startswith("Sort by")], "the selectors' sort is out of sight"
+        commands["Export view as CSV"].callback()
+        message = app.notes[-1].message
+        assert message.startswith("Exported 1 audit run: "), message
+        path = Path(message.removeprefix("Exported 1 audit run: "))
+        assert path.parent == (data_dir() / "exports").resolve() and path.suffix == ".csv"
+        rows = list(csv.reader(read_text(path).splitlines()))
+        assert rows[0] == ["run", "when (UTC)", "action", "state", "who", "server", "tag", "counts"]
+        assert len(rows) == 2 and rows[1][0] == RUN_ID and rows[1][2:4] == ["delete", "finished"]
+        assert rows[1][6] == "1 Tier Zero" and "tester" in rows[1][4]
+        commands["Export view as JSON"].callback()
+        path = Path(app.notes[-1].message.removeprefix("Exported 1 audit run: "))
+        records = json.loads(read_text(path))
+        assert [(record["run_id"], record["plan"]["tag_name"]) for record in records] == [(RUN_ID, "Tier Zero")]
+        tab = screen.query_one(AuditTab)
+        context = AuditContext("demo", demo_server.token_id, demo_server.base_url.rstrip("/"), "tester")
+        append_audit(plan_line("20261125T101500Z-1def", context, 1, "Tier Zero", [999_002], 1, resumes=None))
+        commands["Refresh"].callback()
+        await settle(pilot)
+        assert [run.run_id for run in tab.log_runs] == ["20261125T101500Z-1def", RUN_ID], "Refresh read the log"
+        await pilot.press("a")  # back on the Selectors tab: the list's commands again
+        await settle(pilot)
+        commands = {command.title: command for command in app.get_system_commands(screen)}
+        assert commands["Refresh"].help == "Reload this page of selectors"
+        commands["Export view as CSV"].callback()
+        assert "rows (this page; none marked)" in app.notes[-1].message
+
+
+async def test_the_audit_tabs_keys_act_with_the_focus_in_the_tags_pane(demo_server: DemoServer) -> None:
+    """Newcomer walk: on the Audit tab with the focus in the tags pane, `u` did nothing. The tab's keys act on its
+    chosen run there too, or say why not."""
+    finished_run_logged(demo_server)
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        screen.tags_pane.table.focus()
+        await settle(pilot)
+        app.notes.clear()
+        await pilot.press("u")
+        await settle(pilot)
+        assert [note.message for note in app.notes] == [
+            f"Run {RUN_ID} deleted no selectors: there is nothing to restore."
+        ]
+        await pilot.press("s")
+        await settle(pilot)
+        assert len(app.notes) == 2 and app.notes[-1].message.startswith("Nothing to resume"), app.notes
+        tab = screen.query_one(AuditTab)
+        context = AuditContext("demo", demo_server.token_id, demo_server.base_url.rstrip("/"), "tester")
+        append_audit(plan_line("20261125T101500Z-1def", context, 1, "Tier Zero", [999_002], 1, resumes=None))
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(tab.log_runs) == 2, "r read the audit log again"

@@ -235,14 +235,15 @@ class AuditTab(Widget):
         id: a run added at the top moves every row down), else on the newest."""
         table: RowTable[str] = self.query_one("#audit-runs", RowTable)
         chosen = self.chosen.run_id if self.chosen is not None else None
-        rows: list[tuple[str | None, list[str]]] = []
-        for run in self.log_runs:
-            tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
-            cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
-            rows.append((run.run_id, [*cells, self.server_text(run), tag, run.counts_text]))
-        self.fill(table, RUN_COLUMNS, rows)
+        self.fill(table, RUN_COLUMNS, [(run.run_id, self.run_cells(run)) for run in self.log_runs])
         if chosen is not None and chosen in {run.run_id for run in self.log_runs}:
             table.move_cursor(row=table.get_row_index(chosen))
+
+    def run_cells(self, run: AuditRun) -> list[str]:
+        """A run's cells in RUN_COLUMNS order, whole (the table cuts them to its width; an export keeps them)."""
+        tag = f"{run.tag_id if run.tag_id is not None else '?'} {run.plan.get('tag_name') or ''}".strip()
+        cells = [run.run_id, when_text(run.started), action_text(run), run.state, who_text(run)]
+        return [*cells, self.server_text(run), tag, run.counts_text]
 
     def server_text(self, run: AuditRun) -> str:
         """The run's server; `this server (demo server)` when it is the profile's, whose runs can be resumed here."""

@@ -8,11 +8,11 @@ svctui.tui.loading.Loads; a failure is a state or a notification with its status
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, getters, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.timer import Timer
@@ -24,6 +24,7 @@ from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui import status_line as status
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
+from svctui.tui.screens.selectors.audit_export import audit_commands
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.columns import SelectorDetail, selector_adapter, tag_label
 from svctui.tui.screens.selectors.commands import Command, SelectorCommands, selector_commands
@@ -79,7 +80,14 @@ class SelectorsScreen(ListScreen[Selector]):
     SPEC: ClassVar[EndpointSpec] = SELECTORS
     MODE: ClassVar[str] = "selectors"
     COMMANDS = ListScreen.COMMANDS | {SelectorCommands}
-    BINDINGS: ClassVar[list[BindingType]] = SELECTOR_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *SELECTOR_BINDINGS,
+        # The Audit tab's keys while the focus is outside it (the tags pane): they act on the tab's chosen run, or
+        # say why not, as in the tab; off on the Selectors tab (`r` is then the list's refresh).
+        Binding("r", "audit_key('reload')", "Reload log", show=False, tooltip="Read the audit log again"),
+        Binding("s", "audit_key('resume')", "Resume run", show=False, tooltip="Resume the Audit tab's chosen run"),
+        Binding("u", "audit_key('restore')", "Restore run", show=False, tooltip="Restore the Audit tab's chosen run"),
+    ]
     DEFAULT_CSS = """
     SelectorsScreen #outer { height: 1fr; }
     SelectorsScreen #tabs { width: 1fr; height: 1fr; }
@@ -229,6 +237,19 @@ class SelectorsScreen(ListScreen[Selector]):
     def audit_shown(self) -> bool:
         """True while the Audit tab is the one shown."""
         return not self.table_in_view()
+
+    def action_audit_key(self, action: str) -> None:
+        """`r`, `s` or `u` on the Audit tab with the focus in the tags pane: the tab's own key (read the log again,
+        resume or restore the chosen run, or say why not)."""
+        tab = self.query_one(AuditTab)
+        {"reload": tab.action_reload, "resume": tab.action_resume, "restore": tab.action_restore}[action]()
+
+    def system_commands(self) -> Iterable[SystemCommand]:
+        """The palette: the list's commands on the Selectors tab; on the Audit tab the tab's own (reload the log,
+        export its runs), not the selectors page out of sight."""
+        if self.is_mounted and self.audit_shown():
+            return audit_commands(self.app, self.query_one(AuditTab))
+        return super().system_commands()
 
     def help_renames(self) -> dict[str, tuple[str, str] | None]:
         """What help says a table's keys do here: enter opens nothing on the Audit tab's tables (None: not listed)."""
@@ -517,6 +538,8 @@ class SelectorsScreen(ListScreen[Selector]):
         screen hides (`H`: selectors have no hydration)."""
         if action == "delete_marked" and self.read_only_reason() is not None:
             return False
+        if action == "audit_key":
+            return self.is_mounted and self.audit_shown()
         if not super().check_action(action, parameters):
             return False
         return not (action in LIST_ACTIONS and self.is_mounted and self.query_one(TabbedContent).active == "tab-audit")
@@ -568,4 +591,4 @@ def _binding_actions(*holders: type[ListScreen[Selector]]) -> frozenset[str]:
 
 
 # the keys that act on the selector list: off while the Audit tab shows (`a` goes back, and help still answers)
-LIST_ACTIONS = _binding_actions(ListScreen, SelectorsScreen) - {"switch_tab"}
+LIST_ACTIONS = _binding_actions(ListScreen, SelectorsScreen) - {"switch_tab", "audit_key"}
