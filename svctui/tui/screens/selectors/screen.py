@@ -83,10 +83,24 @@ class SelectorsScreen(ListScreen[Selector]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *SELECTOR_BINDINGS,
         # The Audit tab's keys while the focus is outside it (the tags pane): they act on the tab's chosen run, or
-        # say why not, as in the tab; off on the Selectors tab (`r` is then the list's refresh).
-        Binding("r", "audit_key('reload')", "Reload log", show=False, tooltip="Read the audit log again"),
-        Binding("s", "audit_key('resume')", "Resume run", show=False, tooltip="Resume the Audit tab's chosen run"),
-        Binding("u", "audit_key('restore')", "Restore run", show=False, tooltip="Restore the Audit tab's chosen run"),
+        # say why not, as in the tab; off on the Selectors tab. (`r` there is the list's refresh, see action_refresh:
+        # a binding of `r` here would replace the list screen's.)
+        Binding(
+            "s",
+            "audit_key('resume')",
+            "Resume run",
+            show=False,
+            id="selectors.audit_resume",
+            tooltip="Resume the Audit tab's chosen run (from the tags pane)",
+        ),
+        Binding(
+            "u",
+            "audit_key('restore')",
+            "Restore run",
+            show=False,
+            id="selectors.audit_restore",
+            tooltip="Restore the Audit tab's chosen run (from the tags pane)",
+        ),
     ]
     DEFAULT_CSS = """
     SelectorsScreen #outer { height: 1fr; }
@@ -239,10 +253,13 @@ class SelectorsScreen(ListScreen[Selector]):
         return not self.table_in_view()
 
     def action_audit_key(self, action: str) -> None:
-        """`r`, `s` or `u` on the Audit tab with the focus in the tags pane: the tab's own key (read the log again,
-        resume or restore the chosen run, or say why not)."""
+        """`s` or `u` on the Audit tab with the focus in the tags pane: the tab's own key (resume or restore the
+        chosen run, or say why not)."""
         tab = self.query_one(AuditTab)
-        {"reload": tab.action_reload, "resume": tab.action_resume, "restore": tab.action_restore}[action]()
+        if action == "resume":
+            tab.action_resume()
+        else:
+            tab.action_restore()
 
     def system_commands(self) -> Iterable[SystemCommand]:
         """The palette: the list's commands on the Selectors tab; on the Audit tab the tab's own (reload the log,
@@ -252,8 +269,11 @@ class SelectorsScreen(ListScreen[Selector]):
         return super().system_commands()
 
     def help_renames(self) -> dict[str, tuple[str, str] | None]:
-        """What help says a table's keys do here: enter opens nothing on the Audit tab's tables (None: not listed)."""
-        return {"select_cursor": None} if self.audit_shown() else {}
+        """What help says a table's keys do here: enter opens nothing on the Audit tab's tables (None: not listed),
+        and `r` reads the audit log there."""
+        if self.audit_shown():
+            return {"select_cursor": None, "refresh": ("Reload log", "Read the audit log again")}
+        return {}
 
     # ----- loading ----------------------------------------------------------------------------------------
     def reset(self, sort: tuple[SortKey, ...] = ()) -> None:
@@ -352,7 +372,11 @@ class SelectorsScreen(ListScreen[Selector]):
         self.notify(f"{said} failed: {text}", severity="error", markup=False)
 
     def action_refresh(self) -> None:
-        """Reload the page; also the tags when their list failed, and the counts."""
+        """Reload the page; also the tags when their list failed, and the counts. On the Audit tab (`r` with the
+        focus in the tags pane) the tab's `r`: read the audit log again."""
+        if self.is_mounted and self.audit_shown():
+            self.query_one(AuditTab).action_reload()
+            return
         if not self.tags_pane.tags and not self.tags_pane.has_class("-prompt"):
             self.load_tags()
         elif self.tags_pane.tags:
@@ -538,8 +562,10 @@ class SelectorsScreen(ListScreen[Selector]):
         screen hides (`H`: selectors have no hydration)."""
         if action == "delete_marked" and self.read_only_reason() is not None:
             return False
+        if action in ("audit_key", "refresh") and self.is_mounted and self.audit_shown():
+            return True
         if action == "audit_key":
-            return self.is_mounted and self.audit_shown()
+            return False
         if not super().check_action(action, parameters):
             return False
         return not (action in LIST_ACTIONS and self.is_mounted and self.query_one(TabbedContent).active == "tab-audit")
