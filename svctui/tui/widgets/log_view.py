@@ -143,6 +143,8 @@ class LogView(ScrollView, can_focus=True):
         self._wide: set[int] = set()  # the lines with a character of two cells (wrapped by `cell_cuts`)
         self.wrap = False  # long lines wrapped (rows of several screen lines) instead of scrolled sideways
         self._starts: list[int] = [0]  # wrapped: the screen line each shown row starts at, then the total
+        self._room = 1  # the cells per screen line `_starts` was counted for (drawn with it until counted again)
+        self._counting: int | None = None  # the width a count under way is for (one is started per width)
         self._styles: dict[str, Style] = {}  # base + component styles, computed once per theme (see `_style`)
 
     # ----- content -----------------------------------------------------------------------------------------
@@ -191,7 +193,7 @@ class LogView(ScrollView, can_focus=True):
         self.widths.extend(widths)
         self.widest = max(self.widest, max(widths))
         if self.wrap and self.rows is None:  # the new rows' screen lines after the others (filtered: at refilter)
-            self._starts += self._starts_for(range(first, len(self.lines)), self.wrap_width, self._starts[-1])[1:]
+            self._starts += self._starts_for(range(first, len(self.lines)), self._room, self._starts[-1])[1:]
         self._resize()
 
     def _resize(self) -> None:
@@ -235,29 +237,40 @@ class LogView(ScrollView, can_focus=True):
         """Wrap long lines (once their screen lines are counted, in a thread), or show each on one line scrolled
         sideways: the top row stays at the top, the cursor's line in view."""
         if self.wrap:
-            self._show_wrapped(False, [0], self.row_at(int(self.scroll_y))[0])
+            self.workers.cancel_group(self, "logview-wrap")  # a count under way would wrap them again
+            self._counting = None
+            self._show_wrapped(False, [0], 1, self.row_at(int(self.scroll_y))[0])
         else:
             self._rewrap(int(self.scroll_y))
 
     def on_resize(self) -> None:
         """Wrapped, the rows are wrapped again for the new width."""
-        if self.wrap:
+        self._check_width()
+
+    def _check_width(self) -> None:
+        """Wrapped at another width than the view's now (a resize, `z`, the detail pane, a scrollbar that came or
+        went): count the screen lines again, once per width; until then the old count is drawn, clipped."""
+        if self.wrap and self.wrap_width not in (self._room, self._counting):
             self._rewrap(self.row_at(int(self.scroll_y))[0])
 
     @work(exclusive=True, group="logview-wrap")
     async def _rewrap(self, top_row: int) -> None:
         """Count every shown row's screen lines in a thread, then show them wrapped (`top_row` at the top)."""
         rows, room, count = self.rows, self.wrap_width, len(self.lines)
+        self._counting = room
         starts = await asyncio.to_thread(self._starts_for, range(count) if rows is None else rows, room)
-        if rows is not self.rows or room != self.wrap_width:
-            return  # filtered meanwhile (it counts its own rows) or resized (another count comes)
+        self._counting = None
+        if rows is not self.rows:
+            return  # filtered meanwhile: it counts its own rows
         if rows is None and len(self.lines) > count:  # lines that arrived meanwhile
             starts += self._starts_for(range(count, len(self.lines)), room, starts[-1])[1:]
-        self._show_wrapped(True, starts, top_row)
+        self._show_wrapped(True, starts, room, top_row)
+        self._check_width()  # resized meanwhile: count for the width there is now
 
-    def _show_wrapped(self, wrap: bool, starts: list[int], top_row: int) -> None:
-        """Wrapped (with these `starts`) or not, `top_row` at the top and the cursor's row in view."""
-        self.wrap, self._starts = wrap, starts
+    def _show_wrapped(self, wrap: bool, starts: list[int], room: int, top_row: int) -> None:
+        """Wrapped (with these `starts`, counted at `room` cells) or not, `top_row` at the top and the cursor's row
+        in view."""
+        self.wrap, self._starts, self._room = wrap, starts, room
         self._resize()
         top = starts[min(top_row, len(starts) - 1)] if wrap else top_row
         self.scroll_to(x=0, y=top, animate=False, immediate=True, force=True)
@@ -284,7 +297,8 @@ class LogView(ScrollView, can_focus=True):
         matches = await asyncio.to_thread(search_rows, lines, rows, needle) if needle else []
         if self.wrap:  # the shown rows' screen lines, counted again
             room = self.wrap_width
-            self._starts = await asyncio.to_thread(self._starts_for, range(len(lines)) if rows is None else rows, room)
+            starts = await asyncio.to_thread(self._starts_for, range(len(lines)) if rows is None else rows, room)
+            self._starts, self._room = starts, room
         self.rows, self.needle, self.matches = rows, needle, matches
         self._resize()
         self.cursor = self._row_of(here.number - 1) if here is not None else 0
@@ -392,9 +406,12 @@ class LogView(ScrollView, can_focus=True):
             segments.append(Segment(f"{visible(line.stamp[11:23]):<{TIME_WIDTH}} ", style("logview--time")))
             segments.append(Segment(f"{tag:<{TAG_WIDTH}} ", style(kind)))
         message = self._highlighted(drawn_message(line), text_style, style("logview--match", on_base=False))
-        if self.wrap:  # this screen line's share of the message, cut by cells
-            cuts = self._cuts(self.rows[row] if self.rows is not None else row, self.wrap_width)
-            segments.extend(Strip(message).crop(cuts[piece], cuts[piece + 1]))
+        if self.wrap:  # this screen line's share of the message, cut by cells as `_starts` was counted
+            if self.wrap_width != self._room:  # until counted again for this width, the old count, clipped
+                self.call_later(self._check_width)
+            cuts = self._cuts(self.rows[row] if self.rows is not None else row, self._room)
+            if piece + 1 < len(cuts):  # always, when `_starts` and `_room` agree (never raise while drawing)
+                segments.extend(Strip(message).crop(cuts[piece], cuts[piece + 1]))
             strip = Strip(segments).crop(0, width).extend_cell_length(width, base)
         else:
             segments.extend(message)
