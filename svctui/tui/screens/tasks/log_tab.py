@@ -28,8 +28,10 @@ from textual.widgets import Input, Static
 
 from svctui.api.models import CompletedTask
 from svctui.runlog import LogLine, LogReader, LogSummary, NotText, asked_methods
+from svctui.text import cell_width, cut_end
 from svctui.tui.heap import hold_full_collections, keep_out_of_collections
 from svctui.tui.widgets.log_view import LogView
+from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.tui.widgets.state_panel import error_view
 from svctui.visible import visible
 
@@ -40,6 +42,7 @@ ClientOf = Callable[[], Awaitable["ApiClient"]]
 LOG_VIEW_MAX_BYTES = 32 * 1024 * 1024  # the most of a log the dashboard keeps (~300,000 lines)
 LINES_PER_BATCH = 4000
 SUMMARIES_KEPT = 256
+TERM_CELLS = (8, 40)  # the fewest and the most cells of the search term in the status line (cut with …)
 
 
 class LogBatch(Message, bubble=False):
@@ -75,6 +78,16 @@ class SummaryKnown(Message):
         self.note = note
 
 
+class SearchField(OrderedInput):
+    """The log's search field: its keys act in the order typed (ctrl+u then a word in one read kept the word's first
+    letter out, #6605), and esc goes to the pane, which closes it (not to the screen's esc, which closes the pane)."""
+
+    def on_key(self, event: events.Key) -> None:
+        """esc: on to the pane, no binding run here (runs before OrderedInput's handler, which it skips)."""
+        if event.key == "escape":
+            event.prevent_default()
+
+
 class LogPane(Vertical):
     """Headline, the log, the search field and a status line."""
 
@@ -86,7 +99,9 @@ class LogPane(Vertical):
     LogPane #log-foot { height: 1; }
     LogPane #log-search { display: none; height: 1; border: none; padding: 0 1; }
     LogPane #log-search.-open { display: block; }
-    LogPane #log-status { height: 1; padding: 0 1; background: $boost; color: $text-muted; }
+    LogPane #log-status {
+        height: 1; padding: 0 1; background: $boost; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     LogPane #log-status.-hidden { display: none; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -123,7 +138,7 @@ class LogPane(Vertical):
         yield Static(Content(self.note), id="log-head")
         yield LogView(id="log-view")
         with Vertical(id="log-foot"):  # one row: the search field takes the status line's place (the view keeps
-            yield Input(placeholder="search the log (enter; esc cancels)", id="log-search")  # its size: no redraw)
+            yield SearchField(placeholder="search the log (enter; esc cancels)", id="log-search")  # size: no redraw)
             yield Static("", id="log-status")
 
     view = getters.query_one(LogView)  # the log's lines
@@ -272,7 +287,22 @@ class LogPane(Vertical):
         self._set_head(text, error=summary.first_error is not None)
 
     def update_status(self) -> None:
-        """Line n of m, the filter, the search, loading."""
+        """Line n of m, the filter, the search, loading: the search term cut to what the line has room for, so the
+        match count and the keys after it stay in view."""
+        status = self.query_one("#log-status", Static)
+        room = status.content_region.width or self.size.width - 2
+        line = self._status_text("")
+        if self.view.needle:
+            term = cut_end(visible(self.view.needle), min(max(room - cell_width(line), TERM_CELLS[0]), TERM_CELLS[1]))
+            line = self._status_text(term)
+        status.update(Content(line))
+
+    def on_resize(self) -> None:
+        """The search term in the status line cut for the new width."""
+        self.update_status()
+
+    def _status_text(self, term: str) -> str:
+        """The status line, the search term (made visible, cut) given apart."""
         view = self.view
         parts: list[str] = []
         line = view.current()
@@ -286,12 +316,12 @@ class LogPane(Vertical):
         if view.needle:
             on_match, count = view.match_position()
             where = f"{on_match} of {count:,}" if on_match else f"{count:,} matches"
-            parts.append(f"“{visible(view.needle)}” {where} (n/N)" if count else f"“{visible(view.needle)}” not found")
+            parts.append(f"“{term}” {where} (n/N)" if count else f"“{term}” not found")
         if self.loading:
             parts.append("reading…")
         elif view.lines:
             parts.append("/ search · w warnings · e next error · D domain")
-        self.query_one("#log-status", Static).update(Content(" · ".join(parts)))
+        return " · ".join(parts)
 
     @on(LogView.CursorMoved)
     def _moved(self, message: LogView.CursorMoved) -> None:
