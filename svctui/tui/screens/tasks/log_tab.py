@@ -287,22 +287,28 @@ class LogPane(Vertical):
         self._set_head(text, error=summary.first_error is not None)
 
     def update_status(self) -> None:
-        """Line n of m, the filter, the search, loading: the search term cut to what the line has room for, so the
-        match count and the keys after it stay in view."""
+        """Line n of m, the filter, the search, loading, the keys: the search term cut to what the line has room for
+        (so the match count and the keys after it stay in view); when even so it does not fit, without the keys,
+        then in short words (the line does not wrap: what is left over is cut with `…`)."""
         status = self.query_one("#log-status", Static)
         room = status.content_region.width or self.size.width - 2
-        line = self._status_text("")
-        if self.view.needle:
-            term = cut_end(visible(self.view.needle), min(max(room - cell_width(line), TERM_CELLS[0]), TERM_CELLS[1]))
-            line = self._status_text(term)
+        line = ""
+        for keys, short in ((True, False), (False, False), (False, True)):
+            line = self._status_text("", keys, short)
+            if self.view.needle:
+                most = min(max(room - cell_width(line), TERM_CELLS[0]), TERM_CELLS[1])
+                line = self._status_text(cut_end(visible(self.view.needle), most), keys, short)
+            if cell_width(line) <= room:
+                break
         status.update(Content(line))
 
     def on_resize(self) -> None:
         """The search term in the status line cut for the new width."""
         self.update_status()
 
-    def _status_text(self, term: str) -> str:
-        """The status line, the search term (made visible, cut) given apart."""
+    def _status_text(self, term: str, keys: bool = True, short: bool = False) -> str:
+        """The status line, the search term (made visible, cut) given apart; with the keys or not, in short words or
+        not."""
         view = self.view
         parts: list[str] = []
         line = view.current()
@@ -312,14 +318,15 @@ class LogPane(Vertical):
         if view.scroll_x:
             parts.append(f"→ column {int(view.scroll_x) + 1} (h/l)")
         if view.filtered:
-            parts.append(f"warnings and errors: {view.row_count:,} rows (w: every line)")
+            rows = f"{view.row_count:,} rows"
+            parts.append(f"warn+err: {rows}" if short else f"warnings and errors: {rows} (w: every line)")
         if view.needle:
             on_match, count = view.match_position()
             where = f"{on_match} of {count:,}" if on_match else f"{count:,} matches"
-            parts.append(f"“{term}” {where} (n/N)" if count else f"“{term}” not found")
+            parts.append(f"“{term}” {where}" + ("" if short else " (n/N)") if count else f"“{term}” not found")
         if self.loading:
             parts.append("reading…")
-        elif view.lines:
+        elif view.lines and keys:
             parts.append("/ search · w warnings · e next error · D domain")
         return " · ".join(parts)
 
