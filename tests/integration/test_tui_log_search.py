@@ -75,3 +75,9 @@ async def test_ctrl_u_then_a_word_in_one_burst_searches_the_whole_word_and_esc_c
         field = pane.query_one("#log-search")
         assert pane.view.needle == "ldap" and not field.has_class("-open") and screen.detail.is_open, "esc: closed"
         assert pane.view.has_focus
+        await pilot.press("/")  # the newcomer's report: ctrl+u and the first letter in one read, the rest after
+        burst(pilot, "ctrl+u", "s")
+        await settle(pilot)
+        await pilot.press(*"tatus", "enter")
+        await settle(pilot)
+        assert pane.view.needle == "status", "the first letter kept (it was 'tatus')"
