@@ -25,6 +25,7 @@ from svctui.api.models import Selector
 from svctui.ops.audit_lines import owner_words, selector_record
 from svctui.ops.selector_delete import Preview, PreviewResult, preview_selectors
 from svctui.ops.selector_ids import TYPED_COUNT_ABOVE
+from svctui.table_fit import Column, fit_columns
 from svctui.text import cell_width, id_runs, most_that_fits, plural, ranges_and_more
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -52,12 +53,24 @@ MEMBERS_WIDTH = 9  # "members", "1,234,567"
 REVIEW_COLUMNS = (("id", "id"), ("name", "name"), ("dry run", "preview"), ("members", "members"), ("by kind", "kinds"))
 
 
-def review_widths(screen_width: int, id_width: int) -> dict[str, int]:
-    """Column widths that fit the sheet (96 % of the screen less border, padding and scrollbar): name and dry run
-    take a third of what id and members leave (at most 30 and 34), by kind the rest; cut text ends with `…`."""
-    rest = screen_width * 96 // 100 - 6 - 5 * 2 - id_width - MEMBERS_WIDTH
-    name, preview = min(30, rest // 3), min(34, rest // 3)
-    return {"id": id_width, "name": name, "preview": preview, "members": MEMBERS_WIDTH, "kinds": rest - name - preview}
+REVIEW_FIT = (  # every column shows (cut rather than left out); the free room goes to the name first
+    Column("id", "id", droppable=False),
+    Column("name", "name", least=9, droppable=False, names=True),
+    Column("preview", "dry run", least=12, droppable=False),
+    Column("members", "members", least=MEMBERS_WIDTH, droppable=False),
+    Column("kinds", "by kind", least=8, droppable=False),
+)
+
+
+def review_widths(room: int, natural: Mapping[str, int]) -> dict[str, int]:
+    """Column widths that fit `room` cells by `fit_columns`: each column at its widest cell where the room allows,
+    the name growing first; cut text ends with `…`."""
+    return fit_columns(REVIEW_FIT, natural, room).widths
+
+
+def review_room(screen_width: int) -> int:
+    """The table's room before it is laid out: 96 % of the screen less border, padding and scrollbar."""
+    return screen_width * 96 // 100 - 6
 
 
 def preview_counts_text(results: list[PreviewResult]) -> str:
@@ -230,8 +243,13 @@ class ReviewScreen(ConfirmDialog):
     def fill_table(self, rows: Mapping[str, Sequence[object]]) -> None:
         """The table's columns fitted to the screen's width (`review_widths`), and these rows (the cursor kept)."""
         table = self.query_one("#review-table", DataTable)
-        id_width = max(2, *(len(str(selector_id)) for selector_id in self.ids))
-        widths = review_widths(self.app.size.width, id_width)
+        natural = {
+            key: max(cell_width(label), *(cell_width(str(cells[index])) for cells in rows.values()))
+            for index, (label, key) in enumerate(REVIEW_COLUMNS)
+        }
+        laid_out = table.scrollable_content_region.width  # 0 on mount (and stale on a resize): the estimate then
+        same_size = self.app.size.width == self.fitted_width
+        widths = review_widths(laid_out if laid_out > 0 and same_size else review_room(self.app.size.width), natural)
         self.fitted_width = self.app.size.width
         row = table.cursor_row
         table.clear(columns=True)
@@ -245,9 +263,14 @@ class ReviewScreen(ConfirmDialog):
         """Fit the columns to the new width (cells as they are now: the dry run's and the impact's answers kept) and
         cut the lines that list ids to it."""
         if self.app.size.width != self.fitted_width:
-            table = self.query_one("#review-table", DataTable)
-            self.fill_table({str(row.key.value): table.get_row(row.key) for row in table.ordered_rows})
+            self.refit_table()
+            self.call_after_refresh(self.refit_table)  # laid out at the new width: to the table's own room
         self.call_after_refresh(self.fit_lines)
+
+    def refit_table(self) -> None:
+        """Fit the columns again to the cells as they are now (the dry run's and the impact's answers kept)."""
+        table = self.query_one("#review-table", DataTable)
+        self.fill_table({str(row.key.value): table.get_row(row.key) for row in table.ordered_rows})
 
     def fit_lines(self) -> None:
         """The why and the impact with as many ids as the dialog's width holds, then `… and N more`."""
@@ -323,6 +346,7 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(result.selector_id), "preview", self.preview_cell(result))
         self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
         self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
+        self.refit_table()  # the dry run's words are in: the free room goes to the names
         self.show_left_out()
         self.show_count_to_send()
         self.update_action()
@@ -413,6 +437,7 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds)
         self.impact = impact
+        self.refit_table()
         self.show_impact_line()
 
     def show_impact_line(self) -> None:
