@@ -29,6 +29,7 @@ from datetime import datetime
 from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
 
+from rich.cells import cell_len
 from rich.console import ConsoleOptions
 from rich.padding import Padding
 from rich.segment import Segment
@@ -77,6 +78,7 @@ class ColumnDef(Generic[T]):
     narrow_width: int | None = None  # the width on a narrow terminal, when it differs
     most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
     least: int | None = None  # in a fitted table: cut to this rather than left out (then columns after it may show)
+    fit_content: bool = False  # in a fitted table: no wider than its widest cell on the page (its label at least)
 
 
 @dataclass(frozen=True)
@@ -139,14 +141,18 @@ def by_id(
     *columns: ColumnDef[Rec],
     render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None,
     fit_order: Sequence[str] | None = None,
+    fit_content: bool = False,
 ) -> RowAdapter[Rec]:
     """An adapter keyed by the record's id, whose first column is the id (sortable) and then `columns`;
-    `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's."""
+    `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's and
+    `fit_content` as the id column's (ColumnDef)."""
 
     def ident(record: Rec) -> str:
         return str(record.id)
 
-    first = ColumnDef("id", "id", render(ident) if render is not None else ident, width=6, sort="id")
+    first = ColumnDef(
+        "id", "id", render(ident) if render is not None else ident, width=6, sort="id", fit_content=fit_content
+    )
     return RowAdapter(key=ident, columns=(first, *columns), fit_order=fit_order)
 
 
@@ -304,10 +310,15 @@ class PagedTable(RowTable[Text], Generic[T]):
         event.prevent_default()
         if (self.app.size.width < NARROW_TERMINAL) == self.narrow and self.column_widths() == self.shown_widths:
             return
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
+        widths = self.column_widths()
         records, key, column = self.items, self.current_key, self.cursor_column
         self.clear(columns=True)
         self._items.clear()
-        self._add_columns()
+        self._add_columns(widths)
         self.set_sort(self.sort_keys)
         self.show_items(records, follow_row=False)
         if key is not None and key in self._items:
@@ -326,15 +337,22 @@ class PagedTable(RowTable[Text], Generic[T]):
             if not (narrow and column.minor)
         }
         order = self.adapter.fit_order
+        if order is not None and self._items:  # short columns no wider than their cells: the room goes to the message
+            for column in self.adapter.columns:
+                if column.fit_content and column.key in wanted:
+                    widest = max(cell_len(str(column.render(record))) for record in self._items.values())
+                    wanted[column.key] = min(
+                        wanted[column.key], max(widest, len(column.label) + (3 if column.sort else 0))
+                    )
         room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
         if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
             return wanted
         columns, natural = fit_description(self.adapter, wanted), natural_widths(self.adapter, wanted)
         return fit_columns(columns, natural, room, 2 * self.cell_padding).widths
 
-    def _add_columns(self) -> None:
+    def _add_columns(self, widths: dict[str, int] | None = None) -> None:
         self.narrow = self.app.size.width < NARROW_TERMINAL
-        self.shown_widths = self.column_widths()
+        self.shown_widths = self.column_widths() if widths is None else widths
         self.shown_columns = [column for column in self.adapter.columns if column.key in self.shown_widths]
         self.add_column("", width=1, key=MARK_COLUMN)
         for column in self.shown_columns:
@@ -562,6 +580,8 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._restore_cursor(cursor_key, cursor)
             elif self.row_count:
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
+        if self.adapter.fit_order is not None and self.column_widths() != self.shown_widths:
+            self._rebuild()  # the page's cells changed how wide its short columns are (fit_content)
         self._post_focus()
         return changed
 

@@ -72,6 +72,7 @@ FIT_ORDER = (
     "domains",
 )
 MESSAGE_MOST = 60
+MESSAGE_WIDTH = 44  # its width before the columns ranked after it show: the reason a run failed reads whole
 
 
 def utc_minutes(moment: datetime | None) -> str:
@@ -121,8 +122,16 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
             5,
             "event_id",
             minor=True,
+            fit_content=True,
         ),
-        ColumnDef("executed", "executed (UTC)", lambda task: utc_minutes(task.execution_time), 17, "execution_time"),
+        ColumnDef(
+            "executed",
+            "executed (UTC)",
+            lambda task: utc_minutes(task.execution_time),
+            17,
+            "execution_time",
+            fit_content=True,
+        ),
         ColumnDef(
             "started",
             "start",
@@ -130,24 +139,87 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
             8,
             "start_time",
             minor=True,
+            fit_content=True,
         ),
         ColumnDef(
-            "ended", "end", lambda task: utc_clock(task.end_time, task.execution_time), 8, "end_time", minor=True
+            "ended",
+            "end",
+            lambda task: utc_clock(task.end_time, task.execution_time),
+            8,
+            "end_time",
+            minor=True,
+            fit_content=True,
         ),
-        ColumnDef("took", "took", lambda task: format_duration(task_duration(task)), width=7),
-        ColumnDef("status", "status", status, 18, "status", copy_text=lambda task: str(task.status), narrow_width=11),
-        ColumnDef("results", "results", results, width=16),
-        ColumnDef("message", "message", lambda task: task.status_message, width=28, most=MESSAGE_MOST, least=12),
-        ColumnDef("dc", "domain controller", lambda task: task.domain_controller, 18, "domain_controller", minor=True),
-        ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True),
-        ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True),
-        ColumnDef("title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True),
-        ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True),
-        ColumnDef("ingest", "last ingest", lambda task: utc_minutes(task.last_ingest), 17, "last_ingest", minor=True),
-        ColumnDef("created", "created", lambda task: utc_minutes(task.created_at), 17, "created_at", minor=True),
-        ColumnDef("updated", "updated", lambda task: utc_minutes(task.updated_at), 17, "updated_at", minor=True),
-        ColumnDef("deleted", "deleted", lambda task: utc_minutes(task.deleted_at), 17, "deleted_at", minor=True),
+        ColumnDef(
+            "took", "took", lambda task: format_duration(task_duration(task)), width=7, minor=True, fit_content=True
+        ),
+        ColumnDef(
+            "status",
+            "status",
+            status,
+            18,
+            "status",
+            copy_text=lambda task: str(task.status),
+            narrow_width=11,
+            fit_content=True,
+        ),
+        ColumnDef("results", "results", results, width=16, fit_content=True),
+        ColumnDef(
+            "message", "message", lambda task: task.status_message, width=MESSAGE_WIDTH, most=MESSAGE_MOST, least=12
+        ),
+        ColumnDef(
+            "dc",
+            "domain controller",
+            lambda task: task.domain_controller,
+            18,
+            "domain_controller",
+            minor=True,
+            fit_content=True,
+        ),
+        ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True, fit_content=True),
+        ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True, fit_content=True),
+        ColumnDef(
+            "title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True, fit_content=True
+        ),
+        ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True, fit_content=True),
+        ColumnDef(
+            "ingest",
+            "last ingest",
+            lambda task: utc_minutes(task.last_ingest),
+            17,
+            "last_ingest",
+            minor=True,
+            fit_content=True,
+        ),
+        ColumnDef(
+            "created",
+            "created",
+            lambda task: utc_minutes(task.created_at),
+            17,
+            "created_at",
+            minor=True,
+            fit_content=True,
+        ),
+        ColumnDef(
+            "updated",
+            "updated",
+            lambda task: utc_minutes(task.updated_at),
+            17,
+            "updated_at",
+            minor=True,
+            fit_content=True,
+        ),
+        ColumnDef(
+            "deleted",
+            "deleted",
+            lambda task: utc_minutes(task.deleted_at),
+            17,
+            "deleted_at",
+            minor=True,
+            fit_content=True,
+        ),
         fit_order=FIT_ORDER,
+        fit_content=True,
     )
 
 
