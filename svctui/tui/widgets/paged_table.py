@@ -580,7 +580,8 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._restore_cursor(cursor_key, cursor)
             elif self.row_count:
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
-        if self.adapter.fit_order is not None and self.column_widths() != self.shown_widths:
+        fits_content = self.adapter.fit_order is not None and any(c.fit_content for c in self.adapter.columns)
+        if fits_content and self.column_widths() != self.shown_widths:
             self._rebuild()  # the page's cells changed how wide its short columns are (fit_content)
         self._post_focus()
         return changed
