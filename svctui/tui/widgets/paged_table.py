@@ -42,6 +42,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, Row
+from textual.worker import Worker
 
 from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns
@@ -283,7 +284,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
         self._mark_lines: dict[tuple[str, str | Style, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
-        self._drawing_ahead: asyncio.Task[None] | None = None
+        self._drawing_ahead: Worker[None] | None = None
         self._drawn_width = 0  # the width the rendered rows were drawn at
 
     def row_highlight(self, row_index: int, *, in_cursor_cell: bool = False) -> Style:
@@ -599,16 +600,16 @@ class PagedTable(RowTable[Text], Generic[T]):
             try:
                 for top in range(0, height, DRAW_AHEAD_LINES):
                     await asyncio.sleep(DRAW_AHEAD_PAUSE)  # the loop turns: input, timers and the rest run in between
-                    if self._drawing_ahead is not task or (width, height) != tuple(self.size) or not self.is_mounted:
+                    if self._drawing_ahead is not worker or (width, height) != tuple(self.size) or not self.is_mounted:
                         return
                     self.render_lines(Region(0, top, width, min(DRAW_AHEAD_LINES, height - top)))
             finally:
                 held.__exit__(None, None, None)
-                if self._drawing_ahead is task:
+                if self._drawing_ahead is worker:
                     self._drawing_ahead = None
 
-        task = asyncio.get_running_loop().create_task(draw())
-        self._drawing_ahead = task
+        worker = self.run_worker(draw(), name="draw-ahead", group="draw-ahead")
+        self._drawing_ahead = worker
 
     def fixed_layout(self) -> bool:
         """True when no column sizes to its content (every PagedTable column has a width) and no row has a label:

@@ -26,6 +26,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets.data_table import ColumnKey, RowKey
+from textual.worker import Worker
 
 from svctui.tui.shown import shown_text
 from svctui.tui.textual_internals import (
@@ -125,7 +126,7 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
         self._layouts: dict[tuple[int, int], tuple[Text, ConsoleOptions, list[Segment] | None]] = {}
         self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
-        self._laying_out: asyncio.Task[None] | None = None  # see `lay_out_ahead` (kept: the loop holds tasks weakly)
+        self._laying_out: Worker[None] | None = None  # see `lay_out_ahead`
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
@@ -311,7 +312,7 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
                 if then is not None:
                     then()
 
-        self._laying_out = asyncio.get_running_loop().create_task(lay_out())
+        self._laying_out = self.run_worker(lay_out(), name="lay-out-ahead", group="lay-out-ahead")
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
