@@ -31,7 +31,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
-from svctui.tui.navigation import FollowsProfile, ShowsEvent, ShowsRuns
+from svctui.tui.navigation import FollowsProfile, HasHelp, ShowsEvent, ShowsRuns
 from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
@@ -575,9 +575,9 @@ class SvcTuiApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        noun = getattr(getattr(self.screen, "SPEC", None), "name", "")  # a list screen's records, e.g. "events"
-        legend = getattr(self.screen, "help_legend", None)  # a screen's marks in full (the Clients screen's)
-        self.push_screen(HelpScreen(collect_keys(self, self.screen), noun, legend() if legend else ()))
+        screen = self.screen
+        noun, legend = (screen.help_noun(), screen.help_legend()) if isinstance(screen, HasHelp) else ("", [])
+        self.push_screen(HelpScreen(collect_keys(self, screen), noun, legend))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """Textual's commands (theme, quit, keys) plus the dashboard's (profile, refresh, export, ...)."""

@@ -37,3 +37,14 @@ class FollowsProfile(Protocol):
 
     def reload_if_stale(self) -> None:
         """Restart on first show and after a profile switch."""
+
+
+@runtime_checkable
+class HasHelp(Protocol):
+    """A dashboard screen: what help (`?`) says of it beside its keys."""
+
+    def help_noun(self) -> str:
+        """What its records are called, e.g. "events" ("" when it lists none)."""
+
+    def help_legend(self) -> list[str]:
+        """Lines help adds under the keys (the Clients screen's marks in full); none by default."""

@@ -87,3 +87,13 @@ def test_the_environment_is_the_locked_one() -> None:
         if installed != pinned:
             differs[name] = (installed, pinned)
     assert differs == {}, "installed versions differ from requirements-dev.lock: run `make venv`"
+
+
+def test_metadata_carries_classifiers_keywords_and_https_urls() -> None:
+    from importlib.metadata import metadata
+
+    meta = metadata("svctui")
+    urls = meta.get_all("Project-URL") or []
+    assert urls and all(url.split(", ", 1)[1].startswith("https://") for url in urls)
+    assert "Topic :: Security" in (meta.get_all("Classifier") or [])
+    assert "bloodhound" in (meta.get("Keywords") or "")

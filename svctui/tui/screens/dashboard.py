@@ -73,6 +73,14 @@ class DashboardScreen(Screen[None]):
         """Start over on the current profile (each screen says how)."""
         raise NotImplementedError
 
+    def help_noun(self) -> str:
+        """What help (`?`) calls the screen's records ("" when it lists none)."""
+        return ""
+
+    def help_legend(self) -> list[str]:
+        """Lines help (`?`) adds under the keys (none unless the screen says)."""
+        return []
+
     def refresh_header(self, *_: object) -> None:
         """Redraw the header: the tabs, this one current, and what the app knows of the server."""
         app = self.app

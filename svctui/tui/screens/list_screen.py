@@ -143,6 +143,10 @@ class ListScreen(DashboardScreen, Generic[T]):
     def page_failed(self, error: BaseException) -> None:
         """The latest page request failed; the error state is shown right after this."""
 
+    def help_noun(self) -> str:
+        """What help (`?`) calls the records: the endpoint's name, e.g. "events"."""
+        return self.SPEC.name
+
     def error_hints(self, error: BaseException) -> tuple[str, ...] | None:
         """What to do about `error` when the usual hint (`Press r to retry.`) does not fit; None keeps it."""
         return None
