@@ -1,4 +1,4 @@
-"""Every private name of Textual that svctui uses, in one place, each with what it buys.
+"""Every private name of Textual, rich and textual-plotext that svctui uses, in one place, each with what it buys.
 
 Textual is pinned to the minor version these were read from (pyproject: `textual>=8.2.8,<8.3`), and
 tests/unit/test_textual_internals.py fails, naming the name and what it was for, when the installed Textual no
@@ -17,6 +17,7 @@ from textual.geometry import Size
 from textual.widgets import DataTable, Footer, Input
 from textual.widgets._footer import FooterKey, FooterLabel
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
+from textual_plotext.plot import Plot
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -61,6 +62,7 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
     ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
     ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
+    ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
 }
 
 
@@ -70,6 +72,14 @@ def styled_with_current_css(screen: Screen[Any]) -> None:
     behind the app's, Textual re-parses every stylesheet (twice) although the screen's own CSS is parsed as it is
     loaded and mounted."""
     screen._css_update_count = screen.app._css_update_count
+
+
+# ----- plots -------------------------------------------------------------------------------------------------------
+def plot_size(plot: Plot, width: int, height: int) -> None:
+    """Size a textual-plotext figure drawn off the widget (in a thread) as PlotextPlot.render sizes its own: the
+    figure's private canvas size, which `plotsize` alone leaves unset (textual-plotext issue 5)."""
+    plot.plotsize(width, height)
+    plot._set_size(width, height)
 
 
 # ----- the footer -------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from textual_plotext.plot import Plot
 
 from svctui.text import and_more
 from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
+from svctui.tui.textual_internals import plot_size
 from svctui.tui.widgets.status_colors import drop_style, theme_rgb
 from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
@@ -82,8 +83,7 @@ def build_text(figure: Figure | None, width: int, height: int, theme: str) -> Te
     a plotext figure of its own)."""
     plt = Plot()
     draw_figure(plt, figure)
-    plt.plotsize(width, height)
-    plt._set_size(width, height)  # as PlotextPlot.render does (textual-plotext issue 5)
+    plot_size(plt, width, height)
     plt.theme(theme)
     text = Text.from_ansi(plt.build())
     if figure is not None and figure.dropped and max(x for x, _ in figure.dropped) == len(figure.xs):
