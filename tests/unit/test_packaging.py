@@ -96,4 +96,4 @@ def test_metadata_carries_classifiers_keywords_and_https_urls() -> None:
     urls = meta.get_all("Project-URL") or []
     assert urls and all(url.split(", ", 1)[1].startswith("https://") for url in urls)
     assert "Topic :: Security" in (meta.get_all("Classifier") or [])
-    assert "bloodhound" in (meta.get("Keywords") or "")
+    assert "bloodhound" in ",".join(meta.get_all("Keywords") or [])
