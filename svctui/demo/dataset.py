@@ -13,6 +13,7 @@ from pathlib import Path
 from svctui.demo import db
 from svctui.demo.config import DemoSizes, current_anchor
 from svctui.demo.dblock import DatabaseInUse, ServingLock, in_use_message, preparing
+from svctui.demo.task_json import keep_task_json
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def _prepare(
     conn = db.connect(path)
     try:
         db.add_later_indexes(conn)
+        keep_task_json(conn)  # the tasks' JSON text, kept (a first start after an upgrade fills it)
         conn.execute("BEGIN IMMEDIATE")
         credentials = db.store_credentials(conn, *token)
         conn.execute("COMMIT")

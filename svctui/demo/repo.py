@@ -73,15 +73,21 @@ def _flags(row: sqlite3.Row) -> JsonObject:
 
 
 def _page(
-    conn: sqlite3.Connection, table: str, query: ListQuery, base: Sequence[str], base_params: Sequence[Any]
+    conn: sqlite3.Connection,
+    table: str,
+    query: ListQuery,
+    base: Sequence[str],
+    base_params: Sequence[Any],
+    columns: str = "*",
 ) -> tuple[int, list[sqlite3.Row]]:
-    """(count before paging, rows of the page) for a list query over `table` (a fixed table expression)."""
+    """(count before paging, rows of the page: `columns` of them) for a list query over `table` (a fixed table
+    expression)."""
     where = query.where_sql(base)
     params = [*base_params, *query.params]
     count = int(conn.execute(f"SELECT COUNT(*) FROM {table}{where}", params).fetchone()[0])  # noqa: S608
     limit = query.limit if query.limit > 0 else -1
     rows = conn.execute(
-        f"SELECT * FROM {table}{where}{query.order} LIMIT ? OFFSET ?",  # noqa: S608 - fixed fragments only
+        f"SELECT {columns} FROM {table}{where}{query.order} LIMIT ? OFFSET ?",  # noqa: S608 - fixed fragments only
         [*params, limit, query.skip],
     ).fetchall()
     return count, rows
@@ -203,7 +209,7 @@ def client_name(conn: sqlite3.Connection, client_id: str) -> str | None:
 
 def list_tasks(conn: sqlite3.Connection, client_id: str, query: ListQuery) -> tuple[int, list[str]]:
     """(count, completed tasks of one client for the page, each as JSON text)."""
-    count, rows = _page(conn, "tasks t", query, ("t.client_id = ?",), (client_id,))
+    count, rows = _page(conn, "tasks t", query, ("t.client_id = ?",), (client_id,), "t.id")
     return count, tasks_json(conn, [int(row["id"]) for row in rows], query.hydrate_domains, query.hydrate_ous)
 
 
@@ -212,7 +218,7 @@ FINISHED_SQL = "t.status BETWEEN 2 AND 8"  # complete, canceled, timed out, fail
 
 def list_finished(conn: sqlite3.Connection, query: ListQuery) -> tuple[int, list[str]]:
     """(count, finished runs of every client for the page, each as JSON text): `GET /api/v2/jobs/finished`."""
-    count, rows = _page(conn, "tasks t", query, (FINISHED_SQL,), ())
+    count, rows = _page(conn, "tasks t", query, (FINISHED_SQL,), (), "t.id")  # the ids: tasks_json builds the rest
     return count, tasks_json(conn, [int(row["id"]) for row in rows], query.hydrate_domains, query.hydrate_ous)
 
 
