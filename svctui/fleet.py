@@ -2,7 +2,8 @@
 
 Which clients: `GET /api/v2/clients` where the server has it (enterprise), else the clients named by the events
 (also enterprise), else the ones given (`--client`, recent choices). Each client's health comes from its newest
-RECENT_RUNS runs (one unhydrated request, newest first) and the drop rule over them (`svctui.triage.health`).
+RECENT_RUNS runs (one unhydrated request, newest first, read as judging reads them: `svctui.api.fleet_models`) and
+the drop rule over them (`svctui.triage.health`).
 Clients are fetched concurrently, by default as many at once as the rate limiter lets a quiet route start in one
 burst (`fleet_concurrency`: 51 at the real server's 55 a second, at most MAX_CONCURRENCY); the limiter paces them per
 route. A client whose fetch failed is reported with its error, never left out.
@@ -23,8 +24,9 @@ from typing import TYPE_CHECKING
 from svctui.api.client import PARSE_IN_TURN, build_parsers
 from svctui.api.errors import ApiError, EnterpriseOnly, NotFound
 from svctui.api.filters import RUNS_NEWEST_FIRST
+from svctui.api.fleet_models import FleetRun
 from svctui.api.limits import MAX_PAGE_SIZE, TaskEndpoint
-from svctui.api.models import CollectionClient, CompletedTask, Page
+from svctui.api.models import CollectionClient, Page
 from svctui.api.query import ListQuery
 from svctui.triage.drops import detect_drops
 from svctui.triage.health import DEFAULT_STALE_AFTER, DEFAULT_WINDOW, ClientHealth, assess
@@ -126,7 +128,7 @@ async def member_health(
     detect: Judge | None = None,
 ) -> ClientHealth:
     """One client's health from its newest RECENT_RUNS runs; `detect` may run the judging elsewhere (a thread)."""
-    page = await client.tasks.list(member.client_id, replace(recent_runs_query(), endpoint=options.endpoint))
+    page = await client.tasks.fleet_runs(member.client_id, replace(recent_runs_query(), endpoint=options.endpoint))
     name = member.name or next((task.client_name for task in page.data if task.client_name), "")
 
     def judge() -> ClientHealth:
@@ -188,7 +190,7 @@ async def fleet_health(
 def build_judging() -> None:
     """Build the validators a round needs (a page of runs, and its items for `in_turns`): ~50 ms once per process,
     best done in a thread before the round (the first answers would otherwise wait for it)."""
-    build_parsers(Page[CompletedTask], items=True)
+    build_parsers(Page[FleetRun], items=True)
 
 
 def fleet_concurrency(client: ApiClient) -> int:

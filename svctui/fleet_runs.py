@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 from svctui.api.client import PARSE_IN_TURN
 from svctui.api.errors import ApiError, NotFound, route_missing
 from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
+from svctui.api.fleet_models import FleetRun, Run
 from svctui.api.limits import MAX_PAGE_SIZE
-from svctui.api.models import CompletedTask
 from svctui.api.query import ListQuery
 from svctui.fleet import (
     Fleet,
@@ -62,7 +62,7 @@ class FleetRuns:
     and each client's last health (a round reports which changed)."""
 
     since: datetime | None = None
-    runs: dict[str, dict[int, CompletedTask]] = field(default_factory=dict)
+    runs: dict[str, dict[int, Run]] = field(default_factory=dict)
     newest_update: datetime | None = None
     healths: dict[str, ClientHealth] = field(default_factory=dict)
     requests: int = 0  # requests the last round sent (the finished runs and the clients' own histories)
@@ -92,14 +92,14 @@ def finished_query(column: str, since: datetime) -> ListQuery:
     )
 
 
-async def _finished(client: ApiClient, query: ListQuery) -> list[CompletedTask]:
-    runs: list[CompletedTask] = []
-    async for page in client.jobs.finished_pages(query, page_size=FINISHED_PAGE):
+async def _finished(client: ApiClient, query: ListQuery) -> list[FleetRun]:
+    runs: list[FleetRun] = []
+    async for page in client.jobs.fleet_run_pages(query, page_size=FINISHED_PAGE):
         runs.extend(page.data)
     return runs
 
 
-def lacks_baseline(runs: Iterable[CompletedTask], since: datetime) -> bool:
+def lacks_baseline(runs: Iterable[Run], since: datetime) -> bool:
     """True when a run at or after `since` has a successful domain result with no earlier comparable success
     among `runs` (its drop could not be judged from them)."""
     seen: set[tuple[str, tuple[str, str]]] = set()
@@ -114,7 +114,7 @@ def lacks_baseline(runs: Iterable[CompletedTask], since: datetime) -> bool:
     return False
 
 
-def needs_history(member: Member, runs: dict[int, CompletedTask], since: datetime) -> bool:
+def needs_history(member: Member, runs: dict[int, Run], since: datetime) -> bool:
     """Whether the client's own history must be read: it has completed jobs but none came, or a run in the window
     lacks its baseline (a client the server gives no record of: whenever either could be)."""
     done = None if member.record is None else member.record.completed_job_count
@@ -123,7 +123,7 @@ def needs_history(member: Member, runs: dict[int, CompletedTask], since: datetim
     return lacks_baseline(runs.values(), since) and (done is None or done > len(runs))
 
 
-def judge(member: Member, runs: Iterable[CompletedTask], now: datetime, options: HealthOptions) -> ClientHealth:
+def judge(member: Member, runs: Iterable[Run], now: datetime, options: HealthOptions) -> ClientHealth:
     """One client's health from its runs (svctui.triage.health, as fleet.member_health judges it)."""
     tasks = list(runs)
     name = member.name or next((task.client_name for task in tasks if task.client_name), "")
@@ -218,7 +218,7 @@ def _judge_all(
     return results, changed
 
 
-def _merge(state: FleetRuns, arrived: list[CompletedTask], since: datetime) -> set[str]:
+def _merge(state: FleetRuns, arrived: list[FleetRun], since: datetime) -> set[str]:
     """Put the runs that arrived in `state` (replacing those with the same id) and advance the newest update seen;
     the ids of the clients whose runs changed. Older runs stay until the next full read (a client's own history,
     read for a baseline, is not read again every round)."""
@@ -247,7 +247,7 @@ async def _read_histories(
     async def one(member: Member) -> None:
         async with gate:
             try:
-                page = await client.tasks.list(member.client_id, query)
+                page = await client.tasks.fleet_runs(member.client_id, query)
             except ApiError as error:
                 errors[member.client_id] = error
                 return

@@ -32,6 +32,7 @@ from svctui.api.filters import (
     SortKey,
     query_params,
 )
+from svctui.api.fleet_models import FleetRun
 from svctui.api.limits import (
     COMPLETED_TASKS_NOTICE,
     DEFAULT_PAGE_SIZE,
@@ -280,15 +281,22 @@ class TasksResource:
         """One page of a client's completed tasks from `query.endpoint` (domains and OUs hydrated unless the query
         says otherwise). A query that names no endpoint reads the client's `task_endpoint` (`completed-jobs` until
         the server answers it with the router's 404: then `completed-tasks`, learnt once and kept)."""
+        return await self._read(Page[CompletedTask], client_id, query)
+
+    async def fleet_runs(self, client_id: str, query: ListQuery = NO_QUERY) -> Page[FleetRun]:
+        """`list`, each run read as judging reads it (svctui.api.fleet_models): a client's history for its health."""
+        return await self._read(Page[FleetRun], client_id, query)
+
+    async def _read(self, model: type[PageT], client_id: str, query: ListQuery) -> PageT:
         params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
         endpoint = query.endpoint or self._client.task_endpoint
         try:
-            return await self._client.get(Page[CompletedTask], self._path(client_id, endpoint), params)
+            return await self._client.get(model, self._path(client_id, endpoint), params)
         except NotFound as error:
             if query.endpoint is not None or endpoint != REPLACEMENT_TASK_ENDPOINT or not route_missing(error):
                 raise
         self._client.learned("task_endpoint", DEPRECATED_TASK_ENDPOINT)  # an older server: it has only this one
-        return await self._client.get(Page[CompletedTask], self._path(client_id, DEPRECATED_TASK_ENDPOINT), params)
+        return await self._client.get(model, self._path(client_id, DEPRECATED_TASK_ENDPOINT), params)
 
     def pages(
         self, client_id: str, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
@@ -321,6 +329,17 @@ class JobsResource:
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page of finished runs from `query.skip` on, `page_size` runs at a time."""
         return paginate(lambda at, size: self.finished(query.page(at, size)), _page_size, query.skip, page_size)
+
+    async def fleet_runs(self, query: ListQuery = NO_QUERY) -> Page[FleetRun]:
+        """`finished`, each run read as judging reads it (svctui.api.fleet_models): the fleet's runs for its health."""
+        params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
+        return await self._client.get(Page[FleetRun], "/api/v2/jobs/finished", params)
+
+    def fleet_run_pages(
+        self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
+    ) -> AsyncIterator[Page[FleetRun]]:
+        """Every page of `fleet_runs` from `query.skip` on, `page_size` runs at a time."""
+        return paginate(lambda at, size: self.fleet_runs(query.page(at, size)), _page_size, query.skip, page_size)
 
     async def log_text(self, job_id: int, *, max_bytes: int | None = None) -> AsyncIterator[str]:
         """The log of run `job_id` (`GET /api/v2/jobs/{job_id}/log`) as it arrives, a piece of text at a time, in

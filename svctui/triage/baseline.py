@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from svctui.api.fleet_models import Run, RunResult
 from svctui.api.models import CompletedTask, DomainResult, flag_marks
 from svctui.triage.summary import task_order_key
 
 Kind = tuple[str, str]
 
 
-def comparable_kind(task: CompletedTask) -> Kind:
+def comparable_kind(task: Run) -> Kind:
     """What two runs must share to be compared: the client and the collection kinds (`SLA·C··`)."""
     return (task.client_id.lower(), flag_marks(task))
 
@@ -28,11 +29,11 @@ def baseline_result(task: CompletedTask, domain_name: str) -> DomainResult | Non
     return next((r for r in task.domain_results if r.domain_name == domain_name and r.success), None)
 
 
-def baseline_results(task: CompletedTask) -> list[DomainResult]:
+def baseline_results(task: Run) -> list[RunResult]:
     """The task's results that `baseline_result` returns, in order: the first successful result of each domain
     (one pass, for the code that walks every result of every run of a fleet)."""
     seen: set[str] = set()
-    found: list[DomainResult] = []
+    found: list[RunResult] = []
     for result in task.domain_results:
         if result.success and result.domain_name not in seen:
             seen.add(result.domain_name)

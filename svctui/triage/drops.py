@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from svctui.api.fleet_models import Run
 from svctui.api.models import CompletedTask, flag_marks
 from svctui.triage.baseline import Kind, baseline_results, comparable_kind
 from svctui.triage.summary import (
@@ -77,7 +78,7 @@ def is_drop(previous: int, current: int, threshold: float, min_baseline: int) ->
 
 
 def detect_drops(
-    tasks: Iterable[CompletedTask],
+    tasks: Iterable[Run],
     threshold: float = DEFAULT_DROP_THRESHOLD,
     min_baseline: int = DEFAULT_MIN_BASELINE,
 ) -> list[Drop]:

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from svctui.api.models import NOT_OK_STATUSES, CompletedTask, TaskStatus, status_label
+from svctui.api.fleet_models import Run
+from svctui.api.models import NOT_OK_STATUSES, TaskStatus, status_label
 from svctui.triage.drops import Drop
 from svctui.triage.summary import task_order_key, task_time
 
@@ -76,7 +77,7 @@ class Problem(StrEnum):
     NEVER_RAN = "never-ran"
 
 
-def is_not_ok(task: CompletedTask) -> bool:
+def is_not_ok(task: Run) -> bool:
     """True for a failed, timed-out or partially complete run."""
     return task.status in NOT_OK_STATUSES
 
@@ -91,11 +92,11 @@ class ClientHealth:
     runs_in_window: int = 0
     not_ok_in_window: int = 0
     drops_in_window: int = 0  # runs in the window with at least one drop
-    last_run: CompletedTask | None = None
+    last_run: Run | None = None
     last_checkin: datetime | None = None
     stale: bool | None = None  # None: the server does not say when the client last checked in
     strip: tuple[int, ...] = ()  # statuses of the last STRIP_RUNS runs, oldest first
-    last_failures: tuple[CompletedTask, ...] = field(default_factory=tuple)  # not-OK runs in the window, newest first
+    last_failures: tuple[Run, ...] = field(default_factory=tuple)  # not-OK runs in the window, newest first
     window_drops: tuple[Drop, ...] = field(default_factory=tuple)  # the drops of runs in the window, newest run first
 
     @property
@@ -121,7 +122,7 @@ class ClientHealth:
 def assess(
     client_id: str,
     name: str,
-    tasks: Iterable[CompletedTask],
+    tasks: Iterable[Run],
     drops: Iterable[Drop],
     now: datetime,
     *,

@@ -7,11 +7,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from svctui.api.fields import COUNT_LABELS as COUNT_LABELS
 from svctui.api.fields import COUNT_NAMES as COUNT_NAMES
+from svctui.api.fleet_models import Run, RunResult
 from svctui.api.models import CompletedTask, DomainResult, TaskStatus, status_label
 
+R = TypeVar("R", bound=Run)
 DEFAULT_DROP_THRESHOLD = 0.2
 DEFAULT_MIN_BASELINE = 10
 STATUS_ORDER: tuple[int, ...] = tuple(int(status) for status in TaskStatus)
@@ -34,18 +37,18 @@ def status_breakdown(tasks: Iterable[CompletedTask], *, include_zero: bool = Fal
     return [StatusCount(code, status_label(code), counts.get(code, 0)) for code in [*known, *unknown]]
 
 
-def task_time(task: CompletedTask) -> datetime | None:
+def task_time(task: Run) -> datetime | None:
     """The moment a task stands for: execution, else start, else end, else creation time."""
     return task.execution_time or task.start_time or task.end_time or task.created_at
 
 
-def task_order_key(task: CompletedTask) -> tuple[int, float, int]:
+def task_order_key(task: Run) -> tuple[int, float, int]:
     """Sort key (has time, timestamp, id): chronological, ties broken by id, timeless tasks first."""
     moment = task_time(task)
     return (0, 0.0, task.id) if moment is None else (1, moment.timestamp(), task.id)
 
 
-def chronological(tasks: Iterable[CompletedTask]) -> list[CompletedTask]:
+def chronological(tasks: Iterable[R]) -> list[R]:
     """Tasks ordered oldest first by `task_order_key`."""
     return sorted(tasks, key=task_order_key)
 
@@ -111,7 +114,7 @@ def count_totals(results: Iterable[DomainResult]) -> dict[str, int]:
 _COUNTS_OF = operator.attrgetter(*COUNT_NAMES)
 
 
-def count_values(result: DomainResult) -> tuple[int, ...]:
+def count_values(result: RunResult) -> tuple[int, ...]:
     """The 12 counts of one domain result in COUNT_NAMES order (`counts_of` without the names: one C-level call)."""
     return tuple(map(int, _COUNTS_OF(result)))
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.timer import Timer
 
-    from svctui.api.models import CompletedTask
+    from svctui.api.fleet_models import Run
     from svctui.tui.app import SvcTuiApp
 
 DEFAULT_SECONDS = 30  # what the palette turns on when neither --refresh nor the settings gave an interval
@@ -117,7 +117,7 @@ class NotOkWatch:
 
     seen: dict[str, set[int]] = field(default_factory=dict)
 
-    def new_failures(self, scope: str, tasks: Iterable[CompletedTask], *, announce: bool = True) -> list[CompletedTask]:
+    def new_failures(self, scope: str, tasks: Iterable[Run], *, announce: bool = True) -> list[Run]:
         """Remember the not-OK runs among `tasks`; those not seen before (none on the first look, or unless
         `announce`)."""
         from svctui.triage.health import is_not_ok  # pydantic: not before the first frame (the app imports this)
@@ -133,7 +133,7 @@ class NotOkWatch:
         self.seen.clear()
 
 
-def failure_message(client: str, tasks: Sequence[CompletedTask]) -> str:
+def failure_message(client: str, tasks: Sequence[Run]) -> str:
     """`New not-OK run of DC01: task 812 Failed — ldap bind failed` (one line per run, at most 3)."""
     from svctui.api.models import status_label
 
@@ -149,7 +149,7 @@ def failure_message(client: str, tasks: Sequence[CompletedTask]) -> str:
     return f"{head} of {client}:\n" + "\n".join(lines)
 
 
-def announce_failures(app: SvcTuiApp, client: str, tasks: Sequence[CompletedTask]) -> None:
+def announce_failures(app: SvcTuiApp, client: str, tasks: Sequence[Run]) -> None:
     """One notification for the new not-OK runs of `client` (and the bell when the settings ask for it)."""
     if not tasks:
         return
