@@ -184,20 +184,45 @@ async def read_fleet(
     # pure Python over every run of the fleet (tens of thousands): off the dashboard's loop, which a thread lets
     # run at every switch interval; its pages were validated in threads too (two at a time, not fifty)
     history = await asyncio.to_thread(wanting_history) if in_turns else wanting_history()
+    reading = {member.client_id for member in history}
+    # the clients that need no history of their own are judged while the histories are read (in a thread: the
+    # loop mostly waits for the server then), the others once theirs are in
+    ready = asyncio.ensure_future(
+        asyncio.to_thread(
+            _judge_each, [member for member in members if member.client_id not in reading], state, now, options
+        )
+    )
     if in_turns:
         PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
-    errors = await _read_histories(client, history, state, options)
-    judged = functools.partial(_judge_all, members, state, errors, now, options)
-    results, changed = await asyncio.to_thread(judged) if in_turns else judged()
+    try:
+        errors = await _read_histories(client, history, state, options)
+    finally:
+        healths = await ready
+    rest = functools.partial(
+        _judge_each, [member for member in history if member.client_id not in errors], state, now, options
+    )
+    healths.update(await asyncio.to_thread(rest) if in_turns else rest())
+    results, changed = _settle(members, state, healths, errors)
     state.requests = client.requests_sent - sent
     state.histories = len(history)
     return Round(results, frozenset(changed))
 
 
-def _judge_all(
-    members: list[Member], state: FleetRuns, errors: dict[str, ApiError], now: datetime, options: HealthOptions
+def _judge_each(
+    members: list[Member], state: FleetRuns, now: datetime, options: HealthOptions
+) -> dict[str, ClientHealth]:
+    """Each member's health from the runs kept, by client id."""
+    return {
+        member.client_id: judge(member, state.runs.get(member.client_id, {}).values(), now, options)
+        for member in members
+    }
+
+
+def _settle(
+    members: list[Member], state: FleetRuns, healths: dict[str, ClientHealth], errors: dict[str, ApiError]
 ) -> tuple[list[MemberHealth], set[str]]:
-    """Every member judged from the runs kept (or its history's error), and the ids whose health changed."""
+    """Every member's result in the members' order (its health, or its history's error), kept for the next round;
+    the ids whose health changed since the last."""
     results: list[MemberHealth] = []
     changed: set[str] = set()
     for member in members:
@@ -207,7 +232,7 @@ def _judge_all(
             changed.add(member.client_id)
             state.healths.pop(member.client_id, None)
             continue
-        health = judge(member, state.runs.get(member.client_id, {}).values(), now, options)
+        health = healths[member.client_id]
         if state.healths.get(member.client_id) != health:
             changed.add(member.client_id)
         state.healths[member.client_id] = health
