@@ -238,15 +238,15 @@ SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
 # and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
 # rows are on screen (their new cells are laid out in the frame after it, ~0.1 ms a cell: fifty at once drew ~550
-# cells in one frame) and OFF_SCREEN_ROWS of the others (only their cells are built: a thousand in one tick held the
-# loop for seconds, fleet-1000-fill), or adds the next ADD_ROWS rows (a thousand pending rows added at once held the
-# loop ~0.4 s). Answers of a round read client by client landing closer together than FLUSH_EVERY share one table
-# update (each repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at
-# once.
+# cells in one frame) and OFF_SCREEN_ROWS of the others (only their cells are built, ~0.2 ms a row: a thousand in
+# one tick held the loop for seconds; 40 a tick took 25 ticks after a 1,000-client round, fleet-1000-fill), or adds
+# the next ADD_ROWS rows (a thousand pending rows added at once held the loop ~0.4 s). Answers of a round read client
+# by client landing closer together than FLUSH_EVERY share one table update (each repaints the ~500 cells on
+# screen); the first after a pause and the one completing the round tick at once.
 TICK = 1 / 30
 FLUSH_EVERY = 0.25
 FLUSH_ROWS = 12
-OFF_SCREEN_ROWS = 40
+OFF_SCREEN_ROWS = 100
 ADD_ROWS = 100
 # Automatic full collections are held from the client listing to a round's last row (svctui.tui.heap): the round's
 # pages (30,000 runs for 1,000 clients) are allocated while the table draws, and each full pass they set off walks
