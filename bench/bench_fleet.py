@@ -16,9 +16,9 @@ second. Three rows:
 
 The database is generated once (about a minute) and kept in the temp directory for later runs (same seed, sizes
 and anchor: the same rows). The health rounds run under the collector policy `svctui health` sets at launch
-(svctui.startup.collect_less_for_a_batch) and report the client's CPU: ~1.8 s a round, most of it validating 30
-pages of 1,000 runs and judging 1,000 clients; the demo's own ~2 s a round shares the two cores
-(docs/PERFORMANCE.md).
+(svctui.startup.collect_less_for_a_batch) and report the client's CPU: ~1.3 s a round, reading and validating 30
+pages of 1,000 runs (the slim FleetRun) and judging 1,000 clients; the demo's own ~0.85 s a round (its kept task
+JSON) shares the two cores (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
