@@ -125,17 +125,18 @@ def needs_history(member: Member, runs: dict[int, Run], since: datetime) -> bool
 
 def judge(member: Member, runs: Iterable[Run], now: datetime, options: HealthOptions) -> ClientHealth:
     """One client's health from its runs (svctui.triage.health, as fleet.member_health judges it)."""
-    tasks = list(runs)
+    tasks = chronological(runs)  # once: the drops and the verdict take them in this order
     name = member.name or next((task.client_name for task in tasks if task.client_name), "")
     return assess(
         member.client_id,
         name,
         tasks,
-        detect_drops(tasks, options.threshold),
+        detect_drops(tasks, options.threshold, ordered=True),
         now,
         window=options.window,
         stale_after=options.stale_after,
         last_checkin=member.last_checkin,
+        ordered=True,
     )
 
 

@@ -81,16 +81,19 @@ def detect_drops(
     tasks: Iterable[Run],
     threshold: float = DEFAULT_DROP_THRESHOLD,
     min_baseline: int = DEFAULT_MIN_BASELINE,
+    *,
+    ordered: bool = False,
 ) -> list[Drop]:
     """All drops in `tasks`, oldest first: each successful domain result against the same domain's result in its
-    previous comparable run (`svctui.triage.baseline`), by the rule in the package docstring."""
+    previous comparable run (`svctui.triage.baseline`), by the rule in the package docstring. `ordered`: `tasks`
+    is chronological already (a caller judging a fleet sorts each client's runs once, not three times)."""
     if not 0 <= threshold <= 1:
         raise ValueError(f"drop threshold must be between 0 and 1 (0.2 = 20 %), got {threshold}")
     drops: list[Drop] = []
     # one chronological pass: the last comparable success of each (domain, kind) so far is exactly what
     # previous_comparable() finds for the next task (tests check the two agree)
     latest: dict[tuple[str, Kind], tuple[int, tuple[int, ...]]] = {}  # the baseline's task id and its counts
-    for task in chronological(tasks):
+    for task in tasks if ordered else chronological(tasks):
         kind = comparable_kind(task)
         for result in baseline_results(task):  # a failed result is neither judged nor a baseline
             counts = count_values(result)

@@ -129,9 +129,11 @@ def assess(
     window: timedelta = DEFAULT_WINDOW,
     stale_after: timedelta = DEFAULT_STALE_AFTER,
     last_checkin: datetime | None = None,
+    ordered: bool = False,
 ) -> ClientHealth:
-    """The verdict for one client from its runs (any order), the drops found among them, and its check-in."""
-    runs = sorted(tasks, key=task_order_key)
+    """The verdict for one client from its runs (any order; `ordered`: chronological already), the drops found
+    among them, and its check-in."""
+    runs = list(tasks) if ordered else sorted(tasks, key=task_order_key)
     since = now - window
     recent = [task for task in runs if (moment := task_time(task)) is not None and moment >= since]
     drops = list(drops)

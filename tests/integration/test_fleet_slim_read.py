@@ -21,6 +21,8 @@ from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.fleet import HealthOptions, MemberHealth, find_fleet, recent_runs_query
 from svctui.fleet_runs import BASELINE_LOOKBACK, finished_query, judge
+from svctui.triage.drops import detect_drops
+from svctui.triage.health import assess
 
 pytestmark = pytest.mark.anyio
 RUN_FIELDS: tuple[str, ...] = ("id", "client_id", "client_name", "event_id", "status", "status_message")
@@ -143,3 +145,28 @@ def test_both_models_fit_what_judging_reads() -> None:
     results: list[RunResult] = [DomainResult(id=1), FleetResult()]
     assert judged(runs[0]) == judged(runs[1])
     assert [getattr(result, name) for result in results for name in COUNT_NAMES] == [0] * 2 * len(COUNT_NAMES)
+
+
+async def test_judging_sorts_once_and_reads_as_before(demo_server: DemoServer) -> None:
+    """`judge` sorts a client's runs once and hands them on `ordered`: from runs in any order its health is the one
+    `assess` and `detect_drops` give when each sorts for itself."""
+    options = HealthOptions()
+    query = finished_query("execution_time", FIXED_ANCHOR - options.window - BASELINE_LOOKBACK)
+    async with ApiClient(demo_server.base_url, SignatureAuth(demo_server.token_id, demo_server.token_key)) as client:
+        fleet = await find_fleet(client)
+        runs = by_client(
+            [run async for page in client.jobs.fleet_run_pages(query, page_size=1000) for run in page.data]
+        )
+    for member in fleet.members:
+        mine = list(reversed(runs.get(member.client_id.lower(), [])))  # newest id first: not the order judged in
+        each_sorting = assess(
+            member.client_id,
+            member.name,
+            mine,
+            detect_drops(mine, options.threshold),
+            FIXED_ANCHOR,
+            window=options.window,
+            stale_after=options.stale_after,
+            last_checkin=member.last_checkin,
+        )
+        assert judge(member, mine, FIXED_ANCHOR, options) == each_sorting
