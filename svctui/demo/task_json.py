@@ -14,6 +14,7 @@ its domain results, its targets, its client's name); a task without kept text is
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Sequence
 
@@ -153,15 +154,30 @@ KEPT_SCHEMA = "CREATE TABLE IF NOT EXISTS task_json (task_id INTEGER PRIMARY KEY
 )
 
 
+def kept_version() -> str:
+    """A fingerprint of how the kept texts are built and kept (the SQL of both): a database whose texts were kept by
+    another version of this module has them built again, never served stale."""
+    built = task_object_sql(hydrate_domains=False, hydrate_ous=False)
+    return hashlib.sha256(f"{built}\n{KEPT_SCHEMA}".encode()).hexdigest()[:16]
+
+
 def keep_task_json(conn: sqlite3.Connection) -> None:
-    """Create `task_json` and its triggers where they are missing, and then keep the text of every task (after a
-    generation, or on the first start of a database kept from before). A warm start only checks the table is there:
-    a task whose text a trigger dropped since is built when asked, as before."""
-    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task_json'").fetchone() is not None:
+    """Create `task_json` and its triggers, and keep the text of every task: after a generation, on the first start
+    of a database kept from before, or when its texts were kept by another version (`kept_version`). A warm start
+    only reads that version: a task whose text a trigger dropped since is built when asked, as before."""
+    version = kept_version()
+    stored = conn.execute("SELECT value FROM meta WHERE key = 'task_json_version'").fetchone()
+    there = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task_json'").fetchone()
+    if stored is not None and stored[0] == version and there is not None:
         return
     built = task_object_sql(hydrate_domains=False, hydrate_ous=False)
     conn.execute("BEGIN IMMEDIATE")
     try:
+        for (trigger,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'task_json_%'"
+        ).fetchall():
+            conn.execute(f'DROP TRIGGER "{trigger}"')  # another version's (names from this module only)
+        conn.execute("DROP TABLE IF EXISTS task_json")
         for statement in KEPT_SCHEMA.split(";\n"):  # one by one: executescript would commit first
             if statement.strip():
                 conn.execute(statement)
@@ -169,6 +185,7 @@ def keep_task_json(conn: sqlite3.Connection) -> None:
             f"INSERT INTO task_json (task_id, body) SELECT t.id, {built} FROM tasks t "  # noqa: S608
             "LEFT JOIN clients c ON c.id = t.client_id"
         )
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('task_json_version', ?)", (version,))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

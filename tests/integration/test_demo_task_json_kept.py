@@ -11,7 +11,7 @@ import pytest
 
 from svctui.demo import db
 from svctui.demo.server import DemoServer
-from svctui.demo.task_json import task_object_sql
+from svctui.demo.task_json import keep_task_json, task_object_sql
 from tests.support.demo_http import client_ids, signed
 from tests.support.live import insert_failed_run
 
@@ -100,12 +100,26 @@ def test_a_database_kept_from_before_gets_its_texts_on_the_next_start(demo_templ
     conn = db.connect(path)
     try:
         changes = conn.total_changes
-        from svctui.demo.task_json import keep_task_json
-
         keep_task_json(conn)
         assert conn.total_changes == changes
     finally:
         conn.close()
+
+
+def test_texts_kept_by_another_version_are_built_again(demo_template_db: Path, tmp_path: Path) -> None:
+    """Texts kept by another version of the demo (another build of the text) are never served: the next start
+    builds them all again."""
+    path = tmp_path / "demo.sqlite3"
+    path.write_bytes(demo_template_db.read_bytes())
+    with sqlite3.connect(str(path)) as conn:
+        conn.execute("UPDATE task_json SET body = '{\"old\":true}'")
+        conn.execute("UPDATE meta SET value = 'another' WHERE key = 'task_json_version'")
+    conn = db.connect(path)
+    try:
+        keep_task_json(conn)
+    finally:
+        conn.close()
+    assert _kept(path) == _built(path)
 
 
 @pytest.mark.parametrize("hydrated", [("true", "false"), ("false", "true"), ("true", "true")])
