@@ -6,6 +6,7 @@ from textual.content import Content
 
 from svctui.api.limits import DEPRECATED_TASK_ENDPOINT
 from svctui.triage import QUICK_FILTERS_BY_NAME
+from svctui.visible import visible
 
 
 def history_text(
@@ -47,6 +48,8 @@ def client_bar(
     to `short_history` (`702 runs · 2 drops`: the numbers stay); what still does not fit is cut with `…` by the
     bar's CSS.
     """
+    name = visible(name)  # the server's (or a hand-typed) client name and id: never raw to the terminal
+    client_id = None if client_id is None else visible(client_id)
 
     def bar(shown_id: str, history: str) -> Content:
         text = Content.from_markup("[b]Client[/b] ")
