@@ -4,7 +4,8 @@ tasks screen's client bar, table, domain results and log, the client picker, Eve
 status line) shows their control characters visibly, and no raw one reaches the screen or an exported file.
 
 The client bar of Completed tasks once wrote a client's name raw: a name holding an OSC title retitled the terminal
-and a `CSI 2J` wiped the dashboard (found by hand in tmux; this file's first test fails on that code)."""
+and a `CSI 2J` wiped the dashboard (found by hand in tmux; this file's first test fails on that code). Found the
+same way: a run listing one domain twice crashed the domain results (the last test)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from svctui.demo.server import DemoServer
 from svctui.tui.palette import export_view
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.widgets.client_picker import ClientPicker
+from svctui.tui.widgets.domain_results import DomainResultsPane
 from tests.integration.test_tui_escapes import SHOWN, assert_nothing_raw, screen_text
 from tests.support.selectors import on_cleanup
-from tests.support.tasks import on_tasks
+from tests.support.tasks import on_tasks, only_task
 from tests.support.tui import events_screen, make_app, press_for, running, settle
 
 pytestmark = pytest.mark.anyio
@@ -125,3 +127,32 @@ async def test_an_export_of_the_view_writes_no_raw_control_character(
                 assert f"LAB {SHOWN}" in written, "the client cell, as shown"
             else:
                 assert json.loads(written), "it reads back"
+
+
+async def test_a_run_that_lists_one_domain_twice_shows_both_rows(fresh_demo_server: DemoServer) -> None:
+    """A server answer with two results for one domain (the demo's data edited so) crashed the dashboard with a
+    DuplicateKey traceback in the domain results; it shows a row for each, and the comparison a column for each."""
+    with sqlite3.connect(fresh_demo_server.db_path) as conn:
+        task_id, client_id = conn.execute(
+            "SELECT job_id, client_id FROM domain_results JOIN tasks ON tasks.id = job_id"
+            " GROUP BY job_id HAVING COUNT(*) >= 2 ORDER BY job_id DESC LIMIT 1"
+        ).fetchone()
+        twice = conn.execute("SELECT MIN(domain_name) FROM domain_results WHERE job_id = ?", (task_id,)).fetchone()[
+            0
+        ]  # a name its earlier runs have: the comparison has a baseline
+        conn.execute("UPDATE domain_results SET domain_name = ? WHERE job_id = ?", (twice, task_id))
+    async with on_tasks(fresh_demo_server, client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, task_id)
+        if not screen.detail.display:
+            await pilot.press("p")
+        text = await shown_whole(pilot)
+        assert text.count(twice) >= 2, "a row for each result"
+        pane = screen.query_one(DomainResultsPane)
+        chosen = []
+        for row in (0, 1):
+            pane.table.move_cursor(row=row)
+            await settle(pilot)
+            chosen.append(pane.selected_result())
+        assert None not in chosen and chosen[0] is not chosen[1], "each row its own result"
+        await pilot.press("W")
+        assert "Count" in await shown_whole(pilot, twice), "the comparison's table"

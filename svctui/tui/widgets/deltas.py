@@ -104,8 +104,8 @@ class DeltasPane(TriagePane):
         table.add_column("Count", key="count")
         table.add_column("Total", key="total")  # beside the counts: a narrow pane scrolls the domains, not the sum
         domains = self.drops_first(comparison.domains)  # the dropped cell in view without scrolling sideways
-        for domain in domains:
-            table.add_column(self._domain_heading(domain), key=f"domain:{domain.domain_name}")
+        for position, domain in enumerate(domains):  # by position: a server may list one domain twice
+            table.add_column(self._domain_heading(domain), key=f"domain:{position}")
         table.add_row(
             Text("Result", style="bold"),
             Text(""),

@@ -89,6 +89,7 @@ class DomainResultsPane(Vertical):
         self.shown_drops: tuple[Drop, ...] = ()
         self.fitted_width = 0  # the pane's width the columns were fitted to
         self.left_out: list[str] = []  # the titles of the columns the table leaves out at this width
+        self.results_by_key: dict[str, DomainResult] = {}  # each row's result (a domain may come twice)
 
     def compose(self) -> ComposeResult:
         """Header, table, and the full message of a failed row under the cursor."""
@@ -149,10 +150,15 @@ class DomainResultsPane(Vertical):
             header.update("no task selected")
             self._show_message(None)
             return
-        rows = [
-            (f"domain:{result.domain_name}", self._row(result))
-            for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name))
-        ]
+        self.results_by_key = {}
+        rows = []
+        for result in sorted(task.domain_results, key=lambda item: (item.success, item.domain_name)):
+            key, again = f"domain:{result.domain_name}", 1
+            while key in self.results_by_key:  # a server listing one domain twice: a row each, not a crash
+                again += 1
+                key = f"domain:{result.domain_name}:{again}"
+            self.results_by_key[key] = result
+            rows.append((key, self._row(result)))
         if task.domain_results:
             rows.append((TOTAL_KEY, self._totals(task.domain_results)))
         shown = self._add_columns([cells for _key, cells in rows])
@@ -182,10 +188,9 @@ class DomainResultsPane(Vertical):
     def selected_result(self) -> DomainResult | None:
         """The domain result under the cursor (None on the totals row or when empty)."""
         key = self._cursor_key()
-        if self.shown_task is None or key is None or not key.startswith("domain:"):
+        if self.shown_task is None or key is None:
             return None
-        name = key.removeprefix("domain:")
-        return next((result for result in self.shown_task.domain_results if result.domain_name == name), None)
+        return self.results_by_key.get(key)
 
     def _header_text(self, task: CompletedTask) -> Text:
         summary = result_summary(task)
