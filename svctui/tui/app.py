@@ -19,7 +19,6 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
-from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
@@ -172,7 +171,9 @@ class SvcTuiApp(App[int]):
     ) -> None:
         """Show a toast whose text (a server's message, a name) shows its control characters rather than obeying
         them, unless the same toast is still on show (a burst of one key stacked eight alike); every notify (a
-        screen's, a widget's) ends here."""
+        screen's, a widget's) ends here. Never read as markup, whatever `markup` says (a widget's notify passes
+        True): a name holding `[/x]` raised MarkupError, `[@click=…]` made it a link running an action."""
+        del markup
         now = time.monotonic()
         self._toasts_shown = {key: until for key, until in self._toasts_shown.items() if until > now}
         key = (message, title, severity)
@@ -180,9 +181,9 @@ class SvcTuiApp(App[int]):
             return
         self._toasts_shown[key] = now + (self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
         if title and isinstance(self.screen, ModalScreen):  # one line in the dialog's last row: the title leads it
-            message, title = f"{escape(title) if markup else title}: {message}", ""
+            message, title = f"{title}: {message}", ""
         super().notify(
-            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=markup
+            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
         )
 
     def _toasts_for_a_dialog(self, screen: Screen[Any]) -> None:

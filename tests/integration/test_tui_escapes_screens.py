@@ -18,44 +18,48 @@ import pytest
 from textual.pilot import Pilot
 
 from svctui.demo.server import DemoServer
+from svctui.tui.clipboard import copy_text
 from svctui.tui.palette import export_view
 from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.domain_results import DomainResultsPane
 from tests.integration.test_tui_escapes import SHOWN, assert_nothing_raw, screen_text
 from tests.support.selectors import on_cleanup
+from tests.support.selectors_run import BIG_TAG_ID, plan_of, tag_selectors
 from tests.support.tasks import on_tasks, only_task
-from tests.support.tui import events_screen, make_app, press_for, running, settle
+from tests.support.tui import events_screen, make_app, press_for, running, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
 ESC = "\x1b]0;pwned\x07\x1b[2J"
 CLIENT = f"LAB {ESC} x"
-TAG = f"Owned {ESC} t"
 
 
-def escape_the_demo(demo: DemoServer) -> str:
-    """Write terminal escapes into one client's name, its runs' messages and event titles, its schedules' titles,
-    its domain results' names and messages (each name its own: a run's domains stay distinct), and tag 2's name and
-    description; that client's id."""
+def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
+    """Write terminal escapes (or another `payload`) into one client's name, its runs' messages and event titles, its
+    schedules' titles, its domain results' names and messages (each name its own: a run's domains stay distinct),
+    and tag 2's name and description; that client's id."""
     with sqlite3.connect(demo.db_path) as conn:
         client_id = str(
             conn.execute(
                 "SELECT client_id FROM tasks GROUP BY client_id ORDER BY COUNT(*) DESC, client_id LIMIT 1"
             ).fetchone()[0]
         )
-        conn.execute("UPDATE clients SET name = ? WHERE id = ?", (CLIENT, client_id))
+        conn.execute("UPDATE clients SET name = ? WHERE id = ?", (f"LAB {payload} x", client_id))
         conn.execute(
             "UPDATE tasks SET status_message = ?, event_title = ? WHERE client_id = ?",
-            (f"msg {ESC} m", f"ev {ESC} e", client_id),
+            (f"msg {payload} m", f"ev {payload} e", client_id),
         )
-        conn.execute("UPDATE events SET title = ? WHERE client_id = ?", (f"ev {ESC} e", client_id))
+        conn.execute("UPDATE events SET title = ? WHERE client_id = ?", (f"ev {payload} e", client_id))
         conn.execute(
             "UPDATE domain_results SET domain_name = 'd' || id || ? || '.local', message = ?"
             " WHERE job_id IN (SELECT id FROM tasks WHERE client_id = ?)",
-            (ESC, f"dr {ESC} r", client_id),
+            (payload, f"dr {payload} r", client_id),
         )
-        conn.execute("UPDATE tags SET name = ?, description = ? WHERE id = 2", (TAG, f"desc {ESC}"))
+        conn.execute(
+            "UPDATE tags SET name = ?, description = ? WHERE id = 2", (f"Owned {payload} t", f"desc {payload}")
+        )
     return client_id
 
 
@@ -156,3 +160,50 @@ async def test_a_run_that_lists_one_domain_twice_shows_both_rows(fresh_demo_serv
         assert None not in chosen and chosen[0] is not chosen[1], "each row its own result"
         await pilot.press("W")
         assert "Count" in await shown_whole(pilot, twice), "the comparison's table"
+
+
+@pytest.mark.parametrize("name", ["x [/nope] y", "[@click=app.quit]q[/]", "[bold]loud"])
+async def test_a_tag_named_in_markup_is_shown_as_written_in_the_review(
+    fresh_demo_server: DemoServer, name: str
+) -> None:
+    """The review's title quotes the tag's name; read as markup, a stray closing tag raised MarkupError (a traceback
+    that ended the dashboard) and `[@click=…]` made the server's text a link that runs an action of the app."""
+    with sqlite3.connect(fresh_demo_server.db_path) as conn:
+        conn.execute("UPDATE tags SET name = ? WHERE id = ?", (name, BIG_TAG_ID))
+    plan = plan_of(fresh_demo_server, tag_selectors(fresh_demo_server)[:2])
+    async with with_screen(fresh_demo_server, ReviewScreen(plan), size=(160, 44)) as (_app, pilot):
+        await shown_whole(pilot, f"from tag {BIG_TAG_ID} {name!r}")
+
+
+async def test_a_toast_quoting_a_name_in_markup_shows_it_as_written(fresh_demo_server: DemoServer) -> None:
+    """`c` on a cell says `Copied name: …` in a toast; a screen's notify passes markup=True. A name holding `[/x]`
+    raised MarkupError when the toast was drawn (the dashboard ended in a traceback)."""
+    app = make_app(fresh_demo_server)
+    async with app.run_test(size=(160, 44), notifications=True) as pilot:
+        await settle(pilot)
+        copy_text(app, "x [/nope] y", "name")
+        app.screen.notify("[@click=app.quit]q[/] [bold]loud", title="[/t]")
+        await shown_whole(pilot, "Copied name: x [/nope] y", "[@click=app.quit]q[/] [bold]loud", "[/t]")
+
+
+MARKUP = "[/nope] [@click=app.quit]q[/]"
+
+
+async def test_server_text_in_markup_is_shown_as_written_on_every_screen(fresh_demo_server: DemoServer) -> None:
+    """The same walk with text that reads as markup: shown as written (never a MarkupError, a style or a link)."""
+    client_id = escape_the_demo(fresh_demo_server, MARKUP)
+    async with on_tasks(fresh_demo_server, client_id) as (_app, pilot, screen):
+        assert screen.table.items, "the client's runs"
+        if not screen.detail.display:
+            await pilot.press("p")
+        await shown_whole(pilot, f"LAB {MARKUP} x (", f"{MARKUP}.local")
+        await pilot.press("L")
+        await shown_whole(pilot, f"{MARKUP}.local")
+        await press_for(pilot, "C", ClientPicker)
+        await shown_whole(pilot, f"LAB {MARKUP}")
+    async with running(make_app(fresh_demo_server), (160, 44)) as pilot:
+        await shown_whole(pilot, "LAB [/nope]")  # Events: the client column (cut)
+        await press_for(pilot, "4", ClientsScreen)
+        await shown_whole(pilot, "LAB [/nope]")
+    async with on_cleanup(fresh_demo_server) as (_app, pilot, _screen):
+        await shown_whole(pilot, f"Owned {MARKUP}"[:14])  # the tags pane (its name column cuts it)

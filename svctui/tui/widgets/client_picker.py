@@ -47,7 +47,10 @@ class KnownClient:
         if self.recent:
             notes.append("recent")
         return Content.from_markup(
-            "[b]$name[/b]  $client_id  [dim]$notes[/dim]", name=name, client_id=self.client_id, notes=" · ".join(notes)
+            "[b]$name[/b]  $client_id  [dim]$notes[/dim]",
+            name=name,
+            client_id=visible(self.client_id),
+            notes=" · ".join(notes),
         )
 
     def matches(self, text: str) -> bool:

@@ -203,6 +203,7 @@ class ReviewScreen(ConfirmDialog):
                 f"Delete {plural(count, 'selector')} from {tag_words(self.plan)}?",
                 id="review-title",
                 classes="sheet-title",
+                markup=False,  # the tag's name is the server's: shown as written, never read as markup
             )
             one_line = "-one-line"  # cut to the width: a long line never pushes the buttons out of view
             where = f"Profile {profile_name(app)} on {server_words(app)}"
