@@ -1,0 +1,103 @@
+"""Issue 29 item 6: the fleet's runs come from jobs/finished, and a client's own history is read only where that
+is not enough — a client whose runs are all older than the lookback, or a run in the window with no earlier
+comparable run in what came (its baseline). Only those clients are read, and their verdicts are the ones the
+per-client reads of an older server give. And a server without jobs/finished is said once on the dashboard too.
+
+Real HTTP to demo servers whose databases are edited so: one client's runs since the lookback removed, another's
+runs of the week before the window removed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from svctui.demo.config import FIXED_ANCHOR
+from svctui.demo.server import DemoServer
+from svctui.demo.timefmt import to_micros
+from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE
+from svctui.triage.health import DEFAULT_WINDOW
+from svctui.tui.screens.clients import ClientsScreen
+from tests.support.cli import add_profile, copy_template, run_cli
+from tests.support.live import live_app, refresh_now
+from tests.support.paths_seen import PathsSeen
+from tests.support.tui import press_for, running
+
+NOW = FIXED_ANCHOR.isoformat().replace("+00:00", "Z")
+WINDOW_START = to_micros(FIXED_ANCHOR - DEFAULT_WINDOW)
+LOOKBACK_START = to_micros(FIXED_ANCHOR - DEFAULT_WINDOW - BASELINE_LOOKBACK)
+
+
+def thin_out(db_path: Path) -> tuple[str, str]:
+    """Remove every run since the lookback of one client (`gone`) and the runs of the week before the window of
+    another that ran in the window (`unbased`); their ids."""
+    with sqlite3.connect(db_path) as conn:
+        busy = [
+            str(row[0])
+            for row in conn.execute(
+                "SELECT client_id FROM tasks WHERE execution_time >= ? GROUP BY client_id ORDER BY client_id",
+                (WINDOW_START,),
+            )
+        ]
+        gone, unbased = busy[0], busy[1]
+        conn.execute("DELETE FROM tasks WHERE client_id = ? AND execution_time >= ?", (gone, LOOKBACK_START))
+        conn.execute(
+            "DELETE FROM tasks WHERE client_id = ? AND execution_time >= ? AND execution_time < ?",
+            (unbased, LOOKBACK_START, WINDOW_START),
+        )
+    return gone, unbased
+
+
+@pytest.fixture
+def two_servers(
+    demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[PathsSeen, tuple[str, str]]]:
+    """`current` (with jobs/finished) and `older` (without) on the same thinned-out data, saved as profiles."""
+    monkeypatch.setenv("SVCTUI_FROZEN_NOW", NOW)
+    current_db, older_db = (copy_template(demo_template_db, tmp_path_factory) for _ in range(2))
+    clients = thin_out(current_db)
+    assert thin_out(older_db) == clients
+    seen = PathsSeen()
+    with (
+        DemoServer(db_path=current_db, anchor=FIXED_ANCHOR, rate_limit=0, wrap=seen.wrap) as current,
+        DemoServer(db_path=older_db, anchor=FIXED_ANCHOR, rate_limit=0, without=("jobs-finished",)) as older,
+    ):
+        for name, demo in (("current", current), ("older", older)):
+            assert add_profile(name, demo.base_url, demo.token_id, demo.token_key).exit_code == 0
+        yield seen, clients
+
+
+def test_only_clients_the_fleets_runs_cannot_judge_have_their_history_read(
+    two_servers: tuple[PathsSeen, tuple[str, str]],
+) -> None:
+    seen, (gone, unbased) = two_servers
+    at_once = run_cli("health", "--profile", "current", "-o", "json")
+    assert at_once.exit_code in (0, 6), at_once.stderr
+    histories = sorted(path.split("/")[4] for path in seen.ending("/completed-jobs"))
+    assert histories == sorted([gone, unbased]), "these two, and no other client"
+    assert len(seen.ending("/jobs/finished")) >= 1
+    one_by_one = run_cli("health", "--profile", "older", "-o", "json")
+    assert one_by_one.exit_code == at_once.exit_code, one_by_one.stderr
+
+    def verdicts(stdout: str) -> dict[str, str]:
+        return {row["client_id"]: row["verdict"] for row in json.loads(stdout)}
+
+    assert verdicts(at_once.stdout) == verdicts(one_by_one.stdout), "judged as the per-client reads judge them"
+    assert verdicts(at_once.stdout)[gone] != "never ran", "its older runs were read"
+
+
+@pytest.mark.anyio
+async def test_the_clients_screen_says_once_that_the_server_has_no_jobs_finished(
+    fresh_older_demo_server: DemoServer,
+) -> None:
+    app, clock = live_app(fresh_older_demo_server)
+    async with running(app, (160, 40)) as pilot:
+        screen = await press_for(pilot, "4", ClientsScreen)
+        assert screen.results, "every client judged, each on its own"
+        await refresh_now(pilot, clock)
+        await refresh_now(pilot, clock)
+    said = [note for note in app.notes if MISSING_NOTE[1:] in note.message]
+    assert len(said) == 1 and said[0].title == "Clients", app.notes
