@@ -23,14 +23,16 @@ RANK_OF = {"DEBUG": 0, "INFORMATION": 1, "WARNING": 2, "ERROR": 3, "CRITICAL": 3
 
 def check_task_id(text: str) -> int:
     """A task id from the command line (an integer >= 0 up to int32), or exit 2."""
+    from svctui.api.ascii import strip_ascii
     from svctui.api.limits import INT32_MAX
+    from svctui.api.quoting import quote_input
 
-    stripped = text.strip()
-    if not stripped.isdigit() or int(stripped) > INT32_MAX:
-        fail(
-            f"TASK_ID: {visible(text)!r} is not a task id (a whole number from 0 to {INT32_MAX}, as `tasks list` shows)"
-        )
-    return int(stripped)
+    stripped = strip_ascii(text)  # ASCII digits only: `58\x1c` or `٣` was a task, `²` a traceback
+    digits = stripped.lstrip("0") or "0"
+    if not (stripped.isascii() and stripped.isdigit()) or len(digits) > 10 or int(digits) > INT32_MAX:
+        allowed = f"a whole number from 0 to {INT32_MAX}, as `tasks list` shows"
+        fail(f"TASK_ID: {quote_input(text)} is not a task id ({allowed})")
+    return int(digits)
 
 
 class LineFilter:

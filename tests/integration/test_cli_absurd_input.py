@@ -87,6 +87,7 @@ def test_ids_and_numbers_take_ascii_digits_only(session_env: DemoServer, text: s
     refused(session_env, ["selectors", "delete", "1", text, "--dry-run"], "is not a selector id")
     refused(session_env, ["selectors", "delete", text, "5", "--dry-run"], "is not a tag id")
     refused(session_env, ["selectors", "list", text], "is not a tag id")
+    refused(session_env, ["tasks", "log", text], "is not a task id")
     refused(session_env, ["events", "list", "--limit", text], "is not an integer (digits 0-9)")
     refused(session_env, ["--refresh", text, "tags", "list"], "is not an integer (digits 0-9)")
     refused(session_env, ["events", "list", "-f", f"id=eq:{text}"], "is not an integer")
@@ -94,6 +95,13 @@ def test_ids_and_numbers_take_ascii_digits_only(session_env: DemoServer, text: s
     ids = tmp_path / "ids.txt"
     ids.write_text(f"4\n{text}\n", encoding="utf-8")
     refused(session_env, ["selectors", "delete", "1", "--from-file", str(ids), "--dry-run"], "line 2")
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\u0663", "\uff15", "5\u00b9", "9" * 5000])
+def test_digits_of_another_script_are_no_task_id(session_env: DemoServer, text: str) -> None:
+    # `tasks log` took `٣` for run 3; `²` (a digit to str.isdigit, not to int) and 5,000 digits (past int()'s limit)
+    # ended in a ValueError traceback
+    refused(session_env, ["tasks", "log", text], "is not a task id")
 
 
 @pytest.mark.parametrize(

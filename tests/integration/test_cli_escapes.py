@@ -129,6 +129,7 @@ def test_click_usage_errors_show_the_escapes_of_an_argument(args: list[str]) -> 
         ["--profile", HUGE, "events", "list"],
         ["events", "list", f"--{HUGE}"],  # an unknown option
         ["profile", "add", HUGE, "--base-url", "http://127.0.0.1:9", "--token-id", "x"],  # a bad profile name
+        ["tasks", "log", HUGE],  # a bad task id
     ],
 )
 def test_a_long_argument_is_quoted_cut_with_its_length(args: list[str]) -> None:

@@ -617,3 +617,18 @@ async def test_a_page_emptied_by_a_run_is_loaded_again_not_left_blank(fresh_demo
         await settle(pilot)
         assert screen.state_panel.kind is StateKind.EMPTY, [item.name for item in screen.selector_table.items]
         assert "No selectors match these filters" in shown_state(screen.state_panel)
+
+
+@pytest.mark.parametrize("typed", ["1\u3000", "1\x1c", "\u0661"])
+async def test_t_takes_a_tag_id_of_ascii_digits_only(demo_server: DemoServer, typed: str) -> None:
+    """Issue 25 item 5 in the dashboard: `1` followed by U+3000 or U+001C (str.strip() takes both for spaces) opened
+    tag 1; an id is ASCII digits, anything else is refused by name and the tag shown stays."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        first = screen.tag
+        await pilot.press("t")
+        prompt: Any = screen.tags_pane.query_one("#tag-id", Input)
+        prompt.value = typed
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [note.message for note in app.notes if "is not a tag id" in note.message], app.notes
+        assert screen.tag == first

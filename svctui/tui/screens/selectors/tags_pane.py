@@ -237,7 +237,9 @@ class TagsPane(Vertical):
     def _tag_id_typed(self, event: Input.Submitted) -> None:
         event.stop()
         try:
-            tag_id = parse_id(event.value.strip()[:100], what="tag id", allowed="a positive integer, e.g. 3")
+            tag_id = parse_id(
+                event.value[:100], what="tag id", allowed="a positive integer, e.g. 3"
+            )  # ASCII spaces only
         except IdError as exc:
             self.notify(str(exc)[:160], severity="error", markup=False)
             return
