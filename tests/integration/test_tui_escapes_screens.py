@@ -37,9 +37,9 @@ CLIENT = f"LAB {ESC} x"
 
 
 def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
-    """Write terminal escapes (or another `payload`) into one client's name, its runs' messages and event titles, its
-    schedules' titles, its domain results' names and messages (each name its own: a run's domains stay distinct),
-    and tag 2's name and description; that client's id."""
+    """Write terminal escapes (or another `payload`) into one client's name, its runs' messages and event titles,
+    its schedules' titles, its domain results' names (each its own plus the payload: runs stay comparable) and
+    messages, and tag 2's name and description; that client's id."""
     with sqlite3.connect(demo.db_path) as conn:
         client_id = str(
             conn.execute(
@@ -53,7 +53,7 @@ def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
         )
         conn.execute("UPDATE events SET title = ? WHERE client_id = ?", (f"ev {payload} e", client_id))
         conn.execute(
-            "UPDATE domain_results SET domain_name = 'd' || id || ? || '.local', message = ?"
+            "UPDATE domain_results SET domain_name = domain_name || ? || '.local', message = ?"
             " WHERE job_id IN (SELECT id FROM tasks WHERE client_id = ?)",
             (payload, f"dr {payload} r", client_id),
         )
@@ -83,6 +83,10 @@ async def test_the_tasks_screen_its_client_bar_domain_results_and_log_show_the_e
         if not screen.detail.display:
             await pilot.press("p")
         await shown_whole(pilot, f"{SHOWN}␛[2J.local")  # the domain results (the message column: wider screens)
+        await pilot.press("P")
+        await shown_whole(pilot, f"{SHOWN}␛[2J.local")  # the plot's title names the domain
+        await pilot.press("W")
+        await shown_whole(pilot, f"{SHOWN}␛[2J.local")  # the comparison's column headings
         await pilot.press("L")
         await shown_whole(pilot, f"{SHOWN}␛[2J.local")
         await press_for(pilot, "C", ClientPicker)

@@ -34,6 +34,7 @@ from svctui.tui.textual_internals import plot_size
 from svctui.tui.widgets.status_colors import drop_style, theme_rgb
 from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
+from svctui.visible import visible
 
 DROP_MARKER = "✗"
 # The x axis is the plotted runs in order, one step each (a week without runs takes no room): the ticks are the
@@ -311,7 +312,7 @@ class CountPlot(TriagePane):
         chart = self.query_one("#count-plot-chart", ThreadedPlot)
         successful = [point for point in self.points if point.success]
         if self.domain_name is None or not successful:
-            note = self.note if self.domain_name is None else f"{self.domain_name}: no successful runs to plot"
+            note = self.note if self.domain_name is None else f"{visible(self.domain_name)}: no successful runs to plot"
             title.update(note)
             listing.update("")
             chart.show(None)
@@ -323,7 +324,7 @@ class CountPlot(TriagePane):
     def _title(self, runs: int) -> Text:
         label = COUNT_LABELS[self.field]
         text = Text()
-        text.append(f"{self.domain_name}", style="bold")
+        text.append(visible(self.domain_name or ""), style="bold")  # the server's domain name: shown, never obeyed
         text.append(f" · {label} over {runs} successful run{'s' if runs != 1 else ''}")
         if self.kinds is not None:
             text.append(f" with kinds {self.kinds}", style="dim")
