@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 import pytest
+from textual.app import App
+from textual.geometry import Region
 from textual.pilot import Pilot
 
 from svctui.api.filters import Filter
@@ -50,9 +52,25 @@ def create_escaped_selector(demo: DemoServer, tag: int = 1) -> int:
     return int(answer.json()["data"]["id"])
 
 
+def drawn_raw(app: App[Any]) -> set[str]:
+    """The raw control characters in what every widget on screen draws now (its lines' segments: what goes to the
+    terminal). The SVG picture leaves ESC out, so a check of it alone misses a raw `ESC ]0;…`."""
+    found: set[str] = set()
+    for widget in app.screen.query("*"):
+        width, height = widget.size
+        if not (widget.display and width and height):
+            continue
+        for strip in widget.render_lines(Region(0, 0, width, height)):
+            found |= {ch for segment in strip for ch in segment.text if ch in RAW or ch == "\x1b"}
+    return found
+
+
 def screen_text(app: SvcTuiApp) -> str:
     """What the terminal shows now, from the screen's SVG picture: the text of every cell drawn (toasts included),
-    the picture's runs of text joined (a line's styled runs in order), its spaces as spaces."""
+    the picture's runs of text joined (a line's styled runs in order), its spaces as spaces. First, that no widget
+    draws a raw control character (the picture alone would not show an ESC)."""
+    raw = drawn_raw(app)
+    assert not raw, f"raw control characters drawn: {raw!r}"
     runs = re.findall(r"<text[^>]*>([^<]*)</text>", app.export_screenshot())
     return html.unescape("".join(runs)).replace("\xa0", " ")
 

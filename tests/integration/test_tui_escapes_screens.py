@@ -64,9 +64,9 @@ def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
 
 
 async def shown_whole(pilot: Pilot[Any], *expected: str) -> str:
-    """The screen's text once settled: each of `expected` in it, no raw control character."""
+    """The screen's text once settled: each of `expected` in it, no raw control character drawn."""
     await settle(pilot)
-    text = screen_text(pilot.app)  # type: ignore[arg-type]
+    text = screen_text(pilot.app)  # type: ignore[arg-type]  # (and nothing raw drawn)
     for part in expected:
         assert part in text, f"{part!r} not on screen: {text}"
     assert_nothing_raw(text)
