@@ -13,12 +13,15 @@ import pytest
 from textual.app import App
 from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from svctui.api.filters import Filter
 from svctui.demo.server import DemoServer
 from svctui.store.model import build_profile
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.clipboard import copy_text
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from svctui.tui.screens.selectors.confirm import ConfirmScreen
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.widgets.raw_json import RawJson
@@ -203,4 +206,20 @@ async def test_the_review_dialog_and_the_run_sheet_show_an_escaped_name(fresh_de
         await settle(pilot)
         text = screen_text(app)
         assert "esc ␛]0;pwned␇" in text and "deleted" in text, "the run sheet's outcome table"
+        assert_nothing_raw(text)
+
+
+async def test_the_audit_tabs_restore_dialog_shows_an_escaped_name_and_seed(fresh_demo_server: DemoServer) -> None:
+    """`u` on a run of the Audit tab lists what the restore would re-create, name and Cypher seed in full."""
+    selector_id = create_escaped_selector(fresh_demo_server)
+    deleted = run_binary(["selectors", "delete", "1", str(selector_id), "--yes"], env=demo_env(fresh_demo_server))
+    assert deleted.code == 0, deleted.stderr
+    async with with_screen(fresh_demo_server, AuditHost(), size=(160, 44)) as (app, pilot):
+        app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable).focus()
+        await pilot.press("u")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        text = screen_text(app)
+        assert "'esc \\x1b]0;pwned\\x07\\x1b[2J title'" in text, "the name, quoted as Python does"
+        assert "// ␛]0;pwned␇␛[2J" in text, "the seed, its lines kept"
         assert_nothing_raw(text)
