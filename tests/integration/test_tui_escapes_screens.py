@@ -27,7 +27,7 @@ from svctui.tui.widgets.domain_results import DomainResultsPane
 from tests.integration.test_tui_escapes import SHOWN, assert_nothing_raw, screen_text
 from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, plan_of, tag_selectors
-from tests.support.tasks import on_tasks, only_task
+from tests.support.tasks import drop_case, on_tasks, only_task
 from tests.support.tui import events_screen, make_app, press_for, running, settle, with_screen
 
 pytestmark = pytest.mark.anyio
@@ -211,3 +211,20 @@ async def test_server_text_in_markup_is_shown_as_written_on_every_screen(fresh_d
         await shown_whole(pilot, "LAB [/nope]")
     async with on_cleanup(fresh_demo_server) as (_app, pilot, _screen):
         await shown_whole(pilot, f"Owned {MARKUP}"[:14])  # the tags pane (its name column cuts it)
+
+
+async def test_the_comparisons_drop_line_shows_an_escaped_domain(fresh_demo_server: DemoServer) -> None:
+    """`W` on a run with a drop names the dropped domain in its header line (found by hand: raw, it retitled tmux)."""
+    case = drop_case(fresh_demo_server)
+    with sqlite3.connect(fresh_demo_server.db_path) as conn:
+        conn.execute(
+            "UPDATE domain_results SET domain_name = domain_name || ? WHERE domain_name = ?"
+            " AND job_id IN (SELECT id FROM tasks WHERE client_id = ?)",
+            (ESC, case.domain_name, case.client_id),
+        )
+    async with on_tasks(fresh_demo_server, case.client_id) as (_app, pilot, screen):
+        await only_task(pilot, screen, case.task_id)
+        if not screen.detail.display:
+            await pilot.press("p")
+        await pilot.press("W")
+        await shown_whole(pilot, f"{case.domain_name}{SHOWN}␛[2J ")  # the drop line: domain, then the count

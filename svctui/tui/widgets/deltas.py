@@ -147,7 +147,7 @@ class DeltasPane(TriagePane):
             return None
         domain, drop = min(drops, key=lambda pair: pair[1].percent or 0.0)
         text = Text("\nDrop: ", style="bold")
-        text.append(f"{domain.domain_name} {drop.label} {drop.previous or 0:,} → {drop.current or 0:,} ")
+        text.append(f"{visible(domain.domain_name)} {drop.label} {drop.previous or 0:,} → {drop.current or 0:,} ")
         text.append(f"({format_delta(drop)})", style=drop_style(self.app, bold=True))
         if len(drops) > 1:
             text.append(f"; {len(drops) - 1} more domain{'s' if len(drops) > 2 else ''} dropped")
