@@ -52,6 +52,11 @@ def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
             (f"msg {payload} m", f"ev {payload} e", client_id),
         )
         conn.execute("UPDATE events SET title = ? WHERE client_id = ?", (f"ev {payload} e", client_id))
+        conn.execute("UPDATE domains SET name = 'dn ' || ? || name WHERE client_id = ?", (payload, client_id))
+        conn.execute(
+            "UPDATE ous SET name = 'ou ' || ? || name, distinguishedname = 'OU=' || ? || distinguishedname",
+            (payload, payload),
+        )
         conn.execute(
             "UPDATE domain_results SET domain_name = domain_name || ? || '.local', message = ?"
             " WHERE job_id IN (SELECT id FROM tasks WHERE client_id = ?)",
@@ -98,7 +103,7 @@ async def test_events_and_clients_show_the_escaped_client_name(fresh_demo_server
     async with running(make_app(fresh_demo_server), (160, 44)) as pilot:
         await shown_whole(pilot, f"LAB {SHOWN}")  # Events: the client column
         await pilot.press("enter")
-        await shown_whole(pilot, f"LAB {SHOWN}")
+        await shown_whole(pilot, f"LAB {SHOWN}", "dn ␛]0;pwned")  # the detail: client, domains (BEL dropped)
         screen = await press_for(pilot, "4", ClientsScreen)
         await settle(pilot)
         row = next(index for index, member in enumerate(screen.ordered_members()) if member.name == CLIENT)
