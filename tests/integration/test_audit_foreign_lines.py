@@ -13,11 +13,15 @@ import os
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
-from tests.support.cli import demo_env, invoke
+from svctui.tui.screens.selectors.audit_tab import AuditTab
+from tests.support.cli import demo_env, invoke, run_binary
+from tests.support.selectors import AuditHost
+from tests.support.tui import settle, with_screen
 
 DEEP = b"[" * 200_000 + b"\n"
 MILLION_IDS = (
@@ -112,3 +116,19 @@ def test_a_state_directory_owned_by_someone_else_is_refused_with_the_fix(env: di
     assert result.exit_code == 2, result.stdout + result.stderr
     assert f"Bad owner for directory '{directory}': it is owned by uid 65534" in result.stderr
     assert f"Fix it with: chown 0 {directory}" in result.stderr
+
+
+@pytest.mark.anyio
+async def test_the_audit_tab_skips_and_counts_foreign_lines(env: dict[str, str], fresh_demo_server: DemoServer) -> None:
+    """The dashboard's reader of the log too: the runs listed, the foreign lines counted in its summary line."""
+    # the commands in a subprocess: this test's event loop runs the app, and invoke() would start another
+    listed = run_binary(["selectors", "list", "1", "--limit", "50", "-o", "jsonl"], env=env)
+    target = next(item["id"] for item in map(json.loads, listed.stdout.splitlines()) if not item["is_default"])
+    assert run_binary(["selectors", "delete", "1", str(target), "--yes"], env=env).code == 0
+    _spoil_log()
+    async with with_screen(fresh_demo_server, AuditHost(), size=(160, 44)) as (app, pilot):
+        await settle(pilot)
+        tab = app.screen.query_one(AuditTab)
+        assert len(tab.log_runs) == 1, "the one real run"
+        summary = str(tab.query_one("#audit-summary", Static).render())
+        assert f"{len(FOREIGN)} unreadable lines skipped" in summary, summary
