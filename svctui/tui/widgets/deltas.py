@@ -104,8 +104,14 @@ class DeltasPane(TriagePane):
         table.add_column("Count", key="count")
         table.add_column("Total", key="total")  # beside the counts: a narrow pane scrolls the domains, not the sum
         domains = self.drops_first(comparison.domains)  # the dropped cell in view without scrolling sideways
-        for position, domain in enumerate(domains):  # by position: a server may list one domain twice
-            table.add_column(self._domain_heading(domain), key=f"domain:{position}")
+        keys: set[str] = set()
+        for domain in domains:
+            key, again = f"domain:{domain.domain_name}", 1
+            while key in keys:  # a server listing one domain twice: a column each, not a DuplicateKey crash
+                again += 1
+                key = f"domain:{domain.domain_name}:{again}"
+            keys.add(key)
+            table.add_column(self._domain_heading(domain), key=key)
         table.add_row(
             Text("Result", style="bold"),
             Text(""),
