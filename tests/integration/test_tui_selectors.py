@@ -632,3 +632,17 @@ async def test_t_takes_a_tag_id_of_ascii_digits_only(demo_server: DemoServer, ty
         await settle(pilot)
         assert [note.message for note in app.notes if "is not a tag id" in note.message], app.notes
         assert screen.tag == first
+
+
+async def test_a_tag_list_naming_one_tag_twice_shows_it_once() -> None:
+    """A server answer listing a tag twice crashed the tags pane (DuplicateKey, a traceback that ended the
+    dashboard; found auditing issue 25's "never a traceback"): the tag is one row, the list usable."""
+    with RecordingServer(selectors=3) as server:
+        server.tags.append(dict(server.tags[1]))
+        profile = build_profile(
+            name="twice", base_url=server.base_url, token_id=TOKEN_ID, token_key=TOKEN_KEY, storage="env"
+        )
+        async with on_cleanup(profile=profile) as (app, _pilot, screen):
+            assert app.is_running
+            assert [tag.id for tag in screen.tags_pane.tags] == [1, 2] and screen.tags_pane.table.row_count == 2
+            assert screen.tag is not None and screen.tag.id == 1 and len(shown_ids(screen)) == 3

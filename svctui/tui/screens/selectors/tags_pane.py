@@ -153,8 +153,9 @@ class TagsPane(Vertical):
         self.set_class(True, "-listed")
         self.state.hide()
         kinds = {"tier": 0, "label": 1, "owned": 2}
+        once = {tag.id: tag for tag in reversed(tags)}.values()  # a tag listed twice is one row (its first), no crash
         self.tags = tuple(
-            sorted(tags, key=lambda tag: (kinds.get(tag.type_label, 3), tag.position or 0, tag.name.lower(), tag.id))
+            sorted(once, key=lambda tag: (kinds.get(tag.type_label, 3), tag.position or 0, tag.name.lower(), tag.id))
         )
         self.fit_terminal()  # the name column as wide as the longest name (on a wide terminal)
         self._render_rows()
