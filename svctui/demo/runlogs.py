@@ -1,8 +1,11 @@
 """The demo's run logs (`GET /api/v2/jobs/{job_id}/log`): SharpHound's own text, generated on request from the
 run's row and the data set's seed, so nothing of it is stored and the same run always has the same log.
 
-The log agrees with the run: it spans the run's start to its end, resolves the methods its flags ask for, has a
-part per domain with a rising `Status` count, an ERROR line with a failed domain's own message and a WARNING with a
+The log agrees with the run (tests/integration/test_demo_log_consistency.py checks every run of several seeds): it
+spans the run's start to its end (a running run's none after the data's now), resolves the methods its flags ask
+for (a partial run drops CertServices only when no result counts an AD CS object), has a part per domain on a
+controller of that domain with a rising `Status` count that adds, for a domain that succeeded, exactly the objects
+its result counts, an ERROR line with a failed domain's own message and a WARNING with a
 partial one's; a timed-out run repeats its last count until it stops mid-way (no closing lines); a failed run that
 has no domain results fails at the start with a stack trace (lines without the format); a canceled one stops
 where it was canceled. One run in BIG_EVERY with AD structure collection logs every object (DEBUG) and runs to
@@ -19,8 +22,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from svctui.api.fields import COUNT_NAMES
-from svctui.demo.db import read_meta
+from svctui.api.fields import CERT_SERVICES_COUNTS, COUNT_NAMES
+from svctui.demo.db import read_meta, stored_anchor
 from svctui.demo.handlers import MSG_ID_MALFORMED, MSG_NOT_FOUND, Call
 from svctui.demo.query import Problem, go_atoi
 from svctui.demo.timefmt import ZERO_TIME, from_micros
@@ -52,6 +55,7 @@ class Result:
     success: bool
     message: str
     objects: int
+    certificates: int = 0  # the AD CS objects among them: a run whose results have some resolved CertServices
 
 
 def keeps_log(job_id: int, status: int, start: int, log_path: str | None) -> bool:
@@ -65,7 +69,13 @@ def run_log(conn: sqlite3.Connection, job_id: int, seed: str) -> str | None:
     if row is None or not keeps_log(job_id, int(row["status"]), int(row["start_time"]), row["log_path"]):
         return None
     results = tuple(
-        Result(str(r["domain_name"]), bool(r["success"]), str(r["message"]), sum(int(r[c]) for c in COUNT_NAMES))
+        Result(
+            str(r["domain_name"]),
+            bool(r["success"]),
+            str(r["message"]),
+            sum(int(r[c]) for c in COUNT_NAMES),
+            sum(int(r[c]) for c in CERT_SERVICES_COUNTS),
+        )
         for r in conn.execute("SELECT * FROM domain_results WHERE job_id = ? ORDER BY id", (job_id,))
     )
     if not results:  # no results (failed early, canceled, running): the run's targets by name
@@ -77,8 +87,11 @@ def run_log(conn: sqlite3.Connection, job_id: int, seed: str) -> str | None:
         results = tuple(Result(str(n["name"]), False, "", 0) for n in names)
     flags = tuple(bool(row[name]) for name, _ in FLAG_METHODS)
     end = int(row["end_time"])
-    if end == ZERO_TIME:  # still running: its first minutes so far
+    if end == ZERO_TIME:  # still running: its first minutes so far, none after the data's "now"
         end = int(row["start_time"]) + 600_000_000
+        anchor = stored_anchor(conn)
+        if anchor is not None:
+            end = min(end, int(anchor.timestamp() * 1_000_000))
     return _built(
         job_id,
         seed,
@@ -143,8 +156,9 @@ def _lines(
 ) -> Iterator[str]:
     asked = [method for (_, methods), on in zip(FLAG_METHODS, flags, strict=True) if on for method in methods]
     resolved = list(asked)
-    if status == 8 and "CertServices" in resolved and rng.random() < 0.7:
-        resolved.remove("CertServices")  # partial: no enterprise CA answered
+    certificates = any(result.certificates for result in results)
+    if status == 8 and "CertServices" in resolved and not certificates and rng.random() < 0.7:
+        resolved.remove("CertServices")  # partial: no enterprise CA answered (so no result counts an AD CS object)
     t = start
     yield out.line(t, "INFORMATION", "This version of SharpHound is compatible with the 5.0.0 Release of BloodHound")
     yield out.line(t + 1_200, "INFORMATION", "Resolved Collection Methods: " + ", ".join(resolved or ["None"]))
@@ -166,7 +180,8 @@ def _lines(
     for index, result in enumerate(results):
         last = index == len(results) - 1
         part_end = t + share
-        host = dc or f"DC01.{result.domain}"
+        # the run's domain controller serves its own domain; another domain's part names one of that domain
+        host = dc if dc.upper().endswith(f".{result.domain.upper()}") else f"DC01.{result.domain}"
         yield out.line(
             t,
             "INFORMATION",
@@ -182,10 +197,22 @@ def _lines(
             stop_at = t + share // 4
         steps = max(1, (stop_at - t) // (STATUS_SECONDS * 1_000_000))
         per_step = max(1, objects // steps)
+        # a domain that succeeded ends its count at exactly the objects its result counts
+        exact = objects_done + objects if result.success and result.objects and not stuck else None
+        if exact is not None:  # a few objects over a long part: counted early (one or more a line), not "stuck"
+            stop_at = min(stop_at, t + objects * STATUS_SECONDS * 1_000_000)
         clock = t + STATUS_SECONDS * 1_000_000
+        if exact is not None and clock >= part_end:  # a part shorter than one status period still reports once
+            yield out.line(part_end - 500_000, "INFORMATION", _status_line(exact, exact - objects_done, ram))
+            objects_done = exact
         while clock < part_end:
             if clock <= stop_at:
                 step = per_step + rng.randint(-per_step // 10, per_step // 10)
+                if exact is not None:  # what is left over the counts left, the part's last one to the object
+                    left = (min(stop_at, part_end - 1) - clock) // (STATUS_SECONDS * 1_000_000) + 1
+                    share_left = (exact - objects_done) // max(left, 1)
+                    step = share_left + rng.randint(-(share_left // 10), share_left // 10) if left > 1 else 0
+                    step = exact - objects_done if left <= 1 else min(step, exact - objects_done)
                 objects_done += max(step, 0)
                 rate = max(step, 0) / STATUS_SECONDS
                 if big:
@@ -212,12 +239,7 @@ def _lines(
                 if not stuck:
                     break
             ram += rng.randint(-2, 3)
-            yield out.line(
-                clock,
-                "INFORMATION",
-                f"Status: {objects_done} objects finished (+{rate * STATUS_SECONDS:.0f} {rate:.2f})/s "
-                f"-- Using {ram} MB RAM",
-            )
+            yield out.line(clock, "INFORMATION", _status_line(objects_done, round(rate * STATUS_SECONDS), ram))
             clock += STATUS_SECONDS * 1_000_000
         if stuck and status == 4 and last:
             return  # timed out: the collector was stopped mid-way, nothing closes the log
@@ -253,6 +275,11 @@ def _lines(
         "INFORMATION",
         f"SharpHound Enumeration Completed at {local:%-I:%M %p} on {local:%-m/%-d/%Y}! Happy Graphing!",
     )
+
+
+def _status_line(done: int, added: int, ram: int) -> str:
+    """SharpHound's periodic count: `Status: 40641 objects finished (+1200 40.00)/s -- Using 197 MB RAM`."""
+    return f"Status: {done} objects finished (+{added} {added / STATUS_SECONDS:.2f})/s -- Using {ram} MB RAM"
 
 
 def job_log(conn: sqlite3.Connection, call: Call) -> tuple[int, Any]:
