@@ -103,7 +103,10 @@ def _banner(
     "--port",
     type=AsciiInt(),
     default=None,
-    help=f"Port (0 = any free port). Default: {DEMO_SERVER_PORT} when free, so a saved profile survives a restart.",
+    help=(
+        f"Port (0 = any free port). Default: the port of the last start on this data, else {DEMO_SERVER_PORT}, "
+        "so a saved profile survives a restart."
+    ),
 )
 @click.option("--edition", type=click.Choice(EDITIONS), default="enterprise", show_default=True)
 @click.option("--seed", type=AsciiInt(), default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
@@ -202,7 +205,7 @@ def demo_server(
     from svctui.demo.auth import mint_jwt
     from svctui.demo.dblock import DatabaseInUse
     from svctui.demo.server import DemoOptions, build_state, serve_forever
-    from svctui.demo.sockets import base_url_of, bind_preferred, bind_socket
+    from svctui.demo.sockets import base_url_of, bind_remembered, bind_socket, port_memo, remember_port
 
     if token_id is not None:
         try:
@@ -233,8 +236,13 @@ def demo_server(
             raise ValueError("--faults-path narrows the faults, but none is on (--latency, --error-rate, --faults)")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    memo = port_memo(db_path or default_db_path(), "demo-server")
+    note: str | None = None
     try:
-        sock = bind_preferred(host, DEMO_SERVER_PORT) if port is None else bind_socket(host, port)
+        if port is None:  # the port this data was served on last time, so a saved profile survives a restart
+            sock, note = bind_remembered(host, DEMO_SERVER_PORT, memo)
+        else:
+            sock = bind_socket(host, port)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port or 0}: {exc.strerror or exc}") from None
     try:
@@ -254,11 +262,10 @@ def demo_server(
         "disabled_id": credentials.disabled.id,
     }
     jwt = mint_jwt(credentials.jwt_secret, credentials.admin.id)
-    if port is None and sock.getsockname()[1] != DEMO_SERVER_PORT:
-        click.echo(
-            f"Note: port {DEMO_SERVER_PORT} is taken, so this start uses another; a profile saved now stops working at "
-            "the next start (pass --port N to keep one)."
-        )
+    if port is None:
+        remember_port(memo, sock.getsockname()[1])
+    if note is not None:
+        click.echo(f"Note: {note} (--port N serves on N).")
     click.echo(_banner(base_url_of(sock, host), edition, seed, prepared.path, how, jwt, tokens))
     sys.stdout.flush()
     try:

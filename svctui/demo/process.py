@@ -26,7 +26,7 @@ from pathlib import Path
 from svctui.demo.config import DEFAULT_RATE_LIMIT, DEFAULT_SEED, DemoSizes, default_db_path
 from svctui.demo.dataset import PreparedDatabase, ServesPrepared, prepare_database
 from svctui.demo.dblock import ServingLock
-from svctui.demo.sockets import base_url_of, bind_preferred
+from svctui.demo.sockets import base_url_of, bind_preferred, bind_remembered, port_memo, remember_port
 
 STOP_TIMEOUT = 5.0
 
@@ -45,8 +45,11 @@ class DemoProcess(ServesPrepared):
         sizes: DemoSizes | None = None,
         anchor: datetime | None = None,
         without: Sequence[str] = (),
+        remember_port: bool = False,
     ) -> None:
         self.db_path = db_path
+        self.remember_port = remember_port  # serve on the port of the last start on this data (`svctui --demo`)
+        self.port_note: str | None = None  # why this start is not on the port it wanted
         self.without = tuple(without)  # OPTIONAL_ROUTES the server lacks
         self.sizes = sizes or DemoSizes()
         self.anchor = anchor  # a fixed "now" for the data and the server (benchmarks); None = the real clock
@@ -81,7 +84,12 @@ class DemoProcess(ServesPrepared):
         self.prepared = prepare_database(
             path, seed=self.seed, sizes=self.sizes, anchor=self.anchor, serving=ServingLock(path)
         )
-        sock = bind_preferred(self.host, self.preferred_port)
+        if self.remember_port:
+            memo = port_memo(self.prepared.path, "demo")
+            sock, self.port_note = bind_remembered(self.host, self.preferred_port, memo)
+            remember_port(memo, sock.getsockname()[1])
+        else:
+            sock = bind_preferred(self.host, self.preferred_port)
         try:
             self.base_url = base_url_of(sock, self.host)
             spec = {

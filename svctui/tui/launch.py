@@ -139,7 +139,7 @@ def start_demo_process() -> DemoProcess | None:
     from svctui.demo.process import DemoProcess
 
     try:
-        return DemoProcess(preferred_port=DEMO_PORT).start()
+        return DemoProcess(preferred_port=DEMO_PORT, remember_port=True).start()
     except (RuntimeError, OSError, ValueError, sqlite3.Error) as exc:
         print(f"svctui: the demo server did not start: {exc}", file=sys.stderr)
         return None
@@ -148,6 +148,8 @@ def start_demo_process() -> DemoProcess | None:
 def run_demo(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None) -> int:
     """The dashboard against a started demo server; a server that dies on its own is shown as an error."""
     settings, notes = load_settings_or_note()
+    if server.port_note is not None:
+        notes.append(f"Demo server: {server.port_note}")
     demo_app = app_class(demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds)
     server.on_failure(lambda message: notify_from_thread(demo_app, message, lambda: server.stopping))
     return _run(demo_app)
