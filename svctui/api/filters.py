@@ -49,6 +49,8 @@ VALUE_PATTERNS: Mapping[Kind, re.Pattern[str]] = {
         r"(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
     ),
 }
+NULL = "null"  # the server's word for an unset value: `eq:null` is IS NULL, `neq:null` IS NOT NULL
+NULL_TEXT = "null with eq or neq (eq:null = not set, neq:null = set)"
 ALLOWED_TEXT: Mapping[Kind, str] = {
     Kind.INTEGER: "an integer such as 42 or -1",
     Kind.STRING: "text without ':'",
@@ -84,6 +86,7 @@ class Column:
     predicates: tuple[str, ...] = ()
     label: str = ""
     choices: Mapping[str, int] = field(default_factory=dict)
+    nullable: bool = False  # `eq:null` / `neq:null` mean unset / set (the real server's IS NULL / IS NOT NULL)
 
     def __post_init__(self) -> None:
         if not self.predicates:
@@ -97,7 +100,7 @@ class Column:
         if self.choices:
             labels = ", ".join(f"{name} ({code})" for name, code in self.choices.items())
             return f"one of {labels}"
-        return ALLOWED_TEXT[self.kind]
+        return ALLOWED_TEXT[self.kind] + (f"; or {NULL_TEXT}" if self.nullable else "")
 
 
 @dataclass(frozen=True)
@@ -194,8 +197,10 @@ SELECTORS = EndpointSpec(
     item="selector",
     columns=_columns(
         *_of(Kind.STRING, "name", "description"),
-        *_of(Kind.TIMESTAMP, "created_at", "updated_at", "disabled_at"),
-        *_of(Kind.STRING, "created_by", "updated_by", "disabled_by", predicates=EXACT),
+        *_of(Kind.TIMESTAMP, "created_at", "updated_at"),
+        Column("disabled_at", Kind.TIMESTAMP, nullable=True),  # disabled_at=neq:null: the disabled selectors
+        *_of(Kind.STRING, "created_by", "updated_by", predicates=EXACT),
+        Column("disabled_by", Kind.STRING, EXACT, nullable=True),
         *_of(Kind.BOOLEAN, "is_default"),
         *_of(Kind.INTEGER, "auto_certify", predicates=EXACT),
         Column("type", Kind.INTEGER, EXACT, label="seed type"),
@@ -323,6 +328,10 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
             allowed=col.allowed_text,
         )
 
+    if col.nullable and value.lower() == NULL:
+        if op not in ("eq", "neq"):
+            raise refuse(f"{NULL} compares only with eq or neq")
+        return NULL
     if col.choices:
         by_label = {label.lower(): code for label, code in col.choices.items()}
         if value.lower() in by_label:

@@ -153,6 +153,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("ID", lambda s: s.id, Role.ID, right=True),
         TableColumn("NAME", lambda s: s.name, Role.NAME),
         TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no", drop=2),
+        TableColumn("DISABLED", lambda s: "yes" if s.disabled_at is not None else "no", drop=5),  # cleanup's first ask
         TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True, drop=1),
         TableColumn("SEEDS", lambda s: len(s.seeds), right=True, drop=3),
         TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16, drop=4),
