@@ -40,6 +40,7 @@ from svctui.tui.screens.selectors.session import (
     server_words,
     tag_words,
 )
+from svctui.tui.screens.selectors.wording import restored_enabled_words
 from svctui.tui.widgets.dialog import ConfirmDialog, show_line
 from svctui.tui.widgets.row_table import RowTable
 
@@ -148,6 +149,7 @@ class ReviewScreen(ConfirmDialog):
     ReviewScreen #review-table { min-height: 4; }
     ReviewScreen #review-preview { max-height: 2; }
     ReviewScreen #review-left-out { display: none; }
+    ReviewScreen #review-restore-note { display: none; color: $warning; }
     ReviewScreen #review-extension { display: none; border: none; padding: 0; height: auto; }
     ReviewScreen #review-extension.-owned { display: block; }
     """
@@ -217,6 +219,7 @@ class ReviewScreen(ConfirmDialog):
             yield Static("", id="review-left-out", classes=one_line, markup=False)
             yield Checkbox(extension_choice_label(list(self.owned)), False, id="review-extension")
             yield Static(f"Impact: {CHECKING}", id="review-impact", classes=one_line, markup=False)
+            yield Static("", id="review-restore-note", classes=one_line, markup=False)
             why_read_only = read_only_why(app)
             if why_read_only is not None:
                 yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
@@ -238,6 +241,7 @@ class ReviewScreen(ConfirmDialog):
             rows[str(selector_id)] = (str(selector_id), name, CHECKING, CHECKING, "")
         self.fill_table(rows)
         self.show_owned()
+        self.show_restore_note()
         self.start_loads()
         self.call_after_refresh(self.fit_lines)
 
@@ -350,6 +354,7 @@ class ReviewScreen(ConfirmDialog):
         self.refit_table()  # the dry run's words are in: the free room goes to the names
         self.show_left_out()
         self.show_count_to_send()
+        self.show_restore_note()
         self.update_action()
 
     def show_left_out(self) -> None:
@@ -397,7 +402,22 @@ class ReviewScreen(ConfirmDialog):
         self.show_impact_line()
         self.show_left_out()
         self.show_count_to_send()
+        self.show_restore_note()
         self.update_action()
+
+    def disabled_sending(self) -> list[int]:
+        """The disabled selectors among those the run would send (the tag's list says, the dry run for typed ids,
+        and the impact's 409s), which a restore would bring back enabled."""
+        known = {selector.id: selector for selector in self.plan.selectors}
+        known.update({r.selector_id: r.selector for r in self.previews or () if r.selector is not None})
+        disabled = {selector_id for selector_id, selector in known.items() if selector.disabled_at is not None}
+        disabled.update(self.impact.disabled if self.impact is not None else ())
+        return [selector_id for selector_id in self.sending_ids() if selector_id in disabled]
+
+    def show_restore_note(self) -> None:
+        """Warn, when the run deletes disabled selectors, that a restore brings them back enabled."""
+        disabled = len(self.disabled_sending())
+        show_line(self.query_one("#review-restore-note", Static), restored_enabled_words(disabled) if disabled else "")
 
     def show_count_to_send(self) -> None:
         """Title, typed count and button name the selectors the run will send (fewer than marked once the dry run
@@ -440,6 +460,7 @@ class ReviewScreen(ConfirmDialog):
         self.impact = impact
         self.refit_table()
         self.show_impact_line()
+        self.show_restore_note()
 
     def show_impact_line(self) -> None:
         """The impact line over what the run would send (cut to the dialog's width once it has one)."""

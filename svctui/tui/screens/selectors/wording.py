@@ -16,6 +16,13 @@ MARKING_SENDS_NOTHING = "Marking sends nothing; ctrl+d shows the review before a
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
 
 
+def restored_enabled_words(disabled: int) -> str:
+    """The review's warning when marked selectors are disabled: a restore re-creates them by POST, which has no
+    `disabled`, so they come back enabled and tag objects again (docs/AUDIT.md)."""
+    ones = "the disabled one" if disabled == 1 else f"the {disabled:,} disabled ones"
+    return f"A restore brings {ones} back enabled (POST can't disable)."
+
+
 def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tuple[str, ...]]:
     """How many of the matches would be newly marked, and the lines saying it (count, pages, defaults, already)."""
     defaults = sum(1 for selector in found.selectors if selector.is_default)
