@@ -38,6 +38,7 @@ from svctui.clock import Clock
 from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
 from svctui.tui.widgets.dialog import show_line
 from svctui.tui.widgets.ordered_input import OrderedInput
+from svctui.visible import visible
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
@@ -205,6 +206,9 @@ class QuickMessages(VerticalScroll):
     class Resized(Message):
         """The messages' height changed: the editor gives the rows what is left."""
 
+    class Scrolled(Message):
+        """The messages scrolled: what is in view changed."""
+
     def allow_focus(self) -> bool:
         """Focusable only when something is scrolled out of view."""
         return self.max_scroll_y > 0
@@ -212,6 +216,32 @@ class QuickMessages(VerticalScroll):
     def on_resize(self) -> None:
         """Tell the editor (the rows' room depends on this height)."""
         self.post_message(self.Resized())
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scroll as a container does, and tell the editor (its count of the problems in view follows)."""
+        super().watch_scroll_y(old_value, new_value)
+        self.post_message(self.Scrolled())
+
+    def shown_count(self, problems: Sequence[str]) -> int:
+        """How many of `problems` (shown one paragraph each, `✗ ` first) are wholly inside the visible lines."""
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return 0
+        top, bottom = round(self.scroll_y), round(self.scroll_y) + self.scrollable_content_region.height
+        shown, line = 0, 0
+        for problem in problems:
+            lines = len(Content(visible(f"✗ {problem}", lines=True)).wrap(width)) or 1
+            shown += top <= line and line + lines <= bottom
+            line += lines
+        return shown
+
+
+def not_applied_text(problems: int, in_view: int) -> str:
+    """The summary of an Apply refused: how many problems, and how many of them are in view when not all are."""
+    if in_view >= problems:
+        count = f"{problems} problem" + ("s" if problems > 1 else "")
+        return f"Not applied ({count}): fix the fields marked ✗ - nothing was sent."
+    return f"Not applied: {in_view} of {problems} problems in view (tab scrolls); nothing was sent."
 
 
 class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
@@ -235,6 +265,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor .-invalid .filter-error, FilterEditor #quick-error.-invalid { color: $error; }
     FilterEditor .-invalid .filter-name { color: $error; text-style: bold; }
     FilterEditor #quick-error { color: $text-muted; display: none; }
+    FilterEditor #summary { text-wrap: nowrap; text-overflow: ellipsis; }  /* one line: the buttons stay in view */
     FilterEditor #buttons { height: auto; align-horizontal: right; margin-top: 1; }
     FilterEditor #buttons Button { margin-left: 1; }
     FilterEditor.-narrow .filter-name { width: 25; }
@@ -252,6 +283,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         self.clock = clock
         self.current = tuple(current)
         self.closed = False  # dismissed: keys still queued behind the closing one (a second enter) do nothing
+        self.refused: tuple[list[str], int] | None = None  # the quick line's problems and the rows' count, refused
 
     def _split_current(self) -> tuple[dict[str, Filter], list[Filter]]:
         per_row: dict[str, Filter] = {}
@@ -316,6 +348,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         messages.styles.max_height = max(1, (room + 1) // 2)
         extra = max(0, messages.outer_size.height - 1)
         self.query_one("#rows").styles.max_height = max(3, min(MAX_ROWS, room - extra))
+        self.call_after_refresh(self._count_in_view)
 
     def _quick_filters(self, now: datetime, line: str | None = None) -> tuple[list[Filter], list[str]]:
         """The quick line's filters (of `line`, else of what it holds) and its problems (every one, each shown on
@@ -367,7 +400,16 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
             return
         _, problems = self.collect()
         if not problems:
+            self.refused = None
             show_line(self.query_one("#summary", Static), "")
+        elif self.refused is not None:  # the refused Apply's summary follows the fields as they are fixed
+            quick = self._quick_filters(self.clock())[1]
+            self.refused = (quick, len(problems) - len(quick))
+            self.call_after_refresh(self._count_in_view)
+
+    def on_descendant_focus(self) -> None:
+        """A field focused may have scrolled a bad row into view (or out of it): the summary's count follows."""
+        self.call_after_refresh(self._count_in_view)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -384,10 +426,30 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         filters, problems = self.collect(submitted)
         summary = self.query_one("#summary", Static)
         if problems:
-            count = f"{len(problems)} problem" + ("s" if len(problems) > 1 else "")
-            show_line(summary, f"Not applied ({count}): fix the fields marked ✗ - nothing was sent.")
+            quick = self._quick_filters(self.clock(), self._typed_quick(submitted))[1]
+            self.refused = (quick, len(problems) - len(quick))
+            show_line(summary, not_applied_text(len(problems), len(problems)))
+            self.call_after_refresh(self._count_in_view)  # laid out with the messages: how many are in view
             return
         self._close(filters)
+
+    def _typed_quick(self, submitted: Input.Submitted | None) -> str | None:
+        """The quick line's text at `submitted`'s enter when that enter was on it."""
+        quick = self.query_one("#quick", Input)
+        return submitted.value if submitted is not None and submitted.input is quick else None
+
+    @on(QuickMessages.Scrolled)
+    def _count_in_view(self) -> None:
+        """After a refused Apply: the summary says how many of its problems are in view, when not all are (the quick
+        line's messages scroll; a bad row may be scrolled out of the rows)."""
+        if self.refused is None or self.closed:
+            return
+        quick, in_rows = self.refused
+        rows = self.query_one("#rows")
+        bad_rows = [row for row in self.query(FilterRow) if row.has_class("-invalid")]
+        rows_in_view = sum(1 for row in bad_rows if row.region and rows.region.contains_region(row.region))
+        in_view = self.query_one(QuickMessages).shown_count(quick) + min(rows_in_view, in_rows)
+        show_line(self.query_one("#summary", Static), not_applied_text(len(quick) + in_rows, in_view))
 
     def action_cancel(self) -> None:
         """Close without changes."""
