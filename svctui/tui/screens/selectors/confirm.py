@@ -22,7 +22,9 @@ class ConfirmScreen(ConfirmDialog):
     """Ask before something destructive: `title`, `body` lines, and a button named for the action."""
 
     DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; padding: 0 0 1 0; }
+    ConfirmScreen { align: center middle; padding: 0 0 1 0; }  /* the last row is the toasts' (app.tcss) */
+    /* the rack docks inside that padding, on the dialog's last row (it hid the Restore button at 80x24): down one */
+    ConfirmScreen > ToastRack { offset-y: 1; }
     ConfirmScreen > Vertical {
         width: 90; max-width: 100%; height: auto; max-height: 100%;
         border: thick $error; background: $surface; padding: 1 2;
