@@ -118,6 +118,16 @@ class ClientHealth:
         """Higher is worse (for sorting worst first)."""
         return SEVERITY[self.verdict]
 
+    @property
+    def verdict_run_id(self) -> int | None:
+        """The run the verdict comes from: the newest not-OK run in the window (failing), the newest run with a drop
+        (drops), else the last run (stale, ok); None for a client that never ran."""
+        if self.verdict is Verdict.FAILING and self.last_failures:
+            return self.last_failures[0].id
+        if self.verdict is Verdict.DROPS and self.window_drops:
+            return self.window_drops[0].task_id
+        return self.last_run.id if self.last_run is not None else None
+
 
 def assess(
     client_id: str,

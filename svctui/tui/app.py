@@ -497,12 +497,15 @@ class SvcTuiApp(App[int]):
 
         self.push_screen(FirstRunScreen(), chosen)
 
-    async def open_client_runs(self, client_id: str, endpoint: TaskEndpoint | None = None, *, back: str = "") -> None:
-        """Every completed task of `client_id` (from `endpoint` when given; filters from before cleared); with `back`,
-        esc there (nothing else left to close) returns to that screen, once."""
+    async def open_client_runs(
+        self, client_id: str, endpoint: TaskEndpoint | None = None, *, back: str = "", run_id: int | None = None
+    ) -> None:
+        """Every completed task of `client_id` (from `endpoint` when given; filters from before cleared), the cursor
+        on run `run_id` (the one behind a verdict) when given; with `back`, esc there (nothing else left to close)
+        returns to that screen, once."""
         await self.switch_mode("tasks")
         if isinstance(self.screen, ShowsRuns):
-            self.screen.open_client(client_id, endpoint=endpoint)
+            self.screen.open_client(client_id, endpoint=endpoint, run_id=run_id)
         self.back_mode = back
 
     def go_back(self) -> bool:

@@ -27,8 +27,8 @@ class ShowsRuns(Protocol):
     def choose_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
         """`client_id`'s runs (from `endpoint` when given)."""
 
-    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
-        """Every run of `client_id` (from `endpoint` when given): no filter from before."""
+    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None, run_id: int | None = None) -> None:
+        """Every run of `client_id` (from `endpoint` when given): no filter from before; the cursor on `run_id`."""
 
 
 @runtime_checkable

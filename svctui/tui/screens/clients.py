@@ -1116,7 +1116,9 @@ class ClientsScreen(DashboardScreen):
         key = self.current_key()
         if key is None:
             return
-        await self.app.open_client_runs(key, self.health_options().endpoint, back="clients")
+        judged = self.results.get(key)
+        run_id = judged.health.verdict_run_id if judged is not None and judged.health is not None else None
+        await self.app.open_client_runs(key, self.health_options().endpoint, back="clients", run_id=run_id)
 
     def _status(self, parts: Sequence[str]) -> None:
         """Say `parts` in the status line (after `stale: …` when the rows are stale; `updated … ago` follows)."""

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from svctui.store.settings import Settings
 
 DEFAULT_SORT = TASKS_NEWEST_FIRST
+SEEK_PAGES = 4  # pages read on past the first for the run behind a Clients verdict (newest first: rarely needed)
 ONE_PAGE = "The drops view is computed client-side: it has one page."
 BREAKDOWN: Channel[list[StatusCount]] = Channel("breakdown")  # the page's matches counted per status
 HISTORY: Channel[History] = Channel("history")  # the client's newest runs, their drops and fingerprint
@@ -133,6 +134,8 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.quick: str | None = None
         self.quick_under_drops: str | None = None  # the server-side quick filter the drops view was entered from
         self.missing_client: str | None = None  # a client the server answered 404 for (not live-refreshed)
+        self.wanted_run: int | None = None  # the run behind a Clients verdict: the cursor goes to it when listed
+        self.wanted_pages = 0  # pages read on past the first looking for it
         self.runs = ClientHistory()
         self.clients = KnownClients()
         self.breakdown: tuple[StatusCount, ...] = ()
@@ -221,6 +224,8 @@ class TasksScreen(ListScreen[CompletedTask]):
         """Breakdown from the page when it holds every match, else ask the server (one count per status)."""
         self._note_client_name(page.data)
         assert isinstance(query, TasksQuery)
+        if self.wanted_run is not None:
+            self.call_later(self._go_to_wanted_run)  # once the page is in the table (it is shown after this hook)
         if query.client_id:  # a not-OK run first seen in a refresh of the same page is announced, once
             watch = self.app.live.failures
             fresh = watch.new_failures(query.client_id, page.data, announce=self.arrived_by_refresh)
@@ -234,6 +239,32 @@ class TasksScreen(ListScreen[CompletedTask]):
             return await fetch_breakdown(await self.app.api_client(), query, page.count)
 
         self.loads.start(BREAKDOWN, breakdown)
+
+    def _go_to_wanted_run(self) -> None:
+        """The cursor on the run behind the Clients verdict; not on this page: the next pages (up to SEEK_PAGES) are
+        read for it, and the screen says where it is, or that it was not found."""
+        run_id = self.wanted_run
+        if run_id is None:
+            return
+        page = self.window.skip // max(self.window.limit, 1) + 1
+        if str(run_id) in self.table.rows:
+            self.wanted_run = None
+            self.table.move_cursor(row=self.table.get_row_index(str(run_id)), animate=False)
+            if page > 1:
+                self.notify(f"Run {run_id}, behind the client's verdict, is on page {page}: the cursor is on it.")
+            return
+        skip = self.window.next_skip()
+        if skip is not None and self.wanted_pages < SEEK_PAGES:
+            self.wanted_pages += 1
+            self.window.skip = skip
+            self.load()
+            return
+        self.wanted_run = None
+        self.notify(
+            f"Run {run_id}, behind the client's verdict, is not in the first {page} page{'s' if page > 1 else ''} "
+            "of the list ([ and ] page; / filters by id).",
+            severity="warning",
+        )
 
     def page_failed(self, error: BaseException) -> None:
         """A 404 usually means an unknown client: say how to choose another (once: live refresh leaves it)."""
@@ -471,13 +502,15 @@ class TasksScreen(ListScreen[CompletedTask]):
             return
         await self.app.show_event(task.event_id)
 
-    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None) -> None:
-        """Clients' enter: the client's whole story, every run. Filters and a quick filter left from before (an
-        event's `event_id`, `o`) would hide the run its verdict came from, so they go, and the screen says so."""
+    def open_client(self, client_id: str, *, endpoint: TaskEndpoint | None = None, run_id: int | None = None) -> None:
+        """Clients' enter: the client's whole story, every run, the cursor on `run_id` (the run its verdict came from:
+        the failure, the drop). Filters and a quick filter left from before (an event's `event_id`, `o`) would hide
+        that run, so they go, and the screen says so."""
         cleared = sorted({f.column for f in self.filters})
         self.quick = self.quick_under_drops = None
         self.show_filters([])
         self.choose_client(client_id, endpoint=endpoint)
+        self.wanted_run, self.wanted_pages = run_id, 0
         if cleared:
             self.notify(f"Filters cleared ({', '.join(cleared)}): every run of the client is listed.", timeout=6)
 
@@ -488,6 +521,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         quick filter it was entered from (the drops view is `d` on the client already shown, never a landing).
         `endpoint` lists from that endpoint (Clients opens the one its verdicts were read from)."""
         client_id = client_id.lower()
+        self.wanted_run = None  # a run looked for in another list is not in this one
         if self.maximized is not None and client_id != self.client_id:
             self.minimize()  # another client's runs start on the list: a zoomed pane hid it (newcomer walk)
         if endpoint is not None and endpoint != self.endpoint:
