@@ -6,7 +6,6 @@ A newcomer read `3 problems` with two in view and looked for the third."""
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
@@ -16,22 +15,13 @@ from textual.widgets import Input, Static
 
 from svctui.demo.server import DemoServer
 from svctui.tui.widgets.filter_editor import FilterEditor, FilterRow, QuickMessages
+from tests.support.screen_text import screen_text
 from tests.support.tui import on_events, settle
 
 pytestmark = pytest.mark.anyio
 
 BAD_QUICK = "id=abc next_scheduled_at=gt:yesterday client_id=nobody created_at=gt:x"
 SUMMARY = re.compile(r"Not applied: (\d+) of (\d+) problems in view \(tab scrolls\); nothing was sent\.")
-
-
-def screen_text(app: App[Any]) -> str:
-    """The words on screen, the dialog's borders and the line breaks taken out (a wrapped message reads whole)."""
-    rows: dict[float, list[tuple[float, str]]] = {}
-    for found in re.finditer(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', app.export_screenshot()):
-        text = html.unescape(re.sub(r"<[^>]+>", "", found.group(3))).replace("\xa0", " ")
-        rows.setdefault(float(found.group(2)), []).append((float(found.group(1)), text))
-    lines = ["".join(text for _, text in sorted(row)).strip(" │") for _, row in sorted(rows.items())]
-    return " ".join(" ".join(line.split()) for line in lines)
 
 
 def problems_on_screen(app: App[Any], editor: FilterEditor) -> int:

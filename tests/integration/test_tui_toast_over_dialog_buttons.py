@@ -14,6 +14,7 @@ from textual.widgets._toast import Toast
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
+from tests.support.screen_text import screen_text
 from tests.support.tui import make_app, settle
 
 pytestmark = pytest.mark.anyio
@@ -46,3 +47,4 @@ async def test_a_toast_over_a_tall_confirm_leaves_its_buttons_in_view(
         for toast in toasts:
             assert toast.region.y == size[1] - 1, f"the toast keeps to the last row: {toast.region}"
             assert not _overlaps(toast, box), f"the toast covers the dialog: {toast.region} {box.region}"
+        assert "Type 40 exactly to enable Restore 40." in screen_text(app), "the toast is drawn, whole"

@@ -17,14 +17,17 @@ from textual.widgets import Static
 from svctui.tui.widgets.dialog import ConfirmDialog
 from svctui.visible import visible
 
+TOAST_ROW = 1  # the screen's last row, kept free for the toasts
+
 
 class ConfirmScreen(ConfirmDialog):
     """Ask before something destructive: `title`, `body` lines, and a button named for the action."""
 
     DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; padding: 0 0 1 0; }  /* the last row is the toasts' (app.tcss) */
-    /* the rack docks inside that padding, on the dialog's last row (it hid the Restore button at 80x24): down one */
-    ConfirmScreen > ToastRack { offset-y: 1; }
+    ConfirmScreen { align: center middle; }
+    /* the last row is the toasts' (app.tcss): kept by a docked row, not the screen's padding, inside which the
+       toast rack docks too - on the dialog's last row (it hid the Restore button at 80x24) */
+    ConfirmScreen > #toast-row { dock: bottom; height: 1; background: transparent; }
     ConfirmScreen > Vertical {
         width: 90; max-width: 100%; height: auto; max-height: 100%;
         border: thick $error; background: $surface; padding: 1 2;
@@ -78,6 +81,7 @@ class ConfirmScreen(ConfirmDialog):
                 yield Static(f"Type {count} to enable {self.action_label} (digits go to the box)", markup=False)
                 yield self.typed_box(f"type {count}")
             yield self.dialog_buttons(self.action_label)
+        yield Static("", id="toast-row")
 
     def on_mount(self) -> None:
         """The listing is fitted once the rest is laid out (the focus is the convention's: ConfirmDialog)."""
@@ -90,12 +94,15 @@ class ConfirmScreen(ConfirmDialog):
     def fit_listing(self) -> None:
         """Cap the listing at what the screen leaves once the title, question, count box and buttons have their
         rows (the dialog's border, padding and the row kept for the footer included): it scrolls, they stay."""
+        dialog = self.query_one(Vertical)
+        dialog.styles.max_height = max(3, self.size.height - TOAST_ROW)  # 100% would be the screen's, toast row too
         found = next(iter(self.query("#confirm-listing").results(VerticalScroll)), None)
         if found is None:
             return
-        dialog = self.query_one(Vertical)
-        others = sum(child.outer_size.height for child in dialog.children if child is not found)
-        frame = dialog.styles.gutter.height + self.styles.gutter.height
+        others = sum(
+            child.outer_size.height + child.styles.margin.height for child in dialog.children if child is not found
+        )
+        frame = dialog.styles.gutter.height + self.styles.gutter.height + TOAST_ROW
         room = self.size.height - frame - others - found.styles.margin.height
         found.styles.max_height = max(3, room)
 
