@@ -31,7 +31,7 @@ from svctui.commands.delete_common import (
     result_line,
     yes_option,
 )
-from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
+from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, restored_enabled_words, selector_record
 from svctui.ops.selector_delete import (
     Preview,
     PreviewResult,
@@ -39,6 +39,7 @@ from svctui.ops.selector_delete import (
     preview_selectors,
 )
 from svctui.ops.selector_ids import MAX_IDS, IdError, collect_ids, lines_to_tokens
+from svctui.text import id_ranges
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -145,6 +146,14 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
         return ExitCode.SERVER
     would = sum(1 for p in previews if p.preview in (Preview.WOULD_DELETE, Preview.UNKNOWN))
     note(f"dry run: {would:,} of {len(ids):,} would be deleted; nothing was deleted")
+    disabled = [
+        p.selector_id
+        for p in previews
+        if p.preview is Preview.WOULD_DELETE and p.selector is not None and p.selector.disabled_at is not None
+    ]
+    if disabled:
+        warning = restored_enabled_words(len(disabled))
+        note(f"dry run: {len(disabled):,} of them disabled ({id_ranges(disabled)}): {warning}")
     refused = [p.selector_id for p in previews if p.preview in (Preview.WOULD_REFUSE, Preview.NOT_IN_TAG)]
     if refused:  # the exit code the run would give: a script can ask first
         shown = ", ".join(map(str, refused[:10])) + (" …" if len(refused) > 10 else "")

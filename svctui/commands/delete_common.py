@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, error, note
-from svctui.ops.audit_lines import EXTENSION_RECREATES
+from svctui.ops.audit_lines import EXTENSION_RECREATES, restored_enabled_words
 from svctui.ops.selector_delete import UNREACHABLE_STREAK, DeleteReport, DeleteResult, Outcome, Stopped
 from svctui.text import id_ranges, plural, shown_and_more
 
@@ -93,6 +93,10 @@ def prompt_lines(ids: Sequence[int], records: Mapping[int, Selector], tag_id: in
             f"  {len(owned):,} of them owned by an extension ({id_ranges(owned)}): {EXTENSION_RECREATES}, and a "
             "restore will not re-create them"
         )
+    disabled = [i for i in ids if i in records and records[i].disabled_at is not None and not records[i].is_default]
+    if disabled:
+        warning = restored_enabled_words(len(disabled))
+        lines.append(f"  {len(disabled):,} of them disabled ({id_ranges(disabled)}): {warning}")
     return lines
 
 

@@ -37,6 +37,13 @@ OWNER_FIELDS = ("rule_key", "extension_id")  # set on a selector an extension ow
 EXTENSION_RECREATES = "the extension re-creates it at its next sync"
 
 
+def restored_enabled_words(disabled: int) -> str:
+    """Why deleting disabled selectors deserves a word: a restore re-creates them by POST, which has no `disabled`,
+    so they come back enabled and tag objects again (docs/AUDIT.md). The review's line and the command's note."""
+    ones = "the disabled one" if disabled == 1 else f"the {disabled:,} disabled ones"
+    return f"A restore brings {ones} back enabled (POST can't disable)."
+
+
 def owner_fields(record: dict[str, Any] | None) -> dict[str, Any]:
     """`rule_key` and `extension_id` of an extension-owned selector's record (an outcome line keeps them), else {}."""
     if not record or all(record.get(name) is None for name in OWNER_FIELDS):

@@ -72,3 +72,25 @@ def test_null_compares_only_for_equality_and_only_where_the_server_keeps_it(env:
         Filter.build(SELECTORS, "created_at", "neq", "null")  # never unset: no null there
     refused = invoke(["selectors", "list", str(TAG), "-f", "disabled_at=lt:null"])
     assert refused.exit_code == 2 and "null compares only with eq or neq" in refused.stderr
+
+
+def test_a_dry_run_says_the_disabled_ones_come_back_enabled_if_restored(
+    env: dict[str, str], demo_server: DemoServer
+) -> None:
+    """The command's side of the review's warning: a restore's POST cannot disable (docs/AUDIT.md)."""
+    rows = query(
+        demo_server,
+        "SELECT id FROM selectors WHERE asset_group_tag_id = ? AND is_default = 0 ORDER BY disabled_at IS NULL, id",
+        TAG,
+    )
+    disabled = [int(row[0]) for row in rows[:2]]
+    enabled = int(rows[-1][0])
+    result = invoke(["selectors", "delete", str(TAG), *map(str, disabled), str(enabled), "--dry-run"])
+    assert result.exit_code == 0, result.stderr
+    ids = f"{disabled[0]}, {disabled[1]}" if disabled[1] != disabled[0] + 1 else f"{disabled[0]}-{disabled[1]}"
+    assert (
+        f"dry run: 2 of them disabled ({ids}): A restore brings the 2 disabled ones back enabled (POST can't disable)."
+        in result.stderr
+    ), result.stderr
+    plain = invoke(["selectors", "delete", str(TAG), str(enabled), "--dry-run"])
+    assert "disabled" not in plain.stderr

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from svctui.api.models import AssetGroupTag
 from svctui.ops.audit_lines import EXTENSION_RECREATES
+from svctui.ops.audit_lines import restored_enabled_words as restored_enabled_words  # the review's line
 from svctui.text import plural as plural  # re-exported: the selectors' wording takes it from here
 from svctui.tui.screens.selectors.loaders import Matching
 from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
@@ -14,13 +15,6 @@ from svctui.tui.screens.selectors.plan import CleanupPlan
 EXTENSION_RECREATES_THEM = "their extension re-creates them at its next sync"
 MARKING_SENDS_NOTHING = "Marking sends nothing; ctrl+d shows the review before anything is deleted."
 NOTHING_MARKED = "Nothing is marked in this tag: space marks a row, v a range, M every match, i typed ids."
-
-
-def restored_enabled_words(disabled: int) -> str:
-    """The review's warning when marked selectors are disabled: a restore re-creates them by POST, which has no
-    `disabled`, so they come back enabled and tag objects again (docs/AUDIT.md)."""
-    ones = "the disabled one" if disabled == 1 else f"the {disabled:,} disabled ones"
-    return f"A restore brings {ones} back enabled (POST can't disable)."
 
 
 def matching_lines(found: Matching, marks: Marks, limit: int) -> tuple[int, tuple[str, ...]]:
