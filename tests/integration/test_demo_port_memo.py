@@ -41,6 +41,17 @@ def held(port: int) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def reaped(process: subprocess.Popen[str]) -> Iterator[subprocess.Popen[str]]:
+    """`process`, killed at the end if it still runs (a failed assertion leaves no server behind)."""
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
 def _started(command: list[str]) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     watchdog = threading.Timer(WATCHDOG_SECONDS, process.kill)
@@ -71,18 +82,16 @@ def test_demo_server_killed_with_sigkill_restarts_on_its_port(tmp_path: Path) ->
     command = [sys.executable, "-m", "svctui", "demo-server", "--db", str(db), *SMALL, *FIXED]
     with held(DEMO_SERVER_PORT):  # the default port is someone else's: the start takes another
         first, banner = _started(command)
-        url = _base_url(banner)
-        assert url != f"http://127.0.0.1:{DEMO_SERVER_PORT}"
-        assert f"Note: port {DEMO_SERVER_PORT} (the default port) is taken" in banner, banner
-        assert remembered_port(port_memo(db, "demo-server")) == int(url.rsplit(":", 1)[1])
-        _killed(first, url)
+        with reaped(first):
+            url = _base_url(banner)
+            assert url != f"http://127.0.0.1:{DEMO_SERVER_PORT}"
+            assert f"Note: port {DEMO_SERVER_PORT} (the default port) is taken" in banner, banner
+            assert remembered_port(port_memo(db, "demo-server")) == int(url.rsplit(":", 1)[1])
+            _killed(first, url)
         second, banner = _started(command)
-        try:
+        with reaped(second):
             assert _base_url(banner) == url, "the same address after a crash"
             assert "Note:" not in banner, banner
-        finally:
-            second.kill()
-            second.wait(timeout=30)
 
 
 def test_a_remembered_port_that_is_taken_is_said_and_the_new_one_kept(tmp_path: Path) -> None:
@@ -131,11 +140,9 @@ def test_the_dashboards_demo_killed_with_sigkill_restarts_on_its_port(demo_templ
 
     with held(DEMO_PORT):
         first, url, note = start()
-        assert url != f"http://127.0.0.1:{DEMO_PORT}" and f"port {DEMO_PORT} (the default port) is taken" in note
-        _killed(first, url)  # the parent dies; its child still listens for a moment
+        with reaped(first):
+            assert url != f"http://127.0.0.1:{DEMO_PORT}" and f"port {DEMO_PORT} (the default port) is taken" in note
+            _killed(first, url)  # the parent dies; its child still listens for a moment
         second, again, note = start()
-        try:
+        with reaped(second):  # its server child exits when it is gone (its stdin closes)
             assert again == url and note == "None", note
-        finally:
-            second.kill()
-            second.wait(timeout=30)
