@@ -103,7 +103,8 @@ async def test_events_and_clients_show_the_escaped_client_name(fresh_demo_server
     async with running(make_app(fresh_demo_server), (160, 44)) as pilot:
         await shown_whole(pilot, f"LAB {SHOWN}")  # Events: the client column
         await pilot.press("enter")
-        await shown_whole(pilot, f"LAB {SHOWN}", "dn ␛]0;pwned")  # the detail: client, domains (BEL dropped)
+        # the detail: client, domains, in the one visible form (Content.styled once dropped the BEL: `␛]0;pwned␛[2J`)
+        await shown_whole(pilot, f"LAB {SHOWN}", f"dn {SHOWN}␛[2J")
         screen = await press_for(pilot, "4", ClientsScreen)
         await settle(pilot)
         row = next(index for index, member in enumerate(screen.ordered_members()) if member.name == CLIENT)

@@ -15,6 +15,7 @@ from svctui.schedule import next_run_at, next_run_words, parse_schedule, relativ
 from svctui.schedule import utc_minute as when
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.api.models import DomainRef, Event, OURef
@@ -122,8 +123,10 @@ def next_run_copied(rrule: str, now: datetime) -> str:
 
 def field_line(label: str, value: str | Content) -> tuple[Content, int]:
     """`label      value` with the label muted and padded (no leading spaces, so any renderer aligns it), and the
-    column a long value wraps back to (under the value)."""
-    return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), value), LABEL_WIDTH
+    column a long value wraps back to (under the value); a str value (the server's) with its controls shown."""
+    # Content drops BEL (and CR) as it is built: shown first, it reads `␛]0;pwned␇` as every other pane does
+    shown = visible(value) if isinstance(value, str) else value
+    return Content.assemble((label.ljust(LABEL_WIDTH), "$text-muted"), shown), LABEL_WIDTH
 
 
 def _note(text: str, style: Callable[[str], Content]) -> list[Line]:
@@ -140,7 +143,7 @@ def _ref_lines(refs: Sequence[DomainRef | OURef]) -> list[Line]:
     for index, ref in enumerate(refs):
         if index:
             lines.append("")
-        name = Content.styled(ref.name, "bold") if ref.name else muted("(no name: H fetches names)")
+        name = Content.styled(visible(ref.name), "bold") if ref.name else muted("(no name: H fetches names)")
         lines.append(field_line("name", name))
         lines.append(field_line("objectid", ref.objectid))
         lines.append(field_line("exists", _exists(ref.exists)))
@@ -170,7 +173,7 @@ class EventDetail(DetailPane["Event"]):
         kinds = ", ".join(label for name, label in KIND_NAMES if getattr(item, name)) or "none"
         now = self.clock()
         schedule = parse_schedule(item.rrule)
-        words = Content.styled(schedule.words, "italic") if schedule.error else schedule.words
+        words = Content.styled(visible(schedule.words), "italic") if schedule.error else schedule.words
         # What an operator looks for first (the pane below the table has ~12 lines at 80x24): whose schedule, in
         # words, and when it runs next (as the table's next-run cell says it); then the rest.
         fields: list[tuple[str, str | Content]] = [
