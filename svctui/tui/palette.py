@@ -85,8 +85,9 @@ def export_records(screen: ListScreen[Any]) -> tuple[list[Any], bool]:
 
 
 def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None) -> Path:
-    """Write the marked rows (else the rows on screen) as CSV (the cells shown) or JSON (the full records) in
-    `directory` (default: export_dir()); returns the absolute path."""
+    """Write the marked rows (else the rows on screen) as CSV (each column's value whole, never cut to the column's
+    width; control characters shown) or JSON (the full records) in `directory` (default: export_dir()); returns
+    the absolute path."""
     chosen, _ = export_records(screen)
     target = (directory or export_dir()).resolve() / f"svctui-{screen.SPEC.name.replace(' ', '-')}-{_stamp()}.{fmt}"
     if fmt == "csv":
@@ -263,7 +264,7 @@ def list_commands(app: SvcTuiApp, list_screen: ListScreen[Any]) -> Iterable[Syst
         )
         app.notify(f"Exported {what}: {path}", markup=False)
 
-    yield SystemCommand("Export view as CSV", "The marked rows (else the page), as shown", lambda: export("csv"))
+    yield SystemCommand("Export view as CSV", "The marked rows (else the page): the columns, values whole", lambda: export("csv"))
     yield SystemCommand(
         "Export view as JSON", "The full records of the marked rows (else the page)", lambda: export("json")
     )

@@ -9,6 +9,7 @@ same way: a run listing one domain twice crashed the domain results (the last te
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 from pathlib import Path
@@ -34,6 +35,8 @@ pytestmark = pytest.mark.anyio
 
 ESC = "\x1b]0;pwned\x07\x1b[2J"
 CLIENT = f"LAB {ESC} x"
+CLIENT_SHOWN = f"LAB {SHOWN}␛[2J x"
+LONG = " and a name far longer than any column of the table gives it"
 
 
 def escape_the_demo(demo: DemoServer, payload: str = ESC) -> str:
@@ -138,9 +141,41 @@ async def test_an_export_of_the_view_writes_no_raw_control_character(
             written = export_view(screen, fmt, tmp_path).read_text(encoding="utf-8")
             assert_nothing_raw(written)
             if fmt == "csv":
-                assert f"LAB {SHOWN}" in written, "the client cell, as shown"
+                assert f"LAB {SHOWN}␛[2J x" in written, "the client's whole name, not the cell cut to its column"
             else:
                 assert json.loads(written), "it reads back"
+
+
+def csv_cells(path: Path) -> list[str]:
+    """Every cell of an exported CSV file."""
+    with path.open(newline="", encoding="utf-8") as handle:
+        return [cell for row in csv.reader(handle) for cell in row]
+
+
+async def test_every_list_exports_whole_values_never_cut_to_a_column(
+    fresh_demo_server: DemoServer, tmp_path: Path
+) -> None:
+    """Audit: the Events export wrote the client cell as drawn (`LAB ␛]0;pwned␇␛[2…`). Each list's CSV holds
+    whole values, made visible: the Events client, the Completed tasks message, the Selectors name (in a narrow
+    window, where the table cuts every one of them)."""
+    client_id = escape_the_demo(fresh_demo_server)
+    with sqlite3.connect(fresh_demo_server.db_path) as conn:
+        conn.execute("UPDATE selectors SET name = name || ?", (LONG,))
+    async with running(make_app(fresh_demo_server), (80, 24)) as pilot:
+        await settle(pilot)
+        cells = csv_cells(export_view(events_screen(pilot.app), "csv", tmp_path))  # type: ignore[arg-type]
+        assert CLIENT_SHOWN in cells and not [cell for cell in cells if cell.endswith("…")], cells[:20]
+    async with on_tasks(fresh_demo_server, client_id) as (_app, pilot, screen):
+        cells = csv_cells(export_view(screen, "csv", tmp_path))
+        assert f"msg {SHOWN}␛[2J m" in cells and not [cell for cell in cells if cell.endswith("…")]
+    async with on_cleanup(fresh_demo_server, size=(80, 24)) as (_app, pilot, cleanup):
+        cells = csv_cells(export_view(cleanup, "csv", tmp_path))
+        assert [cell for cell in cells if cell.endswith(LONG)], "the long name whole"
+        assert not [cell for cell in cells if cell.endswith("…")]
+    written = list(tmp_path.glob("svctui-*.csv"))
+    assert len(written) == 3, written
+    for path in written:
+        assert_nothing_raw(path.read_text(encoding="utf-8"))
 
 
 async def test_a_run_that_lists_one_domain_twice_shows_both_rows(fresh_demo_server: DemoServer) -> None:

@@ -80,6 +80,7 @@ class ColumnDef(Generic[T]):
     most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
     least: int | None = None  # in a fitted table: cut to this rather than left out (then columns after it may show)
     fit_content: bool = False  # in a fitted table: no wider than its widest cell on the page (its label at least)
+    export_text: Callable[[T], str] | None = None  # the whole value in a CSV export, where `render` cuts it itself
 
 
 @dataclass(frozen=True)
@@ -726,10 +727,14 @@ class PagedTable(RowTable[Text], Generic[T]):
 
     # ----- movement ---------------------------------------------------------------------------------------
     def export_rows(self, records: Sequence[T] | None = None) -> tuple[list[str], list[list[str]]]:
-        """Column labels and the plain text of `records` (default: every row, in display order) for CSV export."""
+        """Column labels and the plain text of `records` (default: every row, in display order) for CSV export: each
+        value whole (a column's `export_text` where its cell is cut), never cut to the column's width."""
         headers = [column.label for column in self.adapter.columns]
         rows = []
         for record in self.items if records is None else records:
-            cells = [column.render(record) for column in self.adapter.columns]
+            cells = [
+                column.export_text(record) if column.export_text is not None else column.render(record)
+                for column in self.adapter.columns
+            ]
             rows.append([cell.plain if isinstance(cell, Text) else cell for cell in cells])
         return headers, rows

@@ -61,6 +61,11 @@ def client_cell(event: Event, name_of: NameOf) -> str:
     return f"{event.client_id[:8]}…"
 
 
+def client_whole(event: Event, name_of: NameOf) -> str:
+    """The client's whole name (an export's client cell), or its whole id while no name is known."""
+    return event.client_name or name_of(event.client_id) or event.client_id
+
+
 def _kinds(event: Event) -> str:
     from svctui.api.models import flag_marks
 
@@ -83,6 +88,7 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             width=CLIENT_WIDTH,
             copy_text=lambda event: event.client_id,
             narrow_width=14,
+            export_text=lambda event: client_whole(event, name_of),
         ),
         # At 80 columns id, client, schedule and next run fill the row exactly (no horizontal scrollbar): `Daily at
         # 07:18 UTC` is 18 characters, a next run 29 (`2026-11-27 08:48Z  in 23h 31m`).
