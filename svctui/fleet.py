@@ -210,5 +210,11 @@ def _bare() -> ListQuery:
     return ListQuery(hydrate_domains=False, hydrate_ous=False)
 
 
+def client_key(client_id: str) -> str:
+    """A client id as the fleet's code compares and keys it (ids given, runs kept): trimmed, lower case (a UUID's
+    text in either case names one client)."""
+    return client_id.strip().lower()
+
+
 def _unique(ids: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(client_id.strip().lower() for client_id in ids))
+    return list(dict.fromkeys(client_key(client_id) for client_id in ids))

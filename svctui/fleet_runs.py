@@ -36,6 +36,7 @@ from svctui.fleet import (
     HealthOptions,
     Member,
     MemberHealth,
+    client_key,
     fleet_concurrency,
     fleet_health,
     recent_runs_query,
@@ -58,8 +59,9 @@ MISSING_NOTE = (
 
 @dataclass
 class FleetRuns:
-    """What rounds of `read_fleet` keep: each client's runs by id, the window they cover, the newest update seen,
-    and each client's last health (a round reports which changed)."""
+    """What rounds of `read_fleet` keep: each client's runs by id (under its `client_key`, whichever case the
+    server writes it in), the window they cover, the newest update seen, and each client's last health (a round
+    reports which changed)."""
 
     since: datetime | None = None
     runs: dict[str, dict[int, Run]] = field(default_factory=dict)
@@ -178,8 +180,8 @@ async def read_fleet(
         return [
             member
             for member in members
-            if (member.client_id in touched or member.client_id not in state.healths)
-            and needs_history(member, state.runs.get(member.client_id, {}), now - options.window)
+            if (client_key(member.client_id) in touched or member.client_id not in state.healths)
+            and needs_history(member, state.runs.get(client_key(member.client_id), {}), now - options.window)
         ]
 
     # pure Python over every run of the fleet (tens of thousands): off the dashboard's loop, which a thread lets
@@ -214,7 +216,7 @@ def _judge_each(
 ) -> dict[str, ClientHealth]:
     """Each member's health from the runs kept, by client id."""
     return {
-        member.client_id: judge(member, state.runs.get(member.client_id, {}).values(), now, options)
+        member.client_id: judge(member, state.runs.get(client_key(member.client_id), {}).values(), now, options)
         for member in members
     }
 
@@ -250,7 +252,7 @@ def _merge(state: FleetRuns, arrived: list[FleetRun], since: datetime) -> set[st
     read for a baseline, is not read again every round)."""
     touched: set[str] = set()
     for task in arrived:
-        key = task.client_id.lower()
+        key = client_key(task.client_id)
         kept = state.runs.setdefault(key, {})
         if kept.get(task.id) != task:
             kept[task.id] = task
@@ -277,7 +279,7 @@ async def _read_histories(
             except ApiError as error:
                 errors[member.client_id] = error
                 return
-        kept = state.runs.setdefault(member.client_id, {})
+        kept = state.runs.setdefault(client_key(member.client_id), {})
         for task in page.data:
             kept.setdefault(task.id, task)
 

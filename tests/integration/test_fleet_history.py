@@ -14,12 +14,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from svctui.api.client import ApiClient
+from svctui.api.signing import SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.demo.timefmt import to_micros
-from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE
-from svctui.triage.health import DEFAULT_WINDOW
+from svctui.fleet import HealthOptions, find_fleet
+from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE, FleetRuns, read_fleet
+from svctui.triage.health import DEFAULT_WINDOW, ClientHealth
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.cli import add_profile, copy_template, run_cli
 from tests.support.live import live_app, refresh_now
@@ -101,3 +105,81 @@ async def test_the_clients_screen_says_once_that_the_server_has_no_jobs_finished
         await refresh_now(pilot, clock)
     said = [note for note in app.notes if MISSING_NOTE[1:] in note.message]
     assert len(said) == 1 and said[0].title == "Clients", app.notes
+
+
+class UpperCased:
+    """An ASGI layer that writes one client's id in upper case in every answer (the clients list, jobs/finished,
+    its own history), as a server may: a UUID's text names the same client in either case. Same length, so the
+    answers' Content-Length stays right. `on` switches it."""
+
+    def __init__(self, client_id: str) -> None:
+        self.lower = client_id.lower().encode()
+        self.upper = client_id.upper().encode()
+        self.on = False
+        self.paths: list[str] = []
+
+    def wrap(self, app: ASGIApp) -> ASGIApp:
+        """`app` with the id upper-cased in its answers' bodies while `on`, and each path recorded."""
+
+        async def rewriting(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            self.paths.append(scope["path"])
+
+            async def sending(message: Message) -> None:
+                if self.on and message["type"] == "http.response.body":
+                    message = {**message, "body": message.get("body", b"").replace(self.lower, self.upper)}
+                await send(message)
+
+            await app(scope, receive, sending)
+
+        return rewriting
+
+
+@pytest.mark.anyio
+async def test_a_client_id_in_upper_case_is_kept_and_judged_as_in_lower_case(
+    demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Audit: `_merge` kept the fleet's runs under the lower-cased id, `_read_histories` and the lookups under the
+    member's id as the server wrote it: a client listed in upper case found none of its runs, so its history was
+    read every round and it was judged from that alone. Both now key by `client_key`."""
+    db = copy_template(demo_template_db, tmp_path_factory)
+    with sqlite3.connect(db) as conn:
+        busiest = str(
+            conn.execute(
+                "SELECT client_id FROM tasks WHERE execution_time >= ? GROUP BY client_id ORDER BY COUNT(*) DESC, "
+                "client_id LIMIT 1",
+                (WINDOW_START,),
+            ).fetchone()[0]
+        )
+    upper = UpperCased(busiest)
+    options = HealthOptions()
+    with DemoServer(db_path=db, anchor=FIXED_ANCHOR, rate_limit=0, wrap=upper.wrap) as demo:
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+
+            def health_words(health: ClientHealth) -> str:
+                return f"{health.verdict} {health.runs_in_window} {health.not_ok_in_window} {health.drops_in_window}"
+
+            async def one_round(state: FleetRuns) -> tuple[dict[str, str], list[str]]:
+                upper.paths.clear()
+                fleet = await find_fleet(client)
+                done = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, state)
+                assert done is not None
+                judged = [result for result in done.results if result.health is not None]
+                verdicts = {
+                    result.member.client_id.lower(): health_words(result.health) for result in judged if result.health
+                }
+                return verdicts, sorted(path.split("/")[4].lower() for path in upper.paths if "/clients/" in path)
+
+            as_written, read_as_written = await one_round(FleetRuns())
+            upper.on = True
+            state = FleetRuns()
+            in_upper, read_in_upper = await one_round(state)
+            assert any(member.client_id == busiest.upper() for member in (await find_fleet(client)).members)
+            assert busiest not in read_in_upper, "its runs came with the fleet's: no history of its own read"
+            assert (in_upper, read_in_upper) == (as_written, read_as_written), "judged as in lower case"
+            assert set(state.runs) == {key.lower() for key in state.runs}, "one key per client"
+            assert len(state.runs[busiest]) > 1
+            await one_round(state)
+            assert state.requests == 1 and state.histories == 0, "a quiet round: the one request"
