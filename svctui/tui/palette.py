@@ -264,7 +264,9 @@ def list_commands(app: SvcTuiApp, list_screen: ListScreen[Any]) -> Iterable[Syst
         )
         app.notify(f"Exported {what}: {path}", markup=False)
 
-    yield SystemCommand("Export view as CSV", "The marked rows (else the page): the columns, values whole", lambda: export("csv"))
+    yield SystemCommand(
+        "Export view as CSV", "The marked rows (else the page): the columns, values whole", lambda: export("csv")
+    )
     yield SystemCommand(
         "Export view as JSON", "The full records of the marked rows (else the page)", lambda: export("json")
     )
