@@ -166,3 +166,85 @@ async def test_another_run_under_the_cursor_clears_the_log_without_a_request(dem
         await pilot.press("L")
         await settle(pilot)
         assert pane.task_id == current.id and pane.view.lines
+
+
+def log_kinds_of_one_client(server: DemoServer, ok_status: int = 2) -> tuple[str, int, int]:
+    """(client, a run of `ok_status` with a log, another with a log path that kept no log) among one client's 50
+    newest runs (on the screen's first page)."""
+    rows = query(
+        server,
+        "SELECT client_id, id, status, log_path IS NOT NULL AND start_time != 0 AND status NOT IN (-1, 0) "
+        "FROM tasks ORDER BY client_id, execution_time DESC, id DESC",
+    )
+    newest: dict[str, list[tuple[int, int, bool]]] = {}
+    for client, task, status, has_path in rows:
+        if len(newest.setdefault(str(client), [])) < 50:
+            newest[str(client)].append((int(task), int(status), bool(has_path)))
+    for client, runs in sorted(newest.items()):
+        ok = [task for task, status, has_path in runs if status == ok_status and has_path and task % NO_LOG_EVERY != 11]
+        none = [task for task, _status, has_path in runs if has_path and task % NO_LOG_EVERY == 11]
+        if ok and none:
+            return client, ok[0], none[0]
+    raise AssertionError("the demo has a client with both among its newest runs")
+
+
+async def rest_on(pilot: object, screen: TasksScreen, task: int) -> str:
+    """Put the cursor on run `task` and let its rest's timer fire (called, not waited for): the headline's text."""
+    detail = screen.task_detail
+    row = next(index for index, item in enumerate(screen.table.items) if item.id == task)
+    screen.table.move_cursor(row=row)
+    await settle(pilot)  # type: ignore[arg-type]
+    assert detail.item is not None and detail.item.id == task
+    if detail._prefetch_timer is not None:
+        detail._prefetch()  # the timer's callback, without waiting for the clock
+        await settle(pilot)  # type: ignore[arg-type]
+    headline = detail.query_one("#log-headline", Static)
+    return text_of(headline) if headline.display else ""
+
+
+def log_reads(server: DemoServer) -> int:
+    """How many requests the demo answered so far (the log reads among them are what the tests count)."""
+    return server.request_count
+
+
+async def test_the_headline_is_read_ahead_for_any_run_with_a_log_once_the_cursor_rests(
+    demo_server: DemoServer,
+) -> None:
+    """Issue 29 item 3: one line of the summary before the log is opened, for any run (it was only for runs that
+    are not OK): read once the cursor rests on the run, not for every row it passes, and kept per run."""
+    client, ok_run, no_log = log_kinds_of_one_client(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        detail = screen.task_detail
+        detail.prefetch_headless = True
+        detail.prefetch_seconds = 3600  # no timer fires by itself in this test: `rest_on` calls it
+        screen.table.focus()
+        before = log_reads(demo_server)
+        await pilot.press("j", "j", "j", "k")
+        await settle(pilot)
+        assert log_reads(demo_server) == before, "passing over rows reads no log"
+        assert detail._prefetch_timer is not None, "one read pending, for the row the cursor is on"
+        headline = await rest_on(pilot, screen, ok_run)
+        assert headline.startswith("log: finished in ") and headline.endswith("(L)"), headline
+        assert detail.query_one(TabbedContent).active == TABS["results"], "the log tab did not open"
+        assert log_reads(demo_server) - before == 1, "one read: the log"
+        assert (await rest_on(pilot, screen, no_log)).startswith(f"log: run {no_log} kept no log")
+        read = log_reads(demo_server)
+        assert await rest_on(pilot, screen, ok_run) == headline and detail._prefetch_timer is None
+        assert log_reads(demo_server) == read, "a run read once is not read again"
+
+
+async def test_the_headline_on_a_community_server_says_logs_are_enterprise_only_once(
+    demo_server_community: DemoServer,
+) -> None:
+    """A community server answers that run logs are enterprise-only: said in the headline, and not asked again for
+    every run the cursor rests on (two runs that are not OK: read ahead before this change too)."""
+    client, ok_run, no_log = log_kinds_of_one_client(demo_server_community, ok_status=8)
+    async with on_tasks(demo_server_community, client) as (_app, pilot, screen):
+        detail = screen.task_detail
+        detail.prefetch_headless = True
+        detail.prefetch_seconds = 3600
+        first = await rest_on(pilot, screen, ok_run)
+        assert first.startswith("log: Run logs are an enterprise feature"), first
+        read = log_reads(demo_server_community)
+        assert await rest_on(pilot, screen, no_log) == first
+        assert log_reads(demo_server_community) == read, "the server said so once: not asked for every run"

@@ -2,9 +2,9 @@
 
 Tabs: domain results (R), plot of the selected domain's counts over the client's history (P), compare with the
 previous comparable run (W), every field of the task (T), and the run's log (L, log_tab.py). Above them, once known,
-one line of what the log says (the headline): read when L opens the log, or ahead, for a run that is not OK, once
+one line of what the log says (the headline): read when L opens the log, or ahead, for any run with a log path, once
 the cursor has rested on it for PREFETCH_SECONDS (one read at a time, the newest rest winning: never a request per
-row scrolled past). The screen feeds the client's history (all
+row scrolled past; each run's summary, or why there is none, kept). The screen feeds the client's history (all
 tasks loaded for the plot) with `set_history`; everything else is computed here from the task and that history.
 """
 
@@ -51,8 +51,7 @@ TABS: Mapping[str, str] = {
     "fields": "tab-fields",
     "log": "tab-log",
 }
-OK_STATUSES = frozenset({2, 6, 7})  # runs whose log is not read ahead for the headline (complete, ingesting, analyzing)
-PREFETCH_SECONDS = 1.0  # how long the cursor rests on a run that is not OK before its log is read for the headline
+PREFETCH_SECONDS = 0.4  # how long the cursor rests on a run before its log is read for the headline
 DropsOf = Callable[[int], Sequence[Drop]]
 # The tasks table's columns fitted to its width, the one that matters most first: at 160 columns the first ten show
 # and the message takes the spare room (up to MESSAGE_MOST); event, doms, title, log path and the times after are in
@@ -240,6 +239,7 @@ class TaskDetail(DetailPane[CompletedTask]):
     TaskDetail.-maximized #log-head { height: auto; max-height: 4; text-wrap: wrap; }
     """
     prefetch_headless = False  # a headless app (tests, snapshots) reads no log ahead unless told: no timer in a picture
+    prefetch_seconds = PREFETCH_SECONDS  # the rest before a read ahead (a test sets it beyond its own length)
 
     def __init__(self, *, threshold: float = DEFAULT_DROP_THRESHOLD, zone: tzinfo | None = None) -> None:
         super().__init__()
@@ -344,12 +344,12 @@ class TaskDetail(DetailPane[CompletedTask]):
             self._prefetch_timer.stop()
             self._prefetch_timer = None
         task = self.item
-        if task is None or task.status in OK_STATUSES or self.client_of is None or not task.log_path:
+        if task is None or self.client_of is None or not task.log_path:
             return
         if self.app.is_headless and not self.prefetch_headless:
             return
         if task.id not in self.log_pane.summaries:
-            self._prefetch_timer = self.set_timer(PREFETCH_SECONDS, self._prefetch)
+            self._prefetch_timer = self.set_timer(self.prefetch_seconds, self._prefetch)
 
     def _prefetch(self) -> None:
         self._prefetch_timer = None

@@ -8,7 +8,8 @@ any size). While a log is read, full garbage collections are held (svctui.tui.he
 lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop.
 
 `prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it for a run
-that is not OK once the cursor has rested on it (see TaskDetail).
+once the cursor has rested on it (see TaskDetail). A server that answered that run logs are enterprise-only is not
+asked again: every other run reads the same.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ class LogPane(Vertical):
         self.seq = 0
         self.summaries: OrderedDict[int, LogSummary | None] = OrderedDict()
         self.notes: dict[int, str] = {}
+        self.enterprise_only = ""  # why no run has a log here (a community server), once it said so
         self.wanted_domain: str | None = None
         self._release_collections: Callable[[], None] = lambda: None
 
@@ -207,7 +209,7 @@ class LogPane(Vertical):
             note += " (svctui tasks log streams it whole)"
         except ApiError as exc:
             self.post_message(LogBatch(seq, batch))
-            self.post_message(LogEnded(seq, task_id, None, _failure(task_id, exc), True))
+            self.post_message(LogEnded(seq, task_id, None, self._failure(task_id, exc), True))
             return
         self.post_message(LogBatch(seq, batch))
         self.post_message(LogEnded(seq, task_id, reader.summary(), note))
@@ -241,6 +243,9 @@ class LogPane(Vertical):
         """Read `task`'s log for its summary only (when it is not known yet)."""
         if task.id in self.summaries or task.id == self.task_id:
             return
+        if self.enterprise_only:
+            self.remember(task.id, None, self.enterprise_only)
+            return
         self._prefetch(task.id, asked_methods(task), client_of)
 
     @work(exclusive=True, group="log-prefetch")
@@ -260,9 +265,18 @@ class LogPane(Vertical):
         except ResponseTooLarge:
             reader.finish()
         except ApiError as exc:
-            self.remember(task_id, None, _failure(task_id, exc))
+            self.remember(task_id, None, self._failure(task_id, exc))
             return
         self.remember(task_id, reader.summary())
+
+    def _failure(self, task_id: int, error: BaseException) -> str:
+        """Why the log is not shown; an enterprise-only answer kept for every later run (no request for those)."""
+        from svctui.api.errors import EnterpriseOnly
+
+        note = _failure(task_id, error)
+        if isinstance(error, EnterpriseOnly):
+            self.enterprise_only = note
+        return note
 
     def remember(self, task_id: int, summary: LogSummary | None, note: str = "") -> None:
         """Keep a run's summary (or why there is none) and tell the detail pane."""
