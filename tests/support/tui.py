@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 from collections.abc import AsyncIterator, Callable
@@ -18,7 +19,7 @@ from textual.notifications import Notify, SeverityLevel
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
-from textual.worker import WorkerState
+from textual.worker import WorkerCancelled, WorkerState
 
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
@@ -112,7 +113,8 @@ async def settle(pilot: Pilot[Any], rounds: int = 8) -> None:
     one), at most `rounds` times."""
     await pilot.pause()
     for round_ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        with contextlib.suppress(WorkerCancelled):  # a newer load replaced one: done; the next round waits for the rest
+            await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         busy = any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING) for worker in pilot.app.workers)
         if round_ >= 1 and not busy:  # two rounds at least, as before
