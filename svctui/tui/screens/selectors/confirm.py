@@ -68,6 +68,26 @@ class ConfirmScreen(ConfirmDialog):
         """What to type."""
         return f"Type {self.typed_count} exactly to enable {self.action_label}."
 
+    def typed_label(self) -> str:
+        """The line above the typed-count box."""
+        return f"Type {self.typed_count} to enable {self.action_label} (digits go to the box)"
+
+    def set_count(self, action_label: str, typed_count: int | None) -> None:
+        """Name the action and the count to type anew (a check found fewer to send than first counted); a box that
+        was shown stays, asking for the new count."""
+        self.action_label = action_label
+        if self.typed_count is not None and typed_count is not None:
+            self.typed_count = typed_count
+            for label in self.query("#confirm-typed-label").results(Static):
+                label.update(self.typed_label())
+            box = self.box()
+            if box is not None:
+                box.placeholder = f"type {typed_count}"
+        button = self.action_button()
+        if button is not None:
+            button.label = action_label
+        self.update_action()
+
     def compose(self) -> ComposeResult:
         """Title, body (wrapped to the dialog's width), the listing (scrolls when long), Cancel and the action."""
         with Vertical():
@@ -77,9 +97,8 @@ class ConfirmScreen(ConfirmDialog):
                 with VerticalScroll(id="confirm-listing"):  # focusable: the keys scroll it
                     yield Static("\n".join(self.listing), markup=False)
             if self.typed_count is not None:
-                count = self.typed_count
-                yield Static(f"Type {count} to enable {self.action_label} (digits go to the box)", markup=False)
-                yield self.typed_box(f"type {count}")
+                yield Static(self.typed_label(), id="confirm-typed-label", markup=False)
+                yield self.typed_box(f"type {self.typed_count}")
             yield self.dialog_buttons(self.action_label)
         yield Static("", id="toast-row")
 

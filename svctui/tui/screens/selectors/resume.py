@@ -130,21 +130,37 @@ CHECKED = {
 }
 
 
+# What the check leaves to a DELETE: the resume GETs each again, then sends these (a default one is refused by the
+# server); the others are settled without one and are not counted in "Resume N" nor in the count to type
+SENT = (Preview.WOULD_DELETE, Preview.WOULD_REFUSE, Preview.UNKNOWN, Preview.UNCHECKED)
+ANOTHER = "another selector under its id now: the one planned is gone, this one is not deleted"
+RENAMED = "renamed since the run planned it: not deleted"
+
+
+def checked_heading(run: AuditRun, result: PreviewResult) -> str:
+    """What the resume will do to one checked selector, as the listing's heading says it."""
+    entry = run.entries.get(result.selector_id)
+    kept = (entry.planned or entry.record) if entry is not None else None
+    if result.selector is not None and another_selector(result.selector, kept) is not None:
+        return ANOTHER
+    if result.selector is not None and renamed(result.selector, kept) is not None:
+        return RENAMED
+    return CHECKED[result.preview]
+
+
+def sending_count(run: AuditRun, results: list[PreviewResult]) -> int:
+    """How many selectors the resume will send a DELETE for, as the check found them (settled ones left out)."""
+    sent = {CHECKED[preview] for preview in SENT}
+    return sum(1 for result in results if checked_heading(run, result) in sent)
+
+
 def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
     """After the check: what the resume will do to each selector, by name (the GET's record, else the log's)."""
     logged = recorded_name(run)
     found = {result.selector_id: result.selector for result in results if result.selector is not None}
     groups: dict[str, list[int]] = {}
     for result in results:
-        entry = run.entries.get(result.selector_id)
-        kept = (entry.planned or entry.record) if entry is not None else None
-        if result.selector is not None and another_selector(result.selector, kept) is not None:
-            heading = "another selector under its id now: the one planned is gone, this one is not deleted"
-        elif result.selector is not None and renamed(result.selector, kept) is not None:
-            heading = "renamed since the run planned it: not deleted"
-        else:
-            heading = CHECKED[result.preview]
-        groups.setdefault(heading, []).append(result.selector_id)
+        groups.setdefault(checked_heading(run, result), []).append(result.selector_id)
 
     def name(selector_id: int) -> str:
         selector = found.get(selector_id)
@@ -188,6 +204,8 @@ class ResumeConfirm(ConfirmScreen):
             results = message.value
             self.checked = {result.selector_id: result.selector for result in results if result.selector is not None}
             self.show_listing(checked_listing(self.audit_run, results))
+            sending = sending_count(self.audit_run, results)  # as the review: what is settled is not counted
+            self.set_count(f"Resume {sending:,}", sending)
             self.set_ready(True)
 
     def on_load_failed(self, message: LoadFailed) -> None:
