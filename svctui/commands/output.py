@@ -65,10 +65,17 @@ def event_computed(now: datetime, name_of: NameOf) -> Computed:
     }
 
 
+def task_computed(task: CompletedTask) -> dict[str, object]:
+    """A task's computed field: its status's label, as the table and CSV's `status_label` show it."""
+    return {f"{COMPUTED_PREFIX}status_label": status_label(task.status)}
+
+
 def computed_fields(model: type[BaseModel], now: datetime, name_of: NameOf | None = None) -> Computed | None:
-    """The computed fields of `model`'s items (an event's), or None for a model that has none."""
+    """The computed fields of `model`'s items (an event's, a task's), or None for a model that has none."""
     if issubclass(model, Event):
         return event_computed(now, name_of or (lambda client_id: ""))
+    if issubclass(model, CompletedTask):
+        return task_computed
     return None
 
 
@@ -233,7 +240,7 @@ def csv_columns(model: type[BaseModel], now: datetime, name_of: NameOf | None = 
     if issubclass(model, CompletedTask):
         position = [header for header, _ in columns].index("status") + 1
         columns.insert(position, ("status_label", lambda item: status_label(item.status)))
-    computed = computed_fields(model, now, name_of)
+    computed = computed_fields(model, now, name_of) if issubclass(model, Event) else None
     if computed is not None:  # an event's: each after the server's field it stands beside
         beside = {"svctui_client_name": "client_name", "svctui_next_run": "next_scheduled_at"}
         beside["svctui_next_run_text"] = "svctui_next_run"

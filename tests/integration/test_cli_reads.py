@@ -376,6 +376,9 @@ def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) 
         times = [t.execution_time for t in tasks if t.execution_time]
         assert times == sorted(times, reverse=True)
         assert [t.model_dump(mode="json") for t in tasks] == json_items(out)
+        assert all(
+            item["svctui_status_label"] == t.status_label for item, t in zip(json_items(out), tasks, strict=True)
+        )
     elif fmt == "jsonl":
         assert len([CompletedTask.model_validate(item) for item in jsonl_items(out)]) == 6
     else:
