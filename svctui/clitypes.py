@@ -24,6 +24,7 @@ def _quoted(text: str) -> str:
 
 ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
 MAX_DIGITS = 19  # any longer number is out of every range here (and click would quote it whole)
+NO_REAL_MAXIMUM = 2**62  # a maximum this large is the integer's, not the option's: --help and errors leave it out
 
 
 class AsciiInt(click.IntRange):
@@ -33,13 +34,16 @@ class AsciiInt(click.IntRange):
     name = "integer"
 
     def _describe_range(self) -> str:
-        """The bounds for --help and errors; nothing for an unbounded integer (click would print `x<=None`)."""
+        """The bounds for --help and errors; nothing for an unbounded integer (click would print `x<=None`), and no
+        maximum when it is only the 64-bit one (`x>=1`, not `1<=x<=9223372036854775807`)."""
         if self.min is None and self.max is None:
             return ""
+        if self.min is not None and self.max is not None and self.max >= NO_REAL_MAXIMUM:
+            return f"x>={self.min}"
         return super()._describe_range()
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """Refuse anything but ASCII digits (and a sign), then check the bounds."""
+        """Refuse anything but ASCII digits (and a sign), then check the bounds (`--limit must be 1 or more`)."""
         if isinstance(value, str):
             value = value.strip(ASCII_SPACE)  # int() would also drop U+001C or U+3000 around the digits
         if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value):
@@ -48,6 +52,9 @@ class AsciiInt(click.IntRange):
             bounded = self.min is not None or self.max is not None
             allowed = self._describe_range() if bounded else f"at most {MAX_DIGITS} digits"
             self.fail(f"{_quoted(value)} is out of range ({allowed})", param, ctx)
+        if isinstance(value, str) and self.min is not None and int(value) < self.min and not self.min_open:
+            name = param.opts[0] if param is not None and param.opts else "the value"
+            self.fail(f"{int(value)} is too small: {name} must be {self.min} or more", param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -162,7 +162,7 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
     return ExitCode.OK
 
 
-@click.command("delete")
+@click.command("delete", context_settings={"ignore_unknown_options": True})  # `-5` is a refused id, not an option
 @click.argument("tag", metavar="TAG")
 @click.argument("id_args", nargs=-1, metavar="ID|RANGE...")
 @click.option(

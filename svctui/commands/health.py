@@ -18,6 +18,7 @@ import click
 from svctui.api.filters import parse_timestamp
 from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.quoting import quote_input
+from svctui.clihelp import WholeWordsCommand
 from svctui.commands.client_ref import check_client
 from svctui.commands.common import ExitCode, FiniteFloat, fail, note, run_connected
 from svctui.commands.health_check import check_server, print_results, verdict_code
@@ -83,7 +84,7 @@ def _problems(text: str) -> frozenset[Problem]:
     return frozenset(Problem(name) for name in names)
 
 
-@click.command()
+@click.command(cls=WholeWordsCommand)
 @click.option(
     "--since",
     default="-24h",

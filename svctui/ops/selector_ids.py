@@ -35,6 +35,12 @@ def parse_id_token(text: str, *, where: str = "") -> range:
     """Parse `12` or `10-20` (inclusive) into a range of ids."""
     prefix = f"{where}: " if where else ""
     token = strip_ascii(text)
+    if token.startswith("-") and token[1:].isascii() and token[1:].isdigit():
+        raise IdError(f"{prefix}{quote_input(token)} is negative; allowed: {ALLOWED_TEXT}")
+    if (
+        token.startswith("-") and len(token) > 1 and not token[1].isdigit()
+    ):  # the command line passes an unknown option on as an id
+        raise IdError(f"{prefix}{quote_input(token)} is no option of this command (see --help) nor a selector id")
     start_text, dash, end_text = token.partition("-")
     if not dash:
         value = parse_id(token, where=where)

@@ -19,7 +19,9 @@ def test_single_ids_and_inclusive_ranges() -> None:
     [
         ("0", "out of range"),
         (str(INT32_MAX + 1), "out of range"),
-        ("-3", "not a selector id or range"),
+        ("-3", "'-3' is negative"),
+        ("--dry-rn", "is no option of this command"),
+        ("-5-7", "not a selector id or range"),
         ("abc", "not a selector id"),
         ("1.5", "not a selector id"),
         ("٣", "not a selector id"),  # a non-ASCII digit
@@ -69,3 +71,16 @@ def test_a_long_list_of_refused_tokens_is_cut_and_counted() -> None:
     lines = str(caught.value).splitlines()
     assert lines[0].startswith("25 ids refused")
     assert len(lines) == 1 + 20 + 1 and lines[-1] == "  … and 5 more"
+
+
+def test_a_negative_id_on_the_command_line_is_a_refused_id_not_an_option() -> None:
+    """Newcomer walk: `selectors delete 1 0 -5 abc` said `No such option '-5'`; each refused id is named, exit 2."""
+    from click.testing import CliRunner
+
+    from svctui.cli import cli
+
+    result = CliRunner().invoke(cli, ["selectors", "delete", "1", "0", "-5", "abc", "--yes"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    assert "No such option" not in result.output
+    for refused in ("argument '0': '0' is out of range", "argument '-5': '-5' is negative", "argument 'abc'"):
+        assert refused in result.output, result.output
