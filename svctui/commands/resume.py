@@ -23,7 +23,17 @@ from svctui.ops.selector_delete import NothingToResume, resume_run
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
+    from svctui.store.audit_read import AuditRun
     from svctui.store.model import Profile
+
+
+async def count_to_send(client: ApiClient, run: AuditRun, ids: list[int], concurrency: int) -> int:
+    """How many of `ids` the resume will send a DELETE for, checked with GET now (what is settled is not counted)."""
+    from svctui.ops.preview import preview_selectors
+    from svctui.ops.resume import sends_delete
+
+    results = await preview_selectors(client, run.tag_id or 0, ids, concurrency=concurrency, listed=ids)
+    return sum(sends_delete(run, result) for result in results)
 
 
 @click.command("resume")
@@ -72,8 +82,12 @@ def resume_command(
         note(prompt_lines(ids, recorded_selectors(run), run.tag_id or 0, listed=False)[0])
         where = f"{client.base_url} (profile {profile.name})"
         note(f"Each is re-checked with GET on {where}; only what is still there is deleted.")
-        question = f"Resume: delete what is left of {len(ids):,} {noun}?"
-        if declined(question, yes, len(ids), f"resume: delete what is left of {len(ids):,} {noun}"):
+        sending = len(ids) if yes else await count_to_send(client, run, ids, concurrency)
+        doing = f"resume: delete what is left of {len(ids):,} {noun}"
+        if sending != len(ids):  # the count to confirm is what will be sent, as the review's and the dashboard's
+            note(f"Checked with GET just now: {len(ids) - sending:,} settled already (gone, or not the one planned).")
+            doing = f"resume: delete the {sending:,} still there of {len(ids):,} {noun}"
+        if declined(f"{doing[0].upper()}{doing[1:]}?", yes, sending, doing):
             return ExitCode.ABORTED
         report = await printed_run(client, profile, ids, partial(resume_run, client, run, concurrency=concurrency))
         note(f"resumed run {run.run_id}")

@@ -14,7 +14,9 @@ from pydantic import ValidationError
 from svctui.api.models import Selector
 from svctui.ops.audit_lines import DELETE_ACTION, AuditContext
 from svctui.ops.delete_run import AuditSink, ResultCallback, SelectorClient, delete_selectors
+from svctui.ops.identity import another_selector, renamed
 from svctui.ops.outcomes import DeleteReport
+from svctui.ops.preview import Preview, PreviewResult
 from svctui.store.audit_read import LEGACY_RUN_ID, AuditLog, AuditRun
 from svctui.text import plural
 
@@ -92,6 +94,28 @@ def check_same_server(run: AuditRun, server: str, *, verb: Literal["resume", "re
         raise ResumeRefused(
             f"run {run.run_id} deleted on {planned}, not on {server}; {verb} it with the profile for that server"
         )
+
+
+# What a GET check leaves to a DELETE in a resume (a default selector's is sent, and refused by the server); the rest
+# (gone, not in the tag) is settled without one, and so is another selector under the id, or the one planned renamed
+SENT_AFTER_CHECK = (Preview.WOULD_DELETE, Preview.WOULD_REFUSE, Preview.UNKNOWN, Preview.UNCHECKED)
+
+
+def changed_since_planned(run: AuditRun, result: PreviewResult) -> Literal["another", "renamed"] | None:
+    """Whether the checked selector is another one under the planned id, or the planned one renamed (not deleted)."""
+    entry = run.entries.get(result.selector_id)
+    kept = (entry.planned or entry.record) if entry is not None else None
+    if result.selector is not None and another_selector(result.selector, kept) is not None:
+        return "another"
+    if result.selector is not None and renamed(result.selector, kept) is not None:
+        return "renamed"
+    return None
+
+
+def sends_delete(run: AuditRun, result: PreviewResult) -> bool:
+    """Whether resuming `run` will send a DELETE for a selector its GET check found so: the count to confirm (the
+    deletion review's rule: what is settled already is not counted)."""
+    return result.preview in SENT_AFTER_CHECK and changed_since_planned(run, result) is None
 
 
 def recorded_selectors(run: AuditRun) -> dict[int, Selector]:

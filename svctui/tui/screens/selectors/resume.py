@@ -16,8 +16,7 @@ from textual import getters
 
 from svctui.api.client import ApiClient
 from svctui.api.models import AssetGroupTag, Selector
-from svctui.ops.identity import another_selector, renamed
-from svctui.ops.resume import check_same_server, recorded_selectors
+from svctui.ops.resume import changed_since_planned, check_same_server, recorded_selectors, sends_delete
 from svctui.ops.selector_delete import (
     AuditContext,
     DeleteReport,
@@ -130,28 +129,14 @@ CHECKED = {
 }
 
 
-# What the check leaves to a DELETE: the resume GETs each again, then sends these (a default one is refused by the
-# server); the others are settled without one and are not counted in "Resume N" nor in the count to type
-SENT = (Preview.WOULD_DELETE, Preview.WOULD_REFUSE, Preview.UNKNOWN, Preview.UNCHECKED)
 ANOTHER = "another selector under its id now: the one planned is gone, this one is not deleted"
 RENAMED = "renamed since the run planned it: not deleted"
 
 
 def checked_heading(run: AuditRun, result: PreviewResult) -> str:
     """What the resume will do to one checked selector, as the listing's heading says it."""
-    entry = run.entries.get(result.selector_id)
-    kept = (entry.planned or entry.record) if entry is not None else None
-    if result.selector is not None and another_selector(result.selector, kept) is not None:
-        return ANOTHER
-    if result.selector is not None and renamed(result.selector, kept) is not None:
-        return RENAMED
-    return CHECKED[result.preview]
-
-
-def sending_count(run: AuditRun, results: list[PreviewResult]) -> int:
-    """How many selectors the resume will send a DELETE for, as the check found them (settled ones left out)."""
-    sent = {CHECKED[preview] for preview in SENT}
-    return sum(1 for result in results if checked_heading(run, result) in sent)
+    changed = changed_since_planned(run, result)
+    return ANOTHER if changed == "another" else RENAMED if changed == "renamed" else CHECKED[result.preview]
 
 
 def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
@@ -204,7 +189,7 @@ class ResumeConfirm(ConfirmScreen):
             results = message.value
             self.checked = {result.selector_id: result.selector for result in results if result.selector is not None}
             self.show_listing(checked_listing(self.audit_run, results))
-            sending = sending_count(self.audit_run, results)  # as the review: what is settled is not counted
+            sending = sum(sends_delete(self.audit_run, result) for result in results)  # settled: not counted
             self.set_count(f"Resume {sending:,}", sending)
             self.set_ready(True)
 
