@@ -78,6 +78,7 @@ class RestorePlan:
     already: dict[int, int | None] = field(default_factory=dict)  # old id -> new id of an earlier restore
     in_doubt: list[int] = field(default_factory=list)  # an earlier restore's POST got no answer: look by name
     not_restorable: dict[int, str] = field(default_factory=dict)  # old id -> why (not deleted, no record)
+    by_resume: dict[int, str] = field(default_factory=dict)  # old id -> the later resume of the run that deleted it
 
 
 def earlier_restores(log: AuditLog, family: set[str]) -> tuple[dict[int, int | None], set[int]]:
@@ -124,10 +125,16 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
         for selector_id, entry in other.entries.items()
         if entry.outcome == "deleted"
     }
+    # a run and its later resumes are one deletion (issue 28): what they deleted is restored with the run
+    from_resumes = _deleted_by_later_resumes(family, run)
     plan = RestorePlan(run)
     wanted = list(dict.fromkeys(only)) or list(run.entries)
     for old_id in wanted:
         entry = run.entries.get(old_id)
+        resume_id, later = from_resumes.get(old_id, ("", None))
+        if entry is not None and later is not None and (later.outcome == "deleted" or not entry.in_doubt):
+            entry = later  # its DELETE was the resume's: restore from the resume's record
+            plan.by_resume[old_id] = resume_id
         if entry is None:
             plan.not_restorable[old_id] = f"not part of run {run.run_id}"
         elif old_id in done:
@@ -145,6 +152,21 @@ def plan_restore(log: AuditLog, run_id: str, only: Sequence[int] = ()) -> Restor
             if old_id in doubtful:
                 plan.in_doubt.append(old_id)
     return plan
+
+
+def _deleted_by_later_resumes(family: list[AuditRun], run: AuditRun) -> dict[int, tuple[str, SelectorEntry]]:
+    """Old id -> (resume run, its entry) for what the runs that resumed `run` (and their resumes, in turn) deleted:
+    `deleted`, or sent with no answer (in doubt: the restore looks in the tag first, as for the run's own)."""
+    later, deleted, in_doubt = {run.run_id}, {}, {}
+    for other in family:  # in the order they started: a resume starts after the run it resumes
+        if other.resumes in later and other.run_id not in later:
+            later.add(other.run_id)
+            for selector_id, entry in other.entries.items():
+                if entry.outcome == "deleted":
+                    deleted[selector_id] = (other.run_id, entry)
+                elif entry.in_doubt:
+                    in_doubt[selector_id] = (other.run_id, entry)
+    return in_doubt | deleted  # a later resume that found it still there and deleted it is the one that did
 
 
 def extension_why(owner: str) -> str:
@@ -178,6 +200,17 @@ def describe_plan(plan: RestorePlan) -> list[str]:
     is cut: the prompt and the dialog's listing scroll), then one line per reason an id is skipped, its ids as
     ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
     lines: list[str] = []
+    if plan.by_resume:  # the chain, said before the ids: one restore undoes the run and every resume of it
+        planned = [*(entry.selector_id for entry in plan.to_restore), *plan.already, *plan.not_restorable]
+        own = sum(
+            1
+            for old_id in planned
+            if old_id not in plan.by_resume
+            and (entry := plan.run.entries.get(old_id)) is not None
+            and (entry.outcome == "deleted" or entry.in_doubt)
+        )
+        resumes = ", ".join(dict.fromkeys(plan.by_resume.values()))
+        lines.append(f"  {own:,} deleted by this run, {len(plan.by_resume):,} by its resumes {resumes}")
     for entry in plan.to_restore:
         record = entry.record or {}
         name = visible(repr(entry.name)) if entry.name else "(no name)"

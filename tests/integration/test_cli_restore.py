@@ -85,13 +85,14 @@ def test_restore_never_recreates_twice_and_takes_some_ids(env: dict[str, str], f
     assert fresh_demo_server.request_count == sent  # nothing posted
 
 
-def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_from_the_resume(
+def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_with_the_run(
     env: dict[str, str], fresh_demo_server: DemoServer
 ) -> None:
     """Newcomer audit: a DELETE that got no answer (the connection dropped before the server acted) left the
     selector in doubt; the resume found it still there and deleted it. Restoring the first run re-created it
-    (it was gone by then), and restoring the resume re-created it again: two copies. The first run's restore now
-    leaves it to the resume's, and a selector re-created from one run of the family is never re-created again."""
+    (it was gone by then), and restoring the resume re-created it again: two copies. Issue 28: a run and its
+    resumes are one deletion, so restoring the first run re-creates it (from the resume's record, saying so), and a
+    selector re-created from one run of the family is never re-created again."""
     before = _selectors(1)
     plain = [item for item in before if not item["is_default"]]
     doubtful = plain[0]
@@ -111,12 +112,12 @@ def test_a_deletion_in_doubt_that_a_resume_made_is_restored_once_from_the_resume
     assert resume_run.entries[doubtful["id"]].outcome == "deleted"  # found still there with GET, then deleted
 
     restore_first = invoke(["selectors", "restore", first_run.run_id, "--yes"])
-    assert restore_first.exit_code == 7, restore_first.stderr  # one skipped: the resume's to restore
-    assert f"deleted by run {resume_run.run_id}, not by this one: restore that run" in restore_first.stderr
-    assert repr(doubtful["name"]) not in restore_first.stdout
+    assert restore_first.exit_code == 0, restore_first.stderr
+    assert f"3 deleted by this run, 1 by its resumes {resume_run.run_id}" in restore_first.stderr
+    assert f"{doubtful['id']} {doubtful['name']!r}: restored as" in restore_first.stdout
     restore_resume = invoke(["selectors", "restore", resume_run.run_id, "--yes"])
-    assert restore_resume.exit_code == 0, restore_resume.stderr
-    assert f"{doubtful['id']} {doubtful['name']!r}: restored as" in restore_resume.stdout
+    assert restore_resume.exit_code == 7, restore_resume.stderr
+    assert "1 already restored" in restore_resume.stderr and "nothing to re-create" in restore_resume.stderr
 
     names = [item["name"] for item in _selectors(1)]
     assert sorted(names) == sorted(item["name"] for item in before), "every selector back, none twice"

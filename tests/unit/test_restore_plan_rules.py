@@ -89,19 +89,49 @@ def test_only_the_ids_asked_for_each_once_in_the_order_asked() -> None:
     assert plan_restore(audit, "r1", [7]).not_restorable == {7: "not deleted by the run (not attempted)"}
 
 
-def test_a_deletion_in_doubt_that_a_resume_finished_belongs_to_the_resume() -> None:
+def test_a_deletion_in_doubt_that_a_resume_finished_is_restored_with_the_run_from_the_resumes_record() -> None:
+    found = KEPT | {"name": "Old DCs (seen by the resume)"}
     audit = log(
         plan("r1", [5, 6]),
         *step("r1", 5, None),
         *step("r1", 6, None),
         plan("r2", [5, 6], resumes="r1"),
-        *step("r2", 5, "deleted"),
+        *step("r2", 5, "deleted", kept=found),
         *step("r2", 6, "failed"),
     )
     first = plan_restore(audit, "r1")
-    assert first.not_restorable == {5: "deleted by run r2, not by this one: restore that run"}
-    assert [entry.selector_id for entry in first.to_restore] == [6]  # the resume did not delete it: still in doubt
+    assert first.not_restorable == {} and first.by_resume == {5: "r2"}
+    assert [(entry.selector_id, entry.name) for entry in first.to_restore] == [(5, found["name"]), (6, "Old DCs")]
     assert [entry.selector_id for entry in plan_restore(audit, "r2").to_restore] == [5]
+
+
+def test_a_run_restores_what_every_later_resume_of_it_deleted_and_says_so() -> None:
+    """Issue 28: a run resumed 4 times planned only its own 82 and skipped the 310 its resumes deleted."""
+    audit = log(
+        plan("r0", [1]),  # an unrelated earlier run whose resume deleted 1: not r1's
+        plan("r1", [1, 2, 3, 4, 5, 6]),
+        *step("r1", 2, "deleted"),
+        *step("r1", 3, None),  # in doubt; r2 found it gone
+        plan("r2", [3, 4, 5, 6], resumes="r1"),
+        {"event": "outcome", "run": "r2", "selector_id": 3, "outcome": "already gone"},
+        *step("r2", 4, "deleted"),
+        plan("r0b", [1], resumes="r0"),
+        *step("r0b", 1, "deleted"),
+        plan("r3", [5, 6], resumes="r2"),  # a resume of the resume
+        *step("r3", 5, "deleted"),
+        *step("r3", 6, "failed"),
+    )
+    whole = plan_restore(audit, "r1")
+    assert [entry.selector_id for entry in whole.to_restore] == [2, 3, 4, 5]
+    assert whole.by_resume == {4: "r2", 5: "r3"}
+    assert whole.not_restorable == {
+        1: "not deleted by the run (not attempted)",
+        6: "not deleted by the run (not attempted)",
+    }
+    assert describe_plan(whole)[0] == "  2 deleted by this run, 2 by its resumes r2, r3"
+    middle = plan_restore(audit, "r2")  # a resume restores itself and its own resumes, not the run it resumed
+    assert [entry.selector_id for entry in middle.to_restore] == [4, 5] and middle.by_resume == {5: "r3"}
+    assert describe_plan(middle)[0] == "  1 deleted by this run, 1 by its resumes r3"
 
 
 def test_earlier_restores_of_the_run_or_its_resumes_count_and_others_do_not() -> None:
