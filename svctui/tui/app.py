@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
-from textual.notifications import SeverityLevel
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
@@ -31,7 +31,7 @@ from svctui.tui.heap import limit_malloc_arenas, resume_collections
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, ShowsEvent, ShowsRuns
-from svctui.tui.textual_internals import styled_with_current_css
+from svctui.tui.textual_internals import drop_oldest_toasts, styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
@@ -47,6 +47,8 @@ THEME: Channel[Settings] = Channel("theme")  # the settings with the theme chose
 DEMO: Channel[Profile] = Channel("demo")  # the started demo server's profile
 TOAST_RACK = "#textual-toastrack"  # the id Textual gives every screen's toast rack
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
+SMALL_SCREEN_ROWS = 30  # below this many rows, toasts stacked over the table hide most of it (issue 28)
+TOASTS_ON_SMALL_SCREEN = 2  # at most this many on show there: a newer one takes the oldest's place
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,8 @@ class SvcTuiApp(App[int]):
         self.tabs = [Tab(entry.name, entry.key, entry.title) for entry in SCREENS]
         self.generation = 0
         self.startup_ms: float | None = None
-        self._toasts_shown: dict[tuple[str, str, str], float] = {}  # toast -> when it leaves the screen
+        # toast -> (when it leaves the screen, its notification's identity: a toast dropped early may show again)
+        self._toasts_shown: dict[tuple[str, str, str], tuple[float, str]] = {}
         self.back_mode = ""  # the screen esc returns to from one opened from it (Clients' enter on a client's runs)
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
@@ -175,16 +178,26 @@ class SvcTuiApp(App[int]):
         True): a name holding `[/x]` raised MarkupError, `[@click=…]` made it a link running an action."""
         del markup
         now = time.monotonic()
-        self._toasts_shown = {key: until for key, until in self._toasts_shown.items() if until > now}
+        self._toasts_shown = {key: shown for key, shown in self._toasts_shown.items() if shown[0] > now}
         key = (message, title, severity)
         if key in self._toasts_shown:
             return
-        self._toasts_shown[key] = now + (self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
+        timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         if title and isinstance(self.screen, ModalScreen):  # one line in the dialog's last row: the title leads it
             message, title = f"{title}: {message}", ""
-        super().notify(
-            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
-        )
+        # made here rather than by App.notify (the same two lines) to know its identity when it is dropped early
+        notification = Notification(visible(message, lines=True), visible(title), severity, timeout, markup=False)
+        self._toasts_shown[key] = (now + timeout, notification.identity)
+        self.post_message(Notify(notification))
+
+    def on_notify(self, message: Notify) -> None:
+        """A toast is added (App._on_notify adds it): on a small terminal only the newest few stay, so that a
+        burst of keys (`i`, `q`, `ctrl+u`) does not cover the table; a toast dropped may show again at once."""
+        if self.size.height >= SMALL_SCREEN_ROWS:
+            return
+        dropped = drop_oldest_toasts(self, TOASTS_ON_SMALL_SCREEN, message.notification)
+        if dropped:
+            self._toasts_shown = {key: shown for key, shown in self._toasts_shown.items() if shown[1] not in dropped}
 
     def _toasts_for_a_dialog(self, screen: Screen[Any]) -> None:
         """A dialog (modal screen) on top: the toasts raised before it are done with (a `Counting…` stayed around

@@ -21,6 +21,7 @@ from textual_plotext.plot import Plot
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.notifications import Notification
     from textual.screen import Screen
 
 __all__ = ["FooterKey", "FooterLabel"]
@@ -62,6 +63,9 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
     ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
     ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
+    ("App", "_notifications"): "drop_oldest_toasts: the toasts on show, oldest first (no public list)",
+    ("App", "_unnotify"): "drop_oldest_toasts: a toast taken off before its timeout (no public way)",
+    ("App", "_refresh_notifications"): "drop_oldest_toasts: the toast rack shown again once, after the drops",
     ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
 }
 
@@ -72,6 +76,20 @@ def styled_with_current_css(screen: Screen[Any]) -> None:
     behind the app's, Textual re-parses every stylesheet (twice) although the screen's own CSS is parsed as it is
     loaded and mounted."""
     screen._css_update_count = screen.app._css_update_count
+
+
+# ----- toasts ------------------------------------------------------------------------------------------------------
+def drop_oldest_toasts(app: App[Any], keep: int, newest: Notification) -> set[str]:
+    """Take all but the newest `keep` toasts, `newest` (added or about to be) counted in, off the screen; the
+    identities of those taken off."""
+    shown = [notification for notification in app._notifications if notification.identity != newest.identity]
+    shown.append(newest)
+    dropped = shown[: max(0, len(shown) - keep)]
+    for notification in dropped:
+        app._unnotify(notification, refresh=False)
+    if dropped:
+        app._refresh_notifications()
+    return {notification.identity for notification in dropped}
 
 
 # ----- plots -------------------------------------------------------------------------------------------------------
