@@ -185,7 +185,7 @@ def past_run_here(
         if log.unreadable_lines:  # a torn line, or a foreign one: skipped, and said
             note(f"note: {log.unreadable_lines:,} line(s) of the audit log could not be read and were skipped")
         picked = pick(log)
-        check_same_server(run_of(picked), client.base_url, verb=verb)
+        check_same_server(run_of(picked), client.base_url, verb=verb, token_id=profile.token_id)
     except ResumeRefused as exc:
         raise CommandFailure(str(exc), ExitCode.USAGE) from None
     return picked, audit_log

@@ -7,7 +7,9 @@ DELETE; only a selector that still exists is deleted — so nothing is ever dele
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -86,14 +88,39 @@ def _retry_hint(log: AuditLog) -> str:
     return ""
 
 
-def check_same_server(run: AuditRun, server: str, *, verb: Literal["resume", "restore"]) -> None:
+def check_same_server(
+    run: AuditRun, server: str, *, verb: Literal["resume", "restore"], token_id: str | None = None
+) -> None:
     """ResumeRefused when the run was against another server than the profile's (the ids would mean others); the
-    message says to `verb` (resume or restore: what was asked) it with the profile for that server."""
+    message says to `verb` (resume or restore: what was asked) it with the profile for that server. A loopback server
+    on another port with the run's token id (`token_id`: the profile's) is the same: the embedded demo keeps its
+    token in its database, so a restarted `make demo` on a new port is the one the run deleted on (issue 28)."""
     planned = run.plan.get("server")
-    if isinstance(planned, str) and planned and planned.rstrip("/") != server.rstrip("/"):
-        raise ResumeRefused(
-            f"run {run.run_id} deleted on {planned}, not on {server}; {verb} it with the profile for that server"
-        )
+    if not isinstance(planned, str) or not planned or planned.rstrip("/") == server.rstrip("/"):
+        return
+    if token_id and run.plan.get("token_id") == token_id and _loopback(planned) and _loopback(server):
+        return
+    hint = ""
+    if run.plan.get("profile") == DEMO_PROFILE and _loopback(planned):
+        port = urlsplit(planned).port
+        hint = f" (the embedded demo: start it on that port with `svctui demo-server --port {port}`)"
+    raise ResumeRefused(
+        f"run {run.run_id} deleted on {planned}, not on {server}; {verb} it with the profile for that server{hint}"
+    )
+
+
+DEMO_PROFILE = "demo"  # the in-memory profile `svctui --demo` and `make demo` run with (tui.launch.demo_profile)
+
+
+def _loopback(url: str) -> bool:
+    """Whether `url` names this machine by a loopback address."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # What a GET check leaves to a DELETE in a resume (a default selector's is sent, and refused by the server); the rest
@@ -147,7 +174,7 @@ async def resume_run(
 
     NothingToResume when it was against another server or has nothing left; otherwise as `delete_selectors`.
     """
-    check_same_server(run, context.server, verb="resume")
+    check_same_server(run, context.server, verb="resume", token_id=context.token_id)
     ids = run.unsettled_ids()
     if run.tag_id is None or not ids:
         raise NothingToResume(f"nothing to resume in run {run.run_id}")

@@ -41,6 +41,8 @@ from tests.support.tui import make_app, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
+ANOTHER_TOKEN = "6e1f6ad4-5a0b-4a3c-9b3e-8a1d1c2b3e4f"  # another server: the same token id on loopback is the same demo
+
 
 def column(table: DataTable[object], key: str) -> list[str]:
     """A column's cells as text."""
@@ -128,7 +130,7 @@ async def test_an_interrupted_run_is_said_at_start_on_the_first_screen_with_its_
             said = [note for note in app.notes if run_id in note.message]
             assert len(said) == 1 and said[0].severity == "warning", [note.message for note in app.notes]
             assert "3 selectors unsettled: press 3 (Selector cleanup) to resume it" in said[0].message
-        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9"})
+        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9", "token_id": ANOTHER_TOKEN})
         app = make_app(profile=elsewhere)
         async with app.run_test(size=(140, 40)) as pilot:
             await settle(pilot)
@@ -206,7 +208,9 @@ async def test_audit_tab_lists_runs_newest_first_and_resumes_the_interrupted_one
             assert "s to resume it" in str(line.render())
             assert app.profile is not None
             ours = app.profile
-            app.profile = ours.model_copy(update={"base_url": "http://127.0.0.1:9"})  # another server's profile
+            app.profile = ours.model_copy(
+                update={"base_url": "http://127.0.0.1:9", "token_id": ANOTHER_TOKEN}
+            )  # another server's profile
             tab.show_run(tab.chosen)
             assert "s to resume it" not in str(line.render()), "s would be refused: the run was made elsewhere"
             assert f"made on {demo.base_url}: resume or restore it with that server's profile" in str(line.render())
@@ -242,7 +246,7 @@ async def test_resume_is_not_offered_read_only_nor_for_another_server(
             assert not isinstance(app.screen, ConfirmScreen)
             assert any("resuming is off: SVCTUI_READ_ONLY is set" in note.message for note in app.notes)
         monkeypatch.delenv(READ_ONLY_ENV)
-        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9"})
+        elsewhere = demo_profile(demo).model_copy(update={"base_url": "http://127.0.0.1:9", "token_id": ANOTHER_TOKEN})
         app = make_app(profile=elsewhere)
         async with app.run_test(size=(140, 40)) as pilot:
             await pilot.press("3")

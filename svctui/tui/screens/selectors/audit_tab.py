@@ -314,7 +314,12 @@ class AuditTab(Widget):
         app = self.app
         profile = app.profile
         try:
-            check_same_server(run, profile.base_url if profile is not None else "", verb="resume")
+            check_same_server(
+                run,
+                profile.base_url if profile is not None else "",
+                verb="resume",
+                token_id=profile.token_id if profile is not None else None,
+            )
         except ResumeRefused:
             return str(run.plan.get("server"))
         return ""

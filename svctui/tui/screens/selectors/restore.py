@@ -134,7 +134,13 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
         return
     try:
         plan = plan_restore(log, run.run_id)
-        check_same_server(plan.run, app.profile.base_url if app.profile is not None else "", verb="restore")
+        profile = app.profile
+        check_same_server(
+            plan.run,
+            profile.base_url if profile is not None else "",
+            verb="restore",
+            token_id=profile.token_id if profile is not None else None,
+        )
     except (NothingToRestore, ResumeRefused) as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return

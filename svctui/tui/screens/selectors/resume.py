@@ -216,7 +216,13 @@ def start_resume(
         app.notify(f"Run {run.run_id} {what}; resuming is off: {why_not}.", severity="warning", markup=False)
         return
     try:
-        check_same_server(run, app.profile.base_url if app.profile is not None else "", verb="resume")
+        profile = app.profile
+        check_same_server(
+            run,
+            profile.base_url if profile is not None else "",
+            verb="resume",
+            token_id=profile.token_id if profile is not None else None,
+        )
     except NothingToResume as exc:
         app.notify(str(exc), severity="warning", markup=False)
         return
