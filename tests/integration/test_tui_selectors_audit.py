@@ -27,6 +27,7 @@ from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.screens.selectors.screen import SelectorsScreen
+from tests.support.cli import demo_env, run_binary
 from tests.support.selectors import AuditHost, selectors_screen
 from tests.support.selectors_run import (
     BIG_TAG_ID,
@@ -966,3 +967,33 @@ async def test_a_resume_of_many_scattered_selectors_shows_names_at_80x24(tmp_pat
             in_view = "\n".join(strip.text for strip in shown.query_one(Static).render_lines(shown.region.reset_offset))
             assert f"{selectors[0].id}  {selectors[0].name!r}" in in_view, in_view
             assert f"{len(selectors)} still there: will be deleted:" in in_view
+
+
+async def test_restoring_a_resumed_run_from_the_audit_tab_says_what_its_resumes_deleted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the Audit tab's restore of a run a resume finished re-creates what the resume deleted too, and
+    its listing says so first."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
+        run_id = interrupted_log(demo, selectors)
+        resumed = run_binary(["selectors", "resume", run_id, "--yes"], env=demo_env(demo))
+        assert resumed.code == 0, resumed.stderr
+        resume_id = read_audit().runs[-1].run_id
+        app = make_app(demo)
+        async with app.run_test(size=(160, 44)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            selectors_screen(app).post_message(ShowAuditTab())
+            await settle(pilot)
+            runs = app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            assert run_ids(runs) == [resume_id, run_id]
+            runs.focus()
+            await pilot.press("down", "u")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen) and run_id in dialog.title_text
+            # the first deleted, the second sent and done (no answer: the resume found it gone), 4 the resume deleted
+            assert dialog.listing[0] == f"  2 deleted by this run, 4 by its resumes {resume_id}"
+            assert "not deleted by the run" not in "\n".join(dialog.listing)
