@@ -1,104 +1,122 @@
-"""The dashboard's garbage-collector and malloc settings (the rows that need each: docs/PERFORMANCE.md).
+"""The dashboard's collector and malloc policy: the app installs it once at launch; no screen or widget calls it.
 
 A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
-history), so: `keep_out_of_collections()` freezes a history page's objects (still freed by reference counting);
-`settle_once()` freezes the start-up heap once the first page is shown; `pause_collections()` keeps a collection
-out of the slice that applies and draws a page; `hold_full_collections()` holds only the full passes for a longer
-stretch (the Clients screen's round). `limit_malloc_arenas()` asks glibc for one arena: pages are validated in
-worker threads, and memory freed in one thread's arena was not reused by the next page allocated in another.
+history or a 1,000-client round), so while a load runs (a worker of a `load:` group, or the log read) automatic
+full passes are held; once none has run for RELEASE_AFTER seconds the young generations are collected and every
+object alive is frozen out of later scans (still freed by reference counting), and full passes are on again.
+One malloc arena: pages are validated in worker threads, and memory freed in one thread's arena was not reused
+by the next page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import gc
 import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from textual.timer import Timer
+from textual.worker import Worker
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
-_settled = False
-_pauses = 0  # pauses not resumed yet; collections are on again when it falls to 0
-_arenas_limited = False
-_full_holds = 0  # holds of full collections not resumed yet
-_full_threshold = 10  # the oldest generation's threshold while no hold is on (CPython's default until first held)
 FULL_HELD = 1 << 30  # the oldest generation's threshold while held: young passes never set off a full one
+LOAD_GROUPS = ("load:", "log-read")  # the worker groups whose results are big: svctui.tui.loading, the log tab
+RELEASE_AFTER = 0.25  # seconds without a load before the hold ends (the last answer's rows drawn meanwhile)
+_arenas_limited = False
 
 
-def keep_out_of_collections() -> None:
-    """Collect the young generations, then freeze every object alive (see the module docstring)."""
-    gc.collect(1)
-    gc.freeze()
+def loads_running(workers: Iterable[Worker[Any]]) -> bool:
+    """True when one of `workers` of a LOAD_GROUPS group is still running."""
+    return any(worker.is_running and worker.group.startswith(LOAD_GROUPS) for worker in workers)
 
 
-def settle_once() -> bool:
-    """`keep_out_of_collections()` the first time this is called in the process; True when it did."""
-    global _settled
-    if _settled:
-        return False
-    _settled = True
-    keep_out_of_collections()
-    return True
+class HeapPolicy:
+    """Full collections held while loads run, what they left frozen once they are done (see the module docstring).
 
+    The collector reports each pass of its middle generation (gc.callbacks, in any thread); the app's loop then
+    looks at its workers: one loading holds full passes, and a RELEASE_AFTER timer lets go once none runs."""
 
-def hold_full_collections() -> Callable[[], None]:
-    """Hold automatic full collections until the returned function is called (once; later calls do nothing): the
-    two young generations are still collected as they fill, each pass walking only what was made since the last."""
-    global _full_holds, _full_threshold
-    if _full_holds == 0:
-        young, middle, _full_threshold = gc.get_threshold()
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._full_threshold: int | None = None  # the oldest generation's threshold before the hold
+        self._looking = False  # a look is scheduled on the loop
+        self._watch: Timer | None = None
+        self._busy_at = 0.0  # monotonic time a load was last seen running
+
+    @property
+    def holding(self) -> bool:
+        """True while automatic full collections are held."""
+        return self._full_threshold is not None
+
+    @property
+    def installed(self) -> bool:
+        """True from the app's launch to its exit."""
+        return self._observe in gc.callbacks
+
+    def install(self) -> None:
+        """Start observing the collector (the app, once, as it mounts: on its loop)."""
+        self._loop = asyncio.get_running_loop()
+        if self._observe not in gc.callbacks:
+            gc.callbacks.append(self._observe)
+
+    def uninstall(self) -> None:
+        """Stop observing, full collections on again (the app is closing)."""
+        if self._observe in gc.callbacks:
+            gc.callbacks.remove(self._observe)
+        if self._watch is not None:
+            self._watch.stop()
+            self._watch = None
+        self._release(settle=False)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        """gc.callbacks: after a pass over the middle generation (the step that leads to a full one), look."""
+        if phase == "stop" and info["generation"] >= 1 and not self._looking and not self.holding and self._loop:
+            self._looking = True
+            try:
+                self._loop.call_soon_threadsafe(self.look)
+            except RuntimeError:  # the loop is closed
+                self._looking = False
+
+    def look(self) -> None:
+        """On the loop: a load running holds full passes (and watches for the end of the loads)."""
+        self._looking = False
+        if self.holding or not loads_running(self._app.workers):
+            return
+        young, middle, self._full_threshold = gc.get_threshold()
         gc.set_threshold(young, middle, FULL_HELD)
-    _full_holds += 1
-    resumed = False
+        self._busy_at = time.monotonic()
+        if self._watch is None:
+            self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy")
+        else:
+            self._watch.resume()
 
-    def resume() -> None:
-        global _full_holds
-        nonlocal resumed
-        if resumed:
+    def _check(self) -> None:
+        """While held, every RELEASE_AFTER: let go once no load has run for that long."""
+        now = time.monotonic()
+        if loads_running(self._app.workers):
+            self._busy_at = now
+        elif now - self._busy_at >= RELEASE_AFTER:
+            self._release(settle=True)
+            if self._watch is not None:
+                self._watch.pause()
+
+    def _release(self, settle: bool) -> None:
+        if self._full_threshold is None:
             return
-        resumed = True
-        _full_holds -= 1
-        if _full_holds == 0:
-            young, middle, _held = gc.get_threshold()
-            gc.set_threshold(young, middle, _full_threshold)
-
-    return resume
-
-
-def pause_collections() -> Callable[[], None]:
-    """Turn automatic collections off until the returned function is called (once; later calls do nothing).
-    When they were already off (and not by a pause), nothing changes."""
-    global _pauses
-    if not gc.isenabled() and _pauses == 0:
-        return lambda: None
-    _pauses += 1
-    gc.disable()
-    resumed = False
-
-    def resume() -> None:
-        global _pauses
-        nonlocal resumed
-        if resumed:
-            return
-        resumed = True
-        _pauses -= 1
-        if _pauses == 0:
-            gc.enable()
-
-    return resume
-
-
-def resume_collections() -> None:
-    """Turn automatic collections back on, full ones too, whatever pauses and holds are pending (the app is
-    closing)."""
-    global _pauses, _full_holds
-    if _pauses:
-        _pauses = 0
-        gc.enable()
-    if _full_holds:
-        _full_holds = 0
+        if settle:  # what the loads left (a history, a log, a fleet's runs) out of later full passes
+            gc.collect(1)
+            gc.freeze()
         young, middle, _held = gc.get_threshold()
-        gc.set_threshold(young, middle, _full_threshold)
+        gc.set_threshold(young, middle, self._full_threshold)
+        self._full_threshold = None
 
 
 def limit_malloc_arenas(arenas: int = 1) -> bool:

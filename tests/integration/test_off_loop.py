@@ -31,9 +31,8 @@ from svctui.api.signing import SignatureAuth
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
 from svctui.triage import detect_drops, domain_series
-from svctui.tui import heap
 from svctui.tui.screens.events import EventsScreen
-from svctui.tui.screens.list_screen import PAUSE_MIN_ROWS
+from svctui.tui.screens.list_screen import DRAW_AHEAD_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
 from svctui.tui.textual_internals import Lines
 from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS, PagedTable
@@ -69,23 +68,14 @@ async def test_a_big_body_is_parsed_in_a_thread_a_small_one_on_the_loop(demo_ser
     assert small_on_loop and not big_on_loop
 
 
-async def test_a_history_arrives_with_its_series_and_its_tasks_kept_out_of_collections(
-    demo_server: DemoServer,
-) -> None:
+async def test_a_history_arrives_with_its_series_and_drops(demo_server: DemoServer) -> None:
     case = drop_case(demo_server)
     auth = SignatureAuth(demo_server.token_id, demo_server.token_key)
-    try:
-        async with ApiClient(demo_server.base_url, auth) as client:
-            history = await fetch_history(client, case.client_id, "completed-jobs", 0.2)
-        assert history.tasks and len(history.tasks) <= HISTORY_PAGE * 5
-        assert history.series == domain_series(history.tasks)
-        assert history.drops == detect_drops(history.tasks, 0.2)
-        assert gc.get_freeze_count() >= len(history.tasks), "the history's objects are in the permanent generation"
-        frozen = gc.get_freeze_count()
-        del history
-        assert gc.get_freeze_count() < frozen, "frozen tasks are still freed by reference counting when dropped"
-    finally:
-        gc.unfreeze()
+    async with ApiClient(demo_server.base_url, auth) as client:
+        history = await fetch_history(client, case.client_id, "completed-jobs", 0.2)
+    assert history.tasks and len(history.tasks) <= HISTORY_PAGE * 5
+    assert history.series == domain_series(history.tasks)
+    assert history.drops == detect_drops(history.tasks, 0.2)
 
 
 async def test_the_plot_draws_the_series_computed_in_the_worker(demo_server: DemoServer) -> None:
@@ -208,40 +198,21 @@ async def test_cells_rendered_ahead_under_another_theme_are_not_used(demo_server
 
 @asynccontextmanager
 async def big_page(demo_server: DemoServer) -> AsyncIterator[tuple[RecordingApp, Pilot[Any], EventsScreen]]:
-    """The events screen settled on a page of PAUSE_MIN_ROWS rows: (app, pilot, screen)."""
-    app = make_app(demo_server, settings=Settings(page_size=PAUSE_MIN_ROWS))
+    """The events screen settled on a page of DRAW_AHEAD_MIN_ROWS rows: (app, pilot, screen)."""
+    app = make_app(demo_server, settings=Settings(page_size=DRAW_AHEAD_MIN_ROWS))
     async with app.run_test() as pilot:
         await settle(pilot)
         yield app, pilot, events_screen(app)
 
 
-async def test_a_big_page_is_applied_and_drawn_without_collections_and_they_resume_after(
+async def test_the_dashboard_installs_its_collector_policy_as_it_starts_and_removes_it_as_it_closes(
     demo_server: DemoServer,
 ) -> None:
-    async with big_page(demo_server) as (_app, pilot, screen):
-        table = screen.table
-        assert table.row_count == PAUSE_MIN_ROWS and gc.isenabled()
-        seen: list[bool] = []
-        show_items = table.show_items
-
-        def noting(records: Any, **options: Any) -> set[str]:
-            seen.append(gc.isenabled())
-            return show_items(records, **options)
-
-        table.show_items = noting  # type: ignore[method-assign]
-        await pilot.press("j", "j")
-        rows = table.items
-        await pilot.press("r")  # the page reloaded: applied again (keyed diff) and drawn
-        await settle(pilot)
-        assert seen == [False], "the page was applied with collections paused"
-        for _ in range(1000):  # they resume RESUME_AFTER after the frame (a timer): wait for it, however slow
-            if gc.isenabled():
-                break
-            await pilot.pause(0.01)
-        assert gc.isenabled(), "and they were back on once it was drawn"
-        assert table.items == rows and table.cursor_row == 2
-        heap.pause_collections()  # a pause whose frame never comes (the app closes first) ...
-    assert gc.isenabled(), "... ends when the app does"
+    """Runtime tuning is the app's (svctui.tui.heap), set at launch: no screen calls it."""
+    before = gc.get_threshold()
+    async with big_page(demo_server) as (app, _pilot, _screen):
+        assert app.heap_policy.installed
+    assert not app.heap_policy.installed and gc.get_threshold() == before
 
 
 async def test_a_big_page_is_drawn_ahead_in_slices_with_updates_held_and_draws_as_datatable_does(

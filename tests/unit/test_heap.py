@@ -1,74 +1,112 @@
-"""svctui.tui.heap: long-lived objects frozen out of the collector's scans, still freed by reference counting."""
+"""svctui.tui.heap: the app's collector policy (full passes held while a load runs, its results frozen after) and
+the malloc arena limit, set once by the app."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
-from svctui.tui import heap
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
 
+from svctui.tui.heap import FULL_HELD, HeapPolicy
 
-def test_settle_once_freezes_once_and_frozen_objects_are_still_freed() -> None:
-    heap._settled = False
-    try:
-        payload = [{"values": [index]} for index in range(2000)]  # 4,000 container objects, no cycles
-        assert heap.settle_once()
-        frozen = gc.get_freeze_count()
-        assert frozen >= len(payload) * 2, "every object alive went to the permanent generation"
-        assert not heap.settle_once(), "only once per process"
-        del payload
-        assert gc.get_freeze_count() <= frozen - 4000, "dropping them frees them although frozen"
-    finally:
-        gc.unfreeze()
-        heap._settled = True
+pytestmark = pytest.mark.anyio
 
 
-def test_a_pause_holds_collections_until_its_last_resume() -> None:
-    assert gc.isenabled()
-    first, second = heap.pause_collections(), heap.pause_collections()
-    try:
-        assert not gc.isenabled()
-        first()
-        first()  # a second call of the same resume changes nothing
-        assert not gc.isenabled(), "another pause is still pending"
-        second()
-        assert gc.isenabled()
-    finally:
-        heap.resume_collections()
+@pytest.fixture
+def anyio_backend() -> str:
+    """asyncio only (Textual runs on it)."""
+    return "asyncio"
 
 
-def test_collections_turned_off_elsewhere_stay_off_and_closing_resumes_every_pause() -> None:
-    gc.disable()
-    try:
-        heap.pause_collections()()
-        assert not gc.isenabled(), "a pause does not turn on what someone else turned off"
-    finally:
-        gc.enable()
-    heap.pause_collections()
-    heap.resume_collections()
-    assert gc.isenabled() and heap._pauses == 0
+class PolicyApp(App[None]):
+    """An app that installs the policy as SvcTuiApp does: as it mounts, removed as it unmounts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.policy = HeapPolicy(self)
+
+    def on_mount(self) -> None:
+        self.policy.install()
+
+    def on_unmount(self) -> None:
+        self.policy.uninstall()
 
 
-def test_a_hold_of_full_collections_keeps_the_young_passes_until_its_last_resume() -> None:
-    """The Clients screen's round: the oldest generation's threshold out of reach while held, the young ones as
-    they were, collections still on; the threshold back as it was after the last resume (or the app's close)."""
+@asynccontextmanager
+async def running_policy() -> AsyncIterator[tuple[PolicyApp, Pilot[None]]]:
+    app = PolicyApp()
     before = gc.get_threshold()
-    first, second = heap.hold_full_collections(), heap.hold_full_collections()
     try:
-        assert gc.isenabled()
-        assert gc.get_threshold() == (before[0], before[1], heap.FULL_HELD)
-        first()
-        first()  # a second call of the same resume changes nothing
-        assert gc.get_threshold()[2] == heap.FULL_HELD, "another hold is still pending"
-        second()
-        assert gc.get_threshold() == before
-        heap.hold_full_collections()
-        heap.resume_collections()
-        assert gc.get_threshold() == before and heap._full_holds == 0
+        async with app.run_test() as pilot:
+            yield app, pilot
+        assert gc.get_threshold() == before, "the app closed: the collector as it was"
     finally:
         gc.set_threshold(*before)
+        gc.unfreeze()
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    """Pause until `condition()` holds (however long the machine takes; a bound only against a hang)."""
+    for _ in range(2000):
+        if condition():
+            return
+        await pilot.pause(0.01)
+
+
+def allocating(kept: list[object], gate: asyncio.Event) -> Callable[[], Awaitable[None]]:
+    """A load: 100,000 young objects kept (the collector passes over its middle generation meanwhile), then a wait."""
+
+    async def load() -> None:
+        kept.extend({"values": [index]} for index in range(50_000))
+        await gate.wait()
+
+    return load
+
+
+async def test_full_collections_are_held_while_a_load_runs_and_what_it_left_is_frozen_after() -> None:
+    kept: list[object] = []
+    gate = asyncio.Event()
+    async with running_policy() as (app, pilot):
+        young, middle, full = gc.get_threshold()
+        app.run_worker(allocating(kept, gate), group="load:probe")
+        await until(pilot, lambda: app.policy.holding)
+        assert gc.get_threshold() == (young, middle, FULL_HELD), "no full pass while the load runs"
+        gate.set()
+        await until(pilot, lambda: not app.policy.holding)
+        assert gc.get_threshold() == (young, middle, full), "full passes on again once no load runs"
+        assert gc.get_freeze_count() >= len(kept) * 2, "the load's results out of later full passes"
+        frozen = gc.get_freeze_count()
+        kept.clear()
+        assert gc.get_freeze_count() <= frozen - 100_000, "frozen, still freed by reference counting"
+
+
+async def test_a_worker_that_is_not_a_load_holds_nothing() -> None:
+    kept: list[object] = []
+    gate = asyncio.Event()
+    async with running_policy() as (app, pilot):
+        app.run_worker(allocating(kept, gate), group="plot-build")
+        await until(pilot, lambda: len(kept) == 50_000)
+        for _ in range(3):
+            await pilot.pause()
+        assert not app.policy.holding and gc.get_threshold()[2] != FULL_HELD
+        gate.set()
+
+
+async def test_an_app_closing_in_the_middle_of_a_load_lets_go_of_the_hold() -> None:
+    gate = asyncio.Event()
+    async with running_policy() as (app, pilot):  # running_policy checks the threshold after the close
+        app.run_worker(allocating([], gate), group="load:probe")
+        await until(pilot, lambda: app.policy.holding)
+        assert app.policy.holding
+    assert not any(getattr(callback, "__self__", None) is app.policy for callback in gc.callbacks)
 
 
 def test_the_dashboard_limits_malloc_arenas_once_unless_the_environment_does() -> None:

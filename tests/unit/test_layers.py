@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +68,43 @@ def test_blocker_really_blocks() -> None:
     )
     assert result.returncode != 0
     assert "blocked import of textual" in result.stderr
+
+
+TUNING_MODULES = {"gc", "ctypes", "svctui.tui.heap"}  # process-wide runtime tuning: the app's, set at launch
+
+
+def tuning_imports(source: str) -> list[str]:
+    """The TUNING_MODULES a source imports (`import gc`, `import ctypes.util`, `from svctui.tui import heap`)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found += [module for module in sorted(TUNING_MODULES) if any(_is_in(name, module) for name in names)]
+    return found
+
+
+def _is_in(name: str, module: str) -> bool:
+    return name == module or name.startswith(module + ".")
+
+
+def test_no_screen_widget_or_library_module_tunes_the_runtime() -> None:
+    """Issue 27: gc and malloc are set once by the app at launch (svctui.tui.heap), never from a screen, a widget or
+    svctui.api."""
+    root = Path(__file__).resolve().parents[2] / "svctui"
+    offenders = {
+        str(path.relative_to(root)): imports
+        for folder in ("tui/screens", "tui/widgets", "api")
+        for path in sorted((root / folder).rglob("*.py"))
+        if (imports := tuning_imports(path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+def test_the_tuning_check_sees_each_way_of_importing() -> None:
+    sources = ["import gc", "import ctypes.util", "from svctui.tui import heap", "from svctui.tui.heap import X"]
+    expected = [["gc"], ["ctypes"], ["svctui.tui.heap"], ["svctui.tui.heap"]]
+    assert [tuning_imports(source) for source in sources] == expected

@@ -56,7 +56,6 @@ from svctui.triage.health import (
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.breakpoints import narrow_below
-from svctui.tui.heap import hold_full_collections, settle_once
 from svctui.tui.live import Freshness, announce_failures
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.dashboard import DashboardScreen
@@ -248,13 +247,6 @@ FLUSH_EVERY = 0.25
 FLUSH_ROWS = 12
 OFF_SCREEN_ROWS = 100
 ADD_ROWS = 100
-# Automatic full collections are held from the client listing to a round's last row (svctui.tui.heap): the round's
-# pages (30,000 runs for 1,000 clients) are allocated while the table draws, and each full pass they set off walks
-# every object alive with the loop held (fleet-1000-fill's worst stall 1.7-5.2 s without the hold, 0.35-0.49 s with
-# it, load 10). Let go RELEASE_AFTER seconds after the round's last row (its frame drawn first), at the latest
-# PAUSE_AT_MOST seconds after the listing; the cadence ticks while a hold is on to let go in time.
-PAUSE_AT_MOST = 30.0
-RELEASE_AFTER = 0.25
 # Re-ranking moves rows, and a moved row must be drawn again with its new index: the whole table repaints. While a
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
@@ -384,8 +376,6 @@ class ClientsScreen(DashboardScreen):
         self._landed: list[ClientJudged] = []  # answers not shown yet
         self._ticks: Timer | None = None  # the screen's one cadence (TICK), paused while there is nothing to show
         self._ticking = False  # the cadence runs (not paused)
-        self._collections_held: Callable[[], None] | None = None  # resumes automatic full collections
-        self._held_until = 0.0  # monotonic time the hold ends at the latest (PAUSE_AT_MOST, then RELEASE_AFTER)
         self._rows_to_add = False  # rows of the fleet not in the table yet (ADD_ROWS a tick)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
@@ -511,7 +501,6 @@ class ClientsScreen(DashboardScreen):
         """Find the clients again, then judge each one (the rows on screen stay until their new answer lands)."""
         self.updated_wall = None  # said again when this round completes
         self._status(["loading the clients…"])
-        self._hold_collections()
         app = self.app
         if not self.table.row_count:
             self._show_state(lambda panel: panel.show_loading("the clients", app.header_info.server))
@@ -548,7 +537,6 @@ class ClientsScreen(DashboardScreen):
     def _failed(self, message: LoadFailed) -> None:
         if not self.loads.is_current(message):
             return
-        self._release_collections(settle=False)  # the fleet's listing or its round: either way nothing fills in
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
         if message.channel is FLEET and self.table.row_count:
@@ -591,7 +579,6 @@ class ClientsScreen(DashboardScreen):
         self._set_stale("")
         self._render_rows()
         if not fleet.members:
-            self._release_collections(settle=False)
             self.freshness.updated_at = self.app.live.now()
             self.updated_wall = self.app.clock()
             self._show_state(
@@ -642,7 +629,6 @@ class ClientsScreen(DashboardScreen):
 
         def start() -> None:
             if self.loads.is_current(loaded):  # no newer client list meanwhile
-                self._hold_collections()
                 self.loads.start(JUDGE, judge_all)
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
@@ -705,8 +691,8 @@ class ClientsScreen(DashboardScreen):
         self._pace(now=True)
 
     def _pace(self, now: bool = False) -> None:
-        """Tick (TICK) while there is something to show or a hold to let go; `now`, a tick at once too (an answer:
-        the first after a pause and the round's last show at once)."""
+        """Tick (TICK) while there is something to show; `now`, a tick at once too (an answer: the first after a pause
+        and the round's last show at once)."""
         if not self._ticking:
             self._ticking = True
             if self._ticks is None:
@@ -717,8 +703,7 @@ class ClientsScreen(DashboardScreen):
             self._tick()
 
     def _tick(self) -> None:
-        """One beat of the screen's cadence: show the answers due, else add the next rows; let go of the collector's
-        hold when its time is up; pause when done."""
+        """One beat of the screen's cadence: show the answers due, else add the next rows; pause when done."""
         landed = [message for message in self._landed if self.loads.is_current(message)]
         self._landed = landed
         due = bool(landed) and (
@@ -729,9 +714,7 @@ class ClientsScreen(DashboardScreen):
             self._flush_landed()
         elif self._rows_to_add:
             self._render_rows(rank=not self.awaiting)
-        if self._collections_held is not None and time.monotonic() >= self._held_until:
-            self._release_collections(settle=not self.awaiting)
-        if not self._landed and not self._rows_to_add and self._collections_held is None and self._ticks is not None:
+        if not self._landed and not self._rows_to_add and self._ticks is not None:
             self._ticks.pause()
             self._ticking = False
 
@@ -761,7 +744,6 @@ class ClientsScreen(DashboardScreen):
         if changed:
             self.table.flash({*self.table.flashing, *changed})
         if not self.awaiting:
-            self._held_until = min(self._held_until, time.monotonic() + RELEASE_AFTER)  # after the last row's frame
             self.freshness.updated_at = self.app.live.now()
             self.updated_wall = self.app.clock()
         self._status(self._summary())
@@ -791,27 +773,8 @@ class ClientsScreen(DashboardScreen):
                 later.append(message)
         return shown, later
 
-    def _hold_collections(self) -> None:
-        """No automatic full collection until the round's last row is drawn (at most PAUSE_AT_MOST seconds from now);
-        already held, only the limit restarts."""
-        if self._collections_held is None:
-            self._collections_held = hold_full_collections()
-        self._held_until = time.monotonic() + PAUSE_AT_MOST
-        self._pace()
-
-    def _release_collections(self, settle: bool = True) -> None:
-        """Full collections on again; with `settle`, the first time in the process, the young objects collected and the
-        survivors frozen out of later scans (once only, as heap.settle_once: a freeze per round of a live refresh
-        kept each round's unreachable old cycles for good)."""
-        resume, self._collections_held = self._collections_held, None
-        if resume is not None:
-            resume()
-            if settle:
-                settle_once()
-
     def on_unmount(self) -> None:
-        """The cadence stops with the screen, and the collector's hold with it."""
-        self._release_collections(settle=False)
+        """The cadence stops with the screen."""
         if self._ticks is not None:
             self._ticks.stop()
             self._ticks, self._ticking = None, False

@@ -38,7 +38,6 @@ from svctui.api.query import ListQuery
 from svctui.table_fit import left_out_hint
 from svctui.tui import status_line as status
 from svctui.tui.clipboard import copy_text
-from svctui.tui.heap import pause_collections, settle_once
 from svctui.tui.live import Freshness
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
@@ -59,8 +58,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 PAGES = Binding.Group("Page")  # the footer shows `[ ] Page`; help lists each key
-PAUSE_MIN_ROWS = 200  # from this many rows, a page is applied and drawn with automatic collections paused
-RESUME_AFTER = 0.01  # seconds after that page's frame when they resume (timers due meanwhile run first)
+DRAW_AHEAD_MIN_ROWS = 200  # from this many rows, a page's new lines are drawn in slices before its frame
 __all__ = ["ListQuery", "ListScreen"]
 
 
@@ -322,11 +320,6 @@ class ListScreen(DashboardScreen, Generic[T]):
         refreshed = same_query and self.rows_on_screen()
         self._shown_query = query
         self.arrived_by_refresh = refreshed
-        if len(records) >= PAUSE_MIN_ROWS:  # no collection pass inside this slice or the frame drawing the page
-            resume = pause_collections()
-            # Resumed a moment after the frame, not right after it: the collection that was due runs in the next
-            # allocating slice, which otherwise came in the same turn of the loop as the frame (a stall of both).
-            self.app.call_after_refresh(lambda: self.app.set_timer(RESUME_AFTER, resume, name="resume-collections"))
         self.page_arrived(page, query)
         changed = self.table.show_items(records, follow_row=same_query)
         if refreshed:
@@ -339,10 +332,8 @@ class ListScreen(DashboardScreen, Generic[T]):
             self.state_panel.show_empty(*self.empty_lines())
         self.show_state(not records)
         self.refresh_detail()
-        if records:
-            settle_once()  # the program's long-lived objects out of the collector's scans (svctui.tui.heap)
         self._update_status()
-        if len(records) >= PAUSE_MIN_ROWS:
+        if len(records) >= DRAW_AHEAD_MIN_ROWS:
             self.table.draw_ahead()  # the new lines drawn in slices before the frame (PagedTable.draw_ahead)
         self.app.first_page_settled()
 

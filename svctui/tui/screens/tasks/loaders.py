@@ -3,8 +3,6 @@
 - `fetch_breakdown`: per-status counts for the current filters, one `limit=1` request per status code.
 - `fetch_history`: a client's tasks newest first, unhydrated, up to HISTORY_LIMIT, their drops and per-domain
   series (both computed in a thread: tens to hundreds of ms of CPU over a big client, never on the event loop).
-  Each page's tasks are moved out of the garbage collector's reach as they arrive (`svctui.tui.heap`), so a
-  big client's history does not make every later full collection (which holds the loop) scan it.
 - `fetch_known_clients`: (client id, name) of every event (enterprise only), up to KNOWN_EVENTS_LIMIT.
 """
 
@@ -20,7 +18,6 @@ from svctui.api.filters import COMPLETED_TASKS, RUNS_NEWEST_FIRST, Filter, SortK
 from svctui.api.limits import MAX_PAGE_SIZE, TaskEndpoint
 from svctui.api.models import CompletedTask, status_label
 from svctui.triage import STATUS_ORDER, DomainPoint, Drop, StatusCount, detect_drops, domain_series
-from svctui.tui.heap import keep_out_of_collections
 from svctui.tui.screens.list_screen import ListQuery
 
 if TYPE_CHECKING:
@@ -118,7 +115,6 @@ async def fetch_history(
             await asyncio.to_thread(share_repeats, page.data)  # kept: ~70 % smaller (svctui.api.compact)
             tasks.extend(page.data)
             total = page.count
-            keep_out_of_collections()
             if len(tasks) >= HISTORY_LIMIT:
                 break
     finally:

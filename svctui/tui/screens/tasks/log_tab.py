@@ -4,8 +4,7 @@ a search field and a status line; and the summaries learnt so far, by task id, f
 The log is read in a worker as it streams (`client.jobs.log_text`), LINES_PER_BATCH lines a message, so the first
 lines show while the rest arrive and the loop never parses more than one piece of the answer at a time. At most
 LOG_VIEW_MAX_BYTES of a log are kept: a larger one shows its first part and says so (`svctui tasks log` streams
-any size). While a log is read, full garbage collections are held (svctui.tui.heap), and when it has arrived its
-lines are frozen out of later ones: 50,000 lines are ~100,000 objects a full pass would walk, holding the loop.
+any size).
 
 `prefetch` reads a run's log for its summary only (nothing kept but the summary): the screen calls it for a run
 once the cursor has rested on it (see TaskDetail). A server that answered that run logs are enterprise-only is not
@@ -30,7 +29,6 @@ from textual.widgets import Input, Static
 from svctui.api.models import CompletedTask
 from svctui.runlog import LogLine, LogReader, LogSummary, NotText, asked_methods
 from svctui.text import cell_width, cut_end
-from svctui.tui.heap import hold_full_collections, keep_out_of_collections
 from svctui.tui.widgets.log_view import LogView
 from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.tui.widgets.state_panel import error_view
@@ -133,7 +131,6 @@ class LogPane(Vertical):
         self.notes: dict[int, str] = {}
         self.enterprise_only = ""  # why no run has a log here (a community server), once it said so
         self.wanted_domain: str | None = None
-        self._release_collections: Callable[[], None] = lambda: None
 
     def compose(self) -> ComposeResult:
         """Headline, view, search field, status line."""
@@ -158,8 +155,6 @@ class LogPane(Vertical):
         self.seq += 1
         self.loading = True
         self.view.clear()
-        self._release_collections()
-        self._release_collections = hold_full_collections()  # a full pass over half-read lines: 100+ ms
         self._set_head(f"reading the log of run {task.id}…")
         self._read(self.seq, task.id, asked_methods(task), client_of)
         self.update_status()
@@ -173,8 +168,6 @@ class LogPane(Vertical):
         self.summary = None
         self.seq += 1  # a read in flight is now stale
         self.loading = False
-        self._release_collections()
-        self._release_collections = lambda: None
         self.view.clear()
         self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
         self.update_status()
@@ -225,8 +218,6 @@ class LogPane(Vertical):
         if message.seq != self.seq:
             return
         self.loading = False
-        self._release_collections()
-        keep_out_of_collections()  # the log's lines, alive as long as it is shown, out of later full passes
         self.summary = message.summary
         self.remember(message.task_id, message.summary, message.note if message.failed else "")
         if message.summary is None or message.failed:
