@@ -2,10 +2,11 @@
 
 A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
 history or a 1,000-client round), so while a load runs (a worker of a `load:` group, or the log read) automatic
-full passes are held; once none has run for RELEASE_AFTER seconds the young generations are collected and every
-object alive is frozen out of later scans (still freed by reference counting), and full passes are on again.
-One malloc arena: pages are validated in worker threads, and memory freed in one thread's arena was not reused
-by the next page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
+full passes are held, and on again once none has run for RELEASE_AFTER seconds. Then, the first time and after a
+load whose result stays on screen (KEPT_GROUPS: a history, a log), the young generations are collected and every
+object alive is frozen out of later scans (still freed by reference counting; not after every load: a frozen
+cycle that dies is never freed, rss-100k). One malloc arena: pages are validated in worker threads, and memory
+freed in one thread's arena was not reused by the next page allocated in another. The rows: docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import ctypes
 import gc
 import os
 import sys
-import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +28,14 @@ if TYPE_CHECKING:
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 FULL_HELD = 1 << 30  # the oldest generation's threshold while held: young passes never set off a full one
 LOAD_GROUPS = ("load:", "log-read")  # the worker groups whose results are big: svctui.tui.loading, the log tab
-RELEASE_AFTER = 0.25  # seconds without a load before the hold ends (the last answer's rows drawn meanwhile)
+KEPT_GROUPS = ("load:history", "log-read")  # loads whose result stays on screen: the tasks screen's history, a log
+RELEASE_AFTER = 0.25  # seconds between two looks of the hold's watch: it ends at the second in a row with no load
 _arenas_limited = False
 
 
-def loads_running(workers: Iterable[Worker[Any]]) -> bool:
-    """True when one of `workers` of a LOAD_GROUPS group is still running."""
-    return any(worker.is_running and worker.group.startswith(LOAD_GROUPS) for worker in workers)
+def loads_running(workers: Iterable[Worker[Any]], groups: tuple[str, ...] = LOAD_GROUPS) -> bool:
+    """True when one of `workers` of one of `groups` (name prefixes) is still running."""
+    return any(worker.is_running and worker.group.startswith(groups) for worker in workers)
 
 
 class HeapPolicy:
@@ -49,7 +50,8 @@ class HeapPolicy:
         self._full_threshold: int | None = None  # the oldest generation's threshold before the hold
         self._looking = False  # a look is scheduled on the loop
         self._watch: Timer | None = None
-        self._busy_at = 0.0  # monotonic time a load was last seen running
+        self._busy = False  # a load was running at the last look or check
+        self._keep = True  # freeze at the next release: the first one, or a KEPT_GROUPS load was seen
 
     @property
     def holding(self) -> bool:
@@ -78,7 +80,7 @@ class HeapPolicy:
 
     def _observe(self, phase: str, info: dict[str, int]) -> None:
         """gc.callbacks: after a pass over the middle generation (the step that leads to a full one), look."""
-        if phase == "stop" and info["generation"] >= 1 and not self._looking and not self.holding and self._loop:
+        if phase == "stop" and info["generation"] >= 1 and not self._looking and self._loop:
             self._looking = True
             try:
                 self._loop.call_soon_threadsafe(self.look)
@@ -88,22 +90,24 @@ class HeapPolicy:
     def look(self) -> None:
         """On the loop: a load running holds full passes (and watches for the end of the loads)."""
         self._looking = False
-        if self.holding or not loads_running(self._app.workers):
+        workers = list(self._app.workers)
+        self._keep = self._keep or loads_running(workers, KEPT_GROUPS)
+        if self.holding or not self.installed or not loads_running(workers):
             return
         young, middle, self._full_threshold = gc.get_threshold()
         gc.set_threshold(young, middle, FULL_HELD)
-        self._busy_at = time.monotonic()
+        self._busy = True
         if self._watch is None:
             self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy")
         else:
             self._watch.resume()
 
     def _check(self) -> None:
-        """While held, every RELEASE_AFTER: let go once no load has run for that long."""
-        now = time.monotonic()
-        if loads_running(self._app.workers):
-            self._busy_at = now
-        elif now - self._busy_at >= RELEASE_AFTER:
+        """While held, every RELEASE_AFTER: let go at the second check in a row that sees no load running."""
+        workers = list(self._app.workers)
+        running, self._busy = self._busy, loads_running(workers)
+        self._keep = self._keep or loads_running(workers, KEPT_GROUPS)
+        if not running and not self._busy:
             self._release(settle=True)
             if self._watch is not None:
                 self._watch.pause()
@@ -111,7 +115,8 @@ class HeapPolicy:
     def _release(self, settle: bool) -> None:
         if self._full_threshold is None:
             return
-        if settle:  # what the loads left (a history, a log, a fleet's runs) out of later full passes
+        if settle and self._keep:  # the start-up heap, a history, a log: out of later full passes
+            self._keep = False
             gc.collect(1)
             gc.freeze()
         young, middle, _held = gc.get_threshold()

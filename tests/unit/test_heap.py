@@ -71,21 +71,40 @@ def allocating(kept: list[object], gate: asyncio.Event) -> Callable[[], Awaitabl
     return load
 
 
-async def test_full_collections_are_held_while_a_load_runs_and_what_it_left_is_frozen_after() -> None:
-    kept: list[object] = []
+async def held_through(app: PolicyApp, pilot: Pilot[None], group: str, kept: list[object]) -> None:
+    """Run a load of `group` that keeps 100,000 objects: full passes held while it runs, on again after."""
     gate = asyncio.Event()
+    young, middle, full = gc.get_threshold()
+    app.run_worker(allocating(kept, gate), group=group)
+    await until(pilot, lambda: app.policy.holding)
+    assert gc.get_threshold() == (young, middle, FULL_HELD), "no full pass while the load runs"
+    gate.set()
+    await until(pilot, lambda: not app.policy.holding)
+    assert gc.get_threshold() == (young, middle, full), "full passes on again once no load runs"
+
+
+async def test_full_collections_are_held_while_a_load_runs_and_the_first_load_is_frozen_after() -> None:
+    kept: list[object] = []
     async with running_policy() as (app, pilot):
-        young, middle, full = gc.get_threshold()
-        app.run_worker(allocating(kept, gate), group="load:probe")
-        await until(pilot, lambda: app.policy.holding)
-        assert gc.get_threshold() == (young, middle, FULL_HELD), "no full pass while the load runs"
-        gate.set()
-        await until(pilot, lambda: not app.policy.holding)
-        assert gc.get_threshold() == (young, middle, full), "full passes on again once no load runs"
-        assert gc.get_freeze_count() >= len(kept) * 2, "the load's results out of later full passes"
+        await held_through(app, pilot, "load:page", kept)
+        assert gc.get_freeze_count() >= len(kept) * 2, "the start-up heap and the first page out of full passes"
         frozen = gc.get_freeze_count()
         kept.clear()
         assert gc.get_freeze_count() <= frozen - 100_000, "frozen, still freed by reference counting"
+
+
+async def test_after_the_first_only_a_load_whose_result_stays_on_screen_is_frozen() -> None:
+    """A page replaced by the next is not frozen (a frozen cycle is never freed: rss-100k); a history or a log is."""
+    first: list[object] = []
+    page: list[object] = []
+    history: list[object] = []
+    async with running_policy() as (app, pilot):
+        await held_through(app, pilot, "load:page", first)
+        frozen = gc.get_freeze_count()
+        await held_through(app, pilot, "load:page", page)
+        assert gc.get_freeze_count() <= frozen, "a page: nothing more frozen"
+        await held_through(app, pilot, "load:history", history)
+        assert gc.get_freeze_count() >= frozen + len(history) * 2, "a history: frozen"
 
 
 async def test_a_worker_that_is_not_a_load_holds_nothing() -> None:
