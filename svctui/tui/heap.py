@@ -1,12 +1,12 @@
 """The dashboard's collector and malloc policy: the app installs it once at launch; no screen or widget calls it.
 
 A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
-history or a 1,000-client round), so while a load runs (a worker of a `load:` group, or the log read) automatic
-full passes are held, and on again once none has run for RELEASE_AFTER seconds. Then, the first time and after a
-load whose result stays on screen (KEPT_GROUPS: a history, a log), the young generations are collected and every
-object alive is frozen out of later scans (still freed by reference counting; not after every load: a frozen
-cycle that dies is never freed, rss-100k). One malloc arena: pages are validated in worker threads, and memory
-freed in one thread's arena was not reused by the next page allocated in another. The rows: docs/PERFORMANCE.md.
+history or a 1,000-client round). So automatic full passes are held while a round of the Clients screen or a
+history loads (HELD_GROUPS); once it and a log read are done, what they left is frozen out of later scans (still
+freed by reference counting), and the start-up heap once, with the first page. Not after every load: a frozen
+cycle that dies is never freed, and a hold over back-to-back pages kept every page's cycles (rss-100k). One malloc
+arena: pages are validated in worker threads, and memory freed in one thread's arena was not reused by the next
+page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -27,31 +27,32 @@ if TYPE_CHECKING:
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 FULL_HELD = 1 << 30  # the oldest generation's threshold while held: young passes never set off a full one
-LOAD_GROUPS = ("load:", "log-read")  # the worker groups whose results are big: svctui.tui.loading, the log tab
-KEPT_GROUPS = ("load:history", "log-read")  # loads whose result stays on screen: the tasks screen's history, a log
-RELEASE_AFTER = 0.25  # seconds between two looks of the hold's watch: it ends at the second in a row with no load
+HELD_GROUPS = ("load:fleet", "load:judge", "load:history")  # worker groups (svctui.tui.loading): no full pass meanwhile
+KEPT_GROUPS = ("load:history", "log-read")  # loads whose result stays on screen (a history, a log): frozen after
+RELEASE_AFTER = 0.25  # seconds between two looks of the watch: it ends at the second in a row with no such load
 _arenas_limited = False
 
 
-def loads_running(workers: Iterable[Worker[Any]], groups: tuple[str, ...] = LOAD_GROUPS) -> bool:
+def loads_running(workers: Iterable[Worker[Any]], groups: tuple[str, ...]) -> bool:
     """True when one of `workers` of one of `groups` (name prefixes) is still running."""
     return any(worker.is_running and worker.group.startswith(groups) for worker in workers)
 
 
 class HeapPolicy:
-    """Full collections held while loads run, what they left frozen once they are done (see the module docstring).
+    """Full collections held while a big load runs, what it left frozen once done (see the module docstring).
 
     The collector reports each pass of its middle generation (gc.callbacks, in any thread); the app's loop then
-    looks at its workers: one loading holds full passes, and a RELEASE_AFTER timer lets go once none runs."""
+    looks at its workers, and a RELEASE_AFTER watch runs until none of HELD_GROUPS or KEPT_GROUPS runs."""
 
     def __init__(self, app: App[Any]) -> None:
         self._app = app
         self._loop: asyncio.AbstractEventLoop | None = None
         self._full_threshold: int | None = None  # the oldest generation's threshold before the hold
         self._looking = False  # a look is scheduled on the loop
-        self._watch: Timer | None = None
-        self._busy = False  # a load was running at the last look or check
-        self._keep = True  # freeze at the next release: the first one, or a KEPT_GROUPS load was seen
+        self._watch: Timer | None = None  # runs while a load of HELD_GROUPS or KEPT_GROUPS was seen
+        self._busy = False  # such a load was running at the last look or check
+        self._keep = False  # a KEPT_GROUPS load was seen: freeze when the watch ends
+        self._settled = False  # the start-up heap was frozen
 
     @property
     def holding(self) -> bool:
@@ -76,7 +77,12 @@ class HeapPolicy:
         if self._watch is not None:
             self._watch.stop()
             self._watch = None
-        self._release(settle=False)
+        self._end(freeze=False)
+
+    def settle(self) -> None:
+        """The first page is on screen (the app's first_page_settled): the start-up heap frozen, once."""
+        if not self._settled:
+            self._freeze()
 
     def _observe(self, phase: str, info: dict[str, int]) -> None:
         """gc.callbacks: after a pass over the middle generation (the step that leads to a full one), look."""
@@ -88,40 +94,48 @@ class HeapPolicy:
                 self._looking = False
 
     def look(self) -> None:
-        """On the loop: a load running holds full passes (and watches for the end of the loads)."""
+        """On the loop: note a big load running (a held one holds full passes) and watch for its end."""
         self._looking = False
-        workers = list(self._app.workers)
-        self._keep = self._keep or loads_running(workers, KEPT_GROUPS)
-        if self.holding or not self.installed or not loads_running(workers):
+        if not self.installed:
             return
-        young, middle, self._full_threshold = gc.get_threshold()
-        gc.set_threshold(young, middle, FULL_HELD)
-        self._busy = True
-        if self._watch is None:
-            self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy")
-        else:
-            self._watch.resume()
+        workers = list(self._app.workers)
+        held, kept = loads_running(workers, HELD_GROUPS), loads_running(workers, KEPT_GROUPS)
+        self._keep = self._keep or kept
+        if held and not self.holding:
+            young, middle, self._full_threshold = gc.get_threshold()
+            gc.set_threshold(young, middle, FULL_HELD)
+        if held or kept:
+            self._busy = True
+            if self._watch is None:
+                self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy")
+            else:
+                self._watch.resume()
 
     def _check(self) -> None:
-        """While held, every RELEASE_AFTER: let go at the second check in a row that sees no load running."""
+        """Every RELEASE_AFTER while watching: done at the second check in a row that sees no big load running."""
         workers = list(self._app.workers)
-        running, self._busy = self._busy, loads_running(workers)
+        was_busy, self._busy = self._busy, loads_running(workers, HELD_GROUPS + KEPT_GROUPS)
         self._keep = self._keep or loads_running(workers, KEPT_GROUPS)
-        if not running and not self._busy:
-            self._release(settle=True)
+        if not was_busy and not self._busy:
+            self._end(freeze=True)
             if self._watch is not None:
                 self._watch.pause()
 
-    def _release(self, settle: bool) -> None:
-        if self._full_threshold is None:
-            return
-        if settle and self._keep:  # the start-up heap, a history, a log: out of later full passes
-            self._keep = False
-            gc.collect(1)
-            gc.freeze()
-        young, middle, _held = gc.get_threshold()
-        gc.set_threshold(young, middle, self._full_threshold)
-        self._full_threshold = None
+    def _end(self, freeze: bool) -> None:
+        """The big loads are done: with `freeze`, what a kept one (or the first held one) left frozen; full passes
+        on again."""
+        if freeze and (self._keep or (self.holding and not self._settled)):
+            self._freeze()
+        self._keep = False
+        if self._full_threshold is not None:
+            young, middle, _held = gc.get_threshold()
+            gc.set_threshold(young, middle, self._full_threshold)
+            self._full_threshold = None
+
+    def _freeze(self) -> None:
+        self._keep, self._settled = False, True
+        gc.collect(1)
+        gc.freeze()
 
 
 def limit_malloc_arenas(arenas: int = 1) -> bool:
