@@ -3,8 +3,9 @@
 A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
 history or a 1,000-client round). So automatic full passes are held while a round of the Clients screen or a
 history loads (HELD_GROUPS); once it and a log read are done, what they left is frozen out of later scans (still
-freed by reference counting), and the start-up heap once, with the first page. Not after every load: a frozen
-cycle that dies is never freed, and a hold over back-to-back pages kept every page's cycles (rss-100k). One malloc
+freed by reference counting): a history or a log each time, the Clients round the first time, the start-up heap
+once with the first page. Not after every load: a frozen cycle that dies is never freed (a live round's), and a
+hold over back-to-back pages kept every page's cycles (rss-100k). One malloc
 arena: pages are validated in worker threads, and memory freed in one thread's arena was not reused by the next
 page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
 """
@@ -29,6 +30,7 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 FULL_HELD = 1 << 30  # the oldest generation's threshold while held: young passes never set off a full one
 HELD_GROUPS = ("load:fleet", "load:judge", "load:history")  # worker groups (svctui.tui.loading): no full pass meanwhile
 KEPT_GROUPS = ("load:history", "log-read")  # loads whose result stays on screen (a history, a log): frozen after
+FIRST_KEPT_GROUPS = ("load:judge",)  # frozen after the first only: the fleet's runs, kept by later live rounds
 RELEASE_AFTER = 0.25  # seconds between two looks of the watch: it ends at the second in a row with no such load
 _arenas_limited = False
 
@@ -53,6 +55,7 @@ class HeapPolicy:
         self._busy = False  # such a load was running at the last look or check
         self._keep = False  # a KEPT_GROUPS load was seen: freeze when the watch ends
         self._settled = False  # the start-up heap was frozen
+        self._kept_once: set[str] = set()  # the FIRST_KEPT_GROUPS whose first load was seen
 
     @property
     def holding(self) -> bool:
@@ -99,8 +102,7 @@ class HeapPolicy:
         if not self.installed:
             return
         workers = list(self._app.workers)
-        held, kept = loads_running(workers, HELD_GROUPS), loads_running(workers, KEPT_GROUPS)
-        self._keep = self._keep or kept
+        held, kept = loads_running(workers, HELD_GROUPS), self._kept(workers)
         if held and not self.holding:
             young, middle, self._full_threshold = gc.get_threshold()
             gc.set_threshold(young, middle, FULL_HELD)
@@ -115,16 +117,23 @@ class HeapPolicy:
         """Every RELEASE_AFTER while watching: done at the second check in a row that sees no big load running."""
         workers = list(self._app.workers)
         was_busy, self._busy = self._busy, loads_running(workers, HELD_GROUPS + KEPT_GROUPS)
-        self._keep = self._keep or loads_running(workers, KEPT_GROUPS)
+        self._kept(workers)
         if not was_busy and not self._busy:
             self._end(freeze=True)
             if self._watch is not None:
                 self._watch.pause()
 
+    def _kept(self, workers: list[Worker[Any]]) -> bool:
+        """Note a load to freeze after (KEPT_GROUPS, or the first of a FIRST_KEPT_GROUPS); True when one runs."""
+        first = {group for group in FIRST_KEPT_GROUPS if loads_running(workers, (group,))} - self._kept_once
+        self._kept_once |= first
+        kept = bool(first) or loads_running(workers, KEPT_GROUPS)
+        self._keep = self._keep or kept
+        return kept
+
     def _end(self, freeze: bool) -> None:
-        """The big loads are done: with `freeze`, what a kept one (or the first held one) left frozen; full passes
-        on again."""
-        if freeze and (self._keep or (self.holding and not self._settled)):
+        """The big loads are done: with `freeze`, what a kept one left frozen; full passes on again."""
+        if freeze and self._keep:
             self._freeze()
         self._keep = False
         if self._full_threshold is not None:

@@ -122,16 +122,18 @@ async def test_a_history_or_a_log_is_frozen_once_loaded_a_page_is_not() -> None:
         assert gc.get_freeze_count() <= frozen - 100_000, "frozen, still freed by reference counting"
 
 
-async def test_the_first_page_or_the_first_held_load_freezes_the_start_up_heap_once() -> None:
+async def test_the_first_clients_round_is_frozen_a_later_one_and_a_second_settle_are_not() -> None:
+    """A live round's dead cycles would be kept for good: only the first round (the fleet's runs, kept by the later
+    ones) is frozen; the start-up heap once, by the app's first page."""
     first: list[object] = []
     again: list[object] = []
     async with running_policy() as (app, pilot):
-        await loaded(app, pilot, "load:judge", first)
-        assert gc.get_freeze_count() >= len(first) * 2, "the first Clients round: the start-up heap frozen with it"
+        assert await loaded(app, pilot, "load:judge", first)
+        assert gc.get_freeze_count() >= len(first) * 2, "the first Clients round frozen"
         frozen = gc.get_freeze_count()
-        await loaded(app, pilot, "load:judge", again)
+        assert await loaded(app, pilot, "load:judge", again)
         app.policy.settle()
-        assert gc.get_freeze_count() <= frozen, "once only: a live round's cycles are not kept for good"
+        assert gc.get_freeze_count() <= frozen, "a later round not, nor a settle after a freeze"
 
 
 async def test_a_worker_that_is_not_a_big_load_holds_nothing() -> None:
