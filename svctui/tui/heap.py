@@ -51,7 +51,7 @@ class HeapPolicy:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._full_threshold: int | None = None  # the oldest generation's threshold before the hold
         self._looking = False  # a look is scheduled on the loop
-        self._watch: Timer | None = None  # runs while a load of HELD_GROUPS or KEPT_GROUPS was seen
+        self._watch: Timer | None = None  # resumed while a load of HELD_GROUPS or KEPT_GROUPS was seen
         self._busy = False  # such a load was running at the last look or check
         self._keep = False  # a KEPT_GROUPS load was seen: freeze when the watch ends
         self._settled = False  # the start-up heap was frozen
@@ -70,6 +70,8 @@ class HeapPolicy:
     def install(self) -> None:
         """Start observing the collector (the app, once, as it mounts: on its loop)."""
         self._loop = asyncio.get_running_loop()
+        # made here, paused, in the app's context: a look runs in whatever context the collector reported from
+        self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy", pause=True)
         if self._observe not in gc.callbacks:
             gc.callbacks.append(self._observe)
 
@@ -108,9 +110,7 @@ class HeapPolicy:
             gc.set_threshold(young, middle, FULL_HELD)
         if held or kept:
             self._busy = True
-            if self._watch is None:
-                self._watch = self._app.set_interval(RELEASE_AFTER, self._check, name="heap-policy")
-            else:
+            if self._watch is not None:
                 self._watch.resume()
 
     def _check(self) -> None:

@@ -64,7 +64,7 @@ STATE = (
     "import gc, os, sys\n"
     "def state():\n"
     "    return (sorted(m for m, v in sys.modules.items() if v is None), gc.isenabled(), gc.get_threshold(),\n"
-    "            gc.get_freeze_count(), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n"
+    "            gc.get_freeze_count(), len(gc.callbacks), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n"
 )
 
 
