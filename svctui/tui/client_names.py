@@ -98,3 +98,4 @@ def redraw_column(table: PagedTable[Any], column_key: str) -> None:
         rendered = column.render(item)
         cell = cell_text(rendered)
         table.update_cell(table.adapter.key(item), column_key, cell)
+    table.refit()  # a name is wider or narrower than the id it replaced (the columns fit their cells)

@@ -63,8 +63,9 @@ async def test_filter_editor_and_detail(demo_server: DemoServer) -> None:
 
 
 async def test_c_on_a_shortened_name_copies_the_whole_name(demo_server: DemoServer) -> None:
-    """The name cell is cut at its width with `…`; `c` copies the selector's whole name, not what the cell shows."""
-    async with on_cleanup(demo_server) as (_app, pilot, screen):
+    """The name cell is cut at its width with `…`; `c` copies the selector's whole name, not what the cell shows (at
+    80 columns: wider, the names take the room they need)."""
+    async with on_cleanup(demo_server, size=(80, 24)) as (_app, pilot, screen):
         table = screen.selector_table
         width = table.columns[ColumnKey("name")].width
         row = next(index for index, item in enumerate(table.items) if len(item.name) > width)

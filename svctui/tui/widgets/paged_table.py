@@ -23,7 +23,7 @@ and `draw_ahead()` draws the new lines in slices before the frame, with the app'
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import islice
@@ -122,10 +122,21 @@ def fit_description(adapter: RowAdapter[T], wanted: dict[str, int]) -> list[Colu
     ]
 
 
-def natural_widths(adapter: RowAdapter[T], wanted: dict[str, int]) -> dict[str, int]:
-    """Each column's natural width in a fitted table: its width, or its `most` where that is wider."""
+def natural_widths(
+    adapter: RowAdapter[T], wanted: dict[str, int], widest: Mapping[str, int] | None = None
+) -> dict[str, int]:
+    """Each column's natural width in a fitted table: its width, or its `most` where that is wider; a `fit_content`
+    column's is its widest cell on the page (`widest`), up to its `most`: a short name leaves no blank room, and a
+    cell cut on a narrow terminal grows back whole when there is room."""
     most = {column.key: column.most or 0 for column in adapter.columns}
-    return {key: max(width, most.get(key, 0)) for key, width in wanted.items()}
+    cells = widest or {}
+
+    def natural(key: str, width: int) -> int:
+        if key not in cells:
+            return max(width, most.get(key, 0))
+        return max(width, min(most[key], cells[key]) if most.get(key) else cells[key])
+
+    return {key: natural(key, width) for key, width in wanted.items()}
 
 
 class HasId(Protocol):
@@ -314,6 +325,10 @@ class PagedTable(RowTable[Text], Generic[T]):
             return
         self._rebuild()
 
+    def _fits_content(self) -> bool:
+        """A fitted table with columns as wide as their cells (their widths follow the page and the sort)."""
+        return self.adapter.fit_order is not None and any(column.fit_content for column in self.adapter.columns)
+
     def _rebuild(self) -> None:
         """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
         widths = self.column_widths()
@@ -339,17 +354,20 @@ class PagedTable(RowTable[Text], Generic[T]):
             if not (narrow and column.minor)
         }
         order = self.adapter.fit_order
-        if order is not None and self._items:  # short columns no wider than their cells: the room goes to the message
+        widest: dict[str, int] = {}  # fit_content columns: the widest cell on the page, or the label with its arrow
+        if order is not None and self._items:  # short columns no wider than their cells: the room goes to the names
             for column in self.adapter.columns:
                 if column.fit_content and column.key in wanted:
-                    widest = max(cell_len(str(column.render(record))) for record in self._items.values())
-                    wanted[column.key] = min(
-                        wanted[column.key], max(widest, len(column.label) + (3 if column.sort else 0))
-                    )
+                    label = cell_len(sort_label(column.label, column.sort, self.sort_keys))
+                    cells = max(cell_len(str(column.render(record))) for record in self._items.values())
+                    widest[column.key] = max(cells, label)
+                    # a name (`most`) is whole before a column ranked after it shows (else cut to its `least`)
+                    limit = column.most or wanted[column.key]
+                    wanted[column.key] = min(limit, widest[column.key])
         room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
         if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
             return wanted
-        columns, natural = fit_description(self.adapter, wanted), natural_widths(self.adapter, wanted)
+        columns, natural = fit_description(self.adapter, wanted), natural_widths(self.adapter, wanted, widest)
         return fit_columns(columns, natural, room, 2 * self.cell_padding).widths
 
     def _add_columns(self, widths: dict[str, int] | None = None) -> None:
@@ -447,6 +465,13 @@ class PagedTable(RowTable[Text], Generic[T]):
                 if cell_changed(self.get_cell(key, column_key), cell):
                     self.update_cell(key, column_key, cell)
             await asyncio.sleep(0)
+        self.refit()
+
+    def refit(self) -> None:
+        """Fit the columns again when cells changed in place changed how wide the page's widest cells are
+        (fit_content: names that arrived after the page, a countdown that got shorter)."""
+        if self._fits_content() and self._items and self.column_widths() != self.shown_widths:
+            self._rebuild()
 
     def discard_prepared(self) -> None:
         """Forget cells rendered ahead (what they were rendered from changed, e.g. the tasks' drop marks)."""
@@ -582,8 +607,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._restore_cursor(cursor_key, cursor)
             elif self.row_count:
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
-        fits_content = self.adapter.fit_order is not None and any(c.fit_content for c in self.adapter.columns)
-        if fits_content and self.column_widths() != self.shown_widths:
+        if self._fits_content() and self.column_widths() != self.shown_widths:
             self._rebuild()  # the page's cells changed how wide its short columns are (fit_content)
         self._post_focus()
         return changed
@@ -688,6 +712,9 @@ class PagedTable(RowTable[Text], Generic[T]):
     def set_sort(self, sort: Sequence[SortKey]) -> None:
         """Show `sort` in the headers (no message; the screen owns the request)."""
         self.sort_keys = tuple(sort)
+        if self._fits_content() and self._items and self.column_widths() != self.shown_widths:
+            self._rebuild()  # a fit_content column's header gained or lost its arrow (its width follows its label)
+            return
         for column in self.adapter.columns:
             shown = self.columns.get(ColumnKey(column.key))
             if shown is not None:

@@ -24,9 +24,11 @@ VALUE_WRAP = 40  # the value column of the pane at 120 columns
 ColorOf = Callable[[str], str]
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
 CLIENT_WIDTH = 18
+CLIENT_MOST = 48  # a client's name takes the free room first, up to this (then the column cuts it with `…`)
 # The table's columns fitted to its width, the one that matters most first (RowAdapter.fit_order): between 100 and
 # 120 columns, or with the detail pane beside the table, what does not fit is left out rather than scrolled to
-# (the detail pane has every field); the schedule and the next run are cut (`…`) before they are left out.
+# (the detail pane has every field); the schedule and the next run are cut (`…`) before they are left out. Every
+# column is as wide as its widest cell on the page (fit_content), and the client's name takes the room left first.
 FIT_ORDER = ("id", "client", "schedule", "next", "kinds", "domains", "ous")
 CUT_SCHEDULE = 18  # `Daily at 07:18 UTC`
 CUT_NEXT = 18  # `2026-11-27 08:48Z…`: the moment without the countdown
@@ -54,11 +56,10 @@ def _no_names(client_id: str) -> str:
 
 
 def client_cell(event: Event, name_of: NameOf) -> str:
-    """The client's name (cut to the column), or the start of its id while no name is known."""
+    """The client's name (the column cuts it with `…` when it lacks the room), or the start of its id while no name
+    is known."""
     name = event.client_name or name_of(event.client_id)
-    if name:
-        return name if len(name) <= CLIENT_WIDTH else f"{name[: CLIENT_WIDTH - 1]}…"
-    return f"{event.client_id[:8]}…"
+    return name or f"{event.client_id[:8]}…"
 
 
 def client_whole(event: Event, name_of: NameOf) -> str:
@@ -89,6 +90,8 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             copy_text=lambda event: event.client_id,
             narrow_width=14,
             export_text=lambda event: client_whole(event, name_of),
+            most=CLIENT_MOST,
+            fit_content=True,
         ),
         # At 80 columns id, client, schedule and next run fill the row exactly (no horizontal scrollbar): `Daily at
         # 07:18 UTC` is 18 characters, a next run 29 (`2026-11-27 08:48Z  in 23h 31m`).
@@ -100,6 +103,7 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             copy_text=lambda event: event.rrule,
             narrow_width=18,
             least=CUT_SCHEDULE,
+            fit_content=True,
         ),
         ColumnDef(
             "next",
@@ -110,13 +114,22 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             copy_text=lambda event: next_run_copied(event.rrule, clock()),
             narrow_width=29,
             least=CUT_NEXT,
+            fit_content=True,
         ),
-        ColumnDef("kinds", "kinds", _kinds, width=7, minor=True),
+        ColumnDef("kinds", "kinds", _kinds, width=7, minor=True, fit_content=True),
         ColumnDef(
-            "domains", "domains", lambda event: _count_with_missing(event.domains, color_of), width=7, minor=True
+            "domains",
+            "domains",
+            lambda event: _count_with_missing(event.domains, color_of),
+            width=7,
+            minor=True,
+            fit_content=True,
         ),
-        ColumnDef("ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True),
+        ColumnDef(
+            "ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True, fit_content=True
+        ),
         fit_order=FIT_ORDER,
+        fit_content=True,
     )
 
 

@@ -44,7 +44,11 @@ class EventsScreen(ListScreen["Event"]):
     ]
     # Below the table (under 110 columns) the detail takes 3/5 of the height, as on Completed tasks: at 80x24 ~12
     # lines (whose schedule, in words, the next run, the rule and its next runs) over 7 rows of the table.
+    # The pane's lines wrap at VALUE_WRAP under a LABEL_WIDTH label: wider than 64 cells it would hold blank
+    # room while the table beside it cuts the next run (at 160 columns).
     DEFAULT_CSS = """
+    EventsScreen #body EventDetail { max-width: 64; }
+    EventsScreen.-narrow #body EventDetail { max-width: 100%; }
     EventsScreen.-narrow #body #main { height: 2fr; }
     EventsScreen.-narrow #body EventDetail { height: 3fr; }
     """

@@ -24,7 +24,8 @@ EXTENSION_FLAG = "extension"  # owned by an installed extension: its next sync r
 # The table's columns fitted to its width, the one that matters most first: the name takes the spare room (up to
 # NAME_MOST); on a narrow terminal flags is 8 wide (`default`, `extension` or `disabled`; cut ones end with `…`, the
 # detail pane says them, and a wide one's 16 columns cut the rare `extension disabled`; so cut where it would be
-# left out) and created, left out, sorts from the palette (ctrl+p, 'Sort by').
+# left out) and created, left out, sorts from the palette (ctrl+p, 'Sort by'). Every column is as wide as its widest
+# cell on the page (fit_content): what a short flag or id leaves goes to the name.
 FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "updated_at", "created_by")
 NAME_MOST = 60
 NAME_LEAST = 16  # a narrow table (the detail pane open beside it) cuts the name to this before leaving columns out
@@ -81,15 +82,28 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             narrow_width=20,
             most=NAME_MOST,
             least=NAME_LEAST,
+            fit_content=True,
         ),
-        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8, least=8),
-        ColumnDef("auto_certify", "certify", styled(lambda s: auto_certify_text(s.auto_certify)), width=11, minor=True),
-        ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True),
-        ColumnDef("created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at"),
-        ColumnDef("updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True),
-        ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True),
+        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8, least=8, fit_content=True),
+        ColumnDef(
+            "auto_certify",
+            "certify",
+            styled(lambda s: auto_certify_text(s.auto_certify)),
+            width=11,
+            minor=True,
+            fit_content=True,
+        ),
+        ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True, fit_content=True),
+        ColumnDef(
+            "created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at", fit_content=True
+        ),
+        ColumnDef(
+            "updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True, fit_content=True
+        ),
+        ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True, fit_content=True),
         render=styled,
         fit_order=FIT_ORDER,
+        fit_content=True,
     )
 
 
