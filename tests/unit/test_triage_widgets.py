@@ -100,6 +100,20 @@ async def test_status_bar_short_labels_that_are_cut_end_with_an_ellipsis() -> No
             assert "……" not in line and len(line) <= width - 2
 
 
+async def test_status_bar_drops_the_scope_words_before_it_cuts_a_label() -> None:
+    """Newcomer walk (issue 28 item 7): with the `o` quick filter at 80 columns the legend read `▓Partial… 39
+    (238)` beside a 30-cell bar; the scope's words (`matching the filters`) give way before a label is cut."""
+    labels = ["Timed out", "Failed", "Partially complete"]
+    bar = StatusBar()
+    async with OneWidget(bar).run_test(size=(80, 3)) as pilot:
+        bar.set_breakdown([StatusCount(*row) for row in zip([4, 5, 8], labels, [18, 181, 39], strict=True)], "matching")
+        bar.scope = "matching the filters"
+        await pilot.pause()
+        line = str(bar.render())
+        assert "▓ Partially complete 39  (238)" in line and "…" not in line, line
+        assert len(line) <= 78
+
+
 async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() -> None:
     """Newcomer audit: at 80 columns the legend ended `▚Failed 181 ▄Ing…`: Partially complete and the total were
     cut off. Where the short legend does not fit, the total and the not-OK statuses come first, whole entries only,

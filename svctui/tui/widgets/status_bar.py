@@ -2,8 +2,9 @@
 
 Each status fills its part of the bar with its own glyph (`svctui.tui.widgets.status_colors.STATUS_GLYPHS`) in its
 theme colour, and its legend entry starts with that glyph: the parts are told apart by shape as well as by hue.
-Where the legend does not fit it shortens in steps: short labels, then (80 columns) the total first and the not-OK
-statuses before the others, so what is left out (`+3`: how many statuses) is the least telling part.
+Where the legend does not fit it shortens in steps: without the scope's words, short labels, then (80 columns) the
+total first and the not-OK statuses before the others, so what is left out (`+3`: how many statuses) is the least
+telling part.
 """
 
 from __future__ import annotations
@@ -90,10 +91,12 @@ class StatusBar(Widget):
         if not items:  # the scope then says why (e.g. the page or the counts did not load), if it knows
             return Text(self.scope if self.scope and not self.breakdown else "no tasks to break down", style="italic")
         room = self.content_size.width or 80
-        legend = self._legend(items, total, short=False)
-        if legend.cell_len + MIN_BAR > room:
-            legend = self._legend(items, total, short=True)
-        if legend.cell_len + MIN_BAR > room:
+        # The scope's words go before a label is cut (`Partially …` beside a 30-cell bar: issue 28)
+        for short, scoped in ((False, True), (False, False), (True, False)):
+            legend = self._legend(items, total, short=short, scoped=scoped)
+            if legend.cell_len + MIN_BAR <= room:
+                break
+        else:
             legend = self._tight_legend(items, total, room - MIN_BAR)
         bar_width = max(MIN_BAR, min(MAX_BAR, room - legend.cell_len))
         bar = Text()
@@ -114,11 +117,11 @@ class StatusBar(Widget):
         entry.append(f"{label} {item.count:,}")
         return entry
 
-    def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool) -> Text:
+    def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool, scoped: bool) -> Text:
         legend = Text()
         for item in items:
             legend.append_text(self._entry(item, short=short))
-        scope = f" {self.scope}" if self.scope and not short else ""
+        scope = f" {self.scope}" if self.scope and scoped else ""
         legend.append(f"  ({total:,}{scope})", style="dim")
         return legend
 
