@@ -131,6 +131,7 @@ class LogPane(Vertical):
         self.notes: dict[int, str] = {}
         self.enterprise_only = ""  # why no run has a log here (a community server), once it said so
         self.wanted_domain: str | None = None
+        self.head_parts: list[str] = [self.note]  # the head line's parts (" · " between them), fitted when drawn
 
     def compose(self) -> ComposeResult:
         """Headline, view, search field, status line."""
@@ -280,16 +281,23 @@ class LogPane(Vertical):
         self.post_message(SummaryKnown(task_id, summary, note))
 
     # ----- what shows ----------------------------------------------------------------------------------------------
-    def _set_head(self, text: str, error: bool = False) -> None:
+    def _set_head(self, text: str, error: bool = False, parts: list[str] | None = None) -> None:
         head = self.query_one("#log-head", Static)
         head.set_class(error, "-error")
-        head.update(Content(visible(text)))
+        self.head_parts = [visible(part) for part in parts] if parts else [visible(text)]
+        self._draw_head()
+
+    def _draw_head(self) -> None:
+        """The head line fitted to its width: whole parts only, what is left out counted (`+2 more (z)`); zoomed
+        (the line wraps there) or wide enough, every part."""
+        head = self.query_one("#log-head", Static)
+        room = head.content_region.width or self.size.width - 2
+        zoomed = any(ancestor.has_class("-maximized") for ancestor in self.ancestors)
+        head.update(Content(" · ".join(self.head_parts) if zoomed else fit_parts(self.head_parts, room)))
 
     def _show_summary(self, summary: LogSummary, note: str) -> None:
-        text = " · ".join(summary.details())
-        if note:
-            text = f"{note} · {text}"
-        self._set_head(text, error=summary.first_error is not None)
+        parts = ([note] if note else []) + summary.details()
+        self._set_head(" · ".join(parts), error=summary.first_error is not None, parts=parts)
 
     def update_status(self) -> None:
         """Line n of m, the filter, the search, loading, the keys: the search term cut to what the line has room for
@@ -308,7 +316,8 @@ class LogPane(Vertical):
         status.update(Content(line))
 
     def on_resize(self) -> None:
-        """The search term in the status line cut for the new width."""
+        """The head line and the search term in the status line fitted to the new width."""
+        self._draw_head()
         self.update_status()
 
     def _status_text(self, term: str, keys: bool = True, short: bool = False) -> str:
@@ -415,6 +424,22 @@ class LogPane(Vertical):
                 return True
         self.notify(f"No line of this log is about {visible(domain)}.", timeout=3)
         return False
+
+
+def fit_parts(parts: list[str], room: int, key: str = "z") -> str:
+    """`parts` (the one that matters most first) joined with ` · ` in `room` cells: whole, or the first ones that fit
+    whole, then how many were left out and the key that shows them (`+2 more (z)`); the first part alone is cut
+    with `…`."""
+    line = " · ".join(parts)
+    if room <= 0 or cell_width(line) <= room:
+        return line
+    kept = parts[:1]
+    for part in parts[1:]:
+        more = f" · +{len(parts) - len(kept) - 1} more ({key})"  # those after this one
+        if cell_width(" · ".join([*kept, part])) + len(more) > room:
+            break
+        kept.append(part)
+    return cut_end(" · ".join([*kept, f"+{len(parts) - len(kept)} more ({key})"]), room)
 
 
 def _binary(summary: LogSummary) -> LogSummary:
