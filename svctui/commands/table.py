@@ -31,6 +31,8 @@ from svctui.visible import visible
 GAP = "  "
 MIN_TEXT = 8
 MIN_NAME = 20  # a name is cut to no fewer cells (SHARPHOUND-FRA-03 stays whole)
+MIN_MESSAGE = 20  # a task's message keeps this many cells (or its whole width) before a column that may go is
+# kept: `Ingesting c…` beside the EVENT and DOMAINS counts said nothing (issue 28)
 
 
 # ---------------------------------------------------------------- cells
@@ -140,7 +142,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("KINDS", flag_marks, min_width=7, drop=2),
         TableColumn("DOMAINS", lambda t: len(t.domains), right=True, drop=3),
         TableColumn("RESULTS", lambda t: _results(t.domain_results), min_width=15),
-        TableColumn("MESSAGE", lambda t: t.status_message, Role.TEXT),
+        TableColumn("MESSAGE", lambda t: t.status_message, Role.TEXT, min_width=MIN_MESSAGE),
     ),
     AssetGroupTag: (
         TableColumn("ID", lambda t: t.id, Role.ID, right=True),

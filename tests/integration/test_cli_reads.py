@@ -608,3 +608,22 @@ def test_clients_list_table_shows_each_clients_type_after_its_name(
     assert header.split()[:4] == ["ID", "NAME", "TYPE", "HOSTNAME"], header
     types = {row.split()[1]: row.split()[2] for row in rows}
     assert types[FLEET_NEW_CLIENT] == "azurehound" and set(types.values()) == {"sharphound", "azurehound"}, types
+
+
+def test_at_80_columns_the_message_at_the_end_of_the_line_is_no_stub(
+    env: dict[str, str], client_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Newcomer walk (issue 28 item 7): at COLUMNS=80 `tasks list` cut every message to `Ingesting c…` (11 cells)
+    while the EVENT and DOMAINS counts kept their width. The message keeps 20 cells (or all of a shorter one): a
+    column that may go is left out first, and the note names it."""
+    monkeypatch.setenv("COLUMNS", "80")
+    tasks = invoke(["tasks", "list", client_id, "--limit", "20"])
+    assert tasks.exit_code == 0, tasks.stderr
+    lines = tasks.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), max(lines, key=len)
+    start = lines[0].index("MESSAGE")
+    listed = jsonl_items(invoke(["tasks", "list", client_id, "--limit", "20", "-o", "jsonl"]).stdout)
+    for task, line in zip(listed, lines[1:], strict=True):
+        message = " ".join(str(task["status_message"]).split())
+        assert line[start:].startswith(message[:19]), (line, message)
+    assert "DOMAINS" in _left_out(tasks.stderr) and "DOMAINS" not in lines[0].split()
