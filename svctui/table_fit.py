@@ -9,7 +9,8 @@ The rule, in order:
    that does not fit is left out with every one ranked after it (a later, smaller column never takes the room an
    earlier one needs). A column that may not be dropped always shows (and the best-ranked column does when none is
    marked so); when the first left out may be cut (`cut_to`), every column that may be is cut to that width
-   instead, and the columns are chosen again.
+   instead, and the columns are chosen again; those ranked after it that came in go again, the last first, while a
+   name column is cut short of its width.
 2. The free room goes to the name columns first (`names`), then to the others, the widest cut first: each grows to
    its natural width (or its `most`) up to one cap, the largest that fits; the cells that leaves (fewer than the
    columns still growing) go by rank.
@@ -71,6 +72,7 @@ def fit_columns(columns: Sequence[Column], natural: Mapping[str, int], room: int
             for column in columns
         }
         shown = _choose(ranked, least, room, padding)
+        _names_before_later(ranked, ranked.index(first_out), shown, least, base, room, padding)
     widths = {key: least[key] for key in shown}
     spare = room - sum(width + padding for width in widths.values())
     spare = _grow([c.key for c in ranked if c.key in shown and c.names], widths, base, spare)
@@ -116,6 +118,27 @@ def _choose(ranked: Sequence[Column], least: Mapping[str, int], room: int, paddi
         shown.add(column.key)
         used += least[column.key] + padding
     return shown
+
+
+def _names_before_later(
+    ranked: Sequence[Column],
+    cut_at: int,
+    shown: set[str],
+    least: Mapping[str, int],
+    base: Mapping[str, int],
+    room: int,
+    padding: int,
+) -> None:
+    """After a cut let more columns in: those ranked after the one cut in (`cut_at`) go again, the last first, while
+    a name column is cut short of its width (a name is read whole before a later column shows)."""
+    for column in reversed(ranked[cut_at + 1 :]):
+        if column.key not in shown or not column.droppable:
+            continue
+        spare = room - sum(least[key] + padding for key in shown)
+        short = sum(base[c.key] - least[c.key] for c in ranked if c.names and c.key in shown)
+        if short <= spare:
+            return
+        shown.discard(column.key)
 
 
 def _grow(keys: Sequence[str], widths: dict[str, int], base: Mapping[str, int], spare: int) -> int:

@@ -169,3 +169,20 @@ def test_natural_widths_measure_every_row_again_only_when_the_widest_goes() -> N
     for index in range(6, 1000, 7):
         widths.remove_row(f"r{index}")
     assert widths.widest["name"] == 15 and widths.full_passes == 1
+
+
+def test_a_cut_lets_no_later_column_in_while_a_name_is_cut_short() -> None:
+    """Selectors at 160 columns with the detail pane: the flags column was cut in (its `cut_to`), which cut the
+    name to its `cut_to` too, and `created`, ranked after flags, took the room: `Accounts like A…` beside a date.
+    A column ranked after the one cut in shows only once the names have their width."""
+    columns = [
+        Column("id", "id", rank=0, droppable=False),
+        Column("name", "name", cut_to=16, rank=1, names=True),
+        Column("flags", "flags", cut_to=8, rank=2),
+        Column("created", "created", rank=3),
+    ]
+    natural = {"id": 3, "name": 44, "flags": 8, "created": 17}
+    fitted = fit_columns(columns, natural, 52)
+    assert fitted.left_out == ("created",)
+    assert fitted.widths == {"id": 3, "name": 35, "flags": 8}
+    assert fit_columns(columns, natural, 90).widths == {"id": 3, "name": 44, "flags": 8, "created": 17}
