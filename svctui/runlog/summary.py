@@ -129,7 +129,7 @@ class LogSummary:
             return [self.headline()]
         out = [f"{_many(self.lines, 'line')}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}"]
         if self.missing:
-            out.append("asked for but not resolved: " + ", ".join(self.missing))
+            out.append("not resolved: " + ", ".join(self.missing))  # asked for, by the task: short (80 columns)
         elif self.resolved is not None:
             out.append(f"{_many(len(self.resolved), 'method')} resolved")
         out += [f"{part.domain} {'?' if part.seconds is None else _duration(part.seconds)}" for part in self.domains]

@@ -54,7 +54,8 @@ TABS: Mapping[str, str] = {
 PREFETCH_SECONDS = 0.4  # how long the cursor rests on a run before its log is read for the headline
 DropsOf = Callable[[int], Sequence[Drop]]
 # The tasks table's columns fitted to its width, the one that matters most first: at 160 columns the first ten show
-# and the message takes the spare room (up to MESSAGE_MOST); event, doms, title, log path and the times after are in
+# and the message takes the spare room (whole up to MESSAGE_MOST before a column ranked after it shows: the cells
+# a short column leaves go to it, not to one more column); event, doms, title, log path and the times after are in
 # the detail pane (T) and sort from the palette (ctrl+p, 'Sort by'). Under 100 columns the minor ones drop first.
 FIT_ORDER = (
     "id",
@@ -164,7 +165,13 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
         ),
         ColumnDef("results", "results", results, width=16, fit_content=True),
         ColumnDef(
-            "message", "message", lambda task: task.status_message, width=MESSAGE_WIDTH, most=MESSAGE_MOST, least=12
+            "message",
+            "message",
+            lambda task: task.status_message,
+            width=MESSAGE_WIDTH,
+            most=MESSAGE_MOST,
+            least=12,
+            fit_content=True,
         ),
         ColumnDef(
             "dc",
