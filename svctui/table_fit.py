@@ -130,8 +130,10 @@ def _names_before_later(
     padding: int,
 ) -> None:
     """After a cut let more columns in: those ranked after the one cut in (`cut_at`) go again, the last first, while
-    a name column is cut short of its width (a name is read whole before a later column shows)."""
-    for column in reversed(ranked[cut_at + 1 :]):
+    a name column is cut short of its width (a name is read whole before a later column shows). A name cut in keeps
+    the column right after it (its `cut_to` is there for that one: a selector's flags beside its name)."""
+    start = cut_at + 1 + (1 if ranked[cut_at].names else 0)
+    for column in reversed(ranked[start:]):
         if column.key not in shown or not column.droppable:
             continue
         spare = room - sum(least[key] + padding for key in shown)

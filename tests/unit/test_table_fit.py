@@ -186,3 +186,5 @@ def test_a_cut_lets_no_later_column_in_while_a_name_is_cut_short() -> None:
     assert fitted.left_out == ("created",)
     assert fitted.widths == {"id": 3, "name": 35, "flags": 8}
     assert fit_columns(columns, natural, 90).widths == {"id": 3, "name": 44, "flags": 8, "created": 17}
+    # the name itself cut in (too wide beside the id): the column right after it stays, the later one goes
+    assert fit_columns(columns, {**natural, "name": 50}, 49).widths == {"id": 3, "name": 32, "flags": 8}
