@@ -4,15 +4,18 @@ the detail pane open; the Selectors table cut names beside a flags column twice 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widgets import DataTable
 
 from svctui.tui.widgets.paged_table import PagedTable
-from tests.integration.test_tui_names_room import blank_cells, cut_names
-from tests.support.selectors import on_cleanup
-from tests.support.tui import on_events, settle
+from tests.integration.test_tui_names_room import blank_cells, cut_names, plain
+from tests.snapshots.test_selectors_audit_snapshots import write_log
+from tests.support.selectors import AuditHost, on_cleanup
+from tests.support.selectors_run import big_tag_server
+from tests.support.tui import on_events, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -52,3 +55,18 @@ async def test_selectors_never_cut_a_name_beside_blank_room(demo_server: Any, si
             assert not cut, widths(table)
         else:
             assert cut, "the test needs names longer than the room"
+
+
+async def test_the_audit_tab_gives_its_free_room_to_names_first(tmp_path: Path) -> None:
+    """The Audit tab at 80x24 cut the chosen run's selector names (`Members of HR da…`) while its outcome column
+    held blank cells; the names and the messages (and a run's tag and counts) take the free room first."""
+    with big_tag_server(tmp_path) as demo:
+        write_log(demo)
+        async with with_screen(demo, AuditHost(), size=(80, 24)) as (app, pilot):
+            await settle(pilot)
+            table = app.screen.query_one("#audit-selectors", DataTable)
+            names = [plain(table.get_cell(row.key, "name")) for row in table.ordered_rows]
+            whole = [name for name in names if name and name not in cut_names(table, "name")]
+            assert "Members of HR database lab" in whole, (widths(table), names)
+            runs = app.screen.query_one("#audit-runs", DataTable)
+            assert not cut_names(runs, "tag"), widths(runs)

@@ -47,7 +47,7 @@ AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # (svctui.table_fit): each keeps at least its least width, the widest are cut first and cut text ends with `…`; on a
 # narrow tab the columns last in that order are left out (the status line names them). At 80 columns (the tags pane
 # gives way to the tab) when, state, tag, counts and action fit: what a run is chosen by; the chosen run's id is in
-# the line under the table.
+# the line under the table. The free room goes to what is read whole first (tag and counts; name and message).
 RUN_COLUMNS = ranked(
     (
         Column("run", "run", least=12),
@@ -56,18 +56,18 @@ RUN_COLUMNS = ranked(
         Column("state", "state", least=11),
         Column("who", "who", least=12),
         Column("server", "server", least=12),
-        Column("tag", "tag", least=10),
-        Column("counts", "counts", least=12),
+        Column("tag", "tag", least=10, names=True),
+        Column("counts", "counts", least=12, names=True),
     ),
     ("when", "state", "tag", "counts", "action", "run", "who", "server"),
 )
 SELECTOR_COLUMNS = ranked(
     (
         Column("id", "id", least=9),
-        Column("name", "name", least=14),
+        Column("name", "name", least=14, names=True),
         Column("outcome", "outcome", least=13),
         Column("status", "status", least=6),
-        Column("message", "message", least=12),
+        Column("message", "message", least=12, names=True),
         Column("request", "request id", least=12),
     ),
     ("id", "name", "outcome", "message", "status", "request"),
