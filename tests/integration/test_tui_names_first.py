@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable
 
+from svctui.demo.server import DemoServer
 from svctui.tui.widgets.paged_table import PagedTable
 from tests.integration.test_tui_names_room import blank_cells, cut_names, plain
 from tests.snapshots.test_selectors_audit_snapshots import write_log
 from tests.support.selectors import AuditHost, on_cleanup
 from tests.support.selectors_run import big_tag_server
+from tests.support.tasks import open_tasks, query, tasks_app
 from tests.support.tui import on_events, settle, with_screen
 
 pytestmark = pytest.mark.anyio
@@ -70,3 +72,15 @@ async def test_the_audit_tab_gives_its_free_room_to_names_first(tmp_path: Path) 
             assert "Members of HR database lab" in whole, (widths(table), names)
             runs = app.screen.query_one("#audit-runs", DataTable)
             assert not cut_names(runs, "tag"), widths(runs)
+
+
+async def test_the_tasks_results_column_fits_the_drop_marks_that_arrive_later(demo_server: DemoServer) -> None:
+    """The walk at 80x24 on SHARPHOUND-FRA-03: `2 ok  …` where a run's drop mark (`  ▼1`) arrived with the client's
+    history after the page had fitted its columns; the results column fits its cells again."""
+    fra = str(query(demo_server, "SELECT id FROM clients WHERE name = ?", "SHARPHOUND-FRA-03")[0][0])
+    async with tasks_app(demo_server, fra).run_test(size=(80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        table = screen.table
+        marked = [plain(table.get_cell(row.key, "results")) for row in table.ordered_rows]
+        assert any("▼" in text for text in marked), "the test needs a run with a drop on the first page"
+        assert not cut_names(table, "results"), widths(table)

@@ -461,3 +461,4 @@ def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
         rendered = column.render(task)
         cells[str(task.id)] = cell_text(rendered)
     table.update_column("results", cells)
+    table.refit()  # a drop mark (`  ▼1`) widens the column's widest cell: the column fits it again
