@@ -114,6 +114,20 @@ async def test_status_bar_drops_the_scope_words_before_it_cuts_a_label() -> None
         assert len(line) <= 78
 
 
+async def test_status_bar_tightens_its_spacing_before_it_cuts_a_label() -> None:
+    """The tasks screenshot at 120 columns read `▄Analyz… 2 ▓Partial… 30` beside a 28-cell bar: the full labels fit
+    with one space between entries; only then are labels cut."""
+    labels = ["Invalid", "Complete", "Canceled", "Timed out", "Failed", "Analyzing", "Partially complete"]
+    counts = [2, 577, 19, 19, 35, 2, 30]
+    bar = StatusBar()
+    async with OneWidget(bar).run_test(size=(120, 3)) as pilot:
+        bar.set_breakdown([StatusCount(*row) for row in zip([-1, 2, 3, 4, 5, 7, 8], labels, counts, strict=True)], "")
+        await pilot.pause()
+        line = str(bar.render())
+        assert "▓Partially complete 30" in line and "Analyzing 2" in line and "…" not in line, line
+        assert len(line) <= 118
+
+
 async def test_status_bar_at_80_columns_keeps_the_total_and_the_not_ok_counts() -> None:
     """Newcomer audit: at 80 columns the legend ended `▚Failed 181 ▄Ing…`: Partially complete and the total were
     cut off. Where the short legend does not fit, the total and the not-OK statuses come first, whole entries only,

@@ -2,9 +2,9 @@
 
 Each status fills its part of the bar with its own glyph (`svctui.tui.widgets.status_colors.STATUS_GLYPHS`) in its
 theme colour, and its legend entry starts with that glyph: the parts are told apart by shape as well as by hue.
-Where the legend does not fit it shortens in steps: without the scope's words, short labels, then (80 columns) the
-total first and the not-OK statuses before the others, so what is left out (`+3`: how many statuses) is the least
-telling part.
+Where the legend does not fit it shortens in steps: without the scope's words, tight spacing, short labels, then
+(80 columns) the total first and the not-OK statuses before the others, so what is left out (`+3`: how many
+statuses) is the least telling part.
 """
 
 from __future__ import annotations
@@ -92,8 +92,9 @@ class StatusBar(Widget):
             return Text(self.scope if self.scope and not self.breakdown else "no tasks to break down", style="italic")
         room = self.content_size.width or 80
         # The scope's words go before a label is cut (`Partially …` beside a 30-cell bar: issue 28)
-        for short, scoped in ((False, True), (False, False), (True, False)):
-            legend = self._legend(items, total, short=short, scoped=scoped)
+        steps = ((False, False, True), (False, False, False), (True, False, False), (True, True, False))
+        for tight, short, scoped in steps:  # tight spacing before a label is cut
+            legend = self._legend(items, total, tight=tight, short=short, scoped=scoped)
             if legend.cell_len + MIN_BAR <= room:
                 break
         else:
@@ -108,19 +109,20 @@ class StatusBar(Widget):
             line.right_crop(1)
         return line
 
-    def _entry(self, item: StatusCount, *, short: bool) -> Text:
-        """`  █ Complete 40`, or short: ` █Complete 40`, ` ▓Partial… 2`."""
-        entry = Text(" " if short else "  ")
+    def _entry(self, item: StatusCount, *, short: bool, tight: bool | None = None) -> Text:
+        """`  █ Complete 40`, or tight: ` █Complete 40`, and short: ` ▓Partial… 2`."""
+        tight = short if tight is None else tight
+        entry = Text(" " if tight else "  ")
         glyph = status_glyph(item.code)
-        entry.append(glyph if short else f"{glyph} ", style=status_style(self.app, item.code))
+        entry.append(glyph if tight else f"{glyph} ", style=status_style(self.app, item.code))
         label = SHORT_LABELS.get(item.label, item.label) if short else item.label
         entry.append(f"{label} {item.count:,}")
         return entry
 
-    def _legend(self, items: Sequence[StatusCount], total: int, *, short: bool, scoped: bool) -> Text:
+    def _legend(self, items: Sequence[StatusCount], total: int, *, tight: bool, short: bool, scoped: bool) -> Text:
         legend = Text()
         for item in items:
-            legend.append_text(self._entry(item, short=short))
+            legend.append_text(self._entry(item, short=short, tight=tight))
         scope = f" {self.scope}" if self.scope and scoped else ""
         legend.append(f"  ({total:,}{scope})", style="dim")
         return legend
