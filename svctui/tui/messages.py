@@ -36,6 +36,10 @@ class MarksChanged(Message):
         self.marked = marked
 
 
+class ColumnsFitted(Message):
+    """A table fitted its columns again and shows another set of them (the status line names those left out)."""
+
+
 class RowFocused(Message):
     """The cursor moved to another row (key, or None when the table is empty)."""
 

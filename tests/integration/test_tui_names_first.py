@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from svctui.demo.server import DemoServer
+from svctui.store.settings import Settings
 from svctui.tui.widgets.paged_table import PagedTable
 from tests.integration.test_tui_names_room import blank_cells, cut_names, plain
 from tests.snapshots.test_selectors_audit_snapshots import write_log
@@ -84,3 +85,17 @@ async def test_the_tasks_results_column_fits_the_drop_marks_that_arrive_later(de
         marked = [plain(table.get_cell(row.key, "results")) for row in table.ordered_rows]
         assert any("▼" in text for text in marked), "the test needs a run with a drop on the first page"
         assert not cut_names(table, "results"), widths(table)
+
+
+async def test_the_status_line_names_the_columns_left_out_after_a_resize(demo_server: Any) -> None:
+    """A resize from 160 to 80 columns refits the table after the screen had redrawn its status line: it said
+    `+6 columns` where the table left out 5; it names those the table leaves out now, at each size."""
+    async with on_cleanup(demo_server, size=(160, 45), settings=Settings(page_size=20)) as (_app, pilot, screen):
+        await pilot.press("i")  # a prompt on top: the screen below refits all the same
+        await settle(pilot)
+        for width, height in ((80, 24), (160, 45), (80, 24)):
+            await pilot.resize_terminal(width, height)
+            await settle(pilot)
+            shown = str(screen.query_one("#status-line", Static).render())
+            left_out = screen.selector_table.left_out
+            assert left_out and f"+{len(left_out)} column" in shown, (width, shown, left_out)

@@ -40,7 +40,7 @@ from svctui.tui import status_line as status
 from svctui.tui.clipboard import copy_text
 from svctui.tui.live import Freshness
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
-from svctui.tui.messages import FilterRemoved, MarksChanged, RowFocused, SortChanged
+from svctui.tui.messages import ColumnsFitted, FilterRemoved, MarksChanged, RowFocused, SortChanged
 from svctui.tui.palette import list_commands
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import StatusPart
@@ -564,6 +564,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.action_toggle_detail()
 
     @on(MarksChanged)
+    @on(ColumnsFitted)
     def _marks_changed(self) -> None:
         self._update_status()
 

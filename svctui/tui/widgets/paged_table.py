@@ -46,7 +46,7 @@ from textual.worker import Worker
 
 from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns
-from svctui.tui.messages import MarksChanged, RowFocused, SortChanged
+from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, cell_key_at, rendered_rows_stale, row_cells, styled_cell
 from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_text, ellipsized, one_line
 
@@ -332,6 +332,8 @@ class PagedTable(RowTable[Text], Generic[T]):
     def _rebuild(self) -> None:
         """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
         widths = self.column_widths()
+        if set(widths) != set(self.shown_widths):
+            self.post_message(ColumnsFitted())  # the columns left out changed: the status line says which
         records, key, column = self.items, self.current_key, self.cursor_column
         self.clear(columns=True)
         self._items.clear()
