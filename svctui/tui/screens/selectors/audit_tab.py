@@ -65,7 +65,7 @@ SELECTOR_COLUMNS = ranked(
     (
         Column("id", "id", least=9),
         Column("name", "name", least=14, names=True),
-        Column("outcome", "outcome", least=13),
+        Column("outcome", "outcome", least=15),  # `restored → 1201` whole beside a name that takes the room
         Column("status", "status", least=6),
         Column("message", "message", least=12, names=True),
         Column("request", "request id", least=12),
