@@ -82,6 +82,8 @@ class TaskStatus(IntEnum):
 # "Not OK": the finished runs that did not collect everything (one definition for the quick filter, the health
 # verdicts and the demo's fleet; canceled, running and the analysis states are not failures).
 NOT_OK_STATUSES = frozenset({TaskStatus.TIMED_OUT, TaskStatus.FAILED, TaskStatus.PARTIALLY_COMPLETE})
+# Not finished yet (the real server's jobs/finished leaves them out; completed-jobs lists them too).
+IN_PROGRESS_STATUSES = frozenset({TaskStatus.READY, TaskStatus.RUNNING})
 
 
 def status_label(code: int) -> str:

@@ -8,6 +8,9 @@ Rules, in one place (the Clients screen and `svctui health` both use them):
   drop rule of `svctui.triage`). **stale**: the client's last check-in is older than `stale_after` (default
   24 h); unknown when the server does not say (a server without `/api/v2/clients`). **never ran**: no
   completed run at all.
+- Only finished runs count: a run still ready or running (which a client's `completed-jobs` lists and the fleet's
+  `jobs/finished` does not) is no last run, no strip glyph, no run in the window; so the last run and the strip are
+  the same whichever read and whatever window brought them.
 - The verdict is the worst that applies, in this order: failing, stale, drops, never ran, ok. `SEVERITY` ranks
   them so a table sorted by it puts the worst first.
 """
@@ -20,7 +23,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from svctui.api.fleet_models import Run
-from svctui.api.models import NOT_OK_STATUSES, TaskStatus, status_label
+from svctui.api.models import IN_PROGRESS_STATUSES, NOT_OK_STATUSES, TaskStatus, status_label
 from svctui.triage.drops import Drop
 from svctui.triage.summary import task_order_key, task_time
 
@@ -129,6 +132,11 @@ class ClientHealth:
         return self.last_run.id if self.last_run is not None else None
 
 
+def in_progress(task: Run) -> bool:
+    """Whether the run has not finished yet (ready or running): not a run the morning check judges."""
+    return task.status in IN_PROGRESS_STATUSES
+
+
 def assess(
     client_id: str,
     name: str,
@@ -143,7 +151,7 @@ def assess(
 ) -> ClientHealth:
     """The verdict for one client from its runs (any order; `ordered`: chronological already), the drops found
     among them, and its check-in."""
-    runs = list(tasks) if ordered else sorted(tasks, key=task_order_key)
+    runs = [task for task in (tasks if ordered else sorted(tasks, key=task_order_key)) if not in_progress(task)]
     since = now - window
     recent = [task for task in runs if (moment := task_time(task)) is not None and moment >= since]
     drops = list(drops)

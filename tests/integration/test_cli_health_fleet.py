@@ -105,3 +105,30 @@ def test_several_servers_refuse_client_names_and_all_profiles_needs_a_profile() 
     assert none_saved.exit_code == 2 and "no profile is saved" in none_saved.stderr
     named = run_cli("health", "--profile", "a", "--profile", "b", "--client", "DC01")
     assert named.exit_code == 2 and "one --profile" in named.stderr
+
+
+def last_runs(stdout: str) -> dict[str, tuple[int, str, str] | None]:
+    """Client name -> (id, status) of its last run and its strip, in a `health -o json` output."""
+    return {
+        row["name"]: None if row["last_run"] is None else (row["last_run"]["id"], row["last_run"]["status"], row["strip"])
+        for row in json.loads(stdout)
+    }
+
+
+def test_a_clients_last_run_is_its_newest_finished_run_whatever_the_window_and_the_read(
+    two_servers: tuple[tuple[DemoServer, PathsSeen], tuple[DemoServer, PathsSeen]],
+) -> None:
+    """A run still ready or running (completed-jobs lists it, jobs/finished does not) is no last run: `--since -24h`
+    (the fleet's finished runs only) and `-7d`/`-30d` (a client's own history read too) name the same run and show
+    the same strip, as does a server read client by client (walk of issue 28: NYC-02 was 3993 Ingesting at -24h,
+    4000 Ready at -7d)."""
+    seen: dict[str, dict[str, tuple[int, str, str] | None]] = {}
+    for profile in ("current", "older"):
+        for since in ("-24h", "-7d", "-30d"):
+            result = run_cli("health", "--profile", profile, "--since", since, "-o", "json")
+            assert result.exit_code in (0, 6), result.stderr
+            seen[f"{profile} {since}"] = last_runs(result.stdout)
+    first = seen["current -24h"]
+    assert first and all(run is None or run[1] not in ("Ready", "Running") for run in first.values())
+    for label, runs in seen.items():
+        assert runs == first, label
