@@ -8,19 +8,18 @@ A name that matches no client or more than one is exit 2, naming the candidates.
 from __future__ import annotations
 
 import contextlib
-import difflib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from svctui.api.filters import VALUE_PATTERNS, Kind
 from svctui.api.quoting import quote_input
+from svctui.client_match import NoSuchClient, find_client
 from svctui.commands.common import CommandFailure, ExitCode, fail
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 SEE_ALL = "`svctui clients list` lists the clients, with their names and ids"
-SHOWN = 5  # candidates named in a message
 
 
 def is_uuid(text: str) -> bool:
@@ -36,34 +35,12 @@ def check_client(text: str, what: str) -> None:
 
 def match_client(given: str, names: Mapping[str, str], what: str) -> str:
     """The id of the one client named `given` (whole, any case) among `names` (id -> name); CommandFailure (exit 2)
-    naming the candidates when no client or several have that name."""
-    wanted = given.strip().casefold()
-    found = sorted(client_id for client_id, name in names.items() if name.strip().casefold() == wanted)
-    if len(found) == 1:
-        return found[0]
-    shown = quote_input(given)
-    if found:
-        ids = ", ".join(f"{client_id} ({names[client_id]})" for client_id in found[:SHOWN])
-        more = f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
-        raise CommandFailure(
-            f"{what} {shown} names {len(found)} clients: {ids}{more}; give the uuid instead ({SEE_ALL})",
-            ExitCode.USAGE,
-        )
-    if not names:
-        raise CommandFailure(
-            f"{what} {shown}: this server lists no clients to look the name up in (community edition); "
-            "give the client's uuid",
-            ExitCode.USAGE,
-        )
-    every = sorted(set(names.values()), key=str.casefold)
-    close = difflib.get_close_matches(given.strip().upper(), [name.upper() for name in every], SHOWN, 0.5)
-    by_upper = {name.upper(): name for name in every}
-    candidates = [by_upper[name] for name in close] or every[:SHOWN]
-    label = "did you mean" if close else "clients include"
-    raise CommandFailure(
-        f"{what} {shown} is no client's name or uuid; {label}: {', '.join(candidates)} ({SEE_ALL})",
-        ExitCode.USAGE,
-    )
+    naming the candidates when no client or several have that name (svctui.client_match, as the dashboard)."""
+    try:
+        return find_client(given, names)
+    except NoSuchClient as exc:
+        tail = f" ({SEE_ALL})" if exc.see_all else ""
+        raise CommandFailure(f"{what} {exc}{tail}", ExitCode.USAGE) from None
 
 
 async def resolve_clients(client: ApiClient, profile: str, given: Sequence[str], what: str) -> list[str]:

@@ -110,7 +110,9 @@ def test_several_servers_refuse_client_names_and_all_profiles_needs_a_profile() 
 def last_runs(stdout: str) -> dict[str, tuple[int, str, str] | None]:
     """Client name -> (id, status) of its last run and its strip, in a `health -o json` output."""
     return {
-        row["name"]: None if row["last_run"] is None else (row["last_run"]["id"], row["last_run"]["status"], row["strip"])
+        row["name"]: None
+        if row["last_run"] is None
+        else (row["last_run"]["id"], row["last_run"]["status"], row["strip"])
         for row in json.loads(stdout)
     }
 

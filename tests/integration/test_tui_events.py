@@ -251,6 +251,7 @@ async def test_c_chooses_a_client_by_name_and_lists_only_its_events(demo_server:
     from textual.widgets import Input
 
     from svctui.tui.widgets.client_picker import ClientPicker
+    from svctui.tui.widgets.filter_chips import FilterChip, FilterChips
 
     async with on_events(demo_server) as (app, pilot, screen):
         await settle(pilot)
@@ -268,6 +269,8 @@ async def test_c_chooses_a_client_by_name_and_lists_only_its_events(demo_server:
         await settle(pilot)
         assert [(f.column, f.op, f.value) for f in screen.filters] == [("client_id", "eq", event.client_id)]
         assert screen.table.items and {item.client_id for item in screen.table.items} == {event.client_id}
+        chips = [str(chip.label) for chip in screen.query_one(FilterChips).query(FilterChip)]
+        assert chips == [f"client = {name} ✕"], "the chip names the client; the uuid is what is sent"
 
 
 async def test_a_page_turn_rebuilds_the_table_and_keeps_marks(demo_server: DemoServer) -> None:

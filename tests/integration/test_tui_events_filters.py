@@ -145,7 +145,9 @@ async def test_every_bad_quick_filter_is_shown_at_once_and_the_buttons_stay_in_v
         assert app.screen is editor
         lines = str(editor.query_one("#quick-error", Static).render()).splitlines()
         assert lines == [
-            "✗ client_id eq: 'nope' is not a uuid; allowed: a uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+            "✗ client_id eq: 'nope' is no client's name or uuid; clients include: AZUREHOUND-NEW-01, SHARPHOUND-DC01, "
+            "SHARPHOUND-FRA-03, SHARPHOUND-LAB, SHARPHOUND-LON-01; allowed: a client's uuid, or the name of one known "
+            "client (eq or neq)",
             "✗ rrule: predicate 'gt' is not allowed for a string column; allowed: eq, ~eq, neq",
             "✗ next_scheduled_at lt: 'soon' is not a valid time; allowed: " + ALLOWED_TEXT[Kind.TIMESTAMP],
         ]
@@ -171,7 +173,8 @@ async def test_editor_rows_validate_per_kind(demo_server: DemoServer) -> None:
         row.query_one(Input).value = "not-a-uuid"
         await pilot.pause()
         assert row.has_class("-invalid")
-        assert "client_id eq: 'not-a-uuid' is not a uuid" in str(row.query_one(".filter-error", Static).render())
+        error = str(row.query_one(".filter-error", Static).render())
+        assert "client_id eq: 'not-a-uuid' is no client's name or uuid" in error and "allowed: a client's uuid" in error
         before = demo_server.request_count
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -351,3 +354,55 @@ async def test_a_filter_its_row_cannot_show_stays_on_the_quick_line(demo_server:
             assert problems, "checked on the quick line: not applied as it is"
             await pilot.press("escape")
             await settle(pilot)
+
+
+def chip_texts(screen: Screen[Any]) -> list[str]:
+    """The filter chips' labels, as shown."""
+    return [str(chip.label) for chip in screen.query_one(FilterChips).query(FilterChip)]
+
+
+async def test_client_id_takes_a_clients_name_in_the_row_and_the_quick_line(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 28, item 8): `events list -f client_id=NAME` took a name while the editor said "is not a
+    uuid". The row and the quick line take it as the CLI does (the same match), send the uuid, and the chip shows
+    the name; a name no client has is an inline error naming column, predicate and what is allowed, sent nothing."""
+    async with on_events(demo_server) as (app, pilot, screen):
+        await settle(pilot)
+        event = screen.table.current_item
+        assert event is not None
+        name = app.client_name(event.client_id)
+        assert name, "the client names are loaded with the first page"
+        await pilot.press("slash")
+        editor = editor_on_top(app)
+        row = editor.query_one("#row-client_id", FilterRow)
+        row.query_one(Input).value = name.lower()
+        await pilot.pause()
+        assert not row.has_class("-invalid")
+        assert f"sent as {event.client_id}" in str(row.query_one(".filter-error", Static).render())
+        before = demo_server.request_count
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert demo_server.request_count == before + 1
+        assert screen.filters == (Filter("client_id", "eq", event.client_id),)
+        assert {item.client_id for item in screen.table.items} == {event.client_id}
+        assert chip_texts(screen) == [f"client = {name} ✕"]
+
+        await pilot.press("x")
+        await settle(pilot)
+        await pilot.press("slash")
+        editor = editor_on_top(app)
+        before = demo_server.request_count
+        editor.query_one("#quick", Input).value = "client_id=eq:NO-SUCH-HOST id=gt:nine"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert on_top(app) is editor and demo_server.request_count == before
+        error = str(editor.query_one("#quick-error", Static).render())
+        assert "client_id eq: 'NO-SUCH-HOST' is no client's name or uuid" in error
+        assert "allowed: a client's uuid, or the name of one known client" in error
+        assert "id gt: 'nine' is not an integer" in error
+        editor.query_one("#quick", Input).value = f"client_id=neq:{name}"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert on_top(app) is screen and demo_server.request_count == before + 1
+        assert screen.filters == (Filter("client_id", "neq", event.client_id),)
+        assert event.client_id not in {item.client_id for item in screen.table.items}
+        assert chip_texts(screen) == [f"client ≠ {name} ✕"]

@@ -21,7 +21,7 @@ a live refresh that fails keeps the rows on screen, dimmed and marked stale with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, cast
 
@@ -443,7 +443,12 @@ class ListScreen(DashboardScreen, Generic[T]):
     def show_filters(self, filters: Sequence[Filter]) -> None:
         """Replace the filters and their chips (no load: the caller loads, e.g. with another client)."""
         self.filters = tuple(filters)
-        self.query_one(FilterChips).show_filters(self.filters)
+        self.query_one(FilterChips).show_filters(self.filters, self.filter_client_names())
+
+    def filter_client_names(self) -> Mapping[str, str] | None:
+        """The known clients (id -> name) where `client_id` takes a client's name and its chip shows it (None: a
+        uuid only)."""
+        return None
 
     def set_sort(self, sort: Sequence[SortKey]) -> None:
         """Replace the sort keys, go to the first page, load."""
@@ -465,7 +470,8 @@ class ListScreen(DashboardScreen, Generic[T]):
             else:
                 self.notify("The filters are unchanged: nothing was sent.")
 
-        self.app.push_screen(FilterEditor(self.SPEC, self.filters, clock=self.app.clock), applied)
+        editor = FilterEditor(self.SPEC, self.filters, clock=self.app.clock, client_names=self.filter_client_names())
+        self.app.push_screen(editor, applied)
 
     def action_clear_filters(self) -> None:
         """Remove every filter."""

@@ -1,12 +1,12 @@
 """Active filters as removable chips above a table; clicking (or enter on) a chip posts `FilterRemoved`.
 
 chips = FilterChips(spec, id="chips")
-chips.show_filters(filters)          # hidden when there are none
+chips.show_filters(filters, names)   # hidden when there are none; names (id -> name) show a client by name
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from textual.containers import HorizontalScroll
 from textual.content import Content
@@ -19,20 +19,28 @@ from svctui.visible import visible
 PREDICATE_SYMBOLS = {"eq": "=", "neq": "≠", "gt": ">", "gte": "≥", "lt": "<", "lte": "≤", "~eq": "∋"}
 
 
-def chip_text(active: Filter, spec: EndpointSpec | None = None) -> str:
-    """How a filter reads on a chip: `client_id = 0b1c…  ✕`; coded values by label (`status = failed`)."""
+def chip_text(active: Filter, spec: EndpointSpec | None = None, names: Mapping[str, str] | None = None) -> str:
+    """How a filter reads on a chip: `client_id = 0b1c…  ✕`, or `client = SHARPHOUND-DC01 ✕` when `names` (id ->
+    name) knows the client (the uuid is still what is sent); coded values by label (`status = failed`)."""
     symbol = PREDICATE_SYMBOLS.get(active.op, active.op)
+    column = active.column
     value = display_value(spec, active.column, active.value) if spec is not None else active.value
+    name = (names or {}).get(active.value.lower(), "") if column == "client_id" else ""
+    if name:
+        column, value = "client", name
     value = value if len(value) <= 28 else f"{value[:27]}…"
-    return visible(f"{active.column} {symbol} {value} ✕")  # a pasted value's control characters shown
+    return visible(f"{column} {symbol} {value} ✕")  # a pasted value's (or a server name's) control characters shown
 
 
 class FilterChip(Button):
     """One removable filter."""
 
-    def __init__(self, active: Filter, spec: EndpointSpec | None = None) -> None:
+    def __init__(
+        self, active: Filter, spec: EndpointSpec | None = None, names: Mapping[str, str] | None = None
+    ) -> None:
         tooltip = visible(str(active))
-        super().__init__(Content(chip_text(active, spec)), compact=True, classes="filter-chip", tooltip=tooltip)
+        text = chip_text(active, spec, names)
+        super().__init__(Content(text), compact=True, classes="filter-chip", tooltip=tooltip)
         self.active_filter = active
 
 
@@ -52,12 +60,12 @@ class FilterChips(HorizontalScroll):
         self.spec = spec
         self.filters: tuple[Filter, ...] = ()
 
-    def show_filters(self, filters: Sequence[Filter]) -> None:
-        """Replace the chips with one per filter."""
+    def show_filters(self, filters: Sequence[Filter], names: Mapping[str, str] | None = None) -> None:
+        """Replace the chips with one per filter (a client by its name where `names`, id -> name, has it)."""
         self.filters = tuple(filters)
         self.remove_children()
         if self.filters:
-            chips: list[Static | Button] = [FilterChip(active, self.spec) for active in self.filters]
+            chips: list[Static | Button] = [FilterChip(active, self.spec, names) for active in self.filters]
             chips.append(Static("x clears all", classes="chips-hint"))
             self.mount_all(chips)
         self.set_class(bool(self.filters), "-active")

@@ -6,12 +6,15 @@
 One row per filter column: a predicate choice limited to the column's kind, and a value field checked as you type
 (booleans and coded columns are a choice; integers, uuids and times show an inline error; times accept RFC 3339
 and relative forms like -7d and are sent in UTC Z). A quick-filter line takes `col=op:value ...` with the same
-checks. While anything is invalid, Apply refuses and nothing is sent.
+checks. While anything is invalid, Apply refuses and nothing is sent. Given the known clients (`client_names`,
+id -> name: the Events screen), `client_id` takes a client's name as `events list -f client_id=NAME` does
+(svctui.client_match), sent as its uuid; a name no client or several have is an inline error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
@@ -25,6 +28,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from svctui.api.filters import (
+    NULL,
+    VALUE_PATTERNS,
     Column,
     EndpointSpec,
     Filter,
@@ -34,6 +39,7 @@ from svctui.api.filters import (
     parse_each,
     split_quick_filter,
 )
+from svctui.client_match import NoSuchClient, find_client
 from svctui.clock import Clock
 from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
 from svctui.tui.widgets.dialog import show_line
@@ -52,6 +58,47 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
+
+
+CLIENT_COLUMN = "client_id"
+CLIENT_ALLOWED = "a client's uuid, or the name of one known client (eq or neq)"
+ClientNames = Mapping[str, str]  # client id -> name
+
+
+def client_value(column: str, op: str, value: str, names: ClientNames | None) -> str:
+    """`value` as sent: in `client_id` (eq, neq) a client's name is its uuid, as `-f client_id=NAME` takes it; a
+    FilterError naming the column, the predicate and what is allowed when no client or several have that name."""
+    if names is None or column != CLIENT_COLUMN or op not in ("eq", "neq") or not value.strip():
+        return value
+    if VALUE_PATTERNS[Kind.UUID].fullmatch(value.strip()) or value.strip().lower() == NULL:
+        return value
+    try:
+        return find_client(value, names)
+    except NoSuchClient as exc:
+        raise FilterError(
+            f"{column} {op}: {exc}; allowed: {CLIENT_ALLOWED}", column=column, op=op, allowed=CLIENT_ALLOWED
+        ) from None
+
+
+def quick_client_ids(texts: Iterable[str], names: ClientNames | None) -> tuple[list[str], list[str]]:
+    """The quick line's filters with a client's name in `client_id=[eq:|neq:]NAME` put as its uuid, and the
+    problems of the names that match no client or several."""
+    kept: list[str] = []
+    problems: list[str] = []
+    for text in texts:
+        column, sep, rest = text.strip().partition("=")
+        op, colon, value = rest.partition(":")
+        op, value = (op.strip(), value) if colon and op.strip() in ("eq", "neq") else ("eq", rest)
+        prefix = rest.partition(":")[0].strip()  # gt:, ~eq: … are the grammar's to refuse for a uuid
+        other_predicate = colon and prefix not in ("eq", "neq") and re.fullmatch(r"~?[a-z]+", prefix)
+        if not sep or column.strip() != CLIENT_COLUMN or other_predicate:
+            kept.append(text)
+            continue
+        try:
+            kept.append(f"{CLIENT_COLUMN}={op}:{client_value(CLIENT_COLUMN, op, value, names)}")
+        except FilterError as exc:
+            problems.append(str(exc))
+    return kept, problems
 
 
 SAMPLE_TEXT = {"rrule": "DAILY"}  # a ~eq value that reads like the column's content; "old" for the rest
@@ -100,11 +147,14 @@ def _default_predicate(column: Column) -> str:
 class FilterRow(Vertical):
     """One filter column: name, predicate, value, kind hint, and an inline error line."""
 
-    def __init__(self, spec: EndpointSpec, column: Column, active: Filter | None) -> None:
+    def __init__(
+        self, spec: EndpointSpec, column: Column, active: Filter | None, client_names: ClientNames | None = None
+    ) -> None:
         super().__init__(classes="filter-row", id=f"row-{column.name}")
         self.spec = spec
         self.column = column
         self.initial = active
+        self.client_names = client_names
 
     def compose(self) -> ComposeResult:
         """Label, predicate choice, value field (choice for booleans and coded columns) and hint."""
@@ -153,6 +203,7 @@ class FilterRow(Vertical):
         raw = self.raw_value if raw is None else raw
         if not raw.strip():
             return None
+        raw = client_value(self.column.name, self.predicate, raw, self.client_names)
         return Filter.build(self.spec, self.column.name, self.predicate, raw, now)
 
     def check(self, now: datetime, raw: str | None = None) -> Filter | None:
@@ -172,6 +223,8 @@ class FilterRow(Vertical):
             show_line(error, f"→ sent as {built.value}")
         elif built is not None and built.op == "~eq":
             show_line(error, f"→ {case_note(built.value)}")
+        elif built is not None and self.column.name == CLIENT_COLUMN and built.value != typed.lower():
+            show_line(error, f"→ sent as {built.value}")
         else:
             show_line(error, "")
         return built
@@ -276,11 +329,19 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
 
     HORIZONTAL_BREAKPOINTS = narrow_below(NARROW_TERMINAL)  # narrower fields
 
-    def __init__(self, spec: EndpointSpec, current: Sequence[Filter] = (), *, clock: Clock) -> None:
+    def __init__(
+        self,
+        spec: EndpointSpec,
+        current: Sequence[Filter] = (),
+        *,
+        clock: Clock,
+        client_names: ClientNames | None = None,
+    ) -> None:
         super().__init__()
         set_breakpoint_class(self)
         self.spec = spec
         self.clock = clock
+        self.client_names = client_names  # client id -> name where client_id takes a name (None: a uuid only)
         self.current = tuple(current)
         self.closed = False  # dismissed: keys still queued behind the closing one (a second enter) do nothing
         self.refused: tuple[list[str], int] | None = None  # the quick line's problems and the rows' count, refused
@@ -323,7 +384,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
                 for column in self.spec.columns.values():
-                    yield FilterRow(self.spec, column, per_row.get(column.name))
+                    yield FilterRow(self.spec, column, per_row.get(column.name), self.client_names)
             yield Static("", id="summary", classes="dialog-error")
             with Horizontal(id="buttons"):
                 yield Button("Clear", id="clear", compact=True)
@@ -356,8 +417,9 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         its own line under it)."""
         line = self.query_one("#quick", Input).value if line is None else line
         error = self.query_one("#quick-error", Static)
-        parsed, refused = parse_each(self.spec, split_quick_filter(line), now)
-        problems = [str(exc) for _, exc in refused]
+        texts, unnamed = quick_client_ids(split_quick_filter(line), self.client_names)
+        parsed, refused = parse_each(self.spec, texts, now)
+        problems = [*unnamed, *(str(exc) for _, exc in refused)]
         error.set_class(bool(problems), "-invalid")
         if problems:
             show_line(error, "\n".join(f"✗ {problem}" for problem in problems))

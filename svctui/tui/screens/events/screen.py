@@ -7,6 +7,7 @@ column shows a client's name once known, its id before that; `c` on the column c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
@@ -21,6 +22,7 @@ from svctui.tui.screens.events.detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.paged_table import RowAdapter
 
 if TYPE_CHECKING:
@@ -156,9 +158,17 @@ class EventsScreen(ListScreen["Event"]):
         """The next-run cells told again, a few rows per turn of the loop (a newer retelling replaces this one)."""
         await self.table.retell_column("next")
 
+    def filter_client_names(self) -> Mapping[str, str] | None:
+        """The client names known now: `client_id` takes a name (as `events list -f client_id=NAME`), its chip
+        shows one."""
+        profile = self.app.profile
+        return self.app.client_names.names(profile.name) if profile is not None else {}
+
     def show_names(self) -> None:
-        """Redraw the client column and the detail pane with the names known now."""
+        """Redraw the client column, a client filter's chip and the detail pane with the names known now."""
         redraw_column(self.table, "client")
+        if any(active.column == "client_id" for active in self.filters):
+            self.query_one(FilterChips).show_filters(self.filters, self.filter_client_names())
         self.refresh_detail()
 
     @on(Loaded)
