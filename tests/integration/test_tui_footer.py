@@ -63,3 +63,43 @@ async def test_the_widest_footers_fit_between_100_and_119_columns(demo_server: D
             keys = footer_keys(footer)
             assert {"question_mark", "q"} <= {key.key for key in keys}
             assert all(key.region.right <= 100 for key in keys), [(key.key, key.region) for key in keys]
+
+
+def footer_line(app: object) -> str:
+    """The footer's line as drawn (the screenshot's last row)."""
+    import html
+    import re
+
+    from textual.app import App
+
+    assert isinstance(app, App)
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for found in re.finditer(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', app.export_screenshot()):
+        text = html.unescape(re.sub(r"<[^>]+>", "", found.group(3))).replace("\xa0", " ")
+        rows.setdefault(float(found.group(2)), []).append((float(found.group(1)), text))
+    return "".join(text for _, text in sorted(rows[max(rows)])).rstrip()
+
+
+@pytest.mark.parametrize(("size", "keys"), [((60, 20), ()), ((80, 24), ("L",))])
+async def test_a_key_that_does_not_fit_is_left_out_whole(
+    demo_server: DemoServer, size: tuple[int, int], keys: tuple[str, ...]
+) -> None:
+    """Newcomer walk: at 60x20 Completed tasks' footer ended `^p palettel`, at 80x24 in the Log tab it read
+    `C Cl▏^p palette`. A key that would be cut (or run under the palette key) goes whole, with the keys after it."""
+    from tests.support.tasks import client_ids, open_tasks, tasks_app
+
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=size) as pilot:
+        screen = await open_tasks(pilot)
+        for pressed in keys:
+            await pilot.press(pressed)
+            await settle(pilot)
+        line = footer_line(app)
+        assert line.endswith("▏^p palette"), line
+        footer = screen.query_one(KeyFooter)
+        palette = next(key for key in footer_keys(footer) if key.has_class("-command-palette"))
+        shown = [key for key in footer_keys(footer) if key.display and key is not palette and key.parent is footer]
+        assert shown and all(key.region.right <= palette.region.x for key in shown)
+        assert all(key.description in line for key in shown), "every key shown has its whole label"
+        if keys:
+            assert "C Cl▏" not in line and not line.removesuffix("▏^p palette").endswith("Cl")

@@ -5,7 +5,11 @@ quit) fit in 80 columns.
 Textual's Footer remounts every key whenever the screen's bindings may have changed (each focus change), and
 each new key restyles itself twice on mount (its `compact` starts True, then follows the footer's). This one
 remounts only when what it shows would change, and mounts each key already in its final compact state: the
-same footer, at a fraction of the start-up cost (three remounts of ~12 keys before the first row)."""
+same footer, at a fraction of the start-up cost (three remounts of ~12 keys before the first row).
+
+What still does not fit beside the palette key is left out whole, from the first key that would be cut on (a
+group's keys with their label): half a label reads as another word (`C Cl`), and a key running under the palette
+key showed its last letter past it (`^p palettel`)."""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from collections.abc import Hashable
 
 from textual import events
 from textual.app import ComposeResult
+from textual.containers import HorizontalGroup
+from textual.widget import Widget
 from textual.widgets import Footer
 
 from svctui.tui.textual_internals import FooterKey, FooterLabel, footer_bindings_ready
@@ -51,6 +57,34 @@ class KeyFooter(Footer):
         if self._composed_for is not None and self.is_attached and self._composed_for == self.shown():
             return
         await super().recompose()
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Leave out, whole, the first key (or group) that would run under the palette key and every one after it."""
+        if not self.is_attached:
+            return
+        parts = [child for child in self.children if not child.has_class("-command-palette")]
+        palette = [child for child in self.children if child.has_class("-command-palette") and child.display]
+        limit = self.size.width - sum(child.outer_size.width for child in palette)
+        cut: int | None = None
+        for index, part in enumerate(parts):
+            if part.display and part.virtual_region.right > limit:
+                cut = index
+                break
+        group_label = cut is not None and cut > 0 and isinstance(parts[cut], FooterLabel)
+        if group_label and cut is not None and isinstance(parts[cut - 1], HorizontalGroup):
+            cut -= 1  # a group's label cut: the group goes with it
+        for index, part in enumerate(parts):
+            hide = cut is not None and index >= cut
+            if part.display == hide:
+                part.display = not hide
+
+    def _show_every_part(self) -> None:
+        """Every key shown again (the width grew): `_fit` then leaves out what does not fit now."""
+        part: Widget
+        for part in self.children:
+            part.display = True
+        self.call_after_refresh(self._fit)
 
     def compose(self) -> ComposeResult:
         """Footer's keys, without the minor ones while narrow."""
@@ -78,6 +112,12 @@ class KeyFooter(Footer):
             yield widget
 
     def on_resize(self, _event: events.Resize) -> None:
-        """Recompose when the terminal crosses the narrow width."""
+        """Recompose when the terminal crosses the narrow width; fit the keys to the new width."""
         if (self.app.size.width < NARROW) != self._narrow:
             self.call_after_refresh(self.recompose)
+        else:
+            self._show_every_part()
+
+    def on_mount(self) -> None:
+        """Fit the first keys once laid out."""
+        self.call_after_refresh(self._fit)

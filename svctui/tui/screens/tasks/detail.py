@@ -15,7 +15,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from rich.text import Text
-from textual import getters, on
+from textual import events, getters, on
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.timer import Timer
@@ -229,6 +229,18 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
     )
 
 
+# Each tab's title, and a shorter one for a pane narrower than the five full ones (Textual scrolls a strip wider
+# than its pane to the active tab, so at 60 columns it began `sults [R]`).
+TAB_TITLES = {
+    "results": ("Domain results [R]", "Results [R]"),
+    "plot": ("Plot [P]", "Plot [P]"),
+    "compare": ("vs previous run [W]", "vs prev [W]"),
+    "fields": ("Task [T]", "Task [T]"),
+    "log": ("Log [L]", "Log [L]"),
+}
+FULL_TITLES_WIDTH = sum(len(full) + 2 for full, _ in TAB_TITLES.values())  # each tab pads a cell either side
+
+
 class TaskDetail(DetailPane[CompletedTask]):
     """Domain results, the count plot, compare with the previous run, and every field of one task."""
 
@@ -264,16 +276,26 @@ class TaskDetail(DetailPane[CompletedTask]):
         """The log's headline, and the five tabs (titles as Content: a plain `[R]` would be eaten as markup)."""
         yield Static("", id="log-headline")
         with TabbedContent(initial=TABS["results"]):
-            with TabPane(Content("Domain results [R]"), id=TABS["results"]):
+            with TabPane(Content(TAB_TITLES["results"][0]), id=TABS["results"]):
                 yield DomainResultsPane(zone=self.zone, id="domain-results")
-            with TabPane(Content("Plot [P]"), id=TABS["plot"]):
+            with TabPane(Content(TAB_TITLES["plot"][0]), id=TABS["plot"]):
                 yield CountPlot(threshold=self.threshold, zone=self.zone, id="count-plot")
-            with TabPane(Content("vs previous run [W]"), id=TABS["compare"]):
+            with TabPane(Content(TAB_TITLES["compare"][0]), id=TABS["compare"]):
                 yield DeltasPane(threshold=self.threshold, zone=self.zone, id="deltas")
-            with TabPane(Content("Task [T]"), id=TABS["fields"]):
+            with TabPane(Content(TAB_TITLES["fields"][0]), id=TABS["fields"]):
                 yield Static(self.EMPTY_HINT, id="task-fields")
-            with TabPane(Content("Log [L]"), id=TABS["log"]):
+            with TabPane(Content(TAB_TITLES["log"][0]), id=TABS["log"]):
                 yield LogPane(id="log-pane")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The tabs' shorter titles in a pane narrower than the full ones (the strip then starts at its first tab)."""
+        short = event.size.width < FULL_TITLES_WIDTH
+        tabs = self.query_one(TabbedContent)
+        for name, titles in TAB_TITLES.items():
+            tab = tabs.get_tab(TABS[name])
+            title = titles[short]
+            if str(tab.label) != title:
+                tab.label = Content(title)
 
     def show_tab(self, name: str) -> None:
         """Switch to a tab by name."""
