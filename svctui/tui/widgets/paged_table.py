@@ -49,6 +49,7 @@ from svctui.table_fit import Column, fit_columns
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, cell_key_at, rendered_rows_stale, row_cells, styled_cell
 from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_text, ellipsized, one_line
+from svctui.visible import visible
 
 T = TypeVar("T")
 MARK_COLUMN = "_mark"
@@ -218,6 +219,11 @@ class PreparedCells(Generic[T]):
     laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = field(default_factory=dict)
 
 
+def same_columns(first: Sequence[ColumnDef[T]], second: Sequence[ColumnDef[T]]) -> bool:
+    """True when both show the same columns in the same order (cells rendered for one fit the other at any width)."""
+    return first is second or [column.key for column in first] == [column.key for column in second]
+
+
 RETELL_ROWS = 50  # rows whose clock-relative cell is told again per turn of the event loop (~5 ms)
 
 
@@ -292,6 +298,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
         self.shown_widths: dict[str, int] = {}  # the shown columns' widths (see column_widths)
+        self._widest: dict[str, int] = {}  # fit_content columns: the widest cell of the rows shown (see _measure)
         self._prepared: PreparedCells[T] | None = None
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
@@ -331,17 +338,20 @@ class PagedTable(RowTable[Text], Generic[T]):
 
     def _rebuild(self) -> None:
         """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
-        widths = self.column_widths()
+        records, key, column = self.items, self.current_key, self.cursor_column
+        self._reset_columns(self.column_widths())
+        self.show_items(records, follow_row=False)
+        if key is not None and key in self._items:
+            self.move_cursor(row=self.get_row_index(key), column=min(column, len(self.columns) - 1), animate=False)
+
+    def _reset_columns(self, widths: dict[str, int]) -> None:
+        """No rows, the columns added again at `widths` (the status line told when the columns left out change)."""
         if set(widths) != set(self.shown_widths):
             self.post_message(ColumnsFitted())  # the columns left out changed: the status line says which
-        records, key, column = self.items, self.current_key, self.cursor_column
         self.clear(columns=True)
         self._items.clear()
         self._add_columns(widths)
         self.set_sort(self.sort_keys)
-        self.show_items(records, follow_row=False)
-        if key is not None and key in self._items:
-            self.move_cursor(row=self.get_row_index(key), column=min(column, len(self.columns) - 1), animate=False)
 
     def column_widths(self) -> dict[str, int]:
         """The width of each column to show, in display order (on a narrow terminal: without the minor ones; in a
@@ -357,12 +367,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         }
         order = self.adapter.fit_order
         widest: dict[str, int] = {}  # fit_content columns: the widest cell on the page, or the label with its arrow
-        if order is not None and self._items:  # short columns no wider than their cells: the room goes to the names
+        if order is not None and self._widest:  # short columns no wider than their cells: the room goes to the names
             for column in self.adapter.columns:
-                if column.fit_content and column.key in wanted:
+                if column.fit_content and column.key in wanted and column.key in self._widest:
                     label = cell_len(sort_label(column.label, column.sort, self.sort_keys))
-                    cells = max(cell_len(str(column.render(record))) for record in self._items.values())
-                    widest[column.key] = max(cells, label)
+                    widest[column.key] = max(self._widest[column.key], label)
                     # a name (`most`) is whole before a column ranked after it shows (else cut to its `least`)
                     limit = column.most or wanted[column.key]
                     wanted[column.key] = min(limit, widest[column.key])
@@ -445,7 +454,8 @@ class PagedTable(RowTable[Text], Generic[T]):
     def _cells(self, key: str, item: T) -> list[Text]:
         mark = self.mark_cell(key, key in self._marked)
         prepared = self._prepared
-        if prepared is not None and prepared.columns is self.shown_columns and prepared.theme == self.app.theme:
+        fits = prepared is not None and same_columns(prepared.columns, self.shown_columns)
+        if prepared is not None and fits and prepared.theme == self.app.theme:
             ahead = prepared.rows.get(key)
             if ahead is not None and ahead[0] is item:
                 return [mark, *ahead[1]]
@@ -472,8 +482,28 @@ class PagedTable(RowTable[Text], Generic[T]):
     def refit(self) -> None:
         """Fit the columns again when cells changed in place changed how wide the page's widest cells are
         (fit_content: names that arrived after the page, a countdown that got shorter)."""
-        if self._fits_content() and self._items and self.column_widths() != self.shown_widths:
+        if not self._fits_content() or not self._items:
+            return
+        shown = [column.key for column in self.shown_columns]
+        cells_of = {key: [Text(), *(self.get_cell(key, column) for column in shown)] for key in self._items}
+        self._widest = self._measure(list(self._items.values()), cells_of)  # the cells on show, as changed in place
+        if self.column_widths() != self.shown_widths:
             self._rebuild()
+
+    def _measure(self, records: Sequence[T], cells_of: dict[str, list[Text]]) -> dict[str, int]:
+        """Each fit_content column's widest cell among `records`: measured on the cells about to be shown
+        (`cells_of`, by row key: rendered ahead in a thread for a big page), else rendered here."""
+        position = {column.key: index + 1 for index, column in enumerate(self.shown_columns)}  # after the mark
+        widest: dict[str, int] = {}
+        for column in self.adapter.columns:
+            if not column.fit_content:
+                continue
+            at = position.get(column.key)
+            if at is not None and cells_of:
+                widest[column.key] = max((cell_len(cells[at].plain) for cells in cells_of.values()), default=0)
+            else:
+                widest[column.key] = max((cell_len(visible(str(column.render(item)))) for item in records), default=0)
+        return widest
 
     def discard_prepared(self) -> None:
         """Forget cells rendered ahead (what they were rendered from changed, e.g. the tasks' drop marks)."""
@@ -572,6 +602,16 @@ class PagedTable(RowTable[Text], Generic[T]):
         wanted = {self.adapter.key(record): record for record in records}
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
+        cells_of: dict[str, list[Text]] = {}
+        if self._fits_content():  # the columns fitted to the new rows' cells before any row is added (no redraw)
+            cells_of = {key: self._cells(key, record) for key, record in wanted.items()}
+            self._widest = self._measure(records, cells_of) if records else {}
+            widths = self.column_widths()
+            if widths != self.shown_widths and self.columns:
+                shown_before = [column.key for column in self.shown_columns]
+                self._reset_columns(widths)
+                if [column.key for column in self.shown_columns] != shown_before:
+                    cells_of = {}  # another set of columns: the cells are made again for it
         column_keys = [MARK_COLUMN, *(column.key for column in self.shown_columns)]
         gone = [key for key in self._items if key not in wanted]
         new_rows: list[tuple[str, list[Text]]] = []
@@ -586,7 +626,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                     self.remove_row(key)
                     del self._items[key]
             for key, record in wanted.items():
-                cells = self._cells(key, record)
+                cells = cells_of.get(key) or self._cells(key, record)
                 if key in self._items:
                     for column_key, cell in zip(column_keys, cells, strict=True):
                         if cell_changed(self.get_cell(key, column_key), cell):
@@ -609,8 +649,6 @@ class PagedTable(RowTable[Text], Generic[T]):
                 self._restore_cursor(cursor_key, cursor)
             elif self.row_count:
                 self.move_cursor(row=0, column=max(cursor.column, 1), animate=False, scroll=self._can_scroll())
-        if self._fits_content() and self.column_widths() != self.shown_widths:
-            self._rebuild()  # the page's cells changed how wide its short columns are (fit_content)
         self._post_focus()
         return changed
 
