@@ -108,7 +108,10 @@ def noting_renders(table: PagedTable[Any]) -> list[bool]:
 
         return rendering
 
-    table.shown_columns[:] = [replace(column, render=noting(column.render)) for column in table.shown_columns]
+    noted = {column.key: replace(column, render=noting(column.render)) for column in table.shown_columns}
+    table.shown_columns[:] = [noted[column.key] for column in table.shown_columns]
+    # the table's own adapter too (the shown columns' cells only): columns fitted again are added back from it
+    table.adapter = replace(table.adapter, columns=tuple(noted.get(c.key, c) for c in table.adapter.columns))
     return on_loop
 
 

@@ -224,6 +224,27 @@ def same_columns(first: Sequence[ColumnDef[T]], second: Sequence[ColumnDef[T]]) 
     return first is second or [column.key for column in first] == [column.key for column in second]
 
 
+def widest_cells(
+    columns: Sequence[ColumnDef[T]],
+    shown: Sequence[ColumnDef[T]],
+    records: Sequence[T],
+    cells_of: dict[str, list[Text]],
+) -> dict[str, int]:
+    """Each fit_content column of `columns`' widest cell among `records`: measured on the cells about to be shown
+    (`cells_of`, by row key, the mark first, for the `shown` columns), else rendered (pure: runs in a thread too)."""
+    position = {column.key: index + 1 for index, column in enumerate(shown)}  # after the mark
+    widest: dict[str, int] = {}
+    for column in columns:
+        if not column.fit_content:
+            continue
+        at = position.get(column.key)
+        if at is not None and cells_of:
+            widest[column.key] = max((cell_len(cells[at].plain) for cells in cells_of.values()), default=0)
+        else:
+            widest[column.key] = max((cell_len(visible(str(column.render(item)))) for item in records), default=0)
+    return widest
+
+
 RETELL_ROWS = 50  # rows whose clock-relative cell is told again per turn of the event loop (~5 ms)
 
 
@@ -353,9 +374,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._add_columns(widths)
         self.set_sort(self.sort_keys)
 
-    def column_widths(self) -> dict[str, int]:
+    def column_widths(self, cells_widest: Mapping[str, int] | None = None) -> dict[str, int]:
         """The width of each column to show, in display order (on a narrow terminal: without the minor ones; in a
-        fitted table: fitted to the table's width, see RowAdapter.fit_order)."""
+        fitted table: fitted to the table's width, see RowAdapter.fit_order), for the rows shown or for rows whose
+        fit_content columns' widest cells are `cells_widest`."""
+        shown_widest = self._widest if cells_widest is None else cells_widest
         narrow = self.app.size.width < NARROW_TERMINAL
         wanted = {
             column.key: max(
@@ -367,11 +390,11 @@ class PagedTable(RowTable[Text], Generic[T]):
         }
         order = self.adapter.fit_order
         widest: dict[str, int] = {}  # fit_content columns: the widest cell on the page, or the label with its arrow
-        if order is not None and self._widest:  # short columns no wider than their cells: the room goes to the names
+        if order is not None and shown_widest:  # short columns no wider than their cells: the room goes to the names
             for column in self.adapter.columns:
-                if column.fit_content and column.key in wanted and column.key in self._widest:
+                if column.fit_content and column.key in wanted and column.key in shown_widest:
                     label = cell_len(sort_label(column.label, column.sort, self.sort_keys))
-                    widest[column.key] = max(self._widest[column.key], label)
+                    widest[column.key] = max(shown_widest[column.key], label)
                     # a name (`most`) is whole before a column ranked after it shows (else cut to its `least`)
                     limit = column.most or wanted[column.key]
                     wanted[column.key] = min(limit, widest[column.key])
@@ -491,19 +514,8 @@ class PagedTable(RowTable[Text], Generic[T]):
             self._rebuild()
 
     def _measure(self, records: Sequence[T], cells_of: dict[str, list[Text]]) -> dict[str, int]:
-        """Each fit_content column's widest cell among `records`: measured on the cells about to be shown
-        (`cells_of`, by row key: rendered ahead in a thread for a big page), else rendered here."""
-        position = {column.key: index + 1 for index, column in enumerate(self.shown_columns)}  # after the mark
-        widest: dict[str, int] = {}
-        for column in self.adapter.columns:
-            if not column.fit_content:
-                continue
-            at = position.get(column.key)
-            if at is not None and cells_of:
-                widest[column.key] = max((cell_len(cells[at].plain) for cells in cells_of.values()), default=0)
-            else:
-                widest[column.key] = max((cell_len(visible(str(column.render(item)))) for item in records), default=0)
-        return widest
+        """Each fit_content column's widest cell among `records` (see widest_cells)."""
+        return widest_cells(self.adapter.columns, self.shown_columns, records, cells_of)
 
     def discard_prepared(self) -> None:
         """Forget cells rendered ahead (what they were rendered from changed, e.g. the tasks' drop marks)."""
@@ -516,11 +528,27 @@ class PagedTable(RowTable[Text], Generic[T]):
             return
         columns, theme, key = self.shown_columns, self.app.theme, self.adapter.key
         console, padding = self.app.console, self.cell_padding
-        options = [self._cell_options(self._column_width(column.key)) for column in columns]
         first_rows = min(PRERENDER_ROWS, self.app.size.height)  # a new page shows its top rows: one screenful
 
-        def render_all() -> PreparedCells[T]:
+        all_columns, fits_content = self.adapter.columns, self._fits_content()
+
+        def render_all() -> tuple[dict[str, tuple[T, list[Text]]], dict[str, int]]:
             rows = {key(record): (record, list(map(ellipsized, render_cells(columns, record)))) for record in records}
+            if not fits_content:
+                return rows, {}
+            cells_of = {row_key: [Text(), *cells] for row_key, (_record, cells) in rows.items()}
+            return rows, widest_cells(all_columns, columns, records, cells_of)
+
+        rows, widest = await asyncio.to_thread(render_all)
+        # laid out at the widths the columns will have for these cells (fit_content: their widest cells)
+        fitted = self.column_widths(widest) if widest and same_columns(columns, self.shown_columns) else {}
+        widths = [
+            fitted[column.key] + 2 * padding if column.key in fitted else self._column_width(column.key)
+            for column in columns
+        ]
+        options = [self._cell_options(width) for width in widths]
+
+        def lay_out() -> dict[int, tuple[Text, ConsoleOptions, list[Segment]]]:
             laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
             for _record, cells in islice(rows.values(), first_rows):
                 for cell, cell_options in zip(cells, options, strict=True):
@@ -528,9 +556,9 @@ class PagedTable(RowTable[Text], Generic[T]):
                         line = one_line(console.render(Padding(cell, (0, padding)), cell_options), cell_options)
                         if line is not None:
                             laid_out[id(cell)] = (cell, cell_options, line)
-            return PreparedCells(columns, theme, rows, laid_out)
+            return laid_out
 
-        self._prepared = await asyncio.to_thread(render_all)
+        self._prepared = PreparedCells(columns, theme, rows, await asyncio.to_thread(lay_out))
 
     def _column_width(self, key: str) -> int | None:
         column = self.columns.get(ColumnKey(key))
