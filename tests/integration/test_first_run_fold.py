@@ -7,7 +7,6 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.widgets._toast import Toast
 
 from svctui.demo.server import DemoServer
 from svctui.store.profiles import ProfileStore
@@ -45,7 +44,7 @@ async def test_a_refused_save_is_seen_at_80x24(demo_server: DemoServer) -> None:
         assert "name:" in str(screen.query_one("#first-error", Static).render())
         assert app.focused is screen.query_one("#first-name", Input), "the first bad field"
         assert seen(app.focused, form_view(screen))
-        toasts = [toast for toast in screen.query(Toast) if "server URL:" in str(toast.render())]
+        toasts = [toast for toast in screen.query("Toast") if "server URL:" in str(toast.render())]
         assert toasts and seen(toasts[0], screen.region), "the message is on screen"
         assert "name:" in str(toasts[0].render())
 

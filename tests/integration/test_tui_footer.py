@@ -4,9 +4,9 @@ it changes (narrow terminal, other bindings); each key mounts in the footer's co
 from __future__ import annotations
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from svctui.demo.server import DemoServer
+from svctui.tui.textual_internals import FooterKey
 from svctui.tui.widgets.key_footer import KeyFooter
 from tests.support.tui import on_events, settle
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from textual.widgets import Button
-from textual.widgets._toast import Toast
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
@@ -39,7 +38,7 @@ async def test_a_toast_over_a_tall_confirm_leaves_its_buttons_in_view(
         await settle(pilot)
         await pilot.press(*"39", "enter")  # the wrong count: a warning toast
         await settle(pilot)
-        toasts = list(dialog.query(Toast))
+        toasts = list(dialog.query("Toast"))
         assert toasts, "the warning is shown"
         box = dialog.query_one("ConfirmScreen > Vertical")
         buttons = list(dialog.query(Button))

@@ -5,7 +5,6 @@ two toasts show at once (a newer one takes the oldest's place), and none covers 
 from __future__ import annotations
 
 import pytest
-from textual.widgets._toast import Toast
 
 from svctui.demo.server import DemoServer
 from tests.support.screen_text import screen_text
@@ -28,7 +27,7 @@ async def test_a_burst_of_toasts_leaves_the_table_and_status_line_in_view(
         for message in BURST:
             app.notify(message)
         await settle(pilot)
-        toasts = list(screen.query(Toast))
+        toasts = list(screen.query("Toast"))
         assert len(toasts) == most, [str(toast.render()) for toast in toasts]
         text = screen_text(app)
         shown = [message for message in BURST if message in text]
