@@ -152,9 +152,9 @@ def cut_middle(text: str, width: int) -> str:
 
 
 # ---------------------------------------------------------------- column widths that fit a width
-# The command line's tables (`fit_widths`). The dashboard's tables have their own rule, svctui.table_fit: a screen
-# fits its columns again on every resize and keeps its natural widths row by row; a command line table is printed
-# once, every column kept that fits, shrunk by role (free text first, ids never) rather than by rank.
+# The command line's tables (svctui.commands.table.fit_columns). The dashboard's tables have their own rule,
+# svctui.table_fit: a screen fits its columns again on every resize and keeps its natural widths row by row; a
+# command line table is printed once, every column kept that fits, shrunk by role (free text first, ids never).
 
 
 def shrink_widths(
@@ -173,41 +173,3 @@ def shrink_widths(
         widths[widest] -= 1
         excess -= 1
     return widths
-
-
-def fit_widths(
-    natural: Sequence[int],
-    minimum: Sequence[int],
-    rank: Sequence[int],
-    drop: Sequence[int],
-    total: int,
-    gap: int = 2,
-) -> list[int | None]:
-    """Column widths that fit `total` (None: the column is left out), for the command line's tables.
-
-    While the columns' minimums (with `gap` between them) do not fit, the column with the lowest `drop` above 0 is
-    left out (0: never left out); those left out are then taken back, the last first, where they fit. The rest
-    shrink as `shrink_widths` does (the highest `rank` first). When nothing more can be left out the row may stay
-    wider than `total` (the caller cuts the line). Separate from the dashboard's svctui.table_fit because a printed
-    table differs: a column left out early is taken back where it fits (no strict rank: nothing scrolls or refits
-    later), and every column shrinks by its role rather than by a cap on the widest."""
-    kept = list(range(len(natural)))
-
-    def least(indices: Sequence[int]) -> int:
-        return sum(min(natural[i], minimum[i]) for i in indices) + gap * (len(indices) - 1)
-
-    left_out: list[int] = []
-    while least(kept) > total:
-        droppable = [index for index in kept if drop[index] > 0]
-        if not droppable:
-            break
-        left_out.append(min(droppable, key=lambda index: drop[index]))
-        kept.remove(left_out[-1])
-    for index in reversed(left_out):  # a narrow column left out early may fit beside the rest after all
-        if least([*kept, index]) <= total:
-            kept = sorted([*kept, index])
-    widths = shrink_widths([natural[i] for i in kept], [minimum[i] for i in kept], [rank[i] for i in kept], total, gap)
-    fitted: list[int | None] = [None] * len(natural)
-    for index, width in zip(kept, widths, strict=True):
-        fitted[index] = width
-    return fitted

@@ -14,6 +14,7 @@ from svctui.commands.output import Format, make_writer
 from svctui.commands.table import Role, TableColumn
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.store.errors import StoreError
+from svctui.text import cut_start
 
 
 class RunRow(BaseModel):
@@ -83,26 +84,31 @@ def _load() -> AuditLog:
 
 
 # A state is a few words (`finished`, `stopped: audit log not writable`) or `resumed by RUN`, whose run id is what
-# the user types next: the column is never cut below the longest of them (a tag gives way first).
+# the user types next: like the outcomes (`3 in doubt` is the answer), it is never cut; when even these do not fit,
+# they continue on the next line (wrapped after a comma or between words).
 STATE_WIDTH = len("resumed by 20261124T185501Z-3f9a")  # run ids are `new_run_id`'s, all as long as this one
-RUN_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
-    TableColumn("RUN", lambda r: r.run, Role.ID),  # what `audit show` and `selectors restore` take
+OUTCOMES_WIDTH = len("45 in doubt,")  # wrapped to one count a line at the narrowest
+RUN_COLUMNS = (  # roles and `drop` (the order optional columns are left out in on a narrow terminal): see TableColumn
+    TableColumn("RUN", lambda r: r.run, Role.ESSENTIAL),  # what `audit show` and `selectors restore` take
     TableColumn("STARTED", lambda r: r.started, min_width=19, drop=3),  # the run id holds the time too (UTC)
     TableColumn("ACTION", lambda r: r.action),
     TableColumn("PROFILE", lambda r: r.profile, Role.NAME, drop=2),
     TableColumn("SERVER", lambda r: r.server, Role.TEXT, drop=1),
     TableColumn("TAG", lambda r: r.tag, Role.NAME, drop=4),
-    TableColumn("OUTCOMES", lambda r: r.outcomes, Role.TEXT),
-    TableColumn("STATE", lambda r: r.state, Role.TEXT, min_width=STATE_WIDTH),
+    TableColumn("OUTCOMES", lambda r: r.outcomes, Role.ESSENTIAL, min_width=OUTCOMES_WIDTH, wrap=True),
+    TableColumn("STATE", lambda r: r.state, Role.ESSENTIAL, min_width=STATE_WIDTH, wrap=True),
 )
+# A request id is what the server's logs are searched by: whole while anything else can give way, else its end (the
+# part that differs, as the dashboard's run sheet shows it); an outcome is the answer, wrapped rather than cut.
+REQUEST_ID_WIDTH = 13  # `…` and a uuid's last group
 SELECTOR_COLUMNS = (
-    TableColumn("ID", lambda s: s.selector_id, Role.ID, right=True),
+    TableColumn("ID", lambda s: s.selector_id, Role.ESSENTIAL, right=True),
     TableColumn("NAME", lambda s: s.name, Role.NAME),
-    TableColumn("OUTCOME", lambda s: s.outcome, Role.TEXT, min_width=10),
+    TableColumn("OUTCOME", lambda s: s.outcome, Role.ESSENTIAL, min_width=len("not found"), wrap=True),
     TableColumn("STATUS", lambda s: "" if s.status is None else s.status, right=True, drop=2),
-    TableColumn("NEW ID", lambda s: "" if s.new_id is None else s.new_id, Role.ID, right=True),
-    TableColumn("REQUEST ID", lambda s: s.request_id, Role.TEXT, drop=1),
-    TableColumn("MESSAGE", lambda s: s.message, Role.TEXT),
+    TableColumn("NEW ID", lambda s: "" if s.new_id is None else s.new_id, Role.ESSENTIAL, right=True),
+    TableColumn("REQUEST ID", lambda s: s.request_id, Role.ESSENTIAL, min_width=REQUEST_ID_WIDTH, cut=cut_start),
+    TableColumn("MESSAGE", lambda s: s.message, Role.TEXT, drop=1),
 )
 
 

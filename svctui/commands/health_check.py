@@ -54,9 +54,9 @@ def row_json(result: MemberHealth, now: datetime) -> dict[str, Any]:
 
 
 HEALTH_COLUMNS = (  # roles and `drop` (the order columns are left out in on a narrow terminal): see TableColumn
-    TableColumn("VERDICT", lambda row: row["verdict"].upper() if row["verdict"] != "ok" else "ok", min_width=9),
+    TableColumn("VERDICT", lambda row: row["verdict"].upper() if row["verdict"] != "ok" else "ok", Role.ESSENTIAL),
     TableColumn("CLIENT", lambda row: row["name"] or row["client_id"], Role.NAME),
-    TableColumn("LAST RUN", lambda row: row["last_run_text"], min_width=12),
+    TableColumn("LAST RUN", lambda row: row["last_run_text"], Role.ESSENTIAL, min_width=12),  # `Ingesting, 1h ago`
     TableColumn("NOT OK", lambda row: row.get("not_ok_in_window", ""), right=True, drop=3),
     TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True, drop=2),
     TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9, drop=4),

@@ -25,12 +25,14 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
-from svctui.text import cell_width, cut_end, fit_widths, plural
+from svctui.text import cell_width, cut_end, plural, shrink_widths
 from svctui.visible import visible
 
 GAP = "  "
 MIN_TEXT = 8
 MIN_NAME = 20  # a name is cut to no fewer cells (SHARPHOUND-FRA-03 stays whole)
+NAME_ROOM = 48  # a name claims its whole width up to this many cells before an optional column is kept (names
+# get the free room first: `Accounts like Citrix delivery controllers APAC` whole, not beside a SEEDS count)
 MIN_MESSAGE = 20  # a task's message keeps this many cells (or its whole width) before a column that may go is
 # kept: `Ingesting c…` beside the EVENT and DOMAINS counts said nothing (issue 28)
 
@@ -75,7 +77,8 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
 class Role(IntEnum):
     """What a column holds, which decides how it is fitted to a narrow terminal (the higher shrinks first)."""
 
-    ID = 0  # what is typed next (a run id, a client uuid, a selector id): never cut
+    ESSENTIAL = 0  # the answer or what is typed next (an id, a next run, outcomes, a request id): never cut while any
+    # other column can give way; cut (by its `cut`, or wrapped) to `min_width` only when nothing else is left
     NAME = 1  # a client, selector or tag name: cut to no fewer than MIN_NAME cells (or kept whole when shorter)
     FIXED = 2  # short values of a known shape (times, counts, types): cut to `min_width` after the free text, or,
     # with no `min_width`, never cut (`shar…` says nothing): shown whole or left out
@@ -85,8 +88,10 @@ class Role(IntEnum):
 @dataclass(frozen=True)
 class TableColumn:
     """One table column: header, how to get the cell, its role (how it fits a narrow terminal), alignment, the
-    least width it is cut to, and `drop`: 0 when it is always shown, else its rank among the columns left out when
-    even the least widths do not fit (1 goes first)."""
+    least width it is cut to, and `drop`: 0 when it is always shown, else it is optional, and its rank among the
+    columns left out whole when even the least widths do not fit (1 goes first). `cut` shortens a cell that does
+    not fit (`cut_start` keeps a request id's end, the part that differs); `wrap` continues it on the next lines
+    instead (outcomes: `3 in doubt` is never hidden)."""
 
     header: str
     cell: Callable[[Any], object]
@@ -94,6 +99,8 @@ class TableColumn:
     right: bool = False
     min_width: int = 0
     drop: int = 0
+    cut: Callable[[str, int], str] = cut_end
+    wrap: bool = False
 
 
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
@@ -114,14 +121,18 @@ def client_column(name_of: NameOf = _no_names, drop: int = 0) -> TableColumn:
     )
 
 
+SCHEDULE_WIDTH = len("Weekly on Tue at 14:15 UTC")  # a schedule keeps its time of day before a count is shown
+
+
 def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColumn, ...]:
-    """The events table; NEXT RUN (the dashboard's next-run cell, cut after the date) is worked out at `now`, the
-    command's one reading of the clock, not the clock's time at each row."""
+    """The events table; NEXT RUN (the dashboard's next-run cell, whole while any other column can give way, else
+    cut after the date) is worked out at `now`, the command's one reading of the clock, not the clock's time at each
+    row. The counts and domain names are optional: left out (said on stderr) before the schedule or next run is cut."""
     return (
-        TableColumn("ID", lambda e: e.id, Role.ID, right=True),
+        TableColumn("ID", lambda e: e.id, Role.ESSENTIAL, right=True),
         client_column(name_of),
-        TableColumn("SCHEDULE", lambda e: describe(e.rrule), Role.TEXT, min_width=18),
-        TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), min_width=17),
+        TableColumn("SCHEDULE", lambda e: describe(e.rrule), Role.TEXT, min_width=SCHEDULE_WIDTH),
+        TableColumn("NEXT RUN", lambda e: next_run_words(e.rrule, now), Role.ESSENTIAL, min_width=18),  # the answer
         TableColumn("KINDS", flag_marks, min_width=7, drop=4),
         TableColumn("DOMAINS", lambda e: len(e.domains), right=True, drop=3),
         TableColumn("OUS", lambda e: len(e.ous), right=True, drop=2),
@@ -134,8 +145,8 @@ def event_columns(now: datetime, name_of: NameOf = _no_names) -> tuple[TableColu
 # their least widths do not fit.
 TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CompletedTask: (
-        TableColumn("ID", lambda t: t.id, Role.ID, right=True),
-        TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, Role.ID, right=True, drop=4),
+        TableColumn("ID", lambda t: t.id, Role.ESSENTIAL, right=True),
+        TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, Role.ESSENTIAL, right=True, drop=4),
         TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
         TableColumn("STATUS", lambda t: status_label(t.status), min_width=10),
         client_column(drop=1),  # one client's tasks: its name is on every row
@@ -145,24 +156,25 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("MESSAGE", lambda t: t.status_message, Role.TEXT, min_width=MIN_MESSAGE),
     ),
     AssetGroupTag: (
-        TableColumn("ID", lambda t: t.id, Role.ID, right=True),
+        TableColumn("ID", lambda t: t.id, Role.ESSENTIAL, right=True),
         TableColumn("TYPE", lambda t: t.type_label),
         TableColumn("NAME", lambda t: t.name, Role.NAME),
         TableColumn("POSITION", lambda t: "" if t.position is None else t.position, right=True, drop=1),
         TableColumn("DESCRIPTION", lambda t: t.description, Role.TEXT),
     ),
     Selector: (
-        TableColumn("ID", lambda s: s.id, Role.ID, right=True),
+        TableColumn("ID", lambda s: s.id, Role.ESSENTIAL, right=True),
         TableColumn("NAME", lambda s: s.name, Role.NAME),
-        TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no", drop=2),
-        TableColumn("DISABLED", lambda s: "yes" if s.disabled_at is not None else "no", drop=5),  # cleanup's first ask
-        TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True, drop=1),
-        TableColumn("SEEDS", lambda s: len(s.seeds), right=True, drop=3),
-        TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16, drop=4),
-        TableColumn("DESCRIPTION", lambda s: s.description, Role.TEXT),
+        TableColumn("DEFAULT", lambda s: "yes" if s.is_default else "no", drop=3),
+        TableColumn("DISABLED", lambda s: "yes" if s.disabled_at is not None else "no", drop=6),  # cleanup's first ask
+        TableColumn("AUTO CERTIFY", lambda s: "" if s.auto_certify is None else s.auto_certify, right=True, drop=2),
+        TableColumn("SEEDS", lambda s: len(s.seeds), right=True, drop=4),
+        TableColumn("CREATED (UTC)", lambda s: _time(s.created_at), min_width=16, drop=5),
+        # a description that keeps 8 cells (`Selects…`) said nothing: 20 cells of it, or left out before the name is cut
+        TableColumn("DESCRIPTION", lambda s: s.description, Role.TEXT, min_width=MIN_MESSAGE, drop=1),
     ),
     CollectionClient: (
-        TableColumn("ID", lambda c: c.id, Role.ID),  # the uuid `tasks list` and `health --client` take
+        TableColumn("ID", lambda c: c.id, Role.ESSENTIAL),  # the uuid `tasks list` and `health --client` take
         TableColumn("NAME", lambda c: c.name, Role.NAME),
         TableColumn("TYPE", lambda c: c.type, drop=6),  # whole or left out; the check-in says more at 80 columns
         TableColumn("HOSTNAME", lambda c: c.hostname, Role.TEXT, drop=5),
@@ -196,6 +208,108 @@ def terminal_width() -> int:
     return shutil.get_terminal_size(fallback=(120, 24)).columns
 
 
+# ---------------------------------------------------------------- fitting a width
+
+
+@dataclass(frozen=True)
+class ColumnFit:
+    """What one column asks of a row's width (terminal cells, `cell_width`)."""
+
+    natural: int  # its widest cell or its header
+    claim: int  # what it holds before an optional column is kept: a name its whole width (up to NAME_ROOM)
+    least: int  # what it is cut to while another column can give way (an essential: its whole width)
+    last: int  # what it is cut to when nothing else can give (an essential's `min_width`, free text's MIN_TEXT)
+    rank: int  # the order columns shrink in, the highest first (Role: free text, then fixed, names, essentials)
+    drop: int  # 0: always shown; else optional, left out in this order (1 first)
+
+
+def column_fit(column: TableColumn, natural: int) -> ColumnFit:
+    """The fit of `column` whose widest cell (or header) takes `natural` cells; no header is ever cut."""
+    header = cell_width(column.header)
+    if column.role is Role.ESSENTIAL:
+        least = natural
+    elif column.role is Role.NAME:
+        least = min(natural, max(column.min_width, MIN_NAME, header))
+    elif column.role is Role.TEXT:
+        least = min(natural, max(column.min_width or MIN_TEXT, header))
+    else:  # short values of a known shape: whole (`sharphound`, not `shar…`), or cut to `min_width` (a time)
+        least = min(natural, max(column.min_width, header)) if column.min_width else natural
+    claim = max(least, min(natural, NAME_ROOM)) if column.role is Role.NAME else least
+    if column.role is Role.ESSENTIAL:
+        last = min(natural, max(column.min_width, header)) if column.min_width else least
+    else:  # free text gives its last cells before an essential is cut
+        last = min(least, max(MIN_TEXT, header)) if column.role is Role.TEXT else least
+    return ColumnFit(natural, claim, least, last, int(column.role), column.drop)
+
+
+def fit_columns(fits: Sequence[ColumnFit], total: int, gap: int = 2) -> list[int | None]:
+    """Column widths that fit `total` cells (None: the column is left out): one rule for every command's table.
+
+    While the columns' claims do not fit, the optional column with the lowest `drop` is left out (essentials are
+    whole, names claim their whole width, so a count goes before a name or a next run is cut); those left out are
+    taken back, the last first, where they fit in the room the shown columns leave at their whole widths. The rest
+    shrink by rank to `least` (`shrink_widths`: free text first, names last), then, only when that is not enough, to
+    `last` (free text to MIN_TEXT, an essential with a `min_width` to it). When nothing more can give,
+    the row stays wider than `total` (the writer cuts the line). Separate from the dashboard's svctui.table_fit: a
+    printed table is fitted once (nothing scrolls or refits later)."""
+
+    def need(indices: Sequence[int], width_of: Callable[[ColumnFit], int]) -> int:
+        return sum(width_of(fits[index]) for index in indices) + gap * (len(indices) - 1)
+
+    kept = list(range(len(fits)))
+    left_out: list[int] = []
+    while need(kept, lambda fit: fit.claim) > total:
+        optional = [index for index in kept if fits[index].drop > 0]
+        if not optional:
+            break
+        left_out.append(min(optional, key=lambda index: fits[index].drop))
+        kept.remove(left_out[-1])
+    for index in reversed(left_out):  # a narrow column may fit in the room left after all (a JOBS count)
+        if need(kept, lambda fit: fit.natural) + gap + fits[index].least <= total:
+            kept = sorted([*kept, index])
+    shown = [fits[index] for index in kept]
+    widths = shrink_widths([f.natural for f in shown], [f.least for f in shown], [f.rank for f in shown], total, gap)
+    widths = shrink_widths(widths, [f.last for f in shown], [f.rank for f in shown], total, gap)  # nothing else gives
+    fitted: list[int | None] = [None] * len(fits)
+    for index, width in zip(kept, widths, strict=True):
+        fitted[index] = width
+    return fitted
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """`text` on lines of at most `width` cells, broken after its commas first (`45 deleted,` / `3 in doubt`),
+    then between words; a word wider than `width` is cut."""
+    lines: list[str] = []
+    clauses = text.split(", ")
+    for index, clause in enumerate(clauses):
+        clause += "," if index < len(clauses) - 1 else ""
+        if lines and cell_width(f"{lines[-1]} {clause}") <= width:
+            lines[-1] += f" {clause}"
+        elif cell_width(clause) <= width:
+            lines.append(clause)
+        else:  # a clause wider than the column: its words, as many to a line as fit
+            current = ""
+            for word in clause.split(" "):
+                if current and cell_width(f"{current} {word}") <= width:
+                    current += f" {word}"
+                else:
+                    lines.extend([current] if current else [])
+                    current = cut_end(word, width)
+            lines.append(current)
+    return lines
+
+
+def _cell_lines(cell: str, width: int, column: TableColumn) -> list[str]:
+    """The lines a cell takes in a column `width` cells wide: whole, wrapped or cut by the column's rule."""
+    if cell_width(cell) <= width or column.right:
+        return [cell]  # a number is never cut: a later page may hold a wider one than the first page's
+    if column.role is Role.ESSENTIAL and not column.min_width:
+        return [cell]  # an id is never cut: it is what the next command takes (the line is cut at the terminal)
+    if column.wrap:
+        return _wrapped(cell, width)
+    return [column.cut(cell, width)]
+
+
 class TableWriter:
     """A plain-text table that fits `width`; column widths (and the columns left out) come from the first page and
     stay fixed."""
@@ -209,51 +323,36 @@ class TableWriter:
         self.widths: list[int | None] | None = None
         self.rows_written = 0
 
-    @staticmethod
-    def _minimum(column: TableColumn, natural: int) -> int:
-        """The least width `column` is cut to (its whole width when it is narrower)."""
-        if column.role is Role.ID:
-            return natural
-        if column.role is Role.NAME:
-            least = max(column.min_width, MIN_NAME)
-        elif column.min_width:
-            least = column.min_width
-        elif column.role is Role.TEXT:
-            least = MIN_TEXT
-        else:
-            return natural  # short values of a known shape: whole (`sharphound`, not `shar…`), or left out
-        return min(natural, least)
-
     def _cells(self, item: BaseModel) -> list[str]:
         return [single_line(str(column.cell(item))) for column in self.columns]
 
     def _line(self, cells: Sequence[str]) -> str:
+        """One row: each shown cell padded to its column, cut (or wrapped onto more lines) by the column's rule."""
         assert self.widths is not None
         shown = [
             (cell, width, column)
             for cell, width, column in zip(cells, self.widths, self.columns, strict=True)
             if width is not None
         ]
-        parts: list[str] = []
-        for index, (cell, width, column) in enumerate(shown):
-            if column.right:
-                text = pad(cell, width, right=True)  # numbers are never cut: a later page may hold wider ones
-            elif column.role is Role.ID:
-                text = pad(cell, width)  # an id is never cut: it is what the next command takes
-            elif index != len(shown) - 1:
-                text = pad(cut_end(cell, width), width)
-            else:
-                text = cut_end(cell, width)
-            parts.append(text)
-        return cut_end(GAP.join(parts).rstrip(), self.width)
+        stacks = [_cell_lines(cell, width, column) for cell, width, column in shown]
+        lines: list[str] = []
+        for row in range(max(len(stack) for stack in stacks)):
+            parts = []
+            for index, ((_, width, column), stack) in enumerate(zip(shown, stacks, strict=True)):
+                text = stack[row] if row < len(stack) else ""
+                parts.append(
+                    text if index == len(shown) - 1 and not column.right else pad(text, width, right=column.right)
+                )
+            lines.append(cut_end(GAP.join(parts).rstrip(), self.width))
+        return "\n".join(lines)
 
     def _fit(self, rows: Sequence[Sequence[str]]) -> list[int | None]:
         """The columns' widths for the first page's rows (None: left out), saying on stderr which were left out."""
-        headers = [column.header for column in self.columns]
-        natural = [max(len(h), *(cell_width(row[i]) for row in rows)) for i, h in enumerate(headers)]
-        minimum = [self._minimum(c, n) for n, c in zip(natural, self.columns, strict=True)]
-        ranks = [int(c.role) for c in self.columns]
-        widths = fit_widths(natural, minimum, ranks, [c.drop for c in self.columns], self.width, len(GAP))
+        fits = [
+            column_fit(column, max(cell_width(column.header), *(cell_width(row[i]) for row in rows)))
+            for i, column in enumerate(self.columns)
+        ]
+        widths = fit_columns(fits, self.width, len(GAP))
         left_out = sorted((c for c, w in zip(self.columns, widths, strict=True) if w is None), key=lambda c: c.drop)
         if left_out:
             count = plural(len(left_out), "column")

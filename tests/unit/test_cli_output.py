@@ -12,8 +12,8 @@ from pydantic import TypeAdapter
 
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, DomainResult, Event, Selector
 from svctui.commands.output import CsvWriter, Format, JsonArrayWriter, JsonLinesWriter, csv_columns, make_writer
-from svctui.commands.table import TABLE_COLUMNS, Role, TableColumn, TableWriter
-from svctui.text import ELLIPSIS, cell_width, cut_end, fit_widths, shrink_widths
+from svctui.commands.table import TABLE_COLUMNS, ColumnFit, Role, TableColumn, TableWriter, fit_columns
+from svctui.text import ELLIPSIS, cell_width, cut_end, shrink_widths
 
 NOW = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)  # the time a command reads once (an event's next run is worked out at it)
 
@@ -63,22 +63,54 @@ def test_shrink_widths_leaves_fitting_rows_alone() -> None:
     assert shrink_widths([3, 5], [1, 1], [True, True], 80) == [3, 5]
 
 
-def test_fit_widths_leaves_out_the_lowest_drop_rank_first_and_takes_back_what_fits() -> None:
+def _fits(natural: list[int], minimum: list[int], rank: list[int], drop: list[int]) -> list[ColumnFit]:
+    return [ColumnFit(n, m, m, m, r, d) for n, m, r, d in zip(natural, minimum, rank, drop, strict=True)]
+
+
+def test_fit_columns_leaves_out_the_lowest_drop_rank_first_and_takes_back_what_fits() -> None:
     # an id (never cut), a name (least 20), two droppable fixed columns (10 and 3 cells), free text (least 8)
-    natural, minimum = [21, 30, 10, 3, 40], [21, 20, 10, 3, 8]
-    rank, drop = [0, 1, 2, 2, 3], [0, 0, 1, 2, 0]
-    assert fit_widths(natural, minimum, rank, drop, 200) == natural  # it fits: as it is
+    fits = _fits([21, 30, 10, 3, 40], [21, 20, 10, 3, 8], [0, 1, 2, 2, 3], [0, 0, 1, 2, 0])
+    assert fit_columns(fits, 200) == [21, 30, 10, 3, 40]  # it fits: as it is
     # 21+20+10+3+8 + 8 = 70 > 66: the 10-cell column (drop 1) goes; the 3-cell one stays; the text gives first
-    assert fit_widths(natural, minimum, rank, drop, 66) == [21, 28, None, 3, 8]
+    assert fit_columns(fits, 66) == [21, 28, None, 3, 8]
     # 58 > 56 after the first: the 3-cell one goes too (and does not fit back); the name has the room left
-    assert fit_widths(natural, minimum, rank, drop, 56) == [21, 23, None, None, 8]
-    # nothing left to leave out: the minimums stand (the caller cuts the line)
-    assert fit_widths(natural, minimum, rank, drop, 30) == [21, 20, None, None, 8]
+    assert fit_columns(fits, 56) == [21, 23, None, None, 8]
+    # nothing left to leave out: the least widths stand (the caller cuts the line)
+    assert fit_columns(fits, 30) == [21, 20, None, None, 8]
+
+
+def test_fit_columns_leaves_optional_columns_out_before_an_essential_is_cut() -> None:
+    """Issue 28: at 80 columns `events list` cut NEXT RUN while the KINDS and DOMAINS counts stayed. An essential
+    column is whole while any optional one can go; only then is it cut, to its `last` width, after everything else."""
+    #        ID                     NEXT RUN (essential)           KINDS (opt 2)          NOTE (text, least 10, last 8)
+    fits = [ColumnFit(3, 3, 3, 3, 0, 0), ColumnFit(28, 28, 28, 18, 0, 0), ColumnFit(7, 7, 7, 7, 2, 1)]
+    fits.append(ColumnFit(30, 10, 10, 8, 3, 0))
+    assert fit_columns(fits, 80) == [3, 28, 7, 30]
+    assert fit_columns(fits, 50) == [3, 28, None, 15]  # the count goes; the next run stays whole
+    assert fit_columns(fits, 43) == [3, 28, None, 8]  # the text gives its last cells first
+    assert fit_columns(fits, 40) == [3, 25, None, 8]  # then the essential, to no less than its last width
+    assert fit_columns(fits, 30) == [3, 18, None, 8]
+
+
+def test_a_name_claims_its_width_before_an_optional_column_is_kept() -> None:
+    """Issue 28: `selectors list` at 80 columns cut every name to make room for counts and `DESCRIP…`. A name claims
+    its whole width (up to NAME_ROOM) before an optional column is kept; the optional ones are said on stderr."""
+    name = "Accounts like Citrix delivery controllers APAC"
+    out, err = io.StringIO(), io.StringIO()
+    writer = TableWriter(TABLE_COLUMNS[Selector], out, 80, "selectors", err)
+    writer.write_page([Selector(id=9, asset_group_tag_id=1, name=name, description="Selects accounts like " * 3)])
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["ID", "NAME", "DISABLED", "CREATED", "(UTC)"]
+    assert lines[1].startswith(f" 9  {name}  no")
+    assert err.getvalue() == (
+        "note: 4 columns left out at 80 columns (DESCRIPTION, AUTO CERTIFY, DEFAULT, SEEDS); "
+        "-o json or a wider terminal shows them\n"
+    )
 
 
 def _row_table(width: int, rows: list[dict[str, str]]) -> tuple[list[str], str]:
     columns = (
-        TableColumn("RUN", lambda r: r["run"], Role.ID),
+        TableColumn("RUN", lambda r: r["run"], Role.ESSENTIAL),
         TableColumn("CLIENT", lambda r: r["client"], Role.NAME),
         TableColumn("SERVER", lambda r: r["server"], Role.TEXT, drop=1),
         TableColumn("STARTED", lambda r: r["started"], min_width=19, drop=2),
@@ -101,14 +133,18 @@ ROW = {
 
 
 def test_narrow_table_keeps_ids_whole_and_names_usable_and_drops_low_value_columns() -> None:
-    lines, err = _row_table(80, [ROW])
-    assert all(cell_width(line) <= 80 for line in lines)
+    lines, err = _row_table(95, [ROW])
+    assert all(cell_width(line) <= 95 for line in lines)
     assert lines[0].split() == ["RUN", "CLIENT", "STARTED", "NOTE"]  # SERVER left out, the rest kept
-    assert lines[1].startswith("20261126T121844Z-ab12  SHARPHOUND-FRA-03.adve")  # whole id, >= 20 cells of name
-    assert err == "note: 1 column left out at 80 columns (SERVER); -o json or a wider terminal shows them\n"
+    assert lines[1].startswith(f"20261126T121844Z-ab12  {ROW['client']}  ")  # whole id, the name whole
+    assert err == "note: 1 column left out at 95 columns (SERVER); -o json or a wider terminal shows them\n"
+    lines, err = _row_table(80, [ROW])  # the name claims its width before the start time is kept
+    assert lines[0].split() == ["RUN", "CLIENT", "NOTE"]
+    assert lines[1].startswith(f"20261126T121844Z-ab12  {ROW['client']}  ")
+    assert "2 columns left out at 80 columns (SERVER, STARTED)" in err
     lines, err = _row_table(60, [ROW])
     assert lines[0].split() == ["RUN", "CLIENT", "NOTE"]
-    assert lines[1].startswith("20261126T121844Z-ab12  SHARPHOUND-FRA-03.ad")
+    assert lines[1].startswith("20261126T121844Z-ab12  SHARPHOUND-FRA-03.ad")  # >= 20 cells of name
     assert "2 columns left out at 60 columns (SERVER, STARTED)" in err
 
 

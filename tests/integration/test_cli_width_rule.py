@@ -1,0 +1,155 @@
+"""One width rule for every CLI table (issue 28): at 80 columns the column that holds the answer stays whole (a next
+run, a name, outcomes, a request id's end) and optional columns are left out whole, said once on stderr; at 160
+columns everything fits. Against the demo server over loopback."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from svctui.clock import FROZEN_NOW_ENV
+from svctui.demo.config import Faults
+from svctui.demo.server import DemoServer
+from svctui.store.audit_read import read_audit
+from tests.support.cli import DemoLike, demo_env, invoke, json_items, jsonl_items
+
+FROZEN = "2026-11-26T09:30:00Z"  # both the table and the JSON work out the next run at this time
+NOTE = re.compile(r"^note: \d+ columns? left out at (\d+) columns \(([^)]*)\); -o json or a wider terminal shows them$")
+
+
+def _left_out(stderr: str, width: int) -> list[str]:
+    """The headers the one note names (none without a note); the note is said once, at `width`."""
+    notes = [match for line in stderr.splitlines() if (match := NOTE.match(line))]
+    assert len(notes) <= 1, stderr
+    assert all(int(found.group(1)) == width for found in notes)
+    return notes[0].group(2).split(", ") if notes else []
+
+
+def _headers(line: str) -> list[str]:
+    return re.split(r"\s{2,}", line.strip())
+
+
+@pytest.fixture
+def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    values = demo_env(demo_server, **{FROZEN_NOW_ENV: FROZEN})
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_events_keep_the_next_run_whole_and_leave_counts_out(env: dict[str, str], width: int) -> None:
+    """At 80 columns NEXT RUN read `2026-11-27 07:18Z …` while KINDS and DOMAINS stayed: the next run is the answer."""
+    table = invoke(["events", "list", "--limit", "40", "--sort", "id"], env={"COLUMNS": str(width)})
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert all(len(line) <= width for line in lines), max(lines, key=len)
+    assert "…" not in lines[0] and "NEXT RUN" in _headers(lines[0])
+    listed = jsonl_items(invoke(["events", "list", "--limit", "40", "--sort", "id", "-o", "jsonl"]).stdout)
+    for event, line in zip(listed, lines[1:], strict=True):
+        assert f"  {event['svctui_next_run_text']}" in line, line  # whole, not cut after the date
+    left_out = _left_out(table.stderr, width)
+    if width == 80:
+        assert {"KINDS", "DOMAINS"} <= set(left_out) and not set(left_out) & set(_headers(lines[0]))
+    else:
+        assert left_out == [] and _headers(lines[0])[-4:] == ["KINDS", "DOMAINS", "OUS", "DOMAIN NAMES"]
+
+
+@pytest.mark.parametrize("width", [80, 160])
+def test_selectors_keep_names_whole_and_never_cut_a_header(env: dict[str, str], width: int) -> None:
+    """At 80 columns `selectors list` cut every name and showed `DESCRIP…` with 8 cells of description beside counts."""
+    table = invoke(["selectors", "list", "1", "--limit", "40"], env={"COLUMNS": str(width)})
+    assert table.exit_code == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert all(len(line) <= width for line in lines) and "…" not in lines[0], lines[0]
+    items = json_items(invoke(["selectors", "list", "1", "--limit", "40", "-o", "json"]).stdout)
+    assert all(f"{item['id']}  {item['name']}  " in line for item, line in zip(items, lines[1:], strict=True))
+    left_out = _left_out(table.stderr, width)
+    if width == 80:
+        assert left_out[0] == "DESCRIPTION" and "DISABLED" in _headers(lines[0])
+    else:
+        assert left_out == [] and _headers(lines[0])[-1] == "DESCRIPTION"
+
+
+def test_tasks_list_says_what_it_left_out_in_the_same_form(env: dict[str, str]) -> None:
+    """The reference: `tasks list` at 80 columns keeps 20 cells of message, leaves the counts out and says so."""
+    client = jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)[1]["id"]
+    table = invoke(["tasks", "list", client, "--limit", "10"], env={"COLUMNS": "80"})
+    assert table.exit_code == 0, table.stderr
+    assert _left_out(table.stderr, 80) == ["CLIENT", "KINDS", "DOMAINS"]
+    assert _headers(table.stdout.splitlines()[0])[-1] == "MESSAGE"
+
+
+# ---------------------------------------------------------------- the audit log's tables
+
+
+@pytest.fixture
+def fresh_env(fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    values = demo_env(fresh_demo_server)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+def _deletable(count: int) -> list[dict[str, Any]]:
+    result = invoke(["selectors", "list", "1", "--all", "-o", "jsonl"])
+    return [item for item in jsonl_items(result.stdout) if not item["is_default"]][:count]
+
+
+def _row_block(lines: list[str], first: str) -> str:
+    """A table row and the lines it continues on (a wrapped cell's: they start with spaces)."""
+    start = next(index for index, line in enumerate(lines) if line.startswith(first))
+    end = start + 1
+    while end < len(lines) and lines[end].startswith(" "):
+        end += 1
+    return "\n".join(lines[start:end])
+
+
+def test_audit_tables_keep_outcomes_request_ids_and_names(
+    fresh_env: dict[str, str], fresh_demo_server: DemoServer
+) -> None:
+    """At 80 columns `audit list` read `3 deleted, 1 n…` (the in-doubt count hidden) and `audit show` cut the request
+    id to 8 characters, its start: outcomes are whole (continued on the next line when they must), a request id keeps
+    its end, the part that differs; and a resume's `already gone` row names its selector (issue 28 item 12)."""
+    chosen = _deletable(4)
+    lost = chosen[-1]
+    fresh_demo_server.faults = Faults(kinds={"reset": 1.0}, only_path=f"/selectors/{lost['id']}")
+    first = invoke(["selectors", "delete", "1", *(str(item["id"]) for item in chosen), "--yes"])
+    assert first.exit_code != 0, first.stderr
+    fresh_demo_server.faults = Faults()
+    run = read_audit().runs[-1]
+    assert [entry.selector_id for entry in run.entries.values() if entry.in_doubt] == [lost["id"]]
+    assert invoke(["selectors", "delete", "1", str(lost["id"]), "--yes"]).exit_code == 0  # gone meanwhile
+    resumed = invoke(["selectors", "resume", run.run_id, "--yes"])
+    assert resumed.exit_code == 0, resumed.stderr
+    log = read_audit()
+    resume = log.runs[-1]
+    assert resume.entries[lost["id"]].outcome == "already gone"
+
+    for width in (80, 160):
+        listed = invoke(["audit", "list"], env={"COLUMNS": str(width)})
+        assert listed.exit_code == 0, listed.stderr
+        lines = listed.stdout.splitlines()
+        assert all(len(line) <= width for line in lines), max(lines, key=len)
+        block = _row_block(lines, run.run_id)
+        assert f"resumed by {resume.run_id}" in block, block
+        assert all(part in " ".join(block.split()) for part in log.get(run.run_id).counts_text.split(", ")), block
+        assert "…" not in block
+
+        shown = invoke(["audit", "show", run.run_id], env={"COLUMNS": str(width)})
+        assert shown.exit_code == 0, shown.stderr
+        lines = shown.stdout.splitlines()
+        assert all(len(line) <= width for line in lines), max(lines, key=len)
+        rows = json.loads(invoke(["audit", "show", run.run_id, "-o", "json"]).stdout)
+        for row in [row for row in rows if row["request_id"]]:
+            line = next(line for line in lines if line.split()[0] == str(row["selector_id"]))
+            kept = row["request_id"] if width == 160 else row["request_id"][-12:]
+            assert kept in line, line
+        assert "sent, no answer recorded" in " ".join(shown.stdout.split())
+
+        again = invoke(["audit", "show", resume.run_id], env={"COLUMNS": str(width)})
+        gone = next(line for line in again.stdout.splitlines() if line.split()[0] == str(lost["id"]))
+        assert lost["name"][:19] in gone and "already gone" in gone, gone
