@@ -1,6 +1,9 @@
 """Completed tasks of the demo data: runs of the scheduled events plus manual runs, their statuses, times,
 per-domain results with slowly drifting counts, and a few deliberately seeded drops.
 
+A run's successful results count what it collected: AD structure and certificate services objects when it asked
+for them, else the computers it visited (`count_computers`), so its log's `objects finished` agree with them.
+
 Drift model: a domain's count is `base * (1 + trend * t) * (1 ± 1 %)` with t = 0..1 over the history and a trend
 between -10 % and +15 %, so two like-for-like results of a domain never differ by more than ~12 %. Counts below
 100 do not move. A seeded drop cuts one count of one successful result by 35-60 % against the previous
@@ -184,6 +187,23 @@ def build_results(rng: random.Random, run: Run, fraction: float) -> None:
         run.results.append([domain.name, int(success), message, *(counts[c] for c in COUNT_NAMES), 0])
 
 
+def count_computers(run: Run, fraction: float) -> None:
+    """The successful results of a run that collected neither AD structure nor certificate services count the
+    computers it visited (sessions, local groups and registries are read from computers), as its log's `objects
+    finished` do; they counted nothing, so an Analyzing run's log said 41,446 objects beside zero counts (issue 28).
+    Each count's noise comes from a generator of its own (the run and the domain): the main stream, and so every
+    other value and the seeded drops (chosen before), stay as they were."""
+    if run.flags[2] or run.flags[3]:
+        return
+    domains = {domain.name: domain for domain in run.domains}
+    position = 3 + COUNT_NAMES.index("computer_count")
+    for result in run.results:
+        domain = domains.get(str(result[0]))
+        if result[1] and domain is not None:
+            noise = random.Random(f"computers:{run.id}:{domain.objectid}")
+            result[position] = count_value(domain, "computer_count", fraction, noise)
+
+
 def stated_seconds(text: str) -> int:
     """The longest duration a message states ("timed out after 3600 seconds", "after 12 hours"), else 0."""
     return max((int(number) * UNIT_SECONDS[unit.lower()] for number, unit in STATED_DURATION.findall(text)), default=0)
@@ -326,6 +346,8 @@ def generate_tasks(
             drops.append(recent)
     for run, index, name, previous in drops:
         run.results[index][3 + COUNT_NAMES.index(name)] = int(previous * (1 - rng.uniform(0.35, 0.6)))
+    for run in runs:
+        count_computers(run, (run.execution - start) / length)
     insert(conn, "tasks", task_rows)
     insert(conn, "task_domains", [(r.id, d.objectid, i) for r in runs for i, d in enumerate(r.domains)])
     insert(conn, "task_ous", [(r.id, ou, i) for r in runs for i, ou in enumerate(r.ou_ids)])

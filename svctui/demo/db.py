@@ -13,7 +13,7 @@ from pathlib import Path
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import DemoSizes
 
-SCHEMA_VERSION = "9"  # also bumped when the generated data changes (a cached database is rebuilt)
+SCHEMA_VERSION = "10"  # also bumped when the generated data changes (a cached database is rebuilt)
 
 _FLAGS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in FLAG_NAMES)
 _COUNTS_SQL = ", ".join(f"{name} INTEGER NOT NULL" for name in COUNT_NAMES)

@@ -3,7 +3,7 @@ methods it resolves are the ones the run asked for (a partial run may lack CertS
 an AD CS object), its lines stay inside the run's times, it closes exactly when the status says the run finished,
 its `Enumeration finished in` is the run's duration, each domain result has its part (in order, with a domain
 controller of that domain), its message on the right level, and a successful domain's count ends at the objects its
-result counts.
+result counts (one that counts nothing included: an Ingesting or Analyzing run has collected its objects).
 
 A newcomer found a log naming another domain's controller, counts that ended where the result did not, and a
 partial run whose log skipped CertServices while its results counted certificate templates."""
@@ -85,12 +85,15 @@ def _problems(conn: sqlite3.Connection, task: sqlite3.Row, seed: str, now: int) 
         found = DC_LINE.match(line.message)
         if found and not found.group(2).upper().endswith("." + found.group(1).upper()):
             said.append(f"{found.group(1)} is searched on {found.group(2)}, another domain's controller")
+    if status in (6, 7) and any(r["success"] and not sum(int(r[c]) for c in COUNT_NAMES) for r in results):
+        said.append(f"status {status} (collected, now ingested or analyzed) but a successful result counts nothing")
     said += _count_problems(lines, results)
     return said
 
 
 def _count_problems(lines: list[LogLine], results: list[sqlite3.Row]) -> list[str]:
-    """A successful domain whose last status count is not the objects its result counts."""
+    """A successful domain whose last status count is not the objects its result counts: every one, those that count
+    nothing included (issue 28: an Analyzing run's log said 41,446 objects finished beside zero counts)."""
     counted: dict[str, int] = {}
     domain, before, last = "", 0, 0
     for line in lines:
@@ -103,7 +106,7 @@ def _count_problems(lines: list[LogLine], results: list[sqlite3.Row]) -> list[st
     for result in results:
         objects = sum(int(result[name]) for name in COUNT_NAMES)
         name = str(result["domain_name"])
-        if result["success"] and objects and "Timed out" not in result["message"] and counted.get(name) != objects:
+        if result["success"] and "Timed out" not in result["message"] and counted.get(name) != objects:
             said.append(f"{name} counts {counted.get(name)}, not {objects}")
     return said
 
