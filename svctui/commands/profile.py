@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -157,6 +157,25 @@ def _storage_label(stored: Profile, env_secret: bool, active: bool) -> str:
     return stored.storage
 
 
+def _write_profiles(rows: list[tuple[str, ...]]) -> None:
+    """The profiles' table, fitted as every command's table is (`svctui.commands.table`)."""
+    from svctui.commands.table import Role, TableColumn, TableWriter, terminal_width
+    from svctui.text import cut_middle
+
+    columns = (
+        TableColumn(" ", lambda row: row[0]),  # `*` marks the default
+        TableColumn("NAME", lambda row: row[1], Role.NAME),  # what --profile takes
+        # the server: its host and its port (`https://bloodhound.exa…com:8443`) when it must be cut
+        TableColumn("URL", lambda row: row[2], Role.ESSENTIAL, min_width=24, cut=cut_middle),
+        TableColumn("AUTH", lambda row: row[3], drop=1),
+        TableColumn("SECRET", lambda row: row[4], Role.TEXT, min_width=len("keyring")),
+    )
+    writer = TableWriter(columns, sys.stdout, terminal_width(), "profiles", sys.stderr)
+    items: list[Any] = list(rows)  # tuples: the columns read them by position
+    writer.write_page(items)
+    writer.close()
+
+
 @profile.command("list")
 def list_profiles() -> None:
     """List profiles: name, URL, auth kind and where the secret lives (* marks the default)."""
@@ -183,10 +202,7 @@ def list_profiles() -> None:
     if not rows:
         click.echo("No profiles. Add one with: svctui profile add NAME --base-url URL --token-id UUID")
         return
-    headers = (" ", "NAME", "URL", "AUTH", "SECRET")
-    widths = [max(len(row[i]) for row in [headers, *rows]) for i in range(len(headers))]
-    for row in [headers, *rows]:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    _write_profiles(rows)
     if selected is not None:
         click.echo(f"{ENV_PROFILE}={selected} selects the profile used when none is named.")
     if is_complete(overrides) and selected is None:

@@ -14,7 +14,8 @@ from svctui.clock import FROZEN_NOW_ENV
 from svctui.demo.config import Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit_read import read_audit
-from tests.support.cli import DemoLike, demo_env, invoke, json_items, jsonl_items
+from svctui.text import cell_width
+from tests.support.cli import DemoLike, add_profile, demo_env, invoke, json_items, jsonl_items
 
 FROZEN = "2026-11-26T09:30:00Z"  # both the table and the JSON work out the next run at this time
 NOTE = re.compile(r"^note: \d+ columns? left out at (\d+) columns \(([^)]*)\); -o json or a wider terminal shows them$")
@@ -154,3 +155,22 @@ def test_audit_tables_keep_outcomes_request_ids_and_names(
         again = invoke(["audit", "show", resume.run_id], env={"COLUMNS": str(width)})
         gone = next(line for line in again.stdout.splitlines() if line.split()[0] == str(lost["id"]))
         assert lost["name"][:19] in gone and "already gone" in gone, gone
+
+
+def test_profile_list_is_fitted_as_every_table() -> None:
+    """`profile list` printed its own table at any width (a 70-cell URL ran past 60 columns); it is fitted by the same
+    rule: the URL keeps its host's start and its port, the auth kind is left out and said so."""
+    url = "https://bloodhound-enterprise.very-long-subdomain.corp.example.com:8443"
+    added = add_profile(
+        "production-eu-west", url, "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "Q7mZ2xR9vK4tP1wL8nB3cH6dF0gJ5sAy"
+    )
+    assert added.exit_code == 0, added.stderr
+    narrow = invoke(["profile", "list"], env={"COLUMNS": "60"})
+    assert narrow.exit_code == 0, narrow.stderr
+    lines = narrow.stdout.splitlines()
+    assert all(cell_width(line) <= 60 for line in lines), max(lines, key=len)
+    assert lines[1].split()[:2] == ["*", "production-eu-west"]
+    assert re.search(r"  https://bloodh\S*…\S*\.com:8443  file$", lines[1]), lines[1]
+    assert _left_out(narrow.stderr, 60) == ["AUTH"]
+    wide = invoke(["profile", "list"], env={"COLUMNS": "160"})
+    assert url in wide.stdout and "signature" in wide.stdout and _left_out(wide.stderr, 160) == []
