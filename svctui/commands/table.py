@@ -300,11 +300,11 @@ def _wrapped(text: str, width: int) -> list[str]:
 
 
 def _cell_lines(cell: str, width: int, column: TableColumn) -> list[str]:
-    """The lines a cell takes in a column `width` cells wide: whole, wrapped or cut by the column's rule."""
-    if cell_width(cell) <= width or column.right:
-        return [cell]  # a number is never cut: a later page may hold a wider one than the first page's
-    if column.role is Role.ESSENTIAL and not column.min_width:
-        return [cell]  # an id is never cut: it is what the next command takes (the line is cut at the terminal)
+    """The lines of a cell wider than its column (`width` cells): whole, wrapped or cut by the column's rule."""
+    if column.right or (column.role is Role.ESSENTIAL and not column.min_width):
+        # a number or an id is never cut: a later page may hold a wider one than the first page's, and an id is
+        # what the next command takes (the line is cut at the terminal's edge instead)
+        return [cell]
     if column.wrap:
         return _wrapped(cell, width)
     return [column.cut(cell, width)]
@@ -334,15 +334,29 @@ class TableWriter:
             for cell, width, column in zip(cells, self.widths, self.columns, strict=True)
             if width is not None
         ]
-        stacks = [_cell_lines(cell, width, column) for cell, width, column in shown]
+        final = len(shown) - 1
+        parts: list[str] = []
+        for index, (cell, width, column) in enumerate(shown):
+            if cell_width(cell) > width:
+                stack = _cell_lines(cell, width, column)
+                if len(stack) > 1:
+                    return self._stacked(shown)
+                cell = stack[0]
+            parts.append(cell if index == final and not column.right else pad(cell, width, right=column.right))
+        return cut_end(GAP.join(parts).rstrip(), self.width)
+
+    def _stacked(self, shown: Sequence[tuple[str, int, TableColumn]]) -> str:
+        """A row with a wrapped cell: as many lines as its tallest cell, the others blank below their first."""
+        stacks = [
+            [cell] if cell_width(cell) <= width else _cell_lines(cell, width, column) for cell, width, column in shown
+        ]
+        final = len(shown) - 1
         lines: list[str] = []
-        for row in range(max(len(stack) for stack in stacks)):
-            parts = []
+        for row in range(max(map(len, stacks))):
+            parts: list[str] = []
             for index, ((_, width, column), stack) in enumerate(zip(shown, stacks, strict=True)):
                 text = stack[row] if row < len(stack) else ""
-                parts.append(
-                    text if index == len(shown) - 1 and not column.right else pad(text, width, right=column.right)
-                )
+                parts.append(text if index == final and not column.right else pad(text, width, right=column.right))
             lines.append(cut_end(GAP.join(parts).rstrip(), self.width))
         return "\n".join(lines)
 
