@@ -17,12 +17,12 @@ from textual.geometry import Size
 from textual.widgets import DataTable, Footer, Input
 from textual.widgets._footer import FooterKey, FooterLabel
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
-from textual_plotext.plot import Plot
 
 if TYPE_CHECKING:
     from textual.app import App
     from textual.notifications import Notification
     from textual.screen import Screen
+    from textual_plotext.plot import Plot  # a type only: plotext (~15 ms) loads with the first plot, not at start
 
 __all__ = ["FooterKey", "FooterLabel"]
 

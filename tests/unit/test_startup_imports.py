@@ -99,3 +99,15 @@ def test_only_a_batch_command_launched_as_the_program_collects_less() -> None:
         "CliRunner().invoke(cli, ['health', '--help'])\nprint(gc.get_threshold(), gc.get_freeze_count() > 0)"
     )
     assert _probe(by_a_caller) == f"{(700, 10, 10)} False"
+
+
+def test_the_dashboard_module_leaves_the_plot_library_to_the_first_plot() -> None:
+    """plotext (~15 ms of imports) draws only the Completed tasks screen's count plot: importing the
+    dashboard (what precedes the first frame) does not import it, nor textual-plotext; the first plot does."""
+    code = (
+        "import sys\nimport svctui.tui.app\n"
+        "before = sorted(m for m in sys.modules if m.split('.')[0] in ('plotext', 'textual_plotext'))\n"
+        "import svctui.tui.widgets.count_plot\n"
+        "print(before, 'plotext' in sys.modules)"
+    )
+    assert _probe(code) == "[] True"
