@@ -166,6 +166,15 @@ class DemoProcess(ServesPrepared):
         if self._watcher is not None:
             self._watcher.join(timeout=STOP_TIMEOUT)
 
+    def let_go(self) -> None:
+        """Tell the child to stop (its stdin closed) without waiting for it; `stop()` still waits. For a dashboard
+        whose terminal hung up: its exit may take seconds, while a new start waits for this port (bind_remembered)."""
+        with self._lock:
+            self._stopping = True
+        process = self._process
+        if process is not None and process.stdin is not None:
+            process.stdin.close()
+
     def __enter__(self) -> DemoProcess:
         return self.start()
 

@@ -160,6 +160,7 @@ class SvcTuiApp(App[int]):
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         configured = settings.refresh_seconds if settings is not None else 0
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
+        self.at_hangup: list[Callable[[], None]] = []  # run as the terminal hangs up, before the exit (hung_up)
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -238,7 +239,8 @@ class SvcTuiApp(App[int]):
         if not self.is_headless:
             from svctui.tui.hangup import watch_terminal
 
-            watch_terminal(self)  # an SSH session or tmux server gone: exit, not spin on the dead terminal
+            # an SSH session or tmux server gone: exit, not spin on the dead terminal
+            watch_terminal(self, self.hung_up)
         if self.settings is not None and self.settings.keymap:
             self.set_keymap(self.settings.keymap)
             from svctui.tui.keymap import keymap_problems
@@ -254,6 +256,11 @@ class SvcTuiApp(App[int]):
             self._probe_after_first_page = True  # see first_page_settled
             self.switch_mode(SCREENS[0].name)
             self.tell_interrupted_run(self.profile.base_url)
+
+    def hung_up(self) -> None:
+        """The terminal hung up: `at_hangup` runs now, not after an exit that may take seconds (svctui.tui.hangup)."""
+        for hook in self.at_hangup:
+            hook()
 
     @work(thread=True, exclusive=True, group="interrupted-run")
     def tell_interrupted_run(self, server: str) -> None:

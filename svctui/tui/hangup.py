@@ -17,6 +17,7 @@ import signal
 import sys
 import termios
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -36,8 +37,9 @@ def terminal_gone(fd: int) -> bool:
     return False
 
 
-def watch_terminal(app: App[Any]) -> bool:
-    """Exit `app` (code HANGUP_EXIT) on SIGHUP or once its terminal is gone; False when stdin is no terminal."""
+def watch_terminal(app: App[Any], first: Callable[[], None] = lambda: None) -> bool:
+    """Exit `app` (code HANGUP_EXIT) on SIGHUP or once its terminal is gone, calling `first()` before (what must
+    not wait for an exit that may take HARD_EXIT_AFTER); False when stdin is no terminal."""
     stdin = sys.__stdin__
     fd = stdin.fileno() if stdin is not None else -1
     if fd < 0 or not os.isatty(fd):
@@ -49,6 +51,7 @@ def watch_terminal(app: App[Any]) -> bool:
         if left:
             return
         left.append(True)
+        first()
         # Textual's own exit then writes to the dead terminal and may never finish (its input thread spins, and
         # the interpreter waits for it): a last resort ends the process. A deletion in flight is then what a kill
         # leaves: each intent is in the audit log, and the run is offered for resume.

@@ -146,13 +146,20 @@ def start_demo_process() -> DemoProcess | None:
 
 
 def run_demo(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None) -> int:
-    """The dashboard against a started demo server; a server that dies on its own is shown as an error."""
+    """Run the dashboard against a started demo server (`demo_app`)."""
+    return _run(demo_app(app_class, server, refresh_seconds))
+
+
+def demo_app(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None = None) -> SvcTuiApp:
+    """The dashboard for a started demo server: a server that dies on its own is shown as an error; a terminal that
+    hangs up lets the server go at once (a restart then gets the same port without waiting for the exit)."""
     settings, notes = load_settings_or_note()
     if server.port_note is not None:
         notes.append(f"Demo server: {server.port_note}")
-    demo_app = app_class(demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds)
-    server.on_failure(lambda message: notify_from_thread(demo_app, message, lambda: server.stopping))
-    return _run(demo_app)
+    app = app_class(demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds)
+    server.on_failure(lambda message: notify_from_thread(app, message, lambda: server.stopping))
+    app.at_hangup.append(server.let_go)
+    return app
 
 
 def notify_from_thread(app: SvcTuiApp, message: str, stopped: Callable[[], bool]) -> None:

@@ -24,7 +24,7 @@ from svctui.cli import cli
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.dblock import DatabaseInUse
 from svctui.demo.process import DemoProcess
-from svctui.tui.launch import demo_profile, notify_from_thread
+from svctui.tui.launch import demo_app, demo_profile, notify_from_thread
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.tui import RecordingApp, events_screen, ids, make_app, settle, state_of
 
@@ -191,3 +191,36 @@ def test_svctui_demo_says_why_it_cannot_regenerate_data_another_demo_serves(tmp_
         assert result.output.startswith("svctui: the demo server did not start: the demo database ")
         assert "stop the other one first, or give this one data of its own" in result.output
         assert _tags_status(first) == 200
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as bind_socket: a TIME_WAIT is no listener
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+async def test_a_hung_up_dashboard_lets_its_demo_server_go_before_its_own_exit(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    """After a hang-up (`tmux kill-server`) the dashboard's own exit can take seconds (hangup.py's last resort ends
+    it 5 s later), and its server child only exited with it: a `svctui --demo` started meanwhile waited 2 s for the
+    remembered port, then took another one. The hang-up now tells the child to stop at once."""
+    port = _free_port()
+    server = DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3"), preferred_port=port)
+    with server:
+        app = demo_app(RecordingApp, server)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            assert not _port_free(port)
+            app.hung_up()  # what the hang-up watch calls before it asks the app to exit
+            for _ in range(ENOUGH_PAUSES):
+                if _port_free(port):
+                    break
+                await pilot.pause(0.05)
+            assert _port_free(port), "the demo server still listens while the dashboard runs"
+            assert app.is_running
+    assert server.failure is None, "let go when asked: no failure to report"
