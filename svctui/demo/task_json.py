@@ -7,8 +7,8 @@ Go writes them (RFC 3339, `Z`, fraction without trailing zeros), booleans, the d
 `deleted_at`, domains and OUs hydrated or as objectid strings.
 
 The unhydrated text of every task is also kept in `task_json` (filled when the database is prepared), so a page of
-the fleet's runs (`jobs/finished`, a client's history: both unhydrated) is read, not built: ~46 ms of the demo's CPU a
-page of 1,000 became a few. Triggers drop a task's kept text whenever anything it is built from changes (the task,
+the fleet's runs (`jobs/finished`, a client's history: both unhydrated) is read, not built, in a few ms of the
+demo's CPU for 1,000 runs. Triggers drop a task's kept text whenever anything it is built from changes (the task,
 its domain results, its targets, its client's name); a task without kept text is built as before, in the same query.
 """
 

@@ -9,8 +9,8 @@ listed in words under the plot, so they are visible without colour too.
 
 The chart is built off the event loop: `redraw` turns the state into a `Figure` (plain data: points, ticks,
 colours) and `ThreadedPlot` builds plotext's text of it in a worker thread, for the chart's size and theme, then
-shows it. plotext's build of a 5,000-run line is ~10 ms of CPU, and with the ANSI parse of its output it was the
-second-largest part of the frame that draws a loaded history (after the task table). A resize or a theme switch
+shows it: plotext's build of a 5,000-run line and the ANSI parse of its output are ~10 ms of CPU, too much for
+the frame that draws a loaded history beside the task table (the stall rows). A resize or a theme switch
 builds it again in a thread; until the new text is there (a frame or two) the previous one shows, fitted to the
 size. Only the very first text, before any was built, is built on the loop, as PlotextPlot does.
 """

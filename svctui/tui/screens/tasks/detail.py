@@ -472,8 +472,7 @@ class TaskDetail(DetailPane[CompletedTask]):
 
 def refresh_results_column(table: PagedTable[CompletedTask]) -> None:
     """Redraw only the results cells that changed (they gain drop marks) and only their rows; the cursor and the
-    scroll stay where they are. (A history arriving used to redraw every visible line of the table in the frame
-    that also draws the plot.)"""
+    scroll stay where they are: the frame that draws the plot does not redraw every visible line of the table."""
     table.discard_prepared()  # a page rendered ahead in a thread has the marks of before
     column = table.adapter.column("results")
     if column is None or table.columns.get(ColumnKey("results")) is None:
