@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from svctui.triage import (
     COUNT_LABELS,
@@ -60,6 +61,7 @@ class DeltasPane(TriagePane):
 
     comparison: RunComparison | None = None
     note = NO_TASK_NOTE
+    table = getters.query_one("#deltas-table", RowTable)  # the deltas table
 
     def compose(self) -> ComposeResult:
         """Header and table."""
@@ -70,12 +72,6 @@ class DeltasPane(TriagePane):
     def on_mount(self) -> None:
         """Repaint on theme change."""
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._render_comparison())
-
-    @property
-    def table(self) -> DataTable[str | Text]:
-        """The deltas table."""
-        table: DataTable[str | Text] = self.query_one("#deltas-table", DataTable)
-        return table
 
     def show_note(self, note: str) -> None:
         """Clear the table and show a one-line note (loading, no event, ...)."""

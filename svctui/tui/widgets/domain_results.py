@@ -13,7 +13,7 @@ from datetime import tzinfo
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -79,6 +79,7 @@ class DomainResultsPane(Vertical):
         max-height: 16;
     }
     """
+    table = getters.query_one("#domain-results-table", RowTable)  # the results table
 
     def __init__(
         self, *, zone: tzinfo | None = None, name: str | None = None, id: str | None = None, classes: str | None = None
@@ -128,12 +129,6 @@ class DomainResultsPane(Vertical):
         for index in shown:
             table.add_column(COLUMNS[index].title, key=COLUMNS[index].key, width=fitted.widths[COLUMNS[index].key])
         return shown
-
-    @property
-    def table(self) -> DataTable[str | Text]:
-        """The results table."""
-        table: DataTable[str | Text] = self.query_one("#domain-results-table", DataTable)
-        return table
 
     def show_task(self, task: CompletedTask | None, drops: Sequence[Drop] = ()) -> None:
         """Show `task`'s domain results (None clears the pane); the cursor stays on the same domain if present.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len
-from textual import events, on
+from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
@@ -37,6 +37,7 @@ class OutcomeTable(Vertical):
     OutcomeTable > .outcome-whole { height: auto; color: $text-muted; }
     """
     SEPARATOR: ClassVar[str] = " · "
+    table = getters.query_one(RowTable)  # the outcomes table (its id is `table_id`)
 
     def __init__(self, columns: Sequence[Column], cuts: Mapping[str, Cut], *, table_id: str) -> None:
         super().__init__()
@@ -52,12 +53,6 @@ class OutcomeTable(Vertical):
         """The table and the line with the highlighted row's whole values."""
         yield RowTable(id=self.table_id)
         yield Static("", classes="outcome-whole", markup=False)
-
-    @property
-    def table(self) -> RowTable[str]:
-        """The outcomes table."""
-        table: RowTable[str] = self.query_one(f"#{self.table_id}", RowTable)
-        return table
 
     def add_rows(self, rows: Mapping[str, Mapping[str, str]]) -> None:
         """Add rows (row key -> column key -> value; a column not given is empty)."""

@@ -124,11 +124,7 @@ class TagsPane(Vertical):
             self._rebuilt_row = listed[0] if listed else min(row, len(self.tags) - 1)
             table.move_cursor(row=self._rebuilt_row, animate=False)
 
-    @property
-    def table(self) -> DataTable[Text]:
-        """The tag table."""
-        return self.query_one("#tags", DataTable)
-
+    table = getters.query_one("#tags", RowTable)  # the tag table
     state = getters.query_one("#tags-state", StatePanel)  # the state panel (loading, error)
 
     def show_loading(self, server: str) -> None:
