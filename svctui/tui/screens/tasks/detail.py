@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
+from operator import attrgetter
 from typing import Any
 
 from rich.text import Text
@@ -78,6 +79,21 @@ MESSAGE_WIDTH = 44  # its width before the columns ranked after it show: the rea
 def utc_minutes(moment: datetime | None) -> str:
     """`2026-03-01 02:00Z`, empty when unset."""
     return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}Z" if moment is not None else ""
+
+
+# The record's own times, minor columns (the detail pane has them): key, label, and the field the server sorts by.
+RECORD_TIMES = (
+    ("ingest", "last ingest", "last_ingest"),
+    ("created", "created", "created_at"),
+    ("updated", "updated", "updated_at"),
+    ("deleted", "deleted", "deleted_at"),
+)
+
+
+def minutes_column(key: str, label: str, field: str) -> ColumnDef[CompletedTask]:
+    """A minor column of the task's time `field` as `2026-03-01 02:00Z`, sorted by that field."""
+    moment = attrgetter(field)
+    return ColumnDef(key, label, lambda task: utc_minutes(moment(task)), 17, field, minor=True, fit_content=True)
 
 
 def utc_clock(moment: datetime | None, day: datetime | None) -> str:
@@ -188,42 +204,7 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
             "title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True, fit_content=True
         ),
         ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True, fit_content=True),
-        ColumnDef(
-            "ingest",
-            "last ingest",
-            lambda task: utc_minutes(task.last_ingest),
-            17,
-            "last_ingest",
-            minor=True,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "created",
-            "created",
-            lambda task: utc_minutes(task.created_at),
-            17,
-            "created_at",
-            minor=True,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "updated",
-            "updated",
-            lambda task: utc_minutes(task.updated_at),
-            17,
-            "updated_at",
-            minor=True,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "deleted",
-            "deleted",
-            lambda task: utc_minutes(task.deleted_at),
-            17,
-            "deleted_at",
-            minor=True,
-            fit_content=True,
-        ),
+        *(minutes_column(key, label, field) for key, label, field in RECORD_TIMES),
         fit_order=FIT_ORDER,
         fit_content=True,
     )
