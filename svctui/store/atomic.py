@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import secrets
 import stat
@@ -157,6 +158,18 @@ def require_private_dir(directory: Path, what: str = "profiles file") -> Path:
         ),
     )
     return directory
+
+
+def cached_object(raw: bytes | None) -> dict[str, object]:
+    """The JSON object a cache file's bytes hold; {} for a missing or corrupt file, or one holding no object (a
+    cache that cannot be read is one that holds nothing yet)."""
+    if raw is None:
+        return {}
+    try:
+        document = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    return document if isinstance(document, dict) else {}
 
 
 def read_private(path: Path, what: str = "secrets file") -> bytes | None:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from svctui.store.atomic import locked, read_private, remove_stale_temps, write_private
+from svctui.store.atomic import cached_object, locked, read_private, remove_stale_temps, write_private
 from svctui.store.model import check_name
 from svctui.store.paths import data_dir
 
@@ -38,13 +38,7 @@ def _clean(names: Mapping[str, str]) -> dict[str, str]:
 
 def _parse(raw: bytes | None) -> dict[str, str]:
     """The names of a cache file's bytes; {} for a missing or unreadable (corrupt) file: it is only a cache."""
-    if raw is None:
-        return {}
-    try:
-        document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return {}
-    names = document.get("names") if isinstance(document, dict) else None
+    names = cached_object(raw).get("names")
     return _clean(names) if isinstance(names, dict) else {}
 
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from svctui.store.atomic import locked, read_private, remove_stale_temps, write_private
+from svctui.store.atomic import cached_object, locked, read_private, remove_stale_temps, write_private
 from svctui.store.model import check_name
 from svctui.store.paths import data_dir
 
@@ -29,13 +29,8 @@ def facts_path(profile: str) -> Path:
 
 def _parse(raw: bytes | None, base_url: str) -> dict[str, Any]:
     """The known facts of a file's bytes for `base_url`; {} for a missing, corrupt or other server's file."""
-    if raw is None:
-        return {}
-    try:
-        document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return {}
-    if not isinstance(document, dict) or document.get("base_url") != base_url:
+    document = cached_object(raw)
+    if document.get("base_url") != base_url:
         return {}
     return {name: value for name, value in document.items() if name in KNOWN and value in KNOWN[name]}
 

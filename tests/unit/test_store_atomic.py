@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from svctui.store.atomic import locked, read_private, remove_stale_temps, write_private
+from svctui.store.atomic import cached_object, locked, read_private, remove_stale_temps, write_private
 from svctui.store.errors import StoreError
 from tests.support.files import mode_bits
 
@@ -167,3 +167,10 @@ def test_lock_excludes_another_process(tmp_path: Path) -> None:
         if holder.poll() is None:
             holder.kill()
             holder.wait()
+
+
+def test_a_cache_file_holds_its_object_or_nothing() -> None:
+    """The per-profile caches (client names, server facts) read through one rule: an unreadable file holds nothing."""
+    assert cached_object(b'{"names": {"a": "DC01"}}') == {"names": {"a": "DC01"}}
+    for unreadable in (None, b"", b"{", b"\xff\xfe", b"[1, 2]", b'"text"', b"[" * 100_000):
+        assert cached_object(unreadable) == {}, unreadable[:20] if unreadable else unreadable
