@@ -81,6 +81,14 @@ def utc_minutes(moment: datetime | None) -> str:
     return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}Z" if moment is not None else ""
 
 
+def clock_column(key: str, label: str, field: str) -> ColumnDef[CompletedTask]:
+    """A minor column of the run's time `field` as `02:12:05` (`+1d` past the day it was due), sorted by that field."""
+    moment = attrgetter(field)
+    return ColumnDef(
+        key, label, lambda task: utc_clock(moment(task), task.execution_time), 8, field, minor=True, fit_content=True
+    )
+
+
 # The record's own times, minor columns (the detail pane has them): key, label, and the field the server sorts by.
 RECORD_TIMES = (
     ("ingest", "last ingest", "last_ingest"),
@@ -148,24 +156,8 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
             "execution_time",
             fit_content=True,
         ),
-        ColumnDef(
-            "started",
-            "start",
-            lambda task: utc_clock(task.start_time, task.execution_time),
-            8,
-            "start_time",
-            minor=True,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "ended",
-            "end",
-            lambda task: utc_clock(task.end_time, task.execution_time),
-            8,
-            "end_time",
-            minor=True,
-            fit_content=True,
-        ),
+        clock_column("started", "start", "start_time"),
+        clock_column("ended", "end", "end_time"),
         ColumnDef(
             "took", "took", lambda task: format_duration(task_duration(task)), width=7, minor=True, fit_content=True
         ),
