@@ -560,7 +560,8 @@ class SvcTuiApp(App[int]):
 
     def refuse_quit_while(self, holder: object, reason: str | None) -> None:
         """While `holder` (a run that must write its end line) gives a reason, quitting is refused with it; None
-        lifts the refusal. Every way out goes through action_quit: q, ctrl+q, ctrl+c, the palette's Quit."""
+        lifts the refusal. Every way out meets the one guard (`_quit_unless_refused`): q, ctrl+q and the palette's Quit
+        through action_quit, ctrl+c through action_help_quit."""
         if reason is None:
             self.quit_refusals.pop(holder, None)
         else:
