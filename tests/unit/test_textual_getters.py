@@ -1,8 +1,9 @@
-"""Widgets are reached with Textual's `getters.query_one`, not a property around `self.query_one` (issue 27, item 4)."""
+"""Widgets are reached with Textual's `getters.query_one`, screens through typed protocols (issue 27, item 4)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 TUI = Path(__file__).resolve().parents[2] / "svctui" / "tui"
@@ -66,3 +67,15 @@ def test_the_check_finds_a_wrapping_property() -> None:
         "        return self.query_one(StatePanel)\n"
     )
     assert query_properties(source) == ["table", "state"]  # `value` reads a widget's value: not a getter
+
+
+def test_no_screen_is_asked_by_attribute_name() -> None:
+    """A screen's own method is called through a typed protocol (tui/navigation.py), never found by name."""
+    pattern = re.compile(r"(?:getattr|hasattr)\(self(?:\.app)?\.screen\b")
+    asked = [
+        f"{path.relative_to(TUI)}:{number}"
+        for path in sorted(TUI.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not asked, f"call the screen through a runtime_checkable Protocol instead: {asked}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Provider
 
@@ -11,6 +11,14 @@ if TYPE_CHECKING:
     from svctui.tui.screens.selectors.screen import SelectorsScreen
 
 Command = tuple[str, str, Callable[[], None]]
+
+
+@runtime_checkable
+class OffersCommands(Protocol):
+    """A screen with palette commands of its own (the cleanup screen)."""
+
+    def palette_commands(self) -> list[Command]:
+        """What the command palette offers on this screen now."""
 
 
 def selector_commands(screen: SelectorsScreen) -> list[Command]:
@@ -36,8 +44,7 @@ class SelectorCommands(Provider):
     """The cleanup screen's commands in the palette."""
 
     def _commands(self) -> list[Command]:
-        offered: Callable[[], list[Command]] | None = getattr(self.screen, "palette_commands", None)
-        return offered() if offered is not None else []
+        return self.screen.palette_commands() if isinstance(self.screen, OffersCommands) else []
 
     async def discover(self) -> AsyncIterator[DiscoveryHit]:
         """Every command, unfiltered."""
