@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
-from textual.notifications import Notification, Notify, SeverityLevel
+from textual.notifications import Notify, SeverityLevel
 from textual.reactive import var
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
@@ -31,7 +31,7 @@ from svctui.tui.heap import HeapPolicy, limit_malloc_arenas
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, ShowsEvent, ShowsRuns
-from svctui.tui.textual_internals import drop_oldest_toasts, styled_with_current_css
+from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
@@ -46,6 +46,7 @@ PROBE: Channel[ServerInfo] = Channel("probe")  # the server's edition, for the h
 THEME: Channel[Settings] = Channel("theme")  # the settings with the theme chosen, once written
 DEMO: Channel[Profile] = Channel("demo")  # the started demo server's profile
 TOAST_RACK = "#textual-toastrack"  # the id Textual gives every screen's toast rack
+TOAST_HOLDERS = "ToastRack > ToastHolder"  # a toast each, oldest first (ToastRack mounts them in that order)
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
 SMALL_SCREEN_ROWS = 30  # below this many rows, toasts stacked over the table hide most of it (issue 28)
 TOASTS_ON_SMALL_SCREEN = 2  # at most this many on show there: a newer one takes the oldest's place
@@ -142,8 +143,8 @@ class SvcTuiApp(App[int]):
         self.tabs = [Tab(entry.name, entry.key, entry.title) for entry in SCREENS]
         self.generation = 0
         self.startup_ms: float | None = None
-        # toast -> (when it leaves the screen, its notification's identity: a toast dropped early may show again)
-        self._toasts_shown: dict[tuple[str, str, str], tuple[float, str]] = {}
+        # toast -> when it leaves the screen (the same toast is not raised twice meanwhile)
+        self._toasts_shown: dict[tuple[str, str, str], float] = {}
         self.back_mode = ""  # the screen esc returns to from one opened from it (Clients' enter on a client's runs)
         self._client: ApiClient | None = None
         self._probe_after_first_page = False
@@ -180,26 +181,36 @@ class SvcTuiApp(App[int]):
         True): a name holding `[/x]` raised MarkupError, `[@click=…]` made it a link running an action."""
         del markup
         now = time.monotonic()
-        self._toasts_shown = {key: shown for key, shown in self._toasts_shown.items() if shown[0] > now}
+        self._toasts_shown = {key: until for key, until in self._toasts_shown.items() if until > now}
         key = (message, title, severity)
         if key in self._toasts_shown:
             return
         timeout = self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         if title and isinstance(self.screen, ModalScreen):  # one line in the dialog's last row: the title leads it
             message, title = f"{title}: {message}", ""
-        # made here rather than by App.notify (the same two lines) to know its identity when it is dropped early
-        notification = Notification(visible(message, lines=True), visible(title), severity, timeout, markup=False)
-        self._toasts_shown[key] = (now + timeout, notification.identity)
-        self.post_message(Notify(notification))
+        self._toasts_shown[key] = now + timeout
+        super().notify(
+            visible(message, lines=True), title=visible(title), severity=severity, timeout=timeout, markup=False
+        )
 
-    def on_notify(self, message: Notify) -> None:
-        """A toast is added (App._on_notify adds it): on a small terminal only the newest few stay, so that a
-        burst of keys (`i`, `q`, `ctrl+u`) does not cover the table; a toast dropped may show again at once."""
+    def on_notify(self, _message: Notify) -> None:
+        """A toast is added (App._on_notify adds it and has the rack show it next): on a small terminal only the
+        newest few stay, so that a burst of keys (`i`, `q`, `ctrl+u`) does not cover the table."""
+        if self.size.height < SMALL_SCREEN_ROWS:
+            self.call_later(self._fewer_toasts)  # after the rack mounted the new toast
+
+    def _fewer_toasts(self) -> None:
+        """Hide all but the newest TOASTS_ON_SMALL_SCREEN toasts of the screen's rack (each leaves at its timeout,
+        or at a click, as a shown one does); a toast hidden may show again at once."""
         if self.size.height >= SMALL_SCREEN_ROWS:
             return
-        dropped = drop_oldest_toasts(self, TOASTS_ON_SMALL_SCREEN, message.notification)
-        if dropped:
-            self._toasts_shown = {key: shown for key, shown in self._toasts_shown.items() if shown[1] not in dropped}
+        shown = [holder for holder in self.screen.query(TOAST_HOLDERS) if holder.display]
+        hidden = shown[: max(0, len(shown) - TOASTS_ON_SMALL_SCREEN)]
+        for holder in hidden:
+            holder.display = False
+        if hidden:  # forget all but the newest few: the same text raised again shows again
+            newest = list(self._toasts_shown.items())[-TOASTS_ON_SMALL_SCREEN:]
+            self._toasts_shown = dict(newest)
 
     def _toasts_for_a_dialog(self, screen: Screen[Any]) -> None:
         """A dialog (modal screen) on top: the toasts raised before it are done with (a `Counting…` stayed around
@@ -235,6 +246,8 @@ class SvcTuiApp(App[int]):
             self, lambda _screen: self.call_after_refresh(self.redraw_scrollbar_corners)
         )
         self.screen_change_signal.subscribe(self, self._toasts_for_a_dialog, immediate=True)
+        # the screen shown mounts every toast still due in its own rack: the ones hidden on the last stay hidden
+        self.screen_change_signal.subscribe(self, lambda _screen: self.call_after_refresh(self._fewer_toasts))
         self.live.start()
         if not self.is_headless:
             from svctui.tui.hangup import watch_terminal

@@ -20,7 +20,6 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.notifications import Notification
     from textual.screen import Screen
     from textual_plotext.plot import Plot  # a type only: plotext (~15 ms) loads with the first plot, not at start
 
@@ -29,44 +28,62 @@ __all__ = ["FooterKey", "FooterLabel"]
 Cell = TypeVar("Cell")
 Lines = list[list[Segment]]  # a rendered cell: its lines of segments
 
-# (owner, private name) -> what it buys; tests/unit/test_textual_internals.py checks each one is still there.
+# (owner, private name) -> what it buys; tests/unit/test_textual_internals.py checks each one is still there. A
+# performance device's comment gives its bench row, worst stall with and without it (A/B back to back, one hour;
+# docs/PERFORMANCE.md has the runs and their load).
 PRIVATE_NAMES: dict[tuple[str, str], str] = {
+    # behaviour, not performance: no public export or hook does these
     ("textual.widgets._footer", "FooterKey"): "KeyFooter drops minor keys on narrow terminals (no public export)",
     ("textual.widgets._footer", "FooterLabel"): "KeyFooter drops a group's label with its keys (no public export)",
-    ("Screen", "_css_update_count"): "styled_with_current_css: no re-parse of every stylesheet (first-row)",
-    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter",
-    ("Footer", "_bindings_ready"): "KeyFooter composes its keys once the screen's bindings are known",
     ("App", "_check_bindings"): "OrderedInput runs a bound key before the keys typed after it (Textual #6605)",
     ("Input", "_on_key"): "OrderedInput: its key handler, where the bound key must act first (Textual #6605)",
     ("DataTable", "_get_row_style"): "RowTable: a flashing or marked row's colour fills the line past the last column",
     ("DataTable", "_render_cell"): "RowTable: every cell of a flashing or marked row takes the row's highlight",
-    # cell_key_at, row_cells: a cell laid out ahead is found per drawn cell (stall-first-page, stall-page-turn)
-    ("DataTable", "_row_locations"): "cell_key_at, append_rows: row index <-> key without public checks per cell",
-    ("DataTable", "_column_locations"): "cell_key_at: column index -> key per drawn cell",
-    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place (clients-fill repaint)",
-    # forget_rendered_rows: a changed row repaints alone (clients-fill's repaint; the live refresh's flash)
-    ("DataTable", "_cell_render_cache"): "forget_rendered_rows, styled_cell: per-row invalidation, shared cache",
-    ("DataTable", "_row_render_cache"): "forget_rendered_rows: per-row invalidation",
-    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows",
-    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows",
-    ("DataTable", "_update_count"): "styled_cell's cache key; rendered_rows_stale on a width change; append_rows",
-    # styled_cell: a cell laid out in a thread only gets its styles on the loop (stall-first-page, stall-page-turn)
-    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses",
-    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses",
-    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: the cursor, hover and fixed styles of a cell",
-    # FixedLayoutTable: no idle-time measuring of fixed-width cells, rows appended at once (stall-first-page)
+    ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
+    # styled_with_current_css, for first-row (no worse): x1.92-x2.76 with, x2.13-x3.03 without at load 3-4
+    # (2026-12-05), undecided, kept
+    ("Screen", "_css_update_count"): "styled_with_current_css: no re-parse of every stylesheet (first-row)",
+    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter",
+    # the footer composed once its bindings are known, for first-row (no worse): x1.92-x2.76 with, x2.76-x3.21
+    # without at load 3-4 (2026-12-05), undecided, kept
+    ("Footer", "_bindings_ready"): "KeyFooter composes its keys once the screen's bindings are known (first-row)",
+    # FixedLayoutTable skips measuring fixed-width cells: keeps stall-first-page / -page-turn / -filter within
+    # budget: 49 / 26 / 48 ms with, 163 / 155 / 201 ms without (2026-12-04)
     ("DataTable", "_labelled_row_exists"): "FixedLayoutTable.has_row_labels",
-    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next",
-    ("DataTable", "_require_update_dimensions"): "append_rows, _update_column_widths: the virtual size recomputed",
-    ("DataTable", "_highlight_cursor"): "append_rows: the cursor shown on the first rows, as add_row does",
     ("DataTable", "_update_column_widths"): "FixedLayoutTable: skip measuring updated cells of fixed-width columns",
     ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
     ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
     ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
-    ("App", "_notifications"): "drop_oldest_toasts: the toasts on show, oldest first (no public list)",
-    ("App", "_unnotify"): "drop_oldest_toasts: a toast taken off before its timeout (no public way)",
-    ("App", "_refresh_notifications"): "drop_oldest_toasts: the toast rack shown again once, after the drops",
-    ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
+    ("DataTable", "_require_update_dimensions"): "append_rows, _update_column_widths: the virtual size recomputed",
+    # append_rows adds a page's rows at once: keeps stall-page-turn / -filter within budget: 26 / 48 ms with,
+    # 77 / 52 ms without (2026-12-04)
+    ("DataTable", "_row_locations"): "append_rows: each new row's index",
+    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next",
+    ("DataTable", "_highlight_cursor"): "append_rows: the cursor shown on the first rows, as add_row does",
+    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place",
+    # rendered_rows_stale: rows kept across a resize that keeps the width: keeps stall-first-page within budget:
+    # 49 ms with, 100 ms without (2026-12-04)
+    ("DataTable", "_update_count"): "styled_cell's cache key; rendered_rows_stale on a width change; append_rows",
+    # styled_cell styles a cell laid out in a thread (PagedTable.prepare): keeps stall-first-page within budget:
+    # 49 ms with, 56 ms without (2026-12-04). RowTable.KEEP_LAYOUTS (the Clients table) uses it too, for
+    # clients-fill: 22-95 ms with, 28-112 ms without at load 3-4 (2026-12-05), undecided, kept
+    ("DataTable", "_cell_render_cache"): "styled_cell, forget_rendered_rows: DataTable's cache of rendered cells",
+    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses",
+    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses",
+    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: the cursor, hover and fixed styles of a cell",
+    # forget_rendered_rows repaints a changed row alone (RowTable.update_rows, the Clients table), for clients-fill:
+    # 22-95 ms with, 28-83 ms without at load 3-4 (2026-12-05), undecided, kept
+    ("DataTable", "_row_render_cache"): "forget_rendered_rows: per-row invalidation",
+    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows",
+    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows",
+}
+
+# Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);
+# tests/unit/test_textual_internals.py checks Textual still has a widget of each name.
+UNEXPORTED_TYPES: dict[str, str] = {
+    "ToastRack": "app.tcss: toasts above the status line; over a dialog, in its last row",
+    "ToastHolder": "SvcTuiApp._fewer_toasts: all but the newest toasts held back on a small terminal",
+    "Toast": "app.tcss: a toast's width, one line over a dialog",
 }
 
 
@@ -76,20 +93,6 @@ def styled_with_current_css(screen: Screen[Any]) -> None:
     behind the app's, Textual re-parses every stylesheet (twice) although the screen's own CSS is parsed as it is
     loaded and mounted."""
     screen._css_update_count = screen.app._css_update_count
-
-
-# ----- toasts ------------------------------------------------------------------------------------------------------
-def drop_oldest_toasts(app: App[Any], keep: int, newest: Notification) -> set[str]:
-    """Take all but the newest `keep` toasts, `newest` (added or about to be) counted in, off the screen; the
-    identities of those taken off."""
-    shown = [notification for notification in app._notifications if notification.identity != newest.identity]
-    shown.append(newest)
-    dropped = shown[: max(0, len(shown) - keep)]
-    for notification in dropped:
-        app._unnotify(notification, refresh=False)
-    if dropped:
-        app._refresh_notifications()
-    return {notification.identity for notification in dropped}
 
 
 # ----- plots -------------------------------------------------------------------------------------------------------
@@ -155,14 +158,6 @@ class HighlightedRows(DataTable[Cell], Generic[Cell]):
 
 
 # ----- DataTable: cells read and written in place -------------------------------------------------------------------
-def cell_key_at(table: DataTable[Any], row: int, column: int) -> tuple[RowKey, ColumnKey] | None:
-    """The keys of the cell drawn at (row, column), or None; per drawn cell, so without the checks and the
-    Coordinate of the public `coordinate_to_cell_key`."""
-    row_key = table._row_locations.get_key(row)
-    column_key = table._column_locations.get_key(column)
-    return None if row_key is None or column_key is None else (row_key, column_key)
-
-
 def row_cells(table: DataTable[Cell], row_key: RowKey) -> dict[ColumnKey, Cell] | None:
     """The row's cells by column, as the table holds them (writable: see `forget_rendered_rows`), or None."""
     return table._data.get(row_key)

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
 from textual_plotext.plot import Plot
 
-from svctui.tui.textual_internals import PRIVATE_NAMES
+from svctui.tui.textual_internals import PRIVATE_NAMES, UNEXPORTED_TYPES
 
 PACKAGE = Path(__file__).resolve().parents[2] / "svctui"
 DOOR = PACKAGE / "tui" / "textual_internals.py"
@@ -46,6 +46,27 @@ def test_the_installed_textual_still_has_it(owner: str, name: str) -> None:
     assert _has(owner, name), (
         f"Textual {version('textual')} has no {owner}.{name} any more; svctui used it for: "
         f"{PRIVATE_NAMES[(owner, name)]}. Change svctui/tui/textual_internals.py (and the pin in pyproject.toml)."
+    )
+
+
+def _widget_types() -> set[str]:
+    """The names of every Widget class Textual defines (its widgets modules imported, exported or not)."""
+    importlib.import_module("textual.widgets._toast")  # Textual's toasts: imported by the app as it runs
+    found: set[str] = set()
+    todo: list[type[Widget]] = [Widget]
+    while todo:
+        cls = todo.pop()
+        if cls.__module__.startswith("textual."):
+            found.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(UNEXPORTED_TYPES))
+def test_the_installed_textual_still_has_the_widget_type(name: str) -> None:
+    assert name in _widget_types(), (
+        f"Textual {version('textual')} has no widget type {name} any more; svctui names it for: "
+        f"{UNEXPORTED_TYPES[name]}. Change svctui/tui/textual_internals.py (and the pin in pyproject.toml)."
     )
 
 

@@ -47,8 +47,8 @@ from textual.worker import Worker
 from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
-from svctui.tui.textual_internals import Lines, cell_key_at, rendered_rows_stale, row_cells, styled_cell
-from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_text, ellipsized, one_line
+from svctui.tui.textual_internals import Lines, rendered_rows_stale, row_cells, styled_cell
+from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_key_at, cell_text, ellipsized, one_line
 from svctui.visible import visible
 
 T = TypeVar("T")

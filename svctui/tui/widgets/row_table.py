@@ -21,10 +21,12 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text, TextType
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.css.styles import RenderStyles
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.timer import Timer
+from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
 from textual.worker import Worker
 
@@ -32,7 +34,6 @@ from svctui.tui.shown import shown_text
 from svctui.tui.textual_internals import (
     FixedLayoutTable,
     Lines,
-    cell_key_at,
     forget_rendered_rows,
     row_cells,
     styled_cell,
@@ -81,6 +82,15 @@ def one_line(segments: Iterable[Segment], options: ConsoleOptions) -> list[Segme
     else:
         return None
     return line if Segment.get_line_length(line) == options.max_width else None
+
+
+def cell_key_at(table: DataTable[Any], row: int, column: int) -> tuple[RowKey, ColumnKey] | None:
+    """The keys of the cell drawn at (row, column), or None outside the table."""
+    coordinate = Coordinate(row, column)
+    if not table.is_valid_coordinate(coordinate):
+        return None
+    row_key, column_key = table.coordinate_to_cell_key(coordinate)
+    return row_key, column_key
 
 
 KEPT_LAYOUTS = 4096  # laid-out cells kept by a KEEP_LAYOUTS table before the memo starts again
