@@ -84,8 +84,13 @@ def keep_new_id(text: str, width: int) -> str:
 
 # How a cell too wide for its column is cut (any other ends with `…`). A run id (`20261124T185501Z-3f9a`) is cut from
 # the left: cut from the right it read `20261124T18…` on every run of an hour; its end (time to the second and the
-# random suffix) tells runs apart, and the when column has the date. An outcome keeps its new id.
-CUTS: dict[str, Callable[[str, int], str]] = {"run": cut_start, "outcome": keep_new_id}
+# random suffix) tells runs apart, and the when column has the date. An outcome keeps its new id; a request id its
+# end, as on the run sheet (`…ea017786d0c`: the part that differs).
+CUTS: dict[str, Callable[[str, int], str]] = {
+    "run": cut_start,
+    "outcome": keep_new_id,
+    "request": cut_start,
+}
 
 
 ELSEWHERE = "elsewhere"  # the action of a selector list's key pressed on the Audit tab: it says where it works
