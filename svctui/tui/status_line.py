@@ -18,7 +18,7 @@ TAG = 7  # the selectors' `tag Tier Zero (tier, position 1)`
 RETRY = 7  # `r to retry`: says how to recover, above a screen's own counts
 OWN = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed ids), and any plain string
 AGE = 5  # `updated 12 s ago`
-ORDER = 4  # Clients' `sorted: …`: the order is named nowhere else
+ORDER = 5  # Clients' `sorted: …`: named nowhere else; beside the age it stays (the rightmost of equals goes)
 LIVE = 3  # `live every 30 s`
 LEFT_OUT = 3  # `+3 columns (p): kinds, domains, OUs`: columns a narrow table leaves out
 FILTERS = 2  # `2 filters`
@@ -30,14 +30,20 @@ TIMING = 0  # `52 ms`
 
 
 class StatusPart(str):
-    """A piece of the status line that knows how much it matters (`rank`, see the constants above)."""
+    """A piece of the status line that knows how much it matters (`rank`, see the constants above), with a shorter
+    form (`short`) it takes before any part ranked `short_rank` or more gives way (`7/7 checked` for `7/7 clients
+    checked`, so that Clients' sort stays named at 80 columns)."""
 
     rank: int
+    short: str | None
+    short_rank: int
 
-    def __new__(cls, text: str, rank: int = OWN) -> Self:
-        """The part `text` ranked `rank`."""
+    def __new__(cls, text: str, rank: int = OWN, *, short: str | None = None, short_rank: int | None = None) -> Self:
+        """The part `text` ranked `rank`, shortened to `short` at `short_rank` (default: its own rank)."""
         part = super().__new__(cls, text)
         part.rank = rank
+        part.short = short
+        part.short_rank = rank if short_rank is None else short_rank
         return part
 
 
@@ -47,13 +53,47 @@ def rank_of(part: str) -> int:
 
 
 def fit_status(parts: Sequence[str], width: int) -> str:
-    """The parts joined by `  ·  `, leaving out the lowest-ranked ones (rightmost first) until the line fits; control
-    characters (a server's message or request id) shown (`visible`)."""
-    kept = [StatusPart(visible(part), rank_of(part)) for part in parts]
+    """The parts joined by `  ·  `, shortening or leaving out the lowest-ranked ones (a part's short form before
+    anything of its `short_rank` or more gives way; among equals, shortening first, the rightmost first) until the
+    line fits; control characters (a server's message or request id) shown (`visible`)."""
+    kept = [_visible_part(part) for part in parts]
     while len(STATUS_SEPARATOR.join(kept)) > width:
-        ranks = [rank_of(part) for part in kept]
-        lowest = min(ranks, default=KEEP_ALWAYS)
-        if lowest >= KEEP_ALWAYS:
+        steps = [(rank_of(part), 1, -index) for index, part in enumerate(kept)]
+        steps += [
+            (part.short_rank, 0, -index)
+            for index, part in enumerate(kept)
+            if isinstance(part, StatusPart) and part.short is not None
+        ]
+        rank, drop, index = min(steps)
+        if drop and rank >= KEEP_ALWAYS:
             break
-        del kept[len(ranks) - 1 - ranks[::-1].index(lowest)]
+        if drop:
+            del kept[-index]
+        else:
+            part = kept[-index]
+            kept[-index] = _Shortened(part.short or "", part)
+    for index, part in enumerate(kept):  # a short form that a later drop made needless is whole again
+        if isinstance(part, _Shortened):
+            whole = [*kept[:index], part.whole, *kept[index + 1 :]]
+            if len(STATUS_SEPARATOR.join(whole)) <= width:
+                kept = whole
     return STATUS_SEPARATOR.join(kept)
+
+
+class _Shortened(StatusPart):
+    """A part in its short form, remembering its whole one."""
+
+    whole: StatusPart
+
+    def __new__(cls, text: str, whole: StatusPart) -> Self:
+        """`whole` shortened to `text` (ranked as it was)."""
+        part = super().__new__(cls, text, whole.rank)
+        part.whole = whole
+        return part
+
+
+def _visible_part(part: str) -> StatusPart:
+    """`part` with its control characters shown, its rank and short form kept."""
+    if isinstance(part, StatusPart) and part.short is not None:
+        return StatusPart(visible(part), part.rank, short=visible(part.short), short_rank=part.short_rank)
+    return StatusPart(visible(part), rank_of(part))

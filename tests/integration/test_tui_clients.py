@@ -168,6 +168,25 @@ async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_serve
         assert "sorted:" not in str(screen.query_one("#status-line", Static).render())
 
 
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+async def test_at_80_columns_the_status_line_names_the_order_s_chose(
+    demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """Issue 28: after `s` on Clients at 80 columns the status line did not name the order (it did at 160): the
+    counts and the order take their short forms first (`7/7 checked`, `sorted: check-in (s)`)."""
+    async with on_events(demo_server, size=size) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        for order in clients.ORDERS[1:]:
+            await pilot.press("s")
+            await pilot.pause()
+            line = str(screen.query_one("#status-line", Static).render())
+            assert f"sorted: {order.split(' (')[0]}" in line, line
+            assert "need a look" in line and "checked" in line, line
+
+
 async def test_more_clients_than_rows_fit_once_with_the_scrollbars_room(demo_server: DemoServer) -> None:
     """Found by the clients bench (50 clients): once the rows outgrew the table, fitting the columns for the
     scrollbar's room cleared the rows, refitted without it, re-added the rows, and so on until a RecursionError

@@ -284,3 +284,14 @@ def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None
     assert fit_status(clients, 78) == "stale: The server answered 502  ·  r to retry  ·  7/7 clients checked", (
         "how to recover outranks a screen's own counts (the Clients screen at 80 columns lost `r to retry`)"
     )
+    sorted_clients = [
+        StatusPart("7/7 clients checked", short="7/7 checked", short_rank=rank.ORDER),
+        "4 need a look",
+        StatusPart("sorted: check-in (oldest first) (s)", rank.ORDER, short="sorted: check-in (s)"),
+        StatusPart("updated 23:36:14Z", rank.AGE),
+        StatusPart("enter: runs", rank.KEY_HINT),
+    ]
+    assert fit_status(sorted_clients, 78) == (
+        "7/7 checked  ·  4 need a look  ·  sorted: check-in (s)  ·  updated 23:36:14Z"
+    ), "issue 28: the short forms come before the order gives way"
+    assert fit_status(sorted_clients, 200) == "  ·  ".join(sorted_clients), "whole where there is room"

@@ -802,11 +802,18 @@ class ClientsScreen(DashboardScreen):
             parts.append(StatusPart(f"stale: {plural(len(stale), 'client')}{why}", KEEP_ALWAYS))
             if not self.freshness.stale:
                 parts.append(StatusPart("r to retry", status_line.RETRY))
-        parts += [f"{done}/{total} clients checked", f"{worst} need a look"]
+        # at 80 columns the counts and the order take their short forms before the order gives way (after `s` the
+        # line must say which order `s` chose: it is named nowhere else)
+        checked = f"{done}/{total}"
+        parts += [
+            StatusPart(f"{checked} clients checked", short=f"{checked} checked", short_rank=status_line.ORDER),
+            f"{worst} need a look",
+        ]
         if failed:
             parts.append(f"{failed} could not be checked")
         if self.order != DEFAULT_ORDER:
-            parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER))
+            short = self.order.split(" (")[0]  # `check-in`: its direction is the order's own (help says it)
+            parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER, short=f"sorted: {short} (s)"))
         if self.key_left_out:  # the strip's key at this width names only the glyphs on show: help has them all
             parts.append(StatusPart(f"?: +{plural(self.key_left_out, 'glyph')}", status_line.LEFT_OUT))
         return [*parts, StatusPart("enter: runs", status_line.KEY_HINT), StatusPart("r: refresh", status_line.KEY_HINT)]
