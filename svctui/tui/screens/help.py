@@ -19,6 +19,28 @@ from textual.widgets import Static
 # Keys DataTable binds without our ids; shown with what they do here.
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
 HIDDEN_ACTIONS = {"command_palette"}
+# What Textual's own keys (they have a title and no tooltip) do here: help says it for every key it lists (issue 28:
+# `←` and `tab` were listed with nothing beside them).
+TEXTUAL_TOOLTIPS = {
+    "app.focus_next": "Move the focus to the next part of the screen",
+    "app.focus_previous": "Move the focus to the previous part of the screen",
+    "cursor_up": "Move the cursor up",
+    "cursor_down": "Move the cursor down",
+    "cursor_left": "Move the cursor a column left",
+    "cursor_right": "Move the cursor a column right",
+    "page_up": "Move the cursor a page up",
+    "page_down": "Move the cursor a page down",
+    "page_left": "Scroll a page left",
+    "page_right": "Scroll a page right",
+    "scroll_home": "To the first column (or the start)",
+    "scroll_end": "To the last column (or the end)",
+    "scroll_top": "Move the cursor to the first row",
+    "scroll_bottom": "Move the cursor to the last row",
+    "scroll_up": "Scroll up a line",
+    "scroll_down": "Scroll down a line",
+    "scroll_left": "Scroll left",
+    "scroll_right": "Scroll right",
+}
 # Textual's screens bind ctrl+c and super+c to copying the mouse selection; with no selection ctrl+c falls through to
 # the app's quit. So ctrl+c is listed with Quit (what it does unless text is selected), super+c alone with the copy.
 COPY_ACTION = "screen.copy_text"
@@ -77,7 +99,8 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
             tooltip = COPY_TOOLTIP
         identity = (group, binding.action)
         keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
-        rows[identity] = KeyRow("", description or binding.action, tooltip or active.tooltip, group, binding.id or "")
+        tooltip = tooltip or active.tooltip or TEXTUAL_TOOLTIPS.get(binding.action, "")
+        rows[identity] = KeyRow("", description or binding.action, tooltip, group, binding.id or "")
     _add_unfocused_parts(app, screen, rows, keys_by_action)
     if ctrl_c_quits and ("app", "quit") in rows:
         rows[("app", "quit")] = dataclasses.replace(rows[("app", "quit")], tooltip=QUIT_TOOLTIP)
