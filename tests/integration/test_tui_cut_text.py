@@ -54,7 +54,7 @@ async def test_a_cell_cut_by_its_column_ends_with_an_ellipsis(demo_server: DemoS
 
 
 async def test_a_tag_name_cut_in_the_tag_list_ends_with_an_ellipsis(demo_server: DemoServer) -> None:
-    async with on_cleanup(demo_server, size=SMALL) as (_app, _pilot, screen):
+    async with on_cleanup(demo_server, size=(60, 20)) as (_app, _pilot, screen):  # at 80 the names are whole
         pane = screen.query_one(TagsPane)
         width = dict((key, width) for _, key, width in pane.tag_columns)["name"]
         long = [(row, tag.name) for row, tag in enumerate(pane.tags) if len(tag.name) > width]

@@ -120,10 +120,39 @@ async def test_the_tags_pane_width_follows_a_resize_made_on_another_screen(demo_
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
-        assert pane.has_class("-narrow") and pane.outer_size.width == 30, pane.outer_size
+        assert pane.has_class("-narrow") and pane.outer_size.width < 40, pane.outer_size
         await pilot.press("1")
         await pilot.resize_terminal(*WIDE)
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
         assert not pane.has_class("-narrow") and pane.table.columns[next(iter(pane.table.columns))].width > 14
+
+
+@pytest.mark.parametrize("size", [NARROW, (60, 20)])
+async def test_at_80_columns_tag_names_are_whole_and_the_pane_gives_way_only_as_needed(
+    demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """Issue 28: at 80 columns the tags pane cut `Break Glass…` in a fixed 12-cell name column. Names first there
+    too: the name column fits the names where the selectors keep their id, name and flags beside it (80 columns),
+    and gives way to them only as far as needed (60 columns); a resize fits it again."""
+    async with on_cleanup(demo_server, size=size) as (_app, pilot, screen):
+        await settle(pilot)
+        pane = screen.query_one(TagsPane)
+
+        def whole() -> bool:
+            width = dict((key, width) for _, key, width in pane.tag_columns)["name"]
+            return all(len(tag.name) <= width for tag in pane.tags) and pane.table.row_count == len(pane.tags)
+
+        table = screen.selector_table
+        shown = [str(key.value) for key in table.columns]
+        assert {"id", "name"} <= set(shown), shown
+        if size == NARROW:
+            assert whole(), "every name whole at 80 columns"
+            assert "flags" in shown, shown
+        else:
+            assert not whole(), "at 60 columns the selectors need the room"
+            assert pane.outer_size.width <= 30, pane.outer_size
+        await pilot.resize_terminal(*(NARROW if size != NARROW else (60, 20)))
+        await settle(pilot)
+        assert whole() is (size != NARROW), "refitted on a resize"

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual import events, getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.css.scalar import Scalar
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
@@ -24,7 +25,16 @@ from svctui.tui.widgets.state_panel import StatePanel
 from svctui.visible import visible
 
 WIDE_WIDTH = 42  # the pane's width on a wide terminal with a 14-cell name column (the CSS width)
-NAME_MOST = 24  # the name column's widest on a wide terminal (a longer name is cut with `…`: the selectors need room)
+NAME_MOST = 24  # the name column's widest (a longer name is cut with `…`: the selectors need room)
+NAME_LEAST = 12  # the name column's narrowest, on a narrow terminal that has no room for more
+# On a narrow terminal the pane is its columns (name, selector count, marks: each with its 2 cells of padding), a
+# scrollbar's room and its border: NARROW_EXTRA cells besides the name column. The selectors' table keeps at least
+# SELECTORS_ROOM beside it (mark, id, a name cut to 16 cells, the flags cut to 8, a scrollbar): the pane's name column
+# gives way only as far as that needs (issue 28: at 80 columns `Break Glass…` was cut with room to spare).
+SCROLLBAR = 2
+NARROW_EXTRA = (4 + 2) + (4 + 2) + 2 + SCROLLBAR + 1
+SELECTORS_ROOM = 40
+NARROW_NO_LIST = 30  # the narrow pane's width while it has no list (loading, an error, the tag-id prompt): room to say why
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
 
@@ -57,7 +67,6 @@ class TagsPane(Vertical):
 
     DEFAULT_CSS = """
     TagsPane { width: 42; height: 1fr; border-right: outer $panel-lighten-2; }
-    TagsPane.-narrow { width: 30; }
     TagsPane #tags-title { height: 1; text-style: bold; color: $primary; padding: 0 1; }
     TagsPane #tags { height: 1fr; }
     TagsPane #tags-state { height: auto; max-height: 12; }
@@ -91,23 +100,33 @@ class TagsPane(Vertical):
         self.fit_terminal()
 
     def name_width(self, narrow: bool) -> int:
-        """The name column's width: 12 cells on a narrow terminal; on a wide one the longest name's, 14 to
-        NAME_MOST (the selectors' table has room to spare there: at 160 columns names were cut with 100 free)."""
-        if narrow:
-            return 12
+        """The name column's width: the longest name's, up to NAME_MOST (at least 14 on a wide terminal, NAME_LEAST
+        on a narrow one); on a narrow terminal no wider than leaves the selectors SELECTORS_ROOM, down to NAME_LEAST
+        (names first, here too: at 80 columns `Break Glass Accounts` is whole)."""
         longest = max((cell_len(visible(tag.name)) for tag in self.tags), default=0)
-        return max(14, min(longest, NAME_MOST))
+        if not narrow:
+            return max(14, min(longest, NAME_MOST))
+        room = self.app.size.width - SELECTORS_ROOM - NARROW_EXTRA + self.unneeded_scrollbar()
+        return max(NAME_LEAST, min(longest, NAME_MOST, room))
+
+    def unneeded_scrollbar(self) -> int:
+        """The cells of the scrollbar's room the narrow pane need not keep: every tag fits the terminal's height
+        (the header, title, status line and footer aside), so no scrollbar shows."""
+        return SCROLLBAR if self.tags and len(self.tags) + 1 <= self.app.size.height - 5 else 0
 
     def fit_terminal(self) -> None:
         """On a narrow terminal the pane is narrower (name, selector count and marks only); when the terminal
-        crosses NARROW_TERMINAL, or the tags' longest name changes the name column, the columns are rebuilt, the
-        rows and the chosen tag kept; the pane widens with its name column."""
+        crosses NARROW_TERMINAL, or the tags' longest name or the terminal's width changes the name column, the
+        columns are rebuilt, the rows and the chosen tag kept; the pane's width follows its name column."""
         narrow = self.app.size.width < NARROW_TERMINAL
         name_width = self.name_width(narrow)
-        if self.tag_columns and narrow == self.has_class("-narrow") and self.tag_columns[0][2] == name_width:
+        width = name_width + NARROW_EXTRA - self.unneeded_scrollbar() if narrow else WIDE_WIDTH + name_width - 14
+        if narrow and not self.tags:
+            width = max(width, NARROW_NO_LIST)
+        if self.tag_columns and narrow == self.has_class("-narrow") and self.styles.width == Scalar.from_number(width):
             return
         self.set_class(narrow, "-narrow")
-        self.styles.width = None if narrow else WIDE_WIDTH + name_width - 14
+        self.styles.width = width
         table = self.table
         row = table.cursor_row
         table.clear(columns=True)
