@@ -187,6 +187,36 @@ async def test_at_80_columns_the_status_line_names_the_order_s_chose(
             assert "need a look" in line and "checked" in line, line
 
 
+@pytest.mark.parametrize("size", [(160, 45), (80, 24), (60, 20)])
+async def test_free_room_goes_to_showing_columns_not_to_padding(demo_server: DemoServer, size: tuple[int, int]) -> None:
+    """Issue 28: at 160 columns the last-run column was padded to 22 cells while check-in was left out. Each column is
+    no wider than its widest cell (its title at least; the strip shows as many runs as the room allows), and a column
+    is left out only when it does not fit the room left; at 60 columns the verdict and the name show."""
+    async with on_events(demo_server, size=size) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        table = screen.table
+        shown = {str(key.value): column for key, column in table.columns.items()}
+        assert {"health", "name"} <= set(shown), list(shown)
+        rows = [dict(zip(shown, table.get_row_at(row), strict=True)) for row in range(table.row_count)]
+        for key, column in shown.items():
+            if key == "strip":
+                continue
+            widest = max([len(str(column.label)), *(row[key].cell_len for row in rows)])
+            assert column.width <= widest, f"{key} padded: {column.width} > {widest}"
+        padding = 2 * table.cell_padding
+        left = table.scrollable_content_region.width - sum(column.width + padding for column in shown.values())
+        left_out = [key for key in clients.FIT_ORDER if key not in shown]
+        if left_out:
+            first = left_out[0]
+            label = dict((key, label) for key, label, _width in clients.COLUMNS)[first]
+            assert left < len(label) + padding, f"{first} left out with {left} cells free"
+        if size == (160, 45):
+            assert "checkin" in shown, "check-in shows at 160 columns"
+
+
 async def test_more_clients_than_rows_fit_once_with_the_scrollbars_room(demo_server: DemoServer) -> None:
     """Found by the clients bench (50 clients): once the rows outgrew the table, fitting the columns for the
     scrollbar's room cleared the rows, refitted without it, re-added the rows, and so on until a RecursionError
@@ -207,7 +237,7 @@ async def test_more_clients_than_rows_fit_once_with_the_scrollbars_room(demo_ser
 
 async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoServer) -> None:
     """Newcomer audit: at 80 columns the 20-run strip ran off the screen's edge, showing the oldest runs and hiding
-    the latest. Narrow, the strip is the newest STRIP_NARROW runs and fits; wide again, all 20; the cursor stays."""
+    the latest. Narrow, the strip is the newest runs (STRIP_NARROW at least) and fits; wide again, all 20; the cursor stays."""
     async with on_events(demo_server, size=(80, 24)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -219,9 +249,11 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
             return {str(row.key.value): str(table.get_cell(row.key, "strip")) for row in table.ordered_rows}
 
         full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
-        assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
+        runs = screen._strip_runs  # at least STRIP_NARROW; more where the room left allows (issue 28: free room)
+        assert clients.STRIP_NARROW <= runs < clients.STRIP_RUNS
+        assert strips() == {key: glyphs[-runs:] for key, glyphs in full.items()}
         labels = [str(column.label) for column in table.columns.values()]
-        assert labels[5:] == [f"last {clients.STRIP_NARROW}"], "the type gives way to the strip (left out, not cut)"
+        assert labels[5:] == [clients.strip_label(runs)], "the type gives way to the strip (left out, not cut)"
         # the strip's key fits 80 columns and names every glyph on show, in the colour of the strip's cells
         key = screen.query_one("#clients-strip-key", Static)
         drawn = key.content
@@ -244,7 +276,7 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
         assert {str(table.get_cell(row.key, "type")) for row in table.ordered_rows} == {"sharphound", "azurehound"}
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
-        assert strips() == {key: glyphs[-clients.STRIP_NARROW :] for key, glyphs in full.items()}
+        assert strips() == {key: glyphs[-runs:] for key, glyphs in full.items()}
         assert screen.current_key() == kept
 
 
@@ -450,7 +482,7 @@ async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
         assert listed == sorted(listed), "the soonest first"
         first = screen.results[screen.ordered_members()[0].client_id].health  # worst first: the failing client
         assert first is not None and first.verdict is Verdict.FAILING
-        assert f"Last {len(first.strip)} runs, oldest first: {strip_text(first.strip)}" in detail
+        assert f"Last {len(first.strip)}, oldest first: {strip_text(first.strip)}" in detail
         assert "F failed" in detail, "the strip's glyphs are spelled out in the detail pane"
 
 

@@ -98,6 +98,10 @@ NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which t
 FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
 CUT_WIDTHS = {"last": 18, "strip": STRIP_NARROW}
 GROWS = ("name",)  # measured from the rows (svctui.table_fit.NaturalWidths): wider than its width when there is room
+# Every column but the strip (its width is the runs it shows) is measured from the rows too and is no wider than its
+# widest cell (its title at least): the room a short cell leaves goes to the columns after it, not to padding (issue
+# 28: at 160 columns the last run was padded to 22 cells while check-in was left out).
+MEASURED = tuple(key for key, _label, _width in COLUMNS if key != "strip")
 HEADER_LINES = 1
 
 
@@ -123,15 +127,19 @@ def strip_label(runs: int) -> str:
 
 def fit_clients(narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None) -> Fitted:
     """The columns of `columns_for(narrow)` fitted to `room` cells (each also takes `padding`; FIT_ORDER, CUT_WIDTHS),
-    in display order; `widest` holds the widest cell of the GROWS columns (their natural width when wider than their
-    width). Every column at its width while `room` is not known (0)."""
+    in display order; `widest` holds the widest cell (its title at least) of the MEASURED columns: a column is no
+    wider than that (a GROWS column takes the free room first, up to it). Every column at its width while `room` is
+    not known (0)."""
     columns = columns_for(narrow)
-    natural = {key: max(width, (widest or {}).get(key, 0) if key in GROWS else 0) for key, _label, width in columns}
+    cells = widest or {}
+
+    natural = {key: cells.get(key, width) for key, _label, width in columns}
+    natural["strip"] = STRIP_RUNS  # a narrow strip grows with the room left, up to every run it has (`last 13`)
     described = [
         Column(
             key,
             label,
-            least=width,
+            least=min(width, natural[key]),
             cut_to=CUT_WIDTHS.get(key),
             rank=FIT_ORDER.index(key),
             droppable=key != FIT_ORDER[0],
@@ -344,9 +352,12 @@ class ClientsScreen(DashboardScreen):
     ClientsScreen #clients-body { height: 1fr; }
     ClientsScreen #clients-table { width: 2fr; }
     ClientsScreen #clients-detail { width: 1fr; min-width: 30; border-left: solid $panel; padding: 0 1; }
+    ClientsScreen #clients-detail { max-width: 50; }  /* beside the table: the rest of the room is the table's columns' */
     ClientsScreen.-narrow #clients-body { layout: vertical; }
     ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
-    ClientsScreen.-narrow #clients-detail { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
+    ClientsScreen.-narrow #clients-detail {
+        width: 1fr; height: 1fr; max-width: 100%; border-left: none; border-top: solid $panel;
+    }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
@@ -389,7 +400,10 @@ class ClientsScreen(DashboardScreen):
         self._cells_at: tuple[object, datetime] | None = None  # (the fleet, the minute) every row was last built for
         self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
-        self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in GROWS})  # kept per row
+        self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in MEASURED})  # kept per row
+        # the widths the columns are fitted to: the names' as they are measured, the other columns' as they were
+        # when the last round completed (a round filling in does not lay the table out again at every new widest cell)
+        self._settled_widest: dict[str, int] = {}
         self.left_out: list[str] = []  # the labels of the columns the table leaves out at its width
         self._hint_above = False  # the status line has no room for `+6 columns`: the strip key's line has it
         self._strip_runs = STRIP_RUNS  # how many of the newest runs the strip column shows
@@ -432,7 +446,8 @@ class ClientsScreen(DashboardScreen):
         room = table.size.width
         if room and (table.row_count if rows is None else rows) + HEADER_LINES > table.size.height:
             room -= table.styles.scrollbar_size_vertical
-        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding, self._widest.widest)
+        widest = {**self._settled_widest, **{key: self._widest.widest[key] for key in GROWS}}
+        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding, widest)
 
     def _add_columns(self, fitted: list[tuple[str, str, int]] | None = None) -> None:
         """The fitted columns (`fitted`, else fitted now), in the order the rows' cells follow."""
@@ -459,6 +474,7 @@ class ClientsScreen(DashboardScreen):
         self.fleet_runs = FleetRuns()
         self._landed, self._row_cells = [], {}
         self._widest.clear()
+        self._settled_widest = {}
         self._top_until_judged = True  # the cursor stays on the top row (the worst) while the first round ranks them
         self._set_stale("")
         self._render_rows()
@@ -930,10 +946,19 @@ class ClientsScreen(DashboardScreen):
             self._pace()  # the next slice at the next tick
         if self.fleet is not None and not self.awaiting:
             self._top_until_judged = False  # every client judged: from now on the cursor follows its client
+            self._settle_widths()
         key = self.current_key()
         if key is not None:
             self._show_detail(key)
         self._show_strip_key()
+
+    def _settle_widths(self) -> None:
+        """Every client judged: the columns fitted to the widest cells of this round (when they changed, the table is
+        laid out again once, its rows rebuilt for the new widths)."""
+        widest = dict(self._widest.widest)
+        if widest != self._settled_widest:
+            self._settled_widest = widest
+            self.fit_columns()
 
     # ----- cells ------------------------------------------------------------------------------------------
     def _cells_of(self, member: Member, now: datetime) -> tuple[list[Text], bool]:
@@ -947,7 +972,7 @@ class ClientsScreen(DashboardScreen):
         if cached is not None and cached[0] is source and cached[1] == now:
             return cached[2], False
         by_column = self._pending_cells(member) if result is None else self._cells(result)
-        self._widest.set_row(key, {column: by_column[column].cell_len for column in GROWS})
+        self._widest.set_row(key, {column: by_column[column].cell_len for column in MEASURED})
         cells = [by_column[column] for column in self._column_keys]
         self._row_cells[key] = (source, now, cells)
         return cells, True
@@ -1067,7 +1092,7 @@ class ClientsScreen(DashboardScreen):
                 lines += [("", 0), (stale, len("stale: ")), ("The last answer, kept:", 0)]
             strip = result.health.strip
             if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
-                runs = f"Last {len(strip)} runs, oldest first: "
+                runs = f"Last {len(strip)}, oldest first: "  # with 20 glyphs, one line of the 50-cell pane
                 lines += [("", 0), (runs + strip_text(strip), len(runs)), (f"  {strip_legend(strip)}", 2)]
             failures = result.health.last_failures
             window = hours_text(self.health_options().window)
