@@ -11,9 +11,10 @@ The rule, in order:
    marked so); when the first left out may be cut (`cut_to`), every column that may be is cut to that width
    instead, and the columns are chosen again; those ranked after it that came in go again, the last first, while a
    name column is cut short of its width.
-2. The free room goes to the name columns first (`names`), then to the others, the widest cut first: each grows to
-   its natural width (or its `most`) up to one cap, the largest that fits; the cells that leaves (fewer than the
-   columns still growing) go by rank.
+2. The free room goes to the name columns first (`names`), then to the `whole` ones by rank (each to its natural
+   width when the room has it all, else it stays at its least: a next run's countdown is never half shown), then to
+   the others, the widest cut first: each grows to its natural width (or its `most`) up to one cap, the largest that
+   fits; the cells that leaves (fewer than the columns still growing) go by rank.
 3. Room still left goes past the `most` widths, names first, then by rank: no cell of room stays empty while a
    column is cut.
 """
@@ -38,6 +39,7 @@ class Column:
     rank: int = 0  # the lowest shows first (equal ranks: in display order); the highest is left out first
     droppable: bool = True  # False: always shown, however narrow the table
     names: bool = False  # takes the free room before the other columns (names, messages: what is read whole)
+    whole: bool = False  # grows from its least width straight to its natural one or not at all (never half a word)
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,15 @@ def fit_columns(columns: Sequence[Column], natural: Mapping[str, int], room: int
     widths = {key: least[key] for key in shown}
     spare = room - sum(width + padding for width in widths.values())
     spare = _grow([c.key for c in ranked if c.key in shown and c.names], widths, base, spare)
-    spare = _grow([c.key for c in ranked if c.key in shown and not c.names], widths, base, spare)
+    for column in ranked:  # a `whole` column, by rank: its natural width if the room left has it all
+        if column.key in widths and column.whole and not column.names and 0 < base[column.key] - widths[column.key]:
+            if base[column.key] - widths[column.key] <= spare:
+                spare -= base[column.key] - widths[column.key]
+                widths[column.key] = base[column.key]
+    spare = _grow([c.key for c in ranked if c.key in shown and not c.names and not c.whole], widths, base, spare)
     for column in sorted(ranked, key=lambda column: not column.names):  # past `most` widths: names first, by rank
+        if column.whole and widths.get(column.key, full[column.key]) < full[column.key]:
+            continue  # never half of it
         grown = min(spare, full[column.key] - widths.get(column.key, full[column.key]))
         if grown > 0:
             widths[column.key] += grown

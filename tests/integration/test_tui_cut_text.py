@@ -14,6 +14,7 @@ from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, end_line, intent_line, outcome_line, plan_line, selector_record
 from svctui.ops.outcomes import DeleteResult, Outcome
 from svctui.store.audit import append_audit
+from svctui.tui.screens.events.detail import CUT_NEXT
 from svctui.tui.screens.selectors.audit_tab import AuditTab
 from svctui.tui.screens.selectors.review import ReviewScreen
 from svctui.tui.screens.selectors.tags_pane import TagsPane
@@ -40,17 +41,40 @@ def plain(cell: object) -> str:
 async def test_a_cell_cut_by_its_column_ends_with_an_ellipsis(demo_server: DemoServer) -> None:
     async with on_events(demo_server, size=SMALL) as (_app, _pilot, screen):
         table = screen.table
-        column = table.adapter.column("schedule")
-        assert column is not None and column.narrow_width is not None
-        width = column.narrow_width
+        column = table.adapter.column("next")
+        assert column is not None
+        width = table.shown_widths["next"]
         cut = [
             (row, plain(column.render(event)))
             for row, event in enumerate(table.items[: table.size.height - 2])
             if len(plain(column.render(event))) > width
         ]
-        assert cut, "the demo data has schedules longer than the narrow column"
+        assert cut, "at 80 columns the next runs are cut to their moment"
         for row, words in cut:
             assert words[: width - 1] + "…" in line(table, row + 1)
+
+
+async def test_at_80_columns_the_schedule_is_whole_and_a_countdown_never_half_shown(demo_server: DemoServer) -> None:
+    """Issue 28: at 80 columns the schedule was cut (`Weekly on Tue at …`). It takes the room after the client's
+    name; the next run keeps its moment, its countdown whole or not at all (`in 1…` is not a countdown)."""
+    async with on_events(demo_server, size=SMALL) as (_app, pilot, screen):
+        table = screen.table
+        schedule, upcoming = table.adapter.column("schedule"), table.adapter.column("next")
+        assert schedule is not None and upcoming is not None
+        widths = table.shown_widths
+        rows = table.items[: table.size.height - 2]
+        assert any(plain(schedule.render(event)).startswith("Weekly on") for event in rows)
+        for row, event in enumerate(rows):
+            drawn = line(table, row + 1)
+            assert plain(schedule.render(event)) in drawn, drawn
+            words = plain(upcoming.render(event))
+            assert widths["next"] >= len(words) or widths["next"] == CUT_NEXT, widths
+        for size in ((90, 24), (160, 45)):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            for row, event in enumerate(table.items[: table.size.height - 2]):
+                drawn = line(table, row + 1)
+                assert plain(schedule.render(event)) in drawn and plain(upcoming.render(event)) in drawn, drawn
 
 
 async def test_a_tag_name_cut_in_the_tag_list_ends_with_an_ellipsis(demo_server: DemoServer) -> None:

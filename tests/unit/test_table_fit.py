@@ -188,3 +188,16 @@ def test_a_cut_lets_no_later_column_in_while_a_name_is_cut_short() -> None:
     assert fit_columns(columns, natural, 90).widths == {"id": 3, "name": 44, "flags": 8, "created": 17}
     # the name itself cut in (too wide beside the id): the column right after it stays, the later one goes
     assert fit_columns(columns, {**natural, "name": 50}, 49).widths == {"id": 3, "name": 32, "flags": 8}
+
+
+def test_a_whole_column_grows_to_its_natural_width_or_not_at_all() -> None:
+    """Issue 28: a next run's countdown half shown (`2026-12-05 15:18Z  i…`) reads as nothing; a `whole` column
+    keeps its least width until the room has its natural one, and the room left stays free rather than half of it."""
+    columns = [
+        Column("schedule", "schedule", least=18, names=True),
+        Column("next", "next run", least=18, whole=True),
+    ]
+    natural = {"schedule": 26, "next": 29}
+    assert fit_columns(columns, natural, 26 + 2 + 18 + 2 + 4).widths == {"schedule": 26, "next": 18}
+    assert fit_columns(columns, natural, 26 + 2 + 29 + 2).widths == {"schedule": 26, "next": 29}
+    assert fit_columns(columns, natural, 22 + 2 + 18 + 2).widths == {"schedule": 22, "next": 18}

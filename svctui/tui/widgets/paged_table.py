@@ -81,6 +81,7 @@ class ColumnDef(Generic[T]):
     most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
     least: int | None = None  # in a fitted table: cut to this rather than left out (then columns after it may show)
     fit_content: bool = False  # in a fitted table: no wider than its widest cell on the page (its label at least)
+    whole: bool = False  # in a fitted table: at its narrow width or whole, never between (svctui.table_fit.Column)
     export_text: Callable[[T], str] | None = None  # the whole value in a CSV export, where `render` cuts it itself
 
 
@@ -118,6 +119,7 @@ def fit_description(adapter: RowAdapter[T], wanted: dict[str, int]) -> list[Colu
             rank=ranked.index(column.key),
             droppable=column.key != ranked[0],
             names=column.most is not None,
+            whole=column.whole,
         )
         for column in columns
     ]

@@ -32,6 +32,7 @@ CLIENT_MOST = 48  # a client's name takes the free room first, up to this (then 
 FIT_ORDER = ("id", "client", "schedule", "next", "kinds", "domains", "ous")
 CUT_SCHEDULE = 18  # `Daily at 07:18 UTC`
 CUT_NEXT = 18  # `2026-11-27 08:48Z…`: the moment without the countdown
+SCHEDULE_MOST = 40  # the schedule in words takes the free room after the client's name (issue 28: `Weekly on Tue at …`)
 KIND_NAMES = (
     ("session_collection", "sessions"),
     ("local_group_collection", "local groups"),
@@ -93,8 +94,9 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             most=CLIENT_MOST,
             fit_content=True,
         ),
-        # At 80 columns id, client, schedule and next run fill the row exactly (no horizontal scrollbar): `Daily at
-        # 07:18 UTC` is 18 characters, a next run 29 (`2026-11-27 08:48Z  in 23h 31m`).
+        # At 80 columns id, client, schedule and next run fill the row (no horizontal scrollbar): the schedule in
+        # words is read whole (`Weekly on Tue at 07:15 UTC`, 26 cells: it takes the free room after the client's name,
+        # SCHEDULE_MOST), the next run keeps its moment (`2026-11-27 08:48Z…`) and its countdown where room is left.
         ColumnDef(
             "schedule",
             "schedule",
@@ -102,6 +104,7 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             width=28,
             copy_text=lambda event: event.rrule,
             narrow_width=18,
+            most=SCHEDULE_MOST,
             least=CUT_SCHEDULE,
             fit_content=True,
         ),
@@ -112,7 +115,8 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
             30,
             "next_scheduled_at",
             copy_text=lambda event: next_run_copied(event.rrule, clock()),
-            narrow_width=29,
+            narrow_width=CUT_NEXT,
+            whole=True,  # the moment alone, or with its countdown whole (`in 3…` read as three of something)
             least=CUT_NEXT,
             fit_content=True,
         ),
