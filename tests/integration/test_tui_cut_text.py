@@ -204,3 +204,27 @@ async def test_a_request_id_cut_on_the_audit_tab_keeps_its_end(demo_server: Demo
             cells = [plain(cell) for cell in chosen.get_row_at(row)]
             whole, shown = wanted[cells[0]], plain(chosen.get_row_at(row)[-1])
             assert len(whole) > width and shown == "…" + whole[-(width - 1) :], (shown, whole)
+
+
+async def test_the_runs_tag_and_counts_are_whole_before_who_and_server_show(demo_server: DemoServer) -> None:
+    """Issue 28 walk at 160 columns: the runs' tag (`3 Crown Jew…`) and counts (`2 deleted, …`) were cut while the
+    who and server columns, ranked after them, showed. Those give way first: a run is chosen by its tag and counts."""
+    selectors = [selector for selector in tag_selectors(demo_server) if not selector.is_default][:1]
+    context = AuditContext("demo", demo_server.token_id, demo_server.base_url.rstrip("/"), "tester")
+    run_id = "20261124T101500Z-0tag"
+    tag_name = "Tier Zero: domain controllers, PKI and their backups"
+    append_audit(plan_line(run_id, context, BIG_TAG_ID, tag_name, [selector.id for selector in selectors], 4))
+    results = [DeleteResult(selectors[0].id, Outcome.FAILED, status=409, request_id=str(uuid4()), message="in use")]
+    append_audit(intent_line(run_id, BIG_TAG_ID, selectors[0].id, selector_record(selectors[0])))
+    append_audit(outcome_line(run_id, BIG_TAG_ID, results[0]))
+    append_audit(end_line(run_id, results, None))
+    async with on_cleanup(demo_server, size=(160, 45)) as (_app, pilot, screen):
+        await pilot.press("a")
+        await settle(pilot)
+        runs = screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+        shown = [str(key.value) for key in runs.columns]
+        assert {"when", "state", "action", "tag", "counts"} <= set(shown), shown
+        for column in ("tag", "counts"):
+            cell = plain(runs.get_cell(run_id, column))
+            assert len(cell) <= runs.columns[column].width, (column, cell)  # type: ignore[index]
+        assert "server" not in shown, "the server (ranked last) gives way to the whole tag"

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.table_fit import Column, fit_columns, left_out_hint, ranked
+from svctui.table_fit import Column, Fitted, fit_columns, left_out_hint, ranked
 from svctui.text import cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -59,7 +59,7 @@ RUN_COLUMNS = ranked(
         Column("tag", "tag", least=10, names=True),
         Column("counts", "counts", least=12, names=True),
     ),
-    ("when", "state", "tag", "counts", "action", "run", "who", "server"),
+    ("when", "state", "action", "tag", "counts", "run", "who", "server"),
 )
 SELECTOR_COLUMNS = ranked(
     (
@@ -74,6 +74,22 @@ SELECTOR_COLUMNS = ranked(
 )
 MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
 NEW_ID = " → "  # a restored selector's outcome: `restored → 1201` (its old id is the id column)
+
+
+def names_whole_first(columns: Sequence[Column], natural: dict[str, int], room: int) -> Fitted:
+    """The columns fitted to `room` (svctui.table_fit), a name column (the runs' tag and counts) whole before a
+    column ranked after it shows: those are left out, the last ranked first, while a name is cut (issue 28: at 160
+    columns the runs' tag and counts were cut beside the who and server columns)."""
+    kept = list(columns)
+    while True:
+        fitted = fit_columns(kept, natural, room)
+        cut = [c.rank for c in kept if c.names and c.key in fitted.widths and fitted.widths[c.key] < natural[c.key]]
+        later = [c for c in kept if cut and c.key in fitted.widths and c.rank > min(cut) and not c.names]
+        later = [column for column in later if column.droppable]
+        if not later:
+            return fitted
+        last = max(later, key=lambda column: column.rank)
+        kept = [column for column in kept if column.key != last.key]
 
 
 def keep_new_id(text: str, width: int) -> str:
@@ -197,9 +213,13 @@ class AuditTab(Widget):
             for index, column in enumerate(columns)
         }
         natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
-        fitted = fit_columns(columns, natural, self.room(table))
+        room = self.room(table)
+        # the runs' tag and counts are what a run is chosen by; a selector's outcome stays beside its cut name
+        fitted = (
+            names_whole_first(columns, natural, room) if columns is RUN_COLUMNS else fit_columns(columns, natural, room)
+        )
         widths = fitted.widths
-        self.left_out[table.id or ""] = fitted.left_out_titles()
+        self.left_out[table.id or ""] = [column.title for column in columns if column.key not in widths]
         self.fitted_width = self.size.width
         table.clear(columns=True)
         for column in columns:
