@@ -59,7 +59,7 @@ async def test_the_clients_table_names_what_it_leaves_out_and_refits_on_resize(d
         assert narrow_left_out and "host" in narrow_left_out, narrow_left_out
         hint = left_out_hint(narrow_left_out)
         assert hint not in status_of(screen) and strip_key_of(screen).endswith(hint), strip_key_of(screen)
-        await pilot.resize_terminal(240, 45)
+        await pilot.resize_terminal(200, 45)  # the columns as wide as their cells: at 240 every one shows
         await settle(pilot)
         assert len(keys_of(screen.table)) > len(narrow_keys), "a wider terminal shows more columns"
         assert screen.left_out == ["host"] and "+1 column: host" in status_of(screen), status_of(screen)
@@ -105,6 +105,24 @@ async def test_the_domain_results_name_the_columns_they_leave_out(demo_server: D
         await settle(pilot)
         header = str(pane.query_one("#domain-results-header", Static).render())
         assert not pane.left_out and "columns" not in header, header
+
+
+async def test_at_60_columns_the_domain_results_hint_never_wraps_onto_a_line_of_its_own(
+    demo_server: DemoServer,
+) -> None:
+    """Tmux walk at 60x20 (issue 28): `+10 columns` wrapped onto a line of its own under the task's first line. Where
+    the first line has no room for it, it ends the `executed` line; every header line fits the pane."""
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_tasks(pilot)
+        with_results = next(task for task in screen.table.items if task.domain_results)
+        screen.table.move_cursor(row=screen.table.get_row_index(str(with_results.id)))
+        await settle(pilot)
+        pane = screen.query_one(DomainResultsPane)
+        header = pane.query_one("#domain-results-header", Static)
+        lines = str(header.render()).splitlines()
+        assert pane.left_out and left_out_hint(pane.left_out) in "\n".join(lines)
+        assert all(len(line) <= header.content_size.width for line in lines), lines
 
 
 async def test_the_outcome_table_names_the_columns_it_leaves_out(tmp_path: Path) -> None:

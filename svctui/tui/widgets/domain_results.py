@@ -196,10 +196,17 @@ class DomainResultsPane(Vertical):
         text.append(f"  domains: {summary.text()}")
         duration = format_duration(task_duration(task))
         text.append(f"  took {duration}" if duration else "")
-        if self.left_out:  # `+3 columns: DCs, OUs, Message`: what the table leaves out at this width
-            text.append(f"  {left_out_hint(self.left_out)}", style="italic")
+        # `+3 columns: DCs, OUs, Message`: what the table leaves out at this width; on the next line where the first
+        # has no room for it (at 60 columns `+10 columns` wrapped onto a line of its own, pushing the table down)
+        hint = f"  {left_out_hint(self.left_out)}" if self.left_out else ""
+        width = self.content_size.width - 2
+        first = not hint or width <= 0 or text.cell_len + len(hint) <= width
+        if first:
+            text.append(hint, style="italic")
         text.append("\nexecuted ")
         text.append(format_local_utc(task.execution_time, self.zone))
+        if not first:
+            text.append(hint, style="italic")
         text.append("\nstarted  ")
         text.append(format_local_utc(task.start_time, self.zone))
         text.append("  ended ")
