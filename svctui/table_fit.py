@@ -79,10 +79,10 @@ def fit_columns(columns: Sequence[Column], natural: Mapping[str, int], room: int
     spare = room - sum(width + padding for width in widths.values())
     spare = _grow([c.key for c in ranked if c.key in shown and c.names], widths, base, spare)
     for column in ranked:  # a `whole` column, by rank: its natural width if the room left has it all
-        if column.key in widths and column.whole and not column.names and 0 < base[column.key] - widths[column.key]:
-            if base[column.key] - widths[column.key] <= spare:
-                spare -= base[column.key] - widths[column.key]
-                widths[column.key] = base[column.key]
+        short = base[column.key] - widths.get(column.key, base[column.key])
+        if column.whole and not column.names and 0 < short <= spare:
+            spare -= short
+            widths[column.key] = base[column.key]
     spare = _grow([c.key for c in ranked if c.key in shown and not c.names and not c.whole], widths, base, spare)
     for column in sorted(ranked, key=lambda column: not column.names):  # past `most` widths: names first, by rank
         if column.whole and widths.get(column.key, full[column.key]) < full[column.key]:

@@ -19,7 +19,7 @@ from svctui.demo.data_health import FLEET_NEW_CLIENT
 from svctui.demo.server import DemoServer
 from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
-from svctui.triage.health import Verdict, strip_text
+from svctui.triage.health import STRIP_RUNS, Verdict, strip_text
 from svctui.triage.summary import task_time
 from svctui.tui.screens import clients
 from svctui.tui.screens.clients import ClientsScreen, next_run
@@ -237,7 +237,8 @@ async def test_more_clients_than_rows_fit_once_with_the_scrollbars_room(demo_ser
 
 async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoServer) -> None:
     """Newcomer audit: at 80 columns the 20-run strip ran off the screen's edge, showing the oldest runs and hiding
-    the latest. Narrow, the strip is the newest runs (STRIP_NARROW at least) and fits; wide again, all 20; the cursor stays."""
+    the latest. Narrow, the strip is the newest runs (STRIP_NARROW at least) and fits; wide again, all 20; the cursor
+    stays."""
     async with on_events(demo_server, size=(80, 24)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -250,7 +251,7 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
 
         full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
         runs = screen._strip_runs  # at least STRIP_NARROW; more where the room left allows (issue 28: free room)
-        assert clients.STRIP_NARROW <= runs < clients.STRIP_RUNS
+        assert clients.STRIP_NARROW <= runs < STRIP_RUNS
         assert strips() == {key: glyphs[-runs:] for key, glyphs in full.items()}
         labels = [str(column.label) for column in table.columns.values()]
         assert labels[5:] == [clients.strip_label(runs)], "the type gives way to the strip (left out, not cut)"

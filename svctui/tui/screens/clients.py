@@ -352,7 +352,7 @@ class ClientsScreen(DashboardScreen):
     ClientsScreen #clients-body { height: 1fr; }
     ClientsScreen #clients-table { width: 2fr; }
     ClientsScreen #clients-detail { width: 1fr; min-width: 30; border-left: solid $panel; padding: 0 1; }
-    ClientsScreen #clients-detail { max-width: 50; }  /* beside the table: the rest of the room is the table's columns' */
+    ClientsScreen #clients-detail { max-width: 50; }  /* beside the table: the rest of the room is the columns' */
     ClientsScreen.-narrow #clients-body { layout: vertical; }
     ClientsScreen.-narrow #clients-table { width: 1fr; height: 2fr; }
     ClientsScreen.-narrow #clients-detail {

@@ -34,7 +34,7 @@ NAME_LEAST = 12  # the name column's narrowest, on a narrow terminal that has no
 SCROLLBAR = 2
 NARROW_EXTRA = (4 + 2) + (4 + 2) + 2 + SCROLLBAR + 1
 SELECTORS_ROOM = 40
-NARROW_NO_LIST = 30  # the narrow pane's width while it has no list (loading, an error, the tag-id prompt): room to say why
+NARROW_NO_LIST = 30  # the narrow pane's width with no list (loading, an error, the tag-id prompt): room to say why
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
 
