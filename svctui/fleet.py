@@ -8,9 +8,9 @@ Clients are fetched concurrently, by default as many at once as the rate limiter
 burst (`fleet_concurrency`: 51 at the real server's 55 a second, at most MAX_CONCURRENCY); the limiter paces them per
 route. A client whose fetch failed is reported with its error, never left out.
 
-The dashboard asks for its clients to be judged `in_turns`: each page validated and judged on its event loop, one
-client at a time and a slice at a time (svctui.api.client.PARSE_IN_TURN), not in worker threads. Fifty pages
-validated in a few threads at once held the GIL, and the loop waited for it most of the time the round filled in.
+The dashboard asks for its clients to be judged `in_turns`: each page validated on its event loop, one body at a
+time (svctui.api.client.PARSE_IN_TURN), and its client judged there as soon as it is in, not in worker threads. Fifty
+pages validated in a few threads at once held the GIL, and the loop waited for it most of the time the round filled in.
 """
 
 from __future__ import annotations
@@ -160,24 +160,20 @@ async def fleet_health(
 ) -> list[MemberHealth]:
     """Every member's health, at most `concurrency` fetches at once (default `fleet_concurrency`), in the members'
     order; `on_result` as each one lands (a failed fetch is a result with its error). With `in_turns` (instead of
-    `detect`) each page is validated and judged on the event loop, one client at a time, in short slices."""
+    `detect`) each page is validated on the event loop one body at a time (svctui.api.client.PARSE_IN_TURN) and its
+    client judged there at once."""
     gate = asyncio.Semaphore(concurrency or fleet_concurrency(client))
     turn = asyncio.Lock() if in_turns else None
-
-    async def judge_in_turn(judge: Callable[[], ClientHealth]) -> ClientHealth:
-        assert turn is not None
-        async with turn:
-            return judge()
-
-    if turn is not None:
-        detect = judge_in_turn
+    # in turns, a client is judged on the loop as soon as its page is in (one step of ~2 ms): queued for the turn
+    # behind the pages still to validate, no client was judged before the last page was (rows filled at the end)
+    judge_with = None if in_turns else detect
 
     async def one(member: Member) -> MemberHealth:
         if turn is not None:
             PARSE_IN_TURN.set(turn)  # this task's own context (gather runs each in a copy)
         async with gate:
             try:
-                result = MemberHealth(member, await member_health(client, member, now, options, detect))
+                result = MemberHealth(member, await member_health(client, member, now, options, judge_with))
             except ApiError as exc:
                 result = MemberHealth(member, None, exc)
         if on_result is not None:

@@ -300,15 +300,13 @@ async def fleet_round(
 ) -> Round:
     """Every member's health: from jobs/finished where the server has it and the fleet is the server's own (its
     client list or its events; clients named one by one are read each on its own), else each client's own runs
-    (`fleet_health`, `on_result` as each lands). `on_missing` hears MISSING_NOTE once a session, when the server
-    turns out to have no jobs/finished. A round of `fleet_health` reports every member as changed."""
+    (`fleet_health`, `on_result` as each lands; a round read at once comes whole, in the Round only). `on_missing`
+    hears MISSING_NOTE once a session, when the server turns out to have no jobs/finished. A round of
+    `fleet_health` reports every member as changed."""
     if fleet.source != "given":
         asked_before = client.jobs_finished is not None
         at_once = await read_fleet(client, fleet.members, now, options, state, in_turns=in_turns)
         if at_once is not None:
-            if on_result is not None:
-                for result in at_once.results:
-                    on_result(result)
             return at_once
         if not asked_before and on_missing is not None:
             on_missing(MISSING_NOTE)

@@ -19,9 +19,9 @@ parsed in a worker thread, so the event loop that awaits it (the dashboard's) ke
 Many such bodies at once (the Clients screen's 50 answers) are another matter: pydantic validates a page without
 letting go of the GIL for long, and a few threads validating together kept the loop waiting for it (a callback of
 1 ms of its own work took 5-50 ms). With PARSE_IN_TURN set (an asyncio.Lock), a large page's items are validated
-on the event loop instead, one body at a time (holding the lock) and SLICE_ITEMS items at a time, the loop free
-between slices; the page is the same (`parse_in_turn`), and a body that does not fit is parsed whole, as always,
-for the error to name the right place.
+on the event loop instead, one body at a time (holding the lock): whole under WHOLE_IN_TURN_BYTES, else SLICE_ITEMS
+items at a time, the loop free between slices; the page is the same (`parse_in_turn`), and a body that does not fit
+is parsed whole, as always, for the error to name the right place.
 """
 
 from __future__ import annotations
@@ -100,6 +100,9 @@ UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer start
 
 THREAD_PARSE_BYTES = 64 * 1024  # from this body size on, `get` validates in a thread (a thread hop is ~0.1 ms)
 SLICE_ITEMS = 25  # a page's items validated per slice with PARSE_IN_TURN (~1-2 ms of the loop for 25 tasks)
+# In turns, a body under this is validated whole, straight from its bytes: a client's 200 recent runs (~250 KiB) in
+# one ~2-3 ms step, where decoding it first and validating slices took ~5 ms (clients-fill)
+WHOLE_IN_TURN_BYTES = 512 * 1024
 # Set (for a task and the ones it starts), `get` validates a large page on the event loop in turns: see the docstring.
 PARSE_IN_TURN: contextvars.ContextVar[asyncio.Lock | None] = contextvars.ContextVar(
     "svctui_parse_in_turn", default=None
@@ -534,7 +537,10 @@ class ApiClient:
     async def parse_in_turn(self, model: type[M], response: httpx.Response) -> M:
         """`parse` for a page model (a `data` list of items) a slice at a time: the body decoded, the envelope
         validated without its items, then SLICE_ITEMS items per slice, the event loop free between slices (the same
-        page as `parse`). A body that does not fit anywhere is parsed whole by `parse`, which words the error."""
+        page as `parse`). A body that does not fit anywhere is parsed whole by `parse`, which words the error; so is
+        one under WHOLE_IN_TURN_BYTES (a step of a few ms)."""
+        if len(response.content) < WHOLE_IN_TURN_BYTES:
+            return self.parse(model, response)
         items_type = page_items(model)
         try:
             raw = json.loads(response.content)

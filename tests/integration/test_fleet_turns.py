@@ -4,6 +4,7 @@ way): the same pages and verdicts as in threads, one body at a time, the loop fr
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from svctui.api.client import SLICE_ITEMS, THREAD_PARSE_BYTES, ApiClient
+from svctui.api.client import SLICE_ITEMS, THREAD_PARSE_BYTES, WHOLE_IN_TURN_BYTES, ApiClient
 from svctui.api.errors import ResponseShapeError
 from svctui.api.filters import COMPLETED_TASKS
 from svctui.api.models import CompletedTask, Page
@@ -77,7 +78,8 @@ async def test_in_turns_the_fleet_is_judged_as_in_threads_one_body_at_a_time_on_
     assert [result.health for result in turns] == [result.health for result in threaded]
     assert all(result.health is not None for result in turns)
     assert sorted(client.in_turns) == sorted(big), "every big page validated in turns"
-    assert all(size < THREAD_PARSE_BYTES and on_loop for size, on_loop in client.whole), "only small ones whole"
+    assert all(on_loop for _size, on_loop in client.whole), "on the loop, never in a thread"
+    assert all(size < WHOLE_IN_TURN_BYTES for size, _on_loop in client.whole), "only bodies of a short step whole"
     assert client.most_at_once == 1, "one body at a time (several in threads held the GIL away from the loop)"
 
 
@@ -92,10 +94,20 @@ async def recent_runs(client: ApiClient) -> httpx.Response:
     return max(answers, key=lambda response: len(response.content))
 
 
+def grown(response: httpx.Response, size: int) -> httpx.Response:
+    """The answer with its runs repeated until the body is at least `size` bytes (a page too big for one step)."""
+    page = json.loads(response.content)
+    runs = page["data"]
+    while len(json.dumps(page)) < size:
+        page["data"] = page["data"] + runs
+    page["count"] = len(page["data"])
+    return httpx.Response(200, content=json.dumps(page).encode(), request=response.request)
+
+
 async def test_a_page_in_turns_is_the_page_parse_makes_and_the_loop_runs_between_its_slices(
     client: TurnNotingClient,
 ) -> None:
-    response = await recent_runs(client)
+    response = grown(await recent_runs(client), WHOLE_IN_TURN_BYTES)
     whole = client.parse(PAGE, response)
     assert len(whole.data) > 3 * SLICE_ITEMS
     turns = 0
@@ -119,6 +131,15 @@ async def test_a_page_in_turns_is_the_page_parse_makes_and_the_loop_runs_between
     assert turns >= len(whole.data) // SLICE_ITEMS, "the loop ran other work between the slices"
 
 
+async def test_a_page_of_a_short_step_in_turns_is_validated_whole(client: TurnNotingClient) -> None:
+    response = await recent_runs(client)
+    assert THREAD_PARSE_BYTES <= len(response.content) < WHOLE_IN_TURN_BYTES
+    client.whole.clear()
+    page = await client.parse_in_turn(PAGE, response)
+    assert client.whole == [(len(response.content), True)], "whole, straight from the bytes, on the loop"
+    assert page == client.parse(PAGE, response)
+
+
 def answer(body: bytes) -> httpx.Response:
     """A 2xx answer to a recent-runs request carrying `body`."""
     request = httpx.Request("GET", "http://127.0.0.1:1/api/v2/clients/c1/completed-jobs")
@@ -129,7 +150,7 @@ def answer(body: bytes) -> httpx.Response:
     "body",
     [
         b'{"count": 2, "data": [{"id": 1, "client_id": "c1"}, {"client_id": "c1"}]}',  # the 2nd task has no id
-        b'{"count": 2, "data": [' + b'{"id": 1, "client_id": "c1"},' * 40 + b'{"id": "x", "client_id": "c1"}]}',
+        b'{"count": 2, "data": [' + b'{"id": 1, "client_id": "c1"},' * 20_000 + b'{"id": "x", "client_id": "c1"}]}',
         b'{"data": []}',  # no count
         b'{"count": 1, "data": {"id": 1}}',  # data not a list
         b'{"count": 1, "data": [',  # cut short

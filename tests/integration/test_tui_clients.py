@@ -597,6 +597,31 @@ async def test_a_server_without_jobs_finished_is_read_client_by_client_and_said_
         assert (await app.api_client()).jobs_finished is False
 
 
+async def test_a_first_round_read_client_by_client_shows_each_answer_as_it_lands(
+    fresh_older_demo_server: DemoServer,
+) -> None:
+    """A server not yet known to lack jobs/finished (the first round of a session) is read client by client: each
+    answer shows as it lands, not all of them once the slowest client answered (the clients-fill row). One client's
+    runs are held back by the demo: every other row is judged while that one is still checking."""
+    slow = sorted(client_ids(fresh_older_demo_server))[0]
+    fresh_older_demo_server.faults = Faults(latency_ms=3000, only_path=f"/api/v2/clients/{slow}/")
+    async with on_events(fresh_older_demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        others_before_slow = False
+        for _ in range(600):  # 30 s at most: the held answer comes after 3
+            if slow in screen.results:
+                break
+            await pilot.pause(0.05)
+            fleet = screen.fleet
+            if fleet is not None and len(screen.results) == len(fleet.members) - 1:
+                others_before_slow = slow in screen.awaiting
+        await settle(pilot)
+        assert others_before_slow, "the other clients' rows filled in while one client's answer was on its way"
+        assert not screen.awaiting and (await app.api_client()).jobs_finished is False
+
+
 async def test_enter_on_clients_opens_every_run_of_the_client_whatever_filter_was_left(demo_server: DemoServer) -> None:
     """Newcomer walk: `t` on an event, then `enter` on that client in Clients kept `event_id = N` and hid the run
     that dropped; `o` stayed too on reopening the same client. Clients' enter is the client's whole story."""

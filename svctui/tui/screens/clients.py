@@ -632,15 +632,12 @@ class ClientsScreen(DashboardScreen):
                 now,
                 options,
                 runs,
-                on_result=None if at_once else landed,
+                on_result=landed,  # a round read client by client: each answer as it lands
                 on_missing=missing,
                 in_turns=True,
             )
-            if at_once and client.jobs_finished:  # one message for the round (answers of fleet_health: each its own)
+            if at_once and client.jobs_finished:  # a round read at once: one message for it
                 self.post_message(ClientsJudged(seq, judged.results, judged.changed))
-            elif at_once:  # the server turned out to lack jobs/finished: the round was read client by client
-                for result in judged.results:
-                    landed(result)
             return len(fleet.members)
 
         def start() -> None:
