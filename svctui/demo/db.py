@@ -155,7 +155,12 @@ def create_indexes(conn: sqlite3.Connection) -> None:
 
 # Indexes added after a schema version: created in a database kept from before (instead of a new version, which would
 # regenerate every cached database for an index).
-LATER_INDEXES = "CREATE INDEX IF NOT EXISTS tasks_time_status ON tasks (execution_time, status);"  # jobs/finished count
+# jobs/finished's count; its pages, by id: a narrow index scanned in id order instead of every task's whole row (a
+# page of 1,000 of 60,000 runs: ~5-7 → ~1.5-2.5 ms of the demo's CPU; fleet-1000-fill, fleet-1000-health)
+LATER_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS tasks_time_status ON tasks (execution_time, status);"
+    "CREATE INDEX IF NOT EXISTS tasks_id_status_time ON tasks (id, status, execution_time);"
+)
 
 
 def add_later_indexes(conn: sqlite3.Connection) -> None:
