@@ -150,15 +150,12 @@ async def read_fleet(
     state: FleetRuns | None = None,
     *,
     in_turns: bool = False,
-    on_early: Callable[[Round], object] | None = None,
 ) -> Round | None:
     """Every member's health from the finished runs of the whole fleet (see the module docstring); None when the
     server has no jobs/finished (then the caller reads each client on its own). `state` carries the runs from one
     round to the next: a round with it asks only for runs updated since. With `in_turns` (the dashboard) the work
     over every run is done in a thread and the clients' own histories are validated on the loop in short slices
-    (svctui.api.client.PARSE_IN_TURN), so the loop keeps drawing. `on_early` hears the clients that need no history
-    of their own as soon as they are judged, while the others' histories are still read (only when there are any:
-    the returned Round has every client, those too)."""
+    (svctui.api.client.PARSE_IN_TURN), so the loop keeps drawing."""
     if client.jobs_finished is False:
         return None
     state = state if state is not None else FleetRuns()
@@ -193,18 +190,11 @@ async def read_fleet(
     reading = {member.client_id for member in history}
     # the clients that need no history of their own are judged while the histories are read (in a thread: the
     # loop mostly waits for the server then), the others once theirs are in
-    judged_now = [member for member in members if member.client_id not in reading]
-
-    async def judge_early() -> dict[str, ClientHealth]:
-        healths = await asyncio.to_thread(_judge_each, judged_now, state, now, options)
-        if on_early is not None and history:  # shown while the histories load, not after them (fleet-1000-fill)
-            changed = {key for key, health in healths.items() if state.healths.get(key) != health}
-            on_early(
-                Round([MemberHealth(member, healths[member.client_id]) for member in judged_now], frozenset(changed))
-            )
-        return healths
-
-    ready = asyncio.ensure_future(judge_early())
+    ready = asyncio.ensure_future(
+        asyncio.to_thread(
+            _judge_each, [member for member in members if member.client_id not in reading], state, now, options
+        )
+    )
     if in_turns:
         PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
     try:
@@ -307,17 +297,15 @@ async def fleet_round(
     on_result: Callable[[MemberHealth], object] | None = None,
     on_missing: Callable[[str], object] | None = None,
     in_turns: bool = False,
-    on_early: Callable[[Round], object] | None = None,
 ) -> Round:
     """Every member's health: from jobs/finished where the server has it and the fleet is the server's own (its
     client list or its events; clients named one by one are read each on its own), else each client's own runs
     (`fleet_health`, `on_result` as each lands; a round read at once comes whole, in the Round only). `on_missing`
-    hears MISSING_NOTE once a session, when the server turns out to have no jobs/finished; `on_early`, a round read
-    at once's clients judged before the histories are in (`read_fleet`). A round of `fleet_health` reports every
-    member as changed."""
+    hears MISSING_NOTE once a session, when the server turns out to have no jobs/finished. A round of
+    `fleet_health` reports every member as changed."""
     if fleet.source != "given":
         asked_before = client.jobs_finished is not None
-        at_once = await read_fleet(client, fleet.members, now, options, state, in_turns=in_turns, on_early=on_early)
+        at_once = await read_fleet(client, fleet.members, now, options, state, in_turns=in_turns)
         if at_once is not None:
             return at_once
         if not asked_before and on_missing is not None:

@@ -21,8 +21,8 @@ from svctui.api.signing import SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.demo.timefmt import to_micros
-from svctui.fleet import HealthOptions, MemberHealth, find_fleet
-from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE, FleetRuns, Round, read_fleet
+from svctui.fleet import HealthOptions, find_fleet
+from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE, FleetRuns, read_fleet
 from svctui.triage.health import DEFAULT_WINDOW, ClientHealth
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.cli import add_profile, copy_template, run_cli
@@ -183,36 +183,3 @@ async def test_a_client_id_in_upper_case_is_kept_and_judged_as_in_lower_case(
             assert len(state.runs[busiest]) > 1
             await one_round(state)
             assert state.requests == 1 and state.histories == 0, "a quiet round: the one request"
-
-
-@pytest.mark.anyio
-async def test_the_clients_that_need_no_history_are_heard_before_the_histories_are_in(
-    demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    """fleet-1000-fill: `on_early` hears every client that needs no history of its own, once, judged as the round's
-    result judges it, before the round returns; the two whose histories are read come only in the round. A quiet
-    round that reads no history says nothing early."""
-    db = copy_template(demo_template_db, tmp_path_factory)
-    gone, unbased = thin_out(db)
-    heard: list[tuple[list[MemberHealth], frozenset[str]]] = []
-    with DemoServer(db_path=db, anchor=FIXED_ANCHOR, rate_limit=0) as demo:
-        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
-            fleet = await find_fleet(client)
-            state = FleetRuns()
-
-            def early(part: Round) -> None:
-                assert state.histories == 0, "before the round is over"
-                heard.append((part.results, part.changed))
-
-            done = await read_fleet(client, fleet.members, FIXED_ANCHOR, HealthOptions(), state, on_early=early)
-            assert done is not None and state.histories == 2
-            assert len(heard) == 1
-            results, changed = heard[0]
-            early_ids = [result.member.client_id for result in results]
-            assert sorted(early_ids) == sorted(set(m.client_id for m in fleet.members) - {gone, unbased})
-            final = {result.member.client_id: result for result in done.results}
-            assert all(final[result.member.client_id] == result for result in results), "judged alike"
-            assert changed == frozenset(early_ids), "a first round: every client's health is new"
-            heard.clear()
-            again = await read_fleet(client, fleet.members, FIXED_ANCHOR, HealthOptions(), state, on_early=early)
-            assert again is not None and state.histories == 0 and not heard

@@ -39,7 +39,7 @@ from textual.widgets import DataTable, Static
 from svctui.api.errors import ApiError
 from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet
-from svctui.fleet_runs import FleetRuns, Round, fleet_round
+from svctui.fleet_runs import FleetRuns, fleet_round
 from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
 from svctui.table_fit import Column, Fitted, NaturalWidths, fit_columns, left_out_hint
@@ -392,7 +392,6 @@ class ClientsScreen(DashboardScreen):
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._top_until_judged = True  # see restart()
         self._round_seq = -1  # the FLEET load whose round is on its way
-        self._drawing_rows = False  # the rows of a new client list are laid out ahead of their first frame
         self.order = DEFAULT_ORDER  # which ORDERS the rows follow (`s` cycles)
         self._row_cells: dict[str, tuple[object, datetime, list[Text]]] = {}  # per row: (its source, clock, cells)
         # the rows whose answer landed since the last table update: the next one builds only these, the rows not on
@@ -623,12 +622,6 @@ class ClientsScreen(DashboardScreen):
             def landed(result: MemberHealth) -> None:
                 self.post_message(ClientJudged(seq, result))
 
-            shown_early: set[str] = set()
-
-            def early(part: Round) -> None:  # the clients judged while the others' histories load
-                shown_early.update(result.member.client_id for result in part.results)
-                self.post_message(ClientsJudged(seq, part.results, part.changed))
-
             def missing(note: str) -> None:
                 self.notify(note[:1].upper() + note[1:] + ".", title="Clients", timeout=8, markup=False)
 
@@ -642,29 +635,18 @@ class ClientsScreen(DashboardScreen):
                 on_result=landed,  # a round read client by client: each answer as it lands
                 on_missing=missing,
                 in_turns=True,
-                on_early=early,
             )
-            if at_once and client.jobs_finished:  # a round read at once: one message for it (for the rest of it)
-                rest = [result for result in judged.results if result.member.client_id not in shown_early]
-                self.post_message(ClientsJudged(seq, rest, judged.changed - shown_early))
+            if at_once and client.jobs_finished:  # a round read at once: one message for it
+                self.post_message(ClientsJudged(seq, judged.results, judged.changed))
             return len(fleet.members)
 
         def start() -> None:
             if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self.loads.start(JUDGE, judge_all)
 
-        # the new rows are drawn first (every cell: the costliest repaint), their cells laid out a few rows per turn
-        # of the loop before that frame (it then applies their styles only); the round's requests go out now, so the
-        # server works on them meanwhile, and answers landing before that frame wait for it (see _tick)
-        self._drawing_rows = True
-        start()
-        self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(self._rows_drawn))
-
-    def _rows_drawn(self) -> None:
-        """The new rows' first frame is drawn: the answers held meanwhile show from the next tick on."""
-        self._drawing_rows = False
-        if self._landed:
-            self._pace(now=True)
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
+        # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
+        self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
 
     def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
         if self.loads.is_current(loaded):  # no newer client list meanwhile
@@ -710,7 +692,7 @@ class ClientsScreen(DashboardScreen):
                 self.awaiting.discard(key)
         if self._landed:
             self._pace(now=True)
-        elif not self.awaiting:  # nothing changed: the round is complete all the same (ranked, its time and summary)
+        else:  # nothing changed: the round is complete all the same (ranked, its time and summary said)
             self._flush_landed()
 
     @on(ClientJudged)
@@ -735,8 +717,6 @@ class ClientsScreen(DashboardScreen):
 
     def _tick(self) -> None:
         """One beat of the screen's cadence: show the answers due, else add the next rows; pause when done."""
-        if self._drawing_rows:
-            return  # the new rows' first frame comes first (_show_fleet); the cadence goes on meanwhile
         landed = [message for message in self._landed if self.loads.is_current(message)]
         self._landed = landed
         due = bool(landed) and (
