@@ -1,0 +1,89 @@
+"""A hang-up's SIGCONT (the kernel sends it after SIGHUP to the session leader) ends the dashboard; it is no return
+from ctrl+z. Textual's handler took it for one and started application mode again on the dead terminal: its new
+writer thread died at the first write (EIO) and the exit then waited on that thread's full queue until the last
+resort, 5 s later (18 of 34 `tmux kill-server`s at the first data row).
+
+A real pseudo-terminal is the dashboard's stdin and this process gets a real SIGCONT; the handler found in place
+stands for Textual's (the headless test driver installs none), and the last resort is put off.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import sys
+from collections.abc import Iterator
+from types import FrameType
+
+import pytest
+
+from svctui.tui import hangup
+from tests.support.tui import make_app
+
+pytestmark = pytest.mark.anyio
+
+ENOUGH_PAUSES = 200  # a bound on waiting for the signal's handler (never reached when it works), not a timing
+
+
+@pytest.fixture
+def resumes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Each SIGCONT that reaches the handler in place before the dashboard's (Textual's, in a real terminal)."""
+    seen: list[int] = []
+
+    def resume(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+
+    monkeypatch.setattr(hangup, "HARD_EXIT_AFTER", 24 * 3600.0)  # the last resort would end pytest itself
+    before = signal.signal(signal.SIGCONT, resume)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGCONT, before)
+
+
+async def test_a_sigcont_after_the_terminal_hung_up_exits_without_restarting_textual(
+    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
+) -> None:
+    master, slave = pty.openpty()
+    terminal = os.fdopen(slave, "r")
+    monkeypatch.setattr(sys, "__stdin__", terminal)
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert hangup.watch_terminal(app)
+            os.close(master)  # the terminal hangs up, as when tmux's server goes
+            master = -1
+            os.kill(os.getpid(), signal.SIGCONT)
+            for _ in range(ENOUGH_PAUSES):
+                if app.return_code is not None:
+                    break
+                await pilot.pause(0.05)
+    finally:
+        terminal.close()
+        if master >= 0:
+            os.close(master)
+    assert resumes == [], "application mode is not started again on a dead terminal"
+    assert app.return_code == hangup.HANGUP_EXIT
+
+
+async def test_a_sigcont_on_a_live_terminal_still_resumes_textual(
+    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
+) -> None:
+    master, slave = pty.openpty()
+    terminal = os.fdopen(slave, "r")
+    monkeypatch.setattr(sys, "__stdin__", terminal)
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert hangup.watch_terminal(app)
+            os.kill(os.getpid(), signal.SIGCONT)  # fg after ctrl+z
+            for _ in range(ENOUGH_PAUSES):
+                if resumes:
+                    break
+                await pilot.pause(0.05)
+            assert resumes == [signal.SIGCONT]
+            assert app.is_running and app.return_code is None
+    finally:
+        terminal.close()
+        os.close(master)
