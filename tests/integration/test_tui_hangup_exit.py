@@ -1,10 +1,13 @@
-"""A hang-up's SIGCONT (the kernel sends it after SIGHUP to the session leader) ends the dashboard; it is no return
-from ctrl+z. Textual's handler took it for one and started application mode again on the dead terminal: its new
-writer thread died at the first write (EIO) and the exit then waited on that thread's full queue until the last
-resort, 5 s later (18 of 34 `tmux kill-server`s at the first data row).
+"""A terminal that hangs up ends the dashboard as it happens, whatever signal reaches it.
 
-A real pseudo-terminal is the dashboard's stdin and this process gets a real SIGCONT; the handler found in place
-stands for Textual's (the headless test driver installs none), and the last resort is put off.
+A hang-up's SIGCONT (the kernel sends it after SIGHUP to the session leader) is no return from ctrl+z. Textual's
+handler took it for one and started application mode again on the dead terminal: its new writer thread died at
+the first write (EIO) and the exit then waited on that thread's full queue until the last resort, 5 s later (18 of
+34 `tmux kill-server`s at the first data row). And with no signal at all (a shell keeps SIGHUP and stays), only the
+look at the terminal every 2 s saw the hang-up.
+
+A real pseudo-terminal is the dashboard's stdin and this process gets real signals; the SIGCONT handler found in
+place stands for Textual's (the headless test driver installs none), and the last resort is put off.
 """
 
 from __future__ import annotations
@@ -87,3 +90,27 @@ async def test_a_sigcont_on_a_live_terminal_still_resumes_textual(
     finally:
         terminal.close()
         os.close(master)
+
+
+async def test_a_hang_up_with_no_signal_exits_before_any_look_at_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
+) -> None:
+    monkeypatch.setattr(hangup, "HANGUP_CHECK", 24 * 3600.0)  # no look at the terminal during this test
+    master, slave = pty.openpty()
+    terminal = os.fdopen(slave, "r")
+    monkeypatch.setattr(sys, "__stdin__", terminal)
+    app = make_app()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert hangup.watch_terminal(app)
+            os.close(master)  # the terminal hangs up; no SIGHUP, no SIGCONT
+            master = -1
+            for _ in range(ENOUGH_PAUSES):
+                if app.return_code is not None:
+                    break
+                await pilot.pause(0.05)
+    finally:
+        terminal.close()
+        if master >= 0:
+            os.close(master)
+    assert app.return_code == hangup.HANGUP_EXIT
