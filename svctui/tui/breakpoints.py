@@ -7,11 +7,17 @@ from typing import Any
 from textual.screen import Screen
 
 NARROW = "-narrow"
+NARROWER = "-narrower"
+DETAIL_BELOW = 110  # a dashboard screen's detail pane goes under its table below this many columns
 
 
-def narrow_below(width: int) -> list[tuple[int, str]]:
-    """A screen's HORIZONTAL_BREAKPOINTS: `-narrow` under `width` columns, `-wide` from it."""
-    return [(0, NARROW), (width, "-wide")]
+def narrow_below(width: int, narrower_below: int | None = None) -> list[tuple[int, str]]:
+    """A screen's HORIZONTAL_BREAKPOINTS: `-narrow` under `width` columns, `-wide` from it; with `narrower_below`,
+    `-narrower` in place of `-narrow` under that many (Textual gives a screen one class of the list, so a rule of
+    its narrow layout names both: `.-narrow #body, .-narrower #body`)."""
+    if narrower_below is None:
+        return [(0, NARROW), (width, "-wide")]
+    return [(0, NARROWER), (narrower_below, NARROW), (width, "-wide")]
 
 
 def set_breakpoint_class(screen: Screen[Any], width: int | None = None) -> None:

@@ -93,6 +93,44 @@ async def test_the_audit_tab_at_80_columns_keeps_tag_action_and_counts(
         assert pane.display, "the Selectors tab has its tags pane back"
 
 
+async def test_the_tags_pane_gives_way_to_the_audit_tab_by_breakpoint_across_100_columns(
+    demo_server: DemoServer,
+) -> None:
+    """Issue 27: the tags pane gives way by the screen's breakpoint and CSS (`-narrower` under NARROW_TERMINAL,
+    `-audit` while the tab shows), not a width test in Python: it follows resizes across 100 columns with the Audit
+    tab shown, both ways, and the tab switched at 80; the detail pane stays under the table under 110 columns, in
+    both narrow tiers (`-narrow` from 100, `-narrower` under it)."""
+    finished_run_logged(demo_server)
+    async with on_cleanup(demo_server, size=(120, 40)) as (_app, pilot, screen):
+        pane, body = screen.tags_pane, screen.query_one("#body")
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen.has_class("-audit", "-wide") and pane.display
+        for size, tier in (
+            ((80, 24), "-narrower"),
+            ((105, 30), "-narrow"),
+            ((99, 30), "-narrower"),
+            ((120, 40), "-wide"),
+        ):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            narrow = size[0] < 100
+            assert screen.has_class(tier) and pane.display is not narrow, (size, screen.classes, pane.display)
+            assert pane.has_class("-narrow") is narrow, "the pane's columns follow the same breakpoint"
+            assert body.styles.layout is not None
+            assert body.styles.layout.name == ("horizontal" if size[0] >= 110 else "vertical"), size
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not pane.display
+        await pilot.press("a")
+        await settle(pilot)
+        assert not screen.has_class("-audit") and pane.display, "the Selectors tab has its tags pane at 80 columns"
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen.has_class("-audit") and not pane.display, "and gives it way on the Audit tab again"
+        assert screen.focused is screen.query_one("#audit-runs"), "the runs' table has the keys"
+
+
 def read_text(path: Path) -> str:
     """An exported file's text (read outside the event loop's own calls: a plain helper)."""
     return path.read_text(encoding="utf-8")

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from svctui.tui.app import SvcTuiApp
-from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
+from svctui.tui.breakpoints import DETAIL_BELOW, narrow_below, set_breakpoint_class
 from svctui.tui.live import Freshness
 from svctui.tui.loading import Loads
 from svctui.tui.status_line import fit_status
@@ -28,7 +28,7 @@ class DashboardScreen(Screen[None]):
 
     app = getters.app(SvcTuiApp)
     MODE: ClassVar[str] = ""
-    HORIZONTAL_BREAKPOINTS = narrow_below(110)  # the detail pane under the table
+    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW)  # the detail pane under the table
     header = getters.query_one("#app-header", AppHeader)
     state_panel = getters.query_one("#state", StatePanel)
     status_line = getters.query_one("#status-line", Static)

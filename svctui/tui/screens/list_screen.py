@@ -85,14 +85,14 @@ class ListScreen(DashboardScreen, Generic[T]):
     ]
     DEFAULT_CSS = """
     ListScreen #body { height: 1fr; }
-    ListScreen.-narrow #body { layout: vertical; }
+    ListScreen.-narrow #body, ListScreen.-narrower #body { layout: vertical; }
     ListScreen #main { width: 1fr; height: 1fr; }
     ListScreen #main PagedTable { height: 1fr; }
     ListScreen #main.-state PagedTable { display: none; }
     ListScreen #main StatePanel.-hidden { display: none; }
     ListScreen #body.-state DetailPane { display: none; }
     ListScreen DetailPane { width: 50%; height: 1fr; }
-    ListScreen.-narrow #body DetailPane {
+    ListScreen.-narrow #body DetailPane, ListScreen.-narrower #body DetailPane {
         width: 1fr; height: 45%; border-left: none; border-top: tall $panel-lighten-2;
     }
     ListScreen #status-line { height: 1; background: $panel; color: $text-muted; padding: 0 1; }

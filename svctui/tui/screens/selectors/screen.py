@@ -22,6 +22,7 @@ from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui import status_line as status
+from svctui.tui.breakpoints import DETAIL_BELOW, narrow_below, set_breakpoint_class
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_export import audit_commands
@@ -102,12 +103,16 @@ class SelectorsScreen(ListScreen[Selector]):
             tooltip="Restore the Audit tab's chosen run (from the tags pane)",
         ),
     ]
+    # `-narrower` under NARROW_TERMINAL (the tags pane's narrow columns; beside the Audit tab it gives way), `-narrow`
+    # under DETAIL_BELOW as every dashboard screen (the detail pane under the table: ListScreen's rules name both)
+    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, narrower_below=NARROW_TERMINAL)
     DEFAULT_CSS = """
     SelectorsScreen #outer { height: 1fr; }
     SelectorsScreen #tabs { width: 1fr; height: 1fr; }
     SelectorsScreen #tabs TabPane { padding: 0; height: 1fr; }
     SelectorsScreen #tabs ContentSwitcher { height: 1fr; }
     SelectorsScreen.-audit FilterChips { display: none; }
+    SelectorsScreen.-audit.-narrower #tags-pane { display: none; }
     """
 
     def __init__(self) -> None:
@@ -177,17 +182,15 @@ class SelectorsScreen(ListScreen[Selector]):
         self.app.quit_warnings.pop(self, None)
 
     def on_resize(self, event: events.Resize) -> None:
-        """The tags pane's columns for the new width (Textual runs the list screen's on_resize as well)."""
+        """The tags pane's columns for the new width (Textual runs the list and dashboard screens' on_resize after
+        this one, so the breakpoint class the pane follows is set here first)."""
+        set_breakpoint_class(self, event.size.width)
         self.tags_pane.fit_terminal()
-        self._fit_tags_pane()
-
-    def _fit_tags_pane(self) -> None:
-        """On a narrow terminal the tags pane gives way to the Audit tab: its runs' table keeps tag, action and
-        counts (beside the pane it showed time and state only); the Selectors tab has the pane back."""
-        self.tags_pane.display = not (self.audit_shown() and self.app.size.width < NARROW_TERMINAL)
 
     def _focus_tab(self, active: str) -> None:
-        """The shown tab's table takes the focus at once, as the tab changes (a key, a click, a run's `a`).
+        """The shown tab's table takes the focus at once, as the tab changes (a key, a click, a run's `a`); the
+        screen is `-audit` while the Audit tab shows (its CSS: no filter chips; on a narrow terminal the tags pane
+        gives way, the runs' table keeping tag, action and counts, which beside it showed time and state only).
 
         Done in the watcher, before the old tab's widgets get their Hide event: a focused widget that is hidden
         hands the focus to a sibling on the same (hidden) tab, and focusing a widget on a hidden tab switches back
@@ -197,6 +200,7 @@ class SelectorsScreen(ListScreen[Selector]):
             self.query_one("#audit-runs").focus()
         elif active == "tab-selectors":
             self.selector_table.focus()
+        self.set_class(active == "tab-audit", "-audit")
 
     @on(ShowAuditTab)
     def _show_audit(self) -> None:
@@ -236,10 +240,8 @@ class SelectorsScreen(ListScreen[Selector]):
 
     @on(TabbedContent.TabActivated)
     def _tab_keys(self) -> None:
-        """The footer shows the keys of the tab (the focus moved with the tab already, see `_focus_tab`); the filter
-        chips and the status line are the Selectors tab's, the Audit tab has its own status."""
-        self.set_class(self.audit_shown(), "-audit")
-        self._fit_tags_pane()
+        """The footer shows the keys of the tab (the focus and the `-audit` class moved with the tab already, see
+        `_focus_tab`); the status line is the Selectors tab's, the Audit tab has its own status."""
         self.refresh_bindings()
         self._update_status()
 

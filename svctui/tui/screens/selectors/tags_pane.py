@@ -19,21 +19,36 @@ from textual.widgets import DataTable, Input, Static
 
 from svctui.api.models import AssetGroupTag
 from svctui.ops.selector_ids import IdError, parse_id
-from svctui.tui.widgets.paged_table import NARROW_TERMINAL
+from svctui.table_fit import Column, fit_columns
+from svctui.tui.breakpoints import NARROWER
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 from svctui.visible import visible
 
-WIDE_WIDTH = 42  # the pane's width on a wide terminal with a 14-cell name column (the CSS width)
-NAME_MOST = 24  # the name column's widest (a longer name is cut with `…`: the selectors need room)
-NAME_LEAST = 12  # the name column's narrowest, on a narrow terminal that has no room for more
-# On a narrow terminal the pane is its columns (name, selector count, marks: each with its 2 cells of padding), a
-# scrollbar's room and its border: NARROW_EXTRA cells besides the name column. The selectors' table keeps at least
-# SELECTORS_ROOM beside it (mark, id, a name cut to 16 cells, the flags cut to 8, a scrollbar): the pane's name column
-# gives way only as far as that needs (issue 28: at 80 columns `Break Glass…` was cut with room to spare).
-SCROLLBAR = 2
-NARROW_EXTRA = (4 + 2) + (4 + 2) + 2 + SCROLLBAR + 1
+# The pane's columns (svctui.table_fit: the description and the rule of every table of the dashboard), each as wide
+# as the widest value it shows: the name column the longest tag name's, up to NAME_MOST (a longer name is cut with
+# `…`: the selectors need room), at least NAME_WIDE_LEAST (NAME_LEAST on a narrow terminal: the screen's `-narrower`
+# class, under NARROW_TERMINAL, where kind and position are left out). They are fitted to the room the selectors'
+# table leaves: it keeps SELECTORS_ROOM (mark, id, a name cut to 16 cells, the flags cut to 8, a scrollbar), so the
+# name column gives way only as far as that needs, down to NAME_LEAST (issue 28: at 80 columns `Break Glass…` was cut
+# with room to spare); the pane is as wide as its columns.
+NAME_MOST = 24
+NAME_WIDE_LEAST = 14
+NAME_LEAST = 12
+TAG_COLUMNS = (
+    Column("name", "name", least=NAME_LEAST, droppable=False, names=True),
+    Column("kind", "kind"),
+    Column("count", "sel", droppable=False),
+    Column("pos", "pos"),
+    Column("marked", "", droppable=False),
+)
+TAG_KEYS = tuple(column.key for column in TAG_COLUMNS)
+VALUE_WIDTHS = {"kind": 5, "count": 4, "pos": 3, "marked": 4}  # `owned`, `9999`, `99`, `●999`: the widest shown
+NARROW_LEFT_OUT = ("kind", "pos")  # on a narrow terminal the pane is name, selector count and marks
 SELECTORS_ROOM = 40
+SCROLLBAR = 2
+BORDER = 1  # the pane's right border
+WIDE_EXTRA = 2  # the wide pane's cells besides its columns: its border and one (as wide as before it was fitted)
 NARROW_NO_LIST = 30  # the narrow pane's width with no list (loading, an error, the tag-id prompt): room to say why
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
@@ -47,9 +62,6 @@ class TagChosen(Message):
         self.tag = tag
 
 
-TAG_COLUMNS = ("name", "kind", "count", "pos", "marked")
-
-
 def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, Text, Text, Text, Text]:
     """Cells of one tag: name, kind, selector count (… while unknown), tier position, marked count."""
     position = str(tag.position) if tag.type_label == "tier" and tag.position is not None else ""
@@ -60,6 +72,21 @@ def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, T
         Text(position, justify="right", end=""),
         Text(f"●{marked}" if marked else "", style="bold", end=""),
     )
+
+
+def fit_pane(narrow: bool, longest: int, terminal: int, no_scrollbar: int, listed: bool) -> tuple[dict[str, int], int]:
+    """The shown columns' widths (display order) and the pane's width, for a terminal `terminal` cells wide, on a
+    narrow one (`narrow`) or not, the longest tag name `longest` cells, `no_scrollbar` cells of a scrollbar's room
+    unneeded (every tag fits the height) and a list shown (`listed`) or not (see TAG_COLUMNS)."""
+    name = max(NAME_LEAST if narrow else NAME_WIDE_LEAST, min(longest, NAME_MOST))
+    columns = [column for column in TAG_COLUMNS if not (narrow and column.key in NARROW_LEFT_OUT)]
+    room = terminal - SELECTORS_ROOM - SCROLLBAR - BORDER + no_scrollbar
+    widths = fit_columns(columns, {**VALUE_WIDTHS, "name": name}, max(1, room)).widths
+    width = sum(cells + 2 for cells in widths.values())  # each column's 2 cells of padding
+    if not narrow:
+        return widths, width + WIDE_EXTRA
+    width += SCROLLBAR + BORDER - no_scrollbar
+    return widths, width if listed else max(width, NARROW_NO_LIST)
 
 
 class TagsPane(Vertical):
@@ -99,42 +126,30 @@ class TagsPane(Vertical):
         """The columns for the terminal's width."""
         self.fit_terminal()
 
-    def name_width(self, narrow: bool) -> int:
-        """The name column's width: the longest name's, up to NAME_MOST (at least 14 on a wide terminal, NAME_LEAST
-        on a narrow one); on a narrow terminal no wider than leaves the selectors SELECTORS_ROOM, down to NAME_LEAST
-        (names first, here too: at 80 columns `Break Glass Accounts` is whole)."""
-        longest = max((cell_len(visible(tag.name)) for tag in self.tags), default=0)
-        if not narrow:
-            return max(14, min(longest, NAME_MOST))
-        room = self.app.size.width - SELECTORS_ROOM - NARROW_EXTRA + self.unneeded_scrollbar()
-        return max(NAME_LEAST, min(longest, NAME_MOST, room))
-
     def unneeded_scrollbar(self) -> int:
         """The cells of the scrollbar's room the narrow pane need not keep: every tag fits the terminal's height
         (the header, title, status line and footer aside), so no scrollbar shows."""
         return SCROLLBAR if self.tags and len(self.tags) + 1 <= self.app.size.height - 5 else 0
 
     def fit_terminal(self) -> None:
-        """On a narrow terminal the pane is narrower (name, selector count and marks only); when the terminal
-        crosses NARROW_TERMINAL, or the tags' longest name or the terminal's width changes the name column, the
-        columns are rebuilt, the rows and the chosen tag kept; the pane's width follows its name column."""
-        narrow = self.app.size.width < NARROW_TERMINAL
-        name_width = self.name_width(narrow)
-        width = name_width + NARROW_EXTRA - self.unneeded_scrollbar() if narrow else WIDE_WIDTH + name_width - 14
-        if narrow and not self.tags:
-            width = max(width, NARROW_NO_LIST)
-        if self.tag_columns and narrow == self.has_class("-narrow") and self.styles.width == Scalar.from_number(width):
+        """The columns fitted again (see TAG_COLUMNS): when the screen's `-narrower` class (a narrow terminal) comes
+        or goes, or the tags' longest name or the terminal's size changes them, the columns are rebuilt, the rows and
+        the chosen tag kept; the pane is as wide as its columns."""
+        narrow = self.screen.has_class(NARROWER)
+        longest = max((cell_len(visible(tag.name)) for tag in self.tags), default=0)
+        widths, width = fit_pane(narrow, longest, self.app.size.width, self.unneeded_scrollbar(), bool(self.tags))
+        labels = {column.key: column.title for column in TAG_COLUMNS}
+        columns = tuple((labels[key], key, cells) for key, cells in widths.items() if key != "marked")
+        if columns == self.tag_columns and self.styles.width == Scalar.from_number(width):
             return
         self.set_class(narrow, "-narrow")
         self.styles.width = width
         table = self.table
         row = table.cursor_row
         table.clear(columns=True)
-        columns = [("name", "name", name_width), ("kind", "kind", 5), ("sel", "count", 4), ("pos", "pos", 3)]
-        self.tag_columns = tuple(column for column in columns if not (narrow and column[1] in ("kind", "pos")))
-        for label, key, width in self.tag_columns:
-            table.add_column(label, key=key, width=width)
-        table.add_column("", key="marked", width=4)
+        self.tag_columns = columns
+        for label, key, cells in (*columns, ("", "marked", widths["marked"])):
+            table.add_column(label, key=key, width=cells)
         if self.tags:
             self._render_rows()
             # The cursor goes back to the open tag when the list has it (a tag opened by id with `t` is not where
@@ -200,9 +215,7 @@ class TagsPane(Vertical):
         shown = {row.value for row in table.rows}
         for tag in self.tags:
             key = str(tag.id)
-            every = dict(
-                zip(TAG_COLUMNS, tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0)), strict=True)
-            )
+            every = dict(zip(TAG_KEYS, tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0)), strict=True))
             cells = [every[column] for column in (*(key for _, key, _ in self.tag_columns), "marked")]
             if key in shown:
                 for column, cell in zip((*(key for _, key, _ in self.tag_columns), "marked"), cells, strict=True):
