@@ -61,7 +61,7 @@ HEALTH_COLUMNS = (  # roles and `drop` (the order columns are left out in on a n
     TableColumn("DROPS", lambda row: row.get("runs_with_drops_in_window", ""), right=True, drop=2),
     TableColumn("CHECK-IN", lambda row: row["checkin_text"], min_width=9, drop=4),
     TableColumn("LAST 20 RUNS", lambda row: row.get("strip", ""), min_width=12, drop=1),
-    TableColumn("NOTE", lambda row: row["note"], Role.TEXT, min_width=24),  # why: the failure
+    TableColumn("NOTE", lambda row: row["note"], Role.TEXT, min_width=24, wrap=True),  # why: whole, on more lines
 )
 
 

@@ -35,6 +35,8 @@ NAME_ROOM = 48  # a name claims its whole width up to this many cells before an 
 # get the free room first: `Accounts like Citrix delivery controllers APAC` whole, not beside a SEEDS count)
 MIN_MESSAGE = 20  # a task's message keeps this many cells (or its whole width) before a column that may go is
 # kept: `Ingesting c…` beside the EVENT and DOMAINS counts said nothing (issue 28)
+MESSAGE_ROOM = 40  # a task's message claims its whole width up to this many cells before EVENT or RESULTS is kept,
+# then wraps: in a failed-runs listing the reason is the answer (`Kerberos authenticat…` beside `0 ok / 1 failed`)
 
 
 # ---------------------------------------------------------------- cells
@@ -91,7 +93,8 @@ class TableColumn:
     least width it is cut to, and `drop`: 0 when it is always shown, else it is optional, and its rank among the
     columns left out whole when even the least widths do not fit (1 goes first). `cut` shortens a cell that does
     not fit (`cut_start` keeps a request id's end, the part that differs); `wrap` continues it on the next lines
-    instead (outcomes: `3 in doubt` is never hidden)."""
+    instead (outcomes: `3 in doubt` is never hidden). `room`: the cells it claims (up to its whole width) before an
+    optional column is kept (0: its least width; a name claims NAME_ROOM)."""
 
     header: str
     cell: Callable[[Any], object]
@@ -101,6 +104,7 @@ class TableColumn:
     drop: int = 0
     cut: Callable[[str, int], str] = cut_end
     wrap: bool = False
+    room: int = 0
 
 
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
@@ -152,8 +156,10 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         client_column(drop=1),  # one client's tasks: its name is on every row
         TableColumn("KINDS", flag_marks, min_width=7, drop=2),
         TableColumn("DOMAINS", lambda t: len(t.domains), right=True, drop=3),
-        TableColumn("RESULTS", lambda t: _results(t.domain_results), min_width=15),
-        TableColumn("MESSAGE", lambda t: t.status_message, Role.TEXT, min_width=MIN_MESSAGE),
+        TableColumn("RESULTS", lambda t: _results(t.domain_results), min_width=15, drop=5),
+        TableColumn(
+            "MESSAGE", lambda t: t.status_message, Role.TEXT, min_width=MIN_MESSAGE, wrap=True, room=MESSAGE_ROOM
+        ),
     ),
     AssetGroupTag: (
         TableColumn("ID", lambda t: t.id, Role.ESSENTIAL, right=True),
@@ -234,7 +240,8 @@ def column_fit(column: TableColumn, natural: int) -> ColumnFit:
         least = min(natural, max(column.min_width or MIN_TEXT, header))
     else:  # short values of a known shape: whole (`sharphound`, not `shar…`), or cut to `min_width` (a time)
         least = min(natural, max(column.min_width, header)) if column.min_width else natural
-    claim = max(least, min(natural, NAME_ROOM)) if column.role is Role.NAME else least
+    room = column.room or (NAME_ROOM if column.role is Role.NAME else 0)
+    claim = max(least, min(natural, room))
     if column.role is Role.ESSENTIAL:
         last = min(natural, max(column.min_width, header)) if column.min_width else least
     else:  # free text gives its last cells before an essential is cut
@@ -276,9 +283,19 @@ def fit_columns(fits: Sequence[ColumnFit], total: int, gap: int = 2) -> list[int
     return fitted
 
 
+def _pieces(word: str, width: int) -> list[str]:
+    """`word` in pieces of at most `width` cells (at least one character each)."""
+    pieces = [""]
+    for char in word:
+        if pieces[-1] and cell_width(pieces[-1] + char) > width:
+            pieces.append("")
+        pieces[-1] += char
+    return pieces
+
+
 def _wrapped(text: str, width: int) -> list[str]:
     """`text` on lines of at most `width` cells, broken after its commas first (`45 deleted,` / `3 in doubt`),
-    then between words; a word wider than `width` is cut."""
+    then between words; a word wider than `width` is broken across lines (nothing of it is hidden)."""
     lines: list[str] = []
     clauses = text.split(", ")
     for index, clause in enumerate(clauses):
@@ -294,7 +311,8 @@ def _wrapped(text: str, width: int) -> list[str]:
                     current += f" {word}"
                 else:
                     lines.extend([current] if current else [])
-                    current = cut_end(word, width)
+                    *whole, current = _pieces(word, width)
+                    lines.extend(whole)
             lines.append(current)
     return lines
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from svctui.clock import FROZEN_NOW_ENV
-from svctui.demo.config import Faults
+from svctui.demo.config import FIXED_ANCHOR, Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit_read import read_audit
 from svctui.text import cell_width
@@ -76,12 +76,13 @@ def test_selectors_keep_names_whole_and_never_cut_a_header(env: dict[str, str], 
 
 
 def test_tasks_list_says_what_it_left_out_in_the_same_form(env: dict[str, str]) -> None:
-    """The reference: `tasks list` at 80 columns keeps 20 cells of message, leaves the counts out and says so."""
+    """The reference: `tasks list` at 80 columns gives the message its room (it wraps past it), leaves the counts, the
+    event and the results out, and says so."""
     clients = jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)
     client = max(clients, key=lambda item: item["completed_job_count"])["id"]
     table = invoke(["tasks", "list", client, "--limit", "10"], env={"COLUMNS": "80"})
     assert table.exit_code == 0, table.stderr
-    assert _left_out(table.stderr, 80) == ["CLIENT", "KINDS", "DOMAINS"]
+    assert _left_out(table.stderr, 80) == ["CLIENT", "KINDS", "DOMAINS", "EVENT", "RESULTS"]
     assert _headers(table.stdout.splitlines()[0])[-1] == "MESSAGE"
 
 
@@ -174,3 +175,73 @@ def test_profile_list_is_fitted_as_every_table() -> None:
     assert _left_out(narrow.stderr, 60) == ["AUTH"]
     wide = invoke(["profile", "list"], env={"COLUMNS": "160"})
     assert url in wide.stdout and "signature" in wide.stdout and _left_out(wide.stderr, 160) == []
+
+
+# ---------------------------------------------------------------- the answer wrapped, never cut (issue 28, cliwalk)
+
+HEALTH_NOW = FIXED_ANCHOR.isoformat().replace("+00:00", "Z")  # the demo's health data is anchored here
+
+
+def _blocks(stdout: str) -> tuple[str, list[list[str]]]:
+    """The header and each row with its continuation lines (they start with blanks up to the second column)."""
+    header, *lines = stdout.splitlines()
+    indent = " " * header.index(_headers(header)[1])
+    blocks: list[list[str]] = []
+    for line in lines:
+        if line.startswith(indent) and blocks:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return header, blocks
+
+
+def _column_text(header: str, block: list[str], column: str) -> str:
+    """The text of `column` (the last one) over a row's lines, joined by spaces."""
+    start = header.index(column)
+    return " ".join(line[start:].strip() for line in block if line[start:].strip())
+
+
+def test_health_note_wraps_whole_at_80_columns(env: dict[str, str]) -> None:
+    """At 80 columns the NOTE read `task 3980: ADVENTUREWORKS.ORG …`: the drop itself never showed. It continues on
+    the next lines of its column, whole, as the wide table (and the pipe) shows it."""
+    clock = {FROZEN_NOW_ENV: HEALTH_NOW}
+    wide = invoke(["health", "--fail-on", "none"], env={**clock, "COLUMNS": "100000"})
+    narrow = invoke(["health", "--fail-on", "none"], env={**clock, "COLUMNS": "80"})
+    assert wide.exit_code == narrow.exit_code == 0, narrow.stderr
+    wide_header, wide_rows = _blocks(wide.stdout)
+    notes = {block[0].split()[1]: _column_text(wide_header, block, "NOTE") for block in wide_rows}
+    assert any("→" in note for note in notes.values()) and any("failed" in note for note in notes.values()), notes
+    header, rows = _blocks(narrow.stdout)
+    assert all(cell_width(line) <= 80 for line in narrow.stdout.splitlines()), narrow.stdout
+    assert "…" not in narrow.stdout and len(rows) == len(wide_rows)
+    for block in rows:
+        assert _column_text(header, block, "NOTE") == notes[block[0].split()[1]], block
+    assert max(len(block) for block in rows) > 1  # the long notes did continue
+
+
+def test_failed_runs_keep_their_reason_whole_at_80_columns(env: dict[str, str]) -> None:
+    """`tasks list DC01 -f status=failed` at 80 columns cut the reason to 20 cells (`Kerberos authenticat…`) beside
+    EVENT and `0 ok / 1 failed`: the message claims its room before those (left out, said on stderr) and wraps."""
+    args = ["tasks", "list", "SHARPHOUND-DC01", "-f", "status=failed", "--limit", "30"]
+    table = invoke(args, env={"COLUMNS": "80"})
+    assert table.exit_code == 0, table.stderr
+    assert all(cell_width(line) <= 80 for line in table.stdout.splitlines()), table.stdout
+    assert {"EVENT", "RESULTS"} <= set(_left_out(table.stderr, 80))
+    tasks = json_items(invoke([*args, "-o", "json"]).stdout)
+    header, rows = _blocks(table.stdout)
+    assert _headers(header)[-1] == "MESSAGE" and len(rows) == len(tasks) == 30
+    for task, block in zip(tasks, rows, strict=True):
+        assert block[0].split()[0] == str(task["id"])
+        assert _column_text(header, block, "MESSAGE") == " ".join(task["status_message"].split()), block
+    assert max(len(block) for block in rows) > 1
+
+
+def test_an_unknown_client_says_how_many_clients_it_did_not_name(env: dict[str, str]) -> None:
+    """`health --client NOPE` named 5 of 7 clients as `clients include:` with no sign of the other 2."""
+    result = invoke(["health", "--client", "NOPE"])
+    assert result.exit_code == 2 and result.stdout == ""
+    names = {item["name"] for item in jsonl_items(invoke(["clients", "list", "--all", "-o", "jsonl"]).stdout)}
+    match = re.search(r"clients include: ([^(]*?) and (\d+) more \(", result.stderr)
+    assert match is not None, result.stderr
+    shown = match.group(1).split(", ")
+    assert set(shown) < names and len(shown) + int(match.group(2)) == len(names)
