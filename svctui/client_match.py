@@ -45,4 +45,6 @@ def find_client(given: str, names: Mapping[str, str]) -> str:
     by_upper = {name.upper(): name for name in every}
     candidates = [by_upper[name] for name in close] or every[:SHOWN]
     label = "did you mean" if close else "clients include"
-    raise NoSuchClient(f"{shown} is no client's name or uuid; {label}: {', '.join(candidates)}")
+    rest = len(every) - len(candidates) if not close else 0  # `clients include` named 5 of 7 as if they were all
+    more = f" and {rest} more" if rest else ""
+    raise NoSuchClient(f"{shown} is no client's name or uuid; {label}: {', '.join(candidates)}{more}")

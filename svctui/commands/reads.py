@@ -76,7 +76,6 @@ def new_writer(
 async def write_listing(
     writer: ItemWriter,
     *,
-    fmt: str,
     noun: str,
     fetch_all: bool,
     skip: int,
@@ -97,11 +96,11 @@ async def write_listing(
             writer.write_page(items)
             written = len(items)
             shown_to = skip + len(items)
-            if fmt == Format.TABLE and count > shown_to:
+            if count > shown_to:  # in every format: `-o json | jq length` said 100 of 200 with no word (issue 28)
                 first = f"{skip + 1:,}-{shown_to:,}" if items else "none"
-                note(f"showing {first} of {count:,} {noun}; more with --skip {shown_to} or --all")
-            elif fmt == Format.TABLE and not items and 0 < count <= skip:
-                note(f"--skip {skip:,} is past the end: there are {count:,} {noun}")
+                note(f"note: showing {first} of {count:,} {noun}; more with --skip {shown_to} or --all")
+            elif not items and 0 < count <= skip:
+                note(f"note: --skip {skip:,} is past the end: there are {count:,} {noun}")
         elif limit != 0:
             assert all_pages is not None, "--all needs a paged read"
             remaining = limit
@@ -194,7 +193,6 @@ def run_listing(
         try:
             written = await write_listing(
                 new_writer(fmt, listing.model, listing.noun, columns, now, book.name_of if book else None),
-                fmt=fmt,
                 noun=listing.noun,
                 fetch_all=fetch_all,
                 skip=skip,
@@ -388,7 +386,7 @@ def tags_list(ctx: click.Context, filters: tuple[str, ...], fmt: str, profile_na
             return found, len(found)
 
         writer = new_writer(fmt, AssetGroupTag, "tags")
-        await write_listing(writer, fmt=fmt, noun="tags", fetch_all=False, skip=0, limit=None, first_page=every_tag)
+        await write_listing(writer, noun="tags", fetch_all=False, skip=0, limit=None, first_page=every_tag)
 
     run_connected(ctx, profile_name, body)
 

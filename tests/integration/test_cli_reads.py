@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -111,7 +112,7 @@ def test_events_list_every_format(env: dict[str, str], fmt: str) -> None:
         assert {"id", "client_id", "rrule", "domains_count", "domains", "ous_count", "ous"} <= set(rows[0])
         with_domains = [row for row in rows if int(row["domains_count"]) > 0]
         assert with_domains and all(row["domains"].count(";") == int(row["domains_count"]) - 1 for row in with_domains)
-    assert "showing" not in result.stderr or fmt == "table"
+    assert "note: showing 1-7 of" in result.stderr  # every format says it holds a first page (issue 28)
 
 
 def test_events_list_names_the_next_run_as_the_dashboard_does(
@@ -218,9 +219,12 @@ def test_skip_past_the_end_says_how_many_there_are(env: dict[str, str]) -> None:
     result = invoke(["events", "list", "--skip", "100000"])
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
-    assert result.stderr == f"--skip 100,000 is past the end: there are {total:,} events\nno events found\n"
-    quiet = invoke(["events", "list", "--skip", "100000", "-o", "json"])
-    assert (quiet.stdout, quiet.stderr) == ("[]\n", "")  # machine formats keep stderr clean
+    assert result.stderr == f"note: --skip 100,000 is past the end: there are {total:,} events\nno events found\n"
+    quiet = invoke(["events", "list", "--skip", "100000", "-o", "json"])  # stdout stays pure JSON, the note on stderr
+    assert (quiet.stdout, quiet.stderr) == (
+        "[]\n",
+        f"note: --skip 100,000 is past the end: there are {total:,} events\n",
+    )
 
 
 @pytest.mark.parametrize("columns", [44, 97])
@@ -371,7 +375,7 @@ def test_tasks_list_every_format(env: dict[str, str], client_id: str, fmt: str) 
     if fmt == "table":
         lines = _table_lines(out)
         assert lines[0].split()[:3] == ["ID", "EVENT", "EXECUTED"]
-        assert len(lines) == 7
+        assert len([line for line in lines[1:] if line[:4].strip()]) == 6  # a long message continues below its row
     elif fmt == "json":
         tasks = TypeAdapter(list[CompletedTask]).validate_json(out)
         assert len(tasks) == 6 and all(t.client_id == client_id for t in tasks)
@@ -413,9 +417,10 @@ def test_tasks_both_endpoints_agree_and_only_the_old_one_warns(env: dict[str, st
     new = invoke(["tasks", "list", client_id, "--limit", "30", "-o", "json"])  # completed-jobs, the default
     assert old.exit_code == new.exit_code == 0
     assert json_items(old.stdout) == json_items(new.stdout)
-    assert old.stderr.splitlines() == [CLI_DEPRECATION_NOTE]  # the client's notice, once, in the CLI's words
+    first_page = "note: showing 1-30 of "  # a first page says so in every format (issue 28)
+    assert [line for line in old.stderr.splitlines() if not line.startswith(first_page)] == [CLI_DEPRECATION_NOTE]
     assert TASKS_DEPRECATION in CLI_DEPRECATION_NOTE  # the one sentence of the fact, with the CLI's hint
-    assert new.stderr == ""
+    assert new.stderr.startswith(first_page) and len(new.stderr.splitlines()) == 1
 
 
 def test_tasks_filter_by_status_label(env: dict[str, str], client_id: str) -> None:
@@ -625,7 +630,24 @@ def test_at_80_columns_the_message_at_the_end_of_the_line_is_no_stub(
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     start = lines[0].index("MESSAGE")
     listed = jsonl_items(invoke(["tasks", "list", client_id, "--limit", "20", "-o", "jsonl"]).stdout)
-    for task, line in zip(listed, lines[1:], strict=True):
+    rows = [line for line in lines[1:] if line[:start].strip()]  # a long message continues on the next lines
+    for task, line in zip(listed, rows, strict=True):
         message = " ".join(str(task["status_message"]).split())
         assert line[start:].startswith(message[:19]), (line, message)
     assert "DOMAINS" in _left_out(tasks.stderr) and "DOMAINS" not in lines[0].split()
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "jsonl", "csv"])
+def test_a_first_page_says_so_in_every_format(env: dict[str, str], fmt: str) -> None:
+    """`events list -o json | jq length` printed 100 with 200 on the server and nothing on stderr: every format says
+    (once, on stderr, in the table's words) that it holds a first page; stdout is unchanged; --all says nothing."""
+    total = len(jsonl_items(invoke(["events", "list", "--all", "-o", "jsonl"]).stdout))
+    first = invoke(["events", "list", "-o", fmt], env={"COLUMNS": "160"})
+    assert first.exit_code == 0, first.stderr
+    assert total > 100
+    assert first.stderr.splitlines()[-1:] == [f"note: showing 1-100 of {total:,} events; more with --skip 100 or --all"]
+    assert sum("of" in line and "events" in line for line in first.stderr.splitlines()) == 1
+    if fmt == "json":
+        assert len(json.loads(first.stdout)) == 100
+    every = invoke(["events", "list", "--all", "-o", fmt], env={"COLUMNS": "160"})
+    assert every.exit_code == 0 and "showing" not in every.stderr, every.stderr

@@ -60,7 +60,6 @@ def test_all_writes_each_page_before_requesting_the_next() -> None:
 
     listing = write_listing(
         JsonLinesWriter(out),
-        fmt="jsonl",
         noun="tags",
         fetch_all=True,
         skip=0,
