@@ -68,7 +68,8 @@ def test_tasks_table_shows_the_client_name_on_a_community_server(
         lines = result.stdout.splitlines()
         assert "CLIENT" in lines[0].split()
         at = lines[0].index("CLIENT")
-        assert len(lines) == 4 and all(line[at:].split()[0] == name for line in lines[1:]), lines
+        rows = [line for line in lines[1:] if line[:at].strip()]  # a long message continues on the next lines
+        assert len(rows) == 3 and all(line[at:].split()[0] == name for line in rows), lines
         assert load_names(PROFILE) == {client_id: name}, "learnt from the tasks, cached for later"
 
 
