@@ -251,6 +251,14 @@ class ApiClient:
         auth = type(self._auth).__name__ if self._auth is not None else None
         return f"ApiClient(base_url={self.base_url!r}, auth={auth}, prefer={self.prefer!r})"
 
+    @property
+    def account(self) -> str:
+        """Who this client speaks as, without a secret: the signing token's id ("bearer" for a JWT, "" for none)."""
+        token_id = getattr(self._auth, "token_id", None)
+        if isinstance(token_id, str):
+            return token_id
+        return "bearer" if self._auth is not None else ""
+
     async def __aenter__(self) -> ApiClient:
         return self
 

@@ -1,12 +1,17 @@
 """A per-profile cache of collection client names (client id -> name) in data_dir()/client-names/PROFILE.json.
 
 Names are learnt from `GET /api/v2/clients` (enterprise) or from the `client_name` of completed tasks seen, and
-kept so that a later session, or a community server without the clients listing, can still show them. Each file
-is written atomically (0600, in a 0700 directory) under a lock: read, merge, write.
+kept so that a later session, or a community server without the clients listing, can still show them. The file
+says which server it holds (`server`: a digest of the base URL and the token id): another server under the same
+profile name reads as an empty cache, and its first write starts the file afresh (a file from before the server was
+kept counts as any server's until then). The server's whole client list
+replaces the cache (`replace_names`: a client gone from the server goes from the cache); names seen one by one are
+merged (`learn_names`). Each file is written atomically (0600, in a 0700 directory) under a lock.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,19 +41,43 @@ def _clean(names: Mapping[str, str]) -> dict[str, str]:
     return cleaned
 
 
-def _parse(raw: bytes | None) -> dict[str, str]:
-    """The names of a cache file's bytes; {} for a missing or unreadable (corrupt) file: it is only a cache."""
-    names = cached_object(raw).get("names")
+def server_key(base_url: str, token_id: str) -> str:
+    """Which server (and account) a cache holds: a digest of the base URL and the token id (neither is shown)."""
+    return hashlib.sha256(f"{base_url.rstrip('/')}\n{token_id}".encode()).hexdigest()[:32]
+
+
+def _parse(raw: bytes | None, server: str | None) -> dict[str, str]:
+    """The names of a cache file's bytes; {} for a missing or unreadable (corrupt) file, it is only a cache, and for
+    another server's file (`server` given and not the file's; a file without a server is any server's)."""
+    document = cached_object(raw)
+    if server is not None and document.get("server", server) != server:  # a file from before servers were kept: any
+        return {}
+    names = document.get("names")
     return _clean(names) if isinstance(names, dict) else {}
 
 
-def load_names(profile: str, path: Path | None = None) -> dict[str, str]:
-    """The cached names of `profile` (client id -> name); StoreError for a file that is not private."""
-    return _parse(read_private(path or names_path(profile), WHAT))
+def load_names(profile: str, path: Path | None = None, *, server: str | None = None) -> dict[str, str]:
+    """The cached names of `profile` (client id -> name), none when the file holds another server than `server`
+    (None: whichever); StoreError for a file that is not private."""
+    return _parse(read_private(path or names_path(profile), WHAT), server)
 
 
-def learn_names(profile: str, names: Mapping[str, str], path: Path | None = None) -> dict[str, str]:
-    """Merge `names` into `profile`'s cache (new names win) and return every cached name.
+def _write(target: Path, names: dict[str, str], server: str | None) -> None:
+    document: dict[str, object] = {"server": server, "names": names} if server is not None else {"names": names}
+    body = json.dumps(document, ensure_ascii=False, indent=1)
+    write_private(target, body.encode("utf-8") + b"\n")
+
+
+def _server_of(raw: bytes | None) -> str | None:
+    server = cached_object(raw).get("server")
+    return server if isinstance(server, str) else None
+
+
+def learn_names(
+    profile: str, names: Mapping[str, str], path: Path | None = None, *, server: str | None = None
+) -> dict[str, str]:
+    """Merge `names` into `profile`'s cache (new names win) and return every cached name. A file of another server
+    than `server` starts afresh (None: the file's server is kept, whichever it is).
 
     The file is rewritten only when something changed.
     """
@@ -56,11 +85,25 @@ def learn_names(profile: str, names: Mapping[str, str], path: Path | None = None
     learnt = _clean(names)
     with locked(target):
         remove_stale_temps(target)
-        cached = _parse(read_private(target, WHAT))
+        raw = read_private(target, WHAT)
+        cached = _parse(raw, server)
         merged = {key: value for key, value in cached.items() if key not in learnt} | learnt
         if len(merged) > MAX_NAMES:
             merged = dict(list(merged.items())[-MAX_NAMES:])
-        if merged != cached:
-            body = json.dumps({"names": merged}, ensure_ascii=False, indent=1)
-            write_private(target, body.encode("utf-8") + b"\n")
+        kept_server = server if server is not None else _server_of(raw)
+        if merged != cached or kept_server != _server_of(raw):
+            _write(target, merged, kept_server)
     return merged
+
+
+def replace_names(profile: str, names: Mapping[str, str], server: str, path: Path | None = None) -> dict[str, str]:
+    """Make `names` (the server's whole client list) `profile`'s cache for `server`: clients gone from the server
+    go from the cache. Returns the cached names; the file is rewritten only when something changed."""
+    target = path or names_path(profile)
+    fresh = dict(list(_clean(names).items())[:MAX_NAMES])
+    with locked(target):
+        remove_stale_temps(target)
+        raw = read_private(target, WHAT)
+        if _parse(raw, server) != fresh or _server_of(raw) != server:
+            _write(target, fresh, server)
+    return fresh

@@ -1,5 +1,6 @@
 """The one loop that reads client names (`svctui.ops.client_names`) against the demo server: every named client,
-lowercase ids, nothing from a community server, the cache kept and returned when nothing new was read."""
+lowercase ids, the server's list replacing the cache, nothing from a community server, the cache kept and returned
+when nothing new was read."""
 
 from __future__ import annotations
 
@@ -37,9 +38,9 @@ async def test_every_named_client_is_read_and_cached(demo_server: DemoServer) ->
     async with client_for(demo_server) as api:
         names = await read_client_names(api)
         assert names == named(demo_server) and names
-        learn_names("lab", {"00000000-0000-4000-8000-000000000001": "old one"})
-        merged = await fetch_client_names(api, "lab")
-    assert merged == {"00000000-0000-4000-8000-000000000001": "old one", **names} == load_names("lab")
+        learn_names("lab", {"00000000-0000-4000-8000-000000000001": "not on this server"})
+        fresh = await fetch_client_names(api, "lab")
+    assert fresh == names == load_names("lab"), "the server's list replaces the cache: no client it lacks"
 
 
 async def test_a_community_server_gives_no_names_and_the_cache_stays(demo_server_community: DemoServer) -> None:

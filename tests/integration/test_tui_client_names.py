@@ -1,6 +1,7 @@
 """Client names in the dashboard: the events' client column, the picker (typing a name finds it), the client bar.
 
-Names come from GET /api/v2/clients (enterprise), else from the tasks seen; both are cached per profile.
+Names come from GET /api/v2/clients (enterprise), else from the tasks seen; both are cached per profile and server,
+and the server's list replaces the cache: the picker never offers a client the server does not have (issue 28).
 """
 
 from __future__ import annotations
@@ -10,9 +11,20 @@ from textual.widgets import Static
 
 from svctui.demo.server import DemoServer
 from svctui.store.client_names import learn_names, load_names
+from svctui.store.settings import Settings
 from svctui.tui.screens.events.detail import EventDetail
-from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks, open_picker, query, text_of
-from tests.support.tui import on_events, settle
+from svctui.tui.widgets.client_picker import ClientPicker
+from tests.support.tasks import (
+    NO_DEPRECATION_WARNING,
+    SIZE,
+    drop_case,
+    on_tasks,
+    open_picker,
+    open_tasks,
+    query,
+    text_of,
+)
+from tests.support.tui import make_app, on_events, press_for, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 PROFILE = "demo"  # the in-memory profile of make_app(server)
@@ -69,3 +81,52 @@ async def test_community_names_come_from_the_tasks_and_the_cache(demo_server_com
         case.client_id: known[case.client_id],
         other: known[other],
     }, "the names the tasks carried replace the cached ones, and are kept"
+
+
+# Issue 28: another demo (1,000 clients) under the same profile name had filled the cache; the picker offered them.
+STRANGERS = {f"00000000-0000-4000-8000-{n:012d}": f"SHARPHOUND-LAB-{n}" for n in range(10, 110)}
+
+
+def stranger_settings(real: str) -> Settings:
+    """Recent choices of the profile: two clients of the other demo, then one of this server."""
+    gone = list(STRANGERS)[:2]
+    return Settings(recent_clients_by_profile={PROFILE: [*gone, real]})
+
+
+async def test_events_picker_lists_only_this_servers_clients_whatever_the_cache_held(demo_server: DemoServer) -> None:
+    known = names(demo_server)
+    real = sorted(known)[0]
+    learn_names(PROFILE, STRANGERS)  # the cache file as another run left it (no server said: any server's)
+    async with on_events(demo_server, settings=stranger_settings(real)) as (app, pilot, screen):
+        picker = await press_for(pilot, "C", ClientPicker)
+        assert {client.client_id: client.name for client in picker.known} == known, "no client the server lacks"
+        assert [client.client_id for client in picker.known if client.recent] == [real], "recent: chosen and here"
+        assert text_of(picker.query_one("#client-status", Static)) == "", "the server's own list: no cached note"
+        assert screen.filter_client_names() == known, "the filter's client names are the same fresh list"
+        await pilot.press(*"lab-10")
+        assert picker.shown == []
+        await pilot.press("escape")
+    assert load_names(PROFILE) == known, "clients gone from the server are dropped from the cache"
+
+
+async def test_tasks_picker_lists_only_this_servers_clients_whatever_the_cache_held(demo_server: DemoServer) -> None:
+    known = names(demo_server)
+    real = sorted(known)[0]
+    learn_names(PROFILE, STRANGERS)
+    app = make_app(demo_server, settings=stranger_settings(real))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_tasks(pilot)
+        picker = await open_picker(pilot)
+        assert {client.client_id for client in picker.known} == set(known)
+        assert {client.client_id: client.name for client in picker.known if client.name} == known
+        assert [client.client_id for client in picker.known if client.recent] == [real]
+
+
+async def test_a_cache_of_another_server_never_shows(demo_server: DemoServer) -> None:
+    """The same profile name on another server (or token): its cache is not this server's, even before the list."""
+    from svctui.store.client_names import server_key
+
+    learn_names(PROFILE, STRANGERS, server=server_key("https://elsewhere.example.com", demo_server.token_id))
+    async with on_events(demo_server) as (app, _pilot, _screen):
+        assert app.client_names.names(PROFILE) == names(demo_server)
+    assert load_names(PROFILE) == names(demo_server), "the file now holds this server's clients only"

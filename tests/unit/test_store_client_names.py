@@ -1,4 +1,5 @@
-"""The per-profile client names cache: merge, per profile, private (0600 file, 0700 dir), atomic, corrupt = empty."""
+"""The per-profile client names cache: merge, per profile and server, replaced by the server's list, private (0600
+file, 0700 dir), atomic, corrupt = empty."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from svctui.store.client_names import MAX_NAMES, learn_names, load_names, names_path
+from svctui.store.client_names import MAX_NAMES, learn_names, load_names, names_path, replace_names, server_key
 from svctui.store.errors import StoreError
 from svctui.store.paths import data_dir
 
@@ -86,3 +87,36 @@ def test_the_cache_is_capped(tmp_path: Path) -> None:
     many = {f"{n:08x}-0000-4000-8000-000000000000": f"c{n}" for n in range(MAX_NAMES + 3)}
     kept = learn_names("prod", many, path)
     assert len(kept) == MAX_NAMES and "00000000-0000-4000-8000-000000000000" not in kept
+
+
+HERE = server_key("https://bh.example.com", "11111111-2222-4333-8444-555555555555")
+THERE = server_key("http://127.0.0.1:8443", "11111111-2222-4333-8444-555555555555")
+
+
+def test_the_servers_list_replaces_the_cache_and_another_servers_cache_reads_empty() -> None:
+    learn_names("demo", {A: "SHARPHOUND-LAB-10"}, server=THERE)  # a run against another server, same profile name
+    assert load_names("demo", server=HERE) == {}, "another server's clients are not this one's"
+    assert load_names("demo", server=THERE) == {A: "SHARPHOUND-LAB-10"}
+    assert learn_names("demo", {B: "two"}, server=HERE) == {B: "two"}, "its first write starts the file afresh"
+    assert load_names("demo", server=THERE) == {}
+    assert replace_names("demo", {A: "one"}, HERE) == {A: "one"}
+    assert load_names("demo", server=HERE) == {A: "one"}, "a client gone from the server goes from the cache"
+    path = names_path("demo")
+    assert json.loads(path.read_bytes()) == {"server": HERE, "names": {A: "one"}}
+    assert "example" not in path.read_text(), "the server is kept as a digest"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    inode = path.stat().st_ino
+    replace_names("demo", {A: "one"}, HERE)
+    assert path.stat().st_ino == inode, "nothing changed: not rewritten"
+    learn_names("demo", {B: "two"})  # without a server (the CLI's names of tasks): the file's server is kept
+    assert load_names("demo", server=HERE) == {A: "one", B: "two"}
+
+
+def test_a_file_from_before_servers_were_kept_is_any_servers_until_rewritten() -> None:
+    path = names_path("demo")
+    learn_names("demo", {A: "old"})
+    assert json.loads(path.read_bytes()) == {"names": {A: "old"}}
+    assert load_names("demo", server=HERE) == {A: "old"}
+    replace_names("demo", {B: "two"}, HERE)
+    assert load_names("demo", server=THERE) == {}

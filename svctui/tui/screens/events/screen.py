@@ -16,7 +16,14 @@ from textual.binding import Binding, BindingType
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
 from svctui.schedule import parse_schedule
 from svctui.tui import status_line as status
-from svctui.tui.client_names import NAMES_CHANNEL, names_loaded, redraw_column, start_name_load
+from svctui.tui.client_names import (
+    CACHED_CHANNEL,
+    NAMES_CHANNEL,
+    is_names_answer,
+    names_loaded,
+    redraw_column,
+    start_name_load,
+)
 from svctui.tui.loading import Loaded, LoadFailed
 from svctui.tui.screens.events.detail import EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
@@ -28,6 +35,7 @@ from svctui.tui.widgets.paged_table import RowAdapter
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
     from svctui.api.models import Event, Page
+    from svctui.tui.widgets.client_picker import KnownClient
 
 
 # Where rows without a DTSTART sit when sorted by next run: the server's own next_scheduled_at places them
@@ -80,12 +88,9 @@ class EventsScreen(ListScreen["Event"]):
     def action_choose_client(self) -> None:
         """`C`: the client picker (names the dashboard knows, recent choices first); the chosen client's events only
         (`client_id=eq:<uuid>`, replacing a client filter; x clears it), as on Completed tasks."""
-        from svctui.tui.widgets.client_picker import ClientPicker, merge_known
+        from svctui.tui.widgets.client_picker import ClientPicker
 
         app = self.app
-        profile = app.profile.name if app.profile is not None else ""
-        recent = app.settings.recent_for(profile) if app.settings is not None else []
-        known = merge_known(recent, [], app.client_names.names(profile))
         current = next((f.value for f in self.filters if f.column == "client_id" and f.op == "eq"), None)
 
         def chosen(client_id: str | None) -> None:
@@ -96,7 +101,21 @@ class EventsScreen(ListScreen["Event"]):
             name = app.client_name(client_id.lower())
             self.notify(f"Events of {name or client_id} (x clears the filter).", timeout=4, markup=False)
 
-        self.app.push_screen(ClientPicker(known, current=current), chosen)
+        self.app.push_screen(ClientPicker(self.known_clients(), current=current, status=self.picker_status()), chosen)
+
+    def known_clients(self) -> list[KnownClient]:
+        """Recent choices the server still has first, then every client whose name is known (the server's client
+        list once read, the cache of this server until then)."""
+        from svctui.tui.widgets.client_picker import merge_known
+
+        app = self.app
+        profile = app.profile.name if app.profile is not None else ""
+        recent = app.settings.recent_for(profile) if app.settings is not None else []
+        return merge_known(app.client_names.existing(profile, recent), [], app.client_names.names(profile))
+
+    def picker_status(self) -> str:
+        """The picker's line under its list: names from the last visit while the server's list is on its way."""
+        return self.app.client_names.note(self.app.profile.name) if self.app.profile is not None else ""
 
     def show_event(self, event_id: int) -> None:
         """Jump here from a task: filter to the event (`id=eq:N`) and open its detail when it arrives."""
@@ -173,12 +192,17 @@ class EventsScreen(ListScreen["Event"]):
 
     @on(Loaded)
     def _names_loaded(self, message: Loaded[object]) -> None:
-        if not NAMES_CHANNEL.answers(message) or not self.loads.is_current(message):
+        if not is_names_answer(message) or not self.loads.is_current(message):
             return
-        if names_loaded(self.app, *message.value):
+        if names_loaded(self.app, message):
             self.show_names()
+            from svctui.tui.widgets.client_picker import ClientPicker
+
+            picker = self.app.screen
+            if isinstance(picker, ClientPicker) and self in self.app.screen_stack:  # the picker opened here
+                picker.set_known(self.known_clients(), self.picker_status())
 
     @on(LoadFailed)
     def _names_failed(self, message: LoadFailed) -> None:
-        if message.channel is NAMES_CHANNEL and self.loads.is_current(message):
+        if message.channel in (NAMES_CHANNEL, CACHED_CHANNEL) and self.loads.is_current(message):
             self.notify(f"Client names unavailable: {message.error}", severity="warning", markup=False)

@@ -37,7 +37,15 @@ from svctui.api.limits import (
 )
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
-from svctui.tui.client_names import NAMES_CHANNEL, SAVE_CHANNEL, names_loaded, save_learnt_names, start_name_load
+from svctui.tui.client_names import (
+    CACHED_CHANNEL,
+    NAMES_CHANNEL,
+    SAVE_CHANNEL,
+    is_names_answer,
+    names_loaded,
+    save_learnt_names,
+    start_name_load,
+)
 from svctui.tui.live import announce_failures
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
@@ -425,7 +433,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._known_changed()
         elif REMEMBER.answers(message):
             self.app.settings = message.value
-        elif NAMES_CHANNEL.answers(message) and names_loaded(self.app, *message.value):
+        elif is_names_answer(message) and names_loaded(self.app, message):
             self._known_changed()
 
     @on(LoadFailed)
@@ -453,19 +461,25 @@ class TasksScreen(ListScreen[CompletedTask]):
             self._known_changed()
         elif message.channel is REMEMBER:
             self.notify(f"Could not remember the client: {message.error}", severity="warning", markup=False)
-        elif message.channel in (NAMES_CHANNEL, SAVE_CHANNEL):
+        elif message.channel in (NAMES_CHANNEL, CACHED_CHANNEL, SAVE_CHANNEL):
             self.notify(f"Client names cache: {message.error}", severity="warning", markup=False)
 
     def _known_changed(self) -> None:
         self._refresh_bars()
         if isinstance(self.app.screen, ClientPicker):
-            self.app.screen.set_known(self.known_clients(), self.clients.picker_status())
+            self.app.screen.set_known(self.known_clients(), self.picker_status())
 
     def known_clients(self) -> list[Any]:
-        """Recent choices first, then the events' clients and every client whose name is known."""
-        profile = self.app.profile
-        names = self.app.client_names.names(profile.name) if profile is not None else {}
-        return self.clients.merged(self.recent_clients(), names)
+        """Recent choices the server still has first, then the events' clients and every client whose name is known
+        (the server's client list once read, the cache of this server until then)."""
+        profile = self.app.profile.name if self.app.profile is not None else ""
+        known = self.app.client_names
+        return self.clients.merged(known.existing(profile, self.recent_clients()), known.names(profile))
+
+    def picker_status(self) -> str:
+        """The picker's line under its list: the events still loading, a failure, names from the last visit."""
+        profile = self.app.profile.name if self.app.profile is not None else ""
+        return " · ".join(part for part in (self.clients.picker_status(), self.app.client_names.note(profile)) if part)
 
     def recent_clients(self) -> list[str]:
         """The clients recently chosen with the profile in use, most recent first (each profile has its own)."""
@@ -480,7 +494,7 @@ class TasksScreen(ListScreen[CompletedTask]):
             if client_id is not None:
                 self.choose_client(client_id)
 
-        picker = ClientPicker(self.known_clients(), current=self.client_id, status=self.clients.picker_status())
+        picker = ClientPicker(self.known_clients(), current=self.client_id, status=self.picker_status())
         self.app.push_screen(picker, chosen)
 
     def show_event_runs(self, client_id: str, event_id: int) -> None:
