@@ -12,6 +12,7 @@ from textual.widgets import Static
 from svctui.demo.server import DemoServer
 from svctui.store.client_names import learn_names, load_names
 from svctui.store.settings import Settings
+from svctui.tui.client_names import CACHED_NOTE
 from svctui.tui.screens.events.detail import EventDetail
 from svctui.tui.widgets.client_picker import ClientPicker
 from tests.support.tasks import (
@@ -97,7 +98,7 @@ async def test_events_picker_lists_only_this_servers_clients_whatever_the_cache_
     known = names(demo_server)
     real = sorted(known)[0]
     learn_names(PROFILE, STRANGERS)  # the cache file as another run left it (no server said: any server's)
-    async with on_events(demo_server, settings=stranger_settings(real)) as (app, pilot, screen):
+    async with on_events(demo_server, settings=stranger_settings(real)) as (_app, pilot, screen):
         picker = await press_for(pilot, "C", ClientPicker)
         assert {client.client_id: client.name for client in picker.known} == known, "no client the server lacks"
         assert [client.client_id for client in picker.known if client.recent] == [real], "recent: chosen and here"
@@ -130,3 +131,43 @@ async def test_a_cache_of_another_server_never_shows(demo_server: DemoServer) ->
     async with on_events(demo_server) as (app, _pilot, _screen):
         assert app.client_names.names(PROFILE) == names(demo_server)
     assert load_names(PROFILE) == names(demo_server), "the file now holds this server's clients only"
+
+
+async def test_the_cache_shows_marked_until_the_servers_list_replaces_it(demo_server: DemoServer) -> None:
+    """The server's client list dripping in slowly (the fault proxy): the picker shows this server's cached names at
+    once, says they are from the last visit, and the server's list replaces them in the open picker when it lands."""
+    from svctui.store.client_names import server_key
+    from svctui.store.model import build_profile
+    from tests.support.fault_proxy import FaultProxy, Rule
+
+    known = names(demo_server)
+    real = sorted(known)[0]
+    with FaultProxy(demo_server.base_url) as proxy:
+        proxy.add(Rule("drip", path="/api/v2/clients", interval=0.1, chunk=1024))
+        cached = {real: "name from last week", "00000000-0000-4000-8000-000000000010": "SHARPHOUND-LAB-10"}
+        learn_names(PROFILE, cached, server=server_key(proxy.base_url, demo_server.token_id))
+        profile = build_profile(
+            name=PROFILE,
+            base_url=proxy.base_url,
+            token_id=demo_server.token_id,
+            token_key=demo_server.token_key,
+            storage="env",
+        )
+        app = make_app(profile=profile)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(2000):  # until the cache's load is in (a local file); the server's list drips for seconds
+                if PROFILE in app.client_names.cached_only or PROFILE in app.client_names.fetched:
+                    break
+                await pilot.pause()
+            assert PROFILE not in app.client_names.fetched, "the server's list came first: the drip is too short"
+            await pilot.press("C")
+            await pilot.pause()
+            picker = app.screen
+            assert isinstance(picker, ClientPicker)
+            assert {client.client_id: client.name for client in picker.known} == cached
+            assert text_of(picker.query_one("#client-status", Static)) == CACHED_NOTE
+            await settle(pilot)  # the dripped list lands
+            assert app.screen is picker
+            assert {client.client_id: client.name for client in picker.known} == known
+            assert text_of(picker.query_one("#client-status", Static)) == ""
+    assert load_names(PROFILE, server=server_key(proxy.base_url, demo_server.token_id)) == known
