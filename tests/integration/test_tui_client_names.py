@@ -17,7 +17,6 @@ from svctui.tui.screens.events.detail import EventDetail
 from svctui.tui.widgets.client_picker import ClientPicker
 from tests.support.tasks import (
     NO_DEPRECATION_WARNING,
-    SIZE,
     drop_case,
     on_tasks,
     open_picker,
@@ -25,7 +24,7 @@ from tests.support.tasks import (
     query,
     text_of,
 )
-from tests.support.tui import make_app, on_events, press_for, settle
+from tests.support.tui import SIZE, make_app, on_events, press_for, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
 PROFILE = "demo"  # the in-memory profile of make_app(server)
@@ -162,8 +161,8 @@ async def test_the_cache_shows_marked_until_the_servers_list_replaces_it(demo_se
             assert PROFILE not in app.client_names.fetched, "the server's list came first: the drip is too short"
             await pilot.press("C")
             await pilot.pause()
+            assert isinstance(app.screen, ClientPicker)
             picker = app.screen
-            assert isinstance(picker, ClientPicker)
             assert {client.client_id: client.name for client in picker.known} == cached
             assert text_of(picker.query_one("#client-status", Static)) == CACHED_NOTE
             await settle(pilot)  # the dripped list lands
