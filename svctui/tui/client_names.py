@@ -108,6 +108,8 @@ def names_loaded(app: SvcTuiApp, message: Loaded[tuple[str, ClientList]]) -> boo
     if CACHED_CHANNEL.answers(message):
         if profile in known.fetched:
             return False  # the server's list came first
+        if not listing.names:
+            return False  # nothing cached for this server: nothing to mark
         known.cached_only.add(profile)
         known.learn(profile, listing.names)
         return True  # the picker's note changes even when no name did
