@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from svctui.api.errors import ApiError
+from svctui.api.errors import ApiError, EnterpriseOnly
 from svctui.api.limits import MAX_PAGE_SIZE
 from svctui.api.query import ListQuery
 
@@ -27,6 +27,7 @@ class ClientList:
 
     names: dict[str, str]
     ids: frozenset[str] | None = None  # None: not the whole list (community server, a failure, the limit, a cache)
+    failed: bool = False  # the server lists its clients but the list could not be read (names: the cache's)
 
 
 async def read_client_list(client: ApiClient) -> ClientList:
@@ -45,8 +46,10 @@ async def read_client_list(client: ApiClient) -> ClientList:
                 names[item.id.lower()] = item.name
             if len(names) >= CLIENT_NAMES_LIMIT:
                 return ClientList(names)  # not the whole list: the cache is added to, not replaced
-    except ApiError:
+    except EnterpriseOnly:
         return ClientList(names)
+    except ApiError:
+        return ClientList(names, failed=True)
     return ClientList(names, frozenset(ids))
 
 
@@ -71,7 +74,8 @@ async def cached_client_names(client: ApiClient, profile: str) -> ClientList:
 
 async def fetch_client_list(client: ApiClient, profile: str) -> ClientList:
     """The server's client names when it lists its clients (they replace the profile's cache), else the cached
-    names of this server updated with those read (ids None). A cache file that cannot be read raises its StoreError.
+    names of this server updated with those read (ids None; `failed` when the server lists its clients but the list
+    could not be read). A cache file that cannot be read raises its StoreError.
     """
     from svctui.store.client_names import learn_names, load_names, replace_names
 
@@ -79,9 +83,11 @@ async def fetch_client_list(client: ApiClient, profile: str) -> ClientList:
     listing = await read_client_list(client)
     if listing.ids is not None:
         return ClientList(await asyncio.to_thread(replace_names, profile, listing.names, server), listing.ids)
-    if not listing.names:  # EnterpriseOnly on a community server; any other failure shows on the screens' own loads
-        return ClientList(await asyncio.to_thread(load_names, profile, server=server))
-    return ClientList(await asyncio.to_thread(learn_names, profile, listing.names, server=server))
+    if not listing.names:  # EnterpriseOnly on a community server, or a failure (said as the names' note)
+        return ClientList(await asyncio.to_thread(load_names, profile, server=server), failed=listing.failed)
+    return ClientList(
+        await asyncio.to_thread(learn_names, profile, listing.names, server=server), failed=listing.failed
+    )
 
 
 async def fetch_client_names(client: ApiClient, profile: str) -> dict[str, str]:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 NAMES_CHANNEL: Channel[tuple[str, ClientList]] = Channel("names")  # (the profile, the server's list of names)
 CACHED_CHANNEL: Channel[tuple[str, ClientList]] = Channel("names-cached")  # (the profile, its cache for the server)
 CACHED_NOTE = "names from the last visit; refreshing from the server…"
+UNREAD_NOTE = "names from the last visit: the server's client list could not be read"
 SAVE_CHANNEL: Channel[object] = Channel("names-save")  # nothing to show: only a failure is said
 
 
@@ -38,6 +39,7 @@ class ClientNames:
     by_profile: dict[str, dict[str, str]] = field(default_factory=dict)
     fetched: set[str] = field(default_factory=set)
     cached_only: set[str] = field(default_factory=set)  # names from the last visit on show, the server's not yet in
+    unread: set[str] = field(default_factory=set)  # the server's list could not be read: the cache's names stay
     server_ids: dict[str, frozenset[str]] = field(default_factory=dict)  # the server's every client id, when known
 
     def get(self, profile: str, client_id: str) -> str:
@@ -69,7 +71,9 @@ class ClientNames:
 
     def note(self, profile: str) -> str:
         """What the picker says of the names: from the last visit until the server's list replaced them."""
-        return CACHED_NOTE if profile in self.cached_only else ""
+        if profile in self.cached_only:
+            return CACHED_NOTE
+        return UNREAD_NOTE if profile in self.unread and self.by_profile.get(profile) else ""
 
 
 def start_name_load(app: SvcTuiApp, loads: Loads) -> bool:
@@ -119,7 +123,9 @@ def names_loaded(app: SvcTuiApp, message: Loaded[tuple[str, ClientList]]) -> boo
         known.replace(profile, listing.names, listing.ids)  # clients the cache had may go
     else:
         known.learn(profile, listing.names)
-    return True  # the note goes
+    if listing.failed:
+        known.unread.add(profile)
+    return True  # the note changes
 
 
 def save_learnt_names(app: SvcTuiApp, loads: Loads, names: Mapping[str, str]) -> bool:

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from svctui.demo.server import DemoServer
 from svctui.store.client_names import learn_names, load_names
 from svctui.store.settings import Settings
-from svctui.tui.client_names import CACHED_NOTE
+from svctui.tui.client_names import CACHED_NOTE, UNREAD_NOTE
 from svctui.tui.screens.events.detail import EventDetail
 from svctui.tui.widgets.client_picker import ClientPicker
 from tests.support.tasks import (
@@ -170,3 +170,30 @@ async def test_the_cache_shows_marked_until_the_servers_list_replaces_it(demo_se
             assert {client.client_id: client.name for client in picker.known} == known
             assert text_of(picker.query_one("#client-status", Static)) == ""
     assert load_names(PROFILE, server=server_key(proxy.base_url, demo_server.token_id)) == known
+
+
+async def test_a_client_list_that_cannot_be_read_leaves_the_cache_said_so(demo_server: DemoServer) -> None:
+    """The server's client list answered with garbage (the fault proxy): the picker keeps this server's cached names
+    and says they are from the last visit and why; the cache is left as it was."""
+    from svctui.store.client_names import server_key
+    from svctui.store.model import build_profile
+    from tests.support.fault_proxy import FaultProxy, Rule
+
+    with FaultProxy(demo_server.base_url) as proxy:
+        proxy.add(Rule("garbage", path="/api/v2/clients"))
+        server = server_key(proxy.base_url, demo_server.token_id)
+        cached = {sorted(names(demo_server))[0]: "name from last week"}
+        learn_names(PROFILE, cached, server=server)
+        profile = build_profile(
+            name=PROFILE,
+            base_url=proxy.base_url,
+            token_id=demo_server.token_id,
+            token_key=demo_server.token_key,
+            storage="env",
+        )
+        async with on_events(profile=profile) as (_app, pilot, _screen):
+            picker = await press_for(pilot, "C", ClientPicker)
+            assert {client.client_id: client.name for client in picker.known} == cached
+            assert text_of(picker.query_one("#client-status", Static)) == UNREAD_NOTE
+        assert proxy.kinds_seen("garbage") >= 1
+    assert load_names(PROFILE, server=server) == cached
