@@ -57,10 +57,12 @@ class LineFilter:
 
 
 def json_line(line: LogLine) -> str:
-    """One JSON object per line: number, time (as the log writes it, null for a plain line), level, message, cut."""
+    """One JSON object per line: number, time (as the log writes it, null for a plain line), time_utc (that time in
+    UTC, `...Z`, null when the log gives no offset), level, message, cut."""
     item: dict[str, Any] = {
         "line": line.number,
         "time": line.stamp or None,
+        "time_utc": line.utc_stamp(),
         "level": line.level,
         "message": line.message,
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 LEVELS = ("ERROR", "WARNING", "INFORMATION", "DEBUG")  # SharpHound's; another upper-case word is kept as it is
 SEVERE = frozenset({"ERROR", "CRITICAL", "FATAL"})
@@ -40,6 +40,30 @@ class LogLine:
             return datetime.fromisoformat(self.stamp.replace(" ", "T").replace("z", "Z"))
         except ValueError:
             return None
+
+    def utc(self) -> datetime | None:
+        """The line's time in UTC, None when the log gives no offset (or no readable time): then it is shown as
+        written, not guessed."""
+        when = self.time
+        if when is None or when.tzinfo is None:
+            return None
+        return when.astimezone(UTC)
+
+    def clock(self, fraction: bool = False) -> str:
+        """The line's time of day as the dashboard shows times: in UTC marked `Z` (`22:58:57Z`, with `fraction` the
+        milliseconds `22:58:57.886Z`) when the log gives an offset, else as the log writes it; "" for a plain line."""
+        when = self.utc()
+        if when is None:
+            return self.stamp[11:23] if fraction else self.stamp[11:19]
+        shown = when.strftime("%H:%M:%S")
+        if fraction and len(self.stamp) > 19 and self.stamp[19] == ".":
+            shown += f".{when.microsecond // 1000:03d}"
+        return shown + "Z"
+
+    def utc_stamp(self) -> str | None:
+        """The line's time in UTC as RFC 3339 (`2026-12-04T22:58:57.877603Z`), None without an offset."""
+        when = self.utc()
+        return None if when is None else when.isoformat().replace("+00:00", "Z")
 
     @property
     def severe(self) -> bool:

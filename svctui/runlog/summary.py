@@ -55,7 +55,7 @@ class Stuck:
     lines: int
 
     def words(self) -> str:
-        """`stuck at 40,641 objects 02:10:05 → 04:55:05 (12 status lines)`."""
+        """`stuck at 40,641 objects 02:10:05Z → 04:55:05Z (12 status lines)`."""
         return f"stuck at {self.count:,} objects {_clock(self.first)} → {_clock(self.last)} ({self.lines} status lines)"
 
 
@@ -258,8 +258,7 @@ class SummaryBuilder:
                 last, stop = next_first - 1, next_start
             else:
                 last, stop = max(end_number, first), end_time
-            seconds = (stop - start).total_seconds() if start is not None and stop is not None else None
-            parts.append(DomainTime(name, first, last, seconds))
+            parts.append(DomainTime(name, first, last, _seconds(start, stop)))
         return LogSummary(
             lines=self.lines,
             plain=self.plain,
@@ -285,9 +284,17 @@ def summarise(lines: Iterable[LogLine], asked: Sequence[str] | None = None) -> L
 
 
 def _clock(line: LogLine) -> str:
-    """The line's wall-clock time as the log has it (`02:10:05`), or its number when it has none."""
-    stamp = line.stamp
-    return stamp[11:19] if len(stamp) >= 19 else f"line {line.number}"
+    """The line's time in UTC as the dashboard shows times (`22:10:05Z`; as the log writes it when it gives no
+    offset), or its number when it has none."""
+    return line.clock() if len(line.stamp) >= 19 else f"line {line.number}"
+
+
+def _seconds(start: datetime | None, stop: datetime | None) -> float | None:
+    """Seconds from `start` to `stop`; None when one is missing, or one has an offset and the other none (no
+    guessing which zone the other is in)."""
+    if start is None or stop is None or (start.tzinfo is None) != (stop.tzinfo is None):
+        return None
+    return (stop - start).total_seconds()
 
 
 def _duration(seconds: float) -> str:

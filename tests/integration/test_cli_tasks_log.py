@@ -148,3 +148,26 @@ def test_a_run_that_does_not_exist_is_said_so_not_a_missing_log(env: dict[str, s
     assert result.exit_code == 4
     assert f"no run {unknown} (no finished run has that id)" in result.stderr
     assert "kept no log" not in result.stderr
+
+
+def test_summary_times_are_utc_and_jsonl_adds_time_utc(env: dict[str, str], db: Path) -> None:
+    """Issue 28: the summary's times are UTC marked `Z` (as every other time svctui shows); `-o jsonl` keeps the
+    log's `time` with its offset and adds `time_utc`."""
+    import re
+    from datetime import UTC, datetime
+
+    for task in task_ids(db, f"status = 4 AND id % {NO_LOG_EVERY} != 11"):  # a collector away from UTC
+        items = jsonl_items(invoke(["tasks", "log", str(task), "-o", "jsonl"]).stdout)
+        timed = [item for item in items if item["time"]]
+        if timed[0]["time"][-6:] not in ("+00:00", "-00:00"):
+            break
+    else:
+        pytest.fail("no timed-out run of the demo logs away from UTC")
+    for item in timed:
+        utc = datetime.fromisoformat(item["time"]).astimezone(UTC)
+        assert datetime.fromisoformat(item["time_utc"]) == utc and item["time_utc"].endswith("Z")
+    summary = invoke(["tasks", "log", str(task), "--summary"]).stdout
+    stuck = re.search(r"stuck at [\d,]+ objects (\d\d:\d\d:\d\dZ) → (\d\d:\d\d:\d\dZ).*lines (\d+)-(\d+)", summary)
+    assert stuck is not None, summary
+    first = timed[[item["line"] for item in timed].index(int(stuck.group(3)))]
+    assert stuck.group(1) == first["time_utc"][11:19] + "Z"

@@ -249,3 +249,28 @@ async def test_the_headline_on_a_community_server_says_logs_are_enterprise_only_
         read = log_reads(demo_server_community)
         assert await rest_on(pilot, screen, no_log) == first
         assert log_reads(demo_server_community) == read, "the server said so once: not asked for every run"
+
+
+async def test_log_times_are_utc_marked_z(demo_server: DemoServer) -> None:
+    """Issue 28: the log's lines and its headline say UTC (`22:58:59Z`), as every other time on screen, not the
+    collector's local clock (`08:58:59` at +10:00); a search for the time shown finds the line."""
+    from datetime import UTC, datetime
+
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        view = pane.view
+        error = pane.summary.first_error if pane.summary is not None else None
+        assert error is not None and error.stamp
+        utc = datetime.fromisoformat(error.stamp).astimezone(UTC)
+        shown = utc.strftime("%H:%M:%S") + "Z"
+        headline = text_of(screen.task_detail.query_one("#log-headline", Static))
+        assert f"first error {shown}: " in headline, headline
+        await pilot.press("g")
+        drawn = view.render_line(0).text
+        first = view.lines[0]
+        assert first.stamp and drawn.startswith(first.utc_stamp()[11:23] + "Z "), drawn  # type: ignore[index]
+        await pilot.press("/", *shown[:-1], "enter")
+        await settle(pilot)
+        assert view.matches and view.current() is not None and view.current().number <= error.number  # type: ignore[union-attr]

@@ -163,7 +163,7 @@ def test_the_summary_reads_the_log() -> None:
     ]
     assert summary.finished == "00:09:01.1234567" and not summary.completed and not summary.cut
     headline = summary.headline()
-    assert headline.startswith("first error 02:06:00: LDAP bind failed") and "stuck at 40 objects" in headline
+    assert headline.startswith("first error 02:06:00Z: LDAP bind failed") and "stuck at 40 objects" in headline
     assert "not resolved: Trusts" in headline
     text = "\n".join(summary.lines_of_text())
     assert "DEV.EXAMPLE.COM: 0:06:00 (lines 5-12)" in text and "lines 6-11" in text
@@ -199,3 +199,39 @@ def test_every_line_comes_back_as_it_was(items: list[object], newline_at_end: bo
     for item, line in zip(items, lines, strict=False):
         if isinstance(item, tuple):
             assert (line.level, line.message) == item
+
+
+def test_times_are_told_in_utc_like_every_other_time() -> None:
+    """Issue 28: `08:58:59` (the collector's +10:00) beside runs shown as `22:58Z`; the summary says UTC, marked."""
+    log = "\n".join(
+        [
+            "2026-12-05T08:58:57.8776033+10:00|INFORMATION|Beginning LDAP search for DC01.CORP",
+            "2026-12-05T08:58:58.1000000+10:00|INFORMATION|Status: 40 objects finished (+0 0)/s -- Using 50 MB RAM",
+            "2026-12-05T08:58:59.2000000+10:00|INFORMATION|Status: 40 objects finished (+0 0)/s -- Using 50 MB RAM",
+            "2026-12-05T08:58:59.5000000+10:00|INFORMATION|Status: 40 objects finished (+0 0)/s -- Using 50 MB RAM",
+            "2026-12-05T08:58:59.9000000+10:00|ERROR|Kerberos authentication failed: KRB_AP_ERR_SKEW",
+            "",
+        ]
+    )
+    lines = lines_of(log)
+    first = lines[0]
+    assert first.clock() == "22:58:57Z" and first.clock(fraction=True) == "22:58:57.877Z"
+    assert first.utc_stamp() == "2026-12-04T22:58:57.877603Z"
+    summary = summarise(lines)
+    assert summary.headline().startswith("first error 22:58:59Z: Kerberos authentication failed")
+    assert "stuck at 40 objects 22:58:58Z → 22:58:59Z (3 status lines)" in summary.headline()
+    assert "first error (line 5, 22:58:59Z)" in "\n".join(summary.lines_of_text())
+
+
+def test_a_time_without_an_offset_is_shown_as_written() -> None:
+    """No offset: no zone is guessed, the clock is the log's and not marked `Z`; no duration across the two kinds."""
+    naive = parse_line(1, "2026-12-05T08:58:57.8776033|ERROR|x")
+    assert naive.clock() == "08:58:57" and naive.clock(fraction=True) == "08:58:57.877" and naive.utc_stamp() is None
+    assert parse_line(2, "plain text").clock() == ""
+    mixed = summarise(
+        lines_of(
+            "2026-12-05T08:58:57+10:00|INFORMATION|Beginning LDAP search for A.CORP\n"
+            "2026-12-05T08:59:57|INFORMATION|Enumeration finished in 00:01:00\n"
+        )
+    )
+    assert [part.seconds for part in mixed.domains] == [None]

@@ -29,7 +29,7 @@ from textual.strip import Strip
 from svctui.runlog import LogLine
 from svctui.visible import visible
 
-TIME_WIDTH, TAG_WIDTH = 12, 4  # `HH:MM:SS.fff` and the level's four letters
+TIME_WIDTH, TAG_WIDTH = 13, 4  # `HH:MM:SS.fffZ` (UTC, as every time in the dashboard) and the level's four letters
 PREFIX = TIME_WIDTH + 1 + TAG_WIDTH + 1  # each followed by a space: where the message starts
 LEVEL_TAGS = {"ERROR": "ERR ", "WARNING": "WARN", "INFORMATION": "INFO", "DEBUG": "DBUG"}
 LEVEL_CLASSES = {"ERROR": "logview--error", "WARNING": "logview--warning", "DEBUG": "logview--debug"}
@@ -69,14 +69,16 @@ def filter_rows(lines: Sequence[LogLine]) -> list[int]:
 
 
 def search_rows(lines: Sequence[LogLine], rows: Sequence[int] | None, needle: str) -> list[int]:
-    """The rows (positions in `rows`, or line indexes when `rows` is None) whose line's time or message contains
-    `needle`, any case."""
+    """The rows (positions in `rows`, or line indexes when `rows` is None) whose line's message, time as the log
+    writes it or time as shown (UTC, `22:58:57.886Z`) contains `needle`, any case."""
     folded = needle.casefold()
+    timely = any(char.isdigit() for char in folded)  # only a needle with a digit can be in a time: skip the parse
     indexes = range(len(lines)) if rows is None else rows
     return [
         row
         for row, index in enumerate(indexes)
-        if folded in lines[index].message.casefold() or folded in lines[index].stamp
+        if folded in lines[index].message.casefold()
+        or (timely and (folded in lines[index].stamp or folded in lines[index].clock(fraction=True).casefold()))
     ]
 
 
@@ -403,7 +405,7 @@ class LogView(ScrollView, can_focus=True):
             segments.append(Segment(" " * PREFIX, base))
         else:
             tag = LEVEL_TAGS.get(line.level, visible(line.level)[:TAG_WIDTH])
-            segments.append(Segment(f"{visible(line.stamp[11:23]):<{TIME_WIDTH}} ", style("logview--time")))
+            segments.append(Segment(f"{visible(line.clock(fraction=True)):<{TIME_WIDTH}} ", style("logview--time")))
             segments.append(Segment(f"{tag:<{TAG_WIDTH}} ", style(kind)))
         message = self._highlighted(drawn_message(line), text_style, style("logview--match", on_base=False))
         if self.wrap:  # this screen line's share of the message, cut by cells as `_starts` was counted
