@@ -76,6 +76,11 @@ MESSAGE_MOST = 60
 MESSAGE_WIDTH = 44  # its width before the columns ranked after it show: the reason a run failed reads whole
 
 
+NO_NAME_NAMES_OFF = "(no name: H fetches names)"
+NO_NAME_FROM_SERVER = "(no name from the server)"
+NO_NAME_DROPS_VIEW = "(no name in the drops view: d for the list with names)"
+
+
 def utc_minutes(moment: datetime | None) -> str:
     """`2026-03-01 02:00Z`, empty when unset."""
     return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M}Z" if moment is not None else ""
@@ -243,6 +248,7 @@ class TaskDetail(DetailPane[CompletedTask]):
         self.drops: list[Drop] = []
         self.domain_name: str | None = None
         self.client_of: ClientOf | None = None  # set by the screen: how the log tab gets the API client
+        self.unnamed = (NO_NAME_NAMES_OFF, NO_NAME_NAMES_OFF)  # a domain's and an OU's hint: set by the screen
         self._prefetch_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -432,15 +438,24 @@ class TaskDetail(DetailPane[CompletedTask]):
             ("log path", item.log_path or muted("—")),
             ("kinds", flag_marks(item)),
         ]
-        domains: list[Line] = [
-            (f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}", 2) for ref in item.domains
-        ]
-        ous: list[Line] = [(f"• {ref.name or '(no name: H fetches names)'}  {ref.objectid}", 2) for ref in item.ous]
+        domain_hint, ou_hint = self.unnamed
+        domains: list[Line] = [(f"• {ref.name or domain_hint}  {ref.objectid}", 2) for ref in item.domains]
+        ous: list[Line] = [(f"• {ref.name or ou_hint}  {ref.objectid}", 2) for ref in item.ous]
         return [
             Section("Task", fields),
             Section(f"Domains ({len(item.domains)})", (), domains or [muted("none")]),
             Section(f"OUs ({len(item.ous)})", (), ous or [muted("none")]),
         ]
+
+
+def unnamed_hint(asked: bool, names_on: bool, drops_view: bool) -> str:
+    """What a domain or OU without a name says, true to why: names off (`H` asked for them), a view whose runs are
+    read without names (the runs with drops), or a server that sent none though asked."""
+    if drops_view and names_on:
+        return NO_NAME_DROPS_VIEW
+    if not asked or not names_on:
+        return NO_NAME_NAMES_OFF
+    return NO_NAME_FROM_SERVER
 
 
 def refresh_results_column(table: PagedTable[CompletedTask]) -> None:

@@ -50,7 +50,7 @@ from svctui.tui.live import announce_failures
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.tasks.bars import client_bar, history_text, quick_notice
-from svctui.tui.screens.tasks.detail import TABS, TaskDetail, refresh_results_column, task_adapter
+from svctui.tui.screens.tasks.detail import TABS, TaskDetail, refresh_results_column, task_adapter, unnamed_hint
 from svctui.tui.screens.tasks.drops_view import drops_view
 from svctui.tui.screens.tasks.loaders import (
     Fingerprint,
@@ -363,6 +363,18 @@ class TasksScreen(ListScreen[CompletedTask]):
         self.query_one(StatusBar).set_breakdown(self.breakdown, scope)
 
     # ----- loads --------------------------------------------------------------------------------------------
+    def refresh_detail(self) -> None:
+        """The detail pane, its nameless domains and OUs saying why they have no name for the rows shown: the page's
+        query (names asked or not) or the drops view (read without names), whatever `H` says now."""
+        shown = self._shown_query
+        asked = (shown.hydrate_domains is not False, shown.hydrate_ous is not False) if shown else (True, True)
+        drops = self.quick == "drops"
+        self.task_detail.unnamed = (
+            unnamed_hint(asked[0], self.hydrate_domains, drops),
+            unnamed_hint(asked[1], self.hydrate_ous, drops),
+        )
+        super().refresh_detail()
+
     def load(self) -> None:
         """Load the page, or show the client-side drops view; refresh the bars."""
         if self.quick == "drops":
