@@ -281,3 +281,26 @@ async def test_z_gives_the_plot_the_whole_screen_on_a_small_terminal(demo_server
         await pilot.press("z")
         await settle(pilot)
         assert screen.maximized is None and screen.table.region.height > 0
+
+
+async def test_nothing_to_plot_says_only_that(demo_server: DemoServer) -> None:
+    """Issue 28: on a run without domain results at 80x24, `P` said the plot needs rows (`z` ... the drops are
+    listed below) and `z` showed an empty frame with nothing below. With nothing to plot, the pane says only that."""
+    client, task = query(
+        demo_server,
+        "SELECT client_id, id FROM tasks t WHERE NOT EXISTS (SELECT 1 FROM domain_results r WHERE r.job_id = t.id) "
+        "ORDER BY id DESC LIMIT 1",
+    )[0]
+    app = tasks_app(demo_server, client)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        await only_task(pilot, screen, task)
+        await pilot.press("P")
+        await settle(pilot)
+        plot = screen.query_one(CountPlot)
+        assert text_of(plot.query_one("#count-plot-title", Static)) == f"task {task} has no domain results to plot"
+        assert not plot.has_class("-cramped"), "no room is asked for a chart there is not"
+        assert not plot.query_one(ThreadedPlot).display and not plot.query_one("#count-plot-room", Static).display
+        await pilot.press("z")
+        await settle(pilot)
+        assert not plot.has_class("-cramped") and not plot.query_one(ThreadedPlot).display, "no empty frame"

@@ -213,6 +213,7 @@ class CountPlot(TriagePane):
     CountPlot > #count-plot-room { display: none; padding: 0 1; color: $warning; }
     CountPlot.-cramped > #count-plot-room { display: block; height: auto; }
     CountPlot.-cramped > PlotextPlot { display: none; }
+    CountPlot.-empty > PlotextPlot { display: none; }
     CountPlot > #count-plot-drops {
         padding: 0 1;
         height: auto;
@@ -250,13 +251,20 @@ class CountPlot(TriagePane):
 
     def _fit(self) -> None:
         rows = self.chart_rows()
-        cramped = self.size.height > 0 and rows < MIN_CHART_ROWS
+        plotted = self.plotted()
+        cramped = plotted and self.size.height > 0 and rows < MIN_CHART_ROWS  # nothing to plot: no room is asked for
         if cramped:
+            below = "; the drops are listed below" if self.field_drops() else ""
             self.query_one("#count-plot-room", Static).update(
                 f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: z gives the pane the whole screen "
-                "(or make the terminal taller; the drops are listed below)."
+                f"(or make the terminal taller{below})."
             )
         self.set_class(cramped, "-cramped")
+        self.set_class(not plotted, "-empty")
+
+    def plotted(self) -> bool:
+        """Whether there is a chart to draw: a domain with a successful run (else the title says why not)."""
+        return self.domain_name is not None and any(point.success for point in self.points)
 
     def show_note(self, note: str) -> None:
         """Clear the chart and show a one-line note (loading, no domain, error...)."""
