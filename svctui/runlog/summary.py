@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Protocol
 
 from svctui.runlog.lines import LogLine
@@ -54,9 +54,13 @@ class Stuck:
     last: LogLine
     lines: int
 
-    def words(self) -> str:
-        """`stuck at 40,641 objects 02:10:05Z → 04:55:05Z (12 status lines)`."""
-        return f"stuck at {self.count:,} objects {_clock(self.first)} → {_clock(self.last)} ({self.lines} status lines)"
+    def words(self, day: date | None = None) -> str:
+        """`stuck at 40,641 objects 02:10:05Z → 04:55:05Z (12 status lines)` (a time on a later UTC day than `day`
+        marked `+1d`)."""
+        return (
+            f"stuck at {self.count:,} objects {_clock(self.first, day)} → {_clock(self.last, day)} "
+            f"({self.lines} status lines)"
+        )
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,7 @@ class LogSummary:
     completed: bool  # the closing `Happy Graphing!` line
     cut: bool  # the last line has no newline: the log ends mid-line
     binary: bool = False  # the log is not text
+    day: date | None = None  # the UTC day of the first line with an offset: a time on another day shows its date
 
     @property
     def missing(self) -> list[str]:
@@ -110,9 +115,9 @@ class LogSummary:
             return f"no line in SharpHound's format ({self.lines:,} lines as they are)"
         parts: list[str] = []
         if self.first_error is not None:
-            parts.append(f"first error {_clock(self.first_error)}: {self.first_error.message}")
+            parts.append(f"first error {_clock(self.first_error, self.day)}: {self.first_error.message}")
         if self.stuck is not None:
-            parts.append(self.stuck.words())
+            parts.append(self.stuck.words(self.day))
         if self.missing:
             parts.append("not resolved: " + ", ".join(self.missing))
         if not parts:
@@ -147,12 +152,13 @@ class LogSummary:
             return [self.headline()]
         out = [f"{_many(self.lines, 'line')}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}"]
         out.append(
-            f"first error (line {self.first_error.number}, {_clock(self.first_error)}): {self.first_error.message}"
+            f"first error (line {self.first_error.number}, {_clock(self.first_error, self.day)}): "
+            f"{self.first_error.message}"
             if self.first_error is not None
             else "no error line"
         )
         if self.stuck is not None:
-            out.append(f"{self.stuck.words()}, lines {self.stuck.first.number}-{self.stuck.last.number}")
+            out.append(f"{self.stuck.words(self.day)}, lines {self.stuck.first.number}-{self.stuck.last.number}")
         if self.resolved is not None:
             out.append("resolved methods: " + (", ".join(self.resolved) or "none"))
         if self.missing:
@@ -191,6 +197,7 @@ class SummaryBuilder:
     _last_number: int = 0
     _last_time: LogLine | None = None
     _end: tuple[int, datetime | None] | None = None  # where the last domain's part ends (the finished line)
+    day: date | None = None  # the UTC day of the first line with an offset
 
     def add(self, line: LogLine) -> None:
         """One more line."""
@@ -201,6 +208,10 @@ class SummaryBuilder:
             self.plain += 1
             return
         self._last_time = line
+        if self.day is None:
+            when = line.utc()
+            if when is not None:
+                self.day = when.date()
         if line.severe:
             self.errors += 1
             if self.first_error is None:
@@ -272,6 +283,7 @@ class SummaryBuilder:
             finished=self.finished,
             completed=self.completed,
             cut=self.cut,
+            day=self.day,
         )
 
 
@@ -283,10 +295,15 @@ def summarise(lines: Iterable[LogLine], asked: Sequence[str] | None = None) -> L
     return builder.result()
 
 
-def _clock(line: LogLine) -> str:
-    """The line's time in UTC as the dashboard shows times (`22:10:05Z`; as the log writes it when it gives no
-    offset), or its number when it has none."""
-    return line.clock() if len(line.stamp) >= 19 else f"line {line.number}"
+def _clock(line: LogLine, day: date | None = None) -> str:
+    """The line's time in UTC as the dashboard shows times (`22:10:05Z`; `00:10:05Z +1d` on a later UTC day than
+    `day`, as the tasks table's clocks; as the log writes it when it gives no offset), or its number when it has
+    none."""
+    if len(line.stamp) < 19:
+        return f"line {line.number}"
+    when = line.utc()
+    days = (when.date() - day).days if when is not None and day is not None else 0
+    return f"{line.clock()} {days:+d}d" if days else line.clock()
 
 
 def _seconds(start: datetime | None, stop: datetime | None) -> float | None:

@@ -265,8 +265,12 @@ async def test_log_times_are_utc_marked_z(demo_server: DemoServer) -> None:
         assert error is not None and error.stamp
         utc = datetime.fromisoformat(error.stamp).astimezone(UTC)
         shown = utc.strftime("%H:%M:%S") + "Z"
+        start = view.lines[0].utc()
+        assert start is not None
+        days = (utc.date() - start.date()).days
+        dated = f"{shown} {days:+d}d" if days else shown  # on a later UTC day: marked as the tasks table does
         headline = text_of(screen.task_detail.query_one("#log-headline", Static))
-        assert f"first error {shown}: " in headline, headline
+        assert f"first error {dated}: " in headline, headline
         await pilot.press("g")
         drawn = view.render_line(0).text
         first = view.lines[0]
@@ -274,3 +278,29 @@ async def test_log_times_are_utc_marked_z(demo_server: DemoServer) -> None:
         await pilot.press("/", *shown[:-1], "enter")
         await settle(pilot)
         assert view.matches and view.current() is not None and view.current().number <= error.number  # type: ignore[union-attr]
+
+
+async def test_a_line_on_another_utc_day_says_its_date(demo_server: DemoServer) -> None:
+    """The time column has no date: a line on another UTC day than the log's first (a run over midnight UTC) has
+    its date in the status line, and the headline's times are marked `+1d`."""
+    row = query(
+        demo_server,
+        "SELECT t.client_id, t.id FROM tasks t JOIN domain_results r ON r.job_id = t.id WHERE r.success = 0 "
+        f"AND r.message != '' AND t.status = 8 AND t.id % {NO_LOG_EVERY} != 11 ORDER BY t.id LIMIT 1",
+    )[0]
+    async with on_tasks(demo_server, str(row[0])) as (_app, pilot, screen):
+        await only_task(pilot, screen, int(row[1]))
+        pane = await open_log(pilot, screen)
+        view = pane.view
+        first, error = view.lines[0].utc(), pane.summary.first_error if pane.summary is not None else None
+        assert first is not None and error is not None and (when := error.utc()) is not None
+        assert when.date() != first.date(), "the demo's run over midnight UTC (the log snapshots' run)"
+        headline = text_of(screen.task_detail.query_one("#log-headline", Static))
+        assert f"first error {error.clock()} +1d: " in headline, headline
+        view.go_to_line(error.number - 1)
+        await settle(pilot)
+        status = text_of(pane.query_one("#log-status", Static))
+        assert f"line {error.number} of {len(view.lines)} ({when:%Y-%m-%d} UTC)" in status, status
+        await pilot.press("g")
+        await settle(pilot)
+        assert "UTC)" not in text_of(pane.query_one("#log-status", Static)), "the first day's lines have no date"

@@ -235,3 +235,19 @@ def test_a_time_without_an_offset_is_shown_as_written() -> None:
         )
     )
     assert [part.seconds for part in mixed.domains] == [None]
+
+
+def test_a_time_on_another_utc_day_than_the_log_start_has_its_date() -> None:
+    """A run over midnight UTC: `first error 00:06:41Z +1d` (the tasks table's mark), the first day's times bare."""
+    summary = summarise(
+        lines_of(
+            "2026-12-05T09:04:46.2410000+10:00|INFORMATION|Beginning LDAP search for A.CORP\n"
+            "2026-12-05T09:25:16.0000000+10:00|INFORMATION|Status: 30 objects finished (+0 0)/s -- Using 5 MB RAM\n"
+            "2026-12-05T09:45:16.0000000+10:00|INFORMATION|Status: 30 objects finished (+0 0)/s -- Using 5 MB RAM\n"
+            "2026-12-05T10:06:16.0000000+10:00|INFORMATION|Status: 30 objects finished (+0 0)/s -- Using 5 MB RAM\n"
+            "2026-12-05T10:06:41.8690000+10:00|ERROR|Timed out\n"
+        )
+    )
+    headline = summary.headline()
+    assert headline.startswith("first error 00:06:41Z +1d: Timed out"), headline
+    assert "stuck at 30 objects 23:25:16Z → 00:06:16Z +1d (3 status lines)" in headline

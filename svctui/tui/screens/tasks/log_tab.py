@@ -329,6 +329,10 @@ class LogPane(Vertical):
         if view.lines:
             total = f"{len(view.lines):,}"
             parts.append(f"line {line.number:,} of {total}" if line is not None else f"{total} lines")
+            day = self.summary.day if self.summary is not None else None
+            when = line.utc() if line is not None else None
+            if when is not None and day is not None and when.date() != day:  # the time column has no date: say it
+                parts[-1] += f" ({when:%Y-%m-%d} UTC)"
         if view.scroll_x:
             parts.append(f"→ column {int(view.scroll_x) + 1} (h/l)")
         if view.filtered:
