@@ -18,11 +18,18 @@ def interrupted_run(server: str) -> AuditRun | None:
     return run
 
 
+def recorded_tag(run: AuditRun) -> str:
+    """`tag Owned`: the tag by the name the run's plan line recorded (as the dashboard names tags); `tag 3` only
+    when the plan has no name."""
+    name = run.plan.get("tag_name")
+    return f"tag {name}" if isinstance(name, str) and name.strip() else f"tag {run.tag_id}"
+
+
 def interrupted_notice(run: AuditRun, key: str) -> str:
-    """`Deletion run 20261204T… (tag 3, 2026-12-04 14:00:01Z) was interrupted with 5 selectors unsettled: press 3
-    (Selector cleanup) to resume it.`"""
+    """`Deletion run 20261204T… (tag Owned, 2026-12-04 14:00:01Z) was interrupted with 5 selectors unsettled: press
+    3 (Selector cleanup) to resume it.`"""
     when = when_text(run.started)
     return (
-        f"Deletion run {run.run_id} (tag {run.tag_id}, {when}) was interrupted with "
+        f"Deletion run {run.run_id} ({recorded_tag(run)}, {when}) was interrupted with "
         f"{plural(len(run.unsettled_ids()), 'selector')} unsettled: press {key} (Selector cleanup) to resume it."
     )

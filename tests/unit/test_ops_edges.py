@@ -52,6 +52,15 @@ def test_an_interrupted_run_is_told_only_for_this_server_and_only_with_selectors
     )
 
 
+def test_the_interrupted_notice_names_the_tag_as_recorded_at_the_run_s_start() -> None:
+    """Issue 28: the notice said `(tag 1, …)` while the dashboard names tags; the name the plan line recorded is
+    said, the id only where no name was recorded."""
+    append_audit(plan("r2", [5, 6], server="https://bh.example.com", tag_name="Owned"))
+    run = interrupted_run("https://bh.example.com")
+    assert run is not None and run.run_id == "r2"
+    assert interrupted_notice(run, "3").startswith("Deletion run r2 (tag Owned, 2026-12-04 14:00:01Z) was interrupted")
+
+
 def test_an_interrupted_run_without_a_tag_or_a_server_named() -> None:
     append_audit({"ts": "2026-12-04T14:00:01.500Z", "event": "plan", "run": "r0", "ids": [5]})
     assert interrupted_run("https://bh.example.com") is None  # no tag: nothing a resume could do
