@@ -36,6 +36,8 @@ from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     from svctui.api.client import ApiClient, ServerInfo
     from svctui.api.limits import TaskEndpoint
     from svctui.store.model import Profile
@@ -588,6 +590,13 @@ class SvcTuiApp(App[int]):
         """Before quitting, `warning()` may say what would be lost (`3 marked selectors are forgotten`): the first
         q says it and the next one quits — unless what it warns about changed in between (`quit_warning_stale`)."""
         self.quit_warnings[holder] = warning
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        """Another screen shown: a quit warning given before is asked again. The marks it warned about are out of
+        sight there, and `3`, `4`, `q` quit as if the warning had been answered (issue 28)."""
+        if mode != self.current_mode:
+            self.quit_warning_stale()
+        return super().switch_mode(mode)
 
     def quit_warning_stale(self) -> None:
         """What a quit would lose has changed (marks added or cleared): the next q asks again, even for the same

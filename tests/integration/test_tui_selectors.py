@@ -112,6 +112,26 @@ async def test_tab_goes_between_the_tags_and_the_table_never_to_the_tab_strip(de
         assert table.marked == {str(table.items[first_plain_row(screen)].id)}
 
 
+async def test_a_screen_changed_after_the_quit_warning_asks_again_before_quitting(demo_server: DemoServer) -> None:
+    """Issue 28 (misc 1): with a selector marked, q on Selector cleanup warned; `4` then `q` quit without a word — the
+    first q's warning was taken as said. The marks live on the cleanup screen whatever screen is shown: q on Clients
+    warns (a screen changed since the warning), and the next q there quits."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        screen.selector_table.move_cursor(row=first_plain_row(screen), column=1)
+        await pilot.press("space", "q")
+        await pilot.pause()
+        assert app.notes[-1].message == "1 marked selector is forgotten on quit: q again to quit."
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running and app.current_mode == "clients"
+        assert app.notes[-1].message == "1 marked selector is forgotten on quit: q again to quit."
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
 async def test_unmarking_says_how_many_and_quitting_with_marks_asks_once(demo_server: DemoServer) -> None:
     """Newcomer audit: ctrl+u cleared marks silently, and q quit at once with 100 selectors marked (marks live only
     in the session). ctrl+u says what it cleared; q with marks says they would be lost, and the next q quits."""
