@@ -15,7 +15,7 @@ from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from svctui.tui.palette import export_records
 from svctui.tui.screens.selectors.prompts import ConfirmMarks, TypeIds
-from svctui.tui.screens.selectors.screen import SelectorsScreen
+from svctui.tui.screens.selectors.screen import MATCHING, SelectorsScreen
 from svctui.tui.widgets.filter_editor import FilterEditor
 from tests.support.recording_server import TOKEN_ID, TOKEN_KEY, Recorded, RecordingServer, Reply, envelope
 from tests.support.selectors import gone_shown, on_cleanup, shown_ids
@@ -220,6 +220,23 @@ async def test_mark_all_matching_across_pages_after_a_confirmed_count(demo_serve
         assert set(screen.marks.ids(tag.id)) == {item.id for item in every if not item.is_default} - owned
         assert screen.marks.of(tag.id).page_count > 1
         assert "matching name ∋ s" in screen.marks.of(tag.id).reasons
+
+
+async def test_m_says_it_counts_at_80_columns_and_a_second_m_does_not_count_again(demo_server: DemoServer) -> None:
+    """Issue 28 (misc 4): `M` once showed nothing for 11 s before "Mark 392 selectors?", and a second `M` started the
+    count over. At 80 columns the status line's `counting…` was the first part to give way (ranked as the rows, and
+    to their right); it now stays, shortened before anything else goes, and a second `M` while counting is told so
+    and does not start another count."""
+    async with on_cleanup(demo_server, size=(80, 24), settings=SMALL_PAGES) as (app, pilot, screen):
+        screen.action_mark_all_matching()  # as `M` does (two calls with no await between: the first still counts)
+        first = screen.loads._workers[MATCHING]
+        assert "counting" in str(screen.status_line.render())
+        screen.action_mark_all_matching()
+        assert screen.loads._workers[MATCHING] is first, "a second M started another count"
+        assert app.notes[-1].message.startswith("Still counting")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmMarks)
+        assert "counting" not in str(screen.status_line.render())
 
 
 async def test_a_burst_of_one_key_shows_its_toast_once(demo_server: DemoServer) -> None:

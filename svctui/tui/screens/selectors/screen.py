@@ -433,8 +433,8 @@ class SelectorsScreen(ListScreen[Selector]):
         parts = [part for part in super().status_parts() if not part.endswith(" marked")]
         if self.tag is not None:
             parts.insert(0, StatusPart(f"tag {tag_label(self.tag)}", status.TAG))
-            if self.counting:
-                parts.append(StatusPart(self.counting, status.ROWS))
+            if self.counting:  # never given up (at 80 columns it went first, and M looked lost): shortened instead
+                parts.append(StatusPart(self.counting, status.KEEP_ALWAYS, short="counting…", short_rank=status.TAG))
             counter = self.marks.counter(self.tag.id)
             if counter:
                 parts.append(counter)
@@ -463,6 +463,9 @@ class SelectorsScreen(ListScreen[Selector]):
         tag = self.tag
         if tag is None:
             self.notify("Choose a tag first.", severity="warning")
+            return
+        if self.counting and self.loads.busy(MATCHING):  # a second M (the first seemed lost): the count goes on
+            self.notify("Still counting the matches: the question comes when the count is done.", markup=False)
             return
         filters, sort = self.filters, self.sort
 
