@@ -164,6 +164,7 @@ class SvcTuiApp(App[int]):
         configured = settings.refresh_seconds if settings is not None else 0
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
         self.at_hangup: list[Callable[[], None]] = []  # run as the terminal hangs up, before the exit (hung_up)
+        self.demo_stopped = ""  # why the demo server of `svctui --demo` stopped on its own, once it has
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -518,6 +519,12 @@ class SvcTuiApp(App[int]):
             return
         self.notify("Starting the demo server…", timeout=3)
         self.loads.start_in_thread(DEMO, self.demo_profile_factory)
+
+    def demo_server_stopped(self, message: str) -> None:
+        """The demo server's process ended on its own (`The demo server stopped (killed by signal 9)`): a toast now,
+        and every error panel from then on says it and what helps (`r` cannot bring it back)."""
+        self.demo_stopped = message
+        self.notify(message, title="Demo server", severity="error", timeout=30, markup=False)
 
     def _demo_failed(self, exc: BaseException) -> None:
         self.notify(f"The demo server did not start: {exc}", severity="error", markup=False)

@@ -163,10 +163,11 @@ def demo_app(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: i
 
 
 def notify_from_thread(app: SvcTuiApp, message: str, stopped: Callable[[], bool]) -> None:
-    """Show `message` as an error notification from another thread, once the app runs (until `stopped()`)."""
+    """Tell the app its demo server stopped (`message`, a toast and the error panels' text) from another thread,
+    once the app runs (until `stopped()`)."""
     while not stopped():
         try:
-            app.call_from_thread(app.notify, message, title="Demo server", severity="error", timeout=30, markup=False)
+            app.call_from_thread(app.demo_server_stopped, message)
             return
         except RuntimeError:  # not running yet
             time.sleep(0.05)

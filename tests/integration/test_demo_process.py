@@ -26,7 +26,7 @@ from svctui.demo.dblock import DatabaseInUse
 from svctui.demo.process import DemoProcess
 from svctui.tui.launch import demo_app, demo_profile, notify_from_thread
 from svctui.tui.widgets.state_panel import StateKind
-from tests.support.tui import RecordingApp, events_screen, ids, make_app, settle, state_of
+from tests.support.tui import RecordingApp, events_screen, ids, make_app, settle, shown_state, state_of
 
 pytestmark = pytest.mark.anyio
 
@@ -224,3 +224,25 @@ async def test_a_hung_up_dashboard_lets_its_demo_server_go_before_its_own_exit(
             assert _port_free(port), "the demo server still listens while the dashboard runs"
             assert app.is_running
     assert server.failure is None, "let go when asked: no failure to report"
+
+
+async def test_a_demo_killed_while_serving_says_so_in_the_error_panel_not_r_to_retry(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    """Issue 28 (misc 3): after `kill -9` of the demo server the panel said "Press r to retry", which cannot help;
+    only a toast said the server was killed. The panel says the demo server stopped and what helps."""
+    with DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3")) as server:
+        app = make_app(profile=demo_profile(server))
+        server.on_failure(lambda message: notify_from_thread(app, message, lambda: server.stopping))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert state_of(app) is StateKind.HIDDEN
+            assert server.pid is not None
+            os.kill(server.pid, signal.SIGKILL)
+            assert await _notified(app, pilot, "Demo server") == ["The demo server stopped (killed by signal 9)"]
+            await pilot.press("r")
+            await settle(pilot)
+            assert state_of(app) is StateKind.ERROR
+            shown = shown_state(events_screen(app).state_panel)
+            assert shown.startswith("The demo server stopped") and "killed by signal 9" in shown
+            assert "make demo" in shown and "Press r to retry" not in shown

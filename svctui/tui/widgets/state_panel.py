@@ -149,6 +149,19 @@ def error_view(error: BaseException, noun: str = "records", profile: str | None 
     return ErrorView(StateKind.ERROR, f"Unexpected error ({type(error).__name__})", lines, None, None, (retry,))
 
 
+def demo_stopped_view(stopped: str) -> ErrorView:
+    """The panel for a request refused because the demo server's process is gone (`r` cannot help: nothing serves
+    the port any more)."""
+    return ErrorView(
+        StateKind.ERROR,
+        "The demo server stopped",
+        (f"{stopped}: nothing answers on its port any more, so r cannot help.",),
+        None,
+        None,
+        ("Quit (q) and start the demo again (`make demo`, or `svctui --demo`): it serves the same data.",),
+    )
+
+
 class StatePanel(Vertical):
     """A centred message in place of the table; `kind` says which state it shows."""
 
@@ -217,6 +230,9 @@ class StatePanel(Vertical):
         view = error_view(error, noun, profile if isinstance(profile, str) else None)
         if hints is not None:
             view = replace(view, hints=hints)
+        stopped = getattr(self.app, "demo_stopped", "")
+        if stopped and "ApiConnectionError" in _class_names(error):
+            view = demo_stopped_view(stopped)
         content = Content.from_markup("[b]$title[/b]", title=view.title)
         if view.status is not None and str(view.status) not in view.title:
             content += Content.from_markup("  [dim]HTTP $status[/dim]", status=str(view.status))
