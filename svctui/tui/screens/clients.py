@@ -125,38 +125,58 @@ def strip_label(runs: int) -> str:
     return label if len(label) <= runs else f"last {runs}"
 
 
-def fit_clients(narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None) -> Fitted:
+def fit_order(keep: str | None = None) -> tuple[str, ...]:
+    """FIT_ORDER with the column the rows are sorted by (`keep`) ranked before the strip: sorted by check-in or next
+    run, that column takes the strip's place at 80 columns (it was among the columns left out, and the order looked
+    random, issue 28)."""
+    strip = FIT_ORDER.index("strip")
+    if keep is None or keep not in FIT_ORDER or FIT_ORDER.index(keep) <= strip:
+        return FIT_ORDER
+    rest = tuple(key for key in FIT_ORDER if key != keep)
+    return (*rest[:strip], keep, *rest[strip:])
+
+
+def fit_clients(
+    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None, keep: str | None = None
+) -> Fitted:
     """The columns of `columns_for(narrow)` fitted to `room` cells (each also takes `padding`; FIT_ORDER, CUT_WIDTHS),
     in display order; `widest` holds the widest cell (its title at least) of the MEASURED columns: a column is no
-    wider than that (a GROWS column takes the free room first, up to it). Every column at its width while `room` is
-    not known (0)."""
+    wider than that (a GROWS column takes the free room first, up to it). `keep`, the sort's column, ranks before the
+    strip (`fit_order`) where it then fits; else the strip stays and the status line says the column is hidden. Every
+    column at its width while `room` is not known (0)."""
     columns = columns_for(narrow)
-    cells = widest or {}
-
-    natural = {key: cells.get(key, width) for key, _label, width in columns}
-    natural["strip"] = STRIP_RUNS  # a narrow strip grows with the room left, up to every run it has (`last 13`)
-    described = [
-        Column(
-            key,
-            label,
-            least=min(width, natural[key]),
-            cut_to=CUT_WIDTHS.get(key),
-            rank=FIT_ORDER.index(key),
-            droppable=key != FIT_ORDER[0],
-            names=key in GROWS,
-        )
-        for key, label, width in columns
-    ]
     if room <= 0:
         return Fitted({key: width for key, _label, width in columns}, (), {key: label for key, label, _ in columns})
-    return fit_columns(described, natural, room, padding)
+    cells = widest or {}
+    natural = {key: cells.get(key, width) for key, _label, width in columns}
+    natural["strip"] = STRIP_RUNS  # a narrow strip grows with the room left, up to every run it has (`last 13`)
+
+    def fitted(order: tuple[str, ...]) -> Fitted:
+        described = [
+            Column(
+                key,
+                label,
+                least=min(width, natural[key]),
+                cut_to=CUT_WIDTHS.get(key),
+                rank=order.index(key),
+                droppable=key != order[0],
+                names=key in GROWS,
+            )
+            for key, label, width in columns
+        ]
+        return fit_columns(described, natural, room, padding)
+
+    kept = fitted(fit_order(keep))
+    if keep is None or keep in kept.widths or fit_order(keep) == FIT_ORDER:
+        return kept
+    return fitted(FIT_ORDER)  # the strip would go and the sort's column still not show: the strip stays
 
 
 def fitted_columns(
-    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None
+    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None, keep: str | None = None
 ) -> list[tuple[str, str, int]]:
     """The columns of `fit_clients` that show, (key, label, fitted width) in display order."""
-    fitted = fit_clients(narrow, room, padding, widest)
+    fitted = fit_clients(narrow, room, padding, widest, keep)
     return [
         (key, strip_label(fitted.widths[key]) if key == "strip" else label, fitted.widths[key])
         for key, label, _width in columns_for(narrow)
@@ -271,6 +291,7 @@ VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "
 # fetch failed keep the places worst-first gives them (an error first, a pending row last).
 DEFAULT_ORDER = "worst first"
 ORDERS = (DEFAULT_ORDER, "name", "last run (newest first)", "check-in (oldest first)", "next run (soonest first)")
+ORDER_COLUMNS = {"name": "name", "last run": "last", "check-in": "checkin", "next run": "next"}  # order -> its column
 
 
 class RankCell(Text):
@@ -447,7 +468,8 @@ class ClientsScreen(DashboardScreen):
         if room and (table.row_count if rows is None else rows) + HEADER_LINES > table.size.height:
             room -= table.styles.scrollbar_size_vertical
         widest = {**self._settled_widest, **{key: self._widest.widest[key] for key in GROWS}}
-        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding, widest)
+        keep = ORDER_COLUMNS.get(self.order.split(" (")[0])  # the sort's column stays in view where it can
+        return fitted_columns(self.has_class("-narrow"), room, 2 * table.cell_padding, widest, keep)
 
     def _add_columns(self, fitted: list[tuple[str, str, int]] | None = None) -> None:
         """The fitted columns (`fitted`, else fitted now), in the order the rows' cells follow."""
@@ -826,7 +848,11 @@ class ClientsScreen(DashboardScreen):
             parts.append(f"{failed} could not be checked")
         if self.order != DEFAULT_ORDER:
             short = self.order.split(" (")[0]  # `check-in`: its direction is the order's own (help says it)
-            parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER, short=f"sorted: {short} (s)"))
+            if ORDER_COLUMNS.get(short) not in self._column_keys:  # too narrow even for the sort's column alone
+                hidden = f"sorted: {short} (hidden column: the detail pane has it; s)"
+                parts.append(StatusPart(hidden, status_line.ORDER, short=f"sorted: {short}, hidden"))
+            else:
+                parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER, short=f"sorted: {short} (s)"))
         if self.key_left_out:  # the strip's key at this width names only the glyphs on show: help has them all
             parts.append(StatusPart(f"?: +{plural(self.key_left_out, 'glyph')}", status_line.LEFT_OUT))
         return [*parts, StatusPart("enter: runs", status_line.KEY_HINT), StatusPart("r: refresh", status_line.KEY_HINT)]
