@@ -177,12 +177,13 @@ def _grow(keys: Sequence[str], widths: dict[str, int], base: Mapping[str, int], 
     return spare
 
 
-def left_out_hint(titles: Sequence[str], key: str | None = None) -> str:
+def left_out_hint(titles: Sequence[str], key: str | None = None, *, every: bool = False) -> str:
     """`+3 columns (p): kinds, domains, OUs`: the columns a table leaves out at this width and the key that shows
-    them (none: `+2 columns: who, server`); only the count when more than three; "" when none is left out."""
+    them (none: `+2 columns: who, server`); only the count when more than three unless `every` (a table no key
+    widens: its hint is the only place they are named); "" when none is left out."""
     if not titles:
         return ""
-    names = f": {', '.join(titles)}" if len(titles) <= 3 else ""
+    names = f": {', '.join(titles)}" if every or len(titles) <= 3 else ""
     shows = f" ({key})" if key else ""
     return f"+{len(titles)} column{'s' if len(titles) > 1 else ''}{shows}{names}"
 

@@ -11,10 +11,13 @@ under the same binding ids, so a remapped key is said under its new key), and th
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len
+from rich.console import Group
+from rich.text import Text
 from textual import events, getters
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -45,9 +48,11 @@ AUDIT: Channel[AuditLog] = Channel("audit")  # the audit log, read in a thread
 AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # The columns in the order shown, with their least widths, ranked in the order they matter: fitted to the tab's width
 # (svctui.table_fit): each keeps at least its least width, the widest are cut first and cut text ends with `…`; on a
-# narrow tab the columns last in that order are left out (the status line names them). At 80 columns (the tags pane
-# gives way to the tab) when, state, tag, counts and action fit: what a run is chosen by; the chosen run's id is in
-# the line under the table. The free room goes to what is read whole first (tag and counts; name and message).
+# narrow tab the columns last in that order are left out (the status line names every one). At 80 columns (the tags
+# pane gives way to the tab) when, state, action, counts and tag fit: what a run is chosen by; the chosen run's id is
+# in the line under the table. The free room goes to the counts first, then the tag (cut to its least before the
+# counts are short): counts too wide for their column wrap onto more lines of the row, never cut (issue 28).
+TAG_LEAST = 10  # `1 Tier Ze…`: the tag id and the start of its name
 RUN_COLUMNS = ranked(
     (
         Column("run", "run", least=12),
@@ -56,11 +61,12 @@ RUN_COLUMNS = ranked(
         Column("state", "state", least=11),
         Column("who", "who", least=12),
         Column("server", "server", least=12),
-        Column("tag", "tag", least=10, names=True),
+        Column("tag", "tag", least=TAG_LEAST, names=True),
         Column("counts", "counts", least=12, names=True),
     ),
-    ("when", "state", "action", "tag", "counts", "run", "who", "server"),
+    ("when", "state", "action", "counts", "tag", "run", "who", "server"),
 )
+WRAPPED = frozenset({"counts"})  # a run's counts wrap in their column (at `, `), never cut
 SELECTOR_COLUMNS = ranked(
     (
         Column("id", "id", least=9),
@@ -90,6 +96,42 @@ def names_whole_first(columns: Sequence[Column], natural: dict[str, int], room: 
             return fitted
         last = max(later, key=lambda column: column.rank)
         kept = [column for column in kept if column.key != last.key]
+
+
+def counts_first(fitted: Fitted, counts: Sequence[str], least: int) -> dict[str, int]:
+    """The runs' widths with as much of the tag's room past `least` given to the counts as saves lines of their
+    wrapping (the fewest cells that do: a tag is cut only for counts read on fewer lines; issue 28: at 80 columns
+    the tag kept padding beside counts cut to `161 deleted, 4 …`)."""
+    widths = dict(fitted.widths)
+    if "counts" not in widths or "tag" not in widths or not counts:
+        return widths
+    spare = max(0, widths["tag"] - least)
+    lines = [sum(len(wrapped(text, widths["counts"] + moved)) for text in counts) for moved in range(spare + 1)]
+    moved = lines.index(min(lines))
+    widths["tag"] -= moved
+    widths["counts"] += moved
+    return widths
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` cells, broken after a `, ` where it can (`161 deleted,` / `4 in doubt,` /
+    `227 not attempted`), else at a space: a run's counts whole in a narrow column."""
+    if cell_len(text) <= width:
+        return [text]
+    parts = text.split(", ")
+    lines: list[str] = []
+    for index, part in enumerate(parts):
+        part += "," if index < len(parts) - 1 else ""
+        if lines and cell_len(f"{lines[-1]} {part}") <= width:
+            lines[-1] = f"{lines[-1]} {part}"
+        else:
+            lines.extend(textwrap.wrap(part, max(1, width)) or [part])
+    return lines
+
+
+def one_line(text: str) -> Text:
+    """A cell on one line, cut with `…` (a row made higher by its counts wraps no other cell), read as plain text."""
+    return Text(visible(text), no_wrap=True, overflow="ellipsis", end="")
 
 
 def keep_new_id(text: str, width: int) -> str:
@@ -202,11 +244,13 @@ class AuditTab(Widget):
             self.fill_selectors()
             self.post_message(AuditStatus())  # the columns left out may have changed
 
-    def room(self, table: RowTable[str]) -> int:
+    def room(self, table: RowTable[Text | Group]) -> int:
         """The cells a table's columns may take: the tab's width less the table's vertical scrollbar."""
         return self.size.width - table.styles.scrollbar_size_vertical
 
-    def fill(self, table: RowTable[str], columns: Sequence[Column], rows: list[tuple[str | None, list[str]]]) -> None:
+    def fill(
+        self, table: RowTable[Text | Group], columns: Sequence[Column], rows: list[tuple[str | None, list[str]]]
+    ) -> None:
         """Put the rows in the table, its columns fitted to the tab's width (svctui.table_fit)."""
         natural = {
             column.key: max([cell_len(column.title), *(cell_len(row[index]) for _, row in rows)])
@@ -218,7 +262,8 @@ class AuditTab(Widget):
         fitted = (
             names_whole_first(columns, natural, room) if columns is RUN_COLUMNS else fit_columns(columns, natural, room)
         )
-        widths = fitted.widths
+        counts = [row[-1] for _, row in rows] if columns is RUN_COLUMNS else []
+        widths = counts_first(fitted, counts, TAG_LEAST) if counts else fitted.widths
         self.left_out[table.id or ""] = [column.title for column in columns if column.key not in widths]
         self.fitted_width = self.size.width
         table.clear(columns=True)
@@ -227,8 +272,18 @@ class AuditTab(Widget):
                 table.add_column(column.title, key=column.key, width=widths[column.key])
         shown = [(index, column.key) for index, column in enumerate(columns) if column.key in widths]
         for row_key, row in rows:
-            cells = [CUTS[key](row[index], widths[key]) if key in CUTS else row[index] for index, key in shown]
-            table.add_row(*cells, key=row_key)
+            cells = [self.cell(key, row[index], widths[key]) for index, key in shown]
+            height = max(len(cell.renderables) if isinstance(cell, Group) else 1 for cell in cells)
+            table.add_row(*cells, key=row_key, height=height)
+
+    @staticmethod
+    def cell(key: str, text: str, width: int) -> Text | Group:
+        """A cell as its column shows it: wrapped onto lines of the row (a run's counts), cut its own way (CUTS) or
+        as it is (the table ends a cut one with `…`)."""
+        if key in WRAPPED:
+            lines = wrapped(text, width)
+            return Group(*(Text(visible(line)) for line in lines)) if len(lines) > 1 else one_line(lines[0])
+        return one_line(CUTS[key](text, width) if key in CUTS else text)
 
     def on_show(self) -> None:
         """Read the log each time the tab is shown (a run may have written to it meanwhile)."""
@@ -258,7 +313,7 @@ class AuditTab(Widget):
     def fill_runs(self) -> None:
         """The runs table: one row per run of the log, newest first; the cursor stays on the chosen run (by its
         id: a run added at the top moves every row down), else on the newest."""
-        table: RowTable[str] = self.query_one("#audit-runs", RowTable)
+        table: RowTable[Text | Group] = self.query_one("#audit-runs", RowTable)
         chosen = self.chosen.run_id if self.chosen is not None else None
         self.fill(table, RUN_COLUMNS, [(run.run_id, self.run_cells(run)) for run in self.log_runs])
         if chosen is not None and chosen in {run.run_id for run in self.log_runs}:
@@ -291,10 +346,11 @@ class AuditTab(Widget):
             return [StatusPart("audit log unreadable (r to retry)", ROWS)]
         if self.audit_log is None:
             return [StatusPart("audit log: reading…", ROWS)]
-        parts: list[str] = [StatusPart(f"{plural(len(self.log_runs), 'run')} in the audit log", ROWS)]
+        runs = plural(len(self.log_runs), "run")  # `11 runs` before the columns left out give way
+        parts: list[str] = [StatusPart(f"{runs} in the audit log", ROWS, short=runs, short_rank=OWN)]
         for table_id, whose in (("audit-runs", ""), ("audit-selectors", "selectors ")):
-            hint = left_out_hint(self.left_out.get(table_id, []))
-            if hint:  # `+3 columns: run, who, server`: what the table leaves out (before the run's line gives way)
+            hint = left_out_hint(self.left_out.get(table_id, []), every=True)
+            if hint:  # `+4 columns: run, who, server, tag`: every column left out (before the run line gives way)
                 parts.append(StatusPart(whose + hint, OWN))
         run = self.chosen
         if run is not None and run in self.log_runs:  # (its id is also on the line under the runs)
