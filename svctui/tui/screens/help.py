@@ -14,7 +14,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
+
+from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.log_view import LogView
 
 # Keys DataTable binds without our ids; shown with what they do here.
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
@@ -46,7 +49,7 @@ TEXTUAL_TOOLTIPS = {
 COPY_ACTION = "screen.copy_text"
 COPY_TOOLTIP = "Copy the text selected with the mouse"
 QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the mouse)"
-GROUP_ORDER = ("screen", "audit", "table", "parts", "elsewhere", "app")
+GROUP_ORDER = ("screen", "audit", "table", "log", "detail", "part", "parts", "elsewhere", "app")
 PARTS = "parts"  # keys of a part of the screen that does not have the focus (tab moves there)
 ELSEWHERE = "elsewhere"  # the Audit tab's hidden keys that say they work on the Selectors tab
 HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
@@ -71,7 +74,20 @@ def _group(node: Any, screen: Screen[Any], binding: Binding) -> str:
         return "screen"
     if isinstance(node, App):
         return "app"
-    return str(getattr(node, "HELP_GROUP", "table"))  # a part of the screen with keys of its own (the Audit tab)
+    # a part of the screen with keys of its own (the Audit tab), else what the user sees: never a class's name
+    return str(getattr(node, "HELP_GROUP", "") or _kind(node)[0])
+
+
+def _kind(widget: object) -> tuple[str, str]:
+    """The help group and the words a user knows for a part of the screen (`log`, `the log`): help never shows a
+    class's name (issue 28: `RowTable: Move the cursor down`, the log's keys under "Table")."""
+    if isinstance(widget, LogView):
+        return "log", "the log"
+    if isinstance(widget, DataTable):
+        return "table", "the table"
+    if isinstance(widget, DetailPane):
+        return "detail", "the detail pane"
+    return "part", "this part of the screen"
 
 
 def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
@@ -149,7 +165,8 @@ def _add_unfocused_parts(
             description, tooltip = RENAMED_ACTIONS.get(binding.action, (binding.description, binding.tooltip))
             identity = (PARTS, binding.action)
             keys_by_action.setdefault(identity, []).append(app.get_key_display(binding))
-            part = str(getattr(widget, "HELP_NAME", "") or type(widget).__name__)
+            part = str(getattr(widget, "HELP_NAME", "") or _kind(widget)[1])
+            part = part[:1].upper() + part[1:]
             rows[identity] = KeyRow("", description or binding.action, f"{part}: {tooltip}", PARTS, binding.id or "")
 
 
@@ -173,6 +190,9 @@ def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> 
     tip_width = max(width - key_width - what_width - id_width - 2, 20)
     titles = {
         "table": "Table",
+        "log": "Log",
+        "detail": "Detail pane",
+        "part": "This part of the screen",
         PARTS: "Elsewhere on this screen (tab moves the focus there)",
         "screen": f"{noun.capitalize() or 'This screen'}",
         "audit": "Audit tab",
