@@ -14,7 +14,9 @@ STATUS_SEPARATOR = "  ·  "
 # elsewhere (the headers show the sort, the chips the filters, the footer `r`). Stale and marks never give way.
 KEEP_ALWAYS = 9  # `stale: …`, `12 marked`
 ROWS = 8  # `rows 1-100 of 400`, `loading rows 101-200…`
-TAG = 7  # the selectors' `tag Tier Zero (tier, position 1)`
+# the selectors' `tag Tier Zero (tier, position 1)`: the tags pane beside the table shows it too, so it gives way
+# before the columns left out are unnamed (issue 28: at 60 columns the flags went with no `+N columns` hint)
+TAG = 2
 RETRY = 7  # `r to retry`: says how to recover, above a screen's own counts
 OWN = 6  # a screen's own parts (the tasks screen's counts, the selectors' typed ids), and any plain string
 AGE = 5  # `updated 12 s ago`

@@ -22,12 +22,14 @@ DEFAULT_FLAG = "default"
 DISABLED_FLAG = "disabled"
 EXTENSION_FLAG = "extension"  # owned by an installed extension: its next sync re-creates it when deleted
 # The table's columns fitted to its width, the one that matters most first: the name takes the spare room (up to
-# NAME_MOST); on a narrow terminal flags is 8 wide (`default`, `extension` or `disabled`; cut ones end with `…`, the
-# detail pane says them, and a wide one's 16 columns cut the rare `extension disabled`; so cut where it would be
-# left out) and created, left out, sorts from the palette (ctrl+p, 'Sort by'). Every column is as wide as its widest
-# cell on the page (fit_content): what a short flag or id leaves goes to the name.
+# NAME_MOST); on a narrow terminal flags is FLAG_WIDTH wide (`default`, `extension` or `disabled` whole, issue 28:
+# `extensi…` at 80; two flags cut end with `…`, the detail pane says them, and a wide one's 16 columns cut the rare
+# `extension disabled`; so cut where it would be left out, and named in the status line when left out) and created,
+# left out, sorts from the palette (ctrl+p, 'Sort by'). Every column is as wide as its widest cell on the page
+# (fit_content): what a short flag or id leaves goes to the name.
 FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "updated_at", "created_by")
 NAME_MOST = 60
+FLAG_WIDTH = max(map(len, (DEFAULT_FLAG, DISABLED_FLAG, EXTENSION_FLAG)))  # 9: any one flag whole
 NAME_LEAST = 16  # a narrow table (the detail pane open beside it) cuts the name to this before leaving columns out
 
 
@@ -84,7 +86,16 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
             least=NAME_LEAST,
             fit_content=True,
         ),
-        ColumnDef("flags", "flags", flag_cell, width=16, copy_text=flags, narrow_width=8, least=8, fit_content=True),
+        ColumnDef(
+            "flags",
+            "flags",
+            flag_cell,
+            width=16,
+            copy_text=flags,
+            narrow_width=FLAG_WIDTH,
+            least=FLAG_WIDTH,
+            fit_content=True,
+        ),
         ColumnDef(
             "auto_certify",
             "certify",
