@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.app import App
@@ -23,6 +24,7 @@ def copy_text(app: App[Any], text: str, what: str = "cell") -> bool:
         )
         return False
     app.copy_to_clipboard(text)
-    preview = text if len(text) <= 40 else f"{text[:39]}…"
+    flat = re.sub(r"[ \t]*\n[ \t]*", " ", text)  # one line: a JSON document made a toast as tall as the dialog
+    preview = flat if len(flat) <= 40 else f"{flat[:39]}…"
     app.notify(f"Copied {what}: {preview}", title="Clipboard (OSC 52)")
     return True
