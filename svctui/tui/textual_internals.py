@@ -54,7 +54,9 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
     ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
     ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
-    ("DataTable", "_require_update_dimensions"): "append_rows, _update_column_widths: the virtual size recomputed",
+    ("DataTable", "_require_update_dimensions"): (
+        "append_rows, _update_column_widths, columns_resized: the virtual size recomputed"
+    ),
     # append_rows adds a page's rows at once: keeps stall-page-turn / -filter within budget: 26 / 48 ms with,
     # 77 / 52 ms without (2026-12-04)
     ("DataTable", "_row_locations"): "append_rows: each new row's index",
@@ -63,7 +65,9 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place",
     # rendered_rows_stale: rows kept across a resize that keeps the width: keeps stall-first-page within budget:
     # 49 ms with, 100 ms without (2026-12-04)
-    ("DataTable", "_update_count"): "styled_cell's cache key; rendered_rows_stale on a width change; append_rows",
+    ("DataTable", "_update_count"): (
+        "styled_cell's cache key; rendered_rows_stale on a width change; append_rows; columns_resized"
+    ),
     # styled_cell styles a cell laid out in a thread (PagedTable.prepare): keeps stall-first-page within budget:
     # 49 ms with, 56 ms without (2026-12-04). RowTable.KEEP_LAYOUTS (the Clients table) uses it too, for
     # clients-fill: 22-95 ms with, 28-112 ms without at load 3-4 (2026-12-05), undecided, kept
@@ -173,6 +177,15 @@ def forget_rendered_rows(table: DataTable[Any], keys: set[RowKey]) -> None:
         rows_cache.discard(line_key)
     table._row_renderable_cache.clear()  # keyed by row index: cheap to rebuild
     table._line_cache.clear()  # lines are joined from the cached rows: cheap to rebuild
+
+
+def columns_resized(table: DataTable[Any]) -> None:
+    """After columns' widths were set in place (`Column.width`): the virtual size recomputed and every row drawn again
+    from its cells, the rows kept (clear(columns=True) and adding them again built a thousand rows anew)."""
+    table._require_update_dimensions = True
+    table._update_count += 1
+    table.check_idle()
+    table.refresh()
 
 
 def rendered_rows_stale(table: DataTable[Any]) -> None:

@@ -35,6 +35,7 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from svctui.api.errors import ApiError
 from svctui.api.models import ClientSchedule, TaskStatus, status_label
@@ -60,8 +61,9 @@ from svctui.tui.live import Freshness, announce_failures
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import KEEP_ALWAYS, StatusPart
+from svctui.tui.textual_internals import columns_resized
 from svctui.tui.widgets.hanging import Hanging
-from svctui.tui.widgets.row_table import RowTable
+from svctui.tui.widgets.row_table import RowTable, ellipsized
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 from svctui.visible import visible
@@ -930,7 +932,7 @@ class ClientsScreen(DashboardScreen):
         touched, self._touched = self._touched, set()
         with self.app.batch_update():
             fitted = self._fitted(len(members))  # before the rows: a first fill of many lays its columns out once
-            if self.is_mounted and fitted != self._columns:
+            if self.is_mounted and fitted != self._columns and not self._resize_columns(fitted):
                 table.clear(columns=True)
                 self._add_columns(fitted)
                 self._row_cells = {}
@@ -940,19 +942,25 @@ class ClientsScreen(DashboardScreen):
                 self._widest.remove_row(row_key.value or "")
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
-            added, later = 0, False
+            new_rows: list[tuple[str, list[Text]]] = []
+            built, later = 0, False
             for member in members:
-                if member.client_id not in shown and added >= ADD_ROWS:
-                    later = True  # the next slice, a frame from now
+                key = member.client_id
+                if key not in shown and built >= ADD_ROWS and not self._has_cells(member, minute):
+                    later = True  # built at the next tick
                     continue
-                if not every_row and member.client_id in shown and member.client_id not in touched:
+                if not every_row and key in shown and key not in touched:
                     continue  # its row shows the cells of its answer already
                 cells, fresh = self._cells_of(member, minute)
-                if member.client_id not in shown:
-                    table.add_row(*cells, key=member.client_id)
-                    added += 1
+                if key not in shown:
+                    new_rows.append((key, cells))
+                    built += fresh
                 elif fresh:  # else the row shows these very cells already
-                    updates[member.client_id] = cells
+                    updates[key] = cells
+            # The new rows go in at once when every one is built (each addition repaints every row on screen: ten
+            # slices of a thousand repainted the screen ten times), or the first slice at once into an empty table.
+            if not later or not table.row_count:
+                table.append_rows(new_rows)
             table.update_rows(updates)  # one pass over the table's render caches for all of them
             if rank:
                 if [row.key.value for row in table.ordered_rows] != list(order):
@@ -975,6 +983,22 @@ class ClientsScreen(DashboardScreen):
             self._show_detail(key)
         self._show_strip_key()
 
+    def _resize_columns(self, fitted: list[tuple[str, str, int]]) -> bool:
+        """Give the columns their `fitted` widths in place, the rows kept, when only widths changed (not which
+        columns show, their titles, nor the strip's runs, which the cells hold): True when done. Clearing the table
+        built and added every row again (a thousand, twice in a fleet-1000 fill)."""
+        strip = [(key, label, width) for key, label, width in fitted if key == "strip"]
+        if [(key, label) for key, label, _width in fitted] != [(key, label) for key, label, _ in self._columns] or (
+            strip != [column for column in self._columns if column[0] == "strip"]
+        ):
+            return False
+        table = self.table
+        for key, _label, width in fitted:
+            table.columns[ColumnKey(key)].width = width
+        self._columns = fitted
+        columns_resized(table)
+        return True
+
     def _settle_widths(self) -> None:
         """Every client judged: the columns fitted to the widest cells of this round (when they changed, the table is
         laid out again once, its rows rebuilt for the new widths)."""
@@ -984,6 +1008,12 @@ class ClientsScreen(DashboardScreen):
             self.fit_columns()
 
     # ----- cells ------------------------------------------------------------------------------------------
+    def _has_cells(self, member: Member, now: datetime) -> bool:
+        """True when the row's cells for its answer (or pending member) at `now` are built already (`_cells_of`)."""
+        result = self.results.get(member.client_id)
+        cached = self._row_cells.get(member.client_id)
+        return cached is not None and cached[0] is (member if result is None else result) and cached[1] == now
+
     def _cells_of(self, member: Member, now: datetime) -> tuple[list[Text], bool]:
         """The row's cells and whether they are new: a row whose answer (or pending member) is the one it was last
         built from, within the same minute (`now`, to the minute), keeps its cells (building them parses every
@@ -996,7 +1026,7 @@ class ClientsScreen(DashboardScreen):
             return cached[2], False
         by_column = self._pending_cells(member) if result is None else self._cells(result)
         self._widest.set_row(key, {column: by_column[column].cell_len for column in MEASURED})
-        cells = [by_column[column] for column in self._column_keys]
+        cells = [ellipsized(by_column[column]) for column in self._column_keys]  # as add_row would cut them
         self._row_cells[key] = (source, now, cells)
         return cells, True
 
