@@ -435,6 +435,7 @@ class ClientsScreen(DashboardScreen):
         self.key_left_out = 0  # how many glyphs the strip's key leaves out at this width (help has them all)
         self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
         self._styles: dict[tuple[str, object, bool], Style] = {}  # the theme's styles of the cells (`_restyle` drops)
+        self._member_cells: dict[str, tuple[Member, datetime, dict[str, Text]]] = {}  # see `_pending_cells`
 
     table = getters.query_one("#clients-table", ClientsTable)  # the clients table
 
@@ -497,7 +498,7 @@ class ClientsScreen(DashboardScreen):
         """First show, or another profile: another server's rows go at once, then every client is fetched."""
         self.fleet, self.results, self.awaiting, self.freshness = None, {}, set(), Freshness()
         self.fleet_runs = FleetRuns()
-        self._landed, self._row_cells = [], {}
+        self._landed, self._row_cells, self._member_cells = [], {}, {}
         self._widest.clear()
         self._settled_widest = {}
         self._top_until_judged = True  # the cursor stays on the top row (the worst) while the first round ranks them
@@ -507,7 +508,7 @@ class ClientsScreen(DashboardScreen):
 
     def _restyle(self) -> None:
         """Another theme: the cells carry colours resolved from the theme, so every row is built again (in place)."""
-        self._row_cells, self._styles = {}, {}
+        self._row_cells, self._member_cells, self._styles = {}, {}, {}
         self._strip_key = None
         self._render_rows(rank=False)
 
@@ -611,6 +612,7 @@ class ClientsScreen(DashboardScreen):
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
         self._row_cells = {key: cells for key, cells in self._row_cells.items() if key in ids}
+        self._member_cells = {key: cells for key, cells in self._member_cells.items() if key in ids}
         for key in [key for key in self._widest.rows if key not in ids]:
             self._widest.remove_row(key)
         # every client's name measured now, once (O(clients)): the rows added a slice at a time then fit the column
@@ -1032,7 +1034,18 @@ class ClientsScreen(DashboardScreen):
         return cells, True
 
     def _pending_cells(self, member: Member) -> dict[str, Text]:
+        """The row's cells before its answer; the same cell objects within a minute (the answer's row keeps those of
+        its columns the answer does not change: not built again, their layouts kept, found unchanged at once)."""
         now = self.app.clock()
+        minute = now.replace(second=0, microsecond=0)
+        kept = self._member_cells.get(member.client_id)
+        if kept is not None and kept[0] is member and kept[1] == minute:
+            return dict(kept[2])
+        cells = self._new_pending_cells(member, now)
+        self._member_cells[member.client_id] = (member, minute, cells)
+        return dict(cells)
+
+    def _new_pending_cells(self, member: Member, now: datetime) -> dict[str, Text]:
         record = member.record
         cells = {
             "health": RankCell("…", member.client_id, style="dim"),
@@ -1107,8 +1120,10 @@ class ClientsScreen(DashboardScreen):
         if health.stale:
             cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=self._semantic_style("warning"))
         if result.error is not None:  # a reload could not fetch it: the last answer's cells, dimmed, and why
-            for cell in cells.values():
-                cell.stylize("dim")
+            for column, cell in cells.items():
+                # the pending row's cells are shared: not changed in place (the rank cell is this row's own)
+                cells[column] = dimmed = cell if isinstance(cell, RankCell) else cell.copy()
+                dimmed.stylize("dim")
             reason = stale_reason(result.error)
             cells["last"] = Text(f"stale: {reason}", style=self._semantic_style("warning", bold=True))
         return cells
