@@ -141,3 +141,45 @@ async def test_kept_layouts_draw_the_same_strips_and_are_not_laid_out_again() ->
         plain.move_cursor(row=1)
         plain.notify_style_update()
         assert lines == [list(plain.render_line(y)) for y in range(3)]
+
+
+class LongTable(App[None]):
+    """Hosts a RowTable of 40 rows, more than the screen shows; counts the rows it is asked to refresh."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refreshed: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield RowTable[Text](id="table")
+
+    def on_mount(self) -> None:
+        table = self.query_one(RowTable)
+        table.add_column("name", key="name", width=10)
+        table.add_column("state", key="state", width=10)
+        for index in range(40):
+            table.add_row(Text(f"row {index}"), Text("pending"), key=str(index))
+        refresh_row = table.refresh_row
+
+        def counted(row_index: int) -> RowTable[Text]:
+            self.refreshed.append(row_index)
+            return refresh_row(row_index)
+
+        table.refresh_row = counted  # type: ignore[method-assign]
+
+
+async def test_an_update_below_the_window_refreshes_no_line_and_shows_when_scrolled_to() -> None:
+    """fleet-1000-fill: refresh_row sums the heights of every row above the one it refreshes; a row below the
+    window is not refreshed (nothing of it is drawn), its renders are dropped all the same."""
+    app = LongTable()
+    async with app.run_test(size=(40, 8)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        assert table.update_rows({"1": [Text("row 1"), Text("one")], "30": [Text("row 30"), Text("thirty")]})
+        assert app.refreshed == [1], "only the row on screen is refreshed"
+        await pilot.pause()
+        table.move_cursor(row=30, animate=False)
+        await pilot.pause()
+        top = int(table.scroll_y)
+        lines = [table.render_line(y).text for y in range(table.size.height)]
+        assert any("thirty" in line for line in lines), (top, lines)

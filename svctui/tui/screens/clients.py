@@ -468,8 +468,12 @@ class ClientsScreen(DashboardScreen):
         """The columns for the screen's width (`-narrow` or not) fitted to the table's (a vertical scrollbar's room
         kept when `rows`, default the rows shown, outgrow the table), in the order the rows' cells follow."""
         table = self.table
-        room = table.size.width
-        if room and (table.row_count if rows is None else rows) + HEADER_LINES > table.size.height:
+        room, height = table.size.width, table.size.height
+        if table.styles.height is not None and table.styles.height.is_auto and table.parent is not None:
+            # an auto-height table is as tall as its rows so far: it grows to its parent's height before it scrolls
+            # (measured against its own, a fill adding rows a slice at a time refitted the columns back and forth)
+            height = max(height, table.parent.size.height)
+        if room and (table.row_count if rows is None else rows) + HEADER_LINES > height:
             room -= table.styles.scrollbar_size_vertical
         widest = {**self._settled_widest, **{key: self._widest.widest[key] for key in GROWS}}
         keep = ORDER_COLUMNS.get(self.order.split(" (")[0])  # the sort's column stays in view where it can
