@@ -268,10 +268,11 @@ SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
 # rows are on screen (their new cells are laid out in the frame after it, ~0.1 ms a cell: fifty at once drew ~550
 # cells in one frame) and OFF_SCREEN_ROWS of the others (only their cells are built, ~0.2 ms a row: a thousand in
-# one tick held the loop for seconds; 40 a tick took 25 ticks after a 1,000-client round, fleet-1000-fill), or adds
-# the next ADD_ROWS rows (a thousand pending rows added at once held the loop ~0.4 s). Answers of a round read client
-# by client landing closer together than FLUSH_EVERY share one table update (each repaints the ~500 cells on
-# screen); the first after a pause and the one completing the round tick at once.
+# one tick held the loop for seconds; 40 a tick took 25 ticks after a 1,000-client round, fleet-1000-fill), or builds
+# the next ADD_ROWS rows' cells (a thousand pending rows built at once held the loop ~0.4 s): the first slice goes into
+# an empty table at once, the others together once all are built (each addition repaints every row on screen).
+# Answers of a round read client by client landing closer together than FLUSH_EVERY share one table update (each
+# repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at once.
 TICK = 1 / 30
 FLUSH_EVERY = 0.25
 FLUSH_ROWS = 12
@@ -410,7 +411,7 @@ class ClientsScreen(DashboardScreen):
         self._landed: list[ClientJudged] = []  # answers not shown yet
         self._ticks: Timer | None = None  # the screen's one cadence (TICK), paused while there is nothing to show
         self._ticking = False  # the cadence runs (not paused)
-        self._rows_to_add = False  # rows of the fleet not in the table yet (ADD_ROWS a tick)
+        self._rows_to_add = False  # rows of the fleet not in the table yet (their cells built ADD_ROWS a tick)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._top_until_judged = True  # see restart()
@@ -469,10 +470,10 @@ class ClientsScreen(DashboardScreen):
         kept when `rows`, default the rows shown, outgrow the table), in the order the rows' cells follow."""
         table = self.table
         room, height = table.size.width, table.size.height
-        if table.styles.height is not None and table.styles.height.is_auto and table.parent is not None:
+        if table.styles.height is not None and table.styles.height.is_auto:
             # an auto-height table is as tall as its rows so far: it grows to its parent's height before it scrolls
             # (measured against its own, a fill adding rows a slice at a time refitted the columns back and forth)
-            height = max(height, table.parent.size.height)
+            height = max(height, self.query_one("#clients-body", Horizontal).size.height)
         if room and (table.row_count if rows is None else rows) + HEADER_LINES > height:
             room -= table.styles.scrollbar_size_vertical
         widest = {**self._settled_widest, **{key: self._widest.widest[key] for key in GROWS}}
@@ -950,20 +951,20 @@ class ClientsScreen(DashboardScreen):
             shown = {key.value for key in table.rows}
             updates: dict[str, list[Text]] = {}
             new_rows: list[tuple[str, list[Text]]] = []
-            built, later = 0, False
+            fresh_rows, later = 0, False
             for member in members:
-                key = member.client_id
-                if key not in shown and built >= ADD_ROWS and not self._has_cells(member, minute):
+                client = member.client_id
+                if client not in shown and fresh_rows >= ADD_ROWS and not self._has_cells(member, minute):
                     later = True  # built at the next tick
                     continue
-                if not every_row and key in shown and key not in touched:
+                if not every_row and client in shown and client not in touched:
                     continue  # its row shows the cells of its answer already
                 cells, fresh = self._cells_of(member, minute)
-                if key not in shown:
-                    new_rows.append((key, cells))
-                    built += fresh
+                if client not in shown:
+                    new_rows.append((client, cells))
+                    fresh_rows += fresh
                 elif fresh:  # else the row shows these very cells already
-                    updates[key] = cells
+                    updates[client] = cells
             # The new rows go in at once when every one is built (each addition repaints every row on screen: ten
             # slices of a thousand repainted the screen ten times), or the first slice at once into an empty table.
             if not later or not table.row_count:
