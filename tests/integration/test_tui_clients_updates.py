@@ -76,7 +76,8 @@ async def test_the_pending_rows_go_in_at_once_after_the_first_slice(
         assert isinstance(screen, ClientsScreen) and screen.fleet is not None and not screen.awaiting
         total = len(screen.fleet.members)
         assert total > 2 * 3, total
-        # the first slice, then the rest at once (again if the columns were laid out anew meanwhile), never a slice
+        # the first slice, then the rest at once (again if the round's settled widths show another column), never
+        # a slice a tick
         assert additions[:2] == [3, total - 3] and set(additions) == {3, total - 3} and len(additions) <= 4, additions
         assert screen.table.row_count == total
 

@@ -925,6 +925,12 @@ class ClientsScreen(DashboardScreen):
         removed and re-sorted in place, so the cursor stays on its client and the scroll where it was; with `rank`
         False the rows keep their places (a round still filling in)."""
         table, current = self.table, self.current_key()
+        if self.fleet is not None and self.fleet.members and not table.size.width and self.is_mounted:
+            # not laid out yet: rows added now are fitted to no width, then cleared and built again for the table's
+            # width when it gets one (200 rows of a fleet-1000 fill); the next ticks add them once it has one
+            self._rows_to_add = True
+            self._pace()
+            return
         # a cursor left on the top row of a first round stays on the top row as the answers re-rank the rows (the
         # worst client first, not the one that happened to come first by name); moved by the user, it follows its row
         on_top = self._top_until_judged and current is not None and table.get_row_index(current) == 0
