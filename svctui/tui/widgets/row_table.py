@@ -4,9 +4,10 @@
 re-sort in the meantime keeps the highlight on the right rows. A cell wider than its column ends with `…`.
 
 For the stall and clients-fill rows of docs/PERFORMANCE.md: component styles are worked out once per frame
-(`FrameStyles`); `update_rows`/`update_column` repaint only the rows that changed; a table whose cells are replaced,
-never changed in place (the Clients screen's), sets `KEEP_LAYOUTS` to keep each cell's layout across repaints and
-`lay_out_ahead()` lays the top rows out a few per turn of the loop before their first frame.
+(`FrameStyles`); `update_rows`/`update_column` repaint only the rows that changed (refreshing none below the
+window: fleet-1000-fill); a table whose cells are replaced, never changed in place (the Clients screen's), sets
+`KEEP_LAYOUTS` to keep each cell's layout across repaints and `lay_out_ahead()` lays the top rows out a few per turn
+of the loop before their first frame.
 """
 
 from __future__ import annotations
