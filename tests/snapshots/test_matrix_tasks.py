@@ -104,6 +104,14 @@ async def test_plot(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_pa
     await compare_matrix(on_client(demo_server), steps, snapshot, tmp_path)
 
 
+async def test_deltas_zoomed(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
+    """`W` `z`: the comparison on the whole screen; at 80x24 a cut domain heading ends with `…` and a domain left
+    out is named (`+1 column: …`), no column off screen (issue 28)."""
+    drop = drop_case(demo_server, 1)  # three domains, one of them removed since
+    steps = on_tasks("W", "z", task_id=drop.task_id)
+    await compare_matrix(on_client(demo_server, drop.client_id), steps, snapshot, tmp_path)
+
+
 async def test_plot_zoomed(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
     """`z`: the detail pane on the whole screen, so the plot has its rows at 80x24 too."""
     steps = on_tasks("P", "z", task_id=drop_case(demo_server).task_id)

@@ -337,3 +337,36 @@ def test_no_stray_braille_dot_right_of_a_last_run_drop(runs: int, width: int) ->
     right = "".join(line[column + 1 :] for line in lines)
     assert not [char for char in right if "\u2800" <= char <= "\u28ff"], "\n".join(lines)
     assert any("\u2800" < char <= "\u28ff" for line in lines for char in line[:column]), "the line is still drawn"
+
+
+@pytest.mark.parametrize("width", [80, 60])
+async def test_deltas_at_80_columns_cut_headings_with_an_ellipsis_and_name_the_domains_left_out(width: int) -> None:
+    """A narrow comparison never scrolls sideways: a cut heading ends with `…`, a domain left out is named in the
+    header (`+1 column: …`), a value is never cut (newcomer audit, issue 28 item 7)."""
+    pane = DeltasPane(zone=UTC)
+    tasks = sample_tasks()
+    async with OneWidget(pane).run_test(size=(width, 30)) as pilot:
+        pane.show_comparison(compare_with_previous(tasks[7], tasks))
+        await pilot.pause()
+        table = pane.table
+        assert table.virtual_size.width <= table.size.width, "no column off screen"
+        full = {"EU.CORP.EXAMPLE.COM vs 205", "CORP.EXAMPLE.COM vs 206", "LAB.EXAMPLE.NET vs 206"}
+        shown = {str(key.value).removeprefix("domain:") for key in table.columns if str(key.value) != "count"}
+        for column in table.columns.values():
+            label = column.label.plain
+            assert label in full or label in {"Count", "Total"} or label.endswith("…"), label
+            assert column.label.cell_len <= column.width
+        for row in table.ordered_rows:  # every value shown whole
+            for key, column in table.columns.items():
+                assert cell_text(table, row.key.value or "", key.value or "").__len__() <= column.width
+        assert any(column.label.plain.endswith("…") for column in table.columns.values()) or width < 80
+        missing = {"EU.CORP.EXAMPLE.COM", "CORP.EXAMPLE.COM", "LAB.EXAMPLE.NET"} - shown
+        assert bool(missing) is (width < 80), "at 60 columns a domain is left out"
+        header = static_text(pane.query_one("#deltas-header", Static))
+        count = len(missing)
+        assert (f"+{count} column{'s' if count > 1 else ''}: " in header) is bool(missing)
+        assert all(name in header for name in missing), header
+        await pilot.resize_terminal(200, 30)
+        await pilot.pause()
+        assert {column.label.plain for column in table.columns.values()} >= full, "room again: every domain whole"
+        assert "column" not in static_text(pane.query_one("#deltas-header", Static)).split("\n")[-2]

@@ -7,16 +7,19 @@ successfully. Each domain's heading names its baseline task (`vs 2773`), so the 
 
 Laid out with the 12 counts as rows and the domains as columns (domains are few, counts are many), plus a
 result row (ok/failed before → after) and a total column; domains added or removed are marked in their header.
+The columns are fitted to the pane's width (svctui.table_fit, as every table's): a domain's values are never cut, its
+heading is (ending with `…`), and the domains that do not fit are named in the header (`+2 columns: …`).
 """
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual import getters
+from textual import events, getters
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from svctui.table_fit import Column, fit_columns, left_out_hint
 from svctui.triage import (
     COUNT_LABELS,
     COUNT_NAMES,
@@ -61,6 +64,8 @@ class DeltasPane(TriagePane):
 
     comparison: RunComparison | None = None
     note = NO_TASK_NOTE
+    fitted_width = 0  # the pane's width the columns were fitted to
+    left_out: tuple[str, ...] = ()  # the domains the table leaves out at this width
     table = getters.query_one("#deltas-table", RowTable)  # the deltas table
 
     def compose(self) -> ComposeResult:
@@ -72,6 +77,11 @@ class DeltasPane(TriagePane):
     def on_mount(self) -> None:
         """Repaint on theme change."""
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._render_comparison())
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fit the columns to the new width."""
+        if event.size.width != self.fitted_width:
+            self._render_comparison()
 
     def show_note(self, note: str) -> None:
         """Clear the table and show a one-line note (loading, no event, ...)."""
@@ -90,38 +100,60 @@ class DeltasPane(TriagePane):
         header = self.query_one("#deltas-header", Static)
         table = self.table
         table.clear(columns=True)
+        self.left_out = ()
         comparison = self.comparison
         if comparison is None:
             header.update(self.note)
             return
-        header.update(self._header(comparison))
         if comparison.previous is None:
+            header.update(self._header(comparison))
             return
-        table.add_column("Count", key="count")
-        table.add_column("Total", key="total")  # beside the counts: a narrow pane scrolls the domains, not the sum
         domains = self.drops_first(comparison.domains)  # the dropped cell in view without scrolling sideways
-        keys: set[str] = set()
+        keys: list[str] = []
         for domain in domains:
             key, again = f"domain:{domain.domain_name}", 1
             while key in keys:  # a server listing one domain twice: a column each, not a DuplicateKey crash
                 again += 1
                 key = f"domain:{domain.domain_name}:{again}"
-            keys.add(key)
-            table.add_column(self._domain_heading(domain), key=key)
-        table.add_row(
-            Text("Result", style="bold"),
-            Text(""),
-            *[self._result_cell(domain) for domain in domains],
-            key=RESULT_ROW,
-        )
+            keys.append(key)
         totals = {delta.field: delta for delta in comparison.totals}
+        labels = {"count": Text("Count"), "total": Text("Total")}
+        by_key = dict(zip(keys, domains, strict=True))
+        labels.update({key: self._domain_heading(domain) for key, domain in by_key.items()})
+        rows: list[tuple[str, dict[str, Text]]] = [
+            (RESULT_ROW, {"count": Text("Result", style="bold"), "total": Text("")})
+        ]
+        rows[0][1].update({key: self._result_cell(domain) for key, domain in by_key.items()})
         for position, field in enumerate(COUNT_NAMES):
-            table.add_row(
-                Text(COUNT_LABELS[field]),
-                self._delta_cell(totals[field], bold=True),
-                *[self._delta_cell(domain.deltas[position]) for domain in domains],
-                key=field,
-            )
+            cells = {"count": Text(COUNT_LABELS[field]), "total": self._delta_cell(totals[field], bold=True)}
+            cells.update({key: self._delta_cell(domain.deltas[position]) for key, domain in by_key.items()})
+            rows.append((field, cells))
+        values = {key: max(cells[key].cell_len for _row, cells in rows) for key in labels}
+        # The count and its total always show (the total beside the counts: a narrow pane drops domains, not the
+        # sum); a domain's values are never cut, only its heading (free room to the headings first).
+        columns = [
+            Column("count", "Count", droppable=False),
+            Column("total", "Total", droppable=False),
+            *(
+                Column(key, domain.domain_name, least=max(1, values[key]), rank=rank, names=True)
+                for rank, (key, domain) in enumerate(by_key.items(), start=1)
+            ),
+        ]
+        natural = {key: max(values[key], labels[key].cell_len) for key in labels}
+        room = self.size.width - table.styles.scrollbar_size_vertical
+        fitted = fit_columns(columns, natural, room, 2 * table.cell_padding)  # not laid out: all (a resize fits it)
+        if room > 0:
+            self.fitted_width = self.size.width
+        self.left_out = tuple(visible(name) for name in fitted.left_out_titles())
+        header.update(self._header(comparison))  # after the fit: it names the domains left out
+        for key, width in fitted.widths.items():
+            label = labels[key]
+            if label.cell_len > width:
+                label = label.copy()
+                label.truncate(width, overflow="ellipsis")
+            table.add_column(label, key=key, width=width)
+        for row_key, cells in rows:
+            table.add_row(*(cells[key] for key in fitted.widths), key=row_key)
 
     def worst_drop(self, domain: DomainComparison) -> CountDelta | None:
         """The domain's count that dropped most beyond the threshold (in percent), None when none did."""
@@ -179,7 +211,10 @@ class DeltasPane(TriagePane):
         drop = self._drop_line(comparison) if baselines else None
         if drop is not None:
             text.append_text(drop)
-        text.append(f"\n{RULE}", style="dim")
+        text.append("\n")
+        if self.left_out:  # the domains the table has no room for, named (as the domain results' `+3 columns`)
+            text.append(f"{left_out_hint(list(self.left_out))} · ", style="italic")
+        text.append(RULE, style="dim")
         return text
 
     def _domain_heading(self, domain: DomainComparison) -> Text:
