@@ -313,7 +313,9 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor .filter-name { width: 25; color: $text; }
     FilterEditor .filter-op { width: 18; margin-right: 1; }
     FilterEditor .filter-value { width: 30; }
-    FilterEditor .filter-hint { width: 1fr; color: $text-muted; padding-left: 1; }
+    FilterEditor .filter-hint {  /* one line: a hint with no room for all of it ends with `…` (`time: RFC 33…`) */
+        width: 1fr; color: $text-muted; padding-left: 1; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     FilterEditor .filter-error { height: auto; padding-left: 25; color: $text-muted; display: none; }
     FilterEditor .-invalid .filter-error, FilterEditor #quick-error.-invalid { color: $error; }
     FilterEditor .-invalid .filter-name { color: $error; text-style: bold; }

@@ -1,0 +1,31 @@
+"""The filter editor's kind hints at 80x24: a hint with no room for its whole text ends with `…` (a newcomer read
+`time: RFC` and took it for all there was; issue 28 item 7)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Static
+
+from svctui.demo.server import DemoServer
+from svctui.tui.widgets.filter_editor import FilterEditor
+from tests.support.tui import on_events, settle
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_a_hint_cut_short_ends_with_an_ellipsis(demo_server: DemoServer, size: tuple[int, int]) -> None:
+    async with on_events(demo_server, size=size) as (app, pilot, _):
+        await pilot.press("slash")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        shown = []
+        for hint in editor.query(".filter-hint").results(Static):
+            if not hint.region.width:
+                continue
+            full = str(hint.render())
+            line = hint.render_line(0).text.strip()
+            shown.append(line)
+            assert line == full or (line.endswith("…") and full.startswith(line[:-1])), (line, full)
+        assert any("time:" in line for line in shown), shown
