@@ -18,6 +18,7 @@ from textual.widgets import Input
 from svctui.demo.server import DemoServer
 from svctui.store.model import build_profile
 from svctui.tui.palette import open_profile_picker
+from svctui.tui.widgets.raw_json import RawJson
 from tests.support.cli import add_profile
 from tests.support.matrix import compare_matrix, settled_steps
 from tests.support.tui import make_app, settle
@@ -41,6 +42,24 @@ async def test_raw_json(snapshot: SnapshotAssertion, demo_server: DemoServer, tm
     async def steps(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("y")
+        await settled_steps(pilot)
+
+    await compare_matrix(make_app(demo_server), steps, snapshot, tmp_path)
+
+
+async def test_raw_json_long_line(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
+    """The first event whose JSON has a line wider than the view at 80 columns (its rule): the line wraps (issue 28)."""
+
+    async def steps(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        for _row in range(40):
+            await pilot.press("y")
+            await settle(pilot)
+            view = pilot.app.screen
+            assert isinstance(view, RawJson)
+            if max(len(line) for line in view.text.splitlines()) > 72:
+                break
+            await pilot.press("escape", "down")
         await settled_steps(pilot)
 
     await compare_matrix(make_app(demo_server), steps, snapshot, tmp_path)

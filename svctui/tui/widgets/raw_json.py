@@ -57,6 +57,9 @@ class RawJson(ModalScreen[None]):
             with VerticalScroll(id="json-scroll"):
                 highlighted = JSON(self.text)  # rich parses and dumps the text again, C1 controls raw: shown here
                 highlighted.text = shown_text(highlighted.text, lines=True)
+                # rich crops a long line (`"rrule": "DTSTART:…;BYD`, the rest unseen): wrap it, as the other views
+                # do, a word longer than the view folded
+                highlighted.text.no_wrap, highlighted.text.overflow = False, "fold"
                 yield Static(highlighted, id="json-body")
 
     def on_mount(self) -> None:
