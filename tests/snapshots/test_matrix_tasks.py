@@ -112,6 +112,11 @@ async def test_deltas_zoomed(snapshot: SnapshotAssertion, demo_server: DemoServe
     await compare_matrix(on_client(demo_server, drop.client_id), steps, snapshot, tmp_path)
 
 
+async def test_quick_filter_not_ok(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
+    """`o`: more chips than the line has room for at 80x24: `+N more` and `x clears all` in view (issue 28)."""
+    await compare_matrix(on_client(demo_server), on_tasks("o"), snapshot, tmp_path)
+
+
 async def test_plot_zoomed(snapshot: SnapshotAssertion, demo_server: DemoServer, tmp_path: Path) -> None:
     """`z`: the detail pane on the whole screen, so the plot has its rows at 80x24 too."""
     steps = on_tasks("P", "z", task_id=drop_case(demo_server).task_id)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from textual.containers import HorizontalScroll
+from textual.app import ComposeResult
+from textual.containers import Horizontal, HorizontalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
 
@@ -44,14 +45,18 @@ class FilterChip(Button):
         self.active_filter = active
 
 
-class FilterChips(HorizontalScroll):
-    """A one-line strip of removable filter chips; hidden when no filter is active."""
+class FilterChips(Horizontal):
+    """A one-line strip of removable filter chips, then `+2 more` (the chips out of view) and `x clears all`, both
+    always in view; hidden when no filter is active."""
 
     DEFAULT_CSS = """
-    FilterChips { height: 1; display: none; scrollbar-size: 0 0; }
+    FilterChips { height: 1; display: none; }
     FilterChips.-active { display: block; }
+    FilterChips #chips-scroll { width: auto; height: 1; scrollbar-size: 0 0; }  /* the hint right after the chips */
     FilterChips .filter-chip { margin: 0 1 0 0; background: $primary-muted; color: $text; min-width: 0; }
     FilterChips .filter-chip:hover, FilterChips .filter-chip:focus { background: $primary; text-style: bold; }
+    FilterChips .chips-more { width: auto; color: $text-muted; margin-right: 1; display: none; }
+    FilterChips .chips-more.-shown { display: block; }
     FilterChips .chips-hint { width: auto; color: $text-muted; }
     """
 
@@ -59,16 +64,51 @@ class FilterChips(HorizontalScroll):
         super().__init__(id=id, classes=classes)
         self.spec = spec
         self.filters: tuple[Filter, ...] = ()
+        self.hidden_chips = 0  # chips not wholly in view (`+2 more`)
+
+    def compose(self) -> ComposeResult:
+        """The chips' scroller, the count of those out of view and the hint."""
+        yield HorizontalScroll(id="chips-scroll")
+        yield Static("", classes="chips-more", markup=False)
+        yield Static("x clears all", classes="chips-hint")
 
     def show_filters(self, filters: Sequence[Filter], names: Mapping[str, str] | None = None) -> None:
         """Replace the chips with one per filter (a client by its name where `names`, id -> name, has it)."""
         self.filters = tuple(filters)
-        self.remove_children()
+        scroll = self.query_one("#chips-scroll", HorizontalScroll)
+        scroll.remove_children()
         if self.filters:
-            chips: list[Static | Button] = [FilterChip(active, self.spec, names) for active in self.filters]
-            chips.append(Static("x clears all", classes="chips-hint"))
-            self.mount_all(chips)
+            scroll.mount_all([FilterChip(active, self.spec, names) for active in self.filters])
         self.set_class(bool(self.filters), "-active")
+        self.call_after_refresh(self.count_hidden)
+
+    def on_resize(self) -> None:
+        """Other widths, other chips in view."""
+        self.call_after_refresh(self.count_hidden)
+
+    def count_hidden(self) -> None:
+        """Show the chips that fit whole before `+2 more` and `x clears all` (no half chip), and count the others
+        (tab still reaches them: the strip scrolls)."""
+        if not self.is_mounted:
+            return
+        scroll = self.query_one("#chips-scroll", HorizontalScroll)
+        widths = [chip.outer_size.width + chip.styles.margin.width for chip in scroll.query(FilterChip)]
+        room = self.content_size.width - self.query_one(".chips-hint", Static).outer_size.width
+        if sum(widths) > room:
+            room -= len(f"+{len(widths)} more") + 1
+        shown, used = 0, 0
+        while shown < len(widths) and used + widths[shown] <= room:
+            used += widths[shown]
+            shown += 1
+        hidden = len(widths) - shown
+        more = self.query_one(".chips-more", Static)
+        more.update(f"+{hidden} more" if hidden else "")
+        more.set_class(bool(hidden), "-shown")
+        if hidden:
+            scroll.styles.width = max(1, used)
+        else:
+            scroll.styles.width = "auto"
+        self.hidden_chips = hidden
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Remove the pressed chip's filter."""
