@@ -200,3 +200,32 @@ async def test_with_the_detail_pane_open_the_selector_name_is_cut_not_left_out(d
         await pilot.press("p")
         await settle(pilot)
         assert table.columns[ColumnKey("name")].width >= 32  # the room back: the name as wide as before
+
+
+@pytest.mark.parametrize("size", [SMALL, (160, 45)])
+async def test_the_restore_gives_an_empty_message_column_no_room_and_the_names_the_free_room(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A restore whose rows have no message (the usual case): no message column, the names take the room (a newcomer
+    saw names cut to 9 cells at 80 columns and 28 at 160 beside an empty message column; issue 28 item 7)."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [s for s in tag_selectors(demo) if not s.is_default and s.disabled_at is None]
+        selectors = sorted(selectors, key=lambda selector: -len(selector.name))[:4]  # the longest names
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+            report = await delete_selectors(
+                client, BIG_TAG_ID, [selector.id for selector in selectors], context=context, tag_name="Tier Zero"
+            )
+        screen = RestoreScreen(plan_restore(read_audit(), report.run_id))
+        async with with_screen(demo, screen, size=size) as (_app, pilot):
+            await pilot.pause()
+            assert screen.finished and not any(result.message for result in screen.results.values())
+            table = screen.query_one("#restore-table", DataTable)
+            assert "message" not in [column.key.value for column in table.ordered_columns]
+            assert_fits(table)
+            longest = max(len(selector.name) for selector in selectors)
+            name_width = table.columns[ColumnKey("name")].width
+            if size == SMALL:
+                assert name_width > 9 + 10, "the message's room went to the names"
+            else:
+                assert name_width >= longest > 28, "at 160 columns every name whole"

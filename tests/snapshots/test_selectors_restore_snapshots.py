@@ -29,11 +29,13 @@ TS = "2026-11-20T09:15:00.000Z"
 pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("utc_zone")]
 
 
-def deletion_run(demo: DemoServer) -> None:
-    """A finished run on the demo server: 4 deleted (really gone from the server), 1 default refused."""
+def deletion_run(demo: DemoServer, *, enabled_only: bool = False) -> None:
+    """A finished run on the demo server: 4 deleted (really gone from the server; `enabled_only`: none of them
+    disabled, so the restore has no message to give), 1 default refused."""
     selectors = tag_selectors(demo)
     default = next(selector for selector in selectors if selector.is_default)
-    chosen = [default, *[selector for selector in selectors if not selector.is_default][:4]]
+    deletable = [s for s in selectors if not s.is_default and (s.disabled_at is None or not enabled_only)]
+    chosen = [default, *deletable[:4]]
     context = AuditContext("demo", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", demo.base_url.rstrip("/"), "alice")
     append_audit(
         {**plan_line(RUN_ID, context, BIG_TAG_ID, "Tier Zero", [s.id for s in chosen], 4, resumes=None), "ts": TS}
@@ -74,6 +76,21 @@ async def test_restore_finished(
     snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
 ) -> None:
     deletion_run(big_demo)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await open_restore(pilot)
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, RestoreScreen) and pilot.app.screen.finished
+
+    await compare_matrix(make_app(big_demo), run_before, snapshot, tmp_path)
+
+
+async def test_restore_finished_without_messages(
+    snapshot: SnapshotAssertion, tmp_path: Path, big_demo: DemoServer, fixed_request_ids: None
+) -> None:
+    """No row has a message: the message column takes no room, the names take it first (issue 28)."""
+    deletion_run(big_demo, enabled_only=True)
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await open_restore(pilot)

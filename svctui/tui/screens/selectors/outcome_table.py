@@ -39,8 +39,12 @@ class OutcomeTable(Vertical):
     SEPARATOR: ClassVar[str] = " · "
     table = getters.query_one(RowTable)  # the outcomes table (its id is `table_id`)
 
-    def __init__(self, columns: Sequence[Column], cuts: Mapping[str, Cut], *, table_id: str) -> None:
+    def __init__(
+        self, columns: Sequence[Column], cuts: Mapping[str, Cut], *, table_id: str, hide_empty: bool = False
+    ) -> None:
         super().__init__()
+        self.hide_empty = hide_empty  # a column with no value in any row takes no room (shown once one has a value)
+        self.filled: set[str] = set()  # the columns with a value in some row
         self.outcome_columns = tuple(columns)  # ranked (svctui.table_fit.ranked)
         self.cuts = dict(cuts)  # how a value too wide for its column is cut (else it ends with `…`)
         self.table_id = table_id
@@ -66,6 +70,9 @@ class OutcomeTable(Vertical):
         changed = False
         for column in self.outcome_columns:
             value = values.get(column.key)
+            if value and column.key not in self.filled:
+                self.filled.add(column.key)
+                changed = True
             if value and cell_len(value) > self.widest[column.key]:
                 self.widest[column.key] = cell_len(value)
                 changed = True
@@ -101,7 +108,7 @@ class OutcomeTable(Vertical):
         room = self.room()
         if room <= 0 or (room == self.fitted_width and not force):
             return False
-        fitted = fit_columns(self.outcome_columns, self.widest, room, 2 * table.cell_padding).widths
+        fitted = fit_columns(self.fitted_columns(), self.widest, room, 2 * table.cell_padding).widths
         self.fitted_width = room
         if fitted == self.widths and table.row_count == len(self.values):
             return False
@@ -117,6 +124,15 @@ class OutcomeTable(Vertical):
             table.move_cursor(row=min(max(row, 0), table.row_count - 1), animate=False)
         self.show_whole()
         return True
+
+    def fitted_columns(self) -> list[Column]:
+        """The columns the fit places: all of them, or (`hide_empty`) those with a value in some row and the first."""
+        first = self.outcome_columns[0].key
+        return [
+            column
+            for column in self.outcome_columns
+            if not self.hide_empty or column.key in self.filled or column.key == first
+        ]
 
     def cells(self, key: str) -> list[str]:
         """The row's shown cells, each cut to its column by its column's rule."""
@@ -151,7 +167,7 @@ class OutcomeTable(Vertical):
         line = self.query_one(".outcome-whole", Static)
         key = self.highlighted_key()
         cut = self.cut_values(key) if key is not None else []
-        left_out = [column.title for column in self.outcome_columns if column.key not in self.widths]
+        left_out = [column.title for column in self.fitted_columns() if column.key not in self.widths]
         hint = left_out_hint(left_out) if self.widths else ""  # (not fitted yet: nothing is left out)
         if not hint and (key is None or not cut):
             line.update("")

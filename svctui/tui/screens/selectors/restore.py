@@ -50,13 +50,13 @@ from svctui.tui.screens.selectors.session import (
 IDS_SHOWN = 3
 WAITING = "waiting"
 RESTORE: Channel[list[RestoreResult]] = Channel("restore")  # the restore run, each result also a message
-# The table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message takes
-# what the others leave, at 80 every column is cut to fit) and the order they matter in.
+# The table's columns (most and least widths; OutcomeTable fits them to the sheet: the free room goes to the names
+# first, a column with no value in any row (the message, for most runs) takes none) and the order they matter in.
 RESTORE_FIT = ("old", "outcome", "new", "status", "name", "message", "request")
 RESTORE_COLUMNS = ranked(
     (
         Column("old", "old id"),
-        Column("name", "name", most=28, least=9),
+        Column("name", "name", least=9, names=True),
         Column("outcome", "outcome", most=10, least=8),
         Column("new", "new id"),
         Column("status", "status"),
@@ -191,7 +191,7 @@ class RestoreScreen(ModalScreen[None]):
             title = f"Restoring {what} deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
-            yield OutcomeTable(RESTORE_COLUMNS, RESTORE_CUTS, table_id="restore-table")
+            yield OutcomeTable(RESTORE_COLUMNS, RESTORE_CUTS, table_id="restore-table", hide_empty=True)
             yield Static("esc cancels: the request in flight finishes, nothing more is sent", id="restore-status")
 
     def on_mount(self) -> None:
