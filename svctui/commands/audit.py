@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from svctui.commands.common import ExitCode, error, format_option, note
 from svctui.commands.output import Format, make_writer
-from svctui.commands.table import Role, TableColumn
+from svctui.commands.table import Role, TableColumn, TableWriter
 from svctui.store.audit_read import AuditLog, AuditRun, read_audit
 from svctui.store.errors import StoreError
 from svctui.text import cut_start
@@ -115,6 +115,8 @@ SELECTOR_COLUMNS = (
 def _write(fmt: str, model: type[BaseModel], rows: Sequence[BaseModel], noun: str) -> None:
     columns = RUN_COLUMNS if model is RunRow else SELECTOR_COLUMNS
     writer = make_writer(Format(fmt), model, sys.stdout, noun=noun, err=sys.stderr, columns=columns)
+    if isinstance(writer, TableWriter):  # one page: a column empty in every row (NEW ID of a deletion) is left out
+        writer.drop_empty = True
     writer.write_page(rows)
     writer.close(complete=True)
 

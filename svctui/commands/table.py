@@ -340,6 +340,8 @@ class TableWriter:
         self.err = err
         self.widths: list[int | None] | None = None
         self.rows_written = 0
+        # A one-page output (every row known at the first page) leaves out a column empty in every row, and says so.
+        self.drop_empty = False
 
     def _cells(self, item: BaseModel) -> list[str]:
         return [single_line(str(column.cell(item))) for column in self.columns]
@@ -379,19 +381,31 @@ class TableWriter:
         return "\n".join(lines)
 
     def _fit(self, rows: Sequence[Sequence[str]]) -> list[int | None]:
-        """The columns' widths for the first page's rows (None: left out), saying on stderr which were left out."""
+        """The columns' widths for the first page's rows (None: left out), saying on stderr which were left out: for
+        the width, and (`drop_empty`) for having no value in any row."""
+        empty = {i for i in range(len(self.columns)) if self.drop_empty and not any(row[i] for row in rows)}
+        if len(empty) == len(self.columns):
+            empty = set()
+        kept = [i for i in range(len(self.columns)) if i not in empty]
         fits = [
-            column_fit(column, max(cell_width(column.header), *(cell_width(row[i]) for row in rows)))
-            for i, column in enumerate(self.columns)
+            column_fit(self.columns[i], max(cell_width(self.columns[i].header), *(cell_width(row[i]) for row in rows)))
+            for i in kept
         ]
-        widths = fit_columns(fits, self.width, len(GAP))
-        left_out = sorted((c for c, w in zip(self.columns, widths, strict=True) if w is None), key=lambda c: c.drop)
-        if left_out:
-            count = plural(len(left_out), "column")
-            self.err.write(
-                f"note: {count} left out at {self.width} columns ({', '.join(c.header for c in left_out)}); "
-                "-o json or a wider terminal shows them\n"
+        fitted = dict(zip(kept, fit_columns(fits, self.width, len(GAP)), strict=True))
+        widths = [fitted.get(i) for i in range(len(self.columns))]
+        narrow = sorted((self.columns[i] for i in kept if fitted[i] is None), key=lambda c: c.drop)
+        parts = []
+        if narrow:
+            headers = ", ".join(c.header for c in narrow)
+            parts.append(
+                f"{plural(len(narrow), 'column')} left out at {self.width} columns ({headers}); "
+                "-o json or a wider terminal shows them"
             )
+        if empty:
+            headers = ", ".join(self.columns[i].header for i in sorted(empty))
+            parts.append(f"{plural(len(empty), 'column')} left out as empty in every row ({headers})")
+        if parts:
+            self.err.write(f"note: {'; '.join(parts)}\n")
         return widths
 
     def write_page(self, items: Sequence[BaseModel]) -> None:

@@ -158,6 +158,23 @@ def test_audit_tables_keep_outcomes_request_ids_and_names(
         assert lost["name"][:19] in gone and "already gone" in gone, gone
 
 
+def test_audit_show_of_a_deletion_leaves_out_the_empty_new_id_column(fresh_env: dict[str, str]) -> None:
+    """A deletion run re-creates nothing: its NEW ID column was empty in every row, taking room from the names; it is
+    left out of the table and said so on stderr (json keeps the field) (issue 28 item 7)."""
+    chosen = _deletable(2)
+    assert invoke(["selectors", "delete", "1", *(str(item["id"]) for item in chosen), "--yes"]).exit_code == 0
+    run = read_audit().runs[-1]
+    for width in (80, 160):
+        shown = invoke(["audit", "show", run.run_id], env={"COLUMNS": str(width)})
+        assert shown.exit_code == 0, shown.stderr
+        header = shown.stdout.splitlines()[0]
+        assert "NEW ID" not in header and "REQUEST ID" in header, header
+        said = shown.stderr.partition("left out as empty in every row (")[2].partition(")")[0]
+        assert "NEW ID" in said.split(", "), shown.stderr
+    rows = json.loads(invoke(["audit", "show", run.run_id, "-o", "json"]).stdout)
+    assert all("new_id" in row and row["new_id"] is None for row in rows)
+
+
 def test_profile_list_is_fitted_as_every_table() -> None:
     """`profile list` printed its own table at any width (a 70-cell URL ran past 60 columns); it is fitted by the same
     rule: the URL keeps its host's start and its port, the auth kind is left out and said so."""
