@@ -8,10 +8,11 @@ import time
 
 import pytest
 
+from svctui.tui.widgets.log_view import PREFIX
 from tests.e2e.test_tmux import Tmux, tmux  # noqa: F401  (the fixture)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-CONTINUATION = r"(?m)^ {18}\S"  # a wrapped line's second part, under its message
+CONTINUATION = rf"(?m)^ {{{PREFIX}}}\S"  # a wrapped line's second part, under its message (after time and level)
 WIDE = r"(?m)^.{100,}$"  # drawn at 160 columns
 WHOLE_STATUS = r"INFO Status: \d+ objects finished .* -- Using \d+ MB RAM"  # one line only when ~90 columns fit
 
