@@ -16,10 +16,12 @@ import os
 import pty
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from svctui.tui import hangup
 from tests.support.tui import make_app
@@ -45,72 +47,74 @@ def resumes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
         signal.signal(signal.SIGCONT, before)
 
 
-async def test_a_sigcont_after_the_terminal_hung_up_exits_without_restarting_textual(
-    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
-) -> None:
-    master, slave = pty.openpty()
-    terminal = os.fdopen(slave, "r")
-    monkeypatch.setattr(sys, "__stdin__", terminal)
-    app = make_app()
+class Terminal:
+    """A real pseudo-terminal made the dashboard's stdin; `hang_up` closes its far end, as tmux's server going does."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.master, slave = pty.openpty()
+        self.stdin = os.fdopen(slave, "r")
+        monkeypatch.setattr(sys, "__stdin__", self.stdin)
+
+    def hang_up(self) -> None:
+        """The terminal hangs up."""
+        os.close(self.master)
+        self.master = -1
+
+    def close(self) -> None:
+        """Both ends closed (the far end unless it hung up already)."""
+        self.stdin.close()
+        if self.master >= 0:
+            os.close(self.master)
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[Terminal]:
+    """The dashboard's terminal for one test, closed after it."""
+    made = Terminal(monkeypatch)
     try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert hangup.watch_terminal(app)
-            os.close(master)  # the terminal hangs up, as when tmux's server goes
-            master = -1
-            os.kill(os.getpid(), signal.SIGCONT)
-            for _ in range(ENOUGH_PAUSES):
-                if app.return_code is not None:
-                    break
-                await pilot.pause(0.05)
+        yield made
     finally:
-        terminal.close()
-        if master >= 0:
-            os.close(master)
+        made.close()
+
+
+async def until(pilot: Pilot[Any], done: Callable[[], object]) -> None:
+    """Let the app run until `done()` holds (or ENOUGH_PAUSES pauses went by)."""
+    for _ in range(ENOUGH_PAUSES):
+        if done():
+            return
+        await pilot.pause(0.05)
+
+
+async def test_a_sigcont_after_the_terminal_hung_up_exits_without_restarting_textual(
+    terminal: Terminal, resumes: list[int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert hangup.watch_terminal(app)
+        terminal.hang_up()
+        os.kill(os.getpid(), signal.SIGCONT)
+        await until(pilot, lambda: app.return_code is not None)
     assert resumes == [], "application mode is not started again on a dead terminal"
     assert app.return_code == hangup.HANGUP_EXIT
 
 
-async def test_a_sigcont_on_a_live_terminal_still_resumes_textual(
-    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
-) -> None:
-    master, slave = pty.openpty()
-    terminal = os.fdopen(slave, "r")
-    monkeypatch.setattr(sys, "__stdin__", terminal)
+async def test_a_sigcont_on_a_live_terminal_still_resumes_textual(terminal: Terminal, resumes: list[int]) -> None:
     app = make_app()
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert hangup.watch_terminal(app)
-            os.kill(os.getpid(), signal.SIGCONT)  # fg after ctrl+z
-            for _ in range(ENOUGH_PAUSES):
-                if resumes:
-                    break
-                await pilot.pause(0.05)
-            assert resumes == [signal.SIGCONT]
-            assert app.is_running and app.return_code is None
-    finally:
-        terminal.close()
-        os.close(master)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert hangup.watch_terminal(app)
+        os.kill(os.getpid(), signal.SIGCONT)  # fg after ctrl+z
+        await until(pilot, lambda: resumes)
+        assert resumes == [signal.SIGCONT]
+        assert app.is_running and app.return_code is None
 
 
 async def test_a_hang_up_with_no_signal_exits_before_any_look_at_the_terminal(
-    monkeypatch: pytest.MonkeyPatch, resumes: list[int]
+    monkeypatch: pytest.MonkeyPatch, terminal: Terminal, resumes: list[int]
 ) -> None:
     monkeypatch.setattr(hangup, "HANGUP_CHECK", 24 * 3600.0)  # no look at the terminal during this test
-    master, slave = pty.openpty()
-    terminal = os.fdopen(slave, "r")
-    monkeypatch.setattr(sys, "__stdin__", terminal)
     app = make_app()
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert hangup.watch_terminal(app)
-            os.close(master)  # the terminal hangs up; no SIGHUP, no SIGCONT
-            master = -1
-            for _ in range(ENOUGH_PAUSES):
-                if app.return_code is not None:
-                    break
-                await pilot.pause(0.05)
-    finally:
-        terminal.close()
-        if master >= 0:
-            os.close(master)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert hangup.watch_terminal(app)
+        terminal.hang_up()  # no SIGHUP, no SIGCONT
+        await until(pilot, lambda: app.return_code is not None)
     assert app.return_code == hangup.HANGUP_EXIT
