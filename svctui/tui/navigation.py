@@ -48,3 +48,6 @@ class HasHelp(Protocol):
 
     def help_legend(self) -> list[str]:
         """Lines help adds under the keys (the Clients screen's marks in full); none by default."""
+
+    def help_renames(self) -> dict[str, tuple[str, str] | None]:
+        """What its keys do here when not what they say elsewhere: action → (label, tooltip), None: not listed."""

@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from svctui.api.filters import SortKey
 from svctui.text import plural
+from svctui.tui.app_shape import DescribesThemes
 from svctui.tui.theme import describe_theme
 from svctui.visible import json_safe, visible
 
@@ -54,7 +55,7 @@ class ThemePickerProvider(ThemeProvider):
         """Every theme: the current one, svctui's, the others; each by name, with what it is."""
         app = self.app
         current, themes = app.theme, app.available_themes
-        described: Mapping[str, str] = getattr(app, "theme_descriptions", {})
+        described: Mapping[str, str] = app.theme_descriptions if isinstance(app, DescribesThemes) else {}
         for name, callback in sorted(self.commands, key=lambda command: theme_order(command[0], current)):
             theme = themes.get(name)
             yield DiscoveryHit(name, callback, help=theme_help(theme, current, described) if theme else None)

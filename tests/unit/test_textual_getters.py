@@ -71,7 +71,7 @@ def test_the_check_finds_a_wrapping_property() -> None:
 
 def test_no_screen_is_asked_by_attribute_name() -> None:
     """A screen's own method is called through a typed protocol (tui/navigation.py), never found by name."""
-    pattern = re.compile(r"(?:getattr|hasattr)\(self(?:\.app)?\.screen\b")
+    pattern = re.compile(r"(?:getattr|hasattr)\((?:self(?:\.app)?\.)?screen\b")
     asked = [
         f"{path.relative_to(TUI)}:{number}"
         for path in sorted(TUI.rglob("*.py"))
@@ -79,3 +79,37 @@ def test_no_screen_is_asked_by_attribute_name() -> None:
         if pattern.search(line)
     ]
     assert not asked, f"call the screen through a runtime_checkable Protocol instead: {asked}"
+
+
+APP_BY_NAME = re.compile(r"(?:getattr|hasattr)\((?:self\.)?app\b")
+
+
+def apps_asked_by_name(source: str) -> list[int]:
+    """The lines of `source` that find an attribute of the app by name (getattr/hasattr)."""
+    return [number for number, line in enumerate(source.splitlines(), 1) if APP_BY_NAME.search(line)]
+
+
+def test_no_app_is_asked_by_attribute_name() -> None:
+    """Issue 27: a part the app imports reads it through a protocol of tui/app_shape.py (the state panel's profile
+    and demo_stopped, help's settings, the theme picker's descriptions), a screen through `getters.app`."""
+    asked = [
+        f"{path.relative_to(TUI)}:{number}"
+        for path in sorted(TUI.rglob("*.py"))
+        for number in apps_asked_by_name(path.read_text(encoding="utf-8"))
+    ]
+    assert not asked, f"read the app through a Protocol of tui/app_shape.py or getters.app instead: {asked}"
+
+
+def test_the_app_check_finds_a_getattr_of_the_app() -> None:
+    source = 'x = getattr(self.app, "profile", None)\ny = getattr(app, "settings")\nz = getattr(apple, "a")\n'
+    assert apps_asked_by_name(source) == [1, 2]
+
+
+def test_the_app_has_every_shape_its_parts_ask_for() -> None:
+    """SvcTuiApp satisfies the protocols (mypy checks the assignment; isinstance is what the parts ask at run time)."""
+    from svctui.tui.app import SvcTuiApp
+    from svctui.tui.app_shape import DescribesThemes, HasSettings, KnowsProfile
+
+    app = SvcTuiApp(None)
+    shapes: tuple[KnowsProfile, HasSettings, DescribesThemes] = (app, app, app)
+    assert all(isinstance(app, shape) for shape in (KnowsProfile, HasSettings, DescribesThemes)), shapes

@@ -28,6 +28,7 @@ class DashboardScreen(Screen[None]):
 
     app = getters.app(SvcTuiApp)
     MODE: ClassVar[str] = ""
+    RENAMED_ACTIONS: ClassVar[dict[str, tuple[str, str]]] = {}  # what help says a key does on this screen
     HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW)  # the detail pane under the table
     header = getters.query_one("#app-header", AppHeader)
     state_panel = getters.query_one("#state", StatePanel)
@@ -80,6 +81,10 @@ class DashboardScreen(Screen[None]):
     def help_legend(self) -> list[str]:
         """Lines help (`?`) adds under the keys (none unless the screen says)."""
         return []
+
+    def help_renames(self) -> dict[str, tuple[str, str] | None]:
+        """What help (`?`) says a key does here, by action (the screen's RENAMED_ACTIONS unless it says more)."""
+        return dict(self.RENAMED_ACTIONS)
 
     def refresh_header(self, *_: object) -> None:
         """Redraw the header: the tabs, this one current, and what the app knows of the server."""

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from svctui.tui.app_shape import HasSettings
+from svctui.tui.navigation import HasHelp
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.log_view import LogView
 
@@ -95,8 +97,7 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
     rows: dict[tuple[str, str], KeyRow] = {}
     keys_by_action: dict[tuple[str, str], list[str]] = {}
     ctrl_c_quits = False
-    renames = getattr(screen, "help_renames", None)  # what a screen says its keys do there now (None: not listed)
-    screen_renames: dict[str, tuple[str, str] | None] = renames() if callable(renames) else {}
+    screen_renames = screen.help_renames() if isinstance(screen, HasHelp) else {}  # what its keys do there now
     for active in screen.active_bindings.values():
         binding = active.binding
         if binding.action in HIDDEN_ACTIONS:
@@ -106,7 +107,7 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
             ctrl_c_quits = True
             continue
         group = _group(active.node, screen, binding)
-        renamed = {**RENAMED_ACTIONS, **getattr(screen, "RENAMED_ACTIONS", {}), **screen_renames}
+        renamed = {**RENAMED_ACTIONS, **screen_renames}
         said = renamed.get(binding.action, (binding.description, binding.tooltip))
         if said is None:  # the screen says the key does nothing there: not listed
             continue
@@ -140,7 +141,8 @@ def _part_bindings(app: App[Any], widget: Widget) -> list[Binding]:
         for binding in Binding.make_bindings(cls.__dict__.get("BINDINGS", []))
     ]
     merged = BindingsMap(bindings)
-    keymap = getattr(getattr(app, "settings", None), "keymap", None)
+    settings = app.settings if isinstance(app, HasSettings) else None
+    keymap = settings.keymap if settings is not None else None
     if keymap:
         merged.apply_keymap(keymap)
     return [binding for listed in merged.key_to_bindings.values() for binding in listed]

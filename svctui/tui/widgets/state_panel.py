@@ -19,6 +19,7 @@ from textual.containers import Center, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from svctui.tui.app_shape import KnowsProfile
 from svctui.tui.shown import shown_content
 
 
@@ -226,11 +227,11 @@ class StatePanel(Vertical):
         The authentication hint names the app's profile in use (`svctui profile test NAME`); `hints` replace the
         usual ones (e.g. a record that does not exist: retrying won't help).
         """
-        profile = getattr(getattr(self.app, "profile", None), "name", None)
-        view = error_view(error, noun, profile if isinstance(profile, str) else None)
+        app = self.app if isinstance(self.app, KnowsProfile) else None
+        view = error_view(error, noun, app.profile.name if app is not None and app.profile is not None else None)
         if hints is not None:
             view = replace(view, hints=hints)
-        stopped = getattr(self.app, "demo_stopped", "")
+        stopped = app.demo_stopped if app is not None else ""
         if stopped and "ApiConnectionError" in _class_names(error):
             view = demo_stopped_view(stopped)
         content = Content.from_markup("[b]$title[/b]", title=view.title)
