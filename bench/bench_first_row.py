@@ -119,6 +119,6 @@ def run() -> list[Comparison]:
             ("svctui --demo: first data row (rows 1\u2013…)", f"{BINARY} --demo", demo_env),
             root,
             "The demo database was created by one untimed start; every timed start reuses it (no generation), "
-            "but still starts the demo server (a child process since issue 15's demo-start change).",
+            "but still starts the demo server (a child process).",
         )
         return [served, warm]

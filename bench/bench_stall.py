@@ -23,12 +23,11 @@ median of 7, against the bare round trip of the same request (same ListQuery) wi
 
 The demo server runs in a child process (`DemoProcess`, as `svctui --demo` runs it), not in a thread of the
 measured process. What is measured is the dashboard's loop, and a real server is another machine: with the server
-in a thread (`DemoServer`, until 2026-11-26) its request handling (routing, SQLite, JSON of 1,000 rows) ran under
-the same GIL, so whenever the loop's thread was runnable it waited for the server's slices, and the server's work
-showed up as dashboard stalls and in filter-to-table's time. Before any row is measured the bench waits for the
-child to answer a request (`serving()`), so no measured action pays for the child's start (its first connection
-would wait in the accept queue until the child serves). The baseline request of filter-to-table goes to the same
-child. Numbers before and after this change, measured alone, are in docs/PERFORMANCE.md.
+in a thread (`DemoServer`) its request handling (routing, SQLite, JSON of 1,000 rows) would run under the same GIL,
+so whenever the loop's thread was runnable it would wait for the server's slices, and the server's work would show
+up as dashboard stalls and in filter-to-table's time. Before any row is measured the bench waits for the child to
+answer a request (`serving()`), so no measured action pays for the child's start (its first connection would wait
+in the accept queue until the child serves). The baseline request of filter-to-table goes to the same child.
 """
 
 from __future__ import annotations

@@ -246,8 +246,7 @@ async def _run() -> list[Comparison]:
             base_1k,
             diff_1k,
             "keyed diff ÷ clear + re-add for the events table as shipped. Below x1 = what the diff saves; near x1 "
-            "would mean cell rendering dominates (it did at x0.90 while the `next run` cell made dateutil step "
-            "through every occurrence since DTSTART; see table-cell-cost).",
+            "would mean cell rendering dominates (see table-cell-cost).",
         ),
         Comparison(
             "table-refresh-1k-memo",
@@ -295,8 +294,8 @@ async def _run() -> list[Comparison]:
             turn_base,
             turn_diff,
             "show_items ÷ clear + re-add when no row survives (`]`, a new filter): ~x1 expected, since show_items "
-            "then clears and re-adds too (remove_row is O(rows) per call; this was x3.4 with one remove_row per "
-            "row). 10 rounds; with 3 the ratio swung from x0.39 to x1.98 on the same code.",
+            "then clears and re-adds too (remove_row is O(rows) per call: see table-remove-cost). 10 rounds: with "
+            "fewer, the ratio swings on the same code by more than the difference it measures.",
         ),
     ]
 

@@ -1,8 +1,8 @@
 """Whether the selector a GET found under an id is the one an audit record kept, or another one under that id.
 
-Ids should never repeat (the real server's don't), but a server that reuses one — the demo did until 2026-12 — made
-a resume delete a newcomer and a restore take a newcomer for the old selector. So a re-check compares what it
-found with the record: another name or another creation time is another selector.
+Ids should never repeat (the real server's don't), but on a server that reuses one a resume would delete a newcomer
+and a restore take a newcomer for the old selector. So a re-check compares what it found with the record: another
+name or another creation time is another selector.
 """
 
 from __future__ import annotations
