@@ -92,9 +92,8 @@ def run_log(conn: sqlite3.Connection, job_id: int, seed: str) -> str | None:
         anchor = stored_anchor(conn)
         if anchor is not None:
             end = min(end, int(anchor.timestamp() * 1_000_000))
-    return _built(
+    run = LoggedRun(
         job_id,
-        seed,
         int(row["start_time"]),
         max(end, int(row["start_time"]) + 60_000_000),
         int(row["status"]),
@@ -104,26 +103,30 @@ def run_log(conn: sqlite3.Connection, job_id: int, seed: str) -> str | None:
         results,
         str(row["client_id"]),
     )
+    return _built(run, seed)
+
+
+@dataclass(frozen=True)
+class LoggedRun:
+    """What a run's log is written from (times in microseconds; `flags` in FLAG_METHODS' order)."""
+
+    job_id: int
+    start: int
+    end: int
+    status: int
+    status_message: str
+    flags: tuple[bool, ...]
+    dc: str
+    results: tuple[Result, ...]
+    client_id: str
 
 
 @functools.lru_cache(maxsize=4)  # a few recent logs: the dashboard and the bench read one big log again and again
-def _built(
-    job_id: int,
-    seed: str,
-    start: int,
-    end: int,
-    status: int,
-    status_message: str,
-    flags: tuple[bool, ...],
-    dc: str,
-    results: tuple[Result, ...],
-    client_id: str,
-) -> str:
-    rng = random.Random(f"{seed}:log:{job_id}")
-    offset = timezone(timedelta(hours=OFFSETS[sum(client_id.encode()) % len(OFFSETS)]))
-    writer = _Writer(offset)
-    big = job_id % BIG_EVERY == 5 and flags[0]
-    return "".join(_lines(rng, writer, job_id, start, end, status, status_message, flags, dc, results, big))
+def _built(run: LoggedRun, seed: str) -> str:
+    rng = random.Random(f"{seed}:log:{run.job_id}")
+    offset = timezone(timedelta(hours=OFFSETS[sum(run.client_id.encode()) % len(OFFSETS)]))
+    big = run.job_id % BIG_EVERY == 5 and run.flags[0]
+    return "".join(_lines(rng, _Writer(offset), run, big))
 
 
 class _Writer:
@@ -141,19 +144,9 @@ class _Writer:
         return from_micros(micros).astimezone(self.offset)
 
 
-def _lines(
-    rng: random.Random,
-    out: _Writer,
-    job_id: int,
-    start: int,
-    end: int,
-    status: int,
-    status_message: str,
-    flags: tuple[bool, ...],
-    dc: str,
-    results: tuple[Result, ...],
-    big: bool,
-) -> Iterator[str]:
+def _lines(rng: random.Random, out: _Writer, run: LoggedRun, big: bool) -> Iterator[str]:
+    start, end, status, status_message = run.start, run.end, run.status, run.status_message
+    flags, dc, results = run.flags, run.dc, run.results
     asked = [method for (_, methods), on in zip(FLAG_METHODS, flags, strict=True) if on for method in methods]
     resolved = list(asked)
     certificates = any(result.certificates for result in results)

@@ -168,28 +168,21 @@ async def _recheck(
         failed = classify(selector_id, exc)
         return replace(failed, message=f"could not re-check with GET: {failed.message}")
     if selector.asset_group_tag_id != run.tag_id:
-        return DeleteResult(
-            selector_id,
-            Outcome.NOT_IN_TAG,
-            status=200,
-            request_id=None,
-            message="re-checked with GET: under another tag",
-        )
+        return _settled_by_get(selector_id, Outcome.NOT_IN_TAG, "under another tag")
     if (other := another_selector(selector, kept)) is not None:
-        return DeleteResult(
-            selector_id,
-            Outcome.ALREADY_GONE,
-            status=200,
-            message=f"re-checked with GET: the selector planned is gone; {other}, which is not deleted",
+        return _settled_by_get(
+            selector_id, Outcome.ALREADY_GONE, f"the selector planned is gone; {other}, which is not deleted"
         )
     if (change := renamed(selector, kept)) is not None:
-        return DeleteResult(
-            selector_id,
-            Outcome.FAILED,
-            status=200,
-            message=f"re-checked with GET: {change} since the run planned it; not deleted: delete it anew if meant",
+        return _settled_by_get(
+            selector_id, Outcome.FAILED, f"{change} since the run planned it; not deleted: delete it anew if meant"
         )
     return selector_record(selector)
+
+
+def _settled_by_get(selector_id: int, outcome: Outcome, message: str) -> DeleteResult:
+    """The result of a resume's GET (200) that settles the selector without a DELETE."""
+    return DeleteResult(selector_id, outcome, status=200, request_id=None, message=f"re-checked with GET: {message}")
 
 
 async def _delete_one(
