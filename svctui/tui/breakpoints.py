@@ -8,16 +8,21 @@ from textual.screen import Screen
 
 NARROW = "-narrow"
 NARROWER = "-narrower"
+MEDIUM = "-medium"
+WIDE = "-wide"
 DETAIL_BELOW = 110  # a dashboard screen's detail pane goes under its table below this many columns
+FULL_FOOTER_FROM = 120  # the list screens' full footer (Completed tasks', Selector cleanup's: ~118 columns)
 
 
-def narrow_below(width: int, narrower_below: int | None = None) -> list[tuple[int, str]]:
+def narrow_below(width: int, narrower_below: int | None = None, wide_from: int | None = None) -> list[tuple[int, str]]:
     """A screen's HORIZONTAL_BREAKPOINTS: `-narrow` under `width` columns, `-wide` from it; with `narrower_below`,
     `-narrower` in place of `-narrow` under that many (Textual gives a screen one class of the list, so a rule of
-    its narrow layout names both: `.-narrow #body, .-narrower #body`)."""
-    if narrower_below is None:
-        return [(0, NARROW), (width, "-wide")]
-    return [(0, NARROWER), (narrower_below, NARROW), (width, "-wide")]
+    its narrow layout names both: `.-narrow #body, .-narrower #body`); with `wide_from`, `-medium` from `width`
+    and `-wide` only from `wide_from` (the list screens: their footer is compact until `-wide`)."""
+    tiers = [(0, NARROW)] if narrower_below is None else [(0, NARROWER), (narrower_below, NARROW)]
+    if wide_from is None:
+        return [*tiers, (width, WIDE)]
+    return [*tiers, (width, MEDIUM), (wide_from, WIDE)]
 
 
 def set_breakpoint_class(screen: Screen[Any], width: int | None = None) -> None:

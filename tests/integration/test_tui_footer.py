@@ -47,6 +47,28 @@ async def test_the_footer_keeps_its_keys_until_what_they_show_changes(demo_serve
         assert_compact_state(footer, narrow=False)
 
 
+async def test_the_footer_follows_its_screens_breakpoint_class(demo_server: DemoServer) -> None:
+    """Issue 27: the footer is compact until its screen is `-wide` (HORIZONTAL_BREAKPOINTS, FULL_FOOTER_FROM), not
+    by a width of its own: `-medium` (detail pane beside the table, compact footer) from 110, `-wide` from 120; a
+    screen resized while another tab showed follows on its return."""
+    async with on_events(demo_server, size=(115, 36)) as (_app, pilot, screen):
+        footer = screen.query_one(KeyFooter)
+        assert screen.has_class("-medium") and footer.compact
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert screen.has_class("-wide")
+        assert_compact_state(footer, narrow=False)
+        await pilot.press("2")  # another tab, resized narrow meanwhile
+        await settle(pilot)
+        await pilot.resize_terminal(90, 36)
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.has_class("-narrow")
+        assert_compact_state(footer, narrow=True)
+        assert "right_square_bracket" not in [key.key for key in footer_keys(footer)]
+
+
 async def test_the_widest_footers_fit_between_100_and_119_columns(demo_server: DemoServer) -> None:
     """Completed tasks' and Selector cleanup's full footers need ~118 columns: at 100 they cut off Help and Quit
     (the audit saw `… f i o d Quick fi▏^p palette`); under 120 columns the footer is compact and every key shows."""

@@ -64,6 +64,10 @@ class DashboardScreen(Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         """The breakpoint class for the new width, before Textual lays the screen out at it (tui/breakpoints.py)."""
         set_breakpoint_class(self, event.size.width)
+        self.follow_breakpoint()
+
+    def follow_breakpoint(self) -> None:
+        """What follows the screen's breakpoint class beyond its CSS (each screen says; nothing by default)."""
 
     @property
     def table(self) -> Widget:

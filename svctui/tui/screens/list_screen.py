@@ -37,6 +37,7 @@ from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.table_fit import left_out_hint
 from svctui.tui import status_line as status
+from svctui.tui.breakpoints import DETAIL_BELOW, FULL_FOOTER_FROM, narrow_below
 from svctui.tui.clipboard import copy_text
 from svctui.tui.live import Freshness
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -83,6 +84,8 @@ class ListScreen(DashboardScreen, Generic[T]):
             "H", "toggle_hydration", "Names", show=False, id="list.hydrate", tooltip="Domain and OU names (hydration)"
         ),
     ]
+    # the detail pane under the table under DETAIL_BELOW; the footer compact (KeyFooter) until `-wide`
+    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, wide_from=FULL_FOOTER_FROM)
     DEFAULT_CSS = """
     ListScreen #body { height: 1fr; }
     ListScreen.-narrow #body, ListScreen.-narrower #body { layout: vertical; }
@@ -201,8 +204,12 @@ class ListScreen(DashboardScreen, Generic[T]):
         yield from self.compose_body()
 
     def make_footer(self) -> Widget:
-        """The footer of the list screens (compact when narrow)."""
+        """The footer of the list screens (compact until the screen is `-wide`)."""
         return KeyFooter()
+
+    def follow_breakpoint(self) -> None:
+        """The footer follows the screen's breakpoint class (compact or full)."""
+        self.query_one(KeyFooter).follow_breakpoint()
 
     def compose_body(self) -> ComposeResult:
         """The table (or the state panel in its place) beside the detail pane; a screen may wrap it."""

@@ -1,6 +1,6 @@
-"""The footer of the list screens: under NARROW columns it is compact and leaves out the keys `?` lists anyway
-(sort, paging, refresh, unmark, endpoint), so the main ones (filter, detail, the screen's own, delete, help,
-quit) fit in 80 columns.
+"""The footer of the list screens: until its screen's breakpoint class is `-wide` (tui/breakpoints.py) it is compact
+and leaves out the keys `?` lists anyway (sort, paging, refresh, unmark, endpoint), so the main ones (filter,
+detail, the screen's own, delete, help, quit) fit in 80 columns.
 
 Textual's Footer remounts every key whenever the screen's bindings may have changed (each focus change), and
 each new key restyles itself twice on mount (its `compact` starts True, then follows the footer's). This one
@@ -9,7 +9,7 @@ same footer, at a fraction of the start-up cost (three remounts of ~12 keys befo
 
 What still does not fit beside the palette key is left out whole, from the first key that would be cut on (a
 group's keys with their label): half a label reads as another word (`C Cl`), and a key running under the palette
-key showed its last letter past it (`^p palettel`)."""
+key shows its last letter past it (`^p palettel`)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from textual.containers import HorizontalGroup
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from svctui.tui.breakpoints import WIDE
 from svctui.tui.textual_internals import FooterKey, FooterLabel, footer_bindings_ready
 
-NARROW = 120  # the widest full footer (Completed tasks, Selector cleanup) needs ~118 columns
 MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh", "clear_marks", "switch_endpoint"})
 
 
@@ -41,6 +41,10 @@ class KeyFooter(Footer):
         self._narrow = False
         self._composed_for: Hashable | None = None  # what the keys on screen were composed from
 
+    def screen_is_narrow(self) -> bool:
+        """True until the screen's breakpoint class is `-wide` (the list screens': FULL_FOOTER_FROM columns)."""
+        return not self.screen.has_class(WIDE)
+
     def shown(self) -> Hashable:
         """Everything the keys are composed from: the active bindings (with their state and key display), the
         width class and the footer's options. Equal values compose equal keys."""
@@ -50,7 +54,7 @@ class KeyFooter(Footer):
             for key, active in self.screen.active_bindings.items()
         )
         options = (self.show_command_palette, self.combine_groups, app.ENABLE_COMMAND_PALETTE)
-        return (app.size.width < NARROW, bindings, options)
+        return (self.screen_is_narrow(), bindings, options)
 
     async def recompose(self) -> None:
         """Remount the keys, unless they would come out the same as the ones on screen."""
@@ -88,7 +92,7 @@ class KeyFooter(Footer):
 
     def compose(self) -> ComposeResult:
         """Footer's keys, without the minor ones while narrow."""
-        self._narrow = self.app.size.width < NARROW
+        self._narrow = self.screen_is_narrow()
         self.compact = self._narrow
         self._composed_for = self.shown() if footer_bindings_ready(self) else None
         dropped_in_group = kept_in_group = 0
@@ -111,11 +115,16 @@ class KeyFooter(Footer):
                 widget.set_class(compact, "-compact", update=False)
             yield widget
 
+    def follow_breakpoint(self) -> None:
+        """Recompose when the screen's breakpoint class changed the footer's form (the screen calls it on a resize,
+        once the class is set), after the screen is laid out at its new size; in the footer's own task, where its
+        keys bind to it."""
+        if self.screen_is_narrow() != self._narrow:
+            self.call_after_refresh(self.refresh, recompose=True)
+
     def on_resize(self, _event: events.Resize) -> None:
-        """Recompose when the terminal crosses the narrow width; fit the keys to the new width."""
-        if (self.app.size.width < NARROW) != self._narrow:
-            self.call_after_refresh(self.recompose)
-        else:
+        """Fit the keys to the new width (unless they are being composed again for the screen's new class)."""
+        if self.screen_is_narrow() == self._narrow:
             self._show_every_part()
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui import status_line as status
-from svctui.tui.breakpoints import DETAIL_BELOW, narrow_below, set_breakpoint_class
+from svctui.tui.breakpoints import DETAIL_BELOW, FULL_FOOTER_FROM, narrow_below, set_breakpoint_class
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_export import audit_commands
@@ -104,8 +104,9 @@ class SelectorsScreen(ListScreen[Selector]):
         ),
     ]
     # `-narrower` under NARROW_TERMINAL (the tags pane's narrow columns; beside the Audit tab it gives way), `-narrow`
-    # under DETAIL_BELOW as every dashboard screen (the detail pane under the table: ListScreen's rules name both)
-    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, narrower_below=NARROW_TERMINAL)
+    # under DETAIL_BELOW as every dashboard screen (the detail pane under the table: ListScreen's rules name both),
+    # `-wide` from FULL_FOOTER_FROM as every list screen (the full footer)
+    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, narrower_below=NARROW_TERMINAL, wide_from=FULL_FOOTER_FROM)
     DEFAULT_CSS = """
     SelectorsScreen #outer { height: 1fr; }
     SelectorsScreen #tabs { width: 1fr; height: 1fr; }
