@@ -190,8 +190,8 @@ class StatePanel(Vertical):
         self._set_kind(StateKind.HIDDEN)
 
     def _set_kind(self, kind: StateKind) -> None:
-        """Show `kind`. Its own class is not removed and added back: each class change restyles the panel (the
-        `hide()` of every page applied cost ~7 ms of the event loop's slice that applies it)."""
+        """Show `kind`. Its own class is not removed and added back: each class change restyles the panel, and
+        `hide()` runs with every page applied (~7 ms of that slice of the event loop a restyle)."""
         for old in StateKind:
             if old is not kind:
                 self.remove_class(f"-{old.value}")  # a class the panel does not have changes nothing
