@@ -39,7 +39,7 @@ SIZE = (160, 50)
 CHANGED, REMOVED, ADDED = 0.05, 0.01, 0.01
 RULE_COLUMNS = ("schedule", "next")
 # Cheap steps (~0.15-0.3 s) get enough rounds that one slow round (a GC pass, a late repaint) cannot move the
-# median: with 3 rounds the page-turn ratio swung between x0.39 and x1.98 across runs of identical code.
+# median: with 3 rounds the page-turn ratio swings between x0.39 and x1.98 across runs of identical code.
 TURN_PAGES, FIRST_PAGE_REPEATS, REFRESH_STEPS = 12, 9, 9
 CPU = time.process_time  # the work is CPU-bound in this thread: CPU time is steadier than wall time on a busy box
 

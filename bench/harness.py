@@ -96,7 +96,7 @@ async def interleaved(
 
     `setup` (not timed) runs before each of the two calls of a round. Every call starts after a full garbage
     collection (not timed), so one side does not pay for the garbage the other left: without it the 1,000-row
-    page-turn ratio swung between x0.73 and x1.31 over identical code, with it x1.01-x1.12.
+    page-turn ratio swings between x0.73 and x1.31 over identical code, with it x1.01-x1.12.
     """
     samples: tuple[list[float], list[float]] = ([], [])
     for index in range(repeats + (1 if warmup else 0)):
