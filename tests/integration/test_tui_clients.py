@@ -21,8 +21,9 @@ from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
 from svctui.triage.health import STRIP_RUNS, Verdict, strip_text
 from svctui.triage.summary import task_time
-from svctui.tui.screens import clients
-from svctui.tui.screens.clients import ClientsScreen, next_run
+from svctui.tui.screens import clients, clients_columns, clients_detail
+from svctui.tui.screens.clients import ClientsScreen
+from svctui.tui.screens.clients_detail import next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
@@ -146,7 +147,7 @@ async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_serve
         health = {key: result.health for key, result in screen.results.items()}
         now = app.clock()
         seen: dict[str, list[str]] = {}
-        for order in clients.ORDERS[1:]:
+        for order in clients_detail.ORDERS[1:]:
             await pilot.press("s")
             await pilot.pause()
             assert screen.order == order
@@ -156,15 +157,18 @@ async def test_s_cycles_the_orders_and_the_cursor_stays_on_its_client(demo_serve
             assert seen[order] == [member.client_id for member in screen.ordered_members()], "the table follows"
         shown_names = [str(table.get_cell(key, "name")).lower() for key in seen["name"]]
         assert shown_names == sorted(shown_names) and seen["name"] != worst
-        last = [task_time(h.last_run) if (h := health[key]) and h.last_run else None for key in seen[clients.ORDERS[2]]]
+        last = [
+            task_time(h.last_run) if (h := health[key]) and h.last_run else None
+            for key in seen[clients_detail.ORDERS[2]]
+        ]
         assert ordered_then_none(last, newest_first=True), "the newest last run first, clients that never ran last"
-        checkins = [members[key].last_checkin for key in seen[clients.ORDERS[3]]]
+        checkins = [members[key].last_checkin for key in seen[clients_detail.ORDERS[3]]]
         assert ordered_then_none(checkins), "the stalest check-in first"
-        nexts = [next_run(members[key], now) for key in seen[clients.ORDERS[4]]]
+        nexts = [next_run(members[key], now) for key in seen[clients_detail.ORDERS[4]]]
         assert ordered_then_none(nexts), "the soonest next run first, unscheduled clients last"
         await pilot.press("s")
         await pilot.pause()
-        assert screen.order == clients.DEFAULT_ORDER and table_keys(table) == worst, "and back to worst first"
+        assert screen.order == clients_detail.DEFAULT_ORDER and table_keys(table) == worst, "and back to worst first"
         assert "sorted:" not in str(screen.query_one("#status-line", Static).render())
 
 
@@ -179,7 +183,7 @@ async def test_at_80_columns_the_status_line_names_the_order_s_chose(
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen)
-        for order in clients.ORDERS[1:]:
+        for order in clients_detail.ORDERS[1:]:
             await pilot.press("s")
             await pilot.pause()
             line = str(screen.query_one("#status-line", Static).render())
@@ -203,7 +207,7 @@ async def test_the_sort_s_column_is_kept_in_view_or_the_status_line_says_it_is_h
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen)
-        for order in clients.ORDERS[1:]:
+        for order in clients_detail.ORDERS[1:]:
             await pilot.press("s")
             await pilot.pause()
             column = SORT_COLUMNS[order.split(" (")[0]]
@@ -244,10 +248,10 @@ async def test_free_room_goes_to_showing_columns_not_to_padding(demo_server: Dem
             assert column.width <= widest, f"{key} padded: {column.width} > {widest}"
         padding = 2 * table.cell_padding
         left = table.scrollable_content_region.width - sum(column.width + padding for column in shown.values())
-        left_out = [key for key in clients.FIT_ORDER if key not in shown]
+        left_out = [key for key in clients_columns.FIT_ORDER if key not in shown]
         if left_out:
             first = left_out[0]
-            label = dict((key, label) for key, label, _width in clients.COLUMNS)[first]
+            label = next(column.title for column in clients_columns.COLUMNS if column.key == first)
             assert left < len(label) + padding, f"{first} left out with {left} cells free"
         if size == (160, 45):
             assert "checkin" in shown, "check-in shows at 160 columns"
@@ -287,10 +291,10 @@ async def test_at_80_columns_the_strip_shows_the_newest_runs(demo_server: DemoSe
 
         full = {key: strip_text(result.health.strip) for key, result in screen.results.items() if result.health}
         runs = screen._strip_runs  # at least STRIP_NARROW; more where the room left allows (issue 28: free room)
-        assert clients.STRIP_NARROW <= runs < STRIP_RUNS
+        assert clients_columns.STRIP_NARROW <= runs < STRIP_RUNS
         assert strips() == {key: glyphs[-runs:] for key, glyphs in full.items()}
         labels = [str(column.label) for column in table.columns.values()]
-        assert labels[5:] == [clients.strip_label(runs)], "the type gives way to the strip (left out, not cut)"
+        assert labels[5:] == [clients_columns.strip_label(runs)], "the type gives way to the strip (left out, not cut)"
         # the strip's key fits 80 columns and names every glyph on show, in the colour of the strip's cells
         key = screen.query_one("#clients-strip-key", Static)
         drawn = key.content
@@ -513,8 +517,8 @@ async def test_next_runs_come_from_the_rules(demo_server: DemoServer) -> None:
         shown_member = screen.ordered_members()[0]
         assert shown_member.record is not None
         schedules = len(shown_member.record.events)
-        assert schedules > clients.SCHEDULES_SHOWN, "the demo's clients hold more schedules than the pane lists"
-        assert f"… and {schedules - clients.SCHEDULES_SHOWN} more" in detail, "the pane says it lists only some"
+        assert schedules > clients_detail.SCHEDULES_SHOWN, "the demo's clients hold more schedules than the pane lists"
+        assert f"… and {schedules - clients_detail.SCHEDULES_SHOWN} more" in detail, "the pane says it lists only some"
         listed = re.findall(r"— next (\S+ \S+)", detail)
         assert listed == sorted(listed), "the soonest first"
         first = screen.results[screen.ordered_members()[0].client_id].health  # worst first: the failing client

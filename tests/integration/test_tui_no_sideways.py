@@ -12,7 +12,7 @@ from textual.widgets.data_table import ColumnKey
 
 from svctui.demo.server import DemoServer
 from svctui.triage.health import strip_text
-from svctui.tui.screens import clients
+from svctui.tui.screens import clients_columns
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.screens.events.detail import FIT_ORDER
 from tests.support.tui import on_events, press_for, settle
@@ -60,11 +60,11 @@ async def test_the_clients_table_never_scrolls_sideways_and_keeps_the_counts_and
             await settle(pilot)
             keys = shown_keys(table)
             over = table.virtual_size.width - table.scrollable_content_region.width
-            ranked = [key for key in clients.FIT_ORDER if key in keys]
+            ranked = [key for key in clients_columns.FIT_ORDER if key in keys]
             if (
                 over > 0
-                or ranked[:6] != list(clients.FIT_ORDER[:6])
-                or ranked != list(clients.FIT_ORDER[: len(ranked)])
+                or ranked[:6] != list(clients_columns.FIT_ORDER[:6])
+                or ranked != list(clients_columns.FIT_ORDER[: len(ranked)])
             ):
                 wrong.append(f"{width}x{height}: {over} cells over, {keys}")
             runs = table.columns[ColumnKey("strip")].width if "strip" in keys else 0

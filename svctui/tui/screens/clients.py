@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
@@ -38,232 +38,56 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from svctui.api.errors import ApiError
-from svctui.api.models import ClientSchedule, TaskStatus, status_label
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet
 from svctui.fleet_runs import FleetRuns, fleet_round
-from svctui.schedule import describe, parse_schedule
 from svctui.store.settings import Settings
-from svctui.table_fit import Column, Fitted, NaturalWidths, fit_columns, left_out_hint
-from svctui.text import and_more, plural
+from svctui.table_fit import NaturalWidths, left_out_hint
 from svctui.triage.health import (
-    RUN_STRIP_GLYPHS,
-    SEVERITY,
     STRIP_RUNS,
-    Verdict,
-    age_text,
-    strip_legend,
-    strip_text,
 )
-from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.breakpoints import narrow_below
 from svctui.tui.live import Freshness, announce_failures
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
+from svctui.tui.screens.clients_columns import (
+    COLUMNS,
+    GROWS,
+    MEASURED,
+    STRIP_KEY_ORDER,
+    STRIP_KEY_TITLE,
+    STRIP_NARROW,
+    columns_for,
+    fit_strip_key,
+    fitted_columns,
+    strip_key_lines,
+)
+from svctui.tui.screens.clients_detail import (
+    DEFAULT_ORDER,
+    ORDER_COLUMNS,
+    ORDERS,
+    detail_lines,
+    next_run,
+    ordered,
+    summary_parts,
+    verdict_legend,
+)
+from svctui.tui.screens.clients_table import ClientsTable, answer_cells, name_cell, pending_cells
 from svctui.tui.screens.dashboard import DashboardScreen
-from svctui.tui.status_line import KEEP_ALWAYS, StatusPart
+from svctui.tui.status_line import StatusPart
 from svctui.tui.textual_internals import columns_resized
 from svctui.tui.widgets.hanging import Hanging
-from svctui.tui.widgets.row_table import RowTable, ellipsized
+from svctui.tui.widgets.row_table import ellipsized
 from svctui.tui.widgets.state_panel import StatePanel, error_view
 from svctui.tui.widgets.status_colors import semantic_style, status_style
-from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
 
 MODE = "clients"
-COLUMNS = (  # what matters first: at 80 columns health, client, last run and the counts stay in view
-    ("health", "health", 11),
-    ("name", "client", 18),
-    ("type", "type", 10),  # sharphound, azurehound, openhound
-    ("last", "last run", 22),
-    ("notok", "not OK", 6),
-    ("drops", "drops", 5),
-    ("strip", "last 20 runs", STRIP_RUNS),
-    ("checkin", "check-in", 10),
-    ("next", "next run", 17),
-    ("job", "job", 6),
-    ("version", "version", 8),
-    ("host", "host", 24),
-)
-NARROW_WIDTH = 120  # below this the detail pane goes under the table
-# Below NARROW_WIDTH the strip shows the newest STRIP_NARROW runs and the columns before it are narrower, so health,
-# client, last run, the counts and the strip's newest end all fit 80 columns (the 20-run strip ran off the screen's
-# edge there, showing the oldest runs and hiding the latest; the detail pane spells out all 20).
-STRIP_NARROW = 8
-NARROW_COLUMNS = {"last": ("last run", 18), "strip": (f"last {STRIP_NARROW}", STRIP_NARROW)}
-NARROW_LATER = ("type",)  # below NARROW_WIDTH these go after the strip, which then still ends within 80 columns
-# The columns fitted to the table's width (svctui.table_fit), the one that matters most first: what does not fit is
-# left out with every column after it (the detail pane has the type, version and host; the status line names them),
-# never scrolled to. When the strip is the first left out, the last run and the strip are cut to these widths first
-# (the strip's newest runs, `last 8`). The client's name takes the free room first, up to its longest name.
-FIT_ORDER = ("health", "name", "last", "notok", "drops", "strip", "type", "checkin", "next", "job", "version", "host")
-CUT_WIDTHS = {"last": 18, "strip": STRIP_NARROW}
-GROWS = ("name",)  # measured from the rows (svctui.table_fit.NaturalWidths): wider than its width when there is room
-# Every column but the strip (its width is the runs it shows) is measured from the rows too and is no wider than its
-# widest cell (its title at least): the room a short cell leaves goes to the columns after it, not to padding (issue
-# 28: at 160 columns the last run was padded to 22 cells while check-in was left out).
-MEASURED = tuple(key for key, _label, _width in COLUMNS if key != "strip")
+NARROW_WIDTH = 120  # below this the detail pane goes under the table and the columns narrow (clients_columns)
 HEADER_LINES = 1
 
 
-def columns_for(narrow: bool) -> list[tuple[str, str, int]]:
-    """The table's columns (key, label, width) for a narrow terminal or a wide one."""
-    columns = [
-        (key, *NARROW_COLUMNS[key]) if narrow and key in NARROW_COLUMNS else (key, label, width)
-        for key, label, width in COLUMNS
-    ]
-    if not narrow:
-        return columns
-    later = [column for column in columns if column[0] in NARROW_LATER]
-    columns = [column for column in columns if column[0] not in NARROW_LATER]
-    after = next(index for index, column in enumerate(columns) if column[0] == "strip") + 1
-    return columns[:after] + later + columns[after:]
-
-
-def strip_label(runs: int) -> str:
-    """The strip column's header for a strip of `runs` glyphs: `last 20 runs`, or `last 8` where that is too wide."""
-    label = f"last {runs} runs"
-    return label if len(label) <= runs else f"last {runs}"
-
-
-def fit_order(keep: str | None = None) -> tuple[str, ...]:
-    """FIT_ORDER with the column the rows are sorted by (`keep`) ranked before the strip: sorted by check-in or next
-    run, that column takes the strip's place at 80 columns (it was among the columns left out, and the order looked
-    random, issue 28)."""
-    strip = FIT_ORDER.index("strip")
-    if keep is None or keep not in FIT_ORDER or FIT_ORDER.index(keep) <= strip:
-        return FIT_ORDER
-    rest = tuple(key for key in FIT_ORDER if key != keep)
-    return (*rest[:strip], keep, *rest[strip:])
-
-
-def fit_clients(
-    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None, keep: str | None = None
-) -> Fitted:
-    """The columns of `columns_for(narrow)` fitted to `room` cells (each also takes `padding`; FIT_ORDER, CUT_WIDTHS),
-    in display order; `widest` holds the widest cell (its title at least) of the MEASURED columns: a column is no
-    wider than that (a GROWS column takes the free room first, up to it). `keep`, the sort's column, ranks before the
-    strip (`fit_order`) where it then fits; else the strip stays and the status line says the column is hidden. Every
-    column at its width while `room` is not known (0)."""
-    columns = columns_for(narrow)
-    if room <= 0:
-        return Fitted({key: width for key, _label, width in columns}, (), {key: label for key, label, _ in columns})
-    cells = widest or {}
-    natural = {key: cells.get(key, width) for key, _label, width in columns}
-    natural["strip"] = STRIP_RUNS  # a narrow strip grows with the room left, up to every run it has (`last 13`)
-
-    def fitted(order: tuple[str, ...]) -> Fitted:
-        described = [
-            Column(
-                key,
-                label,
-                least=min(width, natural[key]),
-                cut_to=CUT_WIDTHS.get(key),
-                rank=order.index(key),
-                droppable=key != order[0],
-                names=key in GROWS,
-            )
-            for key, label, width in columns
-        ]
-        return fit_columns(described, natural, room, padding)
-
-    kept = fitted(fit_order(keep))
-    if keep is None or keep in kept.widths or fit_order(keep) == FIT_ORDER:
-        return kept
-    return fitted(FIT_ORDER)  # the strip would go and the sort's column still not show: the strip stays
-
-
-def fitted_columns(
-    narrow: bool, room: int, padding: int = 2, widest: Mapping[str, int] | None = None, keep: str | None = None
-) -> list[tuple[str, str, int]]:
-    """The columns of `fit_clients` that show, (key, label, fitted width) in display order."""
-    fitted = fit_clients(narrow, room, padding, widest, keep)
-    return [
-        (key, strip_label(fitted.widths[key]) if key == "strip" else label, fitted.widths[key])
-        for key, label, _width in columns_for(narrow)
-        if key in fitted.widths
-    ]
-
-
-# The strip's key (the line under the verdicts' legend): its glyphs in their status colours, the commonest first.
-# Where every glyph with its word does not fit (under ~140 columns), only those in the strips on show are named,
-# then in short words (at 80 columns), then as many as fit before `…` (the detail pane spells out a client's strip).
-STRIP_KEY_ORDER = (
-    TaskStatus.COMPLETE,
-    TaskStatus.FAILED,
-    TaskStatus.TIMED_OUT,
-    TaskStatus.PARTIALLY_COMPLETE,
-    TaskStatus.CANCELED,
-    TaskStatus.RUNNING,
-    TaskStatus.READY,
-    TaskStatus.INGESTING,
-    TaskStatus.ANALYZING,
-    TaskStatus.INVALID,
-)
-STRIP_KEY_SHORT: dict[int, str] = {
-    TaskStatus.COMPLETE: "ok",
-    TaskStatus.TIMED_OUT: "timeout",
-    TaskStatus.PARTIALLY_COMPLETE: "partial",
-    TaskStatus.CANCELED: "cancel",
-    TaskStatus.RUNNING: "run",
-    TaskStatus.INGESTING: "ingest",
-    TaskStatus.ANALYZING: "analyze",
-}
-STRIP_KEY_TITLE = "runs, newest right: "
-
-
-def strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style | str]) -> Text:
-    """The strip's glyphs with what they mean in at most `width` cells (`runs, newest right: . complete · F failed
-    …`), each glyph styled by `style_of(status)`: every glyph where all fit, else those in `seen` (in full words,
-    then short ones), else as many as fit before `…`."""
-    return fit_strip_key(seen, width, style_of)[0]
-
-
-def fit_strip_key(seen: Iterable[int], width: int, style_of: Callable[[int], Style | str]) -> tuple[Text, int]:
-    """`strip_key` and how many glyphs it names (fewer than all: the status line says `?` has them all)."""
-    shown = set(seen)
-
-    def entries(statuses: Sequence[int], short: bool) -> list[tuple[int, str]]:
-        return [
-            (status, (STRIP_KEY_SHORT.get(status) if short else None) or status_label(status)) for status in statuses
-        ]
-
-    def line(items: list[tuple[int, str]], title: str, sep: str) -> Text:
-        text = Text()
-        text.append(title, style="italic")
-        for index, (status, label) in enumerate(items):
-            if index:
-                text.append(sep)
-            text.append(RUN_STRIP_GLYPHS.get(status, "?"), style=style_of(status))
-            text.append(f" {label.lower()}")
-        return text
-
-    everything = list(STRIP_KEY_ORDER)
-    on_show = [status for status in STRIP_KEY_ORDER if status in shown] or everything
-    for statuses, short, title, sep in (
-        (everything, False, STRIP_KEY_TITLE, " · "),
-        (on_show, False, STRIP_KEY_TITLE, " · "),
-        (on_show, False, "", " · "),
-        (on_show, True, STRIP_KEY_TITLE, " · "),
-        (on_show, True, "", " · "),
-        (on_show, True, "", "  "),
-    ):
-        text = line(entries(statuses, short), title, sep)
-        if text.cell_len <= width:
-            return text, len(statuses)
-    items = entries(on_show, True)
-    while items and line(items, "", "  ").cell_len + 2 > width:
-        items.pop()
-    return line(items, "", "  ").append(" …"), len(items)
-
-
-def strip_key_lines() -> list[str]:
-    """Every glyph of the strip with its word, one a line (help's legend on the Clients screen)."""
-    return [f"{RUN_STRIP_GLYPHS.get(status, '?')}  {status_label(status).lower()}" for status in STRIP_KEY_ORDER]
-
-
-SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
 # and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
 # rows are on screen (their new cells are laid out in the frame after it, ~0.1 ms a cell: fifty at once drew ~550
@@ -282,48 +106,6 @@ ADD_ROWS = 100
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
-VERDICT_STYLES = {
-    Verdict.FAILING: "error",
-    Verdict.STALE: "warning",
-    Verdict.DROPS: "warning",
-    Verdict.NEVER_RAN: "secondary",
-    Verdict.OK: "success",
-}
-VERDICT_GLYPHS = {Verdict.FAILING: "✗", Verdict.STALE: "◷", Verdict.DROPS: "▼", Verdict.NEVER_RAN: "○", Verdict.OK: "✓"}
-# The orders `s` cycles through, the default first. Within each, clients still being checked and clients whose
-# fetch failed keep the places worst-first gives them (an error first, a pending row last).
-DEFAULT_ORDER = "worst first"
-ORDERS = (DEFAULT_ORDER, "name", "last run (newest first)", "check-in (oldest first)", "next run (soonest first)")
-ORDER_COLUMNS = {"name": "name", "last run": "last", "check-in": "checkin", "next run": "next"}  # order -> its column
-
-
-class RankCell(Text):
-    """The first cell of a row: remembers the client id so the rows can be put in rank order by sorting on it."""
-
-    def __init__(self, text: str, row_key: str, style: str | Style = "") -> None:
-        super().__init__(text, style=style)
-        self.row_key = row_key
-
-
-class ClientsTable(RowTable[Text]):
-    """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
-    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only.
-    Its columns are fitted to its width (`ClientsScreen.fit_columns`) whenever that changes."""
-
-    KEEP_LAYOUTS = True
-
-    def fixed_layout(self) -> bool:
-        """True: every column has the width `fit_clients` gave it, so DataTable need not measure each new or
-        changed cell for a natural width no column uses (the name's is kept row by row: ClientsScreen._widest)."""
-        return not self.has_row_labels() and not any(column.auto_width for column in self.columns.values())
-
-    def on_resize(self, _event: events.Resize) -> None:
-        """Fit the columns to the new width (the detail pane beside the table or under it, a resized terminal)."""
-        screen = self.screen
-        if isinstance(screen, ClientsScreen):
-            screen.fit_columns()
-
-
 FLEET: Channel[Fleet] = Channel("fleet")  # the client list; each client's answer belongs to the list's load
 JUDGE: Channel[int] = Channel("judge")  # a round judging every client (its answers are messages of their own)
 
@@ -349,22 +131,6 @@ class ClientJudged(Message, bubble=False):
         self.channel: Channel[Fleet] = FLEET
         self.seq = seq
         self.result = result
-
-
-def event_next_run(event: ClientSchedule, now: datetime) -> datetime | None:
-    """The schedule's next run from its rule, as the Events screen computes it (the server's listings leave out
-    next_scheduled_at); what the server sent when the rule has no DTSTART or does not parse."""
-    schedule = parse_schedule(event.rrule)
-    if schedule.error is None and schedule.has_start:
-        return schedule.next_run(now)
-    return event.next_scheduled_at
-
-
-def next_run(member: Member, now: datetime) -> datetime | None:
-    """The earliest next run among the client's schedules."""
-    record = member.record
-    moments = [moment for event in (record.events if record else []) if (moment := event_next_run(event, now))]
-    return min(moments) if moments else None
 
 
 class ClientsScreen(DashboardScreen):
@@ -422,9 +188,9 @@ class ClientsScreen(DashboardScreen):
         # the table yet, or every row when the minute, the columns, the theme or the client list changed (_cells_at)
         self._touched: set[str] = set()
         self._cells_at: tuple[object, datetime] | None = None  # (the fleet, the minute) every row was last built for
-        self._column_keys = [key for key, _label, _width in COLUMNS]  # the table's columns, in its order
+        self._column_keys = [column.key for column in COLUMNS]  # the table's columns, in its order
         self._columns: list[tuple[str, str, int]] = []  # the table's columns (key, label, fitted width)
-        self._widest = NaturalWidths({key: label for key, label, _width in COLUMNS if key in MEASURED})  # kept per row
+        self._widest = NaturalWidths({c.key: c.title for c in COLUMNS if c.key in MEASURED})  # kept per row
         # the widths the columns are fitted to: the names' as they are measured, the other columns' as they were
         # when the last round completed (a round filling in does not lay the table out again at every new widest cell)
         self._settled_widest: dict[str, int] = {}
@@ -446,7 +212,7 @@ class ClientsScreen(DashboardScreen):
         yield Static("", id="clients-strip-key", markup=False)
         with Horizontal(id="clients-body"):
             yield StatePanel(id="state")
-            yield ClientsTable(id="clients-table")
+            yield ClientsTable(self.fit_columns, id="clients-table")
             with VerticalScroll(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
 
@@ -485,7 +251,7 @@ class ClientsScreen(DashboardScreen):
         self._columns = self._fitted() if fitted is None else fitted
         self._column_keys = keys = [key for key, _label, _width in self._columns]
         self._strip_runs = next((width for key, _label, width in self._columns if key == "strip"), STRIP_NARROW)
-        self.left_out = [label for key, label, _width in columns_for(self.has_class("-narrow")) if key not in keys]
+        self.left_out = [c.title for c in columns_for(self.has_class("-narrow")) if c.key not in keys]
         for key, label, width in self._columns:
             self.table.add_column(label, key=key, width=width)
 
@@ -699,15 +465,8 @@ class ClientsScreen(DashboardScreen):
         return [self._legend(10_000), "", f"{STRIP_KEY_TITLE.rstrip(': ')}:", *strip_key_lines()]
 
     def _legend(self, width: int) -> str:
-        """What the verdicts mean, in the settings' own windows; the short form where the long one is cut."""
-        options = self.health_options()
-        window, stale = hours_text(options.window), hours_text(options.stale_after)
-        long = (
-            f"✗ failing: a not-OK run in {window} · ◷ stale: no check-in in {stale} · ▼ drops: a run with a drop in "
-            f"{window} · ○ never ran · ✓ ok"
-        )
-        short = f"✗ not OK in {window} · ▼ drop in {window} · ◷ no check-in in {stale} · ○ never ran · ✓ ok"
-        return long if len(long) + 2 <= width else short  # 2: the note's padding
+        """What the verdicts mean, in the settings' own windows (the short form where the long one is cut)."""
+        return verdict_legend(self.health_options(), width)
 
     @on(ClientsJudged)
     def _judged_at_once(self, message: ClientsJudged) -> None:
@@ -834,85 +593,21 @@ class ClientsScreen(DashboardScreen):
         self.set_class(show is not None, "-state")
 
     def _summary(self) -> list[str]:
-        """`8/10 clients checked · 3 need a look · enter: runs · r: refresh`."""
+        """`8/10 clients checked · 3 need a look · enter: runs · r: refresh` (see `clients_detail.summary_parts`)."""
         total = len(self.fleet.members) if self.fleet else len(self.results)
-        done = total - len(self.awaiting)
-        failed = sum(1 for item in self.results.values() if item.health is None)
-        worst = sum(1 for item in self.results.values() if item.health and item.health.verdict is not Verdict.OK)
-        stale = [item.error for item in self.results.values() if item.health is not None and item.error is not None]
-        parts: list[str] = []
-        if stale:  # the count first, as the list screens' `stale: …` (the fleet's own, when it failed, before it)
-            reasons = sorted({stale_reason(error) for error in stale})
-            why = f" ({', '.join(reasons)})" if len(reasons) <= 2 else ""
-            parts.append(StatusPart(f"stale: {plural(len(stale), 'client')}{why}", KEEP_ALWAYS))
-            if not self.freshness.stale:
-                parts.append(StatusPart("r to retry", status_line.RETRY))
-        # at 80 columns the counts and the order take their short forms before the order gives way (after `s` the
-        # line must say which order `s` chose: it is named nowhere else)
-        checked = f"{done}/{total}"
-        parts += [
-            StatusPart(f"{checked} clients checked", short=f"{checked} checked", short_rank=status_line.ORDER),
-            f"{worst} need a look",
-        ]
-        if failed:
-            parts.append(f"{failed} could not be checked")
-        if self.order != DEFAULT_ORDER:
-            short = self.order.split(" (")[0]  # `check-in`: its direction is the order's own (help says it)
-            if ORDER_COLUMNS.get(short) not in self._column_keys:  # too narrow even for the sort's column alone
-                hidden = f"sorted: {short} (hidden column: the detail pane has it; s)"
-                parts.append(StatusPart(hidden, status_line.ORDER, short=f"sorted: {short}, hidden"))
-            else:
-                parts.append(StatusPart(f"sorted: {self.order} (s)", status_line.ORDER, short=f"sorted: {short} (s)"))
-        if self.key_left_out:  # the strip's key at this width names only the glyphs on show: help has them all
-            parts.append(StatusPart(f"?: +{plural(self.key_left_out, 'glyph')}", status_line.LEFT_OUT))
-        return [*parts, StatusPart("enter: runs", status_line.KEY_HINT), StatusPart("r: refresh", status_line.KEY_HINT)]
+        return summary_parts(
+            list(self.results.values()),
+            total - len(self.awaiting),
+            total,
+            stale_list=bool(self.freshness.stale),
+            order=self.order,
+            order_shown=ORDER_COLUMNS.get(self.order.split(" (")[0]) in self._column_keys,
+            glyphs_left_out=self.key_left_out,
+        )
 
     def ordered_members(self) -> list[Member]:
-        """The clients in the chosen order (`self.order`). Worst first: fetch errors, then by verdict severity, then
-        clients still being checked; by name within. The other orders put clients without the value they sort on
-        (never ran, never checked in, no schedule, still being checked) after the rest, worst first among them."""
-        members = self.fleet.members if self.fleet else []
-        if self.order == "name":
-            return sorted(members, key=lambda member: (self._name_of(member).lower(), member.client_id))
-        worst_first = sorted(members, key=self._rank)
-        if self.order == DEFAULT_ORDER:
-            return worst_first
-        value = self._order_value(self.order)
-        valued = [(moment, member) for member in worst_first if (moment := value(member)) is not None]
-        newest_first = self.order.startswith("last run")
-        valued.sort(key=lambda pair: pair[0], reverse=newest_first)  # stable: ties stay worst first
-        ranked = {member.client_id for _, member in valued}
-        return [member for _, member in valued] + [member for member in worst_first if member.client_id not in ranked]
-
-    def _rank(self, member: Member) -> tuple[int, str]:
-        """Worst-first rank of a client: a fetch error, then by verdict severity, then still being checked."""
-        result = self.results.get(member.client_id)
-        if result is None:
-            return (1, member.name.lower() or member.client_id)
-        if result.health is None:
-            return (-(len(SEVERITY) + 1), member.name.lower())
-        return (-SEVERITY[result.health.verdict], (result.health.name or member.client_id).lower())
-
-    def _name_of(self, member: Member) -> str:
-        """The name the row shows (the health's, once judged), else the member's, else its id."""
-        result = self.results.get(member.client_id)
-        named = result.health.name if result is not None and result.health is not None else ""
-        return named or member.name or member.client_id
-
-    def _order_value(self, order: str) -> Callable[[Member], datetime | None]:
-        """What an order other than worst first and name sorts on, per client (None: the client has no value)."""
-        if order.startswith("last run"):
-
-            def last_run(member: Member) -> datetime | None:
-                result = self.results.get(member.client_id)
-                last = result.health.last_run if result is not None and result.health is not None else None
-                return task_time(last) if last is not None else None
-
-            return last_run
-        if order.startswith("check-in"):
-            return lambda member: member.last_checkin
-        now = self.app.clock()
-        return lambda member: next_run(member, now)
+        """The clients in the chosen order (`self.order`, see `clients_detail.ordered`)."""
+        return ordered(self.fleet.members if self.fleet else [], self.results, self.order, self.app.clock())
 
     def action_cycle_sort(self) -> None:
         """Put the rows in the next order of ORDERS (the cursor stays on its client)."""
@@ -1052,27 +747,15 @@ class ClientsScreen(DashboardScreen):
         kept = self._member_cells.get(member.client_id)
         if kept is not None and kept[0] is member and kept[1] == minute:
             return dict(kept[2])
-        cells = self._new_pending_cells(member, now)
+        cells = pending_cells(member, now)
         self._member_cells[member.client_id] = (member, minute, cells)
         return dict(cells)
 
-    def _new_pending_cells(self, member: Member, now: datetime) -> dict[str, Text]:
-        record = member.record
-        cells = {
-            "health": RankCell("…", member.client_id, style="dim"),
-            "name": Text(name_cell(member)),
-            "type": Text(visible(record.type) if record else ""),
-            "checkin": Text(age_text(member.last_checkin, now)),
-            "job": Text("" if record is None or record.current_job_id is None else str(record.current_job_id)),
-            "next": Text(_when(next_run(member, now))),
-            "last": Text("checking…", style="dim"),
-            "notok": Text(""),
-            "drops": Text(""),
-            "strip": Text(""),
-            "version": Text(visible(record.version) if record else ""),
-            "host": Text(visible(record.hostname) if record else ""),
-        }
-        return cells
+    def _cells(self, result: MemberHealth) -> dict[str, Text]:
+        """The row's cells for its answer (`clients_table.answer_cells`)."""
+        pending = self._pending_cells(result.member)
+        styles = (self._status_style, self._semantic_style)
+        return answer_cells(result, pending, self.app.clock(), self._strip_runs, *styles)
 
     def _status_style(self, status: int, bold: bool = False) -> Style:
         """`status_style` for this theme, worked out once per status (a thousand rows asked it 13,000 times)."""
@@ -1089,55 +772,6 @@ class ClientsScreen(DashboardScreen):
         if style is None:
             style = self._styles[key] = semantic_style(self.app, name, bold=bold)
         return style
-
-    def _cells(self, result: MemberHealth) -> dict[str, Text]:
-        cells = self._pending_cells(result.member)
-        health = result.health
-        if health is None:
-            error = result.error
-            text = error.user_message() if error is not None else "unknown error"
-            style = self._semantic_style("error", bold=True)
-            cells["health"] = RankCell("! error", result.member.client_id, style=style)
-            cells["last"] = Text(text, style=self._semantic_style("error"))
-            return cells
-        verdict = health.verdict
-        cells["health"] = RankCell(
-            f"{VERDICT_GLYPHS[verdict]} {verdict}",
-            result.member.client_id,
-            style=self._semantic_style(VERDICT_STYLES[verdict], bold=True),
-        )
-        cells["name"] = Text(visible(health.name) or result.member.client_id[:8] + "…")
-        last = health.last_run
-        if last is not None:
-            label = f"{status_label(last.status)} {age_text(last.execution_time, self.app.clock())}"
-            cells["last"] = Text(label, style=self._status_style(last.status))
-        else:
-            cells["last"] = Text("never ran", style="dim")
-        cells["notok"] = Text(
-            str(health.not_ok_in_window), style=self._semantic_style("error") if health.not_ok_in_window else ""
-        )
-        cells["drops"] = Text(
-            str(health.drops_in_window), style=self._semantic_style("warning") if health.drops_in_window else ""
-        )
-        strip = Text()
-        shown = health.strip[-self._strip_runs :]
-        start = 0
-        for end in range(1, len(shown) + 1):  # a run of one status is one span: ~10 spans, not 20, per row
-            if end == len(shown) or shown[end] != shown[start]:
-                glyph = RUN_STRIP_GLYPHS.get(shown[start], "?")
-                strip.append(glyph * (end - start), style=self._status_style(shown[start], bold=True))
-                start = end
-        cells["strip"] = strip
-        if health.stale:
-            cells["checkin"] = Text(cells["checkin"].plain + " ◷", style=self._semantic_style("warning"))
-        if result.error is not None:  # a reload could not fetch it: the last answer's cells, dimmed, and why
-            for column, cell in cells.items():
-                # the pending row's cells are shared: not changed in place (the rank cell is this row's own)
-                cells[column] = dimmed = cell if isinstance(cell, RankCell) else cell.copy()
-                dimmed.stylize("dim")
-            reason = stale_reason(result.error)
-            cells["last"] = Text(f"stale: {reason}", style=self._semantic_style("warning", bold=True))
-        return cells
 
     # ----- detail and actions -----------------------------------------------------------------------------
     def current_key(self) -> str | None:
@@ -1160,48 +794,8 @@ class ClientsScreen(DashboardScreen):
         member = next((m for m in (self.fleet.members if self.fleet else []) if m.client_id == key), None)
         if member is None:
             return
-        result = self.results.get(key)
-        # Each line with the column its wrapped rest starts at (Hanging): under the value, not at the pane's edge.
-        lines: list[tuple[str, int]] = [(member.name or "(no name)", 0), (key, 0), ("", 0)]
-        record, now = member.record, self.app.clock()
-        if record is not None:
-            lines += [
-                (f"type {record.type or '-'}, version {record.version or '-'}", 5),
-                (f"host {record.hostname or '-'} ({record.ip_address or '-'})", 5),
-                (f"last check-in {_when(record.last_checkin)}", 14),
-                ("", 0),
-                (f"Schedules ({len(record.events)}):", 0),
-            ]
-            now = self.app.clock()
-            upcoming = sorted(
-                ((event_next_run(event, now), event) for event in record.events),
-                key=lambda pair: (pair[0] is None, pair[0] or now),
-            )  # the soonest first; rules with no next run last
-            for moment, event in upcoming[:SCHEDULES_SHOWN]:
-                lines.append((f"  {describe(event.rrule)} — next {_when(moment)}", 4))
-            if len(upcoming) > SCHEDULES_SHOWN:
-                lines.append((f"  {and_more(len(upcoming), SCHEDULES_SHOWN)}", 4))
-        if result is None:
-            lines += [("", 0), ("checking…", 0)]
-        elif result.health is None:
-            error = result.error
-            message = error.user_message() if error is not None else "unknown error"
-            lines += [("", 0), ("Could not be checked:", 0), (message, 0)]
-        else:
-            if result.error is not None:
-                stale = f"stale: {result.error.user_message()} — r to retry"
-                lines += [("", 0), (stale, len("stale: ")), ("The last answer, kept:", 0)]
-            strip = result.health.strip
-            if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
-                runs = f"Last {len(strip)}, oldest first: "  # with 20 glyphs, one line of the 50-cell pane
-                lines += [("", 0), (runs + strip_text(strip), len(runs)), (f"  {strip_legend(strip)}", 2)]
-            failures = result.health.last_failures
-            window = hours_text(self.health_options().window)
-            lines += [("", 0), (f"Not-OK runs in the last {window}: {len(failures)}", 0)]
-            for task in failures[:6]:
-                lines.append((f"  task {task.id} {status_label(task.status)} {_when(task.execution_time)}", 4))
-                if task.status_message:
-                    lines.append((f"    {task.status_message}", 4))
+        window = self.health_options().window
+        lines = detail_lines(member, self.results.get(key), self.app.clock(), window)
         if lines != self._detail_lines:  # unchanged while other rows fill in: no re-render, no layout pass
             self._detail_lines = lines
             self.query_one("#clients-detail-text", Static).update(Hanging(lines))
@@ -1242,33 +836,12 @@ class ClientsScreen(DashboardScreen):
             self._show_strip_key()
 
 
-def name_cell(member: Member) -> str:
-    """A client's name as its row shows it (before its answer): the start of its id while it has none."""
-    return visible(member.name) or member.client_id[:8] + "…"
-
-
-def stale_reason(error: BaseException) -> str:
-    """Why a client's row is stale, short enough for its last-run cell: `HTTP 502`, `cannot reach the server`."""
-    view = error_view(error, "runs")
-    return f"HTTP {view.status}" if view.status is not None else view.title.lower()
-
-
 def _differs(before: MemberHealth, after: MemberHealth) -> bool:
     """True when a client's health (or its error) changed between two rounds."""
     if before.health is None or after.health is None:
         error = before.error.user_message() if before.error is not None else ""
         return before.health != after.health or error != (after.error.user_message() if after.error else "")
     return before.health != after.health
-
-
-def hours_text(span: timedelta) -> str:
-    """A window in hours as the legend says it: `24 h`, `36 h`, whole days from two on as `7 d`."""
-    hours = int(span.total_seconds() // 3600)
-    return f"{hours // 24} d" if hours >= 48 and hours % 24 == 0 else f"{hours} h"
-
-
-def _when(moment: datetime | None) -> str:
-    return moment.strftime("%Y-%m-%d %H:%MZ") if moment is not None else "-"
 
 
 def verdict_counts(results: Sequence[MemberHealth]) -> dict[str, int]:
