@@ -21,7 +21,7 @@ from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
 from svctui.triage.health import STRIP_RUNS, Verdict, strip_text
 from svctui.triage.summary import task_time
-from svctui.tui.screens import clients, clients_columns, clients_detail
+from svctui.tui.screens import clients, clients_columns, clients_detail, clients_table
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.screens.clients_detail import next_run
 from svctui.tui.screens.events import EventsScreen
@@ -440,16 +440,16 @@ async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(
 
     monkeypatch.setattr(row_table, "one_line", counting)
     frames: list[tuple[int, int]] = []  # per frame of the clients table: (rows, cells laid out while drawing it)
-    render_lines = clients.ClientsTable.render_lines
+    render_lines = clients_table.ClientsTable.render_lines
 
-    def noting(self: clients.ClientsTable, crop: Region) -> list[Strip]:
+    def noting(self: clients_table.ClientsTable, crop: Region) -> list[Strip]:
         before = laid_out
         try:
             return render_lines(self, crop)
         finally:
             frames.append((self.row_count, laid_out - before))
 
-    monkeypatch.setattr(clients.ClientsTable, "render_lines", noting)
+    monkeypatch.setattr(clients_table.ClientsTable, "render_lines", noting)
     async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)

@@ -12,7 +12,8 @@ from textual.widgets.data_table import ColumnKey
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens import clients
-from svctui.tui.screens.clients import ClientJudged, ClientsScreen, ClientsTable
+from svctui.tui.screens.clients import ClientJudged, ClientsScreen
+from svctui.tui.screens.clients_table import ClientsTable
 from tests.support.tui import make_app, running, settle
 
 pytestmark = pytest.mark.anyio
