@@ -12,6 +12,7 @@ MEDIUM = "-medium"
 WIDE = "-wide"
 DETAIL_BELOW = 110  # a dashboard screen's detail pane goes under its table below this many columns
 FULL_FOOTER_FROM = 120  # the list screens' full footer (Completed tasks', Selector cleanup's: ~118 columns)
+NARROW_TERMINAL = 100  # below this many columns: tables without their minor columns, narrower fields and columns
 
 
 def narrow_below(width: int, narrower_below: int | None = None, wide_from: int | None = None) -> list[tuple[int, str]]:

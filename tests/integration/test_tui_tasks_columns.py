@@ -35,4 +35,4 @@ async def test_the_message_takes_the_room_before_the_short_columns(
             if column.key == "message":
                 continue
             title = len(column.label) + (3 if column.sort else 0)
-            assert widths[column.key] <= max(widest[column.key], title, column.least or 0), (column.key, widths)
+            assert widths[column.key] <= max(widest[column.key], title, column.fit.cut_to or 0), (column.key, widths)

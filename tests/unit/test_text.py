@@ -65,8 +65,8 @@ def test_the_selector_name_column_cuts_wide_names_to_its_width() -> None:
     assert name is not None
     cell = ellipsized(name.render(Selector(id=1, asset_group_tag_id=1, name="東京" * 30)))
     assert isinstance(cell, Text)
-    cell.truncate(name.width, overflow=cell.overflow)  # as the table lays the cell out in its column
-    assert cell.cell_len <= name.width and cell.plain.endswith("…")
+    cell.truncate(name.fit.least, overflow=cell.overflow)  # as the table lays the cell out in its column
+    assert cell.cell_len <= name.fit.least and cell.plain.endswith("…")
 
 
 def test_id_ranges_fold_runs_of_ids_and_read_back_as_typed_ids() -> None:

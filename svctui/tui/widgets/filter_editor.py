@@ -41,14 +41,13 @@ from svctui.api.filters import (
 )
 from svctui.client_match import NoSuchClient, find_client
 from svctui.clock import Clock
-from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
+from svctui.tui.breakpoints import NARROW_TERMINAL, narrow_below, set_breakpoint_class
 from svctui.tui.widgets.dialog import show_line
 from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.visible import visible
 
 PREDICATE_LABELS = {"eq": "= eq", "neq": "≠ neq", "gt": "> gt", "gte": "≥ gte", "lt": "< lt", "lte": "≤ lte"}
 PREDICATE_LABELS["~eq"] = "∋ ~eq contains"
-NARROW_TERMINAL = 100
 MAX_ROWS = 24
 FIXED_ROWS = 10  # border, title, hint, quick line, margins, buttons, the summary and one line of the quick's messages
 KIND_HINTS = {

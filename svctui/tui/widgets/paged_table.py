@@ -3,9 +3,9 @@
 Use it with a `RowAdapter` that says how to key a record and how to render each column:
 
     adapter = RowAdapter(key=lambda e: str(e.id), columns=[
-        ColumnDef("id", "id", lambda e: str(e.id), width=6, sort="id"),
-        ColumnDef("client", "client", lambda e: e.client_name or e.client_id, width=22),
-    ])
+        ColumnDef(Column("id", "id", least=6), lambda e: str(e.id), sort="id"),
+        ColumnDef(Column("client", "client", least=22), lambda e: e.client_name or e.client_id),
+    ], fit_order=("id", "client"))
     table = PagedTable(adapter, id="events-table")
     table.show_items(page.data)        # keyed diff: changed cells updated, gone rows removed, new rows added
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import islice
 from typing import ClassVar, Generic, Protocol, TypeVar
@@ -46,6 +46,7 @@ from textual.worker import Worker
 
 from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns
+from svctui.tui.breakpoints import NARROW_TERMINAL
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, rendered_rows_stale, row_cells, styled_cell
 from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_key_at, cell_text, ellipsized, one_line
@@ -58,7 +59,6 @@ MARK_ON = "●"
 ASCENDING = "▲"
 DESCENDING = "▼"
 EN_DASH = "\u2013"
-NARROW_TERMINAL = 100  # below this many columns the minor columns drop and columns take their narrow width
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
 MARK_LINES = 64  # mark cells laid out (one per look and width: a handful)
 PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
@@ -66,23 +66,41 @@ DRAW_AHEAD_LINES = 12  # lines drawn per event-loop slice by `draw_ahead` (~0.5 
 DRAW_AHEAD_PAUSE = 0.001  # seconds between those slices: a timer due meanwhile (not only work queued) runs first
 
 
+AS_WIDE = Column("", "")  # ColumnDef.narrow's default: on a narrow terminal as on a wide one
+
+
 @dataclass(frozen=True)
 class ColumnDef(Generic[T]):
-    """One displayed column: key, header label, cell renderer, fixed width, optional server sort column."""
+    """One displayed column: how it fits the table (`fit`, svctui.table_fit's one column description: key, title,
+    its width as `least`, what it is cut to, the width a name grows to as `most`), its cells, its server sort column.
+    In a fitted table (RowAdapter.fit_order) every column is as wide as its widest cell on the page at most."""
 
-    key: str
-    label: str
+    fit: Column
     render: Callable[[T], str | Text]
-    width: int = 10
     sort: str | None = None
     copy_text: Callable[[T], str] | None = None
-    minor: bool = False  # dropped on a narrow terminal (the detail pane and exports still have it)
-    narrow_width: int | None = None  # the width on a narrow terminal, when it differs
-    most: int | None = None  # in a fitted table (RowAdapter.fit_order): the width it grows to when there is room
-    least: int | None = None  # in a fitted table: cut to this rather than left out (then columns after it may show)
-    fit_content: bool = False  # in a fitted table: no wider than its widest cell on the page (its label at least)
-    whole: bool = False  # in a fitted table: at its narrow width or whole, never between (svctui.table_fit.Column)
     export_text: Callable[[T], str] | None = None  # the whole value in a CSV export, where `render` cuts it itself
+    # how it fits under breakpoints.NARROW_TERMINAL columns (a narrower `least`); None: left out there (a minor
+    # column: the detail pane and exports still have it)
+    narrow: Column | None = AS_WIDE
+
+    def __post_init__(self) -> None:
+        if self.narrow is AS_WIDE:
+            object.__setattr__(self, "narrow", self.fit)
+
+    @property
+    def key(self) -> str:
+        """The column's key (its fit's)."""
+        return self.fit.key
+
+    @property
+    def label(self) -> str:
+        """The column's header (its fit's title)."""
+        return self.fit.title
+
+    def fit_at(self, narrow: bool) -> Column | None:
+        """How it fits on a narrow terminal or a wide one (None: left out)."""
+        return self.narrow if narrow else self.fit
 
 
 @dataclass(frozen=True)
@@ -91,9 +109,9 @@ class RowAdapter(Generic[T]):
 
     key: Callable[[T], str]
     columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
-    # Column keys, the one that matters most first: the table's columns are then fitted to its width
-    # (svctui.table_fit): each column keeps its width (or is cut to its `least`), the free room goes to those with a
-    # `most` width first, and what does not fit is left out with every column after it (the rank is strict: a later
+    # Column keys, the one that matters most first (each column's rank): the table's columns are then fitted to its
+    # width (svctui.table_fit): each column keeps its width (or is cut to its `cut_to`), the free room goes to the
+    # name columns first, and what does not fit is left out with every column after it (the rank is strict: a later
     # column never takes the room of an earlier one; the detail pane and exports still have them, and the status
     # line names them). None: every column shown at its width (the table scrolls sideways).
     fit_order: Sequence[str] | None = None
@@ -103,35 +121,32 @@ class RowAdapter(Generic[T]):
         return next((column for column in self.columns if column.key == key), None)
 
 
-def fit_description(adapter: RowAdapter[T], wanted: dict[str, int]) -> list[Column]:
+def fit_description(adapter: RowAdapter[T], wanted: dict[str, int], narrow: bool = False) -> list[Column]:
     """The columns of `adapter` to show at these widths (`wanted`, in display order) as `fit_columns` takes them:
-    ranked by the adapter's fit order, at least as wide as wanted (or cut to their `least`), the first ranked never
-    left out, those that grow to a `most` width taking the free room first."""
+    each its own fit (`ColumnDef.fit_at(narrow)`) at least as wide as wanted, ranked by the adapter's fit order, the
+    first ranked never left out; its `most` is its natural width's cap (`natural_widths`), not passed on."""
     order = list(adapter.fit_order or ())
     ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
-    columns = [column for column in adapter.columns if column.key in wanted]
+    fits = [fit for column in adapter.columns if column.key in wanted and (fit := column.fit_at(narrow)) is not None]
     return [
-        Column(
-            column.key,
-            column.label,
-            least=wanted[column.key],
-            cut_to=column.least,
-            rank=ranked.index(column.key),
-            droppable=column.key != ranked[0],
-            names=column.most is not None,
-            whole=column.whole,
+        replace(
+            fit,
+            least=wanted[fit.key],
+            most=0,
+            rank=ranked.index(fit.key),
+            droppable=fit.droppable and fit.key != ranked[0],
         )
-        for column in columns
+        for fit in fits
     ]
 
 
 def natural_widths(
-    adapter: RowAdapter[T], wanted: dict[str, int], widest: Mapping[str, int] | None = None
+    adapter: RowAdapter[T], wanted: dict[str, int], widest: Mapping[str, int] | None = None, narrow: bool = False
 ) -> dict[str, int]:
-    """Each column's natural width in a fitted table: its width, or its `most` where that is wider; a `fit_content`
-    column's is its widest cell on the page (`widest`), up to its `most`: a short name leaves no blank room, and a
-    cell cut on a narrow terminal grows back whole when there is room."""
-    most = {column.key: column.most or 0 for column in adapter.columns}
+    """Each column's natural width in a fitted table: its width, or its `most` where that is wider; with its widest
+    cell on the page (`widest`) that cell, up to its `most`: a short name leaves no blank room, and a cell cut on a
+    narrow terminal grows back whole when there is room."""
+    most = {column.key: fit.most for column in adapter.columns if (fit := column.fit_at(narrow)) is not None}
     cells = widest or {}
 
     def natural(key: str, width: int) -> int:
@@ -157,18 +172,14 @@ def by_id(
     *columns: ColumnDef[Rec],
     render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None,
     fit_order: Sequence[str] | None = None,
-    fit_content: bool = False,
 ) -> RowAdapter[Rec]:
     """An adapter keyed by the record's id, whose first column is the id (sortable) and then `columns`;
-    `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's and
-    `fit_content` as the id column's (ColumnDef)."""
+    `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's."""
 
     def ident(record: Rec) -> str:
         return str(record.id)
 
-    first = ColumnDef(
-        "id", "id", render(ident) if render is not None else ident, width=6, sort="id", fit_content=fit_content
-    )
+    first = ColumnDef(Column("id", "id", least=6), render(ident) if render is not None else ident, sort="id")
     return RowAdapter(key=ident, columns=(first, *columns), fit_order=fit_order)
 
 
@@ -232,13 +243,11 @@ def widest_cells(
     records: Sequence[T],
     cells_of: dict[str, list[Text]],
 ) -> dict[str, int]:
-    """Each fit_content column of `columns`' widest cell among `records`: measured on the cells about to be shown
-    (`cells_of`, by row key, the mark first, for the `shown` columns), else rendered (pure: runs in a thread too)."""
+    """Each column of `columns`' widest cell among `records`: measured on the cells about to be shown (`cells_of`,
+    by row key, the mark first, for the `shown` columns), else rendered (pure: runs in a thread too)."""
     position = {column.key: index + 1 for index, column in enumerate(shown)}  # after the mark
     widest: dict[str, int] = {}
     for column in columns:
-        if not column.fit_content:
-            continue
         at = position.get(column.key)
         if at is not None and cells_of:
             widest[column.key] = max((cell_len(cells[at].plain) for cells in cells_of.values()), default=0)
@@ -321,7 +330,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.narrow = False
         self.shown_columns: list[ColumnDef[T]] = list(adapter.columns)
         self.shown_widths: dict[str, int] = {}  # the shown columns' widths (see column_widths)
-        self._widest: dict[str, int] = {}  # fit_content columns: the widest cell of the rows shown (see _measure)
+        self._widest: dict[str, int] = {}  # a fitted table's columns: the widest cell of the rows shown (_measure)
         self._prepared: PreparedCells[T] | None = None
         # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
         self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
@@ -356,8 +365,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._rebuild()
 
     def _fits_content(self) -> bool:
-        """A fitted table with columns as wide as their cells (their widths follow the page and the sort)."""
-        return self.adapter.fit_order is not None and any(column.fit_content for column in self.adapter.columns)
+        """A fitted table: its columns as wide as their cells at most (their widths follow the page and the sort)."""
+        return self.adapter.fit_order is not None
 
     def _rebuild(self) -> None:
         """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
@@ -379,31 +388,29 @@ class PagedTable(RowTable[Text], Generic[T]):
     def column_widths(self, cells_widest: Mapping[str, int] | None = None) -> dict[str, int]:
         """The width of each column to show, in display order (on a narrow terminal: without the minor ones; in a
         fitted table: fitted to the table's width, see RowAdapter.fit_order), for the rows shown or for rows whose
-        fit_content columns' widest cells are `cells_widest`."""
+        columns' widest cells are `cells_widest`."""
         shown_widest = self._widest if cells_widest is None else cells_widest
         narrow = self.app.size.width < NARROW_TERMINAL
+        fits = {
+            column.key: (column, fit) for column in self.adapter.columns if (fit := column.fit_at(narrow)) is not None
+        }
         wanted = {
-            column.key: max(
-                column.narrow_width if narrow and column.narrow_width else column.width,
-                len(column.label) + (3 if column.sort else 0),
-            )
-            for column in self.adapter.columns
-            if not (narrow and column.minor)
+            key: max(fit.least, len(fit.title) + (3 if column.sort else 0)) for key, (column, fit) in fits.items()
         }
         order = self.adapter.fit_order
-        widest: dict[str, int] = {}  # fit_content columns: the widest cell on the page, or the label with its arrow
+        widest: dict[str, int] = {}  # the widest cell on the page, or the label with its arrow
         if order is not None and shown_widest:  # short columns no wider than their cells: the room goes to the names
-            for column in self.adapter.columns:
-                if column.fit_content and column.key in wanted and column.key in shown_widest:
+            for key, (column, fit) in fits.items():
+                if key in shown_widest:
                     label = cell_len(sort_label(column.label, column.sort, self.sort_keys))
-                    widest[column.key] = max(shown_widest[column.key], label)
-                    # a name (`most`) is whole before a column ranked after it shows (else cut to its `least`)
-                    limit = column.most or wanted[column.key]
-                    wanted[column.key] = min(limit, widest[column.key])
+                    widest[key] = max(shown_widest[key], label)
+                    # a name (`most`) is whole before a column ranked after it shows (else cut to its `cut_to`)
+                    wanted[key] = min(fit.most or wanted[key], widest[key])
         room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
         if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
             return wanted
-        columns, natural = fit_description(self.adapter, wanted), natural_widths(self.adapter, wanted, widest)
+        columns = fit_description(self.adapter, wanted, narrow)
+        natural = natural_widths(self.adapter, wanted, widest, narrow)
         return fit_columns(columns, natural, room, 2 * self.cell_padding).widths
 
     def _add_columns(self, widths: dict[str, int] | None = None) -> None:
@@ -506,7 +513,7 @@ class PagedTable(RowTable[Text], Generic[T]):
 
     def refit(self) -> None:
         """Fit the columns again when cells changed in place changed how wide the page's widest cells are
-        (fit_content: names that arrived after the page, a countdown that got shorter)."""
+        (names that arrived after the page, a countdown that got shorter)."""
         if not self._fits_content() or not self._items:
             return
         shown = [column.key for column in self.shown_columns]
@@ -516,7 +523,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             self._rebuild()
 
     def _measure(self, records: Sequence[T], cells_of: dict[str, list[Text]]) -> dict[str, int]:
-        """Each fit_content column's widest cell among `records` (see widest_cells)."""
+        """Each column's widest cell among `records` (see widest_cells)."""
         return widest_cells(self.adapter.columns, self.shown_columns, records, cells_of)
 
     def discard_prepared(self) -> None:
@@ -542,7 +549,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             return rows, widest_cells(all_columns, columns, records, cells_of)
 
         rows, widest = await asyncio.to_thread(render_all)
-        # laid out at the widths the columns will have for these cells (fit_content: their widest cells)
+        # laid out at the widths the columns will have for these cells (a fitted table: their widest cells)
         fitted = self.column_widths(widest) if widest and same_columns(columns, self.shown_columns) else {}
         widths = [
             fitted[column.key] + 2 * padding if column.key in fitted else self._column_width(column.key)
@@ -783,7 +790,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         """Show `sort` in the headers (no message; the screen owns the request)."""
         self.sort_keys = tuple(sort)
         if self._fits_content() and self._items and self.column_widths() != self.shown_widths:
-            self._rebuild()  # a fit_content column's header gained or lost its arrow (its width follows its label)
+            self._rebuild()  # a column's header gained or lost its arrow (its width follows its label)
             return
         for column in self.adapter.columns:
             shown = self.columns.get(ColumnKey(column.key))

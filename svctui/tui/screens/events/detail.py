@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from textual.content import Content
 from svctui.clock import Clock
 from svctui.schedule import next_run_at, next_run_words, parse_schedule, relative
 from svctui.schedule import utc_minute as when
+from svctui.table_fit import Column
 from svctui.tui.widgets.detail_pane import LABEL_WIDTH, DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 from svctui.visible import visible
@@ -33,6 +35,10 @@ FIT_ORDER = ("id", "client", "schedule", "next", "kinds", "domains", "ous")
 CUT_SCHEDULE = 18  # `Daily at 07:18 UTC`
 CUT_NEXT = 18  # `2026-11-27 08:48Z…`: the moment without the countdown
 SCHEDULE_MOST = 40  # the schedule in words takes the free room after the client's name (issue 28: `Weekly on Tue at …`)
+CLIENT_COLUMN = Column("client", "client", least=CLIENT_WIDTH, most=CLIENT_MOST, names=True)  # 14 when narrow
+SCHEDULE_COLUMN = Column("schedule", "schedule", least=28, cut_to=CUT_SCHEDULE, most=SCHEDULE_MOST, names=True)
+# the moment alone, or with its countdown whole (`in 3…` read as three of something)
+NEXT_COLUMN = Column("next", "next run", least=30, cut_to=CUT_NEXT, whole=True)
 KIND_NAMES = (
     ("session_collection", "sessions"),
     ("local_group_collection", "local groups"),
@@ -84,56 +90,36 @@ def event_adapter(clock: Clock, color_of: ColorOf, name_of: NameOf = _no_names) 
 
     return by_id(
         ColumnDef(
-            "client",
-            "client",
+            CLIENT_COLUMN,
             lambda event: client_cell(event, name_of),
-            width=CLIENT_WIDTH,
             copy_text=lambda event: event.client_id,
-            narrow_width=14,
             export_text=lambda event: client_whole(event, name_of),
-            most=CLIENT_MOST,
-            fit_content=True,
+            narrow=replace(CLIENT_COLUMN, least=14),
         ),
         # At 80 columns id, client, schedule and next run fill the row (no horizontal scrollbar): the schedule in
         # words is read whole (`Weekly on Tue at 07:15 UTC`, 26 cells: it takes the free room after the client's name,
         # SCHEDULE_MOST), the next run keeps its moment (`2026-11-27 08:48Z…`) and its countdown where room is left.
         ColumnDef(
-            "schedule",
-            "schedule",
+            SCHEDULE_COLUMN,
             schedule_words,
-            width=28,
             copy_text=lambda event: event.rrule,
-            narrow_width=18,
-            most=SCHEDULE_MOST,
-            least=CUT_SCHEDULE,
-            fit_content=True,
+            narrow=replace(SCHEDULE_COLUMN, least=18),
         ),
         ColumnDef(
-            "next",
-            "next run",
+            NEXT_COLUMN,
             lambda event: next_run_words(event.rrule, clock()),  # the words `svctui events list` prints
-            30,
             "next_scheduled_at",
             copy_text=lambda event: next_run_copied(event.rrule, clock()),
-            narrow_width=CUT_NEXT,
-            whole=True,  # the moment alone, or with its countdown whole (`in 3…` read as three of something)
-            least=CUT_NEXT,
-            fit_content=True,
+            narrow=replace(NEXT_COLUMN, least=CUT_NEXT),
         ),
-        ColumnDef("kinds", "kinds", _kinds, width=7, minor=True, fit_content=True),
+        ColumnDef(Column("kinds", "kinds", least=7), _kinds, narrow=None),
         ColumnDef(
-            "domains",
-            "domains",
+            Column("domains", "domains", least=7),
             lambda event: _count_with_missing(event.domains, color_of),
-            width=7,
-            minor=True,
-            fit_content=True,
+            narrow=None,
         ),
-        ColumnDef(
-            "ous", "OUs", lambda event: _count_with_missing(event.ous, color_of), width=5, minor=True, fit_content=True
-        ),
+        ColumnDef(Column("ous", "OUs", least=5), lambda event: _count_with_missing(event.ous, color_of), narrow=None),
         fit_order=FIT_ORDER,
-        fit_content=True,
     )
 
 

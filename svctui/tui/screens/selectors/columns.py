@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from rich.text import Text
 from textual.content import Content
@@ -10,6 +11,7 @@ from textual.content import Content
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.audit_lines import EXTENSION_RECREATES, owner_words, selector_record
 from svctui.schedule import utc_minute
+from svctui.table_fit import Column
 from svctui.tui.widgets.detail_pane import DetailPane, Line, Section, missing, muted
 from svctui.tui.widgets.paged_table import ColumnDef, RowAdapter, by_id
 from svctui.visible import visible
@@ -31,6 +33,8 @@ FIT_ORDER = ("id", "name", "flags", "created_at", "auto_certify", "seeds", "upda
 NAME_MOST = 60
 FLAG_WIDTH = max(map(len, (DEFAULT_FLAG, DISABLED_FLAG, EXTENSION_FLAG)))  # 9: any one flag whole
 NAME_LEAST = 16  # a narrow table (the detail pane open beside it) cuts the name to this before leaving columns out
+NAME_COLUMN = Column("name", "name", least=32, cut_to=NAME_LEAST, most=NAME_MOST, names=True)  # 20 when narrow
+FLAGS_COLUMN = Column("flags", "flags", least=16, cut_to=FLAG_WIDTH)  # FLAG_WIDTH when narrow
 
 
 def auto_certify_text(value: int | None) -> str:
@@ -75,46 +79,24 @@ def selector_adapter(color_of: ColorOf) -> RowAdapter[Selector]:
 
     return by_id(
         ColumnDef(
-            "name",
-            "name",
+            NAME_COLUMN,
             styled(lambda s: s.name),
-            width=32,
             sort="name",
             copy_text=lambda s: s.name,  # `c` copies the whole name, not the cut cell
-            narrow_width=20,
-            most=NAME_MOST,
-            least=NAME_LEAST,
-            fit_content=True,
+            narrow=replace(NAME_COLUMN, least=20),
         ),
+        ColumnDef(FLAGS_COLUMN, flag_cell, copy_text=flags, narrow=replace(FLAGS_COLUMN, least=FLAG_WIDTH)),
         ColumnDef(
-            "flags",
-            "flags",
-            flag_cell,
-            width=16,
-            copy_text=flags,
-            narrow_width=FLAG_WIDTH,
-            least=FLAG_WIDTH,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "auto_certify",
-            "certify",
+            Column("auto_certify", "certify", least=11),
             styled(lambda s: auto_certify_text(s.auto_certify)),
-            width=11,
-            minor=True,
-            fit_content=True,
+            narrow=None,
         ),
-        ColumnDef("seeds", "seeds", styled(lambda s: str(len(s.seeds))), width=5, minor=True, fit_content=True),
-        ColumnDef(
-            "created_at", "created", styled(lambda s: when(s.created_at)), width=17, sort="created_at", fit_content=True
-        ),
-        ColumnDef(
-            "updated_at", "updated", styled(lambda s: when(s.updated_at)), width=17, minor=True, fit_content=True
-        ),
-        ColumnDef("created_by", "by", styled(lambda s: s.created_by or ""), width=20, minor=True, fit_content=True),
+        ColumnDef(Column("seeds", "seeds", least=5), styled(lambda s: str(len(s.seeds))), narrow=None),
+        ColumnDef(Column("created_at", "created", least=17), styled(lambda s: when(s.created_at)), sort="created_at"),
+        ColumnDef(Column("updated_at", "updated", least=17), styled(lambda s: when(s.updated_at)), narrow=None),
+        ColumnDef(Column("created_by", "by", least=20), styled(lambda s: s.created_by or ""), narrow=None),
         render=styled,
         fit_order=FIT_ORDER,
-        fit_content=True,
     )
 
 

@@ -22,7 +22,13 @@ from svctui.api.filters import SELECTORS, EndpointSpec
 from svctui.api.models import AssetGroupTag, Selector
 from svctui.ops.outcomes import DeleteReport, Outcome
 from svctui.tui import status_line as status
-from svctui.tui.breakpoints import DETAIL_BELOW, FULL_FOOTER_FROM, narrow_below, set_breakpoint_class
+from svctui.tui.breakpoints import (
+    DETAIL_BELOW,
+    FULL_FOOTER_FROM,
+    NARROW_TERMINAL,
+    narrow_below,
+    set_breakpoint_class,
+)
 from svctui.tui.loading import Channel, Loaded, LoadFailed
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.screens.selectors.audit_export import audit_commands
@@ -58,7 +64,7 @@ from svctui.tui.screens.selectors.wording import (
 )
 from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
-from svctui.tui.widgets.paged_table import NARROW_TERMINAL, RowAdapter
+from svctui.tui.widgets.paged_table import RowAdapter
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient

@@ -11,6 +11,7 @@ tasks loaded for the plot) with `set_history`; everything else is computed here 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, tzinfo
 from operator import attrgetter
 from typing import Any
@@ -24,6 +25,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
 from svctui.api.models import CompletedTask, flag_marks
+from svctui.table_fit import Column
 from svctui.triage import (
     DEFAULT_DROP_THRESHOLD,
     DomainPoint,
@@ -74,6 +76,9 @@ FIT_ORDER = (
 )
 MESSAGE_MOST = 60
 MESSAGE_WIDTH = 44  # its width before the columns ranked after it show: the reason a run failed reads whole
+# The message takes the free room first (a name column), up to MESSAGE_MOST; cut to 12 rather than left out.
+MESSAGE_COLUMN = Column("message", "message", least=MESSAGE_WIDTH, cut_to=12, most=MESSAGE_MOST, names=True)
+STATUS_COLUMN = Column("status", "status", least=18)  # 11 under NARROW_TERMINAL
 
 
 NO_NAME_NAMES_OFF = "(no name: H fetches names)"
@@ -89,9 +94,11 @@ def utc_minutes(moment: datetime | None) -> str:
 def clock_column(key: str, label: str, field: str) -> ColumnDef[CompletedTask]:
     """A minor column of the run's time `field` as `02:12:05` (`+1d` past the day it was due), sorted by that field."""
     moment = attrgetter(field)
-    return ColumnDef(
-        key, label, lambda task: utc_clock(moment(task), task.execution_time), 8, field, minor=True, fit_content=True
-    )
+
+    def clock(task: CompletedTask) -> str:
+        return utc_clock(moment(task), task.execution_time)
+
+    return ColumnDef(Column(key, label, least=8), clock, field, narrow=None)
 
 
 # The record's own times, minor columns (the detail pane has them): key, label, and the field the server sorts by.
@@ -106,7 +113,7 @@ RECORD_TIMES = (
 def minutes_column(key: str, label: str, field: str) -> ColumnDef[CompletedTask]:
     """A minor column of the task's time `field` as `2026-03-01 02:00Z`, sorted by that field."""
     moment = attrgetter(field)
-    return ColumnDef(key, label, lambda task: utc_minutes(moment(task)), 17, field, minor=True, fit_content=True)
+    return ColumnDef(Column(key, label, least=17), lambda task: utc_minutes(moment(task)), field, narrow=None)
 
 
 def utc_clock(moment: datetime | None, day: datetime | None) -> str:
@@ -145,65 +152,42 @@ def task_adapter(app: App[Any], drops_of: DropsOf) -> RowAdapter[CompletedTask]:
 
     return by_id(
         ColumnDef(
-            "event",
-            "event",
+            Column("event", "event", least=5),
             lambda task: "" if task.event_id is None else str(task.event_id),
-            5,
             "event_id",
-            minor=True,
-            fit_content=True,
+            narrow=None,
         ),
         ColumnDef(
-            "executed",
-            "executed (UTC)",
+            Column("executed", "executed (UTC)", least=17),
             lambda task: utc_minutes(task.execution_time),
-            17,
             "execution_time",
-            fit_content=True,
         ),
         clock_column("started", "start", "start_time"),
         clock_column("ended", "end", "end_time"),
+        ColumnDef(Column("took", "took", least=7), lambda task: format_duration(task_duration(task)), narrow=None),
         ColumnDef(
-            "took", "took", lambda task: format_duration(task_duration(task)), width=7, minor=True, fit_content=True
-        ),
-        ColumnDef(
-            "status",
-            "status",
+            STATUS_COLUMN,
             status,
-            18,
             "status",
             copy_text=lambda task: str(task.status),
-            narrow_width=11,
-            fit_content=True,
+            narrow=replace(STATUS_COLUMN, least=11),
         ),
-        ColumnDef("results", "results", results, width=16, fit_content=True),
+        ColumnDef(Column("results", "results", least=16), results),
+        ColumnDef(MESSAGE_COLUMN, lambda task: task.status_message),
         ColumnDef(
-            "message",
-            "message",
-            lambda task: task.status_message,
-            width=MESSAGE_WIDTH,
-            most=MESSAGE_MOST,
-            least=12,
-            fit_content=True,
-        ),
-        ColumnDef(
-            "dc",
-            "domain controller",
+            Column("dc", "domain controller", least=18),
             lambda task: task.domain_controller,
-            18,
             "domain_controller",
-            minor=True,
-            fit_content=True,
+            narrow=None,
         ),
-        ColumnDef("kinds", "kinds", flag_marks, width=7, minor=True, fit_content=True),
-        ColumnDef("domains", "doms", lambda task: str(len(task.domains)), width=4, minor=True, fit_content=True),
+        ColumnDef(Column("kinds", "kinds", least=7), flag_marks, narrow=None),
+        ColumnDef(Column("domains", "doms", least=4), lambda task: str(len(task.domains)), narrow=None),
         ColumnDef(
-            "title", "event title", lambda task: task.event_title or "", 16, "event_title", minor=True, fit_content=True
+            Column("title", "event title", least=16), lambda task: task.event_title or "", "event_title", narrow=None
         ),
-        ColumnDef("log", "log path", lambda task: task.log_path or "", 16, "log_path", minor=True, fit_content=True),
+        ColumnDef(Column("log", "log path", least=16), lambda task: task.log_path or "", "log_path", narrow=None),
         *(minutes_column(key, label, field) for key, label, field in RECORD_TIMES),
         fit_order=FIT_ORDER,
-        fit_content=True,
     )
 
 

@@ -37,6 +37,7 @@ from svctui.api.limits import (
 )
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
+from svctui.tui.breakpoints import NARROW_TERMINAL
 from svctui.tui.client_names import (
     CACHED_CHANNEL,
     NAMES_CHANNEL,
@@ -66,7 +67,7 @@ from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.filter_chips import FilterChips
-from svctui.tui.widgets.paged_table import NARROW_TERMINAL, RowAdapter
+from svctui.tui.widgets.paged_table import RowAdapter
 from svctui.tui.widgets.state_panel import error_view
 from svctui.tui.widgets.status_bar import StatusBar
 
