@@ -13,6 +13,9 @@ its last-run cell, the whole error in the detail pane, the count in the status l
 A reload (`r`, or live refresh: svctui.tui.live) keeps the rows of the last round on screen until each client's
 new answer replaces its row (rows whose health changed flash); a client list that cannot be fetched leaves the
 rows dimmed and marked stale with the reason. A not-OK run first seen in a reload is announced once.
+
+Beside it: the table's columns fitted to its width and the strip's key (clients_columns), the table and its rows'
+cells (clients_table), the detail pane, the legend, the status line's parts and the orders (clients_detail).
 """
 
 from __future__ import annotations
@@ -42,9 +45,7 @@ from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judgi
 from svctui.fleet_runs import FleetRuns, fleet_round
 from svctui.store.settings import Settings
 from svctui.table_fit import NaturalWidths, left_out_hint
-from svctui.triage.health import (
-    STRIP_RUNS,
-)
+from svctui.triage.health import STRIP_RUNS
 from svctui.tui import status_line
 from svctui.tui.breakpoints import narrow_below
 from svctui.tui.live import Freshness, announce_failures
@@ -106,6 +107,7 @@ ADD_ROWS = 100
 # round fills in, answers update their rows in place and the rows are put back in rank order at most this often,
 # and when the round is complete.
 SORT_EVERY = 5.0
+
 FLEET: Channel[Fleet] = Channel("fleet")  # the client list; each client's answer belongs to the list's load
 JUDGE: Channel[int] = Channel("judge")  # a round judging every client (its answers are messages of their own)
 

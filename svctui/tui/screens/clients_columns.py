@@ -49,18 +49,19 @@ def columns_for(narrow: bool) -> list[Column]:
     the strip) or a wide one."""
     if not narrow:
         return list(COLUMNS)
-    columns = [
-        column
-        if column.cut_to is None
-        else replace(
-            column, least=column.cut_to, title=strip_label(column.cut_to) if column.key == "strip" else column.title
-        )
-        for column in COLUMNS
-    ]
+    columns = [narrowed(column) for column in COLUMNS]
     later = [column for column in columns if column.key in NARROW_LATER]
     columns = [column for column in columns if column.key not in NARROW_LATER]
     after = next(index for index, column in enumerate(columns) if column.key == "strip") + 1
     return columns[:after] + later + columns[after:]
+
+
+def narrowed(column: Column) -> Column:
+    """A column on a narrow screen: cut from the start where it may be (the strip titled for the runs it shows)."""
+    if column.cut_to is None:
+        return column
+    title = strip_label(column.cut_to) if column.key == "strip" else column.title
+    return replace(column, least=column.cut_to, title=title)
 
 
 def strip_label(runs: int) -> str:

@@ -45,7 +45,7 @@ from textual.widgets.data_table import ColumnKey, Row
 from textual.worker import Worker
 
 from svctui.api.filters import SortKey
-from svctui.table_fit import Column, fit_columns
+from svctui.table_fit import Column, fit_columns, ranked
 from svctui.tui.breakpoints import NARROW_TERMINAL
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, rendered_rows_stale, row_cells, styled_cell
@@ -123,21 +123,10 @@ class RowAdapter(Generic[T]):
 
 def fit_description(adapter: RowAdapter[T], wanted: dict[str, int], narrow: bool = False) -> list[Column]:
     """The columns of `adapter` to show at these widths (`wanted`, in display order) as `fit_columns` takes them:
-    each its own fit (`ColumnDef.fit_at(narrow)`) at least as wide as wanted, ranked by the adapter's fit order, the
-    first ranked never left out; its `most` is its natural width's cap (`natural_widths`), not passed on."""
-    order = list(adapter.fit_order or ())
-    ranked = [key for key in order if key in wanted] + [key for key in wanted if key not in order]
+    each its own fit (`ColumnDef.fit_at(narrow)`) at least as wide as wanted, ranked by the adapter's fit order
+    (`table_fit.ranked`: the first never left out); its `most` caps its natural width (`natural_widths`) instead."""
     fits = [fit for column in adapter.columns if column.key in wanted and (fit := column.fit_at(narrow)) is not None]
-    return [
-        replace(
-            fit,
-            least=wanted[fit.key],
-            most=0,
-            rank=ranked.index(fit.key),
-            droppable=fit.droppable and fit.key != ranked[0],
-        )
-        for fit in fits
-    ]
+    return ranked([replace(fit, least=wanted[fit.key], most=0) for fit in fits], adapter.fit_order or ())
 
 
 def natural_widths(
