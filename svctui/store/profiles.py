@@ -275,7 +275,8 @@ class ProfileStore:
         """The complete profile to connect with: `name`, else SVCTUI_PROFILE, else the default; env overrides apply.
 
         With no name and a complete SVCTUI_BASE_URL + SVCTUI_TOKEN_ID + SVCTUI_TOKEN_KEY (or SVCTUI_JWT), the
-        environment alone is the profile and no file is read.
+        environment alone is the profile and no file is read. A `name` given explicitly (`--profile`) must be in the
+        file whatever the environment: a typo must not connect to the server the environment names.
         """
         environ = env if env is not None else os.environ
         overrides = env_overrides(environ)
@@ -293,9 +294,12 @@ class ProfileStore:
             )
         stored = data.profiles.get(chosen)
         if stored is None:
-            if is_complete(overrides):
+            if name is None and is_complete(overrides):  # SVCTUI_PROFILE names the environment's own profile
                 return profile_from_env(chosen, overrides)
-            raise _unknown(chosen, data)
+            error = _unknown(chosen, data)
+            if is_complete(overrides):
+                raise StoreError(f"{error} (the SVCTUI_* environment is used only when no --profile is given)")
+            raise error
         merged = merge_env(stored, overrides)
         complete = self.with_secret(merged)
         if complete.secret is None:
