@@ -67,6 +67,10 @@ _RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$", re.ASCII)
 _RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
+class TimeOutOfRange(ValueError):
+    """A relative time of the right form whose shift lands outside the calendar (years 1 to 9999); says the range."""
+
+
 class FilterError(ValueError):
     """A filter the client refuses to send; the message names column, predicate and what is allowed."""
 
@@ -283,13 +287,16 @@ def parse_timestamp(text: str, now: datetime | None = None) -> str:
     relative = _RELATIVE_RE.match(text)
     if relative:
         sign, amount, unit = relative.groups()
-        try:
-            delta = timedelta(**{_RELATIVE_UNITS[unit]: int(amount[:12])}) if len(amount) <= 12 else None
+        try:  # a long amount is not read whole (int() of thousands of digits is slow, then refused)
+            digits = amount.lstrip("0") or "0"
+            delta = timedelta(**{_RELATIVE_UNITS[unit]: int(digits)}) if len(digits) <= 40 else None
             shifted = (moment + delta if sign == "+" else moment - delta) if delta is not None else None
-        except OverflowError:  # `-99999999999d`: not a time any calendar has, so not a valid one here
+        except OverflowError:  # `-99999999999d`: not a time any calendar has
             shifted = None
         if shifted is None:
-            raise ValueError(text)
+            raise TimeOutOfRange(_relative_range(text, moment, unit))
+        if len(amount) > 12:
+            raise TimeOutOfRange(f"{quote_input(text)} has {len(amount)} digits, over the 12 a relative time may have")
         return _render_utc(shifted.astimezone(UTC).replace(microsecond=0), "")
     match = VALUE_PATTERNS[Kind.TIMESTAMP].fullmatch(text)
     if not match:
@@ -302,6 +309,17 @@ def parse_timestamp(text: str, now: datetime | None = None) -> str:
             raise ValueError(text)
         base -= sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[4:6]))
     return _render_utc(base, fraction or "")
+
+
+def _relative_range(text: str, moment: datetime, unit: str) -> str:
+    """Why `text` is refused: the shift leaves years 1-9999, and how far back and ahead `unit` may go from now."""
+    step = timedelta(**{_RELATIVE_UNITS[unit]: 1})  # timedelta // timedelta is exact, total_seconds() rounds up
+    back = (moment - datetime.min.replace(tzinfo=UTC)) // step
+    ahead = (datetime.max.replace(tzinfo=UTC) - moment) // step
+    return (
+        f"{quote_input(text)} is out of range: a relative time must land between the years 1 and 9999 "
+        f"(from now -{back}{unit} to +{ahead}{unit})"
+    )
 
 
 def _render_utc(moment: datetime, fraction: str) -> str:
@@ -342,6 +360,8 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
     if col.kind is Kind.TIMESTAMP:
         try:
             value = parse_timestamp(value, now)
+        except TimeOutOfRange as exc:
+            raise refuse(str(exc)) from None
         except (ValueError, OverflowError):
             raise refuse(f"{quote_input(value)} is not a valid time") from None
     elif col.kind is Kind.BOOLEAN:

@@ -24,6 +24,7 @@ from svctui.api.filters import (
     query_params,
 )
 from svctui.api.limits import MAX_FILTER_VALUE, MAX_QUERY_CHARS
+from svctui.api.quoting import quote_input
 from tests.support.zones import local_zone
 
 NOW = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)
@@ -33,6 +34,7 @@ STATUS_ALLOWED = (
     "ingesting (6), analyzing (7), partially complete (8)"
 )
 UNSAFE = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / : ; < = > ? @ [ \\ ] ^ _"
+OUT_OF_RANGE = "is out of range: a relative time must land between the years 1 and 9999 (from now {back} to {ahead})"
 TIME_ALLOWED = "an RFC 3339 time like 2026-01-31T23:00:00Z, or a relative time like -7d, -24h, -30m, now"
 LONG = "a" * (MAX_FILTER_VALUE + 1)
 
@@ -152,19 +154,27 @@ def test_a_query_of_the_longest_length_is_sent_one_character_more_is_refused() -
     [
         ("-000000000001s", "2026-03-01T11:59:59Z"),  # twelve digits: the most a relative amount may have
         ("+1w", "2026-03-08T12:00:00Z"),
-        ("-0000000000001s", None),  # thirteen
-        ("-99999999999d", None),  # past the calendar's end
+        ("-739675d", "0001-01-01T12:00:00Z"),  # the range the refusal below names, both ends
+        ("+2912383d", "9999-12-31T12:00:00Z"),
+        ("-739676d", OUT_OF_RANGE.format(back="-739675d", ahead="+2912383d")),
+        ("+2912384d", OUT_OF_RANGE.format(back="-739675d", ahead="+2912383d")),
+        ("-0000000000001s", "has 13 digits, over the 12 a relative time may have"),
+        ("-99999999999d", OUT_OF_RANGE.format(back="-739675d", ahead="+2912383d")),  # past the calendar's end
+        ("-99999999d", OUT_OF_RANGE.format(back="-739675d", ahead="+2912383d")),  # the newcomer walk's
+        ("+9999999999w", OUT_OF_RANGE.format(back="-105667w", ahead="+416054w")),
+        ("-" + "9" * 60 + "h", OUT_OF_RANGE.format(back="-17752212h", ahead="+69897203h")),
     ],
 )
-def test_a_relative_time_has_at_most_twelve_digits_and_stays_in_the_calendar(text: str, expected: str | None) -> None:
-    if expected is None:
-        with pytest.raises(ValueError):
-            parse_timestamp(text, NOW)
-        assert refusal(lambda: parse_filter(EVENTS, f"created_at={text}", NOW))[0] == (
-            f"created_at eq: {text!r} is not a valid time; allowed: {TIME_ALLOWED}"
-        )
-    else:
+def test_a_relative_time_has_at_most_twelve_digits_and_stays_in_the_calendar(text: str, expected: str) -> None:
+    """The form is right but the range is not: say so and what range is allowed (it said `is not a valid time`)."""
+    if not expected.startswith(("has ", "is out of range")):
         assert parse_timestamp(text, NOW) == expected
+        return
+    with pytest.raises(ValueError):
+        parse_timestamp(text, NOW)
+    message = refusal(lambda: parse_filter(EVENTS, f"created_at=gte:{text}", NOW))[0]
+    assert message.startswith(f"created_at gte: {quote_input(text)} {expected}; allowed: "), message
+    assert "not a valid time" not in message
 
 
 def test_now_and_relative_times_are_sent_in_utc_whatever_the_local_zone() -> None:
