@@ -140,7 +140,7 @@ def tasks_log(
         except NotFound as exc:
             if await run_is_unknown(client, number):
                 raise CommandFailure(
-                    f"no run {number} (no finished run has that id)\n"
+                    f"no run {number} (no finished run has that id; the log's answer: {exc.user_message()})\n"
                     "hint: `svctui tasks list CLIENT_ID` shows the runs",
                     ExitCode.NOT_FOUND,
                 ) from exc

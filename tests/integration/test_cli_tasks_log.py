@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -83,6 +84,7 @@ def test_a_run_without_a_log_exits_4(env: dict[str, str], db: Path) -> None:
     result = invoke(["tasks", "log", str(task)])
     assert result.exit_code == 4
     assert f"run {task} kept no log" in result.stderr
+    assert re.search(r"HTTP 404 Not Found — .+ \(request id [0-9a-zA-Z-]{8,}\)", result.stderr), result.stderr
     assert result.stdout == ""
 
 
@@ -146,8 +148,12 @@ def test_a_run_that_does_not_exist_is_said_so_not_a_missing_log(env: dict[str, s
         unknown = int(conn.execute("SELECT MAX(id) FROM tasks").fetchone()[0]) + 1000
     result = invoke(["tasks", "log", str(unknown)])
     assert result.exit_code == 4
-    assert f"no run {unknown} (no finished run has that id)" in result.stderr
+    assert f"no run {unknown} (no finished run has that id; " in result.stderr
     assert "kept no log" not in result.stderr
+    # a server error shows status, message and request id (the newcomer walk saw none of them here)
+    assert re.search(r"the log's answer: HTTP 404 Not Found — .+ \(request id [0-9a-zA-Z-]{8,}\)\)", result.stderr), (
+        result.stderr
+    )
 
 
 def test_summary_times_are_utc_and_jsonl_adds_time_utc(env: dict[str, str], db: Path) -> None:
