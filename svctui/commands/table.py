@@ -152,7 +152,8 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         TableColumn("ID", lambda t: t.id, Role.ESSENTIAL, right=True),
         TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, Role.ESSENTIAL, right=True, drop=4),
         TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
-        TableColumn("STATUS", lambda t: status_label(t.status), min_width=10),
+        # the status is what a listing is scanned for: whole (`Partially complete`) while the message can wrap
+        TableColumn("STATUS", lambda t: status_label(t.status), Role.ESSENTIAL, min_width=10),
         client_column(drop=1),  # one client's tasks: its name is on every row
         TableColumn("KINDS", flag_marks, min_width=7, drop=2),
         TableColumn("DOMAINS", lambda t: len(t.domains), right=True, drop=3),

@@ -253,6 +253,23 @@ def test_failed_runs_keep_their_reason_whole_at_80_columns(env: dict[str, str]) 
     assert max(len(block) for block in rows) > 1
 
 
+@pytest.mark.parametrize("width", [60, 80, 160])
+def test_a_task_status_is_whole_while_the_message_can_wrap(env: dict[str, str], width: int) -> None:
+    """`tasks list` cut STATUS to `Partially com…` to keep the message's room: a status is what is scanned for, so it
+    stays whole while the message can give way (it wraps, whole, on the next lines of its column)."""
+    args = ["tasks", "list", "SHARPHOUND-DC01", "-f", "status=8", "--limit", "12"]
+    table = invoke(args, env={"COLUMNS": str(width)})
+    assert table.exit_code == 0, table.stderr
+    assert all(cell_width(line) <= width for line in table.stdout.splitlines()), table.stdout
+    tasks = json_items(invoke([*args, "-o", "json"]).stdout)
+    header, rows = _blocks(table.stdout)
+    assert len(rows) == len(tasks) == 12
+    status_at = header.index("STATUS")
+    for task, block in zip(tasks, rows, strict=True):
+        assert block[0][status_at:].startswith("Partially complete  "), block
+        assert _column_text(header, block, "MESSAGE") == " ".join(task["status_message"].split()), block
+
+
 def test_an_unknown_client_says_how_many_clients_it_did_not_name(env: dict[str, str]) -> None:
     """`health --client NOPE` named 5 of 7 clients as `clients include:` with no sign of the other 2."""
     result = invoke(["health", "--client", "NOPE"])
