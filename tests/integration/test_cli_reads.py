@@ -24,6 +24,7 @@ from svctui.schedule import describe, next_run_at, next_run_words
 from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
+    add_profile,
     demo_env,
     invoke,
     json_items,
@@ -356,7 +357,12 @@ def test_events_without_hydration_carry_objectids_only(env: dict[str, str]) -> N
 
 
 def test_root_profile_option_and_subcommand_profile_option(env: dict[str, str]) -> None:
-    # An env-only profile is found under any name when the environment is complete.
+    # --profile names a stored profile in either place; a name the file lacks is refused even with the environment
+    # complete (test_cli_profile_typo.py): it is no longer an env-only profile under any name
+    for args in (["--profile", "ops", "events", "list"], ["events", "list", "--profile", "ops"]):
+        assert invoke([*args, "--limit", "1"]).exit_code == 2
+    stored = add_profile("ops", env["SVCTUI_BASE_URL"], env["SVCTUI_TOKEN_ID"], env["SVCTUI_TOKEN_KEY"])
+    assert stored.exit_code == 0, stored.stderr
     for args in (["--profile", "ops", "events", "list"], ["events", "list", "--profile", "ops"]):
         result = invoke([*args, "--limit", "1", "-o", "jsonl"])
         assert result.exit_code == 0, result.stderr
@@ -621,8 +627,8 @@ def test_at_80_columns_the_message_at_the_end_of_the_line_is_no_stub(
     env: dict[str, str], client_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Newcomer walk (issue 28 item 7): at COLUMNS=80 `tasks list` cut every message to `Ingesting c…` (11 cells)
-    while the EVENT and DOMAINS counts kept their width. The message keeps 20 cells (or all of a shorter one): a
-    column that may go is left out first, and the note names it."""
+    while the EVENT and DOMAINS counts kept their width. The message is whole (it wraps in its column, 18 cells or
+    more): a column that may go is left out first, and the note names it."""
     monkeypatch.setenv("COLUMNS", "80")
     tasks = invoke(["tasks", "list", client_id, "--limit", "20"])
     assert tasks.exit_code == 0, tasks.stderr
@@ -630,10 +636,16 @@ def test_at_80_columns_the_message_at_the_end_of_the_line_is_no_stub(
     assert all(len(line) <= 80 for line in lines), max(lines, key=len)
     start = lines[0].index("MESSAGE")
     listed = jsonl_items(invoke(["tasks", "list", client_id, "--limit", "20", "-o", "jsonl"]).stdout)
-    rows = [line for line in lines[1:] if line[:start].strip()]  # a long message continues on the next lines
-    for task, line in zip(listed, rows, strict=True):
-        message = " ".join(str(task["status_message"]).split())
-        assert line[start:].startswith(message[:19]), (line, message)
+    rows: list[list[str]] = []
+    for line in lines[1:]:  # a long message continues on the next lines
+        if line[:start].strip():
+            rows.append([line])
+        else:
+            rows[-1].append(line)
+    assert "…" not in tasks.stdout and start + 18 <= 80
+    for task, block in zip(listed, rows, strict=True):
+        shown = "".join("".join(line[start:].split()) for line in block)
+        assert shown == "".join(str(task["status_message"]).split()), (block, task["status_message"])
     assert "DOMAINS" in _left_out(tasks.stderr) and "DOMAINS" not in lines[0].split()
 
 
