@@ -35,8 +35,10 @@ NAME_ROOM = 48  # a name claims its whole width up to this many cells before an 
 # get the free room first: `Accounts like Citrix delivery controllers APAC` whole, not beside a SEEDS count)
 MIN_MESSAGE = 20  # a task's message keeps this many cells (or its whole width) before a column that may go is
 # kept: `Ingesting c…` beside the EVENT and DOMAINS counts said nothing (issue 28)
-MESSAGE_ROOM = 40  # a task's message claims its whole width up to this many cells before EVENT or RESULTS is kept,
-# then wraps: in a failed-runs listing the reason is the answer (`Kerberos authenticat…` beside `0 ok / 1 failed`)
+MESSAGE_ROOM = 40  # a task's message claims its whole width up to this many cells before EVENT is kept, then
+# wraps: in a failed-runs listing the reason is the answer (`Kerberos authenticat…` beside EVENT); RESULTS outranks
+# that room (`0 ok / 1 failed`, which the dashboard keeps too): the message gives it up and wraps in less
+TASK_MESSAGE_LEAST = 18  # 80 columns hold ID, time, `Partially complete`, RESULTS and 18+ cells of wrapped message
 
 
 # ---------------------------------------------------------------- cells
@@ -94,7 +96,8 @@ class TableColumn:
     columns left out whole when even the least widths do not fit (1 goes first). `cut` shortens a cell that does
     not fit (`cut_start` keeps a request id's end, the part that differs); `wrap` continues it on the next lines
     instead (outcomes: `3 in doubt` is never hidden). `room`: the cells it claims (up to its whole width) before an
-    optional column is kept (0: its least width; a name claims NAME_ROOM)."""
+    optional column is kept (0: its least width; a name claims NAME_ROOM); `room_drop`: when not 0, that room is
+    given up (down to its least width) before an optional column of a higher `drop` is left out."""
 
     header: str
     cell: Callable[[Any], object]
@@ -105,6 +108,7 @@ class TableColumn:
     cut: Callable[[str, int], str] = cut_end
     wrap: bool = False
     room: int = 0
+    room_drop: int = 0
 
 
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
@@ -157,9 +161,15 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
         client_column(drop=1),  # one client's tasks: its name is on every row
         TableColumn("KINDS", flag_marks, min_width=7, drop=2),
         TableColumn("DOMAINS", lambda t: len(t.domains), right=True, drop=3),
-        TableColumn("RESULTS", lambda t: _results(t.domain_results), min_width=15, drop=5),
+        TableColumn("RESULTS", lambda t: _results(t.domain_results), Role.ESSENTIAL, drop=5),  # whole, or left out
         TableColumn(
-            "MESSAGE", lambda t: t.status_message, Role.TEXT, min_width=MIN_MESSAGE, wrap=True, room=MESSAGE_ROOM
+            "MESSAGE",
+            lambda t: t.status_message,
+            Role.TEXT,
+            min_width=TASK_MESSAGE_LEAST,
+            wrap=True,
+            room=MESSAGE_ROOM,
+            room_drop=4,  # its room goes after EVENT (4), before RESULTS (5)
         ),
     ),
     AssetGroupTag: (
@@ -228,6 +238,7 @@ class ColumnFit:
     last: int  # what it is cut to when nothing else can give (an essential's `min_width`, free text's MIN_TEXT)
     rank: int  # the order columns shrink in, the highest first (Role: free text, then fixed, names, essentials)
     drop: int  # 0: always shown; else optional, left out in this order (1 first)
+    room_drop: int = 0  # when not 0: `claim` falls to `least` before an optional column of a higher drop goes
 
 
 def column_fit(column: TableColumn, natural: int) -> ColumnFit:
@@ -247,7 +258,7 @@ def column_fit(column: TableColumn, natural: int) -> ColumnFit:
         last = min(natural, max(column.min_width, header)) if column.min_width else least
     else:  # free text gives its last cells before an essential is cut
         last = min(least, max(MIN_TEXT, header)) if column.role is Role.TEXT else least
-    return ColumnFit(natural, claim, least, last, int(column.role), column.drop)
+    return ColumnFit(natural, claim, least, last, int(column.role), column.drop, column.room_drop)
 
 
 def fit_columns(fits: Sequence[ColumnFit], total: int, gap: int = 2) -> list[int | None]:
@@ -266,12 +277,23 @@ def fit_columns(fits: Sequence[ColumnFit], total: int, gap: int = 2) -> list[int
 
     kept = list(range(len(fits)))
     left_out: list[int] = []
-    while need(kept, lambda fit: fit.claim) > total:
+    claims = [fit.claim for fit in fits]
+    while sum(claims[index] for index in kept) + gap * (len(kept) - 1) > total:
         optional = [index for index in kept if fits[index].drop > 0]
-        if not optional:
+        first = min(optional, key=lambda index: fits[index].drop) if optional else None
+        rooms = [
+            index
+            for index in kept
+            if fits[index].room_drop and claims[index] > fits[index].least
+            and (first is None or fits[first].drop > fits[index].room_drop)
+        ]  # fmt: skip
+        if rooms:  # a room that ranks below the next column to go is given up first
+            claims[rooms[0]] = fits[rooms[0]].least
+            continue
+        if first is None:
             break
-        left_out.append(min(optional, key=lambda index: fits[index].drop))
-        kept.remove(left_out[-1])
+        left_out.append(first)
+        kept.remove(first)
     for index in reversed(left_out):  # a narrow column may fit in the room left after all (a JOBS count)
         if need(kept, lambda fit: fit.natural) + gap + fits[index].least <= total:
             kept = sorted([*kept, index])

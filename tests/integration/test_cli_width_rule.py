@@ -76,14 +76,14 @@ def test_selectors_keep_names_whole_and_never_cut_a_header(env: dict[str, str], 
 
 
 def test_tasks_list_says_what_it_left_out_in_the_same_form(env: dict[str, str]) -> None:
-    """The reference: `tasks list` at 80 columns gives the message its room (it wraps past it), leaves the counts, the
-    event and the results out, and says so."""
+    """The reference: `tasks list` at 80 columns keeps RESULTS and the message (it wraps past its column), leaves the
+    counts, the client and the event out, and says so."""
     clients = jsonl_items(invoke(["clients", "list", "-o", "jsonl"]).stdout)
     client = max(clients, key=lambda item: item["completed_job_count"])["id"]
     table = invoke(["tasks", "list", client, "--limit", "10"], env={"COLUMNS": "80"})
     assert table.exit_code == 0, table.stderr
-    assert _left_out(table.stderr, 80) == ["CLIENT", "KINDS", "DOMAINS", "EVENT", "RESULTS"]
-    assert _headers(table.stdout.splitlines()[0])[-1] == "MESSAGE"
+    assert _left_out(table.stderr, 80) == ["CLIENT", "KINDS", "DOMAINS", "EVENT"]
+    assert _headers(table.stdout.splitlines()[0])[-2:] == ["RESULTS", "MESSAGE"]
 
 
 # ---------------------------------------------------------------- the audit log's tables
@@ -238,12 +238,13 @@ def test_health_note_wraps_whole_at_80_columns(env: dict[str, str]) -> None:
 
 def test_failed_runs_keep_their_reason_whole_at_80_columns(env: dict[str, str]) -> None:
     """`tasks list DC01 -f status=failed` at 80 columns cut the reason to 20 cells (`Kerberos authenticat…`) beside
-    EVENT and `0 ok / 1 failed`: the message claims its room before those (left out, said on stderr) and wraps."""
+    EVENT and `0 ok / 1 failed`: the message claims its room before EVENT (left out, said on stderr) and wraps;
+    RESULTS, which the dashboard keeps, stays (the message gives up its room for it)."""
     args = ["tasks", "list", "SHARPHOUND-DC01", "-f", "status=failed", "--limit", "30"]
     table = invoke(args, env={"COLUMNS": "80"})
     assert table.exit_code == 0, table.stderr
     assert all(cell_width(line) <= 80 for line in table.stdout.splitlines()), table.stdout
-    assert {"EVENT", "RESULTS"} <= set(_left_out(table.stderr, 80))
+    assert "EVENT" in _left_out(table.stderr, 80) and "RESULTS" not in _left_out(table.stderr, 80)
     tasks = json_items(invoke([*args, "-o", "json"]).stdout)
     header, rows = _blocks(table.stdout)
     assert _headers(header)[-1] == "MESSAGE" and len(rows) == len(tasks) == 30
@@ -279,3 +280,31 @@ def test_an_unknown_client_says_how_many_clients_it_did_not_name(env: dict[str, 
     assert match is not None, result.stderr
     shown = match.group(1).split(", ")
     assert set(shown) < names and len(shown) + int(match.group(2)) == len(names)
+
+
+def _results_text(task: dict[str, Any]) -> str:
+    """A task's RESULTS cell as the dashboard words it: `1 ok / 0 failed` (empty without domain results)."""
+    results = task["domain_results"] or []
+    failed = sum(1 for result in results if not result["success"])
+    return f"{len(results) - failed} ok / {failed} failed" if results else ""
+
+
+@pytest.mark.parametrize("width", [80, 160])
+@pytest.mark.parametrize("listing", [[], ["-f", "status=8"], ["-f", "status=failed"], ["--skip", "200"]])
+def test_a_tasks_results_stay_whole_at_80_columns(env: dict[str, str], width: int, listing: list[str]) -> None:
+    """`tasks list` at 80 columns left out RESULTS (`0 ok / 1 failed`), the column the dashboard keeps: it is kept
+    whole ahead of the message's room (the message wraps, whole), the counts, the client and the event."""
+    args = ["tasks", "list", "SHARPHOUND-DC01", *listing, "--limit", "20"]
+    table = invoke(args, env={"COLUMNS": str(width)})
+    assert table.exit_code == 0, table.stderr
+    assert all(cell_width(line) <= width for line in table.stdout.splitlines()), table.stdout
+    assert "RESULTS" not in _left_out(table.stderr, width)
+    tasks = json_items(invoke([*args, "-o", "json"]).stdout)
+    header, rows = _blocks(table.stdout)
+    assert len(rows) == len(tasks) == 20 and any(_results_text(task) for task in tasks)
+    results_at, message_at = header.index("RESULTS"), header.index("MESSAGE")
+    for task, block in zip(tasks, rows, strict=True):
+        assert block[0][results_at:message_at].strip() == _results_text(task), block
+        # whole: a word wider than the column is broken across its lines (the join adds a space there)
+        assert "".join(_column_text(header, block, "MESSAGE").split()) == "".join(task["status_message"].split())
+        assert "Partially comple…" not in block[0]

@@ -92,6 +92,19 @@ def test_fit_columns_leaves_optional_columns_out_before_an_essential_is_cut() ->
     assert fit_columns(fits, 30) == [3, 18, None, 8]
 
 
+def test_a_room_is_given_up_before_a_column_that_outranks_it_is_left_out() -> None:
+    """`tasks list` at 80 columns left out RESULTS to keep the message's 40-cell room. With `room_drop` 4 the message
+    gives its room up (to its least width) after EVENT (drop 4) goes and before RESULTS (drop 5) would."""
+    #       ID                          EVENT (opt 4)                 RESULTS (essential, opt 5)
+    fits = [ColumnFit(4, 4, 4, 4, 0, 0), ColumnFit(5, 5, 5, 5, 0, 4), ColumnFit(15, 15, 15, 15, 0, 5)]
+    fits.append(ColumnFit(60, 40, 18, 8, 3, 0, room_drop=4))  # MESSAGE: claims 40, least 18
+    assert fit_columns(fits, 100) == [4, 5, 15, 60]  # 4+5+15+40 + 6 fits: all kept, the message whole
+    assert fit_columns(fits, 60) == [4, None, 15, 37]  # EVENT goes first, then the room: RESULTS stays
+    assert fit_columns(fits, 40) == [4, None, None, 34]  # 4+15+18 + 4 > 40: RESULTS goes at last
+    without = [*fits[:3], ColumnFit(60, 40, 18, 8, 3, 0)]  # no room_drop: the room outranks every optional column
+    assert fit_columns(without, 60) == [4, None, None, 54]
+
+
 def test_a_name_claims_its_width_before_an_optional_column_is_kept() -> None:
     """Issue 28: `selectors list` at 80 columns cut every name to make room for counts and `DESCRIP…`. A name claims
     its whole width (up to NAME_ROOM) before an optional column is kept; the optional ones are said on stderr."""
