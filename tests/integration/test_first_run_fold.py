@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input, Select, Static
 
 from svctui.demo.server import DemoServer
 from svctui.store.profiles import ProfileStore
@@ -78,3 +78,45 @@ async def test_tab_brings_each_field_into_view_at_80x24() -> None:
             names.append(focused.id)
             assert seen(focused, form_view(screen)), f"{focused.id} is out of view"
         assert "first-token_id" in names and "save" in names and names[-1] != names[-2]
+
+
+async def test_an_empty_form_names_every_empty_field_at_once() -> None:
+    """Newcomer walk: a save with the form empty (80x24) named the server URL only; the token id and the secret were
+    named on the next tries. Every empty or bad field is named at once, in the form's order, in the form and the
+    toast; the first of them is focused and nothing is saved."""
+    app = make_app(None)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        screen.query_one("#first-secret", Input).focus()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert ProfileStore().load().profiles == {}
+        error = " ".join(str(screen.query_one("#first-error", Static).render()).split())
+        named = [error.find(label) for label in ("server URL:", "token id:", "token key:")]
+        assert all(at >= 0 for at in named) and named == sorted(named), error
+        assert app.focused is screen.query_one("#first-base_url", Input), "the first bad field"
+        toasts = [" ".join(str(toast.render()).split()) for toast in screen.query("Toast")]
+        assert any(all(label in toast for label in ("server URL:", "token id:", "token key:")) for toast in toasts)
+        screen.query_one("#first-name", Input).value = "bad name!"  # a bad name is named with the rest
+        screen.query_one("#first-token_id", Input).value = "nope"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        error = " ".join(str(screen.query_one("#first-error", Static).render()).split())
+        assert "name:" in error and "server URL:" in error and "'nope' is not a UUID" in error and "token key:" in error
+        assert app.focused is screen.query_one("#first-name", Input)
+
+
+async def test_an_empty_bearer_form_names_the_url_and_the_jwt(demo_server: DemoServer) -> None:
+    app = make_app(None)
+    async with running(app, SMALL) as pilot:
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        screen.query_one("#first-auth", Select).value = "bearer"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        error = " ".join(str(screen.query_one("#first-error", Static).render()).split())
+        assert "server URL:" in error and "JWT:" in error and "token id" not in error, error
+        assert ProfileStore().load().profiles == {}

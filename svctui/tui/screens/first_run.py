@@ -42,8 +42,38 @@ def secret_input_blocked() -> bool:
 FORM_ORDER = ("name", "base_url", "token_id", "token_key", "jwt")
 FORM_INPUTS = {"token_key": "secret", "jwt": "secret"}
 DEMO: Literal["demo"] = "demo"  # what the screen returns when the demo is chosen
+TOKEN_ID_MISSING = "token id: paste the token's id, a UUID (or choose bearer JWT for a JWT)"  # noqa: S105 (words)
+SECRET_MISSING = "{label}: paste the secret shown when it was created"  # noqa: S105 (words, not a secret)
 # What the form does not show of a profile being edited, kept as it was
 KEPT_FIELDS = ("scheme_prefix", "prefer_wait", "verify_tls", "ca_bundle", "read_only")
+
+
+def checked_profile(fields: dict[str, object], bearer: bool) -> Profile:
+    """The form's profile, or one StoreError naming every empty or bad field at once (the model checks the token id
+    only once every field is good, and the secret is checked here: a save reported them one try at a time)."""
+    from svctui.store.errors import StoreError
+    from svctui.store.model import build_profile
+
+    secret_field = "jwt" if bearer else "token_key"
+    no_token_id = not bearer and fields.get("token_id") is None
+    messages: list[str] = []
+    at_fault: list[str] = []
+    try:
+        profile: Profile | None = build_profile(FIELD_LABELS, **fields)
+    except StoreError as exc:
+        profile = None
+        if exc.fields or not no_token_id:  # the model's own `needs a token id` is said below, with its field
+            messages.append(exc.message)
+            at_fault.extend(exc.fields)
+    if no_token_id:
+        messages.append(TOKEN_ID_MISSING)
+        at_fault.append("token_id")
+    if fields.get(secret_field) is None:
+        messages.append(SECRET_MISSING.format(label=FIELD_LABELS[secret_field]))
+        at_fault.append(secret_field)
+    if messages or profile is None:
+        raise StoreError("; ".join(messages), tuple(field for field in FORM_ORDER if field in at_fault))
+    return profile
 
 
 class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
@@ -154,17 +184,15 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
     def _error(self, text: str) -> None:
         show_line(self.query_one("#first-error", Static), text)
 
-    def _refused(self, error: StoreError, missing_token_id: bool) -> None:
+    def _refused(self, error: StoreError) -> None:
         """Say why nothing was saved where it is seen on a short terminal (the form's message is below the fold
         there): a toast, and the first bad field focused, which scrolls it into view."""
         self._error(f"✗ {error}")
         self.notify(str(error), title="Profile not saved", severity="error", markup=False)
-        # a missing token id is the model's own check (no field named): it is the token id's line all the same
-        bad = [*error.fields, *(("token_id",) if missing_token_id else ())]
         for field in FORM_ORDER:
             target = self.query_one(f"#first-{FORM_INPUTS.get(field, field)}", Input)
             shown = target.parent is None or target.parent.display  # the token id's line is hidden for a JWT
-            if field in bad and shown and not target.disabled:
+            if field in error.fields and shown and not target.disabled:
                 target.focus()
                 return
         self.call_after_refresh(self.query_one("#first-error", Static).scroll_visible)
@@ -172,7 +200,6 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
     def action_save(self) -> None:
         """Validate with the store's rules, save, and open the dashboard."""
         from svctui.store.errors import StoreError
-        from svctui.store.model import build_profile
         from svctui.store.profiles import ProfileStore
 
         bearer = self.query_one("#first-auth", Select).value == "bearer"
@@ -192,13 +219,10 @@ class FirstRunScreen(Screen[Profile | Literal["demo"] | None]):
         secret = self.query_one("#first-secret", Input).value
         fields["jwt" if bearer else "token_key"] = secret or None
         try:
-            profile = build_profile(FIELD_LABELS, **fields)
-            if profile.secret is None:
-                field = "jwt" if bearer else "token_key"
-                raise StoreError(f"{FIELD_LABELS[field]}: paste the secret shown when it was created", (field,))
+            profile = checked_profile(fields, bearer)
             result = ProfileStore().add(profile, make_default=editing is None, replace=editing is not None)
         except StoreError as exc:
-            self._refused(exc, missing_token_id=not bearer and fields.get("token_id") is None)
+            self._refused(exc)
             return
         self._error("")
         for warning in result.warnings:
