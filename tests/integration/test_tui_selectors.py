@@ -308,6 +308,33 @@ async def test_typed_ids_name_every_bad_token_at_once(demo_server: DemoServer) -
         assert isinstance(app.screen, TypeIds) and screen.tag is not None and not screen.marks.ids(screen.tag.id)
 
 
+async def test_typed_ids_are_checked_as_you_type(demo_server: DemoServer) -> None:
+    """Newcomer walk: the `i` dialog named bad ids only on enter. They are named as they are typed (as the filter
+    editor does); fixed, the message goes; nothing is marked or sent before enter."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("i")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, TypeIds)
+        before = demo_server.request_count
+        await pilot.press(*"12x 5 9-2")
+        await settle(pilot)
+        said = str(dialog.query_one("#ids-error").render())
+        assert "2 ids refused" in said and "'12x' is not a selector id" in said and "range '9-2' runs backwards" in said
+        await pilot.press("backspace", "backspace", "backspace")
+        await settle(pilot)
+        said = str(dialog.query_one("#ids-error").render())
+        assert "'12x' is not a selector id" in said and "9-2" not in said and "refused" not in said, "one left"
+        dialog.query_one("#ids", Input).value = "12 5"
+        await settle(pilot)
+        assert str(dialog.query_one("#ids-error").render()).strip() == ""
+        dialog.query_one("#ids", Input).value = ""
+        await settle(pilot)
+        assert str(dialog.query_one("#ids-error").render()).strip() == "", "empty: nothing to name until enter"
+        assert app.screen is dialog and demo_server.request_count == before
+        assert screen.tag is not None and not screen.marks.ids(screen.tag.id)
+
+
 async def test_rejected_typed_ids_are_not_marks_one_count_everywhere(fresh_demo_server: DemoServer) -> None:
     """Newcomer walk (issue 28): `i 7 13 25 6 99999` toasted "Marked 3; not part of this tag: 6 99999", the tags pane
     showed ●13, and the review said "Delete 13 of the 15 marked". Rejected ids (another tag's, none at all) are not

@@ -53,7 +53,8 @@ class ConfirmMarks(ConfirmDialog):
 
 
 class TypeIds(ModalScreen["list[int] | None"]):
-    """Type or paste selector ids and ranges (`12 15-20 31`); a bad token is said in the dialog."""
+    """Type or paste selector ids and ranges (`12 15-20 31`); every bad token is said in the dialog as you type (as
+    the filter editor does), and again on enter, which marks nothing while one is left."""
 
     DEFAULT_CSS = """
     TypeIds { align: center middle; }
@@ -74,9 +75,34 @@ class TypeIds(ModalScreen["list[int] | None"]):
             yield OrderedInput(placeholder="12 15-20 31", id="ids")  # a fix typed after enter stays in order
             yield Static("", id="ids-error", classes="dialog-error")
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.check_due = False  # one check queued for a burst of keys (a paste), not one per key
+
     def on_mount(self) -> None:
         """Focus the input."""
         self.query_one("#ids", Input).focus()
+
+    @on(Input.Changed, "#ids")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if not self.check_due:
+            self.check_due = True
+            self.call_later(self._check_typed)
+
+    def _check_typed(self) -> None:
+        """Name the bad ids of what the input holds now (nothing while it is empty: enter says what to type)."""
+        self.check_due = False
+        if not self.is_mounted:
+            return
+        text = self.query_one("#ids", Input).value
+        problem = ""
+        if split_ascii(text.replace(",", " ")):
+            try:
+                parse_typed_ids(text)
+            except IdError as exc:
+                problem = str(exc)
+        show_line(self.query_one("#ids-error", Static), problem)
 
     @on(Input.Submitted, "#ids")
     def _submitted(self, event: Input.Submitted) -> None:
