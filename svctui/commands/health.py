@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from svctui.api.filters import parse_timestamp
+from svctui.api.filters import TimeOutOfRange, parse_timestamp
 from svctui.api.limits import TASK_ENDPOINTS
 from svctui.api.quoting import quote_input
 from svctui.clihelp import WholeWordsCommand
@@ -47,6 +47,8 @@ def _window(since: str, now: datetime) -> timedelta:
     span = _BARE_SPAN.fullmatch(since)
     try:
         start = datetime.fromisoformat(parse_timestamp(f"-{span[1]}" if span else since, now).replace("Z", "+00:00"))
+    except TimeOutOfRange as exc:  # the form is right, the span too long: say the range, as the filters do
+        fail(f"--since {exc}")
     except ValueError:
         fail(f"--since {quote_input(since)} is not a time; allowed: -24h, -7d, -30m or an RFC 3339 time")
     if start >= now:

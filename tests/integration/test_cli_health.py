@@ -102,6 +102,7 @@ def test_a_server_that_fails_is_exit_5(fleet: DemoServer) -> None:
         (["--fail-on", "bogus"], "allowed: a comma-separated list of not-ok, drops, stale, never-ran, or none"),
         (["--since", "soon"], "--since 'soon' is not a time"),
         (["--since", "+1d"], "is not in the past"),
+        (["--since", "99999999d"], "--since '-99999999d' is out of range: a relative time must land between the years"),
         (["--stale-after", "often"], "--stale-after 'often' is not a duration"),
         (["--client", ""], "--client '' is neither a client's uuid nor its name"),
     ],
