@@ -19,6 +19,7 @@ from svctui.ops.selector_delete import AuditContext, delete_selectors
 from svctui.ops.selector_restore import plan_restore
 from svctui.store.audit_read import read_audit
 from svctui.triage import COUNT_NAMES, count_totals
+from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
 from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
@@ -94,6 +95,30 @@ async def test_the_run_at_80_columns_shows_every_column_cut_to_fit_and_the_whole
             assert cells(table, str(defaults[1].id))["request"] == second.request_id  # whole with room
             assert cells(table, str(defaults[1].id))["message"] == second.message
             assert second.message not in whole_line(screen)
+
+
+async def test_the_run_sheet_leaves_out_a_column_empty_in_every_row(tmp_path: Path) -> None:
+    """The run sheet kept an empty message column (every selector deleted: no message) where the restore sheet
+    gives its room to the names: both hide a column with no value in any row, and show it once a row has one."""
+    with big_tag_server(tmp_path) as demo:
+        plain_ones = [selector for selector in tag_selectors(demo) if not selector.is_default][:3]
+        screen = RunScreen(plan_of(demo, plain_ones), lambda tag_id, selector_id: None)
+        async with with_screen(demo, screen, size=SMALL) as (_app, pilot):
+            assert screen.finished and {str(result.outcome) for result in screen.results.values()} == {"deleted"}
+            table = screen.query_one("#run-table", DataTable)
+            assert [column.key.value for column in table.ordered_columns] == [
+                "id",
+                "name",
+                "outcome",
+                "status",
+                "request",
+            ]
+            assert_fits(table)
+            assert all(cells(table, str(selector.id))["name"] == selector.name for selector in plain_ones)
+            outcomes = screen.query_one(OutcomeTable)
+            outcomes.set_values({str(plain_ones[0].id): {"message": "a message after all"}})
+            await pilot.pause()
+            assert "message" in [column.key.value for column in table.ordered_columns]
 
 
 async def test_the_restore_at_80_columns_shows_every_column_and_the_whole_message_below(tmp_path: Path) -> None:

@@ -51,7 +51,8 @@ WAITING = "waiting"
 RUN: Channel[DeleteReport] = Channel("run")  # the deletion run's report (each result also a message)
 RunJob = Callable[[ApiClient, AuditContext, asyncio.Event, ResultCallback], Awaitable[DeleteReport]]
 # The outcomes table's columns (most and least widths; OutcomeTable fits them to the sheet: at 160 columns the message
-# takes what the others leave, at 80 every column is cut to fit) and the order they matter in.
+# takes what the others leave, at 80 every column is cut to fit; a column with no value in any row (the message, when
+# every selector is deleted) takes no room, as on the restore sheet) and the order they matter in.
 RUN_FIT = ("id", "outcome", "status", "name", "message", "request")
 RUN_COLUMNS = ranked(
     (
@@ -167,7 +168,7 @@ class RunScreen(ModalScreen[DeleteReport | None]):
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield ProgressBar(total=len(self.ids), show_eta=False, id="run-progress")
             yield Static(progress_text(0, len(self.ids), 0.0), id="run-rate")
-            yield OutcomeTable(RUN_COLUMNS, RUN_CUTS, table_id="run-table")
+            yield OutcomeTable(RUN_COLUMNS, RUN_CUTS, table_id="run-table", hide_empty=True)
             yield Static("esc cancels: requests in flight finish, nothing more is sent", id="run-status")
 
     def on_mount(self) -> None:
