@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,3 +167,24 @@ def test_a_client_named_by_name_is_checked_as_by_its_uuid(fleet: DemoServer) -> 
     assert health_of("--client", "sharphound-dc01") == by_uuid and by_uuid[1][0]["name"] == "SHARPHOUND-DC01"
     code, rows, stderr = health_of("--client", "SHARPHOUND-DC")
     assert (code, rows) == (2, []) and "did you mean: SHARPHOUND-DC01" in stderr and "svctui clients list" in stderr
+
+
+def test_the_table_and_the_json_spell_each_verdict_alike_as_documented(fleet: DemoServer) -> None:
+    """`health` printed `NEVER RAN` where `-o json` said `"never ran"` and `problems` `"never-ran"`, and
+    docs/COMMANDS.md gave none of the JSON's values: the table's verdict is the JSON's in capitals (a problem) or
+    as it is (`ok`), and the page names every value of `verdict` and `problems` as the JSON spells them."""
+    from svctui.triage.health import Problem, Verdict
+
+    table = invoke(["health", "--fail-on", "none"])
+    _, rows, _ = health_of("--fail-on", "none")
+    lines = [line for line in table.stdout.splitlines()[1:] if not line.startswith(" ")]  # not a note's next lines
+    by_name = {row["name"]: row["verdict"] for row in rows}
+    assert len(lines) == len(rows) and set(by_name.values()) == {str(verdict) for verdict in Verdict}
+    for line in lines:
+        name = next(name for name in by_name if f"  {name}  " in line)
+        verdict = by_name[name]
+        assert line.startswith(verdict if verdict == "ok" else verdict.upper()), line
+    page = (Path(__file__).resolve().parents[2] / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    json_bullet = page[page.index("- `-o json` prints the same as an array") :].split("\n\n", 1)[0]
+    for value in [*(str(verdict) for verdict in Verdict), "error", *(str(problem) for problem in Problem)]:
+        assert f'`"{value}"`' in json_bullet, value
