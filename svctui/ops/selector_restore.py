@@ -195,22 +195,31 @@ def seed_lines(record: dict[str, Any]) -> list[str]:
     return lines
 
 
+def resumes_split(plan: RestorePlan, *, name_resumes: bool = True) -> str:
+    """`82 deleted by this run, 310 by its resumes R2, R3`: who deleted what the plan re-creates, in the words of the
+    restore's listing and of the Audit tab's run line alike ('' when the run's resumes deleted none of it); without
+    `name_resumes` the resumes' ids are left to the run's state (`resumed by R3`) said beside it."""
+    if not plan.by_resume:
+        return ""
+    planned = [*(entry.selector_id for entry in plan.to_restore), *plan.already, *plan.not_restorable]
+    own = sum(
+        1
+        for old_id in planned
+        if old_id not in plan.by_resume
+        and (entry := plan.run.entries.get(old_id)) is not None
+        and (entry.outcome == "deleted" or entry.in_doubt)
+    )
+    resumes = ", ".join(dict.fromkeys(plan.by_resume.values())) if name_resumes else ""
+    return f"{own:,} deleted by this run, {len(plan.by_resume):,} by its resumes {resumes}".rstrip()
+
+
 def describe_plan(plan: RestorePlan) -> list[str]:
     """What the restore will and won't do, in words: every selector to re-create with every seed in full (nothing
     is cut: the prompt and the dialog's listing scroll), then one line per reason an id is skipped, its ids as
     ranges (`56 skipped, not deleted by the run (not part of tag): 97-150, 160`)."""
     lines: list[str] = []
     if plan.by_resume:  # the chain, said before the ids: one restore undoes the run and every resume of it
-        planned = [*(entry.selector_id for entry in plan.to_restore), *plan.already, *plan.not_restorable]
-        own = sum(
-            1
-            for old_id in planned
-            if old_id not in plan.by_resume
-            and (entry := plan.run.entries.get(old_id)) is not None
-            and (entry.outcome == "deleted" or entry.in_doubt)
-        )
-        resumes = ", ".join(dict.fromkeys(plan.by_resume.values()))
-        lines.append(f"  {own:,} deleted by this run, {len(plan.by_resume):,} by its resumes {resumes}")
+        lines.append(f"  {resumes_split(plan)}")
     for entry in plan.to_restore:
         record = entry.record or {}
         name = visible(repr(entry.name)) if entry.name else "(no name)"

@@ -569,6 +569,8 @@ async def test_a_cancelled_run_is_resumed_from_the_audit_tab(tmp_path: Path, mon
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
             assert column(runs, "state") == ["stopped: cancelled"]
+            # whole: it was a cell short (`stopped: cancell…`) while the later run and who columns showed
+            assert runs.columns[ColumnKey("state")].width >= len("stopped: cancelled")
             line = str(tab.query_one("#audit-run-line", Static).render())
             assert line.endswith("stopped: cancelled · s to resume it · u to restore it"), line
             runs.focus()
@@ -589,7 +591,9 @@ async def test_a_cancelled_run_is_resumed_from_the_audit_tab(tmp_path: Path, mon
             await settle(pilot)
             tab = app.screen.query_one(AuditTab)
             runs = tab.query_one("#audit-runs", DataTable)
-            assert column(runs, "state") == ["finished", f"resumed by {resumed}"]
+            states = column(runs, "state")  # the resume's id by its end where the column cuts it (`resumed by …fb66`)
+            assert states[0] == "finished" and states[1].startswith("resumed by "), states
+            assert resumed.endswith(states[1].removeprefix("resumed by ").removeprefix("…")), states
             assert not cleanup.marks.ids(BIG_TAG_ID), "the deleted selectors' marks are cleared"
             # the resume's deletions were taken off before the counts reloaded: none is left to be taken off again
             # after the server's count (a pending batch did, and the pane showed 7 fewer than the server had)
@@ -997,3 +1001,45 @@ async def test_restoring_a_resumed_run_from_the_audit_tab_says_what_its_resumes_
             # the first deleted, the second sent and done (no answer: the resume found it gone), 4 the resume deleted
             assert dialog.listing[0] == f"  2 deleted by this run, 4 by its resumes {resume_id}"
             assert "not deleted by the run" not in "\n".join(dialog.listing)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_a_resumed_run_names_its_resume_by_its_end_and_counts_in_the_restore_words(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The Audit tab cut a state to `resumed by…` (80 columns) or `resumed by 20261205…` (160), the part every run of
+    a day shares; its counts (`1 deleted, 1 in doubt, 4 not attempted`) and the restore's `2 deleted by this run,
+    4 by its resumes R` read as two stories under `Re-create 6 selectors deleted by run R0?`. The state keeps the
+    resume's end (`resumed by …c47a`, the suffix `svctui audit show` takes); the run line and the restore say who
+    deleted what in the same words, and the restore's title names the resumes."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:6]
+        run_id = interrupted_log(demo, selectors)
+        resumed = run_binary(["selectors", "resume", run_id, "--yes"], env=demo_env(demo))
+        assert resumed.code == 0, resumed.stderr
+        resume_id = read_audit().runs[-1].run_id
+        app = make_app(demo)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            selectors_screen(app).post_message(ShowAuditTab())
+            await settle(pilot)
+            tab = app.screen.query_one(AuditTab)
+            runs = tab.query_one("#audit-runs", DataTable)
+            assert run_ids(runs) == [resume_id, run_id]
+            state = column(runs, "state")[1]
+            assert state.startswith("resumed by …") and resume_id.endswith(state.removeprefix("resumed by …")), state
+            assert len(state) >= len("resumed by …") + 4 and cell_len(state) <= runs.columns[ColumnKey("state")].width
+            assert {"tag", "counts"} <= {str(key.value) for key in runs.columns}  # still what a run is chosen by
+            runs.focus()
+            await pilot.press("down")
+            await settle(pilot)
+            line = str(tab.query_one("#audit-run-line", Static).render()).replace("\n", " ")
+            assert f"resumed by {resume_id}: 2 deleted by this run, 4 by its resumes" in line, line
+            await pilot.press("u")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            assert f"deleted by run {run_id} and its resumes?" in dialog.title_text
+            assert dialog.listing[0] == f"  2 deleted by this run, 4 by its resumes {resume_id}"

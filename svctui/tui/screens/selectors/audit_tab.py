@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
-from svctui.ops.selector_restore import NothingToRestore, plan_restore, restore_runs_of
+from svctui.ops.selector_restore import NothingToRestore, RestorePlan, plan_restore, restore_runs_of, resumes_split
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
 from svctui.table_fit import Column, Fitted, fit_columns, left_out_hint, ranked
 from svctui.text import cut_before, cut_start, when_text
@@ -53,12 +53,14 @@ AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # in the line under the table. The free room goes to the counts first, then the tag (cut to its least before the
 # counts are short): counts too wide for their column wrap onto more lines of the row, never cut (issue 28).
 TAG_LEAST = 10  # `1 Tier Ze…`: the tag id and the start of its name
+RESUMED_BY = "resumed by "  # a state naming the run that resumed this one (AuditRun.state)
+STATE_LEAST = len(RESUMED_BY) + 5  # `resumed by …c47a`: the resuming run's suffix, which `svctui audit show` takes
 RUN_COLUMNS = ranked(
     (
         Column("run", "run", least=12),
         Column("when", "when (UTC)", least=20),
         Column("action", "action", least=7),
-        Column("state", "state", least=11),
+        Column("state", "state", least=STATE_LEAST, whole=True),  # whole, or its least: never a cell short
         Column("who", "who", least=12),
         Column("server", "server", least=12),
         Column("tag", "tag", least=TAG_LEAST, names=True),
@@ -134,6 +136,14 @@ def one_line(text: str) -> Text:
     return Text(visible(text), no_wrap=True, overflow="ellipsis", end="")
 
 
+def keep_run_end(text: str, width: int) -> str:
+    """A state cut keeping its words and the end of the run id it names (`resumed by …048Z-c47a`: cut at its end it
+    read `resumed by…` at 80 columns and `resumed by 20261205…` at 160, the part every run of a day shares)."""
+    if text.startswith(RESUMED_BY) and width >= STATE_LEAST:
+        return RESUMED_BY + cut_start(text.removeprefix(RESUMED_BY), width - len(RESUMED_BY))
+    return text  # (the table ends it with `…`)
+
+
 def keep_new_id(text: str, width: int) -> str:
     """An outcome cell cut before its `→ NEW_ID` (`rest… → 1201`): the new id is the value a restore row is read for
     (cut at its end, it read `restored: 24 →…`)."""
@@ -142,10 +152,11 @@ def keep_new_id(text: str, width: int) -> str:
 
 # How a cell too wide for its column is cut (any other ends with `…`). A run id (`20261124T185501Z-3f9a`) is cut from
 # the left: cut from the right it read `20261124T18…` on every run of an hour; its end (time to the second and the
-# random suffix) tells runs apart, and the when column has the date. An outcome keeps its new id; a request id its
-# end, as on the run sheet (`…ea017786d0c`: the part that differs).
+# random suffix) tells runs apart, and the when column has the date; so is the run a state names (`resumed by …`).
+# An outcome keeps its new id; a request id its end, as on the run sheet (`…ea017786d0c`: the part that differs).
 CUTS: dict[str, Callable[[str, int], str]] = {
     "run": cut_start,
+    "state": keep_run_end,
     "outcome": keep_new_id,
     "request": cut_start,
 }
@@ -414,7 +425,8 @@ class AuditTab(Widget):
         if run is None:
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
             return
-        hint = self.restored_hint(run)
+        plan = self.restore_plan(run)
+        hint = self.restored_hint(run, plan)
         elsewhere = self.made_elsewhere(run)
         if not hint and elsewhere:
             hint = f" · made on {elsewhere}: resume or restore it with that server's profile"
@@ -424,7 +436,9 @@ class AuditTab(Widget):
         if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
             line.update(visible(f"Run {run.run_id}: {run.counts_text}{hint}"))
             return
-        line.update(visible(f"Run {run.run_id}: {plural(len(run.entries), 'selector')}, {run.state}{hint}"))
+        # a run its resumes finished: who deleted what, in the restore's words (its counts are its own outcomes)
+        split = f": {resumes_split(plan, name_resumes=False)}" if plan is not None and plan.by_resume else ""
+        line.update(visible(f"Run {run.run_id}: {plural(len(run.entries), 'selector')}, {run.state}{split}{hint}"))
 
     def fill_selectors(self) -> None:
         """The chosen run's selectors: id, name, outcome (or in doubt / not attempted), status, message, request id."""
@@ -450,15 +464,18 @@ class AuditTab(Widget):
             )
         self.fill(self.query_one("#audit-selectors", RowTable), SELECTOR_COLUMNS, rows)
 
-    def restored_hint(self, run: AuditRun) -> str:
-        """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""
+    def restore_plan(self, run: AuditRun) -> RestorePlan | None:
+        """What `u` would re-create of the run (None when it is not a deletion run that deleted something)."""
         if self.audit_log is None or not restorable(run):
-            return ""
+            return None
         try:
-            plan = plan_restore(self.audit_log, run.run_id)
+            return plan_restore(self.audit_log, run.run_id)
         except NothingToRestore:
-            return ""
-        if plan.to_restore or not plan.already:
+            return None
+
+    def restored_hint(self, run: AuditRun, plan: RestorePlan | None) -> str:
+        """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""
+        if self.audit_log is None or plan is None or plan.to_restore or not plan.already:
             return ""
         return (
             f" · restored by {restore_runs_text(restore_runs_of(self.audit_log, run.run_id)).removeprefix('restore ')}"

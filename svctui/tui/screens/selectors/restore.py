@@ -99,6 +99,12 @@ def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
     )
 
 
+def deleted_by_words(plan: RestorePlan) -> str:
+    """`run R` or `run R and its resumes` (what the listing's first line splits: `51 deleted by this run, 9 by its
+    resumes R2`; the Audit tab counts run R's own outcomes, `51 deleted, 1 in doubt, 8 not attempted`)."""
+    return f"run {plan.run.run_id}{' and its resumes' if plan.by_resume else ''}"
+
+
 def restore_runs_text(runs: Sequence[str]) -> str:
     """`restore run R` or `restore runs R1, R2` (the restore runs that re-created the selectors)."""
     return f"restore run{'s' if len(runs) > 1 else ''} {', '.join(runs)}" if runs else "an earlier restore"
@@ -154,7 +160,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
             app.push_screen(RestoreScreen(plan), lambda _: on_closed())
 
     typed = count if count > TYPED_COUNT_ABOVE else None
-    title = f"Re-create {plural(count, 'selector')} deleted by run {run.run_id}?"
+    title = f"Re-create {plural(count, 'selector')} deleted by {deleted_by_words(plan)}?"
     listing = describe_plan(plan)
     app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed, listing), answered)
 
@@ -188,7 +194,7 @@ class RestoreScreen(ModalScreen[None]):
         count = len(self.plan.to_restore)
         with Vertical(classes="sheet -undo"):
             what = plural(count, "selector")
-            title = f"Restoring {what} deleted by run {self.plan.run.run_id} (restore run {self.run_id})"
+            title = f"Restoring {what} deleted by {deleted_by_words(self.plan)} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield OutcomeTable(RESTORE_COLUMNS, RESTORE_CUTS, table_id="restore-table", hide_empty=True)
