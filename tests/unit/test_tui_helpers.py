@@ -22,7 +22,7 @@ from svctui.api.filters import Filter, SortKey
 from svctui.clock import make_clock
 from svctui.tui.keymap import CONTEXTS, bindings_of, keymap_problems
 from svctui.tui.palette import theme_help
-from svctui.tui.screens.help import HELP_WIDTH, KeyRow, help_content, help_title
+from svctui.tui.screens.help import HELP_WIDTH, TITLE_WITH_IDS, TITLE_WITHOUT_IDS, KeyRow, help_content
 from svctui.tui.theme import DEFAULT_THEME, load_theme_file, load_themes, pick_theme, shipped_themes_dir
 from svctui.tui.widgets.app_header import HeaderInfo, Tab, header_content
 from svctui.tui.widgets.filter_chips import chip_text
@@ -230,11 +230,12 @@ def test_help_rows_fit_the_dialog() -> None:
 
 
 def test_help_title_says_where_the_binding_ids_are_when_they_are_left_out() -> None:
-    """Newcomer audit: at 80 columns the title said to remap keys by binding id, and the list showed none."""
-    narrow = help_content([KeyRow("f", "Failed", "tip", "screen", "a.b")], "tasks", HELP_WIDTH - 1).plain
+    """Newcomer audit: at 80 columns the title said to remap keys by binding id, and the list showed none (which
+    title and list show is the help screen's breakpoint: test_tui_help_breakpoint.py)."""
+    narrow = help_content([KeyRow("f", "Failed", "tip", "screen", "a.b")], "tasks", HELP_WIDTH - 1, ids=False).plain
     assert "a.b" not in narrow
-    assert help_title(HELP_WIDTH - 1) == "Keys  (esc closes; the binding ids to remap keys show from 116 columns)"
-    assert help_title(HELP_WIDTH).endswith("by binding id)")
+    assert TITLE_WITHOUT_IDS == "Keys  (esc closes; the binding ids to remap keys show from 116 columns)"
+    assert TITLE_WITH_IDS.endswith("by binding id)")
 
 
 def test_the_status_line_gives_way_time_sort_and_page_before_the_marks() -> None:

@@ -12,11 +12,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.styles import RulesMap
 from textual.screen import ModalScreen, Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import RenderOptions, Visual
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from svctui.tui.app_shape import HasSettings
+from svctui.tui.breakpoints import narrow_below, set_breakpoint_class
 from svctui.tui.navigation import HasHelp
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.log_view import LogView
@@ -54,8 +59,10 @@ QUIT_TOOLTIP = "Quit svctui (^c copies instead while text is selected with the m
 GROUP_ORDER = ("screen", "audit", "table", "log", "detail", "part", "parts", "elsewhere", "app")
 PARTS = "parts"  # keys of a part of the screen that does not have the focus (tab moves there)
 ELSEWHERE = "elsewhere"  # the Audit tab's hidden keys that say they work on the Selectors tab
-HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar)
-IDS_FROM_COLUMNS = -(-(HELP_WIDTH + 6) * 100 // 95)  # the terminal width whose dialog has HELP_WIDTH: 116
+HELP_WIDTH = 104  # the text width inside the dialog (110 wide, with border, padding and a scrollbar's gutter)
+IDS_FROM_COLUMNS = -(-(HELP_WIDTH + 6) * 100 // 95)  # the terminal width whose dialog (95 %) has HELP_WIDTH: 116
+TITLE_WITH_IDS = "Keys  (esc closes; remap with keymap in settings.toml, by binding id)"
+TITLE_WITHOUT_IDS = f"Keys  (esc closes; the binding ids to remap keys show from {IDS_FROM_COLUMNS} columns)"
 
 
 @dataclass(frozen=True)
@@ -172,19 +179,10 @@ def _add_unfocused_parts(
             rows[identity] = KeyRow("", description or binding.action, f"{part}: {tooltip}", PARTS, binding.id or "")
 
 
-def help_title(width: int) -> str:
-    """The dialog's title: how to close it and how to remap a key (by the binding ids listed from HELP_WIDTH)."""
-    if width < HELP_WIDTH:  # the ids are left out here: say where they are
-        return f"Keys  (esc closes; the binding ids to remap keys show from {IDS_FROM_COLUMNS} columns)"
-    return "Keys  (esc closes; remap with keymap in settings.toml, by binding id)"
-
-
-def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> Content:
-    """The rows as aligned columns (key, what, tooltip wrapped in its column, binding id), a heading per group.
-
-    Under HELP_WIDTH (a narrow terminal) the binding ids are left out so the other columns keep their shape.
-    """
-    if width < HELP_WIDTH:
+def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH, *, ids: bool = True) -> Content:
+    """The rows as aligned columns (key, what, tooltip wrapped in its column to `width`, binding id), a heading per
+    group; without `ids` (a narrow terminal) the binding ids are left out so the other columns keep their shape."""
+    if not ids:
         rows = [KeyRow(row.keys, row.description, row.tooltip, row.group) for row in rows]
     key_width = min(max((len(row.keys) for row in rows), default=0) + 2, 14)
     what_width = min(max((len(row.description) for row in rows), default=0) + 2, 22)
@@ -224,6 +222,33 @@ def help_content(rows: Sequence[KeyRow], noun: str, width: int = HELP_WIDTH) -> 
     return Content("").join(parts)
 
 
+class KeyList(Visual):
+    """The key table laid out at the width Textual gives it (the dialog's, by CSS): its tooltips wrap in their
+    column whatever that width is, so no reading of the terminal's width decides it."""
+
+    def __init__(self, rows: Sequence[KeyRow], noun: str, *, ids: bool) -> None:
+        self.rows, self.noun, self.ids = tuple(rows), noun, ids
+        self._laid_out: tuple[int, Content] | None = None  # the last width and its text (a resize lays it out again)
+
+    def content(self, width: int) -> Content:
+        """The table's text for `width` cells."""
+        if self._laid_out is None or self._laid_out[0] != width:
+            self._laid_out = (width, help_content(self.rows, self.noun, width, ids=self.ids))
+        return self._laid_out[1]
+
+    def render_strips(self, width: int, height: int | None, style: Style, options: RenderOptions) -> list[Strip]:
+        """The table's lines at `width`."""
+        return self.content(width).render_strips(width, height, style, options)
+
+    def get_optimal_width(self, rules: RulesMap, container_width: int) -> int:
+        """As wide as the dialog's text is at most."""
+        return HELP_WIDTH
+
+    def get_height(self, rules: RulesMap, width: int) -> int:
+        """Its lines at `width` (tooltips wrapped)."""
+        return self.content(width).get_height(rules, width)
+
+
 class HelpScreen(ModalScreen[None]):
     """The keys of the screen that was active when `?` was pressed."""
 
@@ -234,9 +259,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("g", "scroll('home')", "Top", show=False, id="help.top", tooltip="Scroll to the top"),
         Binding("G", "scroll('end')", "Bottom", show=False, id="help.bottom", tooltip="Scroll to the bottom"),
     ]
+    # The binding ids show from IDS_FROM_COLUMNS columns, where the dialog (95 % of the terminal, at most 110) gives
+    # the key table HELP_WIDTH cells: a breakpoint class and CSS choose the table and title with or without them.
+    HORIZONTAL_BREAKPOINTS = narrow_below(IDS_FROM_COLUMNS)
     DEFAULT_CSS = """
     HelpScreen #help-dialog { width: 110; padding: 0 1; }
-    HelpScreen #help-scroll { height: auto; max-height: 100%; }
+    HelpScreen #help-scroll { height: auto; max-height: 100%; scrollbar-gutter: stable; }
+    HelpScreen.-narrow .-with-ids, HelpScreen.-wide .-without-ids { display: none; }
     """
 
     def __init__(self, rows: Sequence[KeyRow], noun: str = "", legend: Sequence[str] = ()) -> None:
@@ -244,25 +273,19 @@ class HelpScreen(ModalScreen[None]):
         self.rows = tuple(rows)
         self.noun = noun
         self.legend = tuple(legend)  # what the screen's marks mean, in full (the Clients screen's verdicts, glyphs)
+        set_breakpoint_class(self)  # laid out at its width's form from the first frame
 
     def compose(self) -> ComposeResult:
         """Title, the key table and the screen's legend (if it has one)."""
         with Vertical(id="help-dialog", classes="dialog"):
-            yield Static(help_title(self._body_width()), id="help-title", classes="dialog-title")
+            yield Static(TITLE_WITH_IDS, classes="dialog-title -with-ids")
+            yield Static(TITLE_WITHOUT_IDS, classes="dialog-title -without-ids")
             with VerticalScroll(id="help-scroll"):
-                yield Static(help_content(self.rows, self.noun, self._body_width()), id="help-body")
+                yield Static(KeyList(self.rows, self.noun, ids=True), id="help-body", classes="-with-ids")
+                yield Static(KeyList(self.rows, self.noun, ids=False), classes="-without-ids")
                 if self.legend:
                     yield Static(Content.from_markup("\n[b $primary]What the marks mean[/]"), id="help-legend-title")
                     yield Static("\n".join(self.legend), id="help-legend", markup=False)
-
-    def _body_width(self) -> int:
-        """The dialog is at most 95 % of the terminal; less its border, padding and scrollbar."""
-        return min(HELP_WIDTH, self.app.size.width * 95 // 100 - 6)
-
-    def on_resize(self) -> None:
-        """A resized terminal lays the key list out again (the binding ids go under IDS_FROM_COLUMNS columns)."""
-        self.query_one("#help-title", Static).update(help_title(self._body_width()))
-        self.query_one("#help-body", Static).update(help_content(self.rows, self.noun, self._body_width()))
 
     def on_mount(self) -> None:
         """Focus the list so the arrow and page keys scroll it."""
