@@ -102,6 +102,7 @@ async def test_clients_screen_shows_every_health_state_worst_first_and_enter_ope
         assert opening == {"⏎", "o"}, "enter opens the runs here (help said it showed a detail pane)"
         assert all(row.description != "Detail pane" for row in app.screen.rows)
         await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
         await pilot.press("j", "enter")
         await settle(pilot)
         tasks = app.screen
