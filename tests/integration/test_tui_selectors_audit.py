@@ -1043,3 +1043,35 @@ async def test_a_resumed_run_names_its_resume_by_its_end_and_counts_in_the_resto
             assert isinstance(dialog, ConfirmScreen)
             assert f"deleted by run {run_id} and its resumes?" in dialog.title_text
             assert dialog.listing[0] == f"  2 deleted by this run, 4 by its resumes {resume_id}"
+
+
+async def test_a_stopped_state_is_whole_at_80_columns_where_the_counts_lose_no_line(tmp_path: Path) -> None:
+    """At 80 columns `stopped: cancelled` read `stopped: c…` (then `stopped: cancel…`) beside counts given the room
+    first, though `1 deleted,` / `7 skipped` took two lines at either width: the counts give the state the cells
+    they do not need."""
+    from svctui.ops.audit_lines import end_line, intent_line, outcome_line, selector_record
+    from svctui.ops.outcomes import DeleteResult, Outcome, Stopped
+    from svctui.tui.screens.selectors.audit_tab import wrapped
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:8]
+        context = AuditContext("demo", demo.token_id, demo.base_url.rstrip("/"), "tester")
+        run_id = "20261124T101500Z-0abc"
+        ids = [selector.id for selector in selectors]
+        append_audit(plan_line(run_id, context, BIG_TAG_ID, "Tier Zero", ids, 1, resumes=None))
+        deleted = DeleteResult(selectors[0].id, Outcome.DELETED, status=204, request_id="r-1")
+        append_audit(intent_line(run_id, BIG_TAG_ID, selectors[0].id, selector_record(selectors[0])))
+        append_audit(outcome_line(run_id, BIG_TAG_ID, deleted))
+        skipped = [DeleteResult(selector.id, Outcome.SKIPPED) for selector in selectors[1:]]
+        append_audit(end_line(run_id, [deleted, *skipped], Stopped.CANCELLED))
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            app.push_screen(AuditHost())
+            await settle(pilot)
+            runs = app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable)
+            widths = {str(key.value): column.width for key, column in runs.columns.items()}
+            assert column(runs, "state") == ["stopped: cancelled"] and widths["state"] >= len("stopped: cancelled")
+            assert {"when", "action", "tag", "counts"} <= set(widths), widths
+            counts = read_audit().get(run_id).counts_text
+            assert len(wrapped(counts, widths["counts"])) == len(wrapped(counts, widths["counts"] + 2)), counts

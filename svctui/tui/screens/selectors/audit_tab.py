@@ -53,6 +53,7 @@ AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # in the line under the table. The free room goes to the counts first, then the tag (cut to its least before the
 # counts are short): counts too wide for their column wrap onto more lines of the row, never cut (issue 28).
 TAG_LEAST = 10  # `1 Tier Ze…`: the tag id and the start of its name
+COUNTS_LEAST = 12  # `161 deleted,`: a count and its outcome's first word on a line
 RESUMED_BY = "resumed by "  # a state naming the run that resumed this one (AuditRun.state)
 STATE_LEAST = len(RESUMED_BY) + 5  # `resumed by …c47a`: the resuming run's suffix, which `svctui audit show` takes
 RUN_COLUMNS = ranked(
@@ -64,7 +65,7 @@ RUN_COLUMNS = ranked(
         Column("who", "who", least=12),
         Column("server", "server", least=12),
         Column("tag", "tag", least=TAG_LEAST, names=True),
-        Column("counts", "counts", least=12, names=True),
+        Column("counts", "counts", least=COUNTS_LEAST, names=True),
     ),
     ("when", "state", "action", "counts", "tag", "run", "who", "server"),
 )
@@ -113,6 +114,22 @@ def counts_first(fitted: Fitted, counts: Sequence[str], least: int) -> dict[str,
     widths["tag"] -= moved
     widths["counts"] += moved
     return widths
+
+
+def state_whole(widths: dict[str, int], state: int, counts: Sequence[str]) -> dict[str, int]:
+    """The runs' widths with the state (`state`: its widest cell) made whole by counts cells that save no line of
+    their wrapping (`stopped: cancelled` whole at 80 columns beside `1 deleted,` / `7 skipped`, which took two lines
+    either way); unchanged when that would wrap the counts onto more lines."""
+    short = state - widths.get("state", state)
+    if short <= 0 or "counts" not in widths or widths["counts"] - short < COUNTS_LEAST:
+        return widths
+
+    def lines(width: int) -> int:
+        return sum(len(wrapped(text, width)) for text in counts)
+
+    if lines(widths["counts"] - short) > lines(widths["counts"]):
+        return widths
+    return {**widths, "state": widths["state"] + short, "counts": widths["counts"] - short}
 
 
 def wrapped(text: str, width: int) -> list[str]:
@@ -275,6 +292,7 @@ class AuditTab(Widget):
         )
         counts = [row[-1] for _, row in rows] if columns is RUN_COLUMNS else []
         widths = counts_first(fitted, counts, TAG_LEAST) if counts else fitted.widths
+        widths = state_whole(widths, natural["state"], counts) if counts else widths
         self.left_out[table.id or ""] = [column.title for column in columns if column.key not in widths]
         self.fitted_width = self.size.width
         table.clear(columns=True)
