@@ -1042,6 +1042,7 @@ async def test_a_resumed_run_names_its_resume_by_its_end_and_counts_in_the_resto
             dialog = app.screen
             assert isinstance(dialog, ConfirmScreen)
             assert f"deleted by run {run_id} and its resumes?" in dialog.title_text
+            assert dialog.body.startswith(f"Run {run_id} and its resumes deleted these selectors"), dialog.body
             assert dialog.listing[0] == f"  2 deleted by this run, 4 by its resumes {resume_id}"
 
 

@@ -93,16 +93,16 @@ def restore_question(plan: RestorePlan, app: SvcTuiApp) -> str:
     run = plan.run
     tag = f"{run.tag_id} {run.plan.get('tag_name') or ''}".strip()
     return (
-        f"Run {run.run_id} deleted these selectors of tag {tag}. "
+        f"Run {run.run_id}{and_its_resumes(plan)} deleted these selectors of tag {tag}. "
         f"Each is created again on {server_words(app)} (profile {profile_name(app)}) under a new id, "
         "with name, description, auto-certify and seeds; the audit log maps old → new ids."
     )
 
 
-def deleted_by_words(plan: RestorePlan) -> str:
-    """`run R` or `run R and its resumes` (what the listing's first line splits: `51 deleted by this run, 9 by its
-    resumes R2`; the Audit tab counts run R's own outcomes, `51 deleted, 1 in doubt, 8 not attempted`)."""
-    return f"run {plan.run.run_id}{' and its resumes' if plan.by_resume else ''}"
+def and_its_resumes(plan: RestorePlan) -> str:
+    """` and its resumes` after `run R` when its resumes deleted some of what the plan re-creates (the listing's first
+    line splits it: `51 deleted by this run, 9 by its resumes R2`; the Audit tab counts run R's own outcomes)."""
+    return " and its resumes" if plan.by_resume else ""
 
 
 def restore_runs_text(runs: Sequence[str]) -> str:
@@ -160,7 +160,7 @@ def start_restore(app: SvcTuiApp, log: AuditLog, run: AuditRun, on_closed: Calla
             app.push_screen(RestoreScreen(plan), lambda _: on_closed())
 
     typed = count if count > TYPED_COUNT_ABOVE else None
-    title = f"Re-create {plural(count, 'selector')} deleted by {deleted_by_words(plan)}?"
+    title = f"Re-create {plural(count, 'selector')} deleted by run {run.run_id}{and_its_resumes(plan)}?"
     listing = describe_plan(plan)
     app.push_screen(ConfirmScreen(title, restore_question(plan, app), f"Restore {count:,}", typed, listing), answered)
 
@@ -194,7 +194,8 @@ class RestoreScreen(ModalScreen[None]):
         count = len(self.plan.to_restore)
         with Vertical(classes="sheet -undo"):
             what = plural(count, "selector")
-            title = f"Restoring {what} deleted by {deleted_by_words(self.plan)} (restore run {self.run_id})"
+            run_id, resumes = self.plan.run.run_id, and_its_resumes(self.plan)
+            title = f"Restoring {what} deleted by run {run_id}{resumes} (restore run {self.run_id})"
             yield Static(title, classes="sheet-title", markup=False)
             yield Static(f"Profile {profile_name(app)} on {server_words(app)}", markup=False)
             yield OutcomeTable(RESTORE_COLUMNS, RESTORE_CUTS, table_id="restore-table", hide_empty=True)
