@@ -19,7 +19,6 @@ on its own (`svctui.fleet.fleet_health`), as before; the client remembers it for
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
 
 BASELINE_LOOKBACK = timedelta(days=7)  # a week: a weekly schedule's previous run, and a strip's 20 runs of most
 FINISHED_PAGE = MAX_PAGE_SIZE
+JUDGE_SLICE = 8  # clients judged per turn of the loop in turns (~0.25 ms each, a few ms for the most runs)
 BY_ID = (SortKey("id"),)
 MISSING_NOTE = (
     "this server has no /api/v2/jobs/finished (an older or community server): each client's runs are read on their own"
@@ -154,8 +154,7 @@ async def read_fleet(
     """Every member's health from the finished runs of the whole fleet (see the module docstring); None when the
     server has no jobs/finished (then the caller reads each client on its own). `state` carries the runs from one
     round to the next: a round with it asks only for runs updated since. With `in_turns` (the dashboard) the work
-    over every run is done in a thread and the clients' own histories are validated on the loop in short slices
-    (svctui.api.client.PARSE_IN_TURN), so the loop keeps drawing."""
+    over the runs is done on the loop in short slices (`_in_turns`), so the loop keeps drawing."""
     if client.jobs_finished is False:
         return None
     state = state if state is not None else FleetRuns()
@@ -175,36 +174,8 @@ async def read_fleet(
         return None
     client.jobs_finished = True
 
-    def wanting_history() -> list[Member]:
-        touched = _merge(state, arrived, since)
-        return [
-            member
-            for member in members
-            if (client_key(member.client_id) in touched or member.client_id not in state.healths)
-            and needs_history(member, state.runs.get(client_key(member.client_id), {}), now - options.window)
-        ]
-
-    # pure Python over every run of the fleet (tens of thousands): off the dashboard's loop, which a thread lets
-    # run at every switch interval; its pages were validated in threads too (two at a time, not fifty)
-    history = await asyncio.to_thread(wanting_history) if in_turns else wanting_history()
-    reading = {member.client_id for member in history}
-    # the clients that need no history of their own are judged while the histories are read (in a thread: the
-    # loop mostly waits for the server then), the others once theirs are in
-    ready = asyncio.ensure_future(
-        asyncio.to_thread(
-            _judge_each, [member for member in members if member.client_id not in reading], state, now, options
-        )
-    )
-    if in_turns:
-        PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
-    try:
-        errors = await _read_histories(client, history, state, options)
-    finally:
-        healths = await ready
-    rest = functools.partial(
-        _judge_each, [member for member in history if member.client_id not in errors], state, now, options
-    )
-    healths.update(await asyncio.to_thread(rest) if in_turns else rest())
+    reading = _in_turns if in_turns else _at_once
+    history, healths, errors = await reading(client, members, state, arrived, since, now, options)
     results, changed = _settle(members, state, healths, errors)
     state.requests = client.requests_sent - sent
     state.histories = len(history)
@@ -219,6 +190,103 @@ def _judge_each(
         member.client_id: judge(member, state.runs.get(client_key(member.client_id), {}).values(), now, options)
         for member in members
     }
+
+
+def _wants_history(member: Member, state: FleetRuns, touched: set[str], now: datetime, options: HealthOptions) -> bool:
+    """Whether this round must read the member's own history: its runs changed (or it was never judged) and they
+    cannot judge it alone (`needs_history`)."""
+    key = client_key(member.client_id)
+    return (key in touched or member.client_id not in state.healths) and needs_history(
+        member, state.runs.get(key, {}), now - options.window
+    )
+
+
+Reading = tuple[list[Member], dict[str, ClientHealth], dict[str, ApiError]]
+
+
+async def _at_once(
+    client: ApiClient,
+    members: list[Member],
+    state: FleetRuns,
+    arrived: list[FleetRun],
+    since: datetime,
+    now: datetime,
+    options: HealthOptions,
+) -> Reading:
+    """`svctui health`'s way: the runs merged, the clients that need their own history found, their histories read
+    while the others are judged in a thread, then they are judged: (who needed a history, the healths, the
+    histories' errors)."""
+    touched = _merge(state, arrived, since)
+    history = [member for member in members if _wants_history(member, state, touched, now, options)]
+    reading = {member.client_id for member in history}
+    ready = asyncio.ensure_future(
+        _judge_in_thread([member for member in members if member.client_id not in reading], state, now, options)
+    )
+    try:
+        errors = await _read_histories(client, history, state, options)
+    finally:
+        healths = await ready
+    healths.update(_judge_each([member for member in history if member.client_id not in errors], state, now, options))
+    return history, healths, errors
+
+
+async def _in_turns(
+    client: ApiClient,
+    members: list[Member],
+    state: FleetRuns,
+    arrived: list[FleetRun],
+    since: datetime,
+    now: datetime,
+    options: HealthOptions,
+) -> Reading:
+    """The dashboard's way, as `_at_once` but on the event loop in short slices (the loop keeps drawing): the
+    clients are gone through JUDGE_SLICE at a time, and one that needs its own history has it asked for at once (the
+    server works on it while the rest are gone through); the others are judged meanwhile, those with a history once
+    it is in. The histories' pages are validated on the loop in turns (PARSE_IN_TURN)."""
+    touched = await asyncio.to_thread(_merge, state, arrived, since)  # one pass over every run: the loop waits
+    PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
+    gate = asyncio.Semaphore(fleet_concurrency(client))
+    query = replace(recent_runs_query(), endpoint=options.endpoint)
+    errors: dict[str, ApiError] = {}
+    history: list[Member] = []
+    reads: list[asyncio.Future[None]] = []
+    others: list[Member] = []
+    try:
+        for start in range(0, len(members), JUDGE_SLICE):
+            for member in members[start : start + JUDGE_SLICE]:
+                if _wants_history(member, state, touched, now, options):
+                    history.append(member)
+                    reads.append(asyncio.ensure_future(_read_history(client, member, gate, query, state, errors)))
+                else:
+                    others.append(member)
+            await asyncio.sleep(0)
+        healths = await _judge_in_turns(others, state, now, options)
+        await asyncio.gather(*reads)
+    finally:
+        for read in reads:
+            read.cancel()  # a round that failed or was cancelled leaves no read behind (done ones ignore it)
+    rest = [member for member in history if member.client_id not in errors]
+    healths.update(await _judge_in_turns(rest, state, now, options))
+    return history, healths, errors
+
+
+async def _judge_in_thread(
+    members: list[Member], state: FleetRuns, now: datetime, options: HealthOptions
+) -> dict[str, ClientHealth]:
+    """`_judge_each` in a thread (`svctui health`: its loop has nothing else to run meanwhile)."""
+    return await asyncio.to_thread(_judge_each, members, state, now, options)
+
+
+async def _judge_in_turns(
+    members: list[Member], state: FleetRuns, now: datetime, options: HealthOptions
+) -> dict[str, ClientHealth]:
+    """`_judge_each` on the event loop, JUDGE_SLICE clients at a time, the loop free between slices. In a thread the
+    judging took the GIL at each of the loop's socket calls and kept it for a switch interval (5 ms) each."""
+    healths: dict[str, ClientHealth] = {}
+    for start in range(0, len(members), JUDGE_SLICE):
+        healths.update(_judge_each(members[start : start + JUDGE_SLICE], state, now, options))
+        await asyncio.sleep(0)
+    return healths
 
 
 def _settle(
@@ -271,20 +339,28 @@ async def _read_histories(
     gate = asyncio.Semaphore(fleet_concurrency(client))
     errors: dict[str, ApiError] = {}
     query = replace(recent_runs_query(), endpoint=options.endpoint)
-
-    async def one(member: Member) -> None:
-        async with gate:
-            try:
-                page = await client.tasks.fleet_runs(member.client_id, query)
-            except ApiError as error:
-                errors[member.client_id] = error
-                return
-        kept = state.runs.setdefault(client_key(member.client_id), {})
-        for task in page.data:
-            kept.setdefault(task.id, task)
-
-    await asyncio.gather(*(one(member) for member in members))
+    await asyncio.gather(*(_read_history(client, member, gate, query, state, errors) for member in members))
     return errors
+
+
+async def _read_history(
+    client: ApiClient,
+    member: Member,
+    gate: asyncio.Semaphore,
+    query: ListQuery,
+    state: FleetRuns,
+    errors: dict[str, ApiError],
+) -> None:
+    """The member's own newest runs merged into `state` (through `gate`), or its error in `errors`."""
+    async with gate:
+        try:
+            page = await client.tasks.fleet_runs(member.client_id, query)
+        except ApiError as error:
+            errors[member.client_id] = error
+            return
+    kept = state.runs.setdefault(client_key(member.client_id), {})
+    for task in page.data:
+        kept.setdefault(task.id, task)
 
 
 async def fleet_round(

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from svctui import fleet_runs
 from svctui.api.client import ApiClient
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR
@@ -183,3 +186,34 @@ async def test_a_client_id_in_upper_case_is_kept_and_judged_as_in_lower_case(
             assert len(state.runs[busiest]) > 1
             await one_round(state)
             assert state.requests == 1 and state.histories == 0, "a quiet round: the one request"
+
+
+@pytest.mark.anyio
+async def test_in_turns_every_client_is_judged_on_the_loop_as_at_once(
+    demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dashboard's round (`in_turns`) judges every client on the event loop's own thread, a slice at a time: a
+    thread judging beside the loop took the GIL at each of the loop's socket calls (40-60 ms stalls while the
+    histories were asked for, fleet-1000-fill). The same clients' histories are read and the verdicts are those of
+    `svctui health`'s round."""
+    db = copy_template(demo_template_db, tmp_path_factory)
+    gone, unbased = thin_out(db)
+    on_the_loop: list[bool] = []
+    judge = fleet_runs.judge
+
+    def noting(*args: Any) -> ClientHealth:
+        on_the_loop.append(threading.current_thread() is threading.main_thread())
+        return judge(*args)
+
+    options = HealthOptions()
+    with DemoServer(db_path=db, anchor=FIXED_ANCHOR, rate_limit=0) as demo:
+        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
+            fleet = await find_fleet(client)
+            at_once_state, turns_state = FleetRuns(), FleetRuns()
+            at_once = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, at_once_state)
+            monkeypatch.setattr(fleet_runs, "judge", noting)
+            turns = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, turns_state, in_turns=True)
+    assert at_once is not None and turns is not None
+    assert len(on_the_loop) == len(fleet.members) and all(on_the_loop), "every client judged on the loop's thread"
+    assert [result.health for result in turns.results] == [result.health for result in at_once.results]
+    assert turns_state.histories == at_once_state.histories == 2, (gone, unbased)

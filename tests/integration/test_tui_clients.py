@@ -373,6 +373,7 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
     monkeypatch.setattr(clients, "TICK", 3600.0)
+    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # the round is in: the rest would drain by themselves
     async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -408,6 +409,7 @@ async def test_a_round_at_once_shows_rows_off_screen_and_on_screen_each_by_their
     monkeypatch.setattr(clients, "FLUSH_ROWS", 1)
     monkeypatch.setattr(clients, "OFF_SCREEN_ROWS", 1)
     monkeypatch.setattr(clients, "TICK", 3600.0)
+    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # every step by hand
     async with on_events(demo_server, size=(160, 11)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -423,6 +425,39 @@ async def test_a_round_at_once_shows_rows_off_screen_and_on_screen_each_by_their
             await pilot.pause()
             assert len(screen.results) - shown in (1, 2)
         assert len(screen.results) == total and not screen.awaiting
+
+
+async def test_a_round_at_once_drains_slice_by_slice_without_waiting_for_the_cadence(
+    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once every answer of a round is in (a round judged at once lands whole), its slices follow one another a turn
+    of the loop apart (DRAIN_PAUSE), not a tick (TICK) apart: ten ticks after a 1,000-client round were a third of a
+    second of fleet-1000-fill. Each step still shows one slice (OFF_SCREEN_ROWS off screen, FLUSH_ROWS on screen)."""
+    monkeypatch.setattr(clients, "FLUSH_ROWS", 1)
+    monkeypatch.setattr(clients, "OFF_SCREEN_ROWS", 1)
+    monkeypatch.setattr(clients, "TICK", 3600.0)  # the cadence itself never ticks here
+    steps: list[int] = []
+    flush = ClientsScreen._flush_landed
+
+    def counting(screen: ClientsScreen) -> None:
+        before = len(screen.results)
+        flush(screen)
+        steps.append(len(screen.results) - before)
+
+    monkeypatch.setattr(ClientsScreen, "_flush_landed", counting)
+    async with on_events(demo_server, size=(160, 11)) as (app, pilot, _events):
+        await pilot.press("4")
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        for _ in range(200):
+            if screen.fleet is not None and screen.fleet.members and not screen.awaiting:
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert screen.fleet is not None
+        total = len(screen.fleet.members)
+        assert len(screen.results) == total and not screen.awaiting and not screen._landed
+        assert sum(steps) == total and max(steps) <= 2, "one slice a step"
 
 
 async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(
