@@ -19,7 +19,7 @@ on its own (`svctui.fleet.fleet_health`), as before; the client remembers it for
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -101,11 +101,11 @@ async def _finished(client: ApiClient, query: ListQuery) -> list[FleetRun]:
     return runs
 
 
-def lacks_baseline(runs: Iterable[Run], since: datetime) -> bool:
+def lacks_baseline(runs: Iterable[Run], since: datetime, *, ordered: bool = False) -> bool:
     """True when a run at or after `since` has a successful domain result with no earlier comparable success
-    among `runs` (its drop could not be judged from them)."""
+    among `runs` (its drop could not be judged from them); `ordered`: `runs` are chronological already."""
     seen: set[tuple[str, tuple[str, str]]] = set()
-    for task in chronological(runs):
+    for task in runs if ordered else chronological(runs):
         kind = comparable_kind(task)
         moment = task_time(task)
         for result in baseline_results(task):
@@ -116,18 +116,24 @@ def lacks_baseline(runs: Iterable[Run], since: datetime) -> bool:
     return False
 
 
-def needs_history(member: Member, runs: dict[int, Run], since: datetime) -> bool:
+def needs_history(member: Member, runs: Sequence[Run] | dict[int, Run], since: datetime) -> bool:
     """Whether the client's own history must be read: it has completed jobs but none came, or a run in the window
-    lacks its baseline (a client the server gives no record of: whenever either could be)."""
+    lacks its baseline (a client the server gives no record of: whenever either could be). `runs` by id, or as a
+    chronological list."""
     done = None if member.record is None else member.record.completed_job_count
     if not runs:
         return done is None or done > 0
-    return lacks_baseline(runs.values(), since) and (done is None or done > len(runs))
+    if done is not None and done <= len(runs):
+        return False  # every run it has came
+    return lacks_baseline(runs.values(), since) if isinstance(runs, dict) else lacks_baseline(runs, since, ordered=True)
 
 
-def judge(member: Member, runs: Iterable[Run], now: datetime, options: HealthOptions) -> ClientHealth:
-    """One client's health from its runs (svctui.triage.health, as fleet.member_health judges it)."""
-    tasks = chronological(runs)  # once: the drops and the verdict take them in this order
+def judge(
+    member: Member, runs: Iterable[Run], now: datetime, options: HealthOptions, *, ordered: bool = False
+) -> ClientHealth:
+    """One client's health from its runs (svctui.triage.health, as fleet.member_health judges it); `ordered`: `runs`
+    are chronological already."""
+    tasks = list(runs) if ordered else chronological(runs)  # once: the drops and the verdict take them in this order
     name = member.name or next((task.client_name for task in tasks if task.client_name), "")
     return assess(
         member.client_id,
@@ -192,12 +198,13 @@ def _judge_each(
     }
 
 
-def _wants_history(member: Member, state: FleetRuns, touched: set[str], now: datetime, options: HealthOptions) -> bool:
+def _wants_history(
+    member: Member, runs: Sequence[Run] | dict[int, Run], state: FleetRuns, touched: set[str], window_start: datetime
+) -> bool:
     """Whether this round must read the member's own history: its runs changed (or it was never judged) and they
-    cannot judge it alone (`needs_history`)."""
-    key = client_key(member.client_id)
-    return (key in touched or member.client_id not in state.healths) and needs_history(
-        member, state.runs.get(key, {}), now - options.window
+    (by id, or chronological) cannot judge it alone (`needs_history`)."""
+    return (client_key(member.client_id) in touched or member.client_id not in state.healths) and needs_history(
+        member, runs, window_start
     )
 
 
@@ -217,7 +224,13 @@ async def _at_once(
     while the others are judged in a thread, then they are judged: (who needed a history, the healths, the
     histories' errors)."""
     touched = _merge(state, arrived, since)
-    history = [member for member in members if _wants_history(member, state, touched, now, options)]
+    history = [
+        member
+        for member in members
+        if _wants_history(
+            member, state.runs.get(client_key(member.client_id), {}), state, touched, now - options.window
+        )
+    ]
     reading = {member.client_id for member in history}
     ready = asyncio.ensure_future(
         _judge_in_thread([member for member in members if member.client_id not in reading], state, now, options)
@@ -250,17 +263,22 @@ async def _in_turns(
     errors: dict[str, ApiError] = {}
     history: list[Member] = []
     reads: list[asyncio.Future[None]] = []
-    others: list[Member] = []
+    others: list[tuple[Member, list[Run]]] = []  # with their runs in order: sorted once for the check and the verdict
+    healths: dict[str, ClientHealth] = {}
     try:
         for start in range(0, len(members), JUDGE_SLICE):
             for member in members[start : start + JUDGE_SLICE]:
-                if _wants_history(member, state, touched, now, options):
+                tasks = chronological(state.runs.get(client_key(member.client_id), {}).values())
+                if _wants_history(member, tasks, state, touched, now - options.window):
                     history.append(member)
                     reads.append(asyncio.ensure_future(_read_history(client, member, gate, query, state, errors)))
                 else:
-                    others.append(member)
+                    others.append((member, tasks))
             await asyncio.sleep(0)
-        healths = await _judge_in_turns(others, state, now, options)
+        for start in range(0, len(others), JUDGE_SLICE):
+            for member, tasks in others[start : start + JUDGE_SLICE]:
+                healths[member.client_id] = judge(member, tasks, now, options, ordered=True)
+            await asyncio.sleep(0)
         await asyncio.gather(*reads)
     finally:
         for read in reads:

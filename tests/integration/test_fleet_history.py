@@ -201,9 +201,9 @@ async def test_in_turns_every_client_is_judged_on_the_loop_as_at_once(
     on_the_loop: list[bool] = []
     judge = fleet_runs.judge
 
-    def noting(*args: Any) -> ClientHealth:
+    def noting(*args: Any, **kwargs: Any) -> ClientHealth:
         on_the_loop.append(threading.current_thread() is threading.main_thread())
-        return judge(*args)
+        return judge(*args, **kwargs)
 
     options = HealthOptions()
     with DemoServer(db_path=db, anchor=FIXED_ANCHOR, rate_limit=0) as demo:
