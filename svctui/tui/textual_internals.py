@@ -69,8 +69,7 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
         "styled_cell's cache key; rendered_rows_stale on a width change; append_rows; columns_resized"
     ),
     # styled_cell styles a cell laid out in a thread (PagedTable.prepare): keeps stall-first-page within budget:
-    # 49 ms with, 56 ms without (2026-12-04). RowTable.KEEP_LAYOUTS (the Clients table) uses it too, for
-    # clients-fill: 22-95 ms with, 28-112 ms without at load 3-4 (2026-12-05), undecided, kept
+    # 49 ms with, 56 ms without (2026-12-04)
     ("DataTable", "_cell_render_cache"): "styled_cell, forget_rendered_rows: DataTable's cache of rendered cells",
     ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses",
     ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses",

@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.geometry import Region
-from textual.strip import Strip
 from textual.widgets import DataTable, Static
 
 from svctui.api.errors import ApiError
@@ -21,13 +19,12 @@ from svctui.fleet import MemberHealth
 from svctui.store.settings import Settings
 from svctui.triage.health import STRIP_RUNS, Verdict, strip_text
 from svctui.triage.summary import task_time
-from svctui.tui.screens import clients, clients_columns, clients_detail, clients_table
+from svctui.tui.screens import clients, clients_columns, clients_detail
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.screens.clients_detail import next_run
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.screens.tasks.screen import TasksScreen
-from svctui.tui.widgets import row_table
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.tasks import NO_DEPRECATION_WARNING, client_ids, query
 from tests.support.tui import on_events, painted_background, settle, shown_state
@@ -458,42 +455,6 @@ async def test_a_round_at_once_drains_slice_by_slice_without_waiting_for_the_cad
         total = len(screen.fleet.members)
         assert len(screen.results) == total and not screen.awaiting and not screen._landed
         assert sum(steps) == total and max(steps) <= 2, "one slice a step"
-
-
-async def test_the_first_frame_of_the_pending_rows_finds_their_cells_laid_out(
-    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Issue 14's stall budget: the frame that first showed the pending rows laid out every visible cell (~500 at
-    160x45, 50-100 ms of the loop). RowTable.lay_out_ahead lays them out a few rows per turn of the loop, with the
-    screen's updates held, so that frame only applies the rows' styles to kept lines."""
-    laid_out = 0
-    one_line = row_table.one_line
-
-    def counting(*args: Any) -> Any:
-        nonlocal laid_out
-        laid_out += 1
-        return one_line(*args)
-
-    monkeypatch.setattr(row_table, "one_line", counting)
-    frames: list[tuple[int, int]] = []  # per frame of the clients table: (rows, cells laid out while drawing it)
-    render_lines = clients_table.ClientsTable.render_lines
-
-    def noting(self: clients_table.ClientsTable, crop: Region) -> list[Strip]:
-        before = laid_out
-        try:
-            return render_lines(self, crop)
-        finally:
-            frames.append((self.row_count, laid_out - before))
-
-    monkeypatch.setattr(clients_table.ClientsTable, "render_lines", noting)
-    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
-        await pilot.press("4")
-        await settle(pilot)
-        screen = app.screen
-        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
-        first = next(cells for rows, cells in frames if rows)
-        assert first == 0, "the first frame with rows laid out none of their cells"
-        assert len(screen.results) == len(EXPECTED), "and the round went on after it"
 
 
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:

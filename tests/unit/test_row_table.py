@@ -105,44 +105,6 @@ async def test_update_column_repaints_only_the_rows_whose_cell_changed() -> None
         assert drawn == [], "nothing changed: nothing repainted"
 
 
-class KeptTable(RowTable[Text]):
-    """A RowTable that keeps its cells' layouts."""
-
-    KEEP_LAYOUTS = True
-
-
-class TwoTables(App[None]):
-    """The same rows in a plain RowTable and in one that keeps its cells' layouts."""
-
-    def compose(self) -> ComposeResult:
-        yield RowTable[Text](id="plain")
-        yield KeptTable(id="kept")
-
-    def on_mount(self) -> None:
-        for table in self.query(RowTable):
-            table.add_column("name", key="name", width=10)
-            table.add_column("state", key="state", width=6)
-            table.add_row(Text("a long name cut here", style="bold"), Text("ok", style="green"), key="a")
-            table.add_row(Text.assemble(("F", "red"), ("..", "blue")), Text("pending"), key="b")
-
-
-async def test_kept_layouts_draw_the_same_strips_and_are_not_laid_out_again() -> None:
-    app = TwoTables()
-    async with app.run_test(size=(40, 12)) as pilot:
-        app.set_focus(None)  # both drawn alike: neither has the focused cursor
-        await pilot.pause()
-        plain, kept = app.query_one("#plain", RowTable), app.query_one("#kept", KeptTable)
-        assert [list(kept.render_line(y)) for y in range(3)] == [list(plain.render_line(y)) for y in range(3)]
-        drawn = laid_out_texts(app)
-        kept.move_cursor(row=1)  # the cursor row's style changes: its cells are drawn again
-        kept.notify_style_update()  # every rendered cell dropped, as a sort or a theme change does
-        lines = [list(kept.render_line(y)) for y in range(3)]
-        assert set(drawn) <= {"name", "state"}, "the header alone is laid out again; the rows' cells get their styles"
-        plain.move_cursor(row=1)
-        plain.notify_style_update()
-        assert lines == [list(plain.render_line(y)) for y in range(3)]
-
-
 class LongTable(App[None]):
     """Hosts a RowTable of 40 rows, more than the screen shows; counts the rows it is asked to refresh."""
 

@@ -447,9 +447,8 @@ class ClientsScreen(DashboardScreen):
             if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self.loads.start(JUDGE, judge_all)
 
-        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU, their
-        # cells laid out a few rows per turn of the loop before that frame (it then applies their styles only)
-        self.table.lay_out_ahead(self.app.size.height, then=lambda: self.call_after_refresh(start))
+        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
+        self.call_after_refresh(start)
 
     def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
         if self.loads.is_current(loaded):  # no newer client list meanwhile

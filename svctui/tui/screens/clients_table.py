@@ -35,11 +35,7 @@ class RankCell(Text):
 
 
 class ClientsTable(RowTable[Text]):
-    """The clients table: its cells are built once per answer and replaced, never changed, so their layouts are
-    kept across repaints (RowTable.KEEP_LAYOUTS): re-ranking the 50 rows or a style change re-applies styles only.
-    Its columns are fitted to its width (`ClientsScreen.fit_columns`) whenever that changes."""
-
-    KEEP_LAYOUTS = True
+    """The clients table: its columns are fitted to its width (`ClientsScreen.fit_columns`) whenever that changes."""
 
     def __init__(self, refit: Callable[[], None], *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -5,19 +5,15 @@ re-sort in the meantime keeps the highlight on the right rows. A cell wider than
 
 For the stall and clients-fill rows of docs/PERFORMANCE.md: component styles are worked out once per frame
 (`FrameStyles`); `update_rows`/`update_column` repaint only the rows that changed (refreshing none below the
-window: fleet-1000-fill); a table whose cells are replaced, never changed in place (the Clients screen's), sets
-`KEEP_LAYOUTS` to keep each cell's layout across repaints and `lay_out_ahead()` lays the top rows out a few per turn
-of the loop before their first frame.
+window: fleet-1000-fill).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.console import ConsoleOptions
-from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text, TextType
@@ -29,15 +25,12 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowKey
-from textual.worker import Worker
 
 from svctui.tui.shown import shown_text
 from svctui.tui.textual_internals import (
     FixedLayoutTable,
-    Lines,
     forget_rendered_rows,
     row_cells,
-    styled_cell,
 )
 from svctui.visible import visible
 
@@ -94,11 +87,6 @@ def cell_key_at(table: DataTable[Any], row: int, column: int) -> tuple[RowKey, C
     return row_key, column_key
 
 
-KEPT_LAYOUTS = 4096  # laid-out cells kept by a KEEP_LAYOUTS table before the memo starts again
-LAY_OUT_AHEAD_ROWS = 4  # rows laid out per turn of the event loop by `lay_out_ahead` (~0.1 ms a cell)
-LAY_OUT_AHEAD_PAUSE = 0.001  # seconds between those turns: a timer due meanwhile (not only work queued) runs first
-
-
 class FrameStyles(RenderStyles):
     """A component's styles while one frame is drawn: the Rich style is worked out once, not on every line."""
 
@@ -123,7 +111,6 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"rowtable--changed"}
-    KEEP_LAYOUTS: ClassVar[bool] = False  # see the module docstring: only for cells that are replaced, never mutated
     DEFAULT_CSS = """
     RowTable > .rowtable--changed { background: $warning 30%; }
     """
@@ -135,9 +122,7 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
         self.flashing: frozenset[str] = frozenset()  # keys of the rows highlighted as changed
         self._flash_timer: Timer | None = None
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
-        self._layouts: dict[tuple[int, int], tuple[Text, ConsoleOptions, list[Segment] | None]] = {}
         self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
-        self._laying_out: Worker[None] | None = None  # see `lay_out_ahead`
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
@@ -256,15 +241,6 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
             return self.get_component_rich_style("rowtable--changed")
         return Style()
 
-    def cell_lines(self, row: int, column: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
-        """A cell whose `style` holds its row's highlight, drawn as DataTable draws it (PagedTable lays out ahead;
-        with KEEP_LAYOUTS a one-line Text cell's layout is kept and only the styles are applied again)."""
-        kept = self._kept_layout(row, column, width) if self.KEEP_LAYOUTS else None
-        if kept is None:
-            return super().cell_lines(row, column, style, width, cursor, hover)
-        row_key, column_key, line = kept
-        return styled_cell(self, (row_key, column_key), (row, column), line, style, cursor, hover)
-
     def _cell_options(self, width: int | None) -> ConsoleOptions | None:
         """The options DataTable renders a one-line cell of this width with (None: no width); the same object for a
         width within one frame (see `render_lines`)."""
@@ -277,59 +253,6 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
             if memo is not None:
                 memo[width] = options
         return options
-
-    def _kept_layout(self, row: int, column: int, width: int) -> tuple[RowKey, ColumnKey, list[Segment]] | None:
-        """The cell's line laid out without the row's styles, kept per cell object and width; None when it is not a
-        one-line Text cell of a one-line row (then DataTable draws it)."""
-        if row < 0 or column < 0:
-            return None
-        keys = cell_key_at(self, row, column)
-        if keys is None:
-            return None
-        row_key, column_key = keys
-        table_row = self.rows.get(row_key)
-        cell = (row_cells(self, row_key) or {}).get(column_key)
-        if table_row is None or table_row.height != 1 or not isinstance(cell, Text):
-            return None
-        options = self._cell_options(width)
-        assert options is not None  # a width was given
-        kept = self._layouts.get((id(cell), width))
-        if kept is None or kept[0] is not cell or (kept[1] is not options and kept[1] != options):
-            if len(self._layouts) >= KEPT_LAYOUTS:
-                self._layouts.clear()
-            laid_out = one_line(self.app.console.render(Padding(cell, (0, self.cell_padding)), options), options)
-            kept = self._layouts[(id(cell), width)] = (cell, options, laid_out)
-        return None if kept[2] is None else (row_key, column_key, kept[2])
-
-    def lay_out_ahead(self, rows: int, then: Callable[[], object] | None = None) -> None:
-        """With KEEP_LAYOUTS: lay out the cells of the top `rows` rows now, LAY_OUT_AHEAD_ROWS rows per turn of the
-        event loop, holding the app's screen updates until the last, then call `then`; the frame that follows
-        applies the rows' styles to kept lines instead of laying out every cell (the first frame of 50 new rows,
-        ~500 cells, held the loop 50-100 ms). Without KEEP_LAYOUTS, or once the rows change meanwhile, it only
-        calls `then` (the frame lays out what is not kept, as always)."""
-        if not self.KEEP_LAYOUTS or not self.row_count:
-            if then is not None:
-                then()
-            return
-        held = self.app.batch_update()
-        held.__enter__()  # released in `lay_out` however it ends
-        keys = [row.key for row in self.ordered_rows[:rows]]
-
-        async def lay_out() -> None:
-            try:
-                for top in range(0, len(keys), LAY_OUT_AHEAD_ROWS):
-                    await asyncio.sleep(LAY_OUT_AHEAD_PAUSE)  # the loop turns: input, timers and the rest run between
-                    if [row.key for row in self.ordered_rows[: len(keys)]] != keys or not self.is_mounted:
-                        return  # the rows changed: the frame lays out what it shows
-                    for row in range(top, min(top + LAY_OUT_AHEAD_ROWS, len(keys))):
-                        for column, spec in enumerate(self.ordered_columns):
-                            self._kept_layout(row, column, spec.get_render_width(self))
-            finally:
-                held.__exit__(None, None, None)
-                if then is not None:
-                    then()
-
-        self._laying_out = self.run_worker(lay_out(), name="lay-out-ahead", group="lay-out-ahead")
 
     def action_first_row(self) -> None:
         """The cursor to the first row."""
