@@ -546,7 +546,9 @@ class ApiClient:
         """`parse` for a page model (a `data` list of items) a slice at a time: the body decoded, the envelope
         validated without its items, then SLICE_ITEMS items per slice, the event loop free between slices (the same
         page as `parse`). A body that does not fit anywhere is parsed whole by `parse`, which words the error; so is
-        one under WHOLE_IN_TURN_BYTES (a step of a few ms)."""
+        one under WHOLE_IN_TURN_BYTES (a step of a few ms). Each body starts a loop turn of its own: bodies that came
+        in together are validated one a turn, not all in the turn they arrived in."""
+        await asyncio.sleep(0)
         if len(response.content) < WHOLE_IN_TURN_BYTES:
             return self.parse(model, response)
         items_type = page_items(model)

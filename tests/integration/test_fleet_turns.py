@@ -140,6 +140,46 @@ async def test_a_page_of_a_short_step_in_turns_is_validated_whole(client: TurnNo
     assert page == client.parse(PAGE, response)
 
 
+async def test_pages_that_came_in_together_are_validated_one_a_loop_turn(
+    client: TurnNotingClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27's stall budget (clients-fill): bodies of a short step whose answers completed in the same turn of the
+    loop were all validated in that turn (the turn's lock is never contended when a body takes no await): ~20 pages
+    of ~2.5 ms each held the loop 50-70 ms. Each now starts a turn of its own."""
+    response = await recent_runs(client)
+    assert len(response.content) < WHOLE_IN_TURN_BYTES, "a body validated whole, in one step"
+    turns = 0
+    done = False
+    seen: list[int] = []  # the loop's turn at each body's validation
+    parse = client.parse
+
+    def noting(model: Any, body: httpx.Response) -> Any:
+        seen.append(turns)
+        return parse(model, body)
+
+    async def count_turns() -> None:
+        nonlocal turns
+        while not done:
+            turns += 1
+            await asyncio.sleep(0)
+
+    async def in_turn(lock: asyncio.Lock) -> Any:
+        async with lock:  # as ApiClient.get holds PARSE_IN_TURN's lock
+            return await client.parse_in_turn(PAGE, response)
+
+    monkeypatch.setattr(client, "parse", noting)
+    counting = asyncio.ensure_future(count_turns())
+    await asyncio.sleep(0)
+    lock = asyncio.Lock()
+    try:
+        pages = await asyncio.gather(*(in_turn(lock) for _ in range(5)))
+    finally:
+        done = True
+        await counting
+    assert all(page == pages[0] for page in pages)
+    assert len(seen) == 5 and len(set(seen)) == 5, f"one body a turn of the loop, not {seen}"
+
+
 def answer(body: bytes) -> httpx.Response:
     """A 2xx answer to a recent-runs request carrying `body`."""
     request = httpx.Request("GET", "http://127.0.0.1:1/api/v2/clients/c1/completed-jobs")

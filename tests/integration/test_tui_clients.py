@@ -397,6 +397,30 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
         assert f"{total}/{total} clients checked" in str(screen.query_one("#status-line", Static).render())
 
 
+async def test_answers_an_update_held_back_go_at_the_next_beat_while_the_round_still_awaits_a_client(
+    demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 27's clients-fill budget: answers a sliced update held back (past FLUSH_ROWS) waited FLUSH_EVERY, or the
+    round's last answer, while every answer after them landed; at the round's end they all went a slice a tick after
+    the last answer. They now go at the cadence's next beat (not at a tick out of it, on an answer)."""
+    monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
+    monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
+    monkeypatch.setattr(clients, "TICK", 3600.0)
+    async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen) and screen.fleet is not None
+        assert len(screen.results) == 1 + 2 and len(screen._landed) > 2, "the first answer, then FLUSH_ROWS"
+        screen.awaiting.add("a-client-still-on-its-way")  # the round is not complete: no last answer to flush them
+        screen._tick(at_once=True)  # an answer's tick out of the cadence: the held answers wait for its beat
+        assert len(screen.results) == 3
+        screen._tick()  # the cadence's beat
+        await pilot.pause()
+        assert len(screen.results) == 3 + 2, "the next FLUSH_ROWS at the next beat, FLUSH_EVERY not waited"
+
+
 async def test_a_round_at_once_shows_rows_off_screen_and_on_screen_each_by_their_own_count(
     demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -97,9 +97,9 @@ HEADER_LINES = 1
 # the next ADD_ROWS rows' cells (a thousand pending rows built at once held the loop ~0.4 s): the first slice goes into
 # an empty table at once, the others together once all are built (each addition repaints every row on screen).
 # Answers of a round read client by client landing closer together than FLUSH_EVERY share one table update (each
-# repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at once. Once every
-# awaited answer is in (a round judged at once lands whole), the rest are shown a slice every DRAIN_PAUSE, not a tick:
-# ten ticks after a 1,000-client round were a third of a second of fleet-1000-fill.
+# repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at once, and
+# answers an update held back (past FLUSH_ROWS) go at the cadence's next beat. Once every awaited answer is in (a
+# round judged at once lands whole), the rest are shown a slice every DRAIN_PAUSE, not a tick.
 TICK = 1 / 30
 DRAIN_PAUSE = 0.001
 FLUSH_EVERY = 0.25
@@ -185,6 +185,7 @@ class ClientsScreen(DashboardScreen):
         self._ticking = False  # the cadence runs (not paused)
         self._rows_to_add = False  # rows of the fleet not in the table yet (their cells built ADD_ROWS a tick)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
+        self._held_back = False  # the last update left answers for the next tick (FLUSH_ROWS, OFF_SCREEN_ROWS)
         self._sorted_at = -math.inf  # monotonic time the rows were last put in rank order
         self._top_until_judged = True  # see restart()
         self._round_seq = -1  # the FLEET load whose round is on its way
@@ -530,15 +531,18 @@ class ClientsScreen(DashboardScreen):
             else:
                 self._ticks.resume()
         if now:
-            self._tick()
+            self._tick(at_once=True)
 
-    def _tick(self) -> None:
-        """One beat of the screen's cadence: show the answers due, else add the next rows; pause when done."""
+    def _tick(self, at_once: bool = False) -> None:
+        """One beat of the screen's cadence (`at_once`: a tick out of it, on an answer): show the answers due, else
+        add the next rows; pause when done."""
         landed = [message for message in self._landed if self.loads.is_current(message)]
         self._landed = landed
         due = bool(landed) and (
             self.awaiting <= {message.result.member.client_id for message in landed}  # the round's last answers
             or time.monotonic() - self._flushed_at >= FLUSH_EVERY
+            # what an update held back goes at the cadence's next beat, not FLUSH_EVERY later or at the round's end
+            or (self._held_back and not at_once)
         )
         if due:
             self._flush_landed()
@@ -556,7 +560,7 @@ class ClientsScreen(DashboardScreen):
         """Show answers held since the last update in one table update (one repaint): OFF_SCREEN_ROWS of those whose
         rows are off screen or not in the table yet and FLUSH_ROWS of those on screen; the rest at the next tick."""
         shown, later = self._slice(self._landed)
-        self._landed = later
+        self._landed, self._held_back = later, bool(later)
         changed: list[str] = []
         for result in shown:
             key = result.member.client_id
