@@ -407,6 +407,7 @@ async def test_answers_an_update_held_back_go_at_the_next_beat_while_the_round_s
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
     monkeypatch.setattr(clients, "TICK", 3600.0)
+    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # every answer lands before settle: no drain by itself
     async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
