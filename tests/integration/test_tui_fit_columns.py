@@ -19,6 +19,7 @@ from svctui.ops.selector_delete import AuditContext, delete_selectors
 from svctui.ops.selector_restore import plan_restore
 from svctui.store.audit_read import read_audit
 from svctui.triage import COUNT_NAMES, count_totals
+from svctui.tui.screens.events.detail import PANE_MOST
 from svctui.tui.screens.selectors.outcome_table import OutcomeTable
 from svctui.tui.screens.selectors.restore import RestoreScreen
 from svctui.tui.screens.selectors.run import RunScreen
@@ -26,7 +27,7 @@ from svctui.tui.widgets.domain_results import TOTAL_KEY, DomainResultsPane
 from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, big_tag_server, plan_of, tag_selectors
 from tests.support.tasks import client_ids, open_tasks, tasks_app
-from tests.support.tui import settle, with_screen
+from tests.support.tui import on_events, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -254,3 +255,17 @@ async def test_the_restore_gives_an_empty_message_column_no_room_and_the_names_t
                 assert name_width > 9 + 10, "the message's room went to the names"
             else:
                 assert name_width >= longest > 28, "at 160 columns every name whole"
+
+
+async def test_at_160_columns_with_the_detail_pane_open_the_events_show_their_kinds(demo_server: DemoServer) -> None:
+    """The pane beside the table held blank room (64 cells for lines of at most 60) while the table left kinds out
+    one cell short: the pane is as wide as its widest line, and the table fits kinds in the rest."""
+    async with on_events(demo_server, size=(160, 45)) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("p")
+        await settle(pilot)
+        assert screen.detail.is_open
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:] == ["id", "client", "schedule", "next", "kinds"], keys
+        assert screen.detail.outer_size.width <= PANE_MOST, screen.detail.outer_size

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from svctui.api.models import DomainRef, Event, OURef
 
 VALUE_WRAP = 40  # the value column of the pane at 120 columns
+SID_WIDTH = 41  # a domain's objectid, the pane's widest value not wrapped: `S-1-5-21-` and three 10-digit parts
+# The pane's widest line and its frame (left border, padding 1 each side, a 2-cell scrollbar): its width beside the
+# table at most, the rest of the row the table's
+PANE_MOST = 1 + 2 + LABEL_WIDTH + SID_WIDTH + 2
 ColorOf = Callable[[str], str]
 NameOf = Callable[[str], str]  # client id -> name ("" when unknown)
 CLIENT_WIDTH = 18

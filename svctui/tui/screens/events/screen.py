@@ -25,7 +25,7 @@ from svctui.tui.client_names import (
     start_name_load,
 )
 from svctui.tui.loading import Loaded, LoadFailed
-from svctui.tui.screens.events.detail import EventDetail, event_adapter
+from svctui.tui.screens.events.detail import PANE_MOST, EventDetail, event_adapter
 from svctui.tui.screens.list_screen import ListQuery, ListScreen
 from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
@@ -54,13 +54,13 @@ class EventsScreen(ListScreen["Event"]):
     ]
     # Below the table (under 110 columns) the detail takes 3/5 of the height, as on Completed tasks: at 80x24 ~12
     # lines (whose schedule, in words, the next run, the rule and its next runs) over 7 rows of the table.
-    # The pane's lines wrap at VALUE_WRAP under a LABEL_WIDTH label: wider than 64 cells it would hold blank
-    # room while the table beside it cuts the next run (at 160 columns).
-    DEFAULT_CSS = """
-    EventsScreen #body EventDetail { max-width: 64; }
-    EventsScreen.-narrow #body EventDetail { max-width: 100%; }
-    EventsScreen.-narrow #body #main { height: 2fr; }
-    EventsScreen.-narrow #body EventDetail { height: 3fr; }
+    # Beside the table the pane is as wide as its widest line (PANE_MOST): wider, it held blank room while the table
+    # beside it left out kinds one cell short (at 160 columns).
+    DEFAULT_CSS = f"""
+    EventsScreen #body EventDetail {{ max-width: {PANE_MOST}; }}
+    EventsScreen.-narrow #body EventDetail {{ max-width: 100%; }}
+    EventsScreen.-narrow #body #main {{ height: 2fr; }}
+    EventsScreen.-narrow #body EventDetail {{ height: 3fr; }}
     """
     _open_detail_for: int | None = None
     _retell_due = False  # a minute turned while another screen was on show
