@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from textual.widgets import Static
+from textual.widgets.data_table import ColumnKey
 
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings
@@ -156,3 +157,29 @@ async def test_at_80_columns_tag_names_are_whole_and_the_pane_gives_way_only_as_
         await pilot.resize_terminal(*(NARROW if size != NARROW else (60, 20)))
         await settle(pilot)
         assert whole() is (size != NARROW), "refitted on a resize"
+
+
+async def test_at_80_columns_the_tags_pane_keeps_no_blank_marks_column_while_names_are_cut(
+    demo_server: DemoServer,
+) -> None:
+    """A newcomer's walk: the pane kept a 4-cell marks column (and its padding) blank while the selector names beside
+    it were cut. With nothing marked the column is left out and the selectors' names have its room; a mark brings
+    it back, as wide as its marks, and the names give the room back."""
+    async with on_cleanup(demo_server, size=NARROW) as (_app, pilot, screen):
+        await settle(pilot)
+        pane, table = screen.query_one(TagsPane), screen.selector_table
+        assert "marked" not in {str(key.value) for key in pane.table.columns}
+        pane_width, name = pane.outer_size.width, table.columns[ColumnKey("name")].width
+        plain = next(index for index, selector in enumerate(table.items) if not selector.is_default)
+        table.focus()
+        table.move_cursor(row=plain, column=1)
+        await pilot.press("space")
+        await settle(pilot)
+        marks = pane.table.columns[ColumnKey("marked")].width
+        assert marks == len("●1"), marks
+        assert pane.outer_size.width == pane_width + marks + 2, (pane.outer_size, pane_width)
+        assert table.columns[ColumnKey("name")].width < name
+        await pilot.press("space")
+        await settle(pilot)
+        assert "marked" not in {str(key.value) for key in pane.table.columns}
+        assert (pane.outer_size.width, table.columns[ColumnKey("name")].width) == (pane_width, name)

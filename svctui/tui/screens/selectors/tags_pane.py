@@ -31,7 +31,8 @@ from svctui.visible import visible
 # class, under NARROW_TERMINAL, where kind and position are left out). They are fitted to the room the selectors'
 # table leaves: it keeps SELECTORS_ROOM (mark, id, a name cut to 16 cells, the flags cut to 8, a scrollbar), so the
 # name column gives way only as far as that needs, down to NAME_LEAST (issue 28: at 80 columns `Break Glass…` was cut
-# with room to spare); the pane is as wide as its columns.
+# with room to spare); the pane is as wide as its columns. The marks column is as wide as the marks shown (`●12`),
+# left out while none is: its 6 blank cells were the selector names' (their names cut with the room there).
 NAME_MOST = 24
 NAME_WIDE_LEAST = 14
 NAME_LEAST = 12
@@ -43,7 +44,7 @@ TAG_COLUMNS = (
     Column("marked", "", droppable=False),
 )
 TAG_KEYS = tuple(column.key for column in TAG_COLUMNS)
-VALUE_WIDTHS = {"kind": 5, "count": 4, "pos": 3, "marked": 4}  # `owned`, `9999`, `99`, `●999`: the widest shown
+VALUE_WIDTHS = {"kind": 5, "count": 4, "pos": 3}  # `owned`, `9999`, `99`: the widest shown
 NARROW_LEFT_OUT = ("kind", "pos")  # on a narrow terminal the pane is name, selector count and marks
 SELECTORS_ROOM = 40
 SCROLLBAR = 2
@@ -74,14 +75,18 @@ def tag_row(tag: AssetGroupTag, count: int | None, marked: int) -> tuple[Text, T
     )
 
 
-def fit_pane(narrow: bool, longest: int, terminal: int, no_scrollbar: int, listed: bool) -> tuple[dict[str, int], int]:
+def fit_pane(
+    narrow: bool, longest: int, terminal: int, no_scrollbar: int, listed: bool, marks: int = 0
+) -> tuple[dict[str, int], int]:
     """The shown columns' widths (display order) and the pane's width, for a terminal `terminal` cells wide, on a
     narrow one (`narrow`) or not, the longest tag name `longest` cells, `no_scrollbar` cells of a scrollbar's room
-    unneeded (every tag fits the height) and a list shown (`listed`) or not (see TAG_COLUMNS)."""
+    unneeded (every tag fits the height), a list shown (`listed`) or not and the widest marks cell `marks` (0: none
+    marked, the column left out; see TAG_COLUMNS)."""
     name = max(NAME_LEAST if narrow else NAME_WIDE_LEAST, min(longest, NAME_MOST))
-    columns = [column for column in TAG_COLUMNS if not (narrow and column.key in NARROW_LEFT_OUT)]
+    left_out = (NARROW_LEFT_OUT if narrow else ()) + (() if marks else ("marked",))
+    columns = [column for column in TAG_COLUMNS if column.key not in left_out]
     room = terminal - SELECTORS_ROOM - SCROLLBAR - BORDER + no_scrollbar
-    widths = fit_columns(columns, {**VALUE_WIDTHS, "name": name}, max(1, room)).widths
+    widths = fit_columns(columns, {**VALUE_WIDTHS, "name": name, "marked": marks}, max(1, room)).widths
     width = sum(cells + 2 for cells in widths.values())  # each column's 2 cells of padding
     if not narrow:
         return widths, width + WIDE_EXTRA
@@ -111,6 +116,7 @@ class TagsPane(Vertical):
         self.marked: dict[int, int] = {}
         self.chosen: AssetGroupTag | None = None
         self.tag_columns: tuple[tuple[str, str, int], ...] = ()  # label, key, width of the shown columns but marks
+        self.marks_width = 0  # the marks column's width (0: left out, nothing marked)
         self._rebuilt_row: int | None = None  # where a rebuild of the columns put the cursor back (see fit_terminal)
 
     def compose(self) -> ComposeResult:
@@ -137,18 +143,22 @@ class TagsPane(Vertical):
         the chosen tag kept; the pane is as wide as its columns."""
         narrow = self.screen.has_class(NARROWER)
         longest = max((cell_len(visible(tag.name)) for tag in self.tags), default=0)
-        widths, width = fit_pane(narrow, longest, self.app.size.width, self.unneeded_scrollbar(), bool(self.tags))
+        marks = max((cell_len(f"●{count}") for count in self.marked.values() if count), default=0)
+        terminal, has_tags = self.app.size.width, bool(self.tags)
+        widths, width = fit_pane(narrow, longest, terminal, self.unneeded_scrollbar(), has_tags, marks)
         labels = {column.key: column.title for column in TAG_COLUMNS}
         columns = tuple((labels[key], key, cells) for key, cells in widths.items() if key != "marked")
-        if columns == self.tag_columns and self.styles.width == Scalar.from_number(width):
+        marks_width = widths.get("marked", 0)
+        same_width = self.styles.width == Scalar.from_number(width)
+        if (columns, marks_width) == (self.tag_columns, self.marks_width) and same_width:
             return
         self.set_class(narrow, "-narrow")
         self.styles.width = width
         table = self.table
         row = table.cursor_row
         table.clear(columns=True)
-        self.tag_columns = columns
-        for label, key, cells in (*columns, ("", "marked", widths["marked"])):
+        self.tag_columns, self.marks_width = columns, marks_width
+        for label, key, cells in (*columns, *((("", "marked", marks_width),) if marks_width else ())):
             table.add_column(label, key=key, width=cells)
         if self.tags:
             self._render_rows()
@@ -205,6 +215,7 @@ class TagsPane(Vertical):
     def show_marked(self, marked: Mapping[int, int]) -> None:
         """Show how many selectors are marked in each tag."""
         self.marked = dict(marked)
+        self.fit_terminal()  # the marks column comes, goes or widens
         self._render_rows()
 
     def _render_rows(self) -> None:
@@ -213,12 +224,13 @@ class TagsPane(Vertical):
         for gone in [row for row in table.rows if row.value not in wanted]:  # another profile's tags
             table.remove_row(gone)
         shown = {row.value for row in table.rows}
+        keys = (*(key for _, key, _ in self.tag_columns), *(("marked",) if self.marks_width else ()))
         for tag in self.tags:
             key = str(tag.id)
             every = dict(zip(TAG_KEYS, tag_row(tag, self.counts.get(tag.id), self.marked.get(tag.id, 0)), strict=True))
-            cells = [every[column] for column in (*(key for _, key, _ in self.tag_columns), "marked")]
+            cells = [every[column] for column in keys]
             if key in shown:
-                for column, cell in zip((*(key for _, key, _ in self.tag_columns), "marked"), cells, strict=True):
+                for column, cell in zip(keys, cells, strict=True):
                     table.update_cell(key, column, cell)
             else:
                 table.add_row(*cells, key=key)
