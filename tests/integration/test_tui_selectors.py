@@ -599,15 +599,15 @@ async def test_the_typed_count_is_the_number_to_delete_and_digits_reach_its_box_
 
 
 async def test_the_tags_pane_follows_the_terminal_width_and_keeps_the_chosen_tag(demo_server: DemoServer) -> None:
-    """Started narrow (name, count, marks), widened past NARROW_TERMINAL: kind and position come back, the chosen
-    tag and the cursor stay; narrowed again: the narrow columns."""
+    """Started narrow (name, count; marks only while some are), widened past NARROW_TERMINAL: kind and position come
+    back, the chosen tag and the cursor stay; narrowed again: the narrow columns."""
     async with on_cleanup(demo_server, size=(80, 24)) as (_app, pilot, screen):
         pane = screen.tags_pane
 
         def labels() -> list[str]:
             return [str(column.label) for column in pane.table.columns.values()]
 
-        assert pane.has_class("-narrow") and labels() == ["name", "sel", ""]
+        assert pane.has_class("-narrow") and labels() == ["name", "sel"]
         pane.table.focus()
         await pilot.press("down")
         await settle(pilot)
@@ -615,11 +615,11 @@ async def test_the_tags_pane_follows_the_terminal_width_and_keeps_the_chosen_tag
         assert chosen is not None and chosen.id == pane.tags[1].id and screen.tag == chosen
         await pilot.resize_terminal(160, 45)
         await settle(pilot)
-        assert not pane.has_class("-narrow") and labels() == ["name", "kind", "sel", "pos", ""]
+        assert not pane.has_class("-narrow") and labels() == ["name", "kind", "sel", "pos"]
         assert pane.chosen == chosen and screen.tag == chosen and pane.table.cursor_row == 1
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
-        assert pane.has_class("-narrow") and labels() == ["name", "sel", ""] and screen.tag == chosen
+        assert pane.has_class("-narrow") and labels() == ["name", "sel"] and screen.tag == chosen
 
 
 async def test_a_resize_keeps_a_tag_opened_by_id_while_the_list_cursor_is_elsewhere(demo_server: DemoServer) -> None:
