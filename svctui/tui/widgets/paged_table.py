@@ -73,7 +73,7 @@ AS_WIDE = Column("", "")  # ColumnDef.narrow's default: on a narrow terminal as 
 class ColumnDef(Generic[T]):
     """One displayed column: how it fits the table (`fit`, svctui.table_fit's one column description: key, title,
     its width as `least`, what it is cut to, the width a name grows to as `most`), its cells, its server sort column.
-    In a fitted table (RowAdapter.fit_order) every column is as wide as its widest cell on the page at most."""
+    Every column is as wide as its widest cell on the page at most (fitted: RowAdapter.fit_order)."""
 
     fit: Column
     render: Callable[[T], str | Text]
@@ -105,16 +105,16 @@ class ColumnDef(Generic[T]):
 
 @dataclass(frozen=True)
 class RowAdapter(Generic[T]):
-    """How records of type T become table rows: a stable key and the columns."""
+    """How records of type T become table rows: a stable key, the columns and their ranks (`fit_order`)."""
 
     key: Callable[[T], str]
-    columns: Sequence[ColumnDef[T]] = field(default_factory=tuple)
-    # Column keys, the one that matters most first (each column's rank): the table's columns are then fitted to its
+    columns: Sequence[ColumnDef[T]]
+    # Column keys, the one that matters most first (each column's rank): the table's columns are fitted to its
     # width (svctui.table_fit): each column keeps its width (or is cut to its `cut_to`), the free room goes to the
     # name columns first, and what does not fit is left out with every column after it (the rank is strict: a later
     # column never takes the room of an earlier one; the detail pane and exports still have them, and the status
-    # line names them). None: every column shown at its width (the table scrolls sideways).
-    fit_order: Sequence[str] | None = None
+    # line names them). The table never scrolls sideways.
+    fit_order: Sequence[str]
 
     def column(self, key: str) -> ColumnDef[T] | None:
         """The column definition with this key, or None."""
@@ -126,7 +126,7 @@ def fit_description(adapter: RowAdapter[T], wanted: dict[str, int], narrow: bool
     each its own fit (`ColumnDef.fit_at(narrow)`) at least as wide as wanted, ranked by the adapter's fit order
     (`table_fit.ranked`: the first never left out); its `most` caps its natural width (`natural_widths`) instead."""
     fits = [fit for column in adapter.columns if column.key in wanted and (fit := column.fit_at(narrow)) is not None]
-    return ranked([replace(fit, least=wanted[fit.key], most=0) for fit in fits], adapter.fit_order or ())
+    return ranked([replace(fit, least=wanted[fit.key], most=0) for fit in fits], adapter.fit_order)
 
 
 def natural_widths(
@@ -160,7 +160,7 @@ Rec = TypeVar("Rec", bound=HasId)
 def by_id(
     *columns: ColumnDef[Rec],
     render: Callable[[Callable[[Rec], str]], Callable[[Rec], str | Text]] | None = None,
-    fit_order: Sequence[str] | None = None,
+    fit_order: Sequence[str],
 ) -> RowAdapter[Rec]:
     """An adapter keyed by the record's id, whose first column is the id (sortable) and then `columns`;
     `render` wraps the id cell's renderer (a screen's styling of every cell); `fit_order` as RowAdapter's."""
@@ -353,10 +353,6 @@ class PagedTable(RowTable[Text], Generic[T]):
             return
         self._rebuild()
 
-    def _fits_content(self) -> bool:
-        """A fitted table: its columns as wide as their cells at most (their widths follow the page and the sort)."""
-        return self.adapter.fit_order is not None
-
     def _rebuild(self) -> None:
         """Add the columns again at the widths they take now (rows, marks and cursor kept)."""
         records, key, column = self.items, self.current_key, self.cursor_column
@@ -375,9 +371,9 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.set_sort(self.sort_keys)
 
     def column_widths(self, cells_widest: Mapping[str, int] | None = None) -> dict[str, int]:
-        """The width of each column to show, in display order (on a narrow terminal: without the minor ones; in a
-        fitted table: fitted to the table's width, see RowAdapter.fit_order), for the rows shown or for rows whose
-        columns' widest cells are `cells_widest`."""
+        """The width of each column to show, in display order (on a narrow terminal: without the minor ones), fitted to
+        the table's width (see RowAdapter.fit_order), for the rows shown or for rows whose columns' widest cells are
+        `cells_widest`."""
         shown_widest = self._widest if cells_widest is None else cells_widest
         narrow = self.app.size.width < NARROW_TERMINAL
         fits = {
@@ -386,9 +382,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         wanted = {
             key: max(fit.least, len(fit.title) + (3 if column.sort else 0)) for key, (column, fit) in fits.items()
         }
-        order = self.adapter.fit_order
         widest: dict[str, int] = {}  # the widest cell on the page, or the label with its arrow
-        if order is not None and shown_widest:  # short columns no wider than their cells: the room goes to the names
+        if shown_widest:  # short columns no wider than their cells: the room goes to the names
             for key, (column, fit) in fits.items():
                 if key in shown_widest:
                     label = cell_len(sort_label(column.label, column.sort, self.sort_keys))
@@ -396,7 +391,7 @@ class PagedTable(RowTable[Text], Generic[T]):
                     # a name (`most`) is whole before a column ranked after it shows (else cut to its `cut_to`)
                     wanted[key] = min(fit.most or wanted[key], widest[key])
         room = self.size.width - self.styles.scrollbar_size_vertical - (1 + 2 * self.cell_padding)  # less the marks
-        if order is None or room <= 0:  # not fitted, or not laid out yet (a resize fits it)
+        if room <= 0:  # not laid out yet (a resize fits it)
             return wanted
         columns = fit_description(self.adapter, wanted, narrow)
         natural = natural_widths(self.adapter, wanted, widest, narrow)
@@ -503,7 +498,7 @@ class PagedTable(RowTable[Text], Generic[T]):
     def refit(self) -> None:
         """Fit the columns again when cells changed in place changed how wide the page's widest cells are
         (names that arrived after the page, a countdown that got shorter)."""
-        if not self._fits_content() or not self._items:
+        if not self._items:
             return
         shown = [column.key for column in self.shown_columns]
         cells_of = {key: [Text(), *(self.get_cell(key, column) for column in shown)] for key in self._items}
@@ -528,12 +523,10 @@ class PagedTable(RowTable[Text], Generic[T]):
         console, padding = self.app.console, self.cell_padding
         first_rows = min(PRERENDER_ROWS, self.app.size.height)  # a new page shows its top rows: one screenful
 
-        all_columns, fits_content = self.adapter.columns, self._fits_content()
+        all_columns = self.adapter.columns
 
         def render_all() -> tuple[dict[str, tuple[T, list[Text]]], dict[str, int]]:
             rows = {key(record): (record, list(map(ellipsized, render_cells(columns, record)))) for record in records}
-            if not fits_content:
-                return rows, {}
             cells_of = {row_key: [Text(), *cells] for row_key, (_record, cells) in rows.items()}
             return rows, widest_cells(all_columns, columns, records, cells_of)
 
@@ -629,15 +622,15 @@ class PagedTable(RowTable[Text], Generic[T]):
         order = {key: position for position, key in enumerate(wanted)}
         cursor_key, cursor = self.current_key, self.cursor_coordinate
         cells_of: dict[str, list[Text]] = {}
-        if self._fits_content():  # the columns fitted to the new rows' cells before any row is added (no redraw)
-            cells_of = {key: self._cells(key, record) for key, record in wanted.items()}
-            self._widest = self._measure(records, cells_of) if records else {}
-            widths = self.column_widths()
-            if widths != self.shown_widths and self.columns:
-                shown_before = [column.key for column in self.shown_columns]
-                self._reset_columns(widths)
-                if [column.key for column in self.shown_columns] != shown_before:
-                    cells_of = {}  # another set of columns: the cells are made again for it
+        # the columns fitted to the new rows' cells before any row is added (no redraw)
+        cells_of = {key: self._cells(key, record) for key, record in wanted.items()}
+        self._widest = self._measure(records, cells_of) if records else {}
+        widths = self.column_widths()
+        if widths != self.shown_widths and self.columns:
+            shown_before = [column.key for column in self.shown_columns]
+            self._reset_columns(widths)
+            if [column.key for column in self.shown_columns] != shown_before:
+                cells_of = {}  # another set of columns: the cells are made again for it
         column_keys = [MARK_COLUMN, *(column.key for column in self.shown_columns)]
         gone = [key for key in self._items if key not in wanted]
         new_rows: list[tuple[str, list[Text]]] = []
@@ -778,7 +771,7 @@ class PagedTable(RowTable[Text], Generic[T]):
     def set_sort(self, sort: Sequence[SortKey]) -> None:
         """Show `sort` in the headers (no message; the screen owns the request)."""
         self.sort_keys = tuple(sort)
-        if self._fits_content() and self._items and self.column_widths() != self.shown_widths:
+        if self._items and self.column_widths() != self.shown_widths:
             self._rebuild()  # a column's header gained or lost its arrow (its width follows its label)
             return
         for column in self.adapter.columns:
