@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.selectors.review import ReviewScreen
@@ -105,3 +106,28 @@ async def test_the_deletion_review_refits_its_table_on_resize(fresh_demo_server:
             await pilot.resize_terminal(*size)
             await settle(pilot)
             assert columns(table) == expected, size
+
+
+@pytest.mark.parametrize(("size", "created"), [((80, 30), False), ((90, 30), True)])
+async def test_the_selectors_table_maximized_refits_to_the_whole_width(
+    demo_server: DemoServer, size: tuple[int, int], created: bool
+) -> None:
+    """A newcomer's walk: after the palette's "Maximize" no `created` column showed with room to spare. Maximized,
+    the table is fitted to the whole width: `created` (17 cells and its padding) shows where the room left beside
+    id, the whole name and the flags has it (90 columns), and at 80 the room left is less than it needs."""
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=size) as pilot:
+        screen = await open_cleanup(pilot)
+        table = screen.selector_table
+        screen.maximize(table)
+        await settle(pilot)
+        assert table.size.width == size[0]
+        assert_fits(table)
+        keys = [key for key, _width in columns(table)]
+        assert keys[:4] == ["_mark", "id", "name", "flags"], keys
+        assert ("created_at" in keys) is created, keys
+        name = table.columns[ColumnKey("name")].width  # type: ignore[index]
+        assert name == max(len(selector.name) for selector in table.items), "the names whole"
+        if not created:
+            used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
+            assert table.scrollable_content_region.width - used < 17 + 2 * table.cell_padding
