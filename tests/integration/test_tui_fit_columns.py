@@ -269,3 +269,22 @@ async def test_at_160_columns_with_the_detail_pane_open_the_events_show_their_ki
         keys = [str(column.key.value) for column in table.ordered_columns]
         assert keys[1:] == ["id", "client", "schedule", "next", "kinds"], keys
         assert screen.detail.outer_size.width <= PANE_MOST, screen.detail.outer_size
+
+
+async def test_at_80_columns_the_next_run_shows_its_countdown_only_with_room_for_all_of_it(
+    demo_server: DemoServer,
+) -> None:
+    """A newcomer's walk: at 80 columns no countdown. Measured: beside id, the client's and the schedule's whole
+    names the room left is 3 cells, and a countdown (` in 3d 12h`) is shown whole or not at all; so the next run is
+    its moment, cut to 18 (`2026-11-27 08:48Z…`), and no cell of room is left that a column could use."""
+    async with on_events(demo_server, size=SMALL) as (_app, _pilot, screen):
+        table = screen.table
+        assert_fits(table)
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        assert keys[1:] == ["id", "client", "schedule", "next"], keys
+        assert table.columns[ColumnKey("next")].width == 18
+        used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
+        left = table.scrollable_content_region.width - used
+        widest_next = max(len(plain(table.get_cell(str(event.id), "next"))) for event in table.items)
+        assert left < widest_next - 18, (left, widest_next)  # the countdown whole would not fit
+        assert left < 7 + 2 * table.cell_padding, left  # nor kinds (7 cells)
