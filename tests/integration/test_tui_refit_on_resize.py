@@ -126,7 +126,7 @@ async def test_the_selectors_table_maximized_refits_to_the_whole_width(
         keys = [key for key, _width in columns(table)]
         assert keys[:4] == ["_mark", "id", "name", "flags"], keys
         assert ("created_at" in keys) is created, keys
-        name = table.columns[ColumnKey("name")].width  # type: ignore[index]
+        name = table.columns[ColumnKey("name")].width
         assert name == max(len(selector.name) for selector in table.items), "the names whole"
         if not created:
             used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
