@@ -19,7 +19,7 @@ NARROW = {"count": 4}
         (False, 30, 160, 2, True, 0, 24, 46),  # up to NAME_MOST
         (False, 5, 160, 2, True, 0, 14, 36),  # at least 14 on a wide terminal
         (False, 24, 100, 0, True, 0, 24, 46),  # at 100 columns the selectors keep their room beside the widest pane
-        (False, 0, 160, 0, False, 0, 14, 36),  # no list yet
+        (False, 0, 160, 0, False, 0, 14, 42),  # no list yet (loading, an error, the tag-id prompt): room to say why
         (True, 20, 80, 2, True, 0, 20, 29),  # whole at 80 columns: the selectors keep id, a name cut to 16, the flags
         (True, 24, 80, 0, True, 3, 24, 40),  # a scrollbar's room kept, marks shown: the name whole still
         (True, 24, 80, 0, True, 5, 22, 40),  # `●9999`: the name gives way by two cells, no more

@@ -51,6 +51,7 @@ SCROLLBAR = 2
 BORDER = 1  # the pane's right border
 WIDE_EXTRA = 2  # the wide pane's cells besides its columns: its border and one (as wide as before it was fitted)
 NARROW_NO_LIST = 30  # the narrow pane's width with no list (loading, an error, the tag-id prompt): room to say why
+WIDE_NO_LIST = 42  # the wide pane's then (as wide as a 14-cell name column, kind, count, position and marks)
 NO_LIST_HINT = "This server has no tag list (HTTP 404). Type a tag id and press enter:"
 OPEN_BY_ID_HINT = "Open a tag by its id (one the list may not show); enter opens it, esc goes back to the list:"
 
@@ -89,7 +90,7 @@ def fit_pane(
     widths = fit_columns(columns, {**VALUE_WIDTHS, "name": name, "marked": marks}, max(1, room)).widths
     width = sum(cells + 2 for cells in widths.values())  # each column's 2 cells of padding
     if not narrow:
-        return widths, width + WIDE_EXTRA
+        return widths, width + WIDE_EXTRA if listed else max(width + WIDE_EXTRA, WIDE_NO_LIST)
     width += SCROLLBAR + BORDER - no_scrollbar
     return widths, width if listed else max(width, NARROW_NO_LIST)
 
