@@ -46,7 +46,7 @@ from svctui.tui.palette import list_commands
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import StatusPart
 from svctui.tui.widgets.detail_pane import DetailPane
-from svctui.tui.widgets.filter_chips import FilterChips
+from svctui.tui.widgets.filter_chips import FilterChips, chip_text
 from svctui.tui.widgets.filter_editor import FilterEditor
 from svctui.tui.widgets.key_footer import KeyFooter
 from svctui.tui.widgets.paged_table import PagedTable, PageWindow, RowAdapter
@@ -117,6 +117,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         self._generation = -1
         self._shown_query: ListQuery | None = None
         self._table_takes_focus = False
+        self._focused_before_zoom: Widget | None = None  # what had the keys before `z` (they go back to it)
         self._shown_skip = 0  # the skip of the rows on screen (window.skip moves ahead while the next page loads)
         self.freshness = Freshness()
         self.arrived_by_refresh = False  # the page being shown reloads the query on screen (page_arrived may ask)
@@ -490,6 +491,9 @@ class ListScreen(DashboardScreen, Generic[T]):
     @on(FilterRemoved)
     def _filter_removed(self, message: FilterRemoved) -> None:
         self.set_filters([active for active in self.filters if active != message.removed])
+        words = chip_text(message.removed, self.SPEC, self.filter_client_names()).removesuffix(" ✕")
+        self.notify(f"Filter {words} removed (x clears all).", timeout=4, markup=False)
+        self.focus_table_when_shown()  # the chip is gone: the keys go back to the rows
 
     @on(SortChanged)
     def _sort_changed(self, message: SortChanged) -> None:
@@ -549,10 +553,26 @@ class ListScreen(DashboardScreen, Generic[T]):
         """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
         if self.maximized is not None:
             self.minimize()
+            self._focus_after_zoom()
             return
+        if self.query_one("#body").has_class("-state"):
+            self.notify(f"Nothing to zoom: no {self.SPEC.item} on screen.", timeout=3)
+            return  # the pane is hidden with the table: zoomed, it would fill the screen with nothing
         if not self.detail.is_open:
             self.action_toggle_detail()
-        self.maximize(self.zoom_target(), container=False)
+        target = self.zoom_target()
+        self._focused_before_zoom = self.focused
+        if self.focused is None or target not in self.focused.ancestors_with_self:
+            target.focus()  # the zoomed pane takes the keys: the hidden table can't, and Textual would pick a chip
+        self.maximize(target, container=False)
+
+    def _focus_after_zoom(self) -> None:
+        """Back from `z`: the keys go where they were before the zoom (the table, usually), never to a chip."""
+        before, self._focused_before_zoom = self._focused_before_zoom, None
+        if before is not None and before.is_attached and before.display and before is not self.table:
+            before.focus()
+        elif self.table.display and not self.query_one("#main").has_class("-state"):
+            self.table.focus()
 
     def zoom_target(self) -> Widget:
         """What `z` gives the whole screen: the detail pane."""

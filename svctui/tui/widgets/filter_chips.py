@@ -1,4 +1,5 @@
-"""Active filters as removable chips above a table; clicking (or enter on) a chip posts `FilterRemoved`.
+"""Active filters as removable chips above a table; clicking a chip (or enter, delete or backspace on it, after tab)
+posts `FilterRemoved`, and the screen says which filter went.
 
 chips = FilterChips(spec, id="chips")
 chips.show_filters(filters, names)   # hidden when there are none; names (id -> name) show a client by name
@@ -7,8 +8,10 @@ chips.show_filters(filters, names)   # hidden when there are none; names (id -> 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalScroll
 from textual.content import Content
 from textual.widgets import Button, Static
@@ -34,7 +37,11 @@ def chip_text(active: Filter, spec: EndpointSpec | None = None, names: Mapping[s
 
 
 class FilterChip(Button):
-    """One removable filter."""
+    """One removable filter (click, or enter / delete / backspace once tab has reached it)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("delete,backspace", "press", "Remove filter", show=False, tooltip="Remove this filter"),
+    ]
 
     def __init__(
         self, active: Filter, spec: EndpointSpec | None = None, names: Mapping[str, str] | None = None
