@@ -41,6 +41,7 @@ ClientOf = Callable[[], Awaitable["ApiClient"]]
 LOG_VIEW_MAX_BYTES = 32 * 1024 * 1024  # the most of a log the dashboard keeps (~300,000 lines)
 LINES_PER_BATCH = 4000
 SUMMARIES_KEPT = 256
+LOG_ACTIONS = frozenset({"search", "match", "warnings", "error", "to_domain"})  # the keys that need a log shown
 TERM_CELLS = (8, 40)  # the fewest and the most cells of the search term in the status line (cut with …)
 
 
@@ -159,6 +160,7 @@ class LogPane(Vertical):
         self._set_head(f"reading the log of run {task.id}…")
         self._read(self.seq, task.id, asked_methods(task), client_of)
         self.update_status()
+        self.refresh_bindings()  # the log's keys are on (check_action)
 
     def leave(self, task: CompletedTask | None) -> None:
         """The detail shows another run: forget the log shown (a read in flight is dropped), say how to open
@@ -172,6 +174,7 @@ class LogPane(Vertical):
         self.view.clear()
         self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
         self.update_status()
+        self.refresh_bindings()  # no log: its keys are off, `/` filters the list again
 
     @work(exclusive=True, group="log-read")
     async def _read(self, seq: int, task_id: int, asked: list[str], client_of: ClientOf) -> None:
@@ -354,6 +357,13 @@ class LogPane(Vertical):
         self.update_status()
 
     # ----- keys --------------------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The log's keys only while a log is shown (or read): with none, they are off the footer and help, and `/`
+        goes on to the screen (the filter editor), not to a search of nothing."""
+        if action in LOG_ACTIONS and self.task_id is None:
+            return False
+        return True
+
     def action_search(self) -> None:
         """Open the search field."""
         field = self.query_one("#log-search", Input)
