@@ -360,9 +360,7 @@ class LogPane(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The log's keys only while a log is shown (or read): with none, they are off the footer and help, and `/`
         goes on to the screen (the filter editor), not to a search of nothing."""
-        if action in LOG_ACTIONS and self.task_id is None:
-            return False
-        return True
+        return not (action in LOG_ACTIONS and self.task_id is None)
 
     def action_search(self) -> None:
         """Open the search field."""
