@@ -31,7 +31,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Tabs
 
 from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
@@ -563,7 +563,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         target = self.zoom_target()
         self._focused_before_zoom = self.focused
         if self.focused is None or target not in self.focused.ancestors_with_self:
-            target.focus()  # the zoomed pane takes the keys: the hidden table can't, and Textual would pick a chip
+            zoom_focus(self, target).focus()  # the zoomed pane takes the keys: the table hides (Textual picked a chip)
         self.maximize(target, container=False)
 
     def _focus_after_zoom(self) -> None:
@@ -623,3 +623,12 @@ class ListScreen(DashboardScreen, Generic[T]):
         """Copy the cell under the cursor with OSC 52."""
         column = self.table.current_column
         copy_text(self.app, self.table.current_cell_text(), column.label if column else "cell")
+
+
+def zoom_focus(screen: DashboardScreen, target: Widget) -> Widget:
+    """What takes the keys when `target` is zoomed: itself when focusable, else the first part of it that is (a
+    tab strip last: the tab's content is what the keys are for)."""
+    if target.focusable:
+        return target
+    inside = [widget for widget in screen.focus_chain if target in widget.ancestors]
+    return next((widget for widget in inside if not isinstance(widget, Tabs)), inside[0] if inside else target)

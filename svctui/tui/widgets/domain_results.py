@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import tzinfo
+from typing import Self
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -98,6 +99,11 @@ class DomainResultsPane(Vertical):
         table: RowTable[str | Text] = RowTable(id="domain-results-table")
         yield table
         yield Static("", id="domain-results-message", markup=False)
+
+    def focus(self, scroll_visible: bool = True) -> Self:
+        """The pane takes the keys by its table (the pane itself is not focusable: focusing it did nothing)."""
+        self.table.focus(scroll_visible)
+        return self
 
     def on_mount(self) -> None:
         """Set up columns; repaint on theme change (colours come from the theme)."""

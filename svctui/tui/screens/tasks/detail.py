@@ -224,6 +224,7 @@ class TaskDetail(DetailPane[CompletedTask]):
 
     def __init__(self, *, threshold: float = DEFAULT_DROP_THRESHOLD, zone: tzinfo | None = None) -> None:
         super().__init__()
+        self.can_focus = False  # its tabs' parts take the keys (a focused pane had no keys: ↑/↓ did nothing)
         self.threshold = threshold
         self.zone = zone
         self.history: list[CompletedTask] | None = None

@@ -66,6 +66,7 @@ from svctui.tui.screens.tasks.state import ClientHistory, KnownClients
 from svctui.tui.widgets.client_picker import ClientPicker
 from svctui.tui.widgets.count_plot import CountPlot
 from svctui.tui.widgets.detail_pane import DetailPane
+from svctui.tui.widgets.domain_results import DomainResultsPane
 from svctui.tui.widgets.filter_chips import FilterChips
 from svctui.tui.widgets.paged_table import RowAdapter
 from svctui.tui.widgets.state_panel import error_view
@@ -688,6 +689,8 @@ class TasksScreen(ListScreen[CompletedTask]):
         if not self.detail.is_open:
             self.action_toggle_detail()
         self.task_detail.show_tab(name)
+        if name == "results":
+            self.query_one(DomainResultsPane).focus()  # ↑/↓ move the domains; L opens the log at the one chosen
 
     def action_close_detail(self) -> None:
         """`esc` closes the detail pane; with nothing to close, it goes back to Clients when this client's runs were

@@ -1,0 +1,45 @@
+"""Newcomer walk (issue 27): `R` gives the domain results the keys, and only what is shown takes the focus."""
+
+from __future__ import annotations
+
+import pytest
+
+from svctui.demo.server import DemoServer
+from svctui.tui.widgets.domain_results import DomainResultsPane
+from tests.integration.test_tui_tasks_log import failed_domain_task
+from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task
+from tests.support.tui import settle
+
+pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+
+
+async def test_R_focuses_the_domain_table_and_down_moves_the_domain(demo_server: DemoServer) -> None:
+    """↑/↓ after R moved the task table, and tab reached the domain table third: L always opened the first domain."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        await pilot.press("R")
+        await settle(pilot)
+        results = screen.query_one(DomainResultsPane)
+        assert screen.focused is results.table
+        first = screen.task_detail.domain_name
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.task_detail.domain_name != first, "↓ moved the domain under the cursor"
+
+
+async def test_tab_from_the_task_table_reaches_the_shown_parts_only(demo_server: DemoServer) -> None:
+    """The detail pane itself (its tabs hold the parts) takes no focus: tab goes to the tab strip, then the
+    domain table; zoomed, the keys go to the domain table (`?` showed nothing focused)."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        chain = screen.focus_chain
+        assert screen.task_detail not in chain
+        assert all(widget.display for widget in chain)
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.focused is screen.query_one(DomainResultsPane).table
+        await pilot.press("z")
+        await settle(pilot)
+        assert screen.focused is screen.table
