@@ -121,7 +121,25 @@ async def test_a_key_that_does_not_fit_is_left_out_whole(
         footer = screen.query_one(KeyFooter)
         palette = next(key for key in footer_keys(footer) if key.has_class("-command-palette"))
         shown = [key for key in footer_keys(footer) if key.display and key is not palette and key.parent is footer]
-        assert shown and all(key.region.right <= palette.region.x for key in shown)
+        assert shown and all(key.region.right <= palette.region.x for key in shown), [
+            (key.key, key.region, palette.region) for key in shown
+        ]
         assert all(key.description in line for key in shown), "every key shown has its whole label"
         if keys:
             assert "C Cl▏" not in line and not line.removesuffix("▏^p palette").endswith("Cl")
+
+
+async def test_the_last_key_keeps_a_cell_from_the_palette_key(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 27): at 80 columns Completed tasks' footer ran `q Quit▏^p` with no gap; every key keeps
+    its own margin clear of the palette key, and Quit still shows."""
+    from tests.support.tasks import client_ids, open_tasks, tasks_app
+
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        footer = screen.query_one(KeyFooter)
+        palette = next(key for key in footer_keys(footer) if key.has_class("-command-palette"))
+        shown = [key for key in footer_keys(footer) if key.display and key is not palette and key.parent is footer]
+        assert "q" in {key.key for key in shown}
+        gaps = [(key.key, palette.region.x - key.region.right) for key in shown]
+        assert all(gap >= 1 for _, gap in gaps), gaps

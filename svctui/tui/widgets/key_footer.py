@@ -32,8 +32,11 @@ class KeyFooter(Footer):
 
     # A compact group's label keeps a space before the next key: Textual's runs on (`f i o d Quick filter? Help`),
     # which reads as one phrase wherever the key's colour does not show (a monochrome terminal, a copied screen).
+    # A key's own margin counts when it is fitted, so the last key keeps a cell from the palette key (`q Quit ▏^p`,
+    # not `q Quit▏^p`); the palette key ends at the edge (its margin was a blank last column).
     DEFAULT_CSS = """
     KeyFooter.-compact FooterLabel { margin: 0 1 0 0; }
+    KeyFooter.-compact FooterKey.-command-palette { margin-right: 0; }
     """
 
     def __init__(self) -> None:
@@ -69,10 +72,10 @@ class KeyFooter(Footer):
             return
         parts = [child for child in self.children if not child.has_class("-command-palette")]
         palette = [child for child in self.children if child.has_class("-command-palette") and child.display]
-        limit = self.size.width - sum(child.outer_size.width for child in palette)
+        limit = self.size.width - sum(child.outer_size.width + child.styles.margin.width for child in palette)
         cut: int | None = None
         for index, part in enumerate(parts):
-            if part.display and part.virtual_region.right > limit:
+            if part.display and part.virtual_region.right + part.styles.margin.right > limit:
                 cut = index
                 break
         group_label = cut is not None and cut > 0 and isinstance(parts[cut], FooterLabel)
