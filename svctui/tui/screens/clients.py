@@ -486,6 +486,10 @@ class ClientsScreen(DashboardScreen):
             threshold=settings.drop_threshold,
         )
 
+    def help_noun(self) -> str:
+        """Help (`?`) heads this screen's keys `Clients`, as the others head theirs by their name."""
+        return "clients"
+
     def help_legend(self) -> list[str]:
         """What help (`?`) adds under the keys: the verdicts in full and every glyph of the runs' strip (at 80
         columns the screen's own lines are short forms and name only the glyphs on show)."""

@@ -400,8 +400,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         if parts and self.rows_on_screen() and (hint := self.left_out_hint()):
             parts.append(StatusPart(hint, status.LEFT_OUT))
         if self.sort:
-            order = ", ".join(("-" if key.descending else "") + key.column for key in self.sort)
-            parts.append(StatusPart("sort " + order, status.SORT))
+            parts.append(StatusPart(sort_words(self.sort), status.SORT))
         if self.filters:
             count = f"{len(self.filters)} filter" + ("s" if len(self.filters) > 1 else "")
             parts.append(StatusPart(count, status.FILTERS))
@@ -632,3 +631,9 @@ def zoom_focus(screen: DashboardScreen, target: Widget) -> Widget:
         return target
     inside = [widget for widget in screen.focus_chain if target in widget.ancestors]
     return next((widget for widget in inside if not isinstance(widget, Tabs)), inside[0] if inside else target)
+
+
+def sort_words(sort: Sequence[SortKey]) -> str:
+    """The sort in words, as the other screens say theirs: `sorted by execution time ▼, id ▲` (not the API's
+    `-execution_time,id`)."""
+    return "sorted by " + ", ".join(f"{key.column.replace('_', ' ')} {'▼' if key.descending else '▲'}" for key in sort)

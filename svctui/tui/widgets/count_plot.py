@@ -18,6 +18,7 @@ size. Only the very first text, before any was built, is built on the loop, as P
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -196,6 +197,15 @@ def _nice_top(high: int) -> int:
     return step * 4
 
 
+def room_words(rows: int, *, below: bool) -> str:
+    """What a plot with too few rows says in its place; `below` when the drops list shows under it."""
+    listed = "; the drops are listed below" if below else ""
+    return (
+        f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: z gives the pane the whole screen "
+        f"(or make the terminal taller{listed})."
+    )
+
+
 class CountPlot(TriagePane):
     """Title line, the plotext chart, and the drops of the shown count in words."""
 
@@ -254,11 +264,11 @@ class CountPlot(TriagePane):
         plotted = self.plotted()
         cramped = plotted and self.size.height > 0 and rows < MIN_CHART_ROWS  # nothing to plot: no room is asked for
         if cramped:
-            below = "; the drops are listed below" if self.field_drops() else ""
-            self.query_one("#count-plot-room", Static).update(
-                f"The plot needs {MIN_CHART_ROWS} rows and has {rows} here: z gives the pane the whole screen "
-                f"(or make the terminal taller{below})."
-            )
+            room = self.query_one("#count-plot-room", Static)
+            text = room_words(rows, below=False)
+            if self.field_drops() and len(textwrap.wrap(room_words(rows, below=True), self.size.width - 2)) <= rows:
+                text = room_words(rows, below=True)  # the drop list has its rows under the line: it shows
+            room.update(text)
         self.set_class(cramped, "-cramped")
         self.set_class(not plotted, "-empty")
 

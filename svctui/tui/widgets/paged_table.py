@@ -295,7 +295,7 @@ class PagedTable(RowTable[Text], Generic[T]):
             "cycle_sort",
             "Sort",
             id="table.sort",
-            tooltip="Sort by this column: ▲ ▼ off; after sorts set",
+            tooltip="Sort by this column ▲; again: ▼; again: off. With a sort set, it adds a second (▲2)",
         ),
         Binding("S", "reverse_sort", "Reverse", show=False, id="table.reverse", tooltip="Reverse this sort"),
     ]

@@ -214,8 +214,8 @@ class TasksScreen(ListScreen[CompletedTask]):
                 "Press x to clear them all, or click a chip to remove it.",
             )
         return (
-            f"This client has no {self.shown_endpoint()}",
-            "Press C to choose another client, or e to switch endpoint.",
+            "This client has no completed runs",
+            f"Press C to choose another client, or e to read {other_endpoint(self.shown_endpoint())} instead.",
         )
 
     def status_parts(self) -> list[str]:
@@ -632,8 +632,7 @@ class TasksScreen(ListScreen[CompletedTask]):
 
     def action_switch_endpoint(self) -> None:
         """Switch between completed-tasks (deprecated) and completed-jobs; reload page and history."""
-        old, new = DEPRECATED_TASK_ENDPOINT, REPLACEMENT_TASK_ENDPOINT
-        self.endpoint = new if self.shown_endpoint() == old else old
+        self.endpoint = other_endpoint(self.shown_endpoint())
         self.notify(f"Now listing {self.endpoint}.")
         self.window.skip = 0
         self.load()
@@ -712,12 +711,17 @@ class TasksScreen(ListScreen[CompletedTask]):
         detail = self.task_detail
         on_results = detail.query_one(TabbedContent).active == TABS["results"]
         if not detail.open_log(detail.domain_name if on_results else None):
-            self.notify("No run under the cursor: its log opens with L.", timeout=3)
+            self.notify(no_run_reason(self.client_id is not None, "No run to open the log of"), timeout=3)
 
     def action_plot_field(self, step: int) -> None:
         """Plot the next or previous of the 12 counts."""
         self.action_show_tab("plot")
         self.query_one(CountPlot).cycle_field(step)
+
+
+def other_endpoint(endpoint: TaskEndpoint) -> TaskEndpoint:
+    """The endpoint `e` switches to from `endpoint`."""
+    return REPLACEMENT_TASK_ENDPOINT if endpoint == DEPRECATED_TASK_ENDPOINT else DEPRECATED_TASK_ENDPOINT
 
 
 def remember_client(client_id: str, profile: str) -> Settings:
@@ -729,11 +733,11 @@ def remember_client(client_id: str, profile: str) -> Settings:
     return settings
 
 
-def no_run_reason(client_chosen: bool) -> str:
-    """Why `E` has no run to jump from: no client chosen yet, or an empty list."""
+def no_run_reason(client_chosen: bool, lead: str = "No run under the cursor") -> str:
+    """Why `E` (or `L`) has no run to act on: no client chosen yet, or an empty list."""
     if not client_chosen:
-        return "No run under the cursor: choose a client first (C)."
-    return "No run under the cursor (the list is empty)."
+        return f"{lead}: choose a client first (C)."
+    return f"{lead} (the list is empty)."
 
 
 def _runs(count: int) -> str:
