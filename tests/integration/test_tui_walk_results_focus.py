@@ -43,3 +43,22 @@ async def test_tab_from_the_task_table_reaches_the_shown_parts_only(demo_server:
         await pilot.press("z")
         await settle(pilot)
         assert screen.focused is screen.table
+
+
+async def test_results_shown_while_another_tab_is_up_fit_the_pane_when_back(demo_server: DemoServer) -> None:
+    """Newcomer walk: a stray `▌` under the domain results at 80x24 was the scrollbar of a table with all 15 columns:
+    the run was shown again (a refresh) while another tab was up (no width), and back on the tab the columns were
+    not fitted again (the width was the one fitted before)."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = screen.query_one(DomainResultsPane)
+        await pilot.press("P")
+        await settle(pilot)
+        assert pane.size.width == 0, "the results tab is hidden (else the test proves nothing)"
+        pane.show_task(pane.shown_task, pane.shown_drops)  # what a refresh of the run does
+        await settle(pilot)
+        await pilot.press("R", "z")
+        await settle(pilot)
+        table = pane.table
+        assert table.virtual_size.width <= table.size.width and not table.show_horizontal_scrollbar

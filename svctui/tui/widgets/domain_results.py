@@ -128,8 +128,9 @@ class DomainResultsPane(Vertical):
         }
         room = self.size.width - table.styles.scrollbar_size_vertical
         fitted = fit_columns(COLUMNS, natural, room, 2 * table.cell_padding)  # not laid out: all (a resize fits it)
-        if room > 0:
-            self.fitted_width = self.size.width
+        # Not laid out (another tab shown): every column, and the next resize to a real width fits them (the width
+        # fitted before must not pass for it: the whole table then scrolled sideways, its scrollbar a stray `▌`).
+        self.fitted_width = self.size.width if room > 0 else 0
         self.left_out = fitted.left_out_titles()
         shown = [index for index, column in enumerate(COLUMNS) if column.key in fitted.widths]
         for index in shown:
