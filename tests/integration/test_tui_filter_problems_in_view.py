@@ -75,3 +75,18 @@ async def test_every_problem_in_view_keeps_the_plain_count(demo_server: DemoServ
         summary = str(editor.query_one("#summary", Static).render())
         assert summary == "Not applied (2 problems): fix the fields marked ✗ - nothing was sent."
         assert problems_on_screen(app, editor) == 2
+
+
+async def test_the_quick_lines_problems_are_listed_in_the_order_typed(demo_server: DemoServer) -> None:
+    """Newcomer walk (issue 27): an unknown client's name was listed first, whatever its place on the line."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, _):
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        editor.query_one("#quick", Input).value = "id=gt:x client_id=eq:nosuch created_at=gte:yesterday"
+        await pilot.press("enter")
+        await settle(pilot)
+        problems = editor._quick_filters(editor.clock())[1]
+        assert [problem.split(":")[0] for problem in problems] == ["id gt", "client_id eq", "created_at gte"]
+        messages = editor.query_one(QuickMessages)
+        assert messages.max_scroll_y > 0 and messages.show_vertical_scrollbar, "some are out of view: a scrollbar"

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
+from rich.cells import cell_len
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -57,6 +58,9 @@ KIND_HINTS = {
     Kind.UUID: "uuid",
     Kind.TIMESTAMP: "time: RFC 3339, -7d",
 }
+# A hint's shorter form where the row has no room for the whole one (and none at all when even that is cut: a hint
+# cut inside, `time: RFC 333…`, read as another format).
+SHORT_HINTS = {KIND_HINTS[Kind.TIMESTAMP]: "RFC 3339, -7d"}
 
 
 CLIENT_COLUMN = "client_id"
@@ -139,6 +143,32 @@ def _hint(column: Column, predicate: str) -> str:
     return "case-sensitive" if predicate == "~eq" else KIND_HINTS[column.kind]
 
 
+class KindHint(Static):
+    """A row's kind hint: whole where it fits, else its short form (SHORT_HINTS), else nothing; a hint with no short
+    form is cut with `…`."""
+
+    def __init__(self, hint: str) -> None:
+        super().__init__(hint, classes="filter-hint", markup=False)
+        self.hint = hint
+
+    def show_hint(self, hint: str) -> None:
+        """Show `hint` (in the form the width has room for)."""
+        self.hint = hint
+        self._fit()
+
+    def on_resize(self) -> None:
+        """Another width, maybe another form."""
+        self._fit()
+
+    def _fit(self) -> None:
+        room = self.content_region.width
+        short = SHORT_HINTS.get(self.hint)
+        if room <= 0 or short is None or cell_len(self.hint) <= room:
+            self.update(self.hint)
+        else:
+            self.update(short if cell_len(short) <= room else "")
+
+
 def _default_predicate(column: Column) -> str:
     return "~eq" if column.kind is Kind.STRING and not column.choices and "~eq" in column.predicates else "eq"
 
@@ -171,7 +201,7 @@ class FilterRow(Vertical):
             else:
                 value = active.value if active is not None else ""
                 yield OrderedInput(value, placeholder="any", compact=True, classes="filter-value")
-            yield Static(_hint(column, predicate), classes="filter-hint")
+            yield KindHint(_hint(column, predicate))
         yield Static("", classes="filter-error", markup=False)
 
     def _initial_choice(self) -> str | object:
@@ -216,7 +246,7 @@ class FilterRow(Vertical):
             self.set_class(True, "-invalid")
             raise
         self.set_class(False, "-invalid")
-        self.query_one(".filter-hint", Static).update(_hint(self.column, self.predicate))
+        self.query_one(KindHint).show_hint(_hint(self.column, self.predicate))
         typed = (self.raw_value if raw is None else raw).strip()
         if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != typed:
             show_line(error, f"→ sent as {built.value}")
@@ -312,7 +342,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
     FilterEditor .filter-name { width: 25; color: $text; }
     FilterEditor .filter-op { width: 18; margin-right: 1; }
     FilterEditor .filter-value { width: 30; }
-    FilterEditor .filter-hint {  /* one line: a hint with no room for all of it ends with `…` (`time: RFC 33…`) */
+    FilterEditor .filter-hint {  /* one line: a hint with no room for all of it ends with `…` (or see KindHint) */
         width: 1fr; color: $text-muted; padding-left: 1; text-wrap: nowrap; text-overflow: ellipsis;
     }
     FilterEditor .filter-error { height: auto; padding-left: 25; color: $text-muted; display: none; }
@@ -418,9 +448,12 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         its own line under it)."""
         line = self.query_one("#quick", Input).value if line is None else line
         error = self.query_one("#quick-error", Static)
-        texts, unnamed = quick_client_ids(split_quick_filter(line), self.client_names)
-        parsed, refused = parse_each(self.spec, texts, now)
-        problems = [*unnamed, *(str(exc) for _, exc in refused)]
+        parsed, problems = [], []
+        for typed in split_quick_filter(line):  # one by one: the problems are listed in the order typed
+            texts, unnamed = quick_client_ids([typed], self.client_names)
+            good, refused = parse_each(self.spec, texts, now)
+            parsed += good
+            problems += [*unnamed, *(str(exc) for _, exc in refused)]
         error.set_class(bool(problems), "-invalid")
         if problems:
             show_line(error, "\n".join(f"✗ {problem}" for problem in problems))
