@@ -71,3 +71,16 @@ async def test_z_on_a_client_with_no_runs_says_there_is_nothing_to_zoom(demo_ser
         await settle(pilot)
         assert screen.maximized is None
         assert any(note.message.startswith("Nothing to zoom") for note in app.notes)
+
+
+async def test_a_filter_matching_nothing_leaves_no_chip_focused(demo_server: DemoServer) -> None:
+    """The table hidden by the state panel (no rows) gave Textual's focus to the chip before it: enter then removed
+    the filter. The screen keeps the keys, and the table has them again once rows are back."""
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        await pilot.press("slash", *"id=gt:99999", "enter")
+        await settle(pilot)
+        assert screen.table.row_count == 0
+        assert not isinstance(screen.focused, FilterChip), screen.focused
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.table.has_focus
