@@ -165,7 +165,7 @@ def test_events_sorted_by_next_run_in_tmux(tmux: Tmux) -> None:
     tmux.wait_for("rows 1\u2013100 of 200")
     time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
     tmux.keys("Right", "Right", "Right", "s")
-    tmux.wait_for("sorted by next scheduled at ▲")  # the status and the ▲ show at once; the sorted page lands after them
+    tmux.wait_for("sorted by next scheduled at ▲")  # the status and the ▲ show at once; the sorted page after them
     end = time.monotonic() + DEADLINE
     runs: list[str] = []
     while time.monotonic() < end:
