@@ -19,7 +19,7 @@ on its own (`svctui.fleet.fleet_health`), as before; the client remembers it for
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -30,7 +30,6 @@ from svctui.api.filters import COMPLETED_TASKS, Filter, SortKey
 from svctui.api.fleet_models import FleetRun, Run
 from svctui.api.limits import MAX_PAGE_SIZE
 from svctui.api.query import ListQuery
-from svctui.api.resources import forget
 from svctui.fleet import (
     Fleet,
     HealthOptions,
@@ -68,7 +67,7 @@ class FleetRuns:
     runs: dict[str, dict[int, Run]] = field(default_factory=dict)
     newest_update: datetime | None = None
     healths: dict[str, ClientHealth] = field(default_factory=dict)
-    requests: int = 0  # requests the last round needed (the finished runs' pages, the clients' own histories; no retry)
+    requests: int = 0  # requests the last round sent (the finished runs and the clients' own histories)
     histories: int = 0  # clients whose own history the last round read
 
 
@@ -95,50 +94,11 @@ def finished_query(column: str, since: datetime) -> ListQuery:
     )
 
 
-@dataclass
-class Ahead:
-    """A round's finished runs asked for before the round (`read_ahead`, beside the client list), for the state as
-    it was then: from `since` (`whole`), else updated since the newest update seen."""
-
-    state: FleetRuns
-    seen: tuple[datetime | None, datetime | None]  # the state's since and newest update when asked
-    since: datetime
-    whole: bool
-    runs: asyncio.Future[tuple[list[FleetRun], int]]  # and the pages they took
-
-    def drop(self) -> None:
-        """Not read after all: the request is cancelled (a finished one's outcome is let go)."""
-        self.runs.cancel()
-
-
-def _plan(state: FleetRuns, since: datetime) -> tuple[ListQuery, bool]:
-    """What a round asks of jobs/finished: every run since `since` (the first round, or a window that starts
-    earlier than the runs kept), else the runs updated since the newest update seen; whether it is the whole read."""
-    if state.since is None or state.newest_update is None or since < state.since:
-        return finished_query("execution_time", since), True
-    return finished_query("updated_at", state.newest_update), False
-
-
-def read_ahead(client: ApiClient, state: FleetRuns, now: datetime, options: HealthOptions) -> Ahead | None:
-    """Ask now for the finished runs the next `read_fleet` of `state` reads (the dashboard: beside the client list,
-    so the server works on them while the list is read and shown); None where the server has no jobs/finished."""
-    if client.jobs_finished is False:
-        return None
-    since = now - options.window - BASELINE_LOOKBACK
-    query, whole = _plan(state, since)
-    runs = asyncio.ensure_future(_finished(client, query))
-    runs.add_done_callback(forget)  # an error is raised where it is read; one never read is let go
-    return Ahead(state, (state.since, state.newest_update), since, whole, runs)
-
-
-async def _finished(client: ApiClient, query: ListQuery) -> tuple[list[FleetRun], int]:
-    """The runs `query` finds, every page of them, and how many pages that took."""
+async def _finished(client: ApiClient, query: ListQuery) -> list[FleetRun]:
     runs: list[FleetRun] = []
-    pages = 0
     async for page in client.jobs.fleet_run_pages(query, page_size=FINISHED_PAGE):
         runs.extend(page.data)
-        pages += 1
-    return runs, pages
+    return runs
 
 
 def lacks_baseline(runs: Iterable[Run], since: datetime, *, ordered: bool = False) -> bool:
@@ -196,33 +156,23 @@ async def read_fleet(
     state: FleetRuns | None = None,
     *,
     in_turns: bool = False,
-    ahead: Ahead | None = None,
 ) -> Round | None:
     """Every member's health from the finished runs of the whole fleet (see the module docstring); None when the
     server has no jobs/finished (then the caller reads each client on its own). `state` carries the runs from one
     round to the next: a round with it asks only for runs updated since. With `in_turns` (the dashboard) the work
-    over the runs is done on the loop in short slices (`_in_turns`), so the loop keeps drawing. `ahead`: the runs
-    asked for already (`read_ahead`), read unless `state` changed since (then dropped and asked again)."""
+    over the runs is done on the loop in short slices (`_in_turns`), so the loop keeps drawing."""
     if client.jobs_finished is False:
-        if ahead is not None:
-            ahead.drop()
         return None
     state = state if state is not None else FleetRuns()
+    sent = client.requests_sent
     since = now - options.window - BASELINE_LOOKBACK
     try:
-        asked: Awaitable[tuple[list[FleetRun], int]]
-        if ahead is not None and ahead.state is state and ahead.seen == (state.since, state.newest_update):
-            since, whole, asked = ahead.since, ahead.whole, ahead.runs  # a little earlier: a few runs more
-        else:
-            if ahead is not None:
-                ahead.drop()
-            query, whole = _plan(state, since)
-            asked, ahead = _finished(client, query), None
-        if whole:
+        if state.since is None or state.newest_update is None or since < state.since:
             state.runs.clear()
-        arrived, pages = await asked
-        if whole:
+            arrived = await _finished(client, finished_query("execution_time", since))
             state.since = since
+        else:  # a later round: what changed since the newest update seen
+            arrived = await _finished(client, finished_query("updated_at", state.newest_update))
     except NotFound as error:
         if not route_missing(error):
             raise
@@ -233,7 +183,7 @@ async def read_fleet(
     reading = _in_turns if in_turns else _at_once
     history, healths, errors = await reading(client, members, state, arrived, since, now, options)
     results, changed = _settle(members, state, healths, errors)
-    state.requests = pages + len(history)
+    state.requests = client.requests_sent - sent
     state.histories = len(history)
     return Round(results, frozenset(changed))
 
@@ -441,18 +391,15 @@ async def fleet_round(
     on_result: Callable[[MemberHealth], object] | None = None,
     on_missing: Callable[[str], object] | None = None,
     in_turns: bool = False,
-    ahead: Ahead | None = None,
 ) -> Round:
     """Every member's health: from jobs/finished where the server has it and the fleet is the server's own (its
     client list or its events; clients named one by one are read each on its own), else each client's own runs
     (`fleet_health`, `on_result` as each lands; a round read at once comes whole, in the Round only). `on_missing`
     hears MISSING_NOTE once a session, when the server turns out to have no jobs/finished. A round of
-    `fleet_health` reports every member as changed. `ahead`: see `read_fleet` (dropped when not read)."""
-    if fleet.source == "given" and ahead is not None:
-        ahead.drop()
+    `fleet_health` reports every member as changed."""
     if fleet.source != "given":
         asked_before = client.jobs_finished is not None
-        at_once = await read_fleet(client, fleet.members, now, options, state, in_turns=in_turns, ahead=ahead)
+        at_once = await read_fleet(client, fleet.members, now, options, state, in_turns=in_turns)
         if at_once is not None:
             return at_once
         if not asked_before and on_missing is not None:

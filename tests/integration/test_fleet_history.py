@@ -25,7 +25,7 @@ from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.demo.timefmt import to_micros
 from svctui.fleet import HealthOptions, find_fleet
-from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE, FleetRuns, read_ahead, read_fleet
+from svctui.fleet_runs import BASELINE_LOOKBACK, MISSING_NOTE, FleetRuns, read_fleet
 from svctui.triage.health import DEFAULT_WINDOW, ClientHealth
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.cli import add_profile, copy_template, run_cli
@@ -217,41 +217,3 @@ async def test_in_turns_every_client_is_judged_on_the_loop_as_at_once(
     assert len(on_the_loop) == len(fleet.members) and all(on_the_loop), "every client judged on the loop's thread"
     assert [result.health for result in turns.results] == [result.health for result in at_once.results]
     assert turns_state.histories == at_once_state.histories == 2, (gone, unbased)
-
-
-@pytest.mark.anyio
-async def test_runs_asked_ahead_are_the_rounds_unless_the_runs_kept_moved_meanwhile(
-    demo_template_db: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    """The dashboard asks for a round's finished runs beside the client list (`read_ahead`): the round reads
-    those, asking jobs/finished nothing more, and judges as a round that asked itself. Runs asked for the state
-    as it was before another round moved it (a later newest update) are dropped and asked again."""
-    db = copy_template(demo_template_db, tmp_path_factory)
-    seen = PathsSeen()
-    options = HealthOptions()
-    with DemoServer(db_path=db, anchor=FIXED_ANCHOR, rate_limit=0, wrap=seen.wrap) as demo:
-        async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
-            fleet = await find_fleet(client)
-            seen.paths.clear()
-            itself = FleetRuns()
-            asked_itself = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, itself)
-            pages = len(seen.ending("/jobs/finished"))
-            state = FleetRuns()
-            seen.paths.clear()
-            ahead = read_ahead(client, state, FIXED_ANCHOR, options)
-            assert ahead is not None
-            read = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, state, in_turns=True, ahead=ahead)
-            assert read is not None and asked_itself is not None
-            assert [result.health for result in read.results] == [result.health for result in asked_itself.results]
-            assert len(seen.ending("/jobs/finished")) == pages, "the runs asked ahead, not asked again"
-            assert state.requests == itself.requests and state.since is not None, "its pages counted, the window kept"
-
-            stale = read_ahead(client, state, FIXED_ANCHOR, options)  # what changed since the round above
-            assert stale is not None
-            await stale.runs
-            assert state.newest_update is not None
-            state.newest_update += BASELINE_LOOKBACK  # another round moved the runs kept meanwhile
-            seen.paths.clear()
-            again = await read_fleet(client, fleet.members, FIXED_ANCHOR, options, state, ahead=stale)
-            assert again is not None
-            assert len(seen.ending("/jobs/finished")) == 1, "asked again from the state as it is now"

@@ -42,7 +42,7 @@ from textual.widgets.data_table import ColumnKey
 
 from svctui.api.errors import ApiError
 from svctui.fleet import Fleet, HealthOptions, Member, MemberHealth, build_judging, find_fleet
-from svctui.fleet_runs import Ahead, FleetRuns, fleet_round, read_ahead
+from svctui.fleet_runs import FleetRuns, fleet_round
 from svctui.store.settings import Settings
 from svctui.table_fit import NaturalWidths, left_out_hint
 from svctui.triage.health import STRIP_RUNS
@@ -176,7 +176,6 @@ class ClientsScreen(DashboardScreen):
         self.awaiting: set[str] = set()  # clients of the current round whose answer has not landed yet
         self.fleet: Fleet | None = None
         self.fleet_runs = FleetRuns()  # the runs read so far: a live round asks only what changed (svctui.fleet_runs)
-        self._ahead: Ahead | None = None  # the next round's finished runs, asked for beside the client list
         self.freshness = Freshness()
         self._status_parts: list[str] = []  # the screen's own parts of the status line
         self._generation = -1
@@ -336,7 +335,6 @@ class ClientsScreen(DashboardScreen):
 
         async def load() -> Fleet:
             client = await app.api_client()
-            self._ask_ahead(client)
             # the validators are built in a thread while the list is on its way (a failed listing fails the load)
             fleet, _ = await asyncio.gather(listed(client), asyncio.to_thread(build_judging))
             # every schedule's next run, worked out here (svctui.schedule caches it per minute) rather than while
@@ -346,21 +344,6 @@ class ClientsScreen(DashboardScreen):
             return fleet
 
         self.loads.start(FLEET, load)
-
-    def _ask_ahead(self, client: ApiClient) -> None:
-        """Ask for the round's finished runs now, beside the client list: the server works on them while the list
-        is read and shown (not where the last round's fleet was named client by client, nor on a community server:
-        neither reads them)."""
-        self._drop_ahead()
-        given = self.fleet is not None and self.fleet.source == "given"
-        if self.app.header_info.edition != "community" and not given:
-            self._ahead = read_ahead(client, self.fleet_runs, self.app.clock(), self.health_options())
-
-    def _drop_ahead(self) -> None:
-        """Forget runs asked ahead that no round will read."""
-        if self._ahead is not None:
-            self._ahead.drop()
-            self._ahead = None
 
     @on(Loaded)
     def _loaded(self, message: Loaded[object]) -> None:
@@ -375,8 +358,6 @@ class ClientsScreen(DashboardScreen):
             return
         user_message = getattr(message.error, "user_message", None)
         text = user_message() if callable(user_message) else str(message.error)
-        if message.channel is FLEET:
-            self._drop_ahead()  # no round follows
         if message.channel is FLEET and self.table.row_count:
             self.app.note_failure(message.error)  # the rows of the last round stay, marked stale
             self._set_stale(error_view(message.error, "clients").title)
@@ -418,7 +399,6 @@ class ClientsScreen(DashboardScreen):
         self._set_stale("")
         self._render_rows()
         if not fleet.members:
-            self._drop_ahead()  # no round follows
             self.freshness.updated_at = self.app.live.now()
             self.updated_wall = self.app.clock()
             self._show_state(
@@ -439,7 +419,7 @@ class ClientsScreen(DashboardScreen):
 
         runs = self.fleet_runs
 
-        async def judge_all(ahead: Ahead | None) -> int:
+        async def judge_all() -> int:
             client = await app.api_client()
             at_once = fleet.source != "given" and client.jobs_finished is not False
 
@@ -459,7 +439,6 @@ class ClientsScreen(DashboardScreen):
                 on_result=landed,  # a round read client by client: each answer as it lands
                 on_missing=missing,
                 in_turns=True,
-                ahead=ahead,
             )
             if at_once and client.jobs_finished:  # a round read at once: one message for it
                 self.post_message(ClientsJudged(seq, judged.results, judged.changed))
@@ -467,8 +446,7 @@ class ClientsScreen(DashboardScreen):
 
         def start() -> None:
             if self.loads.is_current(loaded):  # no newer client list meanwhile
-                ahead, self._ahead = self._ahead, None  # this round's, read (or dropped) by it
-                self.loads.start(JUDGE, lambda: judge_all(ahead))
+                self.loads.start(JUDGE, judge_all)
 
         # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
         self.call_after_refresh(start)
@@ -616,8 +594,7 @@ class ClientsScreen(DashboardScreen):
         return shown, later
 
     def on_unmount(self) -> None:
-        """The cadence stops with the screen, and runs asked ahead are dropped."""
-        self._drop_ahead()
+        """The cadence stops with the screen."""
         if self._ticks is not None:
             self._ticks.stop()
             self._ticks, self._ticking = None, False
