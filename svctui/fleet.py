@@ -192,8 +192,8 @@ def build_judging() -> None:
 def fleet_concurrency(client: ApiClient) -> int:
     """How many clients to fetch at once: what the limiter lets a quiet route start in one burst under the limit
     learned so far (finding the fleet's members taught it: 51 at 55 a second), at most MAX_CONCURRENCY. More would
-    only wait in the limiter holding a connection; fewer would leave the burst unused (the old 4 took 50 clients
-    ~13 round trips one after another)."""
+    only wait in the limiter holding a connection; fewer would leave the burst unused (a fleet's clients asked a
+    few at a time are that many round trips one after another)."""
     room = client.limiter.burst_room()
     return max(1, min(MAX_CONCURRENCY, room if room is not None else MAX_CONCURRENCY))
 

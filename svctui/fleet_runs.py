@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 BASELINE_LOOKBACK = timedelta(days=7)  # a week: a weekly schedule's previous run, and a strip's 20 runs of most
 FINISHED_PAGE = MAX_PAGE_SIZE
-JUDGE_SLICE = 8  # clients judged per turn of the loop in turns (~0.25 ms each, a few ms for the most runs)
+JUDGE_SLICE = 8  # clients judged per turn of the loop in turns (a few ms at most)
 BY_ID = (SortKey("id"),)
 MISSING_NOTE = (
     "this server has no /api/v2/jobs/finished (an older or community server): each client's runs are read on their own"
@@ -298,8 +298,8 @@ async def _judge_in_thread(
 async def _judge_in_turns(
     members: list[Member], state: FleetRuns, now: datetime, options: HealthOptions
 ) -> dict[str, ClientHealth]:
-    """`_judge_each` on the event loop, JUDGE_SLICE clients at a time, the loop free between slices. In a thread the
-    judging took the GIL at each of the loop's socket calls and kept it for a switch interval (5 ms) each."""
+    """`_judge_each` on the event loop, JUDGE_SLICE clients at a time, the loop free between slices: in a thread the
+    judging would take the GIL at each of the loop's socket calls and keep it for a switch interval each."""
     healths: dict[str, ClientHealth] = {}
     for start in range(0, len(members), JUDGE_SLICE):
         healths.update(_judge_each(members[start : start + JUDGE_SLICE], state, now, options))

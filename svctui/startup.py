@@ -32,8 +32,8 @@ BATCH_THRESHOLDS = (50_000, 20, 100)
 def collect_less_for_a_batch() -> None:
     """For a one-shot command of BATCH_COMMANDS (cli's group, once, as it starts): the heap of its imports frozen
     out of the collector and collections ~70x rarer (BATCH_THRESHOLDS). `svctui health` on 1,000 clients validates
-    ~30,000 runs that hold no reference cycles; the default policy's passes over that growing heap take ~1.2 s of
-    the round's CPU (docs/PERFORMANCE.md, fleet-1000-health). Never the dashboard's (rss-100k)."""
+    ~30,000 runs that hold no reference cycles; the default policy's passes over that growing heap are a large
+    share of the round's CPU (docs/PERFORMANCE.md, fleet-1000-health). Never the dashboard's (rss-100k)."""
     gc.freeze()
     gc.set_threshold(*BATCH_THRESHOLDS)
 

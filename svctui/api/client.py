@@ -16,12 +16,11 @@ A body of THREAD_PARSE_BYTES or more (a page of hundreds of records: tens to hun
 parsed in a worker thread, so the event loop that awaits it (the dashboard's) keeps drawing meanwhile. The first
 `get` of a model builds its validator in a worker thread while the request is on its way, not after the answer.
 
-Many such bodies at once (the Clients screen's 50 answers) are another matter: pydantic validates a page without
-letting go of the GIL for long, and a few threads validating together kept the loop waiting for it (a callback of
-1 ms of its own work took 5-50 ms). With PARSE_IN_TURN set (an asyncio.Lock), a large page's items are validated
-on the event loop instead, one body at a time (holding the lock): whole under WHOLE_IN_TURN_BYTES, else SLICE_ITEMS
-items at a time, the loop free between slices; the page is the same (`parse_in_turn`), and a body that does not fit
-is parsed whole, as always, for the error to name the right place.
+Many such bodies at once (the Clients screen's 50 answers) are another matter: pydantic validates a page without letting
+go of the GIL for long, and a few threads validating together keep the loop waiting for it. With PARSE_IN_TURN set (an
+asyncio.Lock), a large page's items are validated on the event loop instead, one body at a time (holding the lock):
+whole under WHOLE_IN_TURN_BYTES, else SLICE_ITEMS items at a time, the loop free between slices; the page is the same
+(`parse_in_turn`), and a body that does not fit is parsed whole, as always, for the error to name the right place.
 """
 
 from __future__ import annotations
@@ -100,8 +99,8 @@ UNLIMITED_WAIT_BODY_DEADLINE = 300.0  # wait=-1: the body, once the answer start
 
 THREAD_PARSE_BYTES = 64 * 1024  # from this body size on, `get` validates in a thread (a thread hop is ~0.1 ms)
 SLICE_ITEMS = 25  # a page's items validated per slice with PARSE_IN_TURN (~1-2 ms of the loop for 25 tasks)
-# In turns, a body under this is validated whole, straight from its bytes: a client's 200 recent runs (~250 KiB) in
-# one ~2-3 ms step, where decoding it first and validating slices took ~5 ms (clients-fill)
+# In turns, a body under this is validated whole, straight from its bytes (a client's 200 recent runs, ~250 KiB, are
+# one short step), cheaper than decoding it first and validating it in slices
 WHOLE_IN_TURN_BYTES = 512 * 1024
 # Set (for a task and the ones it starts), `get` validates a large page on the event loop in turns: see the docstring.
 PARSE_IN_TURN: contextvars.ContextVar[asyncio.Lock | None] = contextvars.ContextVar(

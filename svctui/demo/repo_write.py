@@ -51,8 +51,8 @@ def create_selector(
 ) -> dict[str, Any]:
     """Insert a new selector of `tag_id` (inside the caller's transaction) and return it as the API shows it."""
     moment = to_micros(now or datetime.now(UTC))
-    # AUTOINCREMENT: a new id is above every id the table ever held, so an id is never given twice (MAX(id) + 1
-    # gave a deleted selector's id to the next POST, and a re-check by id then took the newcomer for it)
+    # AUTOINCREMENT: a new id is above every id the table ever held, so an id is never given twice (with MAX(id) + 1
+    # a deleted selector's id would go to the next POST, and a re-check by id would take the newcomer for it)
     inserted = conn.execute(
         "INSERT INTO selectors VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, 0, 1, 0, NULL, NULL)",
         (tag_id, name, description, moment, CREATED_BY, moment, CREATED_BY, auto_certify),

@@ -1,10 +1,9 @@
 """Completed tasks as the real server emits them, built as JSON text by SQLite (its JSON functions, in C).
 
-A page of 1,000 runs built as Python dicts and encoded by `json` took the demo hundreds of milliseconds, so a
-fleet's 30 pages of `jobs/finished` took seconds where the real server takes a fraction; here each task's JSON
-is one `json_object(...)` of the query, with the same fields in the same order as `repo`'s other shapes: times as
-Go writes them (RFC 3339, `Z`, fraction without trailing zeros), booleans, the domain result's `{"Time", "Valid"}`
-`deleted_at`, domains and OUs hydrated or as objectid strings.
+Building a page as Python dicts and encoding it with `json` is too slow for a fleet's pages of `jobs/finished` to come
+as fast as the real server's, so each task's JSON is one `json_object(...)` of the query, with the same fields in the
+same order as `repo`'s other shapes: times as Go writes them (RFC 3339, `Z`, fraction without trailing zeros), booleans,
+the domain result's `{"Time", "Valid"}` `deleted_at`, domains and OUs hydrated or as objectid strings.
 
 The unhydrated text of every task is also kept in `task_json` (filled when the database is prepared), so a page of
 the fleet's runs (`jobs/finished`, a client's history: both unhydrated) is read, not built, in a few ms of the

@@ -276,7 +276,7 @@ def _legacy(run: AuditRun, line: dict[str, Any]) -> None:
 
 def _foreign(line: dict[str, Any]) -> bool:
     """A line svctui never writes, though it is a JSON object: a plan whose ids are not a list or more than a run
-    may hold (a million ids took minutes to show), fields of the wrong type where the readers index them."""
+    may hold (a million ids would take minutes to show), fields of the wrong type where the readers index them."""
     if line.get("event") == "plan":
         ids = line.get("ids")
         if ids is not None and (not isinstance(ids, list) or len(ids) > MAX_LINE_IDS):

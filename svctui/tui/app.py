@@ -432,8 +432,8 @@ class SvcTuiApp(App[int]):
 
     def first_page_settled(self) -> None:
         """The first screen's first page is on screen (or failed, or cannot be asked): ask the server's edition for
-        the header now, once. Asked at the start, the probe went out first and its answer, parse and header redraw
-        came before the first page's rows; now the rows come first. The start-up heap is frozen then (heap.py)."""
+        the header now, once, so that its answer, parse and header redraw come after the first page's rows. The
+        start-up heap is frozen then (heap.py)."""
         self.heap_policy.settle()
         if self._probe_after_first_page:
             self._probe_after_first_page = False

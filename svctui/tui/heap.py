@@ -1,13 +1,12 @@
 """The dashboard's collector and malloc policy: the app installs it once at launch; no screen or widget calls it.
 
-A full collection walks every container object alive with the event loop held (hundreds of ms over a 50,000-task
-history or a 1,000-client round). So automatic full passes are held while a round of the Clients screen or a
-history loads (HELD_GROUPS); once it and a log read are done, what they left is frozen out of later scans (still
-freed by reference counting): a history or a log each time, the Clients round the first time, the start-up heap
-once with the first page. Not after every load: a frozen cycle that dies is never freed (a live round's), and a
-hold over back-to-back pages kept every page's cycles (rss-100k). One malloc
-arena: pages are validated in worker threads, and memory freed in one thread's arena was not reused by the next
-page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
+A full collection walks every container object alive with the event loop held, long over a large history or Clients
+round. So automatic full passes are held while a round of the Clients screen or a history loads (HELD_GROUPS); once it
+and a log read are done, what they left is frozen out of later scans (still freed by reference counting): a history or a
+log each time, the Clients round the first time, the start-up heap once with the first page. Not after every load: a
+frozen cycle that dies is never freed (a live round's), and a hold over back-to-back pages would keep every page's
+cycles. One malloc arena: pages are validated in worker threads, and memory freed in one thread's arena is not reused by
+the next page allocated in another. The bench row each needs: docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations

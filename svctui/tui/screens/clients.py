@@ -91,11 +91,9 @@ HEADER_LINES = 1
 
 # The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
 # and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
-# rows are on screen (their new cells are laid out in the frame after it, ~0.1 ms a cell: fifty at once drew ~550
-# cells in one frame) and OFF_SCREEN_ROWS of the others (only their cells are built, ~0.2 ms a row: a thousand in
-# one tick held the loop for seconds; 40 a tick took 25 ticks after a 1,000-client round, fleet-1000-fill), or builds
-# the next ADD_ROWS rows' cells (a thousand pending rows built at once held the loop ~0.4 s): the first slice goes into
-# an empty table at once, the others together once all are built (each addition repaints every row on screen).
+# rows are on screen (their new cells are laid out in the next frame) and OFF_SCREEN_ROWS of the others (only their
+# cells are built), or builds the next ADD_ROWS rows' cells, so that no tick holds the loop for long: the first slice
+# goes into an empty table at once, the others together once all are built (each addition repaints every row shown).
 # Answers of a round read client by client landing closer together than FLUSH_EVERY share one table update (each
 # repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at once, and
 # answers an update held back (past FLUSH_ROWS) go at the cadence's next beat. Once every awaited answer is in (a
@@ -338,7 +336,7 @@ class ClientsScreen(DashboardScreen):
             # the validators are built in a thread while the list is on its way (a failed listing fails the load)
             fleet, _ = await asyncio.gather(listed(client), asyncio.to_thread(build_judging))
             # every schedule's next run, worked out here (svctui.schedule caches it per minute) rather than while
-            # the rows are built on the loop: ~0.4 ms a rule, 0.8 s for a thousand clients' two thousand schedules
+            # in a thread: the rows are built on the loop, and a thousand clients' schedules would hold it too long
             now = app.clock()
             await asyncio.to_thread(lambda: [next_run(member, now) for member in fleet.members])
             return fleet

@@ -217,7 +217,7 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
     def _repaint_rows(self, keys: set[RowKey]) -> None:
         """Forget the rendered cells and lines of these rows (the others' stay) and repaint those that may be on
         screen: a row below the window is drawn from its cells when scrolled to (refresh_row sums the heights of
-        every row above it: a thousand off-screen updates cost ~0.1 s for nothing, fleet-1000-fill)."""
+        every row above it, work for nothing for a row off screen)."""
         forget_rendered_rows(self, keys)  # the others stay: moving the cursor re-renders every row from its cells
         header = self.header_height if self.show_header else 0
         below = int(self.scroll_y) + self.size.height - header  # a row at or past this index is below the window

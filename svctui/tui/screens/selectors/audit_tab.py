@@ -87,8 +87,8 @@ NEW_ID = " → "  # a restored selector's outcome: `restored → 1201` (its old 
 
 def names_whole_first(columns: Sequence[Column], natural: dict[str, int], room: int) -> Fitted:
     """The columns fitted to `room` (svctui.table_fit), a name column (the runs' tag and counts) whole before a
-    column ranked after it shows: those are left out, the last ranked first, while a name is cut (issue 28: at 160
-    columns the runs' tag and counts were cut beside the who and server columns)."""
+    column ranked after it shows: those are left out, the last ranked first, while a name is cut (a run's tag and
+    counts say which run it is; the who and server columns can go)."""
     kept = list(columns)
     while True:
         fitted = fit_columns(kept, natural, room)
@@ -103,8 +103,8 @@ def names_whole_first(columns: Sequence[Column], natural: dict[str, int], room: 
 
 def counts_first(fitted: Fitted, counts: Sequence[str], least: int) -> dict[str, int]:
     """The runs' widths with as much of the tag's room past `least` given to the counts as saves lines of their
-    wrapping (the fewest cells that do: a tag is cut only for counts read on fewer lines; issue 28: at 80 columns
-    the tag kept padding beside counts cut to `161 deleted, 4 …`)."""
+    wrapping (the fewest cells that do: a tag is cut only for counts read on fewer lines, never kept padded beside
+    cut counts)."""
     widths = dict(fitted.widths)
     if "counts" not in widths or "tag" not in widths or not counts:
         return widths
@@ -118,7 +118,7 @@ def counts_first(fitted: Fitted, counts: Sequence[str], least: int) -> dict[str,
 
 def state_whole(widths: dict[str, int], state: int, counts: Sequence[str]) -> dict[str, int]:
     """The runs' widths with the state (`state`: its widest cell) made whole by counts cells that save no line of
-    their wrapping (`stopped: cancelled` whole at 80 columns beside `1 deleted,` / `7 skipped`, which took two lines
+    their wrapping (`stopped: cancelled` whole at 80 columns beside `1 deleted,` / `7 skipped`, two lines
     either way); unchanged when that would wrap the counts onto more lines."""
     short = state - widths.get("state", state)
     if short <= 0 or "counts" not in widths or widths["counts"] - short < COUNTS_LEAST:
