@@ -181,7 +181,7 @@ async def read_fleet(
     client.jobs_finished = True
 
     reading = _in_turns if in_turns else _at_once
-    history, healths, errors = await reading(client, members, state, arrived, since, now, options)
+    history, healths, errors = await reading(RoundInputs(client, members, state, arrived, since, now, options))
     results, changed = _settle(members, state, healths, errors)
     state.requests = client.requests_sent - sent
     state.histories = len(history)
@@ -211,80 +211,96 @@ def _wants_history(
 Reading = tuple[list[Member], dict[str, ClientHealth], dict[str, ApiError]]
 
 
-async def _at_once(
-    client: ApiClient,
-    members: list[Member],
-    state: FleetRuns,
-    arrived: list[FleetRun],
-    since: datetime,
-    now: datetime,
-    options: HealthOptions,
-) -> Reading:
+@dataclass(frozen=True)
+class RoundInputs:
+    """What a round's reading works on: the client, the fleet's members, the runs kept, the runs that arrived since
+    `since`, the round's clock and options."""
+
+    client: ApiClient
+    members: list[Member]
+    state: FleetRuns
+    arrived: list[FleetRun]
+    since: datetime
+    now: datetime
+    options: HealthOptions
+
+    @property
+    def window_start(self) -> datetime:
+        """The start of the round's window: its clock less the options' window."""
+        return self.now - self.options.window
+
+
+async def _at_once(given: RoundInputs) -> Reading:
     """`svctui health`'s way: the runs merged, the clients that need their own history found, their histories read
     while the others are judged in a thread, then they are judged: (who needed a history, the healths, the
     histories' errors)."""
-    touched = _merge(state, arrived, since)
+    touched = _merge(given.state, given.arrived, given.since)
     history = [
         member
-        for member in members
+        for member in given.members
         if _wants_history(
-            member, state.runs.get(client_key(member.client_id), {}), state, touched, now - options.window
+            member, given.state.runs.get(client_key(member.client_id), {}), given.state, touched, given.window_start
         )
     ]
     reading = {member.client_id for member in history}
     ready = asyncio.ensure_future(
-        _judge_in_thread([member for member in members if member.client_id not in reading], state, now, options)
+        _judge_in_thread(
+            [member for member in given.members if member.client_id not in reading],
+            given.state,
+            given.now,
+            given.options,
+        )
     )
     try:
-        errors = await _read_histories(client, history, state, options)
+        errors = await _read_histories(given.client, history, given.state, given.options)
     finally:
         healths = await ready
-    healths.update(_judge_each([member for member in history if member.client_id not in errors], state, now, options))
+    healths.update(
+        _judge_each(
+            [member for member in history if member.client_id not in errors], given.state, given.now, given.options
+        )
+    )
     return history, healths, errors
 
 
-async def _in_turns(
-    client: ApiClient,
-    members: list[Member],
-    state: FleetRuns,
-    arrived: list[FleetRun],
-    since: datetime,
-    now: datetime,
-    options: HealthOptions,
-) -> Reading:
+async def _in_turns(given: RoundInputs) -> Reading:
     """The dashboard's way, as `_at_once` but on the event loop in short slices (the loop keeps drawing): the
     clients are gone through JUDGE_SLICE at a time, and one that needs its own history has it asked for at once (the
     server works on it while the rest are gone through); the others are judged meanwhile, those with a history once
     it is in. The histories' pages are validated on the loop in turns (PARSE_IN_TURN)."""
-    touched = await asyncio.to_thread(_merge, state, arrived, since)  # one pass over every run: the loop waits
+    touched = await asyncio.to_thread(
+        _merge, given.state, given.arrived, given.since
+    )  # one pass over every run: the loop waits
     PARSE_IN_TURN.set(asyncio.Lock())  # the histories' pages, read side by side: validated on the loop in turns
-    gate = asyncio.Semaphore(fleet_concurrency(client))
-    query = replace(recent_runs_query(), endpoint=options.endpoint)
+    gate = asyncio.Semaphore(fleet_concurrency(given.client))
+    query = replace(recent_runs_query(), endpoint=given.options.endpoint)
     errors: dict[str, ApiError] = {}
     history: list[Member] = []
     reads: list[asyncio.Future[None]] = []
     others: list[tuple[Member, list[Run]]] = []  # with their runs in order: sorted once for the check and the verdict
     healths: dict[str, ClientHealth] = {}
     try:
-        for start in range(0, len(members), JUDGE_SLICE):
-            for member in members[start : start + JUDGE_SLICE]:
-                tasks = chronological(state.runs.get(client_key(member.client_id), {}).values())
-                if _wants_history(member, tasks, state, touched, now - options.window):
+        for start in range(0, len(given.members), JUDGE_SLICE):
+            for member in given.members[start : start + JUDGE_SLICE]:
+                tasks = chronological(given.state.runs.get(client_key(member.client_id), {}).values())
+                if _wants_history(member, tasks, given.state, touched, given.window_start):
                     history.append(member)
-                    reads.append(asyncio.ensure_future(_read_history(client, member, gate, query, state, errors)))
+                    reads.append(
+                        asyncio.ensure_future(_read_history(given.client, member, gate, query, given.state, errors))
+                    )
                 else:
                     others.append((member, tasks))
             await asyncio.sleep(0)
         for start in range(0, len(others), JUDGE_SLICE):
             for member, tasks in others[start : start + JUDGE_SLICE]:
-                healths[member.client_id] = judge(member, tasks, now, options, ordered=True)
+                healths[member.client_id] = judge(member, tasks, given.now, given.options, ordered=True)
             await asyncio.sleep(0)
         await asyncio.gather(*reads)
     finally:
         for read in reads:
             read.cancel()  # a round that failed or was cancelled leaves no read behind (done ones ignore it)
     rest = [member for member in history if member.client_id not in errors]
-    healths.update(await _judge_in_turns(rest, state, now, options))
+    healths.update(await _judge_in_turns(rest, given.state, given.now, given.options))
     return history, healths, errors
 
 
