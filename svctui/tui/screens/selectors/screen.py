@@ -240,7 +240,7 @@ class SelectorsScreen(ListScreen[Selector]):
 
     def flush_gone(self) -> None:
         """Take out the deletions still pending now, before a reload: the server's counts then land on a table with
-        nothing left to subtract (a pending batch applied after them took the same selectors off twice)."""
+        nothing left to subtract (a pending batch applied after them would take the same selectors off twice)."""
         if self.gone_timer is not None:
             self.gone_timer.stop()
             self.show_gone()

@@ -75,7 +75,7 @@ def client_bar(
 def quick_notice(quick: str | None, threshold: float, loaded: int, *, short: bool = False) -> str:
     """What the active quick filter does (and, for drops, that it is client-side); empty when none. `short` (a
     narrow terminal): a server-side filter's note leaves out its description's parenthesis, one line at 80 columns
-    (`o`'s took two, with its chips four; `?` lists it whole)."""
+    (`o`'s would take two, four with its chips; `?` lists it whole)."""
     if quick is None:
         return ""
     if quick == "drops":
