@@ -21,6 +21,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
+    from textual_plotext import PlotextPlot
     from textual_plotext.plot import Plot  # a type only: plotext (~15 ms) loads with the first plot, not at start
 
 __all__ = ["FooterKey", "FooterLabel"]
@@ -40,6 +41,12 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_get_row_style"): "RowTable: a flashing or marked row's colour fills the line past the last column",
     ("DataTable", "_render_cell"): "RowTable: every cell of a flashing or marked row takes the row's highlight",
     ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
+    ("textual_plotext.plotext_plot", "PlotextPlot._get_plotext_theme_name"): (
+        "plot_theme_name: a plot built in a thread in the app's theme, as PlotextPlot.render picks it"
+    ),
+    ("textual_plotext.plotext_plot", "PlotextPlot._register_theme"): (
+        "register_plot_theme: plotext knows the app's theme by name before a thread builds with it"
+    ),
     # styled_with_current_css, for first-row (no worse): x1.92-x2.76 with, x2.13-x3.03 without at load 3-4
     # (2026-12-05), undecided, kept
     ("Screen", "_css_update_count"): "styled_with_current_css: no re-parse of every stylesheet (first-row)",
@@ -104,6 +111,17 @@ def plot_size(plot: Plot, width: int, height: int) -> None:
     figure's private canvas size, which `plotsize` alone leaves unset (textual-plotext issue 5)."""
     plot.plotsize(width, height)
     plot._set_size(width, height)
+
+
+def plot_theme_name(plot: PlotextPlot, app_theme: str) -> str:
+    """The plotext theme PlotextPlot.render would draw `plot` in under the app's theme `app_theme`."""
+    return plot._get_plotext_theme_name(app_theme)
+
+
+def register_plot_theme(plot: PlotextPlot, app_theme: str) -> None:
+    """Register the app's theme with plotext as PlotextPlot does on mount and on a theme switch (plotext looks a
+    theme up by name, so a figure built in a thread needs it registered first)."""
+    plot._register_theme(app_theme)
 
 
 # ----- the footer -------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from textual.app import App
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
+from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from svctui.tui.textual_internals import PRIVATE_NAMES, UNEXPORTED_TYPES
@@ -78,9 +79,11 @@ def _textual_private_names() -> set[str]:
                 names.update(n for n in vars(klass) if n.startswith("_") and not n.startswith("__"))
         instance = App() if cls is App else cls()
         names.update(n for n in vars(instance) if n.startswith("_") and not n.startswith("__"))
-    for klass in Plot.__mro__:  # textual-plotext's figure (plotext's own classes under it)
+    # textual-plotext's figure (plotext's own classes under it) and its widget (Textual's classes under it)
+    for klass in (*Plot.__mro__, *PlotextPlot.__mro__):
         if klass.__module__.startswith(("textual_plotext.", "plotext.")):
             names.update(n for n in vars(klass) if n.startswith("_") and not n.startswith("__"))
+    names.update(n for n in vars(PlotextPlot()) if n.startswith("_") and not n.startswith("__"))
     return names
 
 

@@ -31,7 +31,7 @@ from textual_plotext.plot import Plot
 
 from svctui.text import and_more
 from svctui.triage import COUNT_LABELS, COUNT_NAMES, DomainPoint, Drop
-from svctui.tui.textual_internals import plot_size
+from svctui.tui.textual_internals import plot_size, plot_theme_name, register_plot_theme
 from svctui.tui.widgets.status_colors import drop_style, theme_rgb
 from svctui.tui.widgets.task_times import format_short
 from svctui.tui.widgets.triage_pane import TriagePane
@@ -126,7 +126,7 @@ class ThreadedPlot(PlotextPlot):
         self._building: PlotKey | None = None
 
     def _key(self) -> PlotKey:
-        return (self._version, self.size.width, self.size.height, self._get_plotext_theme_name(self.app.theme))
+        return (self._version, self.size.width, self.size.height, plot_theme_name(self, self.app.theme))
 
     def show(self, figure: Figure | None) -> None:
         """Draw `figure`: built in a thread and shown when built (the previous text stays until then)."""
@@ -142,7 +142,7 @@ class ThreadedPlot(PlotextPlot):
     def _start(self, key: PlotKey) -> None:
         if key[1] <= 0 or key[2] <= 0 or self._building == key or (self._built and self._built[0] == key):
             return
-        self._register_theme(self.app.theme)  # plotext looks the theme up by name (PlotextPlot registers it too)
+        register_plot_theme(self, self.app.theme)
         self._building = key
         self._build(key, self.figure)
 
