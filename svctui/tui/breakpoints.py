@@ -26,6 +26,12 @@ def narrow_below(width: int, narrower_below: int | None = None, wide_from: int |
     return [*tiers, (width, MEDIUM), (wide_from, WIDE)]
 
 
+def narrow_terminal(screen: Screen[Any]) -> bool:
+    """True when a list screen is under NARROW_TERMINAL columns: its `-narrower` class (set before Textual lays the
+    screen out at a new width, see `set_breakpoint_class`), the one place that decides a narrow terminal."""
+    return screen.has_class(NARROWER)
+
+
 def set_breakpoint_class(screen: Screen[Any], width: int | None = None) -> None:
     """The screen's class for `width` (default: the app's width now), from its HORIZONTAL_BREAKPOINTS.
 

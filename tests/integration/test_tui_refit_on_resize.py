@@ -12,7 +12,9 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from svctui.demo.server import DemoServer
+from svctui.tui.breakpoints import NARROW_TERMINAL, NARROWER
 from svctui.tui.screens.selectors.review import ReviewScreen
+from svctui.tui.widgets.paged_table import PagedTable
 from tests.support.selectors import open_cleanup
 from tests.support.selectors_run import plan_of, tag_selectors
 from tests.support.tasks import client_ids, open_tasks, tasks_app
@@ -131,3 +133,23 @@ async def test_the_selectors_table_maximized_refits_to_the_whole_width(
         if not created:
             used = sum(column.width + 2 * table.cell_padding for column in table.columns.values())
             assert table.scrollable_content_region.width - used < 17 + 2 * table.cell_padding
+
+
+@pytest.mark.parametrize("open_table", [events_table, tasks_table, selectors_table])
+async def test_a_list_table_is_narrow_by_its_screens_breakpoint_class(
+    demo_server: DemoServer, open_table: Opener
+) -> None:
+    """Issue 27, item 4: one place decides a narrow terminal. Across NARROW_TERMINAL (99 and 100 columns) a list
+    screen's table takes its narrow columns exactly when the screen is `-narrower`, as when started at that width."""
+    edge = [(NARROW_TERMINAL - 1, 40), (NARROW_TERMINAL, 40)]
+    started = {size: await shown_at(demo_server, size, open_table) for size in edge}
+    app = tasks_app(demo_server, client_ids(demo_server)[0])
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_table(pilot)
+        for size in (*edge, *edge):
+            await pilot.resize_terminal(*size)
+            await settle(pilot)
+            assert isinstance(table, PagedTable)
+            narrow = size[0] < NARROW_TERMINAL
+            assert table.narrow is narrow and table.screen.has_class(NARROWER) is narrow, size
+            assert columns(table) == started[size], size

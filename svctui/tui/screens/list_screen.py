@@ -37,7 +37,7 @@ from svctui.api.filters import EndpointSpec, Filter, SortKey
 from svctui.api.query import ListQuery
 from svctui.table_fit import left_out_hint
 from svctui.tui import status_line as status
-from svctui.tui.breakpoints import DETAIL_BELOW, FULL_FOOTER_FROM, narrow_below
+from svctui.tui.breakpoints import DETAIL_BELOW, FULL_FOOTER_FROM, NARROW_TERMINAL, narrow_below
 from svctui.tui.clipboard import copy_text
 from svctui.tui.live import Freshness
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -84,8 +84,9 @@ class ListScreen(DashboardScreen, Generic[T]):
             "H", "toggle_hydration", "Names", show=False, id="list.hydrate", tooltip="Domain and OU names (hydration)"
         ),
     ]
-    # the detail pane under the table under DETAIL_BELOW; the footer compact (KeyFooter) until `-wide`
-    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, wide_from=FULL_FOOTER_FROM)
+    # the detail pane under the table under DETAIL_BELOW (`-narrow`, and `-narrower` under NARROW_TERMINAL: the
+    # tables' narrow columns, breakpoints.narrow_terminal); the footer compact (KeyFooter) until `-wide`
+    HORIZONTAL_BREAKPOINTS = narrow_below(DETAIL_BELOW, narrower_below=NARROW_TERMINAL, wide_from=FULL_FOOTER_FROM)
     DEFAULT_CSS = """
     ListScreen #body { height: 1fr; }
     ListScreen.-narrow #body, ListScreen.-narrower #body { layout: vertical; }

@@ -46,7 +46,7 @@ from textual.worker import Worker
 
 from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns, ranked
-from svctui.tui.breakpoints import NARROW_TERMINAL
+from svctui.tui.breakpoints import narrow_terminal
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
 from svctui.tui.textual_internals import Lines, rendered_rows_stale, row_cells, styled_cell
 from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_key_at, cell_text, ellipsized, one_line
@@ -340,8 +340,8 @@ class PagedTable(RowTable[Text], Generic[T]):
         self._add_columns()
 
     def on_resize(self, event: events.Resize) -> None:
-        """When the terminal crosses NARROW_TERMINAL, or a fitted table's widths change, the columns are rebuilt
-        (rows, marks and cursor kept).
+        """When the screen crosses NARROW_TERMINAL (its breakpoint class, set before this runs), or a fitted
+        table's widths change, the columns are rebuilt (rows, marks and cursor kept).
 
         DataTable's own handler throws away every rendered row on any resize (its update counter is in every cache
         key), though only the width changes a rendered row (the space right of the last column): `render_lines`
@@ -349,7 +349,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         width it was drawn at, keeps its rows (with DataTable's handler every line of a first page was drawn twice:
         in the frame that showed it, then again after the resize that frame caused)."""
         event.prevent_default()
-        if (self.app.size.width < NARROW_TERMINAL) == self.narrow and self.column_widths() == self.shown_widths:
+        if narrow_terminal(self.screen) == self.narrow and self.column_widths() == self.shown_widths:
             return
         self._rebuild()
 
@@ -375,7 +375,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         the table's width (see RowAdapter.fit_order), for the rows shown or for rows whose columns' widest cells are
         `cells_widest`."""
         shown_widest = self._widest if cells_widest is None else cells_widest
-        narrow = self.app.size.width < NARROW_TERMINAL
+        narrow = narrow_terminal(self.screen)
         fits = {
             column.key: (column, fit) for column in self.adapter.columns if (fit := column.fit_at(narrow)) is not None
         }
@@ -398,7 +398,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         return fit_columns(columns, natural, room, 2 * self.cell_padding).widths
 
     def _add_columns(self, widths: dict[str, int] | None = None) -> None:
-        self.narrow = self.app.size.width < NARROW_TERMINAL
+        self.narrow = narrow_terminal(self.screen)
         self.shown_widths = self.column_widths() if widths is None else widths
         self.shown_columns = [column for column in self.adapter.columns if column.key in self.shown_widths]
         self.add_column("", width=1, key=MARK_COLUMN)

@@ -58,9 +58,9 @@ class EventsScreen(ListScreen["Event"]):
     # beside it left out kinds one cell short (at 160 columns).
     DEFAULT_CSS = f"""
     EventsScreen #body EventDetail {{ max-width: {PANE_MOST}; }}
-    EventsScreen.-narrow #body EventDetail {{ max-width: 100%; }}
-    EventsScreen.-narrow #body #main {{ height: 2fr; }}
-    EventsScreen.-narrow #body EventDetail {{ height: 3fr; }}
+    EventsScreen.-narrow #body EventDetail, EventsScreen.-narrower #body EventDetail {{ max-width: 100%; }}
+    EventsScreen.-narrow #body #main, EventsScreen.-narrower #body #main {{ height: 2fr; }}
+    EventsScreen.-narrow #body EventDetail, EventsScreen.-narrower #body EventDetail {{ height: 3fr; }}
     """
     _open_detail_for: int | None = None
     _retell_due = False  # a minute turned while another screen was on show

@@ -37,7 +37,7 @@ from svctui.api.limits import (
 )
 from svctui.api.models import CompletedTask
 from svctui.triage import QUICK_FILTERS, QUICK_FILTERS_BY_NAME, StatusCount, status_breakdown
-from svctui.tui.breakpoints import NARROW_TERMINAL
+from svctui.tui.breakpoints import narrow_terminal, set_breakpoint_class
 from svctui.tui.client_names import (
     CACHED_CHANNEL,
     NAMES_CHANNEL,
@@ -331,8 +331,10 @@ class TasksScreen(ListScreen[CompletedTask]):
             self.seen_client_name = name
             self._refresh_bars()
 
-    def on_resize(self, _event: events.Resize) -> None:
-        """The client bar fits its text to the width (Textual runs the list screen's on_resize as well)."""
+    def on_resize(self, event: events.Resize) -> None:
+        """The client bar fits its text to the width (Textual runs the list and dashboard screens' on_resize after
+        this one, so the breakpoint class the quick notice follows is set here first)."""
+        set_breakpoint_class(self, event.size.width)
         self._refresh_bars()
 
     def _refresh_bars(self) -> None:
@@ -354,7 +356,7 @@ class TasksScreen(ListScreen[CompletedTask]):
         notice = self.query_one("#endpoint-notice", Static)
         notice.update(DASHBOARD_DEPRECATION_NOTICE if deprecated else "")
         notice.set_class(not deprecated, "-hidden")
-        text = quick_notice(self.quick, runs.threshold, loaded or 0, short=self.app.size.width < NARROW_TERMINAL)
+        text = quick_notice(self.quick, runs.threshold, loaded or 0, short=narrow_terminal(self))
         quick = self.query_one("#quick-notice", Static)
         quick.update(text)
         quick.set_class(not text, "-hidden")
