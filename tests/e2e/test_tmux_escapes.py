@@ -71,7 +71,8 @@ def test_a_selector_named_with_an_osc_title_neither_retitles_nor_clears(dashboar
     assert pane_title(dashboard) == TITLE, "the title did not change"
     screen = dashboard.wait_for("esc ␛]0;pwned␇␛[2J title")
     dashboard.keys("p")  # the detail pane: the description and the Cypher seed hold escapes too
-    screen = dashboard.wait_for("␛]0;pwned␇␛[2J line")  # the description, wherever the pane wraps it
+    # the description's escapes, shown in their visible forms wherever the pane wraps its words
+    screen = dashboard.wait_for("second ␛]0;pwned␇␛[2J", "\\x9b31m red")
     lines = screen.splitlines()
     assert "3 Selector cleanup" in lines[0] and "q Quit" in lines[-1], "header and footer drawn: nothing cleared"
     assert pane_title(dashboard) == TITLE, "the title did not change"
