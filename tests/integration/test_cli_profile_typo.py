@@ -6,15 +6,12 @@ from __future__ import annotations
 import pytest
 
 from svctui.tui.launch import resolve_profile
-from tests.support.cli import DemoLike, add_profile, demo_env, invoke, jsonl_items
+from tests.support.cli import DemoLike, add_profile, invoke, jsonl_items, use_demo_env
 
 
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    values = demo_env(demo_server)
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server)
 
 
 def test_the_environment_alone_still_connects(env: dict[str, str]) -> None:

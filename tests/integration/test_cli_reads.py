@@ -25,12 +25,12 @@ from tests.support.cli import (
     SVCTUI_BIN,
     DemoLike,
     add_profile,
-    demo_env,
     invoke,
     json_items,
     jsonl_items,
     run_binary,
     run_on_pty,
+    use_demo_env,
 )
 from tests.support.demo_http import all_items, signed
 
@@ -40,10 +40,7 @@ FORMATS = ("table", "json", "jsonl", "csv")
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The demo server as the environment profile, for CliRunner and subprocess runs alike."""
-    values = demo_env(demo_server, COLUMNS="100")
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server, COLUMNS="100")
 
 
 @pytest.fixture

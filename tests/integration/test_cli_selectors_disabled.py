@@ -11,7 +11,7 @@ import pytest
 
 from svctui.api.filters import SELECTORS, Filter, FilterError
 from svctui.demo.server import DemoServer
-from tests.support.cli import DemoLike, demo_env, invoke, json_items
+from tests.support.cli import DemoLike, invoke, json_items, use_demo_env
 from tests.support.tasks import query
 
 TAG = 1
@@ -19,10 +19,7 @@ TAG = 1
 
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    values = demo_env(demo_server, COLUMNS="80")
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server, COLUMNS="80")
 
 
 def _ids(*args: str) -> set[int]:

@@ -12,16 +12,13 @@ import pytest
 
 from svctui.demo.runlogs import BIG_EVERY, NO_LOG_EVERY
 from svctui.demo.server import DemoServer
-from tests.support.cli import DemoLike, demo_env, invoke, jsonl_items
+from tests.support.cli import DemoLike, demo_env, invoke, jsonl_items, use_demo_env
 
 
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The demo server as the environment profile."""
-    values = demo_env(demo_server)
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server)
 
 
 def task_ids(db_path: Path, where: str) -> list[int]:

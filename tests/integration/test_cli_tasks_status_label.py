@@ -11,16 +11,13 @@ import io
 import pytest
 
 from svctui.api.models import status_label
-from tests.support.cli import DemoLike, demo_env, invoke, json_items, jsonl_items
+from tests.support.cli import DemoLike, invoke, json_items, jsonl_items, use_demo_env
 
 
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The demo server as the environment profile."""
-    values = demo_env(demo_server, COLUMNS="100")
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server, COLUMNS="100")
 
 
 def test_json_and_csv_carry_the_same_status_label(env: dict[str, str]) -> None:

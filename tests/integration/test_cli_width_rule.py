@@ -15,7 +15,7 @@ from svctui.demo.config import FIXED_ANCHOR, Faults
 from svctui.demo.server import DemoServer
 from svctui.store.audit_read import read_audit
 from svctui.text import cell_width
-from tests.support.cli import DemoLike, add_profile, demo_env, invoke, json_items, jsonl_items
+from tests.support.cli import DemoLike, add_profile, demo_env, invoke, json_items, jsonl_items, use_demo_env
 
 FROZEN = "2026-11-26T09:30:00Z"  # both the table and the JSON work out the next run at this time
 NOTE = re.compile(r"^note: \d+ columns? left out at (\d+) columns \(([^)]*)\); -o json or a wider terminal shows them$")
@@ -35,10 +35,7 @@ def _headers(line: str) -> list[str]:
 
 @pytest.fixture
 def env(demo_server: DemoLike, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    values = demo_env(demo_server, **{FROZEN_NOW_ENV: FROZEN})
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return use_demo_env(monkeypatch, demo_server, **{FROZEN_NOW_ENV: FROZEN})
 
 
 @pytest.mark.parametrize("width", [80, 160])

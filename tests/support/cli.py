@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import pytest
 from click.testing import CliRunner, Result
 
 from svctui.cli import cli
@@ -54,6 +55,15 @@ def demo_env(demo: DemoLike, **extra: str) -> dict[str, str]:
         "SVCTUI_TOKEN_KEY": demo.token_key,
         **extra,
     }
+
+
+def use_demo_env(monkeypatch: pytest.MonkeyPatch, demo: DemoLike, **extra: str) -> dict[str, str]:
+    """Set `demo_env(demo, **extra)` in the process's environment for the test (CliRunner and subprocesses alike)
+    and return it."""
+    values = demo_env(demo, **extra)
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
 
 
 def invoke(args: Sequence[str], *, input: str | None = None, env: Mapping[str, str] | None = None) -> Result:
