@@ -17,10 +17,18 @@ The rule, in order:
    fits; the cells that leaves (fewer than the columns still growing) go by rank.
 3. Room still left goes past the `most` widths, names first, then by rank: no cell of room stays empty while a
    column is cut.
+4. A column read whole before the later ones (`whole_first`: a run's tag and counts) that came out cut leaves no
+   room to a column ranked after it: those (not `whole_first`, droppable) are left out, the last ranked first, and
+   the columns fitted again, until none is cut or none is left to go.
+5. A wrapping column (`wraps`: its cells wrap onto more lines of their row, never cut; the cells given as `texts`)
+   takes cells from the other name columns (down to their least, the last ranked first) while that saves lines, the
+   fewest cells that do; then a `whole` column still short of its width takes its cells from the wrapping column
+   when that costs it no line and leaves it its least.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -40,6 +48,8 @@ class Column:
     droppable: bool = True  # False: always shown, however narrow the table
     names: bool = False  # takes the free room before the other columns (names, messages: what is read whole)
     whole: bool = False  # grows from its least width straight to its natural one or not at all (never half a word)
+    whole_first: bool = False  # while it is cut, no column ranked after it shows (rule 4: what a row is chosen by)
+    wraps: bool = False  # its cells wrap onto lines of their row, never cut (`wrapped`); fitted by their lines
 
 
 @dataclass(frozen=True)
@@ -55,12 +65,46 @@ class Fitted:
         return [self.titles.get(key, key) for key in self.left_out]
 
 
-def fit_columns(columns: Sequence[Column], natural: Mapping[str, int], room: int, padding: int = 2) -> Fitted:
+def fit_columns(
+    columns: Sequence[Column],
+    natural: Mapping[str, int],
+    room: int,
+    padding: int = 2,
+    texts: Mapping[str, Sequence[str]] | None = None,
+) -> Fitted:
     """The columns fitted to `room` cells, each column also taking `padding` (see the module docstring); a column
-    missing from `natural` is as wide as its title. With `room` 0 or less (a table not laid out yet) every column
-    shows at its natural width (its `most` where set)."""
+    missing from `natural` is as wide as its title; `texts` holds the cells of the wrapping columns (`wraps`). With
+    `room` 0 or less (a table not laid out yet) every column shows at its natural width (its `most` where set)."""
+    if room <= 0:
+        return _fit(columns, natural, room, padding)
+    full = _full(columns, natural)
+    kept = list(columns)
+    while True:
+        fitted = _fit(kept, natural, room, padding)
+        cut = [c.rank for c in kept if c.whole_first and fitted.widths.get(c.key, full[c.key]) < full[c.key]]
+        later = [c for c in kept if cut and c.key in fitted.widths and c.rank > min(cut) and not c.whole_first]
+        later = [column for column in later if column.droppable]
+        if not later:
+            break
+        last = max(later, key=lambda column: column.rank)
+        kept = [column for column in kept if column.key != last.key]
+    widths = _wrapping(kept, fitted.widths, full, texts) if texts else fitted.widths
+    return Fitted(
+        widths,
+        tuple(column.key for column in columns if column.key not in widths),
+        {column.key: column.title for column in columns},
+    )
+
+
+def _full(columns: Sequence[Column], natural: Mapping[str, int]) -> dict[str, int]:
+    """Each column's natural width (its title's where `natural` has none), a cell at least."""
+    return {column.key: max(1, natural.get(column.key, cell_len(column.title))) for column in columns}
+
+
+def _fit(columns: Sequence[Column], natural: Mapping[str, int], room: int, padding: int) -> Fitted:
+    """Rules 1 to 3 of the module docstring."""
     titles = {column.key: column.title for column in columns}
-    full = {column.key: max(1, natural.get(column.key, cell_len(column.title))) for column in columns}
+    full = _full(columns, natural)
     base = {column.key: min(column.most, full[column.key]) if column.most else full[column.key] for column in columns}
     if room <= 0:
         return Fitted(dict(base), (), titles)
@@ -175,6 +219,57 @@ def _grow(keys: Sequence[str], widths: dict[str, int], base: Mapping[str, int], 
             widths[key] += grown
             spare -= grown
     return spare
+
+
+def _wrapping(
+    columns: Sequence[Column], widths: dict[str, int], full: Mapping[str, int], texts: Mapping[str, Sequence[str]]
+) -> dict[str, int]:
+    """Rule 5 of the module docstring: the widths with the wrapping columns' room settled by their lines."""
+    widths = dict(widths)
+    ranked = sorted(columns, key=lambda column: column.rank)
+    base = {column.key: min(column.most, full[column.key]) if column.most else full[column.key] for column in columns}
+    least = {c.key: min(c.least or base[c.key], base[c.key]) for c in columns}
+    for column in ranked:
+        cells = texts.get(column.key)
+        if not column.wraps or column.key not in widths or not cells:
+            continue
+
+        def lines(width: int, cells: Sequence[str] = cells) -> int:
+            return sum(len(wrapped(text, width)) for text in cells)
+
+        donors = [c.key for c in reversed(ranked) if c.names and not c.wraps and c.key in widths]
+        spare = sum(max(0, widths[key] - least[key]) for key in donors)
+        counted = [lines(widths[column.key] + moved) for moved in range(spare + 1)]
+        moved = counted.index(min(counted))
+        widths[column.key] += moved
+        for key in donors:
+            given = min(moved, max(0, widths[key] - least[key]))
+            widths[key] -= given
+            moved -= given
+        for whole in ranked:
+            short = full[whole.key] - widths.get(whole.key, full[whole.key])
+            if not whole.whole or short <= 0 or widths[column.key] - short < least[column.key]:
+                continue
+            if lines(widths[column.key] - short) <= lines(widths[column.key]):
+                widths[whole.key] += short
+                widths[column.key] -= short
+    return widths
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` cells, broken after a `, ` where it can (`161 deleted,` / `4 in doubt,` /
+    `227 not attempted`), else at a space: a wrapping column's cell (`Column.wraps`) whole in a narrow column."""
+    if cell_len(text) <= width:
+        return [text]
+    parts = text.split(", ")
+    lines: list[str] = []
+    for index, part in enumerate(parts):
+        part += "," if index < len(parts) - 1 else ""
+        if lines and cell_len(f"{lines[-1]} {part}") <= width:
+            lines[-1] = f"{lines[-1]} {part}"
+        else:
+            lines.extend(textwrap.wrap(part, max(1, width)) or [part])
+    return lines
 
 
 def left_out_hint(titles: Sequence[str], key: str | None = None, *, every: bool = False) -> str:

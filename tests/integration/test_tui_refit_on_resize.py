@@ -104,10 +104,11 @@ async def test_the_deletion_review_refits_its_table_on_resize(fresh_demo_server:
     app = tasks_app(fresh_demo_server, client_ids(fresh_demo_server)[0])
     async with app.run_test(size=WIDE) as pilot:
         table = await review_table(pilot)
-        for size, expected in ((NARROW, narrow), (WIDE, wide)):
+        for size, expected in ((NARROW, narrow), (WIDE, wide), (NARROW, narrow)):
             await pilot.resize_terminal(*size)
             await settle(pilot)
             assert columns(table) == expected, size
+            assert_fits(table)
 
 
 @pytest.mark.parametrize(("size", "created"), [((80, 30), False), ((90, 30), True)])

@@ -1052,7 +1052,7 @@ async def test_a_stopped_state_is_whole_at_80_columns_where_the_counts_lose_no_l
     they do not need."""
     from svctui.ops.audit_lines import end_line, intent_line, outcome_line, selector_record
     from svctui.ops.outcomes import DeleteResult, Outcome, Stopped
-    from svctui.tui.screens.selectors.audit_tab import wrapped
+    from svctui.table_fit import wrapped
 
     with big_tag_server(tmp_path) as demo:
         selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:8]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from svctui.table_fit import Column, NaturalWidths, fit_columns, left_out_hint
+from svctui.table_fit import Column, NaturalWidths, fit_columns, left_out_hint, wrapped
 
 PADDING = 2
 # natural width, least width, cut-to width or None, may be dropped, a name column, rank
@@ -201,3 +201,39 @@ def test_a_whole_column_grows_to_its_natural_width_or_not_at_all() -> None:
     assert fit_columns(columns, natural, 26 + 2 + 18 + 2 + 4).widths == {"schedule": 26, "next": 18}
     assert fit_columns(columns, natural, 26 + 2 + 29 + 2).widths == {"schedule": 26, "next": 29}
     assert fit_columns(columns, natural, 22 + 2 + 18 + 2).widths == {"schedule": 22, "next": 18}
+
+
+def test_a_whole_first_column_cut_leaves_out_the_columns_ranked_after_it() -> None:
+    """The Audit tab's runs: a run's tag is what it is chosen by; while it is cut, the who column (ranked after it)
+    goes, rather than show beside `1 Tier Ze…`; once the tag is whole it comes back."""
+    columns = [
+        Column("when", "when", least=10, droppable=False),
+        Column("tag", "tag", least=8, rank=1, names=True, whole_first=True),
+        Column("who", "who", least=6, rank=2),
+    ]
+    natural = {"when": 10, "tag": 30, "who": 12}
+    fitted = fit_columns(columns, natural, 40)
+    assert fitted.widths == {"when": 10, "tag": 26}
+    assert fitted.left_out_titles() == ["who"]
+    assert fit_columns(columns, natural, 52).widths == {"when": 10, "tag": 30, "who": 6}
+    plain = [Column(c.key, c.title, c.least, rank=c.rank, droppable=c.droppable, names=c.names) for c in columns]
+    assert fit_columns(plain, natural, 40).widths == {"when": 10, "tag": 18, "who": 6}  # without: who beside it
+
+
+def test_a_wrapping_column_takes_a_names_room_while_it_saves_lines_and_gives_a_whole_column_its_last_cells() -> None:
+    """The Audit tab's counts wrap in their column, never cut: they take the tag's cells when that saves them lines
+    (the fewest that do), and give a `whole` state its last cell when that costs them none."""
+    columns = [
+        Column("state", "state", least=8, whole=True),
+        Column("tag", "tag", least=4, rank=1, names=True),
+        Column("counts", "counts", least=6, rank=2, names=True, wraps=True),
+    ]
+    natural = {"state": 9, "tag": 12, "counts": 20}
+    texts = {"counts": ["1 deleted, 7 skipped"]}
+    assert fit_columns(columns, natural, 30).widths == {"state": 8, "tag": 8, "counts": 8}
+    assert fit_columns(columns, natural, 30, texts=texts).widths == {"state": 8, "tag": 6, "counts": 10}
+    assert wrapped("1 deleted, 7 skipped", 10) == ["1 deleted,", "7 skipped"]
+    assert fit_columns(columns, natural, 36).widths == {"state": 8, "tag": 11, "counts": 11}
+    assert fit_columns(columns, natural, 36, texts=texts).widths == {"state": 9, "tag": 11, "counts": 10}
+    assert fit_columns(columns, natural, 38, texts=texts).widths == {"state": 8, "tag": 4, "counts": 20}  # one line
+    assert fit_columns(columns, natural, 0, texts=texts).widths == natural  # not laid out: no fitting

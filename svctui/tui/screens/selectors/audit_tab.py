@@ -11,7 +11,6 @@ under the same binding ids, so a remapped key is said under its new key), and th
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -27,7 +26,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, RestorePlan, plan_restore, restore_runs_of, resumes_split
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.table_fit import Column, Fitted, fit_columns, left_out_hint, ranked
+from svctui.table_fit import Column, fit_columns, left_out_hint, ranked, wrapped
 from svctui.text import cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -51,7 +50,8 @@ AUDIT_LOG_WHERE = "its folder: svctui locate state"
 # narrow tab the columns last in that order are left out (the status line names every one). At 80 columns (the tags
 # pane gives way to the tab) when, state, action, counts and tag fit: what a run is chosen by; the chosen run's id is
 # in the line under the table. The free room goes to the counts first, then the tag (cut to its least before the
-# counts are short): counts too wide for their column wrap onto more lines of the row, never cut (issue 28).
+# counts are short): counts too wide for their column wrap onto more lines of the row, never cut (issue 28). The tag
+# and the counts say which run it is: read whole before the run, who and server columns show (`whole_first`).
 TAG_LEAST = 10  # `1 Tier Ze…`: the tag id and the start of its name
 COUNTS_LEAST = 12  # `161 deleted,`: a count and its outcome's first word on a line
 RESUMED_BY = "resumed by "  # a state naming the run that resumed this one (AuditRun.state)
@@ -64,12 +64,12 @@ RUN_COLUMNS = ranked(
         Column("state", "state", least=STATE_LEAST, whole=True),  # whole, or its least: never a cell short
         Column("who", "who", least=12),
         Column("server", "server", least=12),
-        Column("tag", "tag", least=TAG_LEAST, names=True),
-        Column("counts", "counts", least=COUNTS_LEAST, names=True),
+        Column("tag", "tag", least=TAG_LEAST, names=True, whole_first=True),
+        Column("counts", "counts", least=COUNTS_LEAST, names=True, whole_first=True, wraps=True),
     ),
     ("when", "state", "action", "counts", "tag", "run", "who", "server"),
 )
-WRAPPED = frozenset({"counts"})  # a run's counts wrap in their column (at `, `), never cut
+WRAPPED = frozenset(column.key for column in RUN_COLUMNS if column.wraps)  # wrap in their column, never cut
 SELECTOR_COLUMNS = ranked(
     (
         Column("id", "id", least=9),
@@ -83,69 +83,6 @@ SELECTOR_COLUMNS = ranked(
 )
 MESSAGE_WIDTH = 40  # the message column is never wider (`svctui audit show RUN` prints it whole)
 NEW_ID = " → "  # a restored selector's outcome: `restored → 1201` (its old id is the id column)
-
-
-def names_whole_first(columns: Sequence[Column], natural: dict[str, int], room: int) -> Fitted:
-    """The columns fitted to `room` (svctui.table_fit), a name column (the runs' tag and counts) whole before a
-    column ranked after it shows: those are left out, the last ranked first, while a name is cut (a run's tag and
-    counts say which run it is; the who and server columns can go)."""
-    kept = list(columns)
-    while True:
-        fitted = fit_columns(kept, natural, room)
-        cut = [c.rank for c in kept if c.names and c.key in fitted.widths and fitted.widths[c.key] < natural[c.key]]
-        later = [c for c in kept if cut and c.key in fitted.widths and c.rank > min(cut) and not c.names]
-        later = [column for column in later if column.droppable]
-        if not later:
-            return fitted
-        last = max(later, key=lambda column: column.rank)
-        kept = [column for column in kept if column.key != last.key]
-
-
-def counts_first(fitted: Fitted, counts: Sequence[str], least: int) -> dict[str, int]:
-    """The runs' widths with as much of the tag's room past `least` given to the counts as saves lines of their
-    wrapping (the fewest cells that do: a tag is cut only for counts read on fewer lines, never kept padded beside
-    cut counts)."""
-    widths = dict(fitted.widths)
-    if "counts" not in widths or "tag" not in widths or not counts:
-        return widths
-    spare = max(0, widths["tag"] - least)
-    lines = [sum(len(wrapped(text, widths["counts"] + moved)) for text in counts) for moved in range(spare + 1)]
-    moved = lines.index(min(lines))
-    widths["tag"] -= moved
-    widths["counts"] += moved
-    return widths
-
-
-def state_whole(widths: dict[str, int], state: int, counts: Sequence[str]) -> dict[str, int]:
-    """The runs' widths with the state (`state`: its widest cell) made whole by counts cells that save no line of
-    their wrapping (`stopped: cancelled` whole at 80 columns beside `1 deleted,` / `7 skipped`, two lines
-    either way); unchanged when that would wrap the counts onto more lines."""
-    short = state - widths.get("state", state)
-    if short <= 0 or "counts" not in widths or widths["counts"] - short < COUNTS_LEAST:
-        return widths
-
-    def lines(width: int) -> int:
-        return sum(len(wrapped(text, width)) for text in counts)
-
-    if lines(widths["counts"] - short) > lines(widths["counts"]):
-        return widths
-    return {**widths, "state": widths["state"] + short, "counts": widths["counts"] - short}
-
-
-def wrapped(text: str, width: int) -> list[str]:
-    """`text` in lines of at most `width` cells, broken after a `, ` where it can (`161 deleted,` / `4 in doubt,` /
-    `227 not attempted`), else at a space: a run's counts whole in a narrow column."""
-    if cell_len(text) <= width:
-        return [text]
-    parts = text.split(", ")
-    lines: list[str] = []
-    for index, part in enumerate(parts):
-        part += "," if index < len(parts) - 1 else ""
-        if lines and cell_len(f"{lines[-1]} {part}") <= width:
-            lines[-1] = f"{lines[-1]} {part}"
-        else:
-            lines.extend(textwrap.wrap(part, max(1, width)) or [part])
-    return lines
 
 
 def one_line(text: str) -> Text:
@@ -285,15 +222,10 @@ class AuditTab(Widget):
             for index, column in enumerate(columns)
         }
         natural["message"] = min(natural.get("message", 0), MESSAGE_WIDTH)
-        room = self.room(table)
-        # the runs' tag and counts are what a run is chosen by; a selector's outcome stays beside its cut name
-        fitted = (
-            names_whole_first(columns, natural, room) if columns is RUN_COLUMNS else fit_columns(columns, natural, room)
-        )
-        counts = [row[-1] for _, row in rows] if columns is RUN_COLUMNS else []
-        widths = counts_first(fitted, counts, TAG_LEAST) if counts else fitted.widths
-        widths = state_whole(widths, natural["state"], counts) if counts else widths
-        self.left_out[table.id or ""] = [column.title for column in columns if column.key not in widths]
+        wrapping = {column.key: [row[index] for _, row in rows] for index, column in enumerate(columns) if column.wraps}
+        fitted = fit_columns(columns, natural, self.room(table), texts=wrapping)
+        widths = fitted.widths
+        self.left_out[table.id or ""] = fitted.left_out_titles()
         self.fitted_width = self.size.width
         table.clear(columns=True)
         for column in columns:

@@ -12,7 +12,7 @@ there deletes only once the count is right and the dry run has answered). A read
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar
 
@@ -69,9 +69,27 @@ def review_widths(room: int, natural: Mapping[str, int]) -> dict[str, int]:
     return fit_columns(REVIEW_FIT, natural, room).widths
 
 
-def review_room(screen_width: int) -> int:
-    """The table's room before it is laid out: 96 % of the screen less border, padding and scrollbar."""
-    return screen_width * 96 // 100 - 6
+class ReviewTable(RowTable[object]):
+    """The review's table: its columns fitted to its own width (`refit`) whenever that changes."""
+
+    def __init__(self, refit: Callable[[], None], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._refit = refit
+        self.fitted_width = 0  # the room the columns were fitted to (0: not laid out, every column at its widest)
+
+    def room(self) -> int:
+        """The cells the columns may take: the table's width, less its vertical scrollbar when the rows do not all
+        fit its height (0 before it is laid out). Not `scrollable_content_region`: while columns too wide for it
+        showed a horizontal scrollbar, that was two cells short for good (a scrollbar's coming and going is no
+        resize)."""
+        header = self.header_height if self.show_header else 0
+        scrolls = self.row_count + header > self.size.height
+        return max(0, self.size.width - (self.styles.scrollbar_size_vertical if scrolls else 0))
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Fit the columns to the new width."""
+        if self.room() != self.fitted_width:
+            self._refit()
 
 
 def preview_counts_text(results: list[PreviewResult]) -> str:
@@ -169,7 +187,6 @@ class ReviewScreen(ConfirmDialog):
         # extension-owned selectors: left out of the run unless the user ticks the review's checkbox
         self.owned: dict[int, str] = {s.id: owned_words(s) for s in plan.selectors if s.extension_owned}
         self.include_owned = False
-        self.fitted_width = 0  # the screen's width the table's columns were fitted to
 
     @property
     def needs_typed_count(self) -> bool:
@@ -214,7 +231,7 @@ class ReviewScreen(ConfirmDialog):
             if self.plan.unknown_ids:
                 unknown = unknown_ids_words(len(self.plan.unknown_ids))
                 yield Static(unknown, id="review-unknown", classes=one_line, markup=False)
-            yield RowTable(id="review-table")
+            yield ReviewTable(self.refit_table, id="review-table")
             yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)  # wraps: at most 2 lines
             yield Static("", id="review-left-out", classes=one_line, markup=False)
             yield Checkbox(extension_choice_label(list(self.owned)), False, id="review-extension")
@@ -246,16 +263,15 @@ class ReviewScreen(ConfirmDialog):
         self.call_after_refresh(self.fit_lines)
 
     def fill_table(self, rows: Mapping[str, Sequence[object]]) -> None:
-        """The table's columns fitted to the screen's width (`review_widths`), and these rows (the cursor kept)."""
-        table = self.query_one("#review-table", DataTable)
+        """The table's columns fitted to its width (`review_widths`; before it is laid out, each at its widest: its
+        first resize fits them), and these rows (the cursor kept)."""
+        table = self.query_one("#review-table", ReviewTable)
         natural = {
             key: max(cell_width(label), *(cell_width(str(cells[index])) for cells in rows.values()))
             for index, (label, key) in enumerate(REVIEW_COLUMNS)
         }
-        laid_out = table.scrollable_content_region.width  # 0 on mount (and stale on a resize): the estimate then
-        same_size = self.app.size.width == self.fitted_width
-        widths = review_widths(laid_out if laid_out > 0 and same_size else review_room(self.app.size.width), natural)
-        self.fitted_width = self.app.size.width
+        table.fitted_width = table.room()
+        widths = review_widths(table.fitted_width, natural)
         row = table.cursor_row
         table.clear(columns=True)
         for label, key in REVIEW_COLUMNS:
@@ -265,16 +281,12 @@ class ReviewScreen(ConfirmDialog):
         table.move_cursor(row=row, animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Fit the columns to the new width (cells as they are now: the dry run's and the impact's answers kept) and
-        cut the lines that list ids to it."""
-        if self.app.size.width != self.fitted_width:
-            self.refit_table()
-            self.call_after_refresh(self.refit_table)  # laid out at the new width: to the table's own room
+        """Cut the lines that list ids to the new width (the table fits its columns to its own: `ReviewTable`)."""
         self.call_after_refresh(self.fit_lines)
 
     def refit_table(self) -> None:
         """Fit the columns again to the cells as they are now (the dry run's and the impact's answers kept)."""
-        table = self.query_one("#review-table", DataTable)
+        table = self.query_one("#review-table", ReviewTable)
         self.fill_table({str(row.key.value): table.get_row(row.key) for row in table.ordered_rows})
 
     def fit_lines(self) -> None:
