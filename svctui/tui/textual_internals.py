@@ -14,7 +14,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.geometry import Size
-from textual.widgets import DataTable, Footer, Input
+from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey, FooterLabel
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
@@ -22,16 +22,15 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
     from textual_plotext import PlotextPlot
-    from textual_plotext.plot import Plot  # a type only: plotext (~15 ms) loads with the first plot, not at start
+    from textual_plotext.plot import Plot  # a type only: plotext loads with the first plot, not at start
 
 __all__ = ["FooterKey", "FooterLabel"]
 
 Cell = TypeVar("Cell")
 Lines = list[list[Segment]]  # a rendered cell: its lines of segments
 
-# (owner, private name) -> what it buys; tests/unit/test_textual_internals.py checks each one is still there. A
-# performance device's comment gives its bench row, worst stall with and without it (A/B back to back, one hour;
-# docs/PERFORMANCE.md has the runs and their load).
+# (owner, private name) -> what it buys and, for a performance device, the bench row that needs it (its figures are
+# in docs/PERFORMANCE.md, "Textual's internals"); tests/unit/test_textual_internals.py checks each one is still there.
 PRIVATE_NAMES: dict[tuple[str, str], str] = {
     # behaviour, not performance: no public export or hook does these
     ("textual.widgets._footer", "FooterKey"): "KeyFooter drops minor keys on narrow terminals (no public export)",
@@ -47,45 +46,31 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("textual_plotext.plotext_plot", "PlotextPlot._register_theme"): (
         "register_plot_theme: plotext knows the app's theme by name before a thread builds with it"
     ),
-    # styled_with_current_css, for first-row (no worse): x1.92-x2.76 with, x2.13-x3.03 without at load 3-4
-    # (2026-12-05), undecided, kept
-    ("Screen", "_css_update_count"): "styled_with_current_css: no re-parse of every stylesheet (first-row)",
-    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter",
-    # the footer composed once its bindings are known, for first-row (no worse): x1.92-x2.76 with, x2.76-x3.21
-    # without at load 3-4 (2026-12-05), undecided, kept
-    ("Footer", "_bindings_ready"): "KeyFooter composes its keys once the screen's bindings are known (first-row)",
-    # FixedLayoutTable skips measuring fixed-width cells: keeps stall-first-page / -page-turn / -filter within
-    # budget: 49 / 26 / 48 ms with, 163 / 155 / 201 ms without (2026-12-04)
-    ("DataTable", "_labelled_row_exists"): "FixedLayoutTable.has_row_labels",
-    ("DataTable", "_update_column_widths"): "FixedLayoutTable: skip measuring updated cells of fixed-width columns",
-    ("DataTable", "_update_dimensions"): "FixedLayoutTable: skip measuring new rows of fixed-width columns",
-    ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width",
-    ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height",
+    # performance devices, each with the bench row it keeps within budget
+    ("Screen", "_css_update_count"): "styled_with_current_css: no second parse of every stylesheet (first-row)",
+    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter (first-row)",
+    ("DataTable", "_labelled_row_exists"): "FixedLayoutTable.has_row_labels (stall-first-page, -page-turn, -filter)",
+    ("DataTable", "_update_column_widths"): "FixedLayoutTable: updated fixed-width cells unmeasured (stall-* rows)",
+    ("DataTable", "_update_dimensions"): "FixedLayoutTable: new rows of fixed-width columns unmeasured (stall-* rows)",
+    ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width (stall-* rows)",
+    ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height (stall-* rows)",
     ("DataTable", "_require_update_dimensions"): (
-        "append_rows, _update_column_widths, columns_resized: the virtual size recomputed"
+        "append_rows, _update_column_widths, columns_resized: the virtual size recomputed (stall-* rows)"
     ),
-    # append_rows adds a page's rows at once: keeps stall-page-turn / -filter within budget: 26 / 48 ms with,
-    # 77 / 52 ms without (2026-12-04)
-    ("DataTable", "_row_locations"): "append_rows: each new row's index",
-    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next",
-    ("DataTable", "_highlight_cursor"): "append_rows: the cursor shown on the first rows, as add_row does",
-    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place",
-    # rendered_rows_stale: rows kept across a resize that keeps the width: keeps stall-first-page within budget:
-    # 49 ms with, 100 ms without (2026-12-04)
+    ("DataTable", "_row_locations"): "append_rows: each new row's index (stall-page-turn, stall-filter)",
+    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next (stall-page-turn, stall-filter)",
+    ("DataTable", "_highlight_cursor"): "append_rows: the cursor on the first rows, as add_row (stall-page-turn)",
+    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place (stall-page-turn, clients-fill)",
     ("DataTable", "_update_count"): (
-        "styled_cell's cache key; rendered_rows_stale on a width change; append_rows; columns_resized"
+        "styled_cell's cache key; rendered_rows_stale on a width change; append_rows; columns_resized (stall-* rows)"
     ),
-    # styled_cell styles a cell laid out in a thread (PagedTable.prepare): keeps stall-first-page within budget:
-    # 49 ms with, 56 ms without (2026-12-04)
-    ("DataTable", "_cell_render_cache"): "styled_cell, forget_rendered_rows: DataTable's cache of rendered cells",
-    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses",
-    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses",
-    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: the cursor, hover and fixed styles of a cell",
-    # forget_rendered_rows repaints a changed row alone (RowTable.update_rows, the Clients table), for clients-fill:
-    # 22-95 ms with, 28-83 ms without at load 3-4 (2026-12-05), undecided, kept
-    ("DataTable", "_row_render_cache"): "forget_rendered_rows: per-row invalidation",
-    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows",
-    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows",
+    ("DataTable", "_cell_render_cache"): "styled_cell, forget_rendered_rows: the rendered cells (stall-first-page)",
+    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses (stall-first-page)",
+    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses (stall-first-page)",
+    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: a cell's cursor and hover styles (stall-first-page)",
+    ("DataTable", "_row_render_cache"): "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill)",
+    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
+    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
 }
 
 # Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);
@@ -122,12 +107,6 @@ def register_plot_theme(plot: PlotextPlot, app_theme: str) -> None:
     """Register the app's theme with plotext as PlotextPlot does on mount and on a theme switch (plotext looks a
     theme up by name, so a figure built in a thread needs it registered first)."""
     plot._register_theme(app_theme)
-
-
-# ----- the footer -------------------------------------------------------------------------------------------------
-def footer_bindings_ready(footer: Footer) -> bool:
-    """True once the footer has read its screen's bindings (before that, what it composes is not final)."""
-    return bool(footer._bindings_ready)
 
 
 # ----- keys in the order they were typed --------------------------------------------------------------------------

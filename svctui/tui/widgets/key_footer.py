@@ -2,18 +2,14 @@
 and leaves out the keys `?` lists anyway (sort, paging, refresh, unmark, endpoint), so the main ones (filter,
 detail, the screen's own, delete, help, quit) fit in 80 columns.
 
-Textual's Footer remounts every key whenever the screen's bindings may have changed (each focus change), and
-each new key restyles itself twice on mount (its `compact` starts True, then follows the footer's). This one
-remounts only when what it shows would change, and mounts each key already in its final compact state: the
-same footer, at a fraction of the start-up cost (three remounts of ~12 keys before the first row).
+Each key is mounted already in its final compact state (a new FooterKey's `compact` starts True, then follows the
+footer's: two restyles more on mount).
 
 What still does not fit beside the palette key is left out whole, from the first key that would be cut on (a
 group's keys with their label): half a label reads as another word (`C Cl`), and a key running under the palette
 key shows its last letter past it (`^p palettel`)."""
 
 from __future__ import annotations
-
-from collections.abc import Hashable
 
 from textual import events
 from textual.app import ComposeResult
@@ -22,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from svctui.tui.breakpoints import WIDE
-from svctui.tui.textual_internals import FooterKey, FooterLabel, footer_bindings_ready
+from svctui.tui.textual_internals import FooterKey, FooterLabel
 
 MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh", "clear_marks", "switch_endpoint"})
 
@@ -42,27 +38,13 @@ class KeyFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._narrow = False
-        self._composed_for: Hashable | None = None  # what the keys on screen were composed from
 
     def screen_is_narrow(self) -> bool:
         """True until the screen's breakpoint class is `-wide` (the list screens': FULL_FOOTER_FROM columns)."""
         return not self.screen.has_class(WIDE)
 
-    def shown(self) -> Hashable:
-        """Everything the keys are composed from: the active bindings (with their state and key display), the
-        width class and the footer's options. Equal values compose equal keys."""
-        app = self.app
-        bindings = tuple(
-            (key, active.binding, active.enabled, active.tooltip, app.get_key_display(active.binding))
-            for key, active in self.screen.active_bindings.items()
-        )
-        options = (self.show_command_palette, self.combine_groups, app.ENABLE_COMMAND_PALETTE)
-        return (self.screen_is_narrow(), bindings, options)
-
     async def recompose(self) -> None:
-        """Remount the keys, unless they would come out the same as the ones on screen."""
-        if self._composed_for is not None and self.is_attached and self._composed_for == self.shown():
-            return
+        """Remount the keys, then fit them to the width."""
         await super().recompose()
         self.call_after_refresh(self._fit)
 
@@ -97,7 +79,6 @@ class KeyFooter(Footer):
         """Footer's keys, without the minor ones while narrow."""
         self._narrow = self.screen_is_narrow()
         self.compact = self._narrow
-        self._composed_for = self.shown() if footer_bindings_ready(self) else None
         dropped_in_group = kept_in_group = 0
         for widget in super().compose():
             if isinstance(widget, FooterLabel):  # a group's label follows its keys
