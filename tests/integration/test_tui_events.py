@@ -137,6 +137,23 @@ async def test_at_80x24_the_detail_below_the_table_shows_the_schedule_and_next_r
         assert top <= table.cursor_row < top + table.scrollable_content_region.height - 1, "the cursor row shows"
 
 
+async def test_at_80x24_opening_the_detail_under_the_last_row_keeps_the_cursor_row_in_view(
+    demo_server: DemoServer,
+) -> None:
+    """Newcomer walk: `G` then `enter` at 80x24 opened the pane under a table scrolled to rows 81-87 while the
+    cursor was on row 100 (the table shrank and its scroll stayed). The table's resize brings the cursor back."""
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        table = screen.table
+        await pilot.press("G")
+        await settle(pilot)
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.detail.is_open and table.size.height < 12
+        top = table.scroll_offset.y
+        assert top <= table.cursor_row < top + table.scrollable_content_region.height - 1, "the cursor row shows"
+
+
 async def test_detail_pane_shows_every_part(demo_server: DemoServer) -> None:
     async with on_events(demo_server) as (_app, pilot, screen):
         await pilot.press("p")

@@ -546,8 +546,7 @@ class ListScreen(DashboardScreen, Generic[T]):
     def action_toggle_detail(self) -> None:
         """Show or hide the detail pane."""
         self.detail.set_open(not self.detail.is_open)
-        self.refresh_detail()
-        self.call_after_refresh(self._keep_cursor_visible)
+        self.refresh_detail()  # the table's resize keeps the cursor's row in view (RowTable.on_resize)
 
     def action_zoom_detail(self) -> None:
         """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
@@ -586,10 +585,6 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.action_toggle_detail()
         if focus_table and self.table.display:
             self.table.focus()
-
-    def _keep_cursor_visible(self) -> None:
-        if self.table.row_count:
-            self.table.move_cursor(row=self.table.cursor_row, column=self.table.cursor_column, animate=False)
 
     @on(DataTable.CellSelected)
     def _cell_selected(self, event: DataTable.CellSelected) -> None:

@@ -350,6 +350,7 @@ class PagedTable(RowTable[Text], Generic[T]):
         in the frame that showed it, then again after the resize that frame caused)."""
         event.prevent_default()
         if narrow_terminal(self.screen) == self.narrow and self.column_widths() == self.shown_widths:
+            self.keep_cursor_in_view()
             return
         self._rebuild()
 

@@ -17,6 +17,7 @@ from rich.console import ConsoleOptions
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text, TextType
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.css.styles import RenderStyles
@@ -123,6 +124,15 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
         self._flash_timer: Timer | None = None
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
         self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """The table grew shorter (a detail pane opened under it): the cursor's row stays in view."""
+        self.keep_cursor_in_view()
+
+    def keep_cursor_in_view(self) -> None:
+        """Scroll the cursor's row into view (not while hidden: a zero-size table would scroll past its cells)."""
+        if self.row_count and self.display and self.size.width > 0:
+            self.move_cursor(row=self.cursor_row, column=self.cursor_column, animate=False)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """Draw the visible lines. DataTable asks for the header, fixed and row-stripe component styles on every
