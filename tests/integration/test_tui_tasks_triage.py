@@ -283,6 +283,21 @@ async def test_z_gives_the_plot_the_whole_screen_on_a_small_terminal(demo_server
         assert screen.maximized is None and screen.table.region.height > 0
 
 
+async def test_at_80x24_the_detail_pane_takes_three_fifths_under_a_quick_filter(demo_server: DemoServer) -> None:
+    """Newcomer walk: at 80x24 under a quick filter the pane had 45% of what the bars left (the list screens'
+    narrow rule won over the tasks screen's 3fr), so the log showed one line. It takes 3/5, as documented."""
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        main, detail = screen.query_one("#body #main"), screen.task_detail
+        assert detail.display and screen.has_class("-narrower")
+        both = main.outer_size.height + detail.outer_size.height
+        assert abs(detail.outer_size.height - both * 3 / 5) <= 1, (detail.outer_size, main.outer_size)
+
+
 async def test_nothing_to_plot_says_only_that(demo_server: DemoServer) -> None:
     """Issue 28: on a run without domain results at 80x24, `P` said the plot needs rows (`z` ... the drops are
     listed below) and `z` showed an empty frame with nothing below. With nothing to plot, the pane says only that."""

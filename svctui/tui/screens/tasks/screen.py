@@ -129,6 +129,7 @@ class TasksScreen(ListScreen[CompletedTask]):
     TasksScreen #body { layout: vertical; }
     TasksScreen #body #main { height: 2fr; }
     TasksScreen #body TaskDetail { width: 1fr; height: 3fr; border-left: none; border-top: tall $panel-lighten-2; }
+    TasksScreen.-narrow #body TaskDetail, TasksScreen.-narrower #body TaskDetail { height: 3fr; }  /* not 45% */
     TasksScreen #body TaskDetail.-maximized { height: 1fr; border-top: none; }
     TasksScreen #client-bar { height: 1; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     TasksScreen .tasks-notice { height: auto; padding: 0 1; color: $warning; }
