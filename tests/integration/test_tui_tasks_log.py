@@ -163,6 +163,11 @@ async def test_another_run_under_the_cursor_clears_the_log_without_a_request(dem
         assert current is not None and current.id != first
         assert pane.view.lines == [] and pane.task_id is None
         assert text_of(pane.query_one("#log-head", Static)) == f"L opens the log of run {current.id}"
+        await pilot.press("j")  # newcomer walk: the tab went on naming the first run the cursor left the log for
+        await settle(pilot)
+        current = screen.task_detail.item
+        assert current is not None
+        assert text_of(pane.query_one("#log-head", Static)) == f"L opens the log of run {current.id}"
         assert demo_server.request_count == before, "moving the cursor reads no log"
         await pilot.press("L")
         await settle(pilot)

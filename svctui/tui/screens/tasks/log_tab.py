@@ -164,15 +164,18 @@ class LogPane(Vertical):
 
     def leave(self, task: CompletedTask | None) -> None:
         """The detail shows another run: forget the log shown (a read in flight is dropped), say how to open
-        this one's. Nothing is requested: the cursor moving over the table never reads a log."""
-        if self.task_id is None or (task is not None and task.id == self.task_id):
+        this one's (named again on every move: the run under the cursor). Nothing is requested: the cursor moving over
+        the table never reads a log."""
+        if task is not None and task.id == self.task_id:
+            return
+        self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
+        if self.task_id is None:
             return
         self.task_id = None
         self.summary = None
         self.seq += 1  # a read in flight is now stale
         self.loading = False
         self.view.clear()
-        self._set_head(f"L opens the log of run {task.id}" if task is not None else "L opens the selected run's log")
         self.update_status()
         self.refresh_bindings()  # no log: its keys are off, `/` filters the list again
 
