@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Protocol
 
 from svctui.runlog.lines import LogLine
+from svctui.triage.summary import format_duration
 
 # What each of a run's collection flags asks SharpHound for, in the words its `Resolved Collection Methods` line uses.
 FLAG_METHODS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -121,7 +122,7 @@ class LogSummary:
         if self.missing:
             parts.append("not resolved: " + ", ".join(self.missing))
         if not parts:
-            ended = f"finished in {self.finished.split('.')[0]}" if self.finished else "stopped before it finished"
+            ended = f"finished in {_timespan(self.finished)}" if self.finished else "stopped before it finished"
             parts.append(f"{ended}, {_many(self.errors, 'error')}, {_many(self.warnings, 'warning')}")
         elif self.cut:
             parts.append("ends mid-line")
@@ -137,9 +138,11 @@ class LogSummary:
             out.append("not resolved: " + ", ".join(self.missing))  # asked for, by the task: short (80 columns)
         elif self.resolved is not None:
             out.append(f"{_many(len(self.resolved), 'method')} resolved")
-        out += [f"{part.domain} {'?' if part.seconds is None else _duration(part.seconds)}" for part in self.domains]
+        out += [
+            f"{part.domain} took {'?' if part.seconds is None else _duration(part.seconds)}" for part in self.domains
+        ]
         if self.finished:
-            out.append(f"finished in {self.finished.split('.')[0]}")
+            out.append(f"finished in {_timespan(self.finished)}")
         elif not self.cut:
             out.append("stops before the enumeration finished")
         if self.cut:
@@ -165,9 +168,11 @@ class LogSummary:
             out.append("asked for but not resolved: " + ", ".join(self.missing))
         for part in self.domains:
             took = "?" if part.seconds is None else _duration(part.seconds)
-            out.append(f"{part.domain}: {took} (lines {part.first}-{part.last})")
+            out.append(f"{part.domain}: took {took} (lines {part.first}-{part.last})")
         if self.finished:
-            out.append(f"enumeration finished in {self.finished}" + ("" if self.completed else ", not completed"))
+            out.append(
+                f"enumeration finished in {_timespan(self.finished)}" + ("" if self.completed else ", not completed")
+            )
         elif not self.cut:
             out.append("the log stops before the enumeration finished")
         if self.cut:
@@ -315,8 +320,20 @@ def _seconds(start: datetime | None, stop: datetime | None) -> float | None:
 
 
 def _duration(seconds: float) -> str:
-    whole = int(seconds)
-    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+    """In the words the tasks' `took` uses (`6m 00s`, `1h 02m`)."""
+    return format_duration(timedelta(seconds=seconds))
+
+
+_TIMESPAN = re.compile(r"(?:(\d+)\.)?(\d+):(\d{2}):(\d{2})(?:\.\d+)?")  # .NET TimeSpan: [d.]hh:mm:ss[.fffffff]
+
+
+def _timespan(text: str) -> str:
+    """SharpHound's `finished in 00:09:01.1234567` in the tasks' words (`9m 01s`); any other text as it is."""
+    match = _TIMESPAN.fullmatch(text.strip())
+    if match is None:
+        return text
+    days, hours, minutes, seconds = (int(group or 0) for group in match.groups())
+    return format_duration(timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds))
 
 
 def _many(count: int, noun: str) -> str:

@@ -166,7 +166,7 @@ def test_the_summary_reads_the_log() -> None:
     assert headline.startswith("first error 02:06:00Z: LDAP bind failed") and "stuck at 40 objects" in headline
     assert "not resolved: Trusts" in headline
     text = "\n".join(summary.lines_of_text())
-    assert "DEV.EXAMPLE.COM: 0:06:00 (lines 5-12)" in text and "lines 6-11" in text
+    assert "DEV.EXAMPLE.COM: took 6m 00s (lines 5-12)" in text and "lines 6-11" in text
 
 
 def test_summary_of_odd_logs() -> None:
@@ -174,7 +174,7 @@ def test_summary_of_odd_logs() -> None:
     plain = summarise(lines_of("a\nb\n"))
     assert plain.headline() == "no line in SharpHound's format (2 lines as they are)" and not plain.formatted
     ok = summarise(lines_of(f"{stamp(0)}|INFORMATION|Enumeration finished in 00:01:23.4567\n"))
-    assert ok.headline() == "finished in 00:01:23, 0 errors, 0 warnings"
+    assert ok.headline() == "finished in 1m 23s, 0 errors, 0 warnings"
     cut = summarise(lines_of(f"{stamp(0)}|ERROR|boom\n{stamp(1)}|INFORM"))
     assert cut.cut and cut.headline().endswith("ends mid-line")
 

@@ -346,7 +346,7 @@ class LogPane(Vertical):
             parts.append(f"warn+err: {rows}" if short else f"warnings and errors: {rows} (w: every line)")
         if view.needle:
             on_match, count = view.match_position()
-            where = f"{on_match} of {count:,}" if on_match else f"{count:,} matches"
+            where = f"{on_match} of {count:,}" if on_match else f"{count:,} match{'' if count == 1 else 'es'}"
             parts.append(f"“{term}” {where}" + ("" if short else " (n/N)") if count else f"“{term}” not found")
         if self.loading:
             parts.append("reading…")
