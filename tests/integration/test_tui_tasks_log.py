@@ -309,3 +309,28 @@ async def test_a_line_on_another_utc_day_says_its_date(demo_server: DemoServer) 
         await pilot.press("g")
         await settle(pilot)
         assert "UTC)" not in text_of(pane.query_one("#log-status", Static)), "the first day's lines have no date"
+
+
+async def test_D_on_a_log_without_a_domain_part_says_there_is_none(demo_server: DemoServer) -> None:
+    """Newcomer walk: `D` on a run whose log has no domain part said `This line is before any domain's part of the
+    log.`, as if one came further down. A log without one says so; a line before the first part says that."""
+    client, task = query(
+        demo_server,
+        "SELECT client_id, id FROM tasks t WHERE NOT EXISTS (SELECT 1 FROM domain_results r WHERE r.job_id = t.id) "
+        f"AND t.status = 5 AND t.id % {NO_LOG_EVERY} != 11 ORDER BY id DESC LIMIT 1",
+    )[0]
+    async with on_tasks(demo_server, client) as (app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        assert pane.summary is not None and not pane.summary.domains and pane.view.lines
+        await pilot.press("D")
+        await settle(pilot)
+        assert app.notes[-1].message.startswith("This log has no domain's part")
+    other, with_parts, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, other) as (app, pilot, screen):
+        await only_task(pilot, screen, with_parts)
+        pane = await open_log(pilot, screen)
+        assert pane.summary is not None and pane.summary.domains
+        await pilot.press("g", "D")
+        await settle(pilot)
+        assert app.notes[-1].message == "This line is before the first domain's part of the log."

@@ -411,7 +411,13 @@ class LogPane(Vertical):
         line = self.view.current()
         domain = self.domain_of(line.number) if line is not None else None
         if domain is None:
-            self.notify("This line is before any domain's part of the log.", timeout=2)
+            parted = self.summary is not None and self.summary.domains
+            self.notify(
+                "This line is before the first domain's part of the log."
+                if parted
+                else "This log has no domain's part (no `Beginning LDAP search for …` line).",
+                timeout=2,
+            )
             return
         self.post_message(self.DomainWanted(domain))
 
