@@ -30,7 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.heap import HeapPolicy, limit_malloc_arenas
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
-from svctui.tui.navigation import FollowsProfile, HasHelp, ShowsEvent, ShowsRuns
+from svctui.tui.navigation import FollowsProfile, HasHelp, HasZoom, ShowsEvent, ShowsRuns
 from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
@@ -50,6 +50,11 @@ DEMO: Channel[Profile] = Channel("demo")  # the started demo server's profile
 TOAST_RACK = "#textual-toastrack"  # the id Textual gives every screen's toast rack
 TOAST_HOLDERS = "ToastRack > ToastHolder"  # a toast each, oldest first (ToastRack mounts them in that order)
 THEME_SAVE_DELAY = 0.5  # seconds without another theme change before the choice is written
+# Textual's palette commands in the dashboard's words (a screen without `z`: the selectors' and Clients' tables)
+FULL_SCREEN_WORDS = {
+    "Maximize": ("Full screen", "The focused table or pane takes the whole screen (esc brings the rest back)"),
+    "Minimize": ("Back from full screen", "The other panes again (esc does it too)"),
+}
 SMALL_SCREEN_ROWS = 30  # below this many rows, toasts stacked over the table hide most of it (issue 28)
 TOASTS_ON_SMALL_SCREEN = 2  # at most this many on show there: a newer one takes the oldest's place
 
@@ -641,8 +646,13 @@ class SvcTuiApp(App[int]):
         from svctui.tui.palette import dashboard_commands
 
         for command in super().get_system_commands(screen):
-            if command.title not in ("Screenshot", "Theme", "Keys"):  # ours: Save screenshot, Change theme, ?
-                yield command
+            if command.title in ("Screenshot", "Theme", "Keys"):  # ours: Save screenshot, Change theme, ?
+                continue
+            if command.title in FULL_SCREEN_WORDS:  # where `z` zooms (list_commands' Zoom), Textual's is not offered
+                if not isinstance(screen, HasZoom):
+                    yield SystemCommand(*FULL_SCREEN_WORDS[command.title], command.callback)
+                continue
+            yield command
         yield SystemCommand(
             "Change theme", "Preview as the cursor moves; enter keeps, esc goes back", self.action_change_theme
         )

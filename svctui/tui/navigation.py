@@ -51,3 +51,11 @@ class HasHelp(Protocol):
 
     def help_renames(self) -> dict[str, tuple[str, str] | None]:
         """What its keys do here when not what they say elsewhere: action → (label, tooltip), None: not listed."""
+
+
+@runtime_checkable
+class HasZoom(Protocol):
+    """A screen whose `z` gives its detail pane the whole screen (the palette offers that, not Textual's Maximize)."""
+
+    def action_zoom_detail(self) -> None:
+        """The detail pane full screen, or back."""

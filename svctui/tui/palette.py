@@ -252,6 +252,12 @@ def list_commands(app: SvcTuiApp, list_screen: ListScreen[Any]) -> Iterable[Syst
     """A list screen's palette commands: refresh, export, hydration, sort."""
     spec = list_screen.SPEC
     yield SystemCommand("Refresh", f"Reload this page of {spec.name}", list_screen.action_refresh)
+    zoomed = list_screen.maximized is not None
+    yield SystemCommand(
+        "Zoom",
+        "Bring the table back (z)" if zoomed else "The detail pane full screen; z again brings the table back (z)",
+        list_screen.action_zoom_detail,
+    )
 
     def export(fmt: str) -> None:
         records, marked = export_records(list_screen)

@@ -147,3 +147,25 @@ async def test_the_last_key_keeps_a_cell_from_the_palette_key(demo_server: DemoS
         assert "q" in {key.key for key in shown}
         gaps = [(key.key, palette.region.x - key.region.right) for key in shown]
         assert all(gap >= 1 for _, gap in gaps), gaps
+
+
+async def test_while_zoomed_the_footer_shows_z_back_and_the_palette_offers_zoom(demo_server: DemoServer) -> None:
+    """Newcomer walk: zoomed (`z`), the status line is hidden and nothing said how to get back; the palette offered
+    Textual's "Maximize" (of whatever had the focus) beside `z`. The footer shows `z Back` while zoomed (gone after
+    `z` or esc), and the palette offers Zoom, not Maximize, where `z` zooms."""
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, screen):
+        footer = screen.query_one(KeyFooter)
+
+        def keys() -> list[tuple[str, str]]:
+            return [(key, description) for key, description, _dimmed in shown_keys(footer)]
+
+        assert ("z", "Back") not in keys()
+        titles = [command.title for command in app.get_system_commands(screen)]
+        assert "Zoom" in titles and "Maximize" not in titles
+        for leave in ("z", "escape"):
+            await pilot.press("z")
+            await settle(pilot)
+            assert screen.maximized is not None and ("z", "Back") in keys()
+            await pilot.press(leave)
+            await settle(pilot)
+            assert screen.maximized is None and ("z", "Back") not in keys(), leave

@@ -75,6 +75,9 @@ class ListScreen(DashboardScreen, Generic[T]):
         Binding("r", "refresh", "Refresh", id="list.refresh", tooltip="Reload this page from the server"),
         Binding("p", "toggle_detail", "Detail", id="list.detail", tooltip="Show or hide the detail pane (or enter)"),
         Binding("escape", "close_detail", "Close detail", show=False, id="list.close", tooltip="Close the detail pane"),
+        # `z` shown in the footer only while zoomed (check_action), the way back; first: the footer shows a key's first
+        # binding that is not hidden
+        Binding("z", "zoom_detail('back')", "Back", id="list.zoom.back", tooltip="Zoomed: bring the table back"),
         Binding("z", "zoom_detail", "Zoom", show=False, id="list.zoom", tooltip="Detail pane full screen, or back"),
         Binding("y", "raw_json", "JSON", show=False, id="list.json", tooltip="Raw JSON of the row under the cursor"),
         Binding(
@@ -524,7 +527,10 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.load()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Hydration's key (`H`) is hidden, in the footer and in help, where the endpoint has none (selectors)."""
+        """Hydration's key (`H`) is hidden, in the footer and in help, where the endpoint has none (selectors); `z`'s
+        `Back` shows only while zoomed."""
+        if action == "zoom_detail" and parameters:
+            return self.maximized is not None
         return not (action == "toggle_hydration" and not self.SPEC.hydration)
 
     def action_toggle_hydration(self) -> None:
@@ -548,7 +554,18 @@ class ListScreen(DashboardScreen, Generic[T]):
         self.detail.set_open(not self.detail.is_open)
         self.refresh_detail()  # the table's resize keeps the cursor's row in view (RowTable.on_resize)
 
-    def action_zoom_detail(self) -> None:
+    def maximize(self, widget: Widget, container: bool = True) -> bool:
+        """Textual's maximize; the footer's `z Back` shows."""
+        maximized = super().maximize(widget, container)
+        self.refresh_bindings()
+        return maximized
+
+    def minimize(self) -> None:
+        """Textual's minimize (`z`, or esc: Textual's own); the footer's `z Back` goes."""
+        super().minimize()
+        self.refresh_bindings()
+
+    def action_zoom_detail(self, _back: str = "") -> None:
         """`z`: the detail pane (opened if closed) takes the whole screen; again, or esc, brings the table back."""
         if self.maximized is not None:
             self.minimize()
