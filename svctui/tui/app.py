@@ -55,6 +55,7 @@ FULL_SCREEN_WORDS = {
     "Maximize": ("Full screen", "The focused table or pane takes the whole screen (esc brings the rest back)"),
     "Minimize": ("Back from full screen", "The other panes again (esc does it too)"),
 }
+SETTINGS_PROBLEM_SECONDS = 20  # a problem in settings.toml said at start-up: long enough to read before it goes
 SMALL_SCREEN_ROWS = 30  # below this many rows, toasts stacked over the table hide most of it (issue 28)
 TOASTS_ON_SMALL_SCREEN = 2  # at most this many on show there: a newer one takes the oldest's place
 
@@ -268,9 +269,15 @@ class SvcTuiApp(App[int]):
 
             problems = keymap_problems(self.settings.keymap)
             if problems:
-                self.notify("\n".join(problems), title="Keymap in settings.toml", severity="warning", markup=False)
+                self.notify(
+                    "\n".join(problems),
+                    title="Keymap in settings.toml",
+                    severity="warning",
+                    markup=False,
+                    timeout=SETTINGS_PROBLEM_SECONDS,
+                )
         for note in self.startup_notes:
-            self.notify(note, severity="warning", timeout=8)
+            self.notify(note, severity="warning", timeout=SETTINGS_PROBLEM_SECONDS)
         if self.profile is None:
             self.open_first_run()
         else:
@@ -325,7 +332,7 @@ class SvcTuiApp(App[int]):
         name, problem = pick_theme(requested, self.available_themes)
         self.theme = name
         if problem:
-            self.notify(problem, title="Themes", severity="warning", markup=False)
+            self.notify(problem, title="Themes", severity="warning", markup=False, timeout=SETTINGS_PROBLEM_SECONDS)
 
     def action_change_theme(self) -> None:
         """The theme picker: the highlighted theme is previewed, enter keeps (and saves) it, esc goes back."""

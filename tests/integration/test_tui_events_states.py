@@ -15,6 +15,7 @@ from svctui.store.model import Profile
 from svctui.store.paths import config_dir, data_dir
 from svctui.store.profiles import ProfileStore
 from svctui.store.settings import Settings, load_settings
+from svctui.tui.app import SETTINGS_PROBLEM_SECONDS
 from svctui.tui.launch import demo_profile
 from svctui.tui.palette import dashboard_commands, export_view
 from svctui.tui.screens.first_run import FirstRunScreen
@@ -388,9 +389,19 @@ async def test_a_theme_picked_in_the_app_is_kept(demo_server: DemoServer) -> Non
 async def test_keymap_problems_are_reported_once(demo_server: DemoServer) -> None:
     settings = Settings(keymap={"list.refresh": "R", "no.such.binding": "z"})
     async with on_events(demo_server, settings=settings) as (app, _pilot, _screen):
-        notes = [note.message for note in app.notes if note.title == "Keymap in settings.toml"]
+        notes = [note for note in app.notes if note.title == "Keymap in settings.toml"]
         assert len(notes) == 1
-        assert "unknown binding id(s): no.such.binding" in notes[0] and "'R' does two things" in notes[0]
+        assert (
+            "unknown binding id(s): no.such.binding" in notes[0].message and "'R' does two things" in notes[0].message
+        )
+        assert notes[0].timeout == SETTINGS_PROBLEM_SECONDS, "newcomer walk: gone in 5 s, before it was read"
+
+
+async def test_a_theme_that_is_not_installed_is_said_long_enough_to_read(demo_server: DemoServer) -> None:
+    async with on_events(demo_server, settings=Settings(theme="no-such-theme")) as (app, _pilot, _screen):
+        notes = [note for note in app.notes if note.title == "Themes"]
+        assert [note.message for note in notes] == ["Theme 'no-such-theme' is not installed; using textual-dark."]
+        assert notes[0].timeout == SETTINGS_PROBLEM_SECONDS
 
 
 async def test_first_run_at_80x24_scrolls_the_focused_field_into_view() -> None:

@@ -46,6 +46,7 @@ class Note:
     message: str
     title: str
     severity: str
+    timeout: float | None = None  # seconds on screen (None: Textual's default)
 
 
 class RecordingApp(SvcTuiApp):
@@ -77,7 +78,7 @@ class RecordingApp(SvcTuiApp):
         markup: bool = True,
     ) -> None:
         """Show it, and remember it."""
-        self.notes.append(Note(message, title, severity))
+        self.notes.append(Note(message, title, severity, timeout))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
 
