@@ -37,7 +37,7 @@ from textual.geometry import Region
 from textual.widgets import DataTable
 
 from bench.harness import Comparison, Measurement, human, summarise
-from bench.support import LagMonitor, until
+from bench.support import LagMonitor, launched_as, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import COMPLETED_TASKS
 from svctui.api.limits import REPLACEMENT_TASK_ENDPOINT
@@ -46,6 +46,7 @@ from svctui.api.signing import SignatureAuth
 from svctui.demo.config import DEFAULT_RATE_LIMIT, FIXED_ANCHOR, DemoSizes  # the server's default rate limit
 from svctui.demo.process import DemoProcess
 from svctui.fleet import find_fleet, member_health, recent_runs_query
+from svctui.startup import DASHBOARD
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.clients import ClientsScreen
 from tests.support.tui import make_app, settle
@@ -243,5 +244,7 @@ def _verdict(subject: Measurement, baseline: Measurement) -> str:
 
 
 def run() -> list[Comparison]:
-    """Two rows: clients-fill (against the slowest fetch as the fill saw it), clients-fill-alone."""
-    return asyncio.run(_run())
+    """Two rows: clients-fill (against the slowest fetch as the fill saw it), clients-fill-alone. The dashboard
+    tuned as `svctui` tunes it at launch."""
+    with launched_as(DASHBOARD):
+        return asyncio.run(_run())

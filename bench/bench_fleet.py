@@ -15,16 +15,15 @@ second. Three rows:
   the budget of 2, and the loop's worst stall while it runs.
 
 The database is generated once (about a minute) and kept in the temp directory for later runs (same seed, sizes
-and anchor: the same rows). The health rounds run under the collector policy `svctui health` sets at launch
-(svctui.startup.collect_less_for_a_batch) and report the client's CPU: ~1.3 s a round, reading and validating 30
-pages of 1,000 runs (the slim FleetRun) and judging 1,000 clients; the demo's own ~0.85 s a round (its kept task
-JSON) shares the two cores (docs/PERFORMANCE.md).
+and anchor: the same rows). The health rounds run under the runtime tuning `svctui health` sets at launch, the fills
+under the dashboard's (svctui.startup.tune_runtime: BATCH, DASHBOARD). The health rounds report the client's CPU:
+~1.3 s a round, reading and validating 30 pages of 1,000 runs (the slim FleetRun) and judging 1,000 clients; the
+demo's own ~0.85 s a round (its kept task JSON) shares the two cores (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
 import statistics
 import sys
 import tempfile
@@ -32,17 +31,17 @@ import time
 from pathlib import Path
 
 from bench.harness import Comparison, Measurement, human, summarise
-from bench.support import LagMonitor, until
+from bench.support import LagMonitor, launched_as, until
 from svctui.api.client import ApiClient
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import DEFAULT_RATE_LIMIT, FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
 from svctui.fleet import HealthOptions, find_fleet, fleet_health
 from svctui.fleet_runs import FleetRuns, fleet_round
-from svctui.startup import collect_less_for_a_batch
+from svctui.startup import BATCH, DASHBOARD
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.clients import ClientsScreen
-from tests.support.tui import make_app, settle
+from tests.support.tui import RecordingApp, make_app, settle
 
 SIZES = DemoSizes(clients=999, events=2000, tasks=60_000, tags=2, selectors=10)
 DB_PATH = Path(tempfile.gettempdir()) / "svctui-bench-fleet-1000.sqlite3"
@@ -60,11 +59,9 @@ def floor(requests: int) -> float:
 
 async def health_round(demo: DemoProcess) -> tuple[float, int, int, float]:
     """(seconds, requests, clients that needed their own history, the client's CPU seconds) of one `svctui health`
-    read of the fleet, under the collector policy `svctui health` sets at launch (put back after: the fill runs in
+    read of the fleet, under the runtime tuning `svctui health` sets at launch (put back after: the fill runs in
     this process too)."""
-    thresholds = gc.get_threshold()
-    collect_less_for_a_batch()
-    try:
+    with launched_as(BATCH):
         async with ApiClient(demo.base_url, SignatureAuth(demo.token_id, demo.token_key)) as client:
             runs = FleetRuns()
             started, cpu = time.perf_counter(), time.process_time()
@@ -72,9 +69,6 @@ async def health_round(demo: DemoProcess) -> tuple[float, int, int, float]:
             await fleet_round(client, fleet, FIXED_ANCHOR, HealthOptions(), runs)
             elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
             return elapsed, client.requests_sent, runs.histories, cpu
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
 
 
 async def one_by_one(demo: DemoProcess) -> tuple[float, int]:
@@ -88,8 +82,13 @@ async def one_by_one(demo: DemoProcess) -> tuple[float, int]:
 
 async def fill_and_tick(demo: DemoProcess) -> tuple[float, int, float, int, float]:
     """The Clients screen from `4` until every row is judged, then one live round with nothing new: (fill seconds,
-    its requests, its worst stall, the tick's requests, the tick's worst stall)."""
-    app = make_app(profile=demo_profile(demo))
+    its requests, its worst stall, the tick's requests, the tick's worst stall), under the dashboard's runtime
+    tuning."""
+    with launched_as(DASHBOARD):
+        return await _fill_and_tick(make_app(profile=demo_profile(demo)))
+
+
+async def _fill_and_tick(app: RecordingApp) -> tuple[float, int, float, int, float]:
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot)
         client = await app.api_client()

@@ -25,11 +25,12 @@ from pathlib import Path
 
 from bench.bench_stall import STALL_REPEATS, make_app, serving, stall_row
 from bench.harness import Comparison
-from bench.support import LagMonitor, until
+from bench.support import LagMonitor, launched_as, until
 from svctui.api.filters import Filter
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
 from svctui.demo.runlogs import BIG_EVERY, NO_LOG_EVERY
+from svctui.startup import DASHBOARD
 from svctui.store.settings import Settings
 from svctui.tui.screens.tasks.screen import TasksScreen
 from tests.support.tui import settle
@@ -132,5 +133,6 @@ async def _run() -> list[Comparison]:
 
 
 def run() -> list[Comparison]:
-    """The log stall rows."""
-    return asyncio.run(_run())
+    """The log stall rows. The dashboard tuned as `svctui` tunes it at launch."""
+    with launched_as(DASHBOARD):
+        return asyncio.run(_run())

@@ -48,13 +48,14 @@ import httpx
 from textual.pilot import Pilot
 
 from bench.harness import Comparison, Measurement, human
-from bench.support import LagMonitor, until
+from bench.support import LagMonitor, launched_as, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import EVENTS, Filter
 from svctui.api.query import ListQuery
 from svctui.api.signing import SignatureAuth
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
+from svctui.startup import DASHBOARD
 from svctui.store.settings import Settings
 from svctui.triage import detect_drops
 from svctui.tui.launch import demo_profile
@@ -333,5 +334,6 @@ async def _run() -> list[Comparison]:
 
 
 def run() -> list[Comparison]:
-    """The five stall rows and filter-to-table."""
-    return asyncio.run(_run())
+    """The five stall rows and filter-to-table. The dashboard tuned as `svctui` tunes it at launch."""
+    with launched_as(DASHBOARD):
+        return asyncio.run(_run())

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 from bench.bench_stall import applied, shown
+from bench.support import launched_as
+from svctui.startup import DASHBOARD
 from svctui.store.model import build_profile
 from svctui.store.settings import Settings
 from svctui.tui.screens.tasks.screen import TasksScreen
@@ -58,4 +60,5 @@ async def probe(mode: str, client_id: str, page_size: int) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(asyncio.run(probe(sys.argv[1], sys.argv[2], int(sys.argv[3])))))
+    with launched_as(DASHBOARD):  # as `svctui` tunes itself at launch
+        print(json.dumps(asyncio.run(probe(sys.argv[1], sys.argv[2], int(sys.argv[3])))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import sqlite3
 import time
@@ -11,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from svctui.demo.server import DemoServer
+from svctui.startup import TUNINGS, tune_runtime
 
 
 def isolated_env(root: Path) -> dict[str, str]:
@@ -46,6 +48,21 @@ def isolated_process(root: Path) -> Iterator[None]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+
+
+@contextlib.contextmanager
+def launched_as(kind: str) -> Iterator[None]:
+    """This process tuned for the block as the `svctui` program tunes itself at launch as `kind` (DASHBOARD or
+    BATCH: svctui.startup.tune_runtime), the collector as it was after it (the malloc arena limit stays: it is the
+    process's, and the old dashboard set it as its first app was made)."""
+    thresholds = gc.get_threshold()
+    tune_runtime(kind)
+    try:
+        yield
+    finally:
+        if TUNINGS[kind].freeze:
+            gc.unfreeze()
+        gc.set_threshold(*thresholds)
 
 
 def demo_profile_env(root: Path, demo: DemoServer) -> dict[str, str]:

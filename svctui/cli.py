@@ -12,7 +12,7 @@ import sys
 import click
 
 from svctui.clitypes import AsciiInt
-from svctui.startup import BATCH_COMMANDS, collect_less_for_a_batch, quiet_pydantic_plugins, skip_unused_imports
+from svctui.startup import quiet_pydantic_plugins, runtime_for, skip_unused_imports, tune_runtime
 from svctui.store.bounds import MAX_REFRESH_SECONDS
 from svctui.visible import VisibleStream
 
@@ -129,8 +129,9 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
     check_environment()
     ctx.obj["profile"] = profile_name
     ctx.obj["read_only"] = read_only
-    if ctx.obj.get(AT_LAUNCH) and ctx.invoked_subcommand in BATCH_COMMANDS:
-        collect_less_for_a_batch()  # the program's own process only: never a test's or a library user's
+    runtime = runtime_for(ctx.invoked_subcommand)
+    if ctx.obj.get(AT_LAUNCH) and runtime is not None:
+        tune_runtime(runtime)  # the program's own process only, once, before any thread: never a test's or a caller's
     if ctx.invoked_subcommand is not None:
         return
     from svctui.tui.launch import run_dashboard

@@ -6,6 +6,9 @@ import gc
 import importlib.util
 import os
 import sys
+from dataclasses import dataclass
+
+M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 
 
 def skip_unused_imports() -> None:
@@ -23,19 +26,66 @@ def skip_unused_imports() -> None:
         sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 
+DASHBOARD = "dashboard"  # `svctui` without a subcommand: the long-running dashboard
+BATCH = "batch"  # a one-shot command of BATCH_COMMANDS
 BATCH_COMMANDS = frozenset({"health"})  # one-shot commands that hold a whole fleet's runs (tens of thousands of models)
-# young objects between two collections 50,000 (CPython's default: 700), an older pass every 20 of those (10) and a
-# full one every 100 older passes (10, and only when the old heap grew by a quarter)
-BATCH_THRESHOLDS = (50_000, 20, 100)
 
 
-def collect_less_for_a_batch() -> None:
-    """For a one-shot command of BATCH_COMMANDS (cli's group, once, as it starts): the heap of its imports frozen
-    out of the collector and collections ~70x rarer (BATCH_THRESHOLDS). `svctui health` on 1,000 clients validates
-    ~30,000 runs that hold no reference cycles; the default policy's passes over that growing heap are a large
-    share of the round's CPU (docs/PERFORMANCE.md, fleet-1000-health). Never the dashboard's (rss-100k)."""
-    gc.freeze()
-    gc.set_threshold(*BATCH_THRESHOLDS)
+@dataclass(frozen=True)
+class RuntimeTuning:
+    """What the program sets once as it starts: the collector's thresholds, whether the heap of its imports so far is
+    frozen out of the collector, and at most how many malloc arenas (None: glibc's default)."""
+
+    thresholds: tuple[int, int, int]
+    freeze: bool
+    malloc_arenas: int | None
+
+
+# CPython's defaults are (700, 10, 10): a young pass every 700 objects, an older one every 10 of those, a full one
+# every 10 older ones (and only when the old heap grew by a quarter).
+TUNINGS: dict[str, RuntimeTuning] = {
+    # young passes as CPython's (cycles freed young: rss-100k), full passes 100x rarer: one walks every object alive
+    # with the loop held, the fleet's 30,000 runs or a 50,000-task history (fleet-1000-fill, stall-drop-detection);
+    # one malloc arena: pages are validated in threads, and what one thread's arena frees the next page, allocated
+    # in another, does not reuse (rss-100k)
+    DASHBOARD: RuntimeTuning(thresholds=(700, 10, 1000), freeze=False, malloc_arenas=1),
+    # `svctui health` on 1,000 clients validates ~30,000 runs that hold no reference cycles: collections ~70x rarer
+    # and the imports' heap frozen out of them (fleet-1000-health)
+    BATCH: RuntimeTuning(thresholds=(50_000, 20, 100), freeze=True, malloc_arenas=None),
+}
+
+
+def runtime_for(subcommand: str | None) -> str | None:
+    """The TUNINGS key for the program run with `subcommand` (None: the dashboard); None for a command that keeps
+    CPython's defaults."""
+    if subcommand is None:
+        return DASHBOARD
+    return BATCH if subcommand in BATCH_COMMANDS else None
+
+
+def tune_runtime(kind: str) -> None:
+    """Set the process-wide runtime tuning of `kind` (TUNINGS): the program's, once, as it starts (cli's group,
+    launched by `main`), before any thread; nothing changes it afterwards. Never a library user's process."""
+    tuning = TUNINGS[kind]
+    if tuning.malloc_arenas is not None:
+        limit_malloc_arenas(tuning.malloc_arenas)
+    if tuning.freeze:
+        gc.freeze()
+    gc.set_threshold(*tuning.thresholds)
+
+
+def limit_malloc_arenas(arenas: int) -> bool:
+    """On glibc, unless MALLOC_ARENA_MAX is set: at most `arenas` malloc arenas for the process; True when set."""
+    if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    import ctypes  # here: `svctui --help` never needs it
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt  # glibc only (musl has no mallopt)
+    except (AttributeError, OSError):
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(mallopt(M_ARENA_MAX, arenas))
 
 
 def quiet_pydantic_plugins() -> None:
