@@ -33,24 +33,22 @@ BATCH_COMMANDS = frozenset({"health"})  # one-shot commands that hold a whole fl
 
 @dataclass(frozen=True)
 class RuntimeTuning:
-    """What the program sets once as it starts: the collector's thresholds, whether the heap of its imports so far is
-    frozen out of the collector, and at most how many malloc arenas (None: glibc's default)."""
+    """What the program sets once as it starts: the collector's thresholds (None: CPython's own), whether the heap of
+    its imports so far is frozen out of the collector, and at most how many malloc arenas (None: glibc's default)."""
 
-    thresholds: tuple[int, int, int]
+    thresholds: tuple[int, int, int] | None
     freeze: bool
     malloc_arenas: int | None
 
 
-# CPython's defaults are (700, 10, 10): a young pass every 700 objects, an older one every 10 of those, a full one
-# every 10 older ones (and only when the old heap grew by a quarter).
 TUNINGS: dict[str, RuntimeTuning] = {
-    # young passes as CPython's (cycles freed young: rss-100k), full passes 100x rarer: one walks every object alive
-    # with the loop held, the fleet's 30,000 runs or a 50,000-task history (fleet-1000-fill, stall-drop-detection);
-    # one malloc arena: pages are validated in threads, and what one thread's arena frees the next page, allocated
-    # in another, does not reuse (rss-100k)
-    DASHBOARD: RuntimeTuning(thresholds=(700, 10, 1000), freeze=False, malloc_arenas=1),
-    # `svctui health` on 1,000 clients validates ~30,000 runs that hold no reference cycles: collections ~70x rarer
-    # and the imports' heap frozen out of them (fleet-1000-health)
+    # one malloc arena: pages are validated in threads, and what one thread's arena frees the next page, allocated in
+    # another, does not reuse (rss-100k). The collector keeps CPython's thresholds: each page leaves reference cycles
+    # that only a full pass frees (rss-100k); the app's HeapPolicy (tui/heap.py) holds full passes around big loads
+    DASHBOARD: RuntimeTuning(thresholds=None, freeze=False, malloc_arenas=1),
+    # `svctui health` on 1,000 clients validates ~30,000 runs that hold no reference cycles: a young pass every 50,000
+    # objects (CPython: 700), an older one every 20 of those (10), a full one every 100 older ones (10), and the
+    # imports' heap frozen out of them (fleet-1000-health)
     BATCH: RuntimeTuning(thresholds=(50_000, 20, 100), freeze=True, malloc_arenas=None),
 }
 
@@ -71,7 +69,8 @@ def tune_runtime(kind: str) -> None:
         limit_malloc_arenas(tuning.malloc_arenas)
     if tuning.freeze:
         gc.freeze()
-    gc.set_threshold(*tuning.thresholds)
+    if tuning.thresholds is not None:
+        gc.set_threshold(*tuning.thresholds)
 
 
 def limit_malloc_arenas(arenas: int) -> bool:

@@ -211,7 +211,7 @@ async def big_page(demo_server: DemoServer) -> AsyncIterator[tuple[RecordingApp,
 async def test_the_dashboard_installs_its_collector_policy_as_it_starts_and_removes_it_as_it_closes(
     demo_server: DemoServer,
 ) -> None:
-    """Runtime tuning is the app's (svctui.tui.heap), set at launch: no screen calls it."""
+    """The collector policy is the app's (svctui.tui.heap), installed as it mounts: no screen calls it."""
     before = gc.get_threshold()
     async with big_page(demo_server) as (app, _pilot, _screen):
         assert app.heap_policy.installed

@@ -70,7 +70,8 @@ def test_blocker_really_blocks() -> None:
     assert "blocked import of textual" in result.stderr
 
 
-TUNING_MODULES = {"gc", "ctypes", "svctui.tui.heap"}  # process-wide runtime tuning: the app's, set at launch
+TUNING_MODULES = {"gc", "ctypes", "svctui.tui.heap"}  # process-wide runtime tuning: the launch's and the app's
+TUNERS = {"tune_runtime", "limit_malloc_arenas"}  # svctui.startup's: cli.py calls tune_runtime, once, at launch
 
 
 def tuning_imports(source: str) -> list[str]:
@@ -87,24 +88,37 @@ def tuning_imports(source: str) -> list[str]:
     return found
 
 
+def tuner_uses(source: str) -> list[str]:
+    """The TUNERS a source names (imported, called or read as an attribute)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            found |= {alias.name for alias in node.names} & TUNERS
+        elif isinstance(node, ast.Name) and node.id in TUNERS:
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in TUNERS:
+            found.add(node.attr)
+    return sorted(found)
+
+
 def _is_in(name: str, module: str) -> bool:
     return name == module or name.startswith(module + ".")
 
 
-def test_no_screen_widget_or_library_module_tunes_the_runtime() -> None:
-    """Issue 27: gc and malloc are set once by the app at launch (svctui.tui.heap), never from a screen, a widget or
-    svctui.api."""
+def test_only_the_launch_and_the_apps_policy_tune_the_runtime() -> None:
+    """Issue 27: gc and malloc are set once as the program launches (svctui/startup.py, called by cli.py) and by the
+    app's collector policy (svctui/tui/heap.py, installed by tui/app.py), never from a screen, a widget or svctui.api:
+    no other module imports gc, ctypes or the policy, or calls the launch's tuning."""
     root = Path(__file__).resolve().parents[2] / "svctui"
-    offenders = {
-        str(path.relative_to(root)): imports
-        for folder in ("tui/screens", "tui/widgets", "api")
-        for path in sorted((root / folder).rglob("*.py"))
-        if (imports := tuning_imports(path.read_text(encoding="utf-8")))
-    }
-    assert offenders == {}
+    sources = {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in sorted(root.rglob("*.py"))}
+    importers = {name: found for name, source in sources.items() if (found := tuning_imports(source))}
+    callers = {name: found for name, source in sources.items() if (found := tuner_uses(source))}
+    assert importers == {"startup.py": ["gc", "ctypes"], "tui/heap.py": ["gc"], "tui/app.py": ["svctui.tui.heap"]}
+    assert callers == {"cli.py": ["tune_runtime"], "startup.py": ["limit_malloc_arenas"]}
 
 
-def test_the_tuning_check_sees_each_way_of_importing() -> None:
-    sources = ["import gc", "import ctypes.util", "from svctui.tui import heap", "from svctui.tui.heap import X"]
-    expected = [["gc"], ["ctypes"], ["svctui.tui.heap"], ["svctui.tui.heap"]]
-    assert [tuning_imports(source) for source in sources] == expected
+def test_the_tuning_checks_see_each_way_of_importing_and_calling() -> None:
+    sources = ["import gc", "import ctypes.util", "from ctypes import CDLL", "from svctui.tui import heap"]
+    assert [tuning_imports(source) for source in sources] == [["gc"], ["ctypes"], ["ctypes"], ["svctui.tui.heap"]]
+    calls = ["from svctui.startup import tune_runtime", "startup.tune_runtime(k)", "limit_malloc_arenas(1)", "x = 1"]
+    assert [tuner_uses(source) for source in calls] == [["tune_runtime"], ["tune_runtime"], ["limit_malloc_arenas"], []]

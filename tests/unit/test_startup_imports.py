@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+
+from tests.support.process_state import run_probe
 
 
 def _probe(code: str) -> str:
@@ -60,26 +63,33 @@ def test_the_command_line_turns_off_pydantics_plugin_scan_unless_the_user_set_it
     assert _plugins_setting_after_a_command("logfire") == "'logfire'"
 
 
-STATE = (
-    "import gc, os, sys\n"
-    "def state():\n"
-    "    return (sorted(m for m, v in sys.modules.items() if v is None), gc.isenabled(), gc.get_threshold(),\n"
-    "            gc.get_freeze_count(), len(gc.callbacks), os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n"
-)
-
-
 def test_svctui_api_imported_as_a_library_changes_no_process_wide_state() -> None:
-    """A program that imports svctui.api (docs/CLIENT.md) keeps its sys.modules, collector and environment."""
-    code = STATE + (
-        "before = state()\nimport svctui.api, svctui.api.client, svctui.api.models, httpx\n"
-        "print(before == state() or (before, state()))"
-    )
-    assert _probe(code) == "True"
+    """A program that imports svctui.api (docs/CLIENT.md) keeps its collector, sys.modules, signal and logging
+    handlers, switch interval and environment (tests/support/process_state.py lists what is compared)."""
+    code = "before = state()\nimport svctui.api, svctui.api.client, svctui.api.models, httpx\n"
+    assert run_probe(code + "print(changed(before, state()))") == "{}"
 
 
-def _collector_after(*args: str) -> str:
+def test_the_state_probe_sees_each_kind_of_change() -> None:
+    """The probe above can fail: each process-wide change the program itself makes at launch, or a library could,
+    shows up in it."""
     code = (
-        "import gc, sys\nfrom svctui.cli import main\n"
+        "before = state()\nimport logging, signal, sys\nimport svctui.startup as s\n"
+        "s.skip_unused_imports(); s.tune_runtime(s.BATCH); s.quiet_pydantic_plugins()\n"
+        "logging.getLogger('svctui').addHandler(logging.StreamHandler())\n"
+        "signal.signal(signal.SIGUSR1, signal.SIG_IGN); sys.setswitchinterval(0.001)\n"
+        "print(sorted(changed(before, state())))"
+    )
+    assert run_probe(code) == str(["environment", "gc", "logging", "modules", "signals", "switch interval"])
+
+
+def _runtime_after(*args: str) -> str:
+    """The collector's thresholds and whether a heap is frozen as `svctui ARGS` (main, the program) runs its command;
+    the dashboard's run replaced by that report (the app is not what is tested: its launch is)."""
+    code = (
+        "import gc, sys\nimport svctui.tui.launch\n"
+        "def report(**_options):\n    print(gc.get_threshold(), gc.get_freeze_count() > 0)\n    return 0\n"
+        "svctui.tui.launch.run_dashboard = report\nfrom svctui.cli import main\n"
         f"sys.argv = ['svctui', *{list(args)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(gc.get_threshold(), gc.get_freeze_count() > 0)"
@@ -87,18 +97,33 @@ def _collector_after(*args: str) -> str:
     return _probe(code)
 
 
-def test_only_a_batch_command_launched_as_the_program_collects_less() -> None:
-    """`svctui health` (the program, main) freezes its start-up heap and raises the collector's thresholds once;
+def test_the_program_tunes_the_runtime_once_as_it_launches_for_a_batch_command_not_the_dashboard() -> None:
+    """`svctui health` (a batch command) sets its collector TUNINGS as the program starts; the dashboard keeps
+    CPython's collector (its launch limits malloc's arenas, and the app's HeapPolicy does the rest: tui/heap.py),
     another command keeps CPython's defaults, and so does `cli` invoked by a caller (a test's CliRunner)."""
-    from svctui.startup import BATCH_THRESHOLDS
+    from svctui.startup import BATCH, TUNINGS
 
-    assert _collector_after("health", "--help") == f"{BATCH_THRESHOLDS} True"
-    assert _collector_after("locate", "config") == f"{(700, 10, 10)} False"
+    batch = TUNINGS[BATCH]
+    assert _runtime_after() == f"{(700, 10, 10)} False", "the dashboard's launch"
+    assert _runtime_after("health", "--help") == f"{batch.thresholds} {batch.freeze}"
+    assert _runtime_after("locate", "config") == f"{(700, 10, 10)} False"
     by_a_caller = (
         "import gc\nfrom click.testing import CliRunner\nfrom svctui.cli import cli\n"
         "CliRunner().invoke(cli, ['health', '--help'])\nprint(gc.get_threshold(), gc.get_freeze_count() > 0)"
     )
     assert _probe(by_a_caller) == f"{(700, 10, 10)} False"
+
+
+def test_the_dashboard_limits_malloc_arenas_unless_the_environment_does() -> None:
+    """In a fresh process (mallopt is process-wide): set on glibc; MALLOC_ARENA_MAX in the environment wins."""
+    probe = "from svctui.startup import limit_malloc_arenas as f; print(f(1))"
+    env = {key: value for key, value in os.environ.items() if key != "MALLOC_ARENA_MAX"}
+    ran = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert ran.stdout.split() == ["True"]
+    ran = subprocess.run(
+        [sys.executable, "-c", probe], env={**env, "MALLOC_ARENA_MAX": "4"}, capture_output=True, text=True, check=True
+    )
+    assert ran.stdout.split() == ["False"]
 
 
 def test_the_dashboard_module_leaves_the_plot_library_to_the_first_plot() -> None:
