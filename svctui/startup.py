@@ -6,7 +6,7 @@ import gc
 import importlib.util
 import os
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 
@@ -31,8 +31,7 @@ BATCH = "batch"  # a one-shot command of BATCH_COMMANDS
 BATCH_COMMANDS = frozenset({"health"})  # one-shot commands that hold a whole fleet's runs (tens of thousands of models)
 
 
-@dataclass(frozen=True)
-class RuntimeTuning:
+class RuntimeTuning(NamedTuple):
     """What the program sets once as it starts: the collector's thresholds (None: CPython's own), whether the heap of
     its imports so far is frozen out of the collector, and at most how many malloc arenas (None: glibc's default)."""
 
