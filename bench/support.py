@@ -53,8 +53,8 @@ def isolated_process(root: Path) -> Iterator[None]:
 @contextlib.contextmanager
 def launched_as(kind: str) -> Iterator[None]:
     """This process tuned for the block as the `svctui` program tunes itself at launch as `kind` (DASHBOARD or
-    BATCH: svctui.startup.tune_runtime), the collector as it was after it (the malloc arena limit stays: it is the
-    process's, and the old dashboard set it as its first app was made)."""
+    BATCH: svctui.startup.tune_runtime), the collector as it was after it (the malloc arena limit stays: mallopt
+    has no way back). The dashboard's own HeapPolicy comes with the app (make_app), as in the program."""
     thresholds = gc.get_threshold()
     tune_runtime(kind)
     try:
