@@ -216,7 +216,12 @@ class AuditTab(Widget):
     def fill(
         self, table: RowTable[Text | Group], columns: Sequence[Column], rows: list[tuple[str | None, list[str]]]
     ) -> None:
-        """Put the rows in the table, its columns fitted to the tab's width (svctui.table_fit)."""
+        """Put the rows in the table, its columns fitted to the tab's width (svctui.table_fit); a column no row has
+        a value in (a run's messages when every deletion went through) takes no room from the others."""
+        if rows:
+            kept = [index for index in range(len(columns)) if any(row[index] for _, row in rows)]
+            columns = [columns[index] for index in kept]
+            rows = [(key, [row[index] for index in kept]) for key, row in rows]
         natural = {
             column.key: max([cell_len(column.title), *(cell_len(row[index]) for _, row in rows)])
             for index, column in enumerate(columns)
