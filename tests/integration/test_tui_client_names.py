@@ -197,3 +197,20 @@ async def test_a_client_list_that_cannot_be_read_leaves_the_cache_said_so(demo_s
             assert text_of(picker.query_one("#client-status", Static)) == UNREAD_NOTE
         assert proxy.kinds_seen("garbage") >= 1
     assert load_names(PROFILE, server=server) == cached
+
+
+async def test_at_80_columns_every_known_client_is_one_line(demo_server: DemoServer) -> None:
+    """Newcomer walk: at 80 columns a recent client's `34 events · recent` wrapped onto a second line (a ragged
+    list). Each option is one line; `recent` comes first, what does not fit is cut with `…`."""
+    from textual.widgets import OptionList
+
+    real = str(query(demo_server, "SELECT client_id FROM events GROUP BY client_id ORDER BY count(*) DESC")[0][0])
+    app = make_app(demo_server, settings=stranger_settings(real))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_tasks(pilot)
+        picker = await open_picker(pilot)
+        await settle(pilot)
+        options = picker.query_one(OptionList)
+        assert options.option_count >= 7 and any(client.recent for client in picker.known)
+        assert options.virtual_size.height == options.option_count, "one line per client"
+        assert "  recent · " in str(options.get_option_at_index(0).prompt), "the recent one first, `recent` first"

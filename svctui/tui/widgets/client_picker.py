@@ -39,13 +39,11 @@ class KnownClient:
     recent: bool = False
 
     def label(self) -> Content:
-        """`collector-01  7d3c1a2b-…  3 events · recent`."""
+        """`collector-01  7d3c1a2b-…  recent · 3 events` (one line: what does not fit is cut with `…`)."""
         name = visible(self.name) or "(unnamed client)"  # the server's: shown, never obeyed
-        notes = []
+        notes = ["recent"] if self.recent else []
         if self.events:
             notes.append(f"{self.events} event" + ("s" if self.events != 1 else ""))
-        if self.recent:
-            notes.append("recent")
         return Content.from_markup(
             "[b]$name[/b]  $client_id  [dim]$notes[/dim]",
             name=name,
@@ -96,7 +94,9 @@ class ClientPicker(ModalScreen[str | None]):
     ]
     DEFAULT_CSS = """
     ClientPicker #client-dialog { width: 90; padding: 0 1; }
-    ClientPicker OptionList { height: auto; max-height: 16; margin-top: 1; }
+    ClientPicker OptionList {
+        height: auto; max-height: 16; margin-top: 1; text-wrap: nowrap; text-overflow: ellipsis;  /* no ragged list */
+    }
     ClientPicker #client-status { color: $text-muted; height: auto; }
     """
 
