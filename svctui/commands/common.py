@@ -158,10 +158,19 @@ def chosen_profile_name(ctx: click.Context, profile_name: str | None) -> str | N
 
 
 def resolve_profile(name: str | None) -> Profile:
-    """The complete profile to connect with (StoreError → exit 2 with the store's message)."""
+    """The complete profile to connect with (StoreError → exit 2 with the store's message); a named profile
+    ignores the SVCTUI_* connection variables, which one note on stderr says (once per run)."""
+    from svctui.store.envprofile import env_ignored_note
     from svctui.store.profiles import ProfileStore
 
-    return ProfileStore().resolve(name)
+    profile = ProfileStore().resolve(name)
+    ignored = env_ignored_note(name, os.environ)
+    ctx = click.get_current_context(silent=True)
+    said = ctx.find_root().meta if ctx is not None else {}  # once per run, however many profiles (--all-profiles)
+    if ignored is not None and not said.get("env_ignored_noted"):
+        said["env_ignored_noted"] = True
+        note(ignored)
+    return profile
 
 
 def note_deprecation(notice: str) -> None:

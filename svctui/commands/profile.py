@@ -315,12 +315,12 @@ def test(ctx: click.Context, name: str | None) -> None:
     where the API answers), 5 server or network error.
     """
     from svctui.api.errors import ApiError
-    from svctui.commands.common import ExitCode, exit_code_for
+    from svctui.commands.common import ExitCode, exit_code_for, resolve_profile
     from svctui.connect import failure_hint
 
     chosen = name or (ctx.obj or {}).get("profile")
     try:
-        resolved = _store().resolve(chosen)
+        resolved = resolve_profile(chosen)
         info = asyncio.run(_probe(resolved))
     except (StoreError, ValueError) as exc:
         raise InputError(str(exc)) from None

@@ -93,3 +93,15 @@ def merge_env(stored: Profile, overrides: EnvOverrides) -> Profile:
     elif overrides.jwt is not None:
         fields.update(auth="bearer", jwt=overrides.jwt, storage="env")
     return build_profile(ENV_LABELS, **fields)
+
+
+def env_ignored_note(name: str | None, environ: Mapping[str, str]) -> str | None:
+    """The note for a profile named on the command line while SVCTUI_* connection variables are set (else None)."""
+    labels = (ENV_BASE_URL, ENV_TOKEN_ID, ENV_TOKEN_KEY, ENV_JWT)
+    set_vars = [label for label in labels if _get(environ, label) is not None]
+    if not name or not set_vars:
+        return None
+    return (
+        f"note: {', '.join(set_vars)} ignored: a profile named on the command line uses its stored server and "
+        "token (the environment applies when no profile is named)"
+    )

@@ -272,11 +272,13 @@ class ProfileStore:
         return build_profile(**{**profile.model_dump(), profile.secret_kind: secret})
 
     def resolve(self, name: str | None = None, env: Mapping[str, str] | None = None) -> Profile:
-        """The complete profile to connect with: `name`, else SVCTUI_PROFILE, else the default; env overrides apply.
+        """The complete profile to connect with: `name`, else SVCTUI_PROFILE, else the default.
 
         With no name and a complete SVCTUI_BASE_URL + SVCTUI_TOKEN_ID + SVCTUI_TOKEN_KEY (or SVCTUI_JWT), the
         environment alone is the profile and no file is read. A `name` given explicitly (`--profile`) must be in the
-        file whatever the environment: a typo must not connect to the server the environment names.
+        file whatever the environment: a typo must not connect to the server the environment names. As botocore
+        does, a name given explicitly uses its stored server and token: the SVCTUI_* connection variables override
+        only a profile that was not named (`env_ignored_note` says so to the user).
         """
         environ = env if env is not None else os.environ
         overrides = env_overrides(environ)
@@ -300,12 +302,13 @@ class ProfileStore:
             if is_complete(overrides):
                 raise StoreError(f"{error} (the SVCTUI_* environment is used only when no --profile is given)")
             raise error
-        merged = merge_env(stored, overrides)
+        merged = stored if name else merge_env(stored, overrides)
         complete = self.with_secret(merged)
         if complete.secret is None:
             raise StoreError(
                 f"profile {chosen!r} has no {complete.secret_kind.replace('_', ' ')}: re-add it with "
                 f"`svctui profile add {chosen} --force ...` or set "
                 f"{'SVCTUI_TOKEN_KEY' if complete.auth == 'signature' else 'SVCTUI_JWT'}"
+                + (f" with SVCTUI_PROFILE={chosen} instead of --profile" if name else "")
             )
         return complete

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -113,6 +114,10 @@ def launch(
     if problem is not None:
         print(f"svctui: {problem}", file=sys.stderr)
         return 2
+    from svctui.store.envprofile import env_ignored_note
+
+    ignored = env_ignored_note(profile_name, os.environ)
+    notes += [ignored.removeprefix("note: ")] if ignored else []
     with ExitStack() as stack:
 
         def start_demo() -> Profile:

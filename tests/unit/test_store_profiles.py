@@ -249,9 +249,11 @@ def test_environment_overrides_fields_of_the_chosen_profile() -> None:
         5,
         "file",
     )
-    swapped = store.resolve("a", env={"SVCTUI_JWT": JWT})
+    swapped = store.resolve(env={"SVCTUI_PROFILE": "a", "SVCTUI_JWT": JWT})
     assert (swapped.auth, swapped.storage) == ("bearer", "env")
     assert swapped.jwt is not None and swapped.jwt.get_secret_value() == JWT
+    named = store.resolve("b", env=env | {"SVCTUI_JWT": JWT})  # named on the command line: as stored
+    assert (named.base_url, named.auth) == ("https://b.example.com", "signature")
 
 
 def test_explicit_name_beats_svctui_profile_and_default() -> None:
