@@ -62,6 +62,7 @@ from svctui.api.errors import (
     RateLimited,
     ResponseCutShort,
     ResponseShapeError,
+    ServerGone,
     looks_like_html,
     shorten,
     status_error,
@@ -217,6 +218,7 @@ class ApiClient:
         self.jobs_finished: bool | None = None
         self.requests_sent = 0  # every request put on the wire, retries included (counted by an httpx event hook)
         self.retrying = True  # False after stop_retrying(): a failed try is final, a 429 is not waited out
+        self.gone = ""  # why nothing is sent any more (refuse())
         if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
             raise ValueError(f"max_response_bytes must be a whole number >= 1; got {max_response_bytes!r}")
         self.max_response_bytes = max_response_bytes
@@ -273,6 +275,12 @@ class ApiClient:
         self.retrying = False
         for nap in list(self._naps):
             nap.cancel()
+
+    def refuse(self, reason: str) -> None:
+        """From now on nothing is sent: every request fails at once with ServerGone(`reason`) (the server is gone and
+        whatever takes its port next is not it)."""
+        self.gone = reason
+        self.stop_retrying()
 
     async def _nap(self, seconds: float) -> None:
         """Sleep `seconds` (a backoff, a 429's wait, pacing), or less: until stop_retrying()."""
@@ -357,6 +365,8 @@ class ApiClient:
     ) -> R:
         """Send, then `finish` the 2xx response; retry what may pass, wait out 429s within the time budget.
         With `keep_open` a 2xx answer's body is left unread for `finish` (see `stream_get`)."""
+        if self.gone:
+            raise ServerGone(self.gone, method=method, url=f"{self.base_url}{path}")
         attempt = 0
         limited_for = 0.0
         route = route_key(method, path)

@@ -242,6 +242,10 @@ class ApiConnectionError(ApiError):
         self.url = url
 
 
+class ServerGone(ApiConnectionError):
+    """Not sent: the server is known to be gone (the embedded demo's process ended), its port may be another's."""
+
+
 class ApiTimeout(ApiConnectionError):
     """The server did not answer in time."""
 

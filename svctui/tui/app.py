@@ -170,6 +170,7 @@ class SvcTuiApp(App[int]):
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
         self.at_hangup: list[Callable[[], None]] = []  # run as the terminal hangs up, before the exit (hung_up)
         self.demo_stopped = ""  # why the demo server of `svctui --demo` stopped on its own, once it has
+        self._demo_url = ""  # the stopped demo server's base URL: a client for it sends nothing
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
 
@@ -406,6 +407,8 @@ class SvcTuiApp(App[int]):
 
             # The tasks screen shows its own deprecation notice; don't let the client warn on stderr too.
             self._client = open_client(self.profile, on_deprecation=self._note_deprecation)
+            if self.demo_stopped and self.profile.base_url == self._demo_url:
+                self._client.refuse(self.demo_stopped)
         return self._client
 
     @property
@@ -535,6 +538,9 @@ class SvcTuiApp(App[int]):
         """The demo server's process ended on its own (`The demo server stopped (killed by signal 9)`): a toast now,
         and every error panel from then on says it and what helps (`r` cannot bring it back)."""
         self.demo_stopped = message
+        self._demo_url = self.profile.base_url if self.profile is not None else ""
+        if self._client is not None:
+            self._client.refuse(message)  # nothing more to its port: another process may take it (a 401, or worse)
         self.notify(message, title="Demo server", severity="error", timeout=30, markup=False)
 
     def _demo_failed(self, exc: BaseException) -> None:

@@ -84,12 +84,14 @@ class Freshness:
     stale: str = ""
 
     def stale_parts(self) -> list[str]:
-        """`stale: <why>`, `r to retry` while the rows on screen are stale (the status line starts with them)."""
-        return (
-            [StatusPart(f"stale: {self.stale}", status.KEEP_ALWAYS), StatusPart("r to retry", status.RETRY)]
-            if (self.stale)
-            else []
-        )
+        """`stale: <why>`, `r to retry` while the rows on screen are stale (the status line starts with them); a
+        stopped demo server is not offered `r` (nothing answers on its port any more)."""
+        from svctui.tui.widgets.state_panel import DEMO_STOPPED
+
+        if not self.stale:
+            return []
+        stale: list[str] = [StatusPart(f"stale: {self.stale}", status.KEEP_ALWAYS)]
+        return stale if self.stale == DEMO_STOPPED else [*stale, StatusPart("r to retry", status.RETRY)]
 
     def age_parts(self, now: float, seconds: int) -> list[str]:
         """`updated 12 s ago`, `live every 30 s` while live refresh is on (the age alone while stale)."""

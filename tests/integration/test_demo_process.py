@@ -246,3 +246,54 @@ async def test_a_demo_killed_while_serving_says_so_in_the_error_panel_not_r_to_r
             shown = shown_state(events_screen(app).state_panel)
             assert shown.startswith("The demo server stopped") and "killed by signal 9" in shown
             assert "make demo" in shown and "Press r to retry" not in shown
+
+
+async def test_after_the_demo_stopped_nothing_is_sent_to_its_port_even_once_another_server_takes_it(
+    demo_template_db: Path, tmp_path: Path
+) -> None:
+    """A newcomer's walk: after the demo server was killed, Events said `stale: Cannot reach the server · r to
+    retry` (r hung ~10 s), and once another demo took the port the dashboard sent it signed requests and showed
+    `auth failed (401)`. Now nothing more goes to that port (live refresh, r, every screen), and the status line
+    says the demo stopped, without offering r."""
+    from svctui.demo.server import DemoServer
+    from svctui.tui.app import SCREENS
+    from svctui.tui.screens.dashboard import DashboardScreen
+    from tests.support.live import HandClock, HandTicked, refresh_now
+    from tests.support.paths_seen import PathsSeen
+
+    with DemoProcess(db_path=_copy(demo_template_db, tmp_path / "demo.sqlite3")) as server:
+        app = make_app(profile=demo_profile(server), refresh_seconds=60)
+        clock = HandClock()
+        app.live = HandTicked(app, 60, clock)
+        server.on_failure(lambda message: notify_from_thread(app, message, lambda: server.stopping))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            assert server.pid is not None and events_screen(app).table.row_count
+            port = int(server.base_url.rsplit(":", 1)[1])
+            os.kill(server.pid, signal.SIGTERM)
+            assert await _notified(app, pilot, "Demo server") == ["The demo server stopped (killed by signal 15)"]
+            await refresh_now(pilot, clock)
+            line = str(events_screen(app).status_line.content)
+            assert line.startswith("stale: The demo server stopped") and "r to retry" not in line, line
+            seen = PathsSeen()
+            other = DemoServer(
+                db_path=_copy(demo_template_db, tmp_path / "other.sqlite3"), preferred_port=port, wrap=seen.wrap
+            )
+            with other:
+                assert other.base_url == demo_profile(server).base_url, "the other server took the port"
+                panels: list[str] = []
+                for entry in SCREENS:
+                    await app.switch_mode(entry.name)
+                    await settle(pilot)
+                    await refresh_now(pilot, clock)
+                    await pilot.press("r")
+                    await settle(pilot)
+                    screen = app.screen
+                    assert isinstance(screen, DashboardScreen)
+                    line = str(screen.status_line.content)
+                    assert "r to retry" not in line and "Cannot reach" not in line, (entry.name, line)
+                    assert screen.state_panel.kind is not StateKind.AUTH_FAILURE, entry.name
+                    if screen.state_panel.kind is StateKind.ERROR:  # no rows shown before the kill: the panel
+                        panels.append(shown_state(screen.state_panel))
+                assert panels and all(panel.startswith("The demo server stopped") for panel in panels), panels
+                assert seen.paths == [], "nothing more is sent to the stopped demo's port"

@@ -426,3 +426,29 @@ async def test_first_run_at_80x24_scrolls_the_focused_field_into_view() -> None:
             await pilot.press("tab")
         await pilot.pause()
         assert app.focused is save and screen.region.contains_region(save.region), "the Save button is on screen"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 45)])
+async def test_the_tags_panes_auth_failure_panel_is_never_cut_off(
+    demo_server: DemoServer, size: tuple[int, int]
+) -> None:
+    """The Selector cleanup tags pane capped its state panel at 12 rows: a 401's panel lost its bottom border and
+    its last lines (`Press r to retry.`, the profile test command) at 80x24 and 160x45. The panel takes the pane's
+    height, and scrolls when even that is too little."""
+    from svctui.tui.screens.selectors.screen import SelectorsScreen
+
+    async with running(make_app(profile=wrong_key_profile(demo_server)), size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert isinstance(screen, SelectorsScreen)
+        panel = screen.tags_pane.state
+        body = panel.query_one("#state-body", Static)
+        assert panel.kind is StateKind.AUTH_FAILURE
+        assert body.region.width <= panel.region.width, "the right border is drawn"
+        assert body.outer_size.height <= panel.virtual_size.height, "the whole panel is there"
+        if size == (160, 45):
+            assert panel.region.contains_region(body.region), "at 160x45 it fits: both borders on screen"
+        else:
+            assert panel.max_scroll_y > 0 and "profile test wrongkey" in str(body.render()), "it scrolls"

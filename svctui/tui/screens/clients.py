@@ -78,7 +78,7 @@ from svctui.tui.status_line import StatusPart
 from svctui.tui.textual_internals import columns_resized
 from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import ellipsized
-from svctui.tui.widgets.state_panel import StatePanel, error_view
+from svctui.tui.widgets.state_panel import StatePanel, error_view, retry_helps
 from svctui.tui.widgets.status_colors import semantic_style, status_style
 
 if TYPE_CHECKING:
@@ -362,7 +362,8 @@ class ClientsScreen(DashboardScreen):
             self._status(self._summary())
         elif message.channel is FLEET:
             self._show_state(lambda panel: panel.show_error(message.error, noun="clients"))
-            self._status(["The clients could not be listed", StatusPart("r to retry", status_line.RETRY)])
+            retry = [StatusPart("r to retry", status_line.RETRY)] if retry_helps(message.error) else []
+            self._status(["The clients could not be listed", *retry])
         elif message.channel is JUDGE and isinstance(message.error, ApiError) and self.fleet is not None:
             # the fleet's runs could not be read (jobs/finished failed): every client still awaited gets the error,
             # so a row judged before keeps its verdict marked stale, as when its own read fails

@@ -13,7 +13,7 @@ from svctui.triage.health import SEVERITY, Verdict, strip_legend, strip_text
 from svctui.triage.summary import task_time
 from svctui.tui import status_line
 from svctui.tui.status_line import KEEP_ALWAYS, StatusPart
-from svctui.tui.widgets.state_panel import error_view
+from svctui.tui.widgets.state_panel import error_view, retry_helps
 
 SCHEDULES_SHOWN = 8  # schedules listed in the detail pane, the soonest first
 # The orders `s` cycles through, the default first. Within each, clients still being checked and clients whose
@@ -70,7 +70,7 @@ def detail_lines(
         message = error.user_message() if error is not None else "unknown error"
         return [*lines, ("", 0), ("Could not be checked:", 0), (message, 0)]
     if result.error is not None:
-        stale = f"stale: {result.error.user_message()} — r to retry"
+        stale = f"stale: {result.error.user_message()}" + (" — r to retry" if retry_helps(result.error) else "")
         lines += [("", 0), (stale, len("stale: ")), ("The last answer, kept:", 0)]
     strip = result.health.strip
     if strip:  # the strip column's glyphs, spelled out (the column may be cut on a narrow terminal)
@@ -167,7 +167,7 @@ def summary_parts(
         reasons = sorted({stale_reason(error) for error in stale})
         why = f" ({', '.join(reasons)})" if len(reasons) <= 2 else ""
         parts.append(StatusPart(f"stale: {plural(len(stale), 'client')}{why}", KEEP_ALWAYS))
-        if not stale_list:
+        if not stale_list and all(retry_helps(error) for error in stale):
             parts.append(StatusPart("r to retry", status_line.RETRY))
     # at 80 columns the counts and the order take their short forms before the order gives way (after `s` the
     # line must say which order `s` chose: it is named nowhere else)

@@ -99,6 +99,8 @@ def error_view(error: BaseException, noun: str = "records", profile: str | None 
         text = user_message() if callable(user_message) else str(error)
         lines = tuple(line for line in str(text or type(error).__name__).splitlines() if line.strip())
     retry = "Press r to retry."
+    if "ServerGone" in names:
+        return demo_stopped_view(str(error))
     if "EnterpriseOnly" in names:
         return ErrorView(
             StateKind.ENTERPRISE_ONLY,
@@ -150,12 +152,20 @@ def error_view(error: BaseException, noun: str = "records", profile: str | None 
     return ErrorView(StateKind.ERROR, f"Unexpected error ({type(error).__name__})", lines, None, None, (retry,))
 
 
+DEMO_STOPPED = "The demo server stopped"
+
+
+def retry_helps(error: BaseException) -> bool:
+    """False for a request not sent because its server is gone (the demo's process ended): `r` cannot help."""
+    return "ServerGone" not in _class_names(error)
+
+
 def demo_stopped_view(stopped: str) -> ErrorView:
     """The panel for a request refused because the demo server's process is gone (`r` cannot help: nothing serves
     the port any more)."""
     return ErrorView(
         StateKind.ERROR,
-        "The demo server stopped",
+        DEMO_STOPPED,
         (f"{stopped}: nothing answers on its port any more, so r cannot help.",),
         None,
         None,

@@ -102,7 +102,9 @@ class TagsPane(Vertical):
     TagsPane { width: 42; height: 1fr; border-right: outer $panel-lighten-2; }
     TagsPane #tags-title { height: 1; text-style: bold; color: $primary; padding: 0 1; }
     TagsPane #tags { height: 1fr; }
-    TagsPane #tags-state { height: auto; max-height: 12; }
+    TagsPane #tags-state { height: auto; }
+    TagsPane.-failed #tags-state { height: 1fr; align: center top; overflow-x: hidden; overflow-y: auto; }
+    TagsPane #tags-state #state-body { padding: 0 1; }
     TagsPane.-listed #tags-state { display: none; }
     TagsPane #tags-prompt, TagsPane #tag-id { display: none; }
     TagsPane.-prompt #tags-prompt, TagsPane.-prompt #tag-id { display: block; }
