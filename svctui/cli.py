@@ -6,7 +6,6 @@ Subcommands are loaded lazily (module imported only when named) so `svctui --hel
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 
 import click
@@ -136,12 +135,7 @@ def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: boo
         return
     from svctui.tui.launch import run_dashboard
 
-    if read_only:  # the dashboard asks svctui.store.model.read_only_reason(), which reads this
-        from svctui.store.model import READ_ONLY_ENV
-
-        os.environ[READ_ONLY_ENV] = "1"
-
-    sys.exit(run_dashboard(profile_name=profile_name, demo=demo, refresh_seconds=refresh_seconds))
+    sys.exit(run_dashboard(profile_name=profile_name, demo=demo, refresh_seconds=refresh_seconds, read_only=read_only))
 
 
 def check_environment() -> None:

@@ -138,10 +138,12 @@ class SvcTuiApp(App[int]):
         startup_notes: Iterable[str] = (),
         server_label: str | None = None,
         refresh_seconds: int | None = None,
+        read_only: bool = False,
     ) -> None:
         super().__init__()
         self.profile = profile
         self.settings = settings
+        self.read_only_flag = read_only  # `svctui --read-only` (read_only_why names it, not SVCTUI_READ_ONLY)
         default_clock, frozen = make_clock()
         self.clock: Clock = clock or default_clock
         self.frozen = frozen or clock is not None

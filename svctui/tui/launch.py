@@ -80,15 +80,18 @@ def _run(app: SvcTuiApp) -> int:
     return result if isinstance(result, int) else (app.return_code or 0)
 
 
-def run_dashboard(profile_name: str | None, demo: bool, refresh_seconds: int | None = None) -> int:
+def run_dashboard(
+    profile_name: str | None, demo: bool, refresh_seconds: int | None = None, *, read_only: bool = False
+) -> int:
     """Open the dashboard (the CLI's entry point); with `demo`, against a throwaway embedded demo server;
-    `refresh_seconds` (from `--refresh`) overrides the live refresh interval of the settings."""
+    `refresh_seconds` (from `--refresh`) overrides the live refresh interval of the settings; `read_only` is
+    `--read-only`."""
     server = start_demo_process() if demo else None  # before Textual is imported: its start overlaps ours
     if demo and server is None:
         return 1
     from svctui.tui.app import SvcTuiApp
 
-    return launch(SvcTuiApp, profile_name, demo, refresh_seconds, server=server)
+    return launch(SvcTuiApp, profile_name, demo, refresh_seconds, server=server, read_only=read_only)
 
 
 def launch(
@@ -98,6 +101,7 @@ def launch(
     refresh_seconds: int | None = None,
     *,
     server: DemoProcess | None = None,
+    read_only: bool = False,
 ) -> int:
     """Run the dashboard; returns the process exit code (2 when the profile cannot be used). With `demo`, against
     `server` (started here when not given), stopped at the end."""
@@ -106,7 +110,7 @@ def launch(
         if server is None:
             return 1
         try:
-            return run_demo(app_class, server, refresh_seconds)
+            return run_demo(app_class, server, refresh_seconds, read_only=read_only)
         finally:
             server.stop()
     settings, notes = load_settings_or_note()
@@ -132,6 +136,7 @@ def launch(
             startup_notes=notes,
             demo_profile_factory=start_demo,
             refresh_seconds=refresh_seconds,
+            read_only=read_only,
         )
         return _run(app)
 
@@ -150,18 +155,28 @@ def start_demo_process() -> DemoProcess | None:
         return None
 
 
-def run_demo(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None) -> int:
+def run_demo(
+    app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None, *, read_only: bool = False
+) -> int:
     """Run the dashboard against a started demo server (`demo_app`)."""
-    return _run(demo_app(app_class, server, refresh_seconds))
+    return _run(demo_app(app_class, server, refresh_seconds, read_only=read_only))
 
 
-def demo_app(app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None = None) -> SvcTuiApp:
+def demo_app(
+    app_class: type[SvcTuiApp], server: DemoProcess, refresh_seconds: int | None = None, *, read_only: bool = False
+) -> SvcTuiApp:
     """The dashboard for a started demo server: a server that dies on its own is shown as an error; a terminal that
     hangs up lets the server go at once (a restart then gets the same port without waiting for the exit)."""
     settings, notes = load_settings_or_note()
     if server.port_note is not None:
         notes.append(f"Demo server: {server.port_note}")
-    app = app_class(demo_profile(server), settings=settings, startup_notes=notes, refresh_seconds=refresh_seconds)
+    app = app_class(
+        demo_profile(server),
+        settings=settings,
+        startup_notes=notes,
+        refresh_seconds=refresh_seconds,
+        read_only=read_only,
+    )
     server.on_failure(lambda message: notify_from_thread(app, message, lambda: server.stopping))
     app.at_hangup.append(server.let_go)
     return app

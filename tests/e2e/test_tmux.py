@@ -160,6 +160,26 @@ def test_screens_one_two_three_one_in_tmux(tmux: Tmux) -> None:
     assert not tmux.alive(), "q quits the dashboard"
 
 
+@pytest.mark.parametrize("tmux", ["--read-only"], indirect=True)
+def test_read_only_keys_say_why_naming_the_option_in_tmux(tmux: Tmux) -> None:
+    """A newcomer's walk of `svctui --demo --read-only` (SVCTUI_READ_ONLY not set): ctrl+d on marked selectors did
+    nothing at all, and the Audit tab's `u` blamed SVCTUI_READ_ONLY. Both say why, naming `--read-only`."""
+    assert "SVCTUI_READ_ONLY" not in os.environ
+    tmux.wait_for("rows 1\u2013100 of 200")
+    time.sleep(0.5)  # keys sent in the first instant after start-up can be lost
+    tmux.keys("3")
+    tmux.wait_for("tag Tier Zero", "rows 1\u2013100 of ", "Members of")
+    tmux.keys("Space")
+    tmux.wait_for("1 marked on 1 page")
+    tmux.keys("C-d")
+    tmux.wait_for("Deleting is off: svctui runs with", "--read-only")
+    tmux.keys("a")
+    tmux.wait_for("runs in the audit log")
+    tmux.keys("u")
+    screen = tmux.wait_for("Restoring is off: svctui runs with")
+    assert "SVCTUI_READ_ONLY" not in screen
+
+
 def test_events_sorted_by_next_run_in_tmux(tmux: Tmux) -> None:
     """Issue 13 item 1: sorting by the "next run" column orders it (the demo keeps next_scheduled_at by its clock)."""
     tmux.wait_for("rows 1\u2013100 of 200")

@@ -89,6 +89,8 @@ class SelectorsScreen(ListScreen[Selector]):
     COMMANDS = ListScreen.COMMANDS | {SelectorCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         *SELECTOR_BINDINGS,
+        # ctrl+d while deleting is off (hidden read-only): says why, never nothing (action_delete_marked does)
+        Binding("ctrl+d", "delete_off", show=False),
         # The Audit tab's keys while the focus is outside it (the tags pane): they act on the tab's chosen run, or
         # say why not, as in the tab; off on the Selectors tab. (`r` there is the list's refresh, see action_refresh:
         # a binding of `r` here would replace the list screen's.)
@@ -585,6 +587,10 @@ class SelectorsScreen(ListScreen[Selector]):
     def cleanup_plan(self) -> CleanupPlan | None:
         """The plan of the current tag's marks (None when nothing is marked)."""
         return None if self.tag is None else plan_from_marks(self.tag, self.marks.of(self.tag.id))
+
+    def action_delete_off(self) -> None:
+        """`ctrl+d` while Delete is hidden (read-only): the reason, naming its source."""
+        self.action_delete_marked()
 
     def action_delete_marked(self) -> None:
         """`ctrl+d`: the review of the marked selectors; after its confirmation, the run."""

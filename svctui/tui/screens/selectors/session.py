@@ -31,7 +31,7 @@ def server_words(app: SvcTuiApp) -> str:
 
 def read_only_why(app: SvcTuiApp) -> str | None:
     """Why destructive actions are hidden in this session, or None."""
-    return read_only_reason(app.profile)
+    return read_only_reason(app.profile, app.read_only_flag)
 
 
 def guard_quit(holder: object, app: SvcTuiApp, what: str | None) -> None:
