@@ -15,6 +15,7 @@ from svctui.api.ascii import strip_ascii
 from svctui.api.fields import FILTERABLE_FLAGS, SHARED_TIMES
 from svctui.api.limits import DEPRECATED_TASK_ENDPOINT, INT64_MAX, INT64_MIN, MAX_FILTER_VALUE, MAX_QUERY_CHARS
 from svctui.api.quoting import quote_input
+from svctui.visible import visible
 
 
 class Kind(StrEnum):
@@ -270,7 +271,7 @@ def check_safe(column: str, op: str, value: str) -> None:
     for index, char in enumerate(value):
         if not _SAFE_CHAR_RE.fullmatch(char):
             raise FilterError(
-                f"{column} {op}: the value has {char!r} at position {index + 1}; the server cuts a filter "
+                f"{column} {op}: the value has {visible(char)!r} at position {index + 1}; the server cuts a filter "
                 f"value at the first character outside {SAFE_CHARS_TEXT}, so it cannot be sent",
                 column=column,
                 op=op,
@@ -396,8 +397,9 @@ def case_note(value: str) -> str:
     """What the server does with `~eq value`: it matches that capitalisation only (the filter editor says it as you
     type, the list commands when nothing matched)."""
     other = value.swapcase() if value.swapcase() != value else ""
-    example = f" ({quote_input(other)} is not found)" if other else ""
-    return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals{example}"
+    if not other:
+        return f"{CASE_NOTE}: {quote_input(value)} matches exactly these capitals"
+    return f"{CASE_NOTE}: {quote_input(value)} does not match {quote_input(other)}, which differs only in case"
 
 
 @dataclass(frozen=True)

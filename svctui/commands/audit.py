@@ -126,7 +126,7 @@ def audit() -> None:
     """The audit log of destructive actions: every deletion and restore run (docs/AUDIT.md)."""
 
 
-@audit.command("list")
+@audit.command("list", short_help="The runs, newest first: when, who, server, tag, outcome.")
 @format_option
 def audit_list(fmt: str) -> None:
     """The runs, newest first: when, who, which server and tag, outcomes, and whether a run was interrupted."""
@@ -136,7 +136,7 @@ def audit_list(fmt: str) -> None:
     _write(fmt, RunRow, [run_row(run) for run in reversed(log.runs)], "runs")
 
 
-@audit.command("show")
+@audit.command("show", short_help="Each selector of run RUN_ID and its outcome.")
 @click.argument("run_id", metavar="RUN_ID")
 @format_option
 def audit_show(run_id: str, fmt: str) -> None:

@@ -18,6 +18,7 @@ from svctui.api.quoting import quote_input
 from svctui.clitypes import AsciiInt as AsciiInt  # re-exported: the commands import it from here
 from svctui.clitypes import FiniteFloat as FiniteFloat
 from svctui.commands.output import Format
+from svctui.visible import visible
 
 if TYPE_CHECKING:
     from svctui.api.client import ApiClient
@@ -305,7 +306,7 @@ def parse_query(spec: EndpointSpec, filters: Sequence[str], sorts: Sequence[str]
         try:
             parsed.append(parse_filter(spec, text))
         except FilterError as exc:
-            problems.append(f"--filter {quote_input(text)}: {exc}")
+            problems.append(f"--filter {quote_input(visible(text))}: {exc}")  # a control character as `␛`
     keys: list[SortKey] = []
     for text in sorts:
         try:

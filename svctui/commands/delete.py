@@ -157,12 +157,17 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
     refused = [p.selector_id for p in previews if p.preview in (Preview.WOULD_REFUSE, Preview.NOT_IN_TAG)]
     if refused:  # the exit code the run would give: a script can ask first
         shown = ", ".join(map(str, refused[:10])) + (" …" if len(refused) > 10 else "")
-        note(f"dry run: {len(refused):,} would be refused or are not part of tag {tag_id} ({shown}): exit 4")
+        verb = "is" if len(refused) == 1 else "are"
+        note(f"dry run: {len(refused):,} would be refused or {verb} not part of tag {tag_id} ({shown}): exit 4")
         return ExitCode.NOT_FOUND
     return ExitCode.OK
 
 
-@click.command("delete", context_settings={"ignore_unknown_options": True})  # `-5` is a refused id, not an option
+@click.command(
+    "delete",
+    short_help="Delete selectors of tag TAG by id or range (audited).",
+    context_settings={"ignore_unknown_options": True},
+)  # `-5` is a refused id, not an option
 @click.argument("tag", metavar="TAG")
 @click.argument("id_args", nargs=-1, metavar="ID|RANGE...")
 @click.option(

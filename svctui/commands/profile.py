@@ -80,7 +80,7 @@ def profile() -> None:
     """Manage connection profiles (server URL, token, TLS) stored in the config directory."""
 
 
-@profile.command("add")
+@profile.command("add", short_help="Add profile NAME (the secret is never an argument).")
 @click.argument("name")
 @click.option("--base-url", required=True, metavar="URL", help="Server address, e.g. https://bh.example.com")
 @click.option("--token-id", metavar="UUID", help="API token id (signed requests; the key is prompted for).")
@@ -176,7 +176,7 @@ def _write_profiles(rows: list[tuple[str, ...]]) -> None:
     writer.close()
 
 
-@profile.command("list")
+@profile.command("list", short_help="List profiles: name, URL, auth, where the secret lives.")
 def list_profiles() -> None:
     """List profiles: name, URL, auth kind and where the secret lives (* marks the default)."""
     try:
@@ -218,7 +218,7 @@ def _default_name(ctx: click.Context, name: str | None, store: ProfileStore) -> 
     return str(chosen)
 
 
-@profile.command("show")
+@profile.command("show", short_help="Show profile NAME with its secret masked.")
 @click.argument("name", required=False)
 @click.pass_context
 def show(ctx: click.Context, name: str | None) -> None:
@@ -304,7 +304,7 @@ async def _probe(resolved: Profile) -> ServerInfo:
         return await client.verify()
 
 
-@profile.command("test")
+@profile.command("test", short_help="Prove profile NAME's credentials; report the edition.")
 @click.argument("name", required=False)
 @click.pass_context
 def test(ctx: click.Context, name: str | None) -> None:
@@ -336,10 +336,15 @@ def test(ctx: click.Context, name: str | None) -> None:
     )
 
 
+LOCATE_KINDS = ("config", "data", "state", "exports")
+
+
 @click.command("locate")
-@click.argument("kind", type=click.Choice(["config", "data", "state", "exports"]))
-def locate(kind: str) -> None:
+@click.argument("kind", type=click.Choice(LOCATE_KINDS), required=False, metavar="{config|data|state|exports}")
+def locate(kind: str | None) -> None:
     """Print the config, data, state or exports directory svctui uses."""
+    if kind is None:  # click's own message lists the choices tab-indented over five lines
+        raise click.UsageError(f"say which directory to print: one of {', '.join(LOCATE_KINDS)}")
     if kind == "exports":
         click.echo(str(_exports_dir()))
         return

@@ -202,7 +202,7 @@ def run_listing(
             )
             if not written:  # nothing matched: a `~eq` value in other capitals is the usual reason (as the editor says)
                 for case in [item for item in listing.query.filters if item.op == "~eq"][:1]:
-                    note(case_note(case.value))
+                    note(f"note: {case_note(case.value)}")
         except NotFound as exc:
             resource_missing = "resource not found" in " ".join(exc.messages).lower()  # not a missing route
             if not listing.not_found or isinstance(exc, EnterpriseOnly) or not resource_missing:
@@ -307,7 +307,7 @@ def tasks() -> None:
     """Completed collection tasks of a client."""
 
 
-@tasks.command("list")
+@tasks.command("list", short_help="List a client's completed tasks, newest first.")
 @click.argument("client_id", metavar="CLIENT_ID")
 @list_options(hydration=True, default_sort=f"{TASKS_NEWEST_FIRST[0].render()} (newest first, as the dashboard)")
 @click.option(
@@ -370,7 +370,7 @@ def tags() -> None:
     """Asset group tags (tiers, labels, owned)."""
 
 
-@tags.command("list")
+@tags.command("list", short_help="List the asset group tags, all or those filtered.")
 @filter_option
 @format_option
 @profile_option

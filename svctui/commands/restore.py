@@ -36,7 +36,7 @@ def confirmed(count: int, yes: bool) -> bool:
     return yes or agreed(f"Re-create {plural(count, 'selector')}?", count, f"re-create {count} selectors")
 
 
-@click.command("restore")
+@click.command("restore", short_help="Re-create the selectors a deletion run deleted.")
 @click.argument("run_id", metavar="RUN_ID")
 @click.argument("ids", nargs=-1, metavar="[ID|RANGE]...")
 @yes_option

@@ -36,7 +36,7 @@ async def count_to_send(client: ApiClient, run: AuditRun, ids: list[int], concur
     return sum(sends_delete(run, result) for result in results)
 
 
-@click.command("resume")
+@click.command("resume", short_help="Resume an interrupted deletion run as a new run.")
 @click.argument("run_id", metavar="[RUN_ID]", required=False)
 @yes_option
 @concurrency_option

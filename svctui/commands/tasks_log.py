@@ -86,7 +86,7 @@ async def run_is_unknown(client: ApiClient, number: int) -> bool:
     return page.count == 0
 
 
-@click.command("log")
+@click.command("log", short_help="Print the collector's log of run TASK_ID.")
 @click.argument("task_id", metavar="TASK_ID")
 @click.option(
     "--format", "-o", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,

@@ -98,6 +98,10 @@ def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) 
     assert f"selector {layout.default_id}: would be refused: default selector" in out
     assert f"selector {layout.other_tag_selector}: not part of tag" in out
     assert "selector 2000000: not found" in out and "already gone" not in out, "nobody deleted 2000000 (issue 28)"
+    one = invoke(["selectors", "delete", str(layout.tag_id), str(layout.other_tag_selector), "--dry-run"])
+    assert one.exit_code == 4, one.stderr
+    said = f"1 would be refused or is not part of tag {layout.tag_id} ({layout.other_tag_selector}): exit 4"
+    assert said in one.stderr, "one selector: `is`, not `are`"
     printed = [int(line.split()[1].rstrip(":")) for line in out.splitlines()]
     assert printed == [int(a) for a in args]  # in the order given, whatever order the lookups finished in
     assert "nothing was deleted" in result.stderr

@@ -130,7 +130,7 @@ def test_the_restore_runs_of_a_deletion_are_those_that_restored_something() -> N
 def test_the_case_note_shows_the_other_capitals_when_there_are_any() -> None:
     assert (
         case_note("Tier")
-        == "~eq is case-sensitive on the server: 'Tier' matches exactly these capitals ('tIER' is not found)"
+        == "~eq is case-sensitive on the server: 'Tier' does not match 'tIER', which differs only in case"
     )
     assert case_note("123") == "~eq is case-sensitive on the server: '123' matches exactly these capitals"
 
