@@ -712,3 +712,22 @@ async def test_a_tag_list_naming_one_tag_twice_shows_it_once() -> None:
             assert app.is_running
             assert [tag.id for tag in screen.tags_pane.tags] == [1, 2] and screen.tags_pane.table.row_count == 2
             assert screen.tag is not None and screen.tag.id == 1 and len(shown_ids(screen)) == 3
+
+
+async def test_rows_a_run_took_out_of_the_page_do_not_leave_a_page_count_behind(demo_server: DemoServer) -> None:
+    """A newcomer's walk at 160x45: while a deletion run's sheet ran, the line behind it read `rows 1-10 of 267 ·
+    page 1/3` (10 rows cannot be 3 pages). Rows a run deleted leave the page without refilling it: the line says
+    which rows are shown of how many, and names no page until the page is read again."""
+    async with on_cleanup(demo_server, size=(160, 45)) as (_app, pilot, screen):
+        tag = screen.tag
+        assert tag is not None and screen.window.count is not None and screen.window.count > 200
+        total = screen.window.count
+        for selector_id in shown_ids(screen)[10:]:
+            screen.selector_gone(tag.id, selector_id)
+        await gone_shown(pilot, screen)
+        line = str(screen.status_line.content)
+        assert f"rows 1\u201310 of {total - 90:,}" in line and "page 1/" not in line, line
+        screen.load()
+        await settle(pilot)
+        line = str(screen.status_line.content)
+        assert f"rows 1\u2013100 of {total:,}" in line and "page 1/" in line, "read again: the server's page"

@@ -398,7 +398,8 @@ class ListScreen(DashboardScreen, Generic[T]):
         if not self._loading or self.rows_on_screen():
             rows = shown.label()  # `no rows` ranks as a screen's own part (below the tag and `r to retry`)
             parts.append(StatusPart(rows, status.OWN if rows == "no rows" else status.ROWS))
-        if shown.count and parts:
+        # a page a deletion run took rows out of (not read again yet) is no server page: no `page 1/3` for 10 rows
+        if shown.count and parts and shown.shown >= min(shown.limit, shown.count - shown.skip):
             pages = (shown.count + shown.limit - 1) // shown.limit
             parts.append(StatusPart(f"page {shown.skip // shown.limit + 1}/{pages}", status.PAGE))
         if parts and self.rows_on_screen() and (hint := self.left_out_hint()):
