@@ -9,19 +9,23 @@ nullable times; a null where the field has a default takes the default), so a cl
 either (tests/integration/test_fleet_slim_read.py). The tasks screen and the CLI keep reading `CompletedTask`.
 
 `Run` and `RunResult` are what the judging code (svctui.triage, svctui.fleet_runs) asks of a run and of a domain
-result: both models fit them.
+result: both models fit them. They are also the slim models' field lists: `FleetRun` and `FleetResult` are built
+from `CompletedTask` and `DomainResult` (their types, validators and defaults, in their order) for the names the
+protocols declare, so each field is written once, in svctui.api.models, and the typed view once, here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Protocol
+from functools import partial
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_model
+from pydantic.fields import FieldInfo
 from pydantic_core import CoreSchema, core_schema
 
-from svctui.api.models import NullableInt, NullableTime
+from svctui.api.models import NULL_ACCEPTED, CompletedTask, DomainResult
 
 
 class RunResult(Protocol):
@@ -86,6 +90,8 @@ class Run(Flagged, Protocol):
     @property
     def client_name(self) -> str: ...  # noqa: D102
     @property
+    def event_id(self) -> int | None: ...  # noqa: D102
+    @property
     def status(self) -> int: ...  # noqa: D102
     @property
     def status_message(self) -> str: ...  # noqa: D102
@@ -118,55 +124,55 @@ class _OrDefault:
         return core_schema.union_schema([handler(source), null], mode="left_to_right")
 
 
-Int = Annotated[int, _OrDefault(int)]
-Str = Annotated[str, _OrDefault(str)]
-Bool = Annotated[bool, _OrDefault(bool)]
-
-
 class _Slim(BaseModel):
     """Unknown and unneeded fields are dropped unread."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
-class FleetResult(_Slim):
-    """A domain result as judging reads it (`DomainResult`'s name, success and counts)."""
-
-    domain_name: Str = ""
-    success: Bool = False
-    user_count: Int = 0
-    group_count: Int = 0
-    computer_count: Int = 0
-    gpo_count: Int = 0
-    ou_count: Int = 0
-    container_count: Int = 0
-    aiaca_count: Int = 0
-    rootca_count: Int = 0
-    enterpriseca_count: Int = 0
-    ntauthstore_count: Int = 0
-    certtemplate_count: Int = 0
-    deleted_count: Int = 0
+def _members(view: type) -> frozenset[str]:
+    """The names a protocol (and its protocol bases) declares: what judging reads."""
+    return frozenset(name for base in view.__mro__ for name, value in vars(base).items() if isinstance(value, property))
 
 
-class FleetRun(_Slim):
-    """A completed run as judging reads it (`CompletedTask`'s fields that `Run` names, and the event)."""
+def _slim_field(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
+    """A field of a full model as the slim read takes it: the same type and validators, a null taking the default
+    inside the validator (`_OrDefault`) instead of `ApiModel`'s after-validator."""
+    metadata = [item for item in info.metadata if item is not NULL_ACCEPTED]
+    if info.is_required() or (info.default_factory is None and info.default is None):
+        typed = Annotated[(annotation, *metadata)] if metadata else annotation
+        return typed, ... if info.is_required() else None
+    slim = Annotated[(annotation, *metadata, _OrDefault(partial(info.get_default, call_default_factory=True)))]
+    if info.default_factory is not None:
+        return slim, Field(default_factory=info.default_factory)
+    return slim, info.default
 
-    id: int
-    client_id: str
-    client_name: Str = ""
-    event_id: NullableInt = None
-    execution_time: NullableTime = None
-    start_time: NullableTime = None
-    end_time: NullableTime = None
-    status: Int = 0
-    status_message: Str = ""
-    session_collection: Bool = False
-    local_group_collection: Bool = False
-    ad_structure_collection: Bool = False
-    cert_services_collection: Bool = False
-    ca_registry_collection: Bool = False
-    dc_registry_collection: Bool = False
-    all_trusted_domains: Bool = False
-    domain_results: Annotated[list[FleetResult], _OrDefault(list)] = Field(default_factory=list)
-    created_at: NullableTime = None
-    updated_at: NullableTime = None
+
+def slim_model(model_name: str, full: type[BaseModel], view: type, **retyped: Any) -> type[_Slim]:
+    """A slim model of `full`: the fields `view` names, in `full`'s order, each read as `full` reads it (`retyped`
+    gives a field another type, e.g. a list of a slim model)."""
+    wanted = _members(view)
+    fields: dict[str, Any] = {
+        name: _slim_field(info, retyped.get(name, info.annotation))
+        for name, info in full.model_fields.items()
+        if name in wanted
+    }
+    missing = wanted - fields.keys()
+    if missing:  # a protocol naming what the full model lacks: fail at import, not in a verdict
+        raise TypeError(f"{full.__name__} has no field {sorted(missing)} that {view.__name__} names")
+    doc = f"`{full.__name__}` as judging reads it: the fields `{view.__name__}` names."
+    model: type[_Slim] = create_model(model_name, __base__=_Slim, __doc__=doc, __module__=__name__, **fields)
+    return model
+
+
+if TYPE_CHECKING:  # the typed view of the slim models: what the protocols say (their fields are built below)
+
+    class FleetResult(_Slim, RunResult):
+        """A domain result as judging reads it (`DomainResult`'s fields that `RunResult` names)."""
+
+    class FleetRun(_Slim, Run):
+        """A completed run as judging reads it (`CompletedTask`'s fields that `Run` names)."""
+
+else:
+    FleetResult = slim_model("FleetResult", DomainResult, RunResult)
+    FleetRun = slim_model("FleetRun", CompletedTask, Run, domain_results=list[FleetResult])

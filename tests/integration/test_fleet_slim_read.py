@@ -141,8 +141,8 @@ def test_what_the_full_model_refuses_the_slim_one_refuses(bad: dict[str, Any]) -
 
 def test_both_models_fit_what_judging_reads() -> None:
     """The models are what `Run` / `RunResult` say (a field renamed in one would fail here, not in a verdict)."""
-    runs: list[Run] = [CompletedTask(id=1, client_id="c"), FleetRun(id=1, client_id="c")]
-    results: list[RunResult] = [DomainResult(id=1), FleetResult()]
+    runs: list[Run] = [CompletedTask(id=1, client_id="c"), FleetRun.model_validate({"id": 1, "client_id": "c"})]
+    results: list[RunResult] = [DomainResult(id=1), FleetResult.model_validate({})]
     assert judged(runs[0]) == judged(runs[1])
     assert [getattr(result, name) for result in results for name in COUNT_NAMES] == [0] * 2 * len(COUNT_NAMES)
 
