@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 from pydantic import ValidationError
 
 from svctui.api.client import ApiClient
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
-from svctui.api.fleet_models import FleetResult, FleetRun, Run, RunResult
+from svctui.api.fleet_models import FleetResult, FleetRun, Run, RunResult, slim_model
 from svctui.api.models import CompletedTask, DomainResult
 from svctui.api.signing import SignatureAuth
 from svctui.commands.health_check import table_row
@@ -145,6 +145,31 @@ def test_both_models_fit_what_judging_reads() -> None:
     results: list[RunResult] = [DomainResult(id=1), FleetResult.model_validate({})]
     assert judged(runs[0]) == judged(runs[1])
     assert [getattr(result, name) for result in results for name in COUNT_NAMES] == [0] * 2 * len(COUNT_NAMES)
+
+
+def test_the_slim_models_are_the_full_ones_fields() -> None:
+    """The slim models hold the fields the protocols name, in the full model's order, each with its type and
+    default (only the results' item model is the slim one)."""
+    for slim, full in ((FleetRun, CompletedTask), (FleetResult, DomainResult)):
+        assert list(slim.model_fields) == [name for name in full.model_fields if name in slim.model_fields]
+        for name, info in slim.model_fields.items():
+            whole = full.model_fields[name]
+            assert info.is_required() == whole.is_required(), name
+            if not info.is_required():
+                assert info.get_default(call_default_factory=True) == whole.get_default(call_default_factory=True)
+            assert info.annotation == (list[FleetResult] if name == "domain_results" else whole.annotation), name
+    assert len(FleetRun.model_fields) == 19 and len(FleetResult.model_fields) == 14
+
+
+def test_a_protocol_naming_a_field_the_model_lacks_fails_at_import() -> None:
+    """A field judging would read but the full model does not have is refused when the slim model is built."""
+
+    class Flavoured(RunResult, Protocol):
+        @property
+        def flavour(self) -> str: ...
+
+    with pytest.raises(TypeError, match="DomainResult has no field \\['flavour'\\] that Flavoured names"):
+        slim_model("FlavouredResult", DomainResult, Flavoured)
 
 
 async def test_judging_sorts_once_and_reads_as_before(demo_server: DemoServer) -> None:
