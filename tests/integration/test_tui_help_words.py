@@ -16,6 +16,7 @@ from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task
 from tests.support.tui import settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
+PROPER_NAMES: set[str] = set()  # descriptions whose capitals are names, not title case
 
 
 @pytest.fixture
@@ -57,3 +58,15 @@ async def test_help_with_the_log_focused_says_the_table_and_lists_the_logs_keys_
         assert log_ids and {row.group for row in rows if row.binding_id in log_ids} == {"log"}, log_ids
         text = help_content(rows, "completed tasks").plain
         assert "\nLog " in text and "\nTable " not in text, "the focused log's keys under Log, no Table heading"
+
+
+async def test_help_lists_no_sideways_page_keys_and_says_its_keys_in_sentence_case(demo_server: DemoServer) -> None:
+    """The newcomer's walk: `^pgup Page Left — Scroll a page left` on a screen whose tables never scroll sideways,
+    and `Page Left` beside `Page up`: help lists only keys that act, each said in sentence case."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (app, _pilot, screen):
+        rows = collect_keys(app, screen)
+        said = {row.description for row in rows}
+        assert not said & {"Page Left", "Page Right", "page_left", "page_right"}, said
+        title_case = [text for text in said if re.search(r" [A-Z][a-z]", text) and text not in PROPER_NAMES]
+        assert not title_case, title_case

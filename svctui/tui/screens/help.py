@@ -28,7 +28,8 @@ from svctui.tui.widgets.log_view import LogView
 
 # Keys DataTable binds without our ids; shown with what they do here.
 RENAMED_ACTIONS = {"select_cursor": ("Detail pane", "Show or hide the detail pane (same as p)")}
-HIDDEN_ACTIONS = {"command_palette"}
+# The dashboard's tables fit their columns and its panes wrap: nothing scrolls sideways, so ^pgup/^pgdn do nothing.
+HIDDEN_ACTIONS = {"command_palette", "page_left", "page_right"}
 # What Textual's own keys (they have a title and no tooltip) do here: help says it for every key it lists (issue 28:
 # `←` and `tab` were listed with nothing beside them).
 TEXTUAL_TOOLTIPS = {
@@ -40,8 +41,6 @@ TEXTUAL_TOOLTIPS = {
     "cursor_right": "Move the cursor a column right",
     "page_up": "Move the cursor a page up",
     "page_down": "Move the cursor a page down",
-    "page_left": "Scroll a page left",
-    "page_right": "Scroll a page right",
     "scroll_home": "To the first column (or the start)",
     "scroll_end": "To the last column (or the end)",
     "scroll_top": "Move the cursor to the first row",
@@ -119,6 +118,8 @@ def collect_keys(app: App[Any], screen: Screen[Any]) -> list[KeyRow]:
         if said is None:  # the screen says the key does nothing there: not listed
             continue
         description, tooltip = said
+        if not binding.id:  # Textual's own keys say some in title case (`Focus Next`): help says all as svctui does
+            description = description.capitalize()
         if binding.action == COPY_ACTION:
             tooltip = COPY_TOOLTIP
         identity = (group, binding.action)
