@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from svctui.demo.server import DemoServer
+from svctui.tui.textual_internals import FooterKey
 from svctui.tui.widgets.domain_results import DomainResultsPane
+from svctui.tui.widgets.key_footer import KeyFooter
 from tests.integration.test_tui_tasks_log import failed_domain_task
 from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task
 from tests.support.tui import settle
@@ -62,3 +64,20 @@ async def test_results_shown_while_another_tab_is_up_fit_the_pane_when_back(demo
         await settle(pilot)
         table = pane.table
         assert table.virtual_size.width <= table.size.width and not table.show_horizontal_scrollbar
+
+
+async def test_zoomed_domain_results_footer_leaves_out_the_hidden_task_lists_keys(demo_server: DemoServer) -> None:
+    """Newcomer's walk: zoomed domain results (R, z) still showed the task table's `/ Filter p Detail C Client …` in
+    the footer; zoomed, it shows the keys that act on what is shown (z Back, L Log), and all again once back."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        await pilot.press("R", "z")
+        await settle(pilot)
+        said = [key.description for key in screen.query_one(KeyFooter).query(FooterKey) if key.display]
+        assert not {"Filter", "Detail", "Client"} & set(said), said
+        assert {"Back", "Log"} <= set(said), said
+        await pilot.press("z")
+        await settle(pilot)
+        said = [key.description for key in screen.query_one(KeyFooter).query(FooterKey) if key.display]
+        assert {"Filter", "Detail"} <= set(said), said

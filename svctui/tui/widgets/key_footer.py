@@ -21,6 +21,17 @@ from svctui.tui.breakpoints import WIDE
 from svctui.tui.textual_internals import FooterKey, FooterLabel
 
 MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh", "clear_marks", "switch_endpoint"})
+# The screen's keys that act on a zoomed pane (`z` back, the log): the others act on the list it hides.
+ZOOMED_SCREEN_ACTIONS = frozenset({"zoom_detail", "open_log", "show_tab"})
+
+
+def _acts_on_hidden_list(screen: Widget, action: str) -> bool:
+    """True when a pane is zoomed and `action` is the screen's own, one that acts on the list it hides (newcomer's
+    walk: the zoomed domain results showed the task table's `/ Filter p Detail C Client …`)."""
+    if getattr(screen, "maximized", None) is None or action.split("(")[0] in ZOOMED_SCREEN_ACTIONS:
+        return False
+    bindings = getattr(screen, "active_bindings", {})
+    return any(active.node is screen and active.binding.action == action for active in bindings.values())
 
 
 class KeyFooter(Footer):
@@ -87,7 +98,9 @@ class KeyFooter(Footer):
                 dropped_in_group = kept_in_group = 0
                 continue
             grouped = isinstance(widget, FooterKey) and widget.has_class("-grouped")
-            if self._narrow and isinstance(widget, FooterKey) and widget.action in MINOR_ACTIONS:
+            if isinstance(widget, FooterKey) and (
+                (self._narrow and widget.action in MINOR_ACTIONS) or _acts_on_hidden_list(self.screen, widget.action)
+            ):
                 dropped_in_group += grouped
                 continue
             kept_in_group += grouped
