@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_chec
 
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hits
+from textual.command import DiscoveryHit, Hit, Hits
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.theme import Theme, ThemeProvider
@@ -59,6 +59,16 @@ class ThemePickerProvider(ThemeProvider):
         for name, callback in sorted(self.commands, key=lambda command: theme_order(command[0], current)):
             theme = themes.get(name)
             yield DiscoveryHit(name, callback, help=theme_help(theme, current, described) if theme else None)
+
+    async def search(self, query: str) -> Hits:
+        """The themes whose name matches `query`, each still saying what it is (Textual's dropped the line)."""
+        app, matcher = self.app, self.matcher(query)
+        described: Mapping[str, str] = app.theme_descriptions if isinstance(app, DescribesThemes) else {}
+        for name, callback in self.commands:
+            theme = app.available_themes.get(name)
+            if (match := matcher.match(name)) > 0:
+                what = theme_help(theme, app.theme, described) if theme else None
+                yield Hit(match, matcher.highlight(name), callback, help=what)
 
 
 def export_dir(settings: Settings | None = None) -> Path:

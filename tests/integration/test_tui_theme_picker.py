@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from rich.text import Text
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
+from textual.content import Content
 
 from svctui.demo.server import DemoServer
 from svctui.store.settings import Settings, load_settings
@@ -96,3 +97,16 @@ async def test_every_theme_the_picker_offers_draws_every_screen(demo_server: Dem
             await settle(pilot)
             assert app.is_running and app.return_code is None, f"{mode} {tab}: the app stopped"
         assert events.table.marked == frozenset({"1"})
+
+
+async def test_a_typed_theme_name_keeps_the_line_that_says_what_the_theme_is(demo_server: DemoServer) -> None:
+    """The newcomer's walk: typing `textual-dark` in the picker dropped the description line the unfiltered list
+    shows under each theme (Textual's search gives no help)."""
+    async with on_events(demo_server) as (app, pilot, _screen):
+        app.action_change_theme()
+        await settle(pilot)
+        await pilot.press(*"textual-dark")
+        await settle(pilot)
+        shown = app.screen.query_one(CommandList).get_option_at_index(0).prompt
+        assert isinstance(shown, Content)
+        assert shown.plain.split("\n") == ["textual-dark", "the current theme: dark, Textual's default, and svctui's"]
