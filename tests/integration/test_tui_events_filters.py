@@ -407,3 +407,13 @@ async def test_client_id_takes_a_clients_name_in_the_row_and_the_quick_line(demo
         assert screen.filters == (Filter("client_id", "neq", event.client_id),)
         assert event.client_id not in {item.client_id for item in screen.table.items}
         assert chip_texts(screen) == [f"client ≠ {name} ✕"]
+
+
+async def test_names_off_is_said_at_80_columns_before_the_columns_left_out(demo_server: DemoServer) -> None:
+    """The newcomer's walk: at 80 columns `H` (names off) was not said: the line kept `+3 columns (p)` instead. What
+    changes the rows on screen wins over the hint when room is short."""
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        await pilot.press("H")
+        await settle(pilot)
+        line = str(screen.query_one("#status-line", Static).render())
+        assert "no names (H)" in line, line
