@@ -82,3 +82,23 @@ async def test_the_audit_tabs_restore_dialog_lists_every_seed_whole_and_scrolls(
             await settle(pilot)
             assert listing.scroll_y == listing.max_scroll_y
             await pilot.press("escape")
+
+
+@pytest.mark.anyio
+async def test_a_long_seed_wraps_under_its_own_indent_at_80x24(tmp_path: Path) -> None:
+    """The newcomer's walk: at 80x24 a long Cypher seed wrapped to the dialog's left margin (`RETURN` / `  n`); each
+    listing line wraps under its own indent."""
+    with big_tag_server(tmp_path) as demo:
+        selectors = _created(demo)[:2]
+        await delete_through_engine(demo, selectors)
+        async with with_screen(demo, AuditHost(), size=(80, 24)) as (app, pilot):
+            app.screen.query_one(AuditTab).query_one("#audit-runs", DataTable).focus()
+            await pilot.press("u")
+            await settle(pilot)
+            text = app.screen.query_one("#confirm-listing", VerticalScroll).query_one(Static)
+            rendered = [text.render_line(y).text.rstrip() for y in range(text.size.height)]
+            assert any("end of seed" in line for line in rendered), rendered
+            at_margin = [line for line in rendered if line and not line.startswith("  ")]
+            assert not at_margin, at_margin
+            wrapped_where = [line for line in rendered if "n.name" in line and "WHERE" not in line]
+            assert wrapped_where and all(line.startswith(" " * 14) for line in wrapped_where), rendered

@@ -15,9 +15,15 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from svctui.tui.widgets.dialog import ConfirmDialog
+from svctui.tui.widgets.hanging import Hanging
 from svctui.visible import visible
 
 TOAST_ROW = 1  # the screen's last row, kept free for the toasts
+
+
+def listing_text(lines: Sequence[str]) -> Hanging:
+    """The listing's lines, each wrapping under its own indent (a long Cypher seed under its seed, not column 0)."""
+    return Hanging((line, len(line) - len(line.lstrip(" "))) for line in lines)
 
 
 class ConfirmScreen(ConfirmDialog):
@@ -95,7 +101,7 @@ class ConfirmScreen(ConfirmDialog):
             yield Static(self.body, markup=False)
             if self.listing:
                 with VerticalScroll(id="confirm-listing"):  # focusable: the keys scroll it
-                    yield Static("\n".join(self.listing), markup=False)
+                    yield Static(listing_text(self.listing), markup=False)
             if self.typed_count is not None:
                 yield Static(self.typed_label(), id="confirm-typed-label", markup=False)
                 yield self.typed_box(f"type {self.typed_count}")
@@ -129,7 +135,7 @@ class ConfirmScreen(ConfirmDialog):
         """Replace the listing's lines (e.g. once a check has answered) and fit it again."""
         self.listing = tuple(visible(line) for line in lines)
         for found in self.query("#confirm-listing Static").results(Static):
-            found.update("\n".join(self.listing))
+            found.update(listing_text(self.listing))
         self.call_after_refresh(self.fit_listing)
 
     def set_ready(self, ready: bool) -> None:
