@@ -25,6 +25,7 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
+from svctui.triage.summary import ResultSummary
 from svctui.text import cell_width, cut_end, plural, shrink_widths
 from svctui.visible import visible
 
@@ -60,10 +61,14 @@ def cli_now() -> datetime:
 
 
 def _results(results: Sequence[DomainResult]) -> str:
-    if not results:
-        return ""
+    """Said the dashboard's way: `1 ok`, `0 ok / 1 failed`, `—` for none."""
     failed = sum(1 for result in results if not result.success)
-    return f"{len(results) - failed} ok / {failed} failed"
+    return ResultSummary(ok=len(results) - failed, failed=failed).text()
+
+
+def _utc(value: datetime | None) -> str:
+    """A UTC time as the dashboard says it: `2026-12-04 23:20Z`."""
+    return f"{_time(value)}Z" if value is not None else ""
 
 
 def single_line(text: str) -> str:
@@ -155,7 +160,7 @@ TABLE_COLUMNS: dict[type[BaseModel], tuple[TableColumn, ...]] = {
     CompletedTask: (
         TableColumn("ID", lambda t: t.id, Role.ESSENTIAL, right=True),
         TableColumn("EVENT", lambda t: "" if t.event_id is None else t.event_id, Role.ESSENTIAL, right=True, drop=4),
-        TableColumn("EXECUTED (UTC)", lambda t: _time(t.execution_time), min_width=16),
+        TableColumn("EXECUTED (UTC)", lambda t: _utc(t.execution_time), min_width=17),
         # the status is what a listing is scanned for: whole (`Partially complete`) while the message can wrap
         TableColumn("STATUS", lambda t: status_label(t.status), Role.ESSENTIAL, min_width=10),
         client_column(drop=1),  # one client's tasks: its name is on every row

@@ -280,10 +280,13 @@ def test_an_unknown_client_says_how_many_clients_it_did_not_name(env: dict[str, 
 
 
 def _results_text(task: dict[str, Any]) -> str:
-    """A task's RESULTS cell as the dashboard words it: `1 ok / 0 failed` (empty without domain results)."""
+    """A task's RESULTS cell as the dashboard words it: `1 ok`, `0 ok / 1 failed`, `—` without domain results (the
+    newcomer's walk: the CLI said `1 ok / 0 failed` and nothing where the dashboard says `1 ok` and `—`)."""
     results = task["domain_results"] or []
     failed = sum(1 for result in results if not result["success"])
-    return f"{len(results) - failed} ok / {failed} failed" if results else ""
+    if not results:
+        return "—"
+    return f"{len(results) - failed} ok / {failed} failed" if failed else f"{len(results)} ok"
 
 
 @pytest.mark.parametrize("width", [80, 160])
@@ -298,10 +301,11 @@ def test_a_tasks_results_stay_whole_at_80_columns(env: dict[str, str], width: in
     assert "RESULTS" not in _left_out(table.stderr, width)
     tasks = json_items(invoke([*args, "-o", "json"]).stdout)
     header, rows = _blocks(table.stdout)
-    assert len(rows) == len(tasks) == 20 and any(_results_text(task) for task in tasks)
+    assert len(rows) == len(tasks) == 20 and any(task["domain_results"] for task in tasks)
     results_at, message_at = header.index("RESULTS"), header.index("MESSAGE")
     for task, block in zip(tasks, rows, strict=True):
         assert block[0][results_at:message_at].strip() == _results_text(task), block
+        assert f"{task['execution_time'][:10]} {task['execution_time'][11:16]}Z" in block[0], "UTC as the dashboard"
         # whole: a word wider than the column is broken across its lines (the join adds a space there)
         assert "".join(_column_text(header, block, "MESSAGE").split()) == "".join(task["status_message"].split())
         assert "Partially comple…" not in block[0]
