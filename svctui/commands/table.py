@@ -25,8 +25,8 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
-from svctui.triage.summary import ResultSummary
 from svctui.text import cell_width, cut_end, plural, shrink_widths
+from svctui.triage.summary import ResultSummary
 from svctui.visible import visible
 
 GAP = "  "

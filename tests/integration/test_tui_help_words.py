@@ -63,7 +63,7 @@ async def test_help_with_the_log_focused_says_the_table_and_lists_the_logs_keys_
 async def test_help_lists_no_sideways_page_keys_and_says_its_keys_in_sentence_case(demo_server: DemoServer) -> None:
     """The newcomer's walk: `^pgup Page Left — Scroll a page left` on a screen whose tables never scroll sideways,
     and `Page Left` beside `Page up`: help lists only keys that act, each said in sentence case."""
-    client, task, _domain, _message = failed_domain_task(demo_server)
+    client, _task, _domain, _message = failed_domain_task(demo_server)
     async with on_tasks(demo_server, client) as (app, _pilot, screen):
         rows = collect_keys(app, screen)
         said = {row.description for row in rows}
