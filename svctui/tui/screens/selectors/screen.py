@@ -90,7 +90,13 @@ class SelectorsScreen(ListScreen[Selector]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *SELECTOR_BINDINGS,
         # ctrl+d while deleting is off (hidden read-only): says why, never nothing (action_delete_marked does)
-        Binding("ctrl+d", "delete_off", show=False),
+        Binding(
+            "ctrl+d",
+            "delete_off",
+            show=False,
+            id="selectors.delete_off",
+            tooltip="Read-only: says why deleting is off",
+        ),
         # The Audit tab's keys while the focus is outside it (the tags pane): they act on the tab's chosen run, or
         # say why not, as in the tab; off on the Selectors tab. (`r` there is the list's refresh, see action_refresh:
         # a binding of `r` here would replace the list screen's.)
