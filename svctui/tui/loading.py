@@ -92,11 +92,14 @@ class Loads:
         """Run `load()` in a worker (cancelling the channel's previous load); post Loaded / LoadFailed to the owner."""
         seq = self.invalidate(channel)
         owner = self._owner
+        # taken once called: a finished worker can outlive its load (a context that kept it as the active worker),
+        # and the load's closure holds what it loaded (a page's models): gone by reference counting, not a full pass
+        pending = [load]
 
         async def run() -> None:
             started = time.perf_counter()
             try:
-                value = await load()
+                value = await pending.pop()()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # every failure becomes a message, never a traceback

@@ -8,11 +8,12 @@ longer has one. Nothing outside this module touches a `_name` of Textual or rich
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.widgets import DataTable, Input
 from textual.widgets._footer import FooterKey, FooterLabel
@@ -71,6 +72,7 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_row_render_cache"): "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill)",
     ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
     ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
+    ("textual.cache", "LRUCache._cache"): "FixedLayoutTable.clear: old pages freed without a full collection (rss-100k)",
 }
 
 # Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);
@@ -234,6 +236,16 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
     def fixed_layout(self) -> bool:
         """True when no column sizes to its content and no row has a label (here: never)."""
         return False
+
+    def clear(self, columns: bool = False) -> Self:
+        """Clear the table as DataTable does, its LRU caches unlinked first: emptied alone, each cache's ring of
+        [prev, next, key, value] links is a reference cycle holding the old rows and lines until a full collection."""
+        for cache in vars(self).values():
+            if isinstance(cache, LRUCache):
+                for link in cache._cache.values():
+                    link.clear()
+                cache.clear()  # now: a cleared link must never be read
+        return super().clear(columns)
 
     def has_row_labels(self) -> bool:
         """True when a row has a label (which takes a column of its own)."""
