@@ -72,7 +72,7 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_row_render_cache"): "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill)",
     ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
     ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
-    ("textual.cache", "LRUCache._cache"): "FixedLayoutTable.clear: old pages freed without a full collection (rss-100k)",
+    ("textual.cache", "LRUCache._cache"): "FixedLayoutTable.clear: old pages freed with no full collection (rss-100k)",
 }
 
 # Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);
