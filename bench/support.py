@@ -54,7 +54,7 @@ def isolated_process(root: Path) -> Iterator[None]:
 def launched_as(kind: str) -> Iterator[None]:
     """This process tuned for the block as the `svctui` program tunes itself at launch as `kind` (DASHBOARD or
     BATCH: svctui.startup.tune_runtime), the collector as it was after it (the malloc arena limit stays: mallopt
-    has no way back). The dashboard's own HeapPolicy comes with the app (make_app), as in the program."""
+    has no way back)."""
     thresholds = gc.get_threshold()
     tune_runtime(kind)
     try:

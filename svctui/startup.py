@@ -42,9 +42,10 @@ class RuntimeTuning(NamedTuple):
 
 TUNINGS: dict[str, RuntimeTuning] = {
     # one malloc arena: pages are validated in threads, and what one thread's arena frees the next page, allocated in
-    # another, does not reuse (rss-100k). The collector keeps CPython's thresholds: each page leaves reference cycles
-    # that only a full pass frees (rss-100k); the app's HeapPolicy (tui/heap.py) holds full passes around big loads
-    DASHBOARD: RuntimeTuning(thresholds=None, freeze=False, malloc_arenas=1),
+    # another, does not reuse (rss-100k). Full passes 100x rarer than CPython's (10): one walks every object alive
+    # with the loop held, a fleet's runs or a 50,000-task history (fleet-1000-fill, stall-drop-detection); a page
+    # turned away is freed by reference counting, so memory does not wait for them (rss-100k)
+    DASHBOARD: RuntimeTuning(thresholds=(700, 10, 1000), freeze=False, malloc_arenas=1),
     # `svctui health` on 1,000 clients validates ~30,000 runs that hold no reference cycles: a young pass every 50,000
     # objects (CPython: 700), an older one every 20 of those (10), a full one every 100 older ones (10), and the
     # imports' heap frozen out of them (fleet-1000-health)

@@ -98,6 +98,6 @@ EMPTY_STREAM = httpx.ByteStream(b"")
 
 def release_stream(response: httpx.Response) -> None:
     """Drop a closed `response`'s stream: httpx's stream refers back to the response, and that cycle kept each
-    read body (~1.3 MB a page of 1,000 tasks) until a full garbage collection, or for good once the dashboard
-    froze it out of the collector's scans (svctui.tui.heap). Without it the response is freed when dropped."""
+    read body (~1.3 MB a page of 1,000 tasks) until a full garbage collection, which the dashboard makes rare
+    (svctui.startup). Without it the response is freed when dropped."""
     response.stream = EMPTY_STREAM

@@ -27,7 +27,6 @@ from textual.widget import Widget
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
-from svctui.tui.heap import HeapPolicy
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, HasZoom, ShowsEvent, ShowsRuns
@@ -166,7 +165,6 @@ class SvcTuiApp(App[int]):
         self._theme_before_picker: str | None = None  # set while "Change theme" is open: esc goes back to it
         self.theme_descriptions: dict[str, str] = {}  # what each theme file says its theme is (the picker shows it)
         self.loads = Loads(self)
-        self.heap_policy = HeapPolicy(self)  # installed as the app mounts, removed as it unmounts
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         configured = settings.refresh_seconds if settings is not None else 0
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
@@ -246,8 +244,7 @@ class SvcTuiApp(App[int]):
         return dict(APP_VARIABLE_DEFAULTS)
 
     def on_mount(self) -> None:
-        """The collector's policy, themes, keymap, then the first screen (or the first-run screen)."""
-        self.heap_policy.install()
+        """Themes, keymap, then the first screen (or the first-run screen)."""
         self._apply_themes()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.theme_changed_signal.subscribe(self, lambda _theme: self.call_after_refresh(self.redraw_scrollbar_corners))
@@ -429,8 +426,7 @@ class SvcTuiApp(App[int]):
             await client.aclose()
 
     async def on_unmount(self) -> None:
-        """Close the client; full collections held for a load that will not end are back on."""
-        self.heap_policy.uninstall()
+        """Close the client."""
         await self.close_client()
 
     # ----- cross-screen calls: the tab shown, then its screen told what to show ----------------------------------
@@ -448,9 +444,7 @@ class SvcTuiApp(App[int]):
 
     def first_page_settled(self) -> None:
         """The first screen's first page is on screen (or failed, or cannot be asked): ask the server's edition for
-        the header now, once, so that its answer, parse and header redraw come after the first page's rows. The
-        start-up heap is frozen then (heap.py)."""
-        self.heap_policy.settle()
+        the header now, once, so that its answer, parse and header redraw come after the first page's rows."""
         if self._probe_after_first_page:
             self._probe_after_first_page = False
             self.call_after_refresh(self.probe)

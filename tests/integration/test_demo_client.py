@@ -98,7 +98,7 @@ async def test_pages_read_two_pages_ahead_and_stopping_early_cancels_them(demo_s
 
 async def test_a_read_response_is_freed_without_a_garbage_collection(demo_server: DemoServer) -> None:
     """httpx's stream refers back to its response: the client drops it after reading, so no cycle keeps the body
-    alive until a full collection (or for good, once the dashboard freezes the heap: svctui.tui.heap)."""
+    alive until a full collection (rare in the dashboard: svctui.startup)."""
     async with api(demo_server) as client:
         await client.events.list(ListQuery(limit=5))  # the connection and everything else made once
         gc.collect()

@@ -1,5 +1,5 @@
 """Issue 27: svctui.api used as a library changes no process-wide state (tests/support/process_state.py lists what is
-compared); runtime tuning is the program's (svctui/startup.py, svctui/tui/heap.py)."""
+compared); runtime tuning is the program's, once at launch (svctui/startup.py)."""
 
 from __future__ import annotations
 

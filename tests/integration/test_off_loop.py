@@ -208,16 +208,6 @@ async def big_page(demo_server: DemoServer) -> AsyncIterator[tuple[RecordingApp,
         yield app, pilot, events_screen(app)
 
 
-async def test_the_dashboard_installs_its_collector_policy_as_it_starts_and_removes_it_as_it_closes(
-    demo_server: DemoServer,
-) -> None:
-    """The collector policy is the app's (svctui.tui.heap), installed as it mounts: no screen calls it."""
-    before = gc.get_threshold()
-    async with big_page(demo_server) as (app, _pilot, _screen):
-        assert app.heap_policy.installed
-    assert not app.heap_policy.installed and gc.get_threshold() == before
-
-
 async def test_a_big_page_is_drawn_ahead_in_slices_with_updates_held_and_draws_as_datatable_does(
     demo_server: DemoServer,
 ) -> None:

@@ -70,12 +70,12 @@ def test_blocker_really_blocks() -> None:
     assert "blocked import of textual" in result.stderr
 
 
-TUNING_MODULES = {"gc", "ctypes", "svctui.tui.heap"}  # process-wide runtime tuning: the launch's and the app's
+TUNING_MODULES = {"gc", "ctypes"}  # process-wide runtime tuning: the launch's alone
 TUNERS = {"tune_runtime", "limit_malloc_arenas"}  # svctui.startup's: cli.py calls tune_runtime, once, at launch
 
 
 def tuning_imports(source: str) -> list[str]:
-    """The TUNING_MODULES a source imports (`import gc`, `import ctypes.util`, `from svctui.tui import heap`)."""
+    """The TUNING_MODULES a source imports (`import gc`, `import ctypes.util`, `from ctypes import CDLL`)."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -105,20 +105,19 @@ def _is_in(name: str, module: str) -> bool:
     return name == module or name.startswith(module + ".")
 
 
-def test_only_the_launch_and_the_apps_policy_tune_the_runtime() -> None:
-    """Issue 27: gc and malloc are set once as the program launches (svctui/startup.py, called by cli.py) and by the
-    app's collector policy (svctui/tui/heap.py, installed by tui/app.py), never from a screen, a widget or svctui.api:
-    no other module imports gc, ctypes or the policy, or calls the launch's tuning."""
+def test_only_the_launch_tunes_the_runtime() -> None:
+    """Issue 27: gc and malloc are set once as the program launches (svctui/startup.py, called by cli.py), never from
+    the app, a screen, a widget or svctui.api: no other module imports gc or ctypes, or calls the launch's tuning."""
     root = Path(__file__).resolve().parents[2] / "svctui"
     sources = {str(path.relative_to(root)): path.read_text(encoding="utf-8") for path in sorted(root.rglob("*.py"))}
     importers = {name: found for name, source in sources.items() if (found := tuning_imports(source))}
     callers = {name: found for name, source in sources.items() if (found := tuner_uses(source))}
-    assert importers == {"startup.py": ["gc", "ctypes"], "tui/heap.py": ["gc"], "tui/app.py": ["svctui.tui.heap"]}
+    assert importers == {"startup.py": ["gc", "ctypes"]}
     assert callers == {"cli.py": ["tune_runtime"], "startup.py": ["limit_malloc_arenas"]}
 
 
 def test_the_tuning_checks_see_each_way_of_importing_and_calling() -> None:
-    sources = ["import gc", "import ctypes.util", "from ctypes import CDLL", "from svctui.tui import heap"]
-    assert [tuning_imports(source) for source in sources] == [["gc"], ["ctypes"], ["ctypes"], ["svctui.tui.heap"]]
+    sources = ["import gc", "import ctypes.util", "from ctypes import CDLL", "import os"]
+    assert [tuning_imports(source) for source in sources] == [["gc"], ["ctypes"], ["ctypes"], []]
     calls = ["from svctui.startup import tune_runtime", "startup.tune_runtime(k)", "limit_malloc_arenas(1)", "x = 1"]
     assert [tuner_uses(source) for source in calls] == [["tune_runtime"], ["tune_runtime"], ["limit_malloc_arenas"], []]

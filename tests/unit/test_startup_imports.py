@@ -97,14 +97,14 @@ def _runtime_after(*args: str) -> str:
     return _probe(code)
 
 
-def test_the_program_tunes_the_runtime_once_as_it_launches_for_a_batch_command_not_the_dashboard() -> None:
-    """`svctui health` (a batch command) sets its collector TUNINGS as the program starts; the dashboard keeps
-    CPython's collector (its launch limits malloc's arenas, and the app's HeapPolicy does the rest: tui/heap.py),
-    another command keeps CPython's defaults, and so does `cli` invoked by a caller (a test's CliRunner)."""
-    from svctui.startup import BATCH, TUNINGS
+def test_the_program_tunes_the_runtime_once_as_it_launches() -> None:
+    """`svctui health` (a batch command) and the dashboard set their collector TUNINGS as the program starts (and
+    nothing changes them after), another command keeps CPython's defaults, and so does `cli` invoked by a caller (a
+    test's CliRunner)."""
+    from svctui.startup import BATCH, DASHBOARD, TUNINGS
 
-    batch = TUNINGS[BATCH]
-    assert _runtime_after() == f"{(700, 10, 10)} False", "the dashboard's launch"
+    batch, dashboard = TUNINGS[BATCH], TUNINGS[DASHBOARD]
+    assert _runtime_after() == f"{dashboard.thresholds} {dashboard.freeze}", "the dashboard's launch"
     assert _runtime_after("health", "--help") == f"{batch.thresholds} {batch.freeze}"
     assert _runtime_after("locate", "config") == f"{(700, 10, 10)} False"
     by_a_caller = (
