@@ -11,9 +11,12 @@ key shows its last letter past it (`^p palettel`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
@@ -25,13 +28,12 @@ MINOR_ACTIONS = frozenset({"cycle_sort", "previous_page", "next_page", "refresh"
 ZOOMED_SCREEN_ACTIONS = frozenset({"zoom_detail", "open_log", "show_tab"})
 
 
-def _acts_on_hidden_list(screen: Widget, action: str) -> bool:
+def _acts_on_hidden_list(screen: Screen[Any], action: str) -> bool:
     """True when a pane is zoomed and `action` is the screen's own, one that acts on the list it hides (newcomer's
     walk: the zoomed domain results showed the task table's `/ Filter p Detail C Client …`)."""
-    if getattr(screen, "maximized", None) is None or action.split("(")[0] in ZOOMED_SCREEN_ACTIONS:
+    if screen.maximized is None or action.split("(")[0] in ZOOMED_SCREEN_ACTIONS:
         return False
-    bindings = getattr(screen, "active_bindings", {})
-    return any(active.node is screen and active.binding.action == action for active in bindings.values())
+    return any(active.node is screen and active.binding.action == action for active in screen.active_bindings.values())
 
 
 class KeyFooter(Footer):
