@@ -142,6 +142,14 @@ def _fit(columns: Sequence[Column], natural: Mapping[str, int], room: int, paddi
     )
 
 
+def filled(rows: Iterable[Sequence[str]], count: int) -> list[int]:
+    """The indexes of the `count` columns with a value in some row; all of them when none has one (the header
+    alone is better than no table)."""
+    rows = list(rows)
+    kept = [index for index in range(count) if any(row[index] for row in rows)]
+    return kept or list(range(count))
+
+
 def ranked(columns: Sequence[Column], order: Sequence[str]) -> list[Column]:
     """`columns` (display order) ranked by `order` (the one that matters most first; a column not in it after those,
     in display order), the first of `order` never left out."""

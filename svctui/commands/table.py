@@ -25,6 +25,7 @@ from svctui.api.models import (
 )
 from svctui.clock import make_clock
 from svctui.schedule import describe, next_run_words
+from svctui.table_fit import filled
 from svctui.text import cell_width, cut_end, plural, shrink_widths
 from svctui.triage.summary import ResultSummary
 from svctui.visible import visible
@@ -411,10 +412,9 @@ class TableWriter:
     def _fit(self, rows: Sequence[Sequence[str]]) -> list[int | None]:
         """The columns' widths for the first page's rows (None: left out), saying on stderr which were left out: for
         the width, and (`drop_empty`) for having no value in any row."""
-        empty = {i for i in range(len(self.columns)) if self.drop_empty and not any(row[i] for row in rows)}
-        if len(empty) == len(self.columns):
-            empty = set()
-        kept = [i for i in range(len(self.columns)) if i not in empty]
+        every = range(len(self.columns))
+        kept = filled(rows, len(self.columns)) if self.drop_empty else list(every)
+        empty = set(every) - set(kept)
         fits = [
             column_fit(self.columns[i], max(cell_width(self.columns[i].header), *(cell_width(row[i]) for row in rows)))
             for i in kept

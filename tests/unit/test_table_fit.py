@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from svctui.table_fit import Column, NaturalWidths, fit_columns, left_out_hint, wrapped
+from svctui.table_fit import Column, NaturalWidths, filled, fit_columns, left_out_hint, wrapped
 
 PADDING = 2
 # natural width, least width, cut-to width or None, may be dropped, a name column, rank
@@ -237,3 +237,9 @@ def test_a_wrapping_column_takes_a_names_room_while_it_saves_lines_and_gives_a_w
     assert fit_columns(columns, natural, 36, texts=texts).widths == {"state": 9, "tag": 11, "counts": 10}
     assert fit_columns(columns, natural, 38, texts=texts).widths == {"state": 8, "tag": 4, "counts": 20}  # one line
     assert fit_columns(columns, natural, 0, texts=texts).widths == natural  # not laid out: no fitting
+
+
+def test_filled_keeps_the_columns_some_row_has_a_value_in_else_every_one() -> None:
+    assert filled([["1", "", "x"], ["2", "", ""]], 3) == [0, 2]
+    assert filled([["", ""], ["", ""]], 2) == [0, 1], "no value anywhere: the header alone, not no table"
+    assert filled([], 2) == [0, 1]

@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Static
 from svctui.ops.resume import ResumeRefused, check_same_server, resume_refusal
 from svctui.ops.selector_restore import NothingToRestore, RestorePlan, plan_restore, restore_runs_of, resumes_split
 from svctui.store.audit_read import INTERRUPTED, AuditLog, AuditRun, read_audit
-from svctui.table_fit import Column, fit_columns, left_out_hint, ranked, wrapped
+from svctui.table_fit import Column, filled, fit_columns, left_out_hint, ranked, wrapped
 from svctui.text import cut_before, cut_start, when_text
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
@@ -218,10 +218,9 @@ class AuditTab(Widget):
     ) -> None:
         """Put the rows in the table, its columns fitted to the tab's width (svctui.table_fit); a column no row has
         a value in (a run's messages when every deletion went through) takes no room from the others."""
-        if rows:
-            kept = [index for index in range(len(columns)) if any(row[index] for _, row in rows)]
-            columns = [columns[index] for index in kept]
-            rows = [(key, [row[index] for index in kept]) for key, row in rows]
+        kept = filled((row for _, row in rows), len(columns))
+        columns = [columns[index] for index in kept]
+        rows = [(key, [row[index] for index in kept]) for key, row in rows]
         natural = {
             column.key: max([cell_len(column.title), *(cell_len(row[index]) for _, row in rows)])
             for index, column in enumerate(columns)
