@@ -8,15 +8,18 @@ domain result's name, success and counts, and drops the rest unread: a page of 1
 nullable times; a null where the field has a default takes the default), so a client's verdict is the same from
 either (tests/integration/test_fleet_slim_read.py). The tasks screen and the CLI keep reading `CompletedTask`.
 
-`Run` and `RunResult` are what the judging code (svctui.triage, svctui.fleet_runs) asks of a run and of a domain
-result: both models fit them. They are also the slim models' field lists: `FleetRun` and `FleetResult` are built
-from `CompletedTask` and `DomainResult` (their types, validators and defaults, in their order) for the names the
-protocols declare, so each field is written once, in svctui.api.models, and the typed view once, here.
+`Run` and `RunResult` are what the judging code (svctui.triage, svctui.fleet_runs) reads of a run and of a domain
+result by attribute: both models fit them. The flags and the counts are read by name instead (`FLAG_NAMES`,
+`COUNT_NAMES` through `operator.attrgetter`: `models.flag_marks`, `triage.summary.count_values`). The slim models'
+fields are those names: `FleetRun` and `FleetResult` are built from `CompletedTask` and `DomainResult` (their
+types, validators and defaults, in their order) for the names the protocols declare and the names read by name, so
+each field is written once, in svctui.api.models, and the typed view once, here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import inspect
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
@@ -25,88 +28,37 @@ from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, create_
 from pydantic.fields import FieldInfo
 from pydantic_core import CoreSchema, core_schema
 
+from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.api.models import NULL_ACCEPTED, CompletedTask, DomainResult
 
 
 class RunResult(Protocol):
-    """What judging reads of a domain result: its domain, whether it succeeded, its counts."""
+    """What judging reads of a domain result by attribute: its domain and whether it succeeded (its counts are read
+    by name, `COUNT_NAMES` through `operator.attrgetter`)."""
 
-    @property
-    def domain_name(self) -> str: ...  # noqa: D102 - the fields of DomainResult
-    @property
-    def success(self) -> bool: ...  # noqa: D102
-    @property
-    def user_count(self) -> int: ...  # noqa: D102
-    @property
-    def group_count(self) -> int: ...  # noqa: D102
-    @property
-    def computer_count(self) -> int: ...  # noqa: D102
-    @property
-    def gpo_count(self) -> int: ...  # noqa: D102
-    @property
-    def ou_count(self) -> int: ...  # noqa: D102
-    @property
-    def container_count(self) -> int: ...  # noqa: D102
-    @property
-    def aiaca_count(self) -> int: ...  # noqa: D102
-    @property
-    def rootca_count(self) -> int: ...  # noqa: D102
-    @property
-    def enterpriseca_count(self) -> int: ...  # noqa: D102
-    @property
-    def ntauthstore_count(self) -> int: ...  # noqa: D102
-    @property
-    def certtemplate_count(self) -> int: ...  # noqa: D102
-    @property
-    def deleted_count(self) -> int: ...  # noqa: D102
+    domain_name: str
+    success: bool
 
 
-class Flagged(Protocol):
-    """The collection-kind flags of a run or a schedule (`models.flag_marks`)."""
+class Run(Protocol):
+    """What judging reads of a completed run by attribute (`CompletedTask` and `FleetRun` both fit; its collection
+    flags are read by name, `FLAG_NAMES` through `operator.attrgetter`)."""
+
+    id: int
+    client_id: str
+    client_name: str
+    event_id: int | None
+    status: int
+    status_message: str
+    execution_time: datetime | None
+    start_time: datetime | None
+    end_time: datetime | None
+    created_at: datetime | None
+    updated_at: datetime | None
 
     @property
-    def session_collection(self) -> bool: ...  # noqa: D102 - the fields of CollectionFlags
-    @property
-    def local_group_collection(self) -> bool: ...  # noqa: D102
-    @property
-    def ad_structure_collection(self) -> bool: ...  # noqa: D102
-    @property
-    def cert_services_collection(self) -> bool: ...  # noqa: D102
-    @property
-    def ca_registry_collection(self) -> bool: ...  # noqa: D102
-    @property
-    def dc_registry_collection(self) -> bool: ...  # noqa: D102
-    @property
-    def all_trusted_domains(self) -> bool: ...  # noqa: D102
-
-
-class Run(Flagged, Protocol):
-    """What judging reads of a completed run (`CompletedTask` and `FleetRun` both fit)."""
-
-    @property
-    def id(self) -> int: ...  # noqa: D102 - the fields of CompletedTask
-    @property
-    def client_id(self) -> str: ...  # noqa: D102
-    @property
-    def client_name(self) -> str: ...  # noqa: D102
-    @property
-    def event_id(self) -> int | None: ...  # noqa: D102
-    @property
-    def status(self) -> int: ...  # noqa: D102
-    @property
-    def status_message(self) -> str: ...  # noqa: D102
-    @property
-    def execution_time(self) -> datetime | None: ...  # noqa: D102
-    @property
-    def start_time(self) -> datetime | None: ...  # noqa: D102
-    @property
-    def end_time(self) -> datetime | None: ...  # noqa: D102
-    @property
-    def created_at(self) -> datetime | None: ...  # noqa: D102
-    @property
-    def updated_at(self) -> datetime | None: ...  # noqa: D102
-    @property
-    def domain_results(self) -> Sequence[RunResult]: ...  # noqa: D102
+    def domain_results(self) -> Sequence[RunResult]:  # a property: read-only, so either model's list fits
+        """The run's domain results."""
 
 
 class _OrDefault:
@@ -131,8 +83,10 @@ class _Slim(BaseModel):
 
 
 def _members(view: type) -> frozenset[str]:
-    """The names a protocol (and its protocol bases) declares: what judging reads."""
-    return frozenset(name for base in view.__mro__ for name, value in vars(base).items() if isinstance(value, property))
+    """The names a protocol (and its protocol bases) declares, as attributes or properties: what judging reads."""
+    declared = (name for base in view.__mro__ for name in inspect.get_annotations(base))
+    properties = (name for base in view.__mro__ for name, value in vars(base).items() if isinstance(value, property))
+    return frozenset((*declared, *properties))
 
 
 def _slim_field(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
@@ -148,10 +102,12 @@ def _slim_field(info: FieldInfo, annotation: Any) -> tuple[Any, Any]:
     return slim, info.default
 
 
-def slim_model(model_name: str, full: type[BaseModel], view: type, **retyped: Any) -> type[_Slim]:
-    """A slim model of `full`: the fields `view` names, in `full`'s order, each read as `full` reads it (`retyped`
-    gives a field another type, e.g. a list of a slim model)."""
-    wanted = _members(view)
+def slim_model(
+    model_name: str, full: type[BaseModel], view: type, by_name: Iterable[str] = (), **retyped: Any
+) -> type[_Slim]:
+    """A slim model of `full`: the fields `view` names and those read `by_name`, in `full`'s order, each read as
+    `full` reads it (`retyped` gives a field another type, e.g. a list of a slim model)."""
+    wanted = _members(view) | frozenset(by_name)
     fields: dict[str, Any] = {
         name: _slim_field(info, retyped.get(name, info.annotation))
         for name, info in full.model_fields.items()
@@ -160,7 +116,7 @@ def slim_model(model_name: str, full: type[BaseModel], view: type, **retyped: An
     missing = wanted - fields.keys()
     if missing:  # a protocol naming what the full model lacks: fail at import, not in a verdict
         raise TypeError(f"{full.__name__} has no field {sorted(missing)} that {view.__name__} names")
-    doc = f"`{full.__name__}` as judging reads it: the fields `{view.__name__}` names."
+    doc = f"`{full.__name__}` as judging reads it: the fields `{view.__name__}` names and those read by name."
     model: type[_Slim] = create_model(model_name, __base__=_Slim, __doc__=doc, __module__=__name__, **fields)
     return model
 
@@ -168,11 +124,11 @@ def slim_model(model_name: str, full: type[BaseModel], view: type, **retyped: An
 if TYPE_CHECKING:  # the typed view of the slim models: what the protocols say (their fields are built below)
 
     class FleetResult(_Slim, RunResult):
-        """A domain result as judging reads it (`DomainResult`'s fields that `RunResult` names)."""
+        """A domain result as judging reads it (`DomainResult`'s fields that `RunResult` names, and the counts)."""
 
     class FleetRun(_Slim, Run):
-        """A completed run as judging reads it (`CompletedTask`'s fields that `Run` names)."""
+        """A completed run as judging reads it (`CompletedTask`'s fields that `Run` names, and the flags)."""
 
 else:
-    FleetResult = slim_model("FleetResult", DomainResult, RunResult)
-    FleetRun = slim_model("FleetRun", CompletedTask, Run, domain_results=list[FleetResult])
+    FleetResult = slim_model("FleetResult", DomainResult, RunResult, COUNT_NAMES)
+    FleetRun = slim_model("FleetRun", CompletedTask, Run, FLAG_NAMES, domain_results=list[FleetResult])

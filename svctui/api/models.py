@@ -11,15 +11,12 @@ import operator
 from datetime import datetime
 from enum import IntEnum
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, GetCoreSchemaHandler, TypeAdapter, model_validator
 from pydantic_core import CoreSchema, core_schema
 
 from svctui.api.fields import FLAG_MARKS as FLAG_MARKS
-
-if TYPE_CHECKING:
-    from svctui.api.fleet_models import Flagged
 
 UNSET_TIME_PREFIX = "0001-01-01"
 
@@ -188,8 +185,9 @@ class CollectionFlags(ApiModel):
     """Follow the domain's trusts and collect every trusted domain too; not a collection kind: no filter on it."""
 
 
-def flag_marks(item: Flagged) -> str:
-    """Compact marks for the enabled collection kinds in a fixed order, `·` where off: `SLA·C··`."""
+def flag_marks(item: object) -> str:
+    """Compact marks for the enabled collection kinds in a fixed order, `·` where off: `SLA·C··` (of any model with
+    the flag fields: an event, a run, a fleet run)."""
     return "".join([mark if on else "·" for on, mark in zip(_FLAGS_OF(item), _MARKS, strict=True)])
 
 

@@ -23,6 +23,7 @@ from svctui.fleet import HealthOptions, MemberHealth, find_fleet, recent_runs_qu
 from svctui.fleet_runs import BASELINE_LOOKBACK, finished_query, judge
 from svctui.triage.drops import detect_drops
 from svctui.triage.health import assess
+from svctui.triage.summary import count_values
 
 pytestmark = pytest.mark.anyio
 RUN_FIELDS: tuple[str, ...] = ("id", "client_id", "client_name", "event_id", "status", "status_message")
@@ -121,7 +122,7 @@ def test_nulls_take_the_defaults_alike() -> None:
     body = json.dumps(task).encode()
     full, slim = CompletedTask.model_validate_json(body), FleetRun.model_validate_json(body)
     assert judged(slim) == judged(full)
-    assert slim.status == 5 and slim.event_id == 4 and slim.domain_results[0].user_count == 0
+    assert slim.status == 5 and slim.event_id == 4 and count_values(slim.domain_results[0]) == (0,) * len(COUNT_NAMES)
     empty = json.dumps({"id": 8, "client_id": "c", "domain_results": None}).encode()
     assert judged(FleetRun.model_validate_json(empty)) == judged(CompletedTask.model_validate_json(empty))
 
