@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from svctui.api.filters import Filter
 from svctui.api.models import AssetGroupTag, Selector
+from svctui.ops.preview import Preview, PreviewResult
 from svctui.ops.selector_restore import RestorePlan
-from svctui.store.audit_read import AuditRun
+from svctui.store.audit_read import AuditRun, SelectorEntry
 from svctui.tui.screens.selectors.audit_tab import audit_summary
 from svctui.tui.screens.selectors.impact import NOT_AVAILABLE, Impact, impact_line, impact_text
 from svctui.tui.screens.selectors.loaders import Matching, matching_why
 from svctui.tui.screens.selectors.marks import Marks
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.restore import nothing_to_restore
+from svctui.tui.screens.selectors.resume import checked_listing
 from svctui.tui.screens.selectors.review import left_out_words, unknown_ids_words, why_line
 from svctui.tui.screens.selectors.wording import matching_lines
 
@@ -131,3 +133,28 @@ def test_filters_that_fill_the_line_leave_the_typed_ids_a_line_of_their_own() ->
     assert second.startswith("and typed ids 1 4 7 ") and second.endswith(" more") and len(second) <= 72
     short = CleanupPlan(tag, (), (), "matching name ∋ old-", (4, 5))
     assert why_line(short, 72) == "Why these: matching name ∋ old-; typed ids 4-5", "one line when it fits"
+
+
+def test_the_resume_listing_heads_a_changed_selector_by_its_change_whatever_its_get() -> None:
+    """After the GET check: the planned selector still there is deleted; the same one renamed, or another one under
+    its id now, is not, and the listing says which (both checked `would delete` by their GET)."""
+    then, later = "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z"
+    run = AuditRun("R1")
+    for selector_id in (1, 2, 3):
+        planned = {"id": selector_id, "name": "Old DCs", "created_at": then}
+        run.entries[selector_id] = SelectorEntry(selector_id, record=planned, intended=True, planned=planned)
+    found = [
+        Selector(id=1, asset_group_tag_id=1, name="Old DCs", created_at=then),
+        Selector(id=2, asset_group_tag_id=1, name="New DCs", created_at=then),
+        Selector(id=3, asset_group_tag_id=1, name="Other", created_at=later),
+    ]
+    results = [PreviewResult(selector.id, Preview.WOULD_DELETE, selector) for selector in found]
+    assert checked_listing(run, results) == [
+        "Checked with GET just now (each is checked again before its DELETE):",
+        "1 still there: will be deleted:",
+        "  1  'Old DCs'",
+        "1 renamed since the run planned it: not deleted:",
+        "  2  'New DCs'",
+        "1 another selector under its id now: the one planned is gone, this one is not deleted:",
+        "  3  'Other'",
+    ]

@@ -129,14 +129,17 @@ CHECKED = {
 }
 
 
-ANOTHER = "another selector under its id now: the one planned is gone, this one is not deleted"
-RENAMED = "renamed since the run planned it: not deleted"
+# what the resume does to a selector that changed since the run planned it (`changed_since_planned`), whatever its GET
+CHANGED = {
+    "another": "another selector under its id now: the one planned is gone, this one is not deleted",
+    "renamed": "renamed since the run planned it: not deleted",
+}
 
 
 def checked_heading(run: AuditRun, result: PreviewResult) -> str:
     """What the resume will do to one checked selector, as the listing's heading says it."""
     changed = changed_since_planned(run, result)
-    return ANOTHER if changed == "another" else RENAMED if changed == "renamed" else CHECKED[result.preview]
+    return CHECKED[result.preview] if changed is None else CHANGED[changed]
 
 
 def checked_listing(run: AuditRun, results: list[PreviewResult]) -> list[str]:
