@@ -364,6 +364,11 @@ class ReviewScreen(ConfirmDialog):
         self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
         self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
         self.refit_table()  # the dry run's words are in: the free room goes to the names
+        self.show_what_is_sent()
+
+    def show_what_is_sent(self) -> None:
+        """Every line that follows what the run would send (the dry run's answers, the extension-owned selectors
+        chosen or not): what it leaves out, the count to type, the restore note, the Delete button."""
         self.show_left_out()
         self.show_count_to_send()
         self.show_restore_note()
@@ -412,10 +417,7 @@ class ReviewScreen(ConfirmDialog):
                 cell = LEFT_OUT_EXTENSION
             table.update_cell(str(selector_id), "preview", cell)
         self.show_impact_line()
-        self.show_left_out()
-        self.show_count_to_send()
-        self.show_restore_note()
-        self.update_action()
+        self.show_what_is_sent()
 
     def disabled_sending(self) -> list[int]:
         """The disabled selectors among those the run would send (the tag's list says, the dry run for typed ids,
