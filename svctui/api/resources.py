@@ -242,6 +242,13 @@ def _page_items(page: Page[T]) -> list[T]:
     return page.data
 
 
+def query_pages(
+    read: Callable[[ListQuery], Awaitable[Page[T]]], query: ListQuery, page_size: int
+) -> AsyncIterator[Page[T]]:
+    """Every page `read` gives from `query.skip` on, `page_size` items at a time (`paginate` over the query)."""
+    return paginate(lambda at, size: read(query.page(at, size)), _page_size, query.skip, page_size)
+
+
 class EventsResource:
     """`client.events`: collection schedules (enterprise only)."""
 
@@ -255,7 +262,7 @@ class EventsResource:
 
     def pages(self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE) -> AsyncIterator[Page[Event]]:
         """Every page from `query.skip` on, `page_size` events at a time."""
-        return paginate(lambda at, size: self.list(query.page(at, size)), _page_size, query.skip, page_size)
+        return query_pages(self.list, query, page_size)
 
     iter = each_item(pages, _page_items)
 
@@ -302,7 +309,7 @@ class TasksResource:
         self, client_id: str, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page from `query.skip` on, `page_size` tasks at a time."""
-        return paginate(lambda at, size: self.list(client_id, query.page(at, size)), _page_size, query.skip, page_size)
+        return query_pages(functools.partial(self.list, client_id), query, page_size)
 
     iter = each_item(pages, _page_items)
 
@@ -321,25 +328,27 @@ class JobsResource:
     async def finished(self, query: ListQuery = NO_QUERY) -> Page[CompletedTask]:
         """One page of finished runs, shaped like `completed-jobs`' and filtered alike (domains and OUs hydrated
         unless the query says otherwise)."""
-        params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
-        return await self._client.get(Page[CompletedTask], "/api/v2/jobs/finished", params)
+        return await self._finished(Page[CompletedTask], query)
 
     def finished_pages(
         self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[CompletedTask]]:
         """Every page of finished runs from `query.skip` on, `page_size` runs at a time."""
-        return paginate(lambda at, size: self.finished(query.page(at, size)), _page_size, query.skip, page_size)
+        return query_pages(self.finished, query, page_size)
 
     async def fleet_runs(self, query: ListQuery = NO_QUERY) -> Page[FleetRun]:
         """`finished`, each run read as judging reads it (svctui.api.fleet_models): the fleet's runs for its health."""
+        return await self._finished(Page[FleetRun], query)
+
+    async def _finished(self, model: type[PageT], query: ListQuery) -> PageT:
         params = list_params(COMPLETED_TASKS, query, hydrate_default=True)
-        return await self._client.get(Page[FleetRun], "/api/v2/jobs/finished", params)
+        return await self._client.get(model, "/api/v2/jobs/finished", params)
 
     def fleet_run_pages(
         self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[FleetRun]]:
         """Every page of `fleet_runs` from `query.skip` on, `page_size` runs at a time."""
-        return paginate(lambda at, size: self.fleet_runs(query.page(at, size)), _page_size, query.skip, page_size)
+        return query_pages(self.fleet_runs, query, page_size)
 
     async def log_text(self, job_id: int, *, max_bytes: int | None = None) -> AsyncIterator[str]:
         """The log of run `job_id` (`GET /api/v2/jobs/{job_id}/log`) as it arrives, a piece of text at a time, in
@@ -381,7 +390,7 @@ class ClientsResource:
         self, query: ListQuery = NO_QUERY, *, page_size: int = DEFAULT_PAGE_SIZE
     ) -> AsyncIterator[Page[CollectionClient]]:
         """Every page from `query.skip` on, `page_size` clients at a time."""
-        return paginate(lambda at, size: self.list(query.page(at, size)), _page_size, query.skip, page_size)
+        return query_pages(self.list, query, page_size)
 
     iter = each_item(pages, _page_items)
 
