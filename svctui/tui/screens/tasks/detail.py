@@ -21,6 +21,7 @@ from textual import events, getters, on
 from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.widgets.data_table import ColumnKey
 
@@ -203,6 +204,18 @@ TAB_TITLES = {
 FULL_TITLES_WIDTH = sum(len(full) + 2 for full, _ in TAB_TITLES.values())  # each tab pads a cell either side
 
 
+class FocusedTab(TabPane):
+    """A tab of the run's detail. A widget in a pane getting the focus makes it the tab shown (Textual's
+    `TabPane.Focused`), a message that arrives after the keys read with the one that moved the focus: `R` then `P` in
+    one read showed the plot, then the results again. The pane takes the tabs only if it still holds the focus."""
+
+    @on(TabPane.Focused)
+    def _still_focused(self, message: TabPane.Focused) -> None:
+        focused = self.screen.focused
+        if focused is None or self not in focused.ancestors:
+            message.stop()
+
+
 class TaskDetail(DetailPane[CompletedTask]):
     """Domain results, the count plot, compare with the previous run, and every field of one task."""
 
@@ -240,15 +253,15 @@ class TaskDetail(DetailPane[CompletedTask]):
         """The log's headline, and the five tabs (titles as Content: a plain `[R]` would be eaten as markup)."""
         yield Static("", id="log-headline")
         with TabbedContent(initial=TABS["results"]):
-            with TabPane(Content(TAB_TITLES["results"][0]), id=TABS["results"]):
+            with FocusedTab(Content(TAB_TITLES["results"][0]), id=TABS["results"]):
                 yield DomainResultsPane(zone=self.zone, id="domain-results")
-            with TabPane(Content(TAB_TITLES["plot"][0]), id=TABS["plot"]):
+            with FocusedTab(Content(TAB_TITLES["plot"][0]), id=TABS["plot"]):
                 yield CountPlot(threshold=self.threshold, zone=self.zone, id="count-plot")
-            with TabPane(Content(TAB_TITLES["compare"][0]), id=TABS["compare"]):
+            with FocusedTab(Content(TAB_TITLES["compare"][0]), id=TABS["compare"]):
                 yield DeltasPane(threshold=self.threshold, zone=self.zone, id="deltas")
-            with TabPane(Content(TAB_TITLES["fields"][0]), id=TABS["fields"]):
+            with FocusedTab(Content(TAB_TITLES["fields"][0]), id=TABS["fields"]):
                 yield Static(self.EMPTY_HINT, id="task-fields")
-            with TabPane(Content(TAB_TITLES["log"][0]), id=TABS["log"]):
+            with FocusedTab(Content(TAB_TITLES["log"][0]), id=TABS["log"]):
                 yield LogPane(id="log-pane")
 
     def on_resize(self, event: events.Resize) -> None:
@@ -261,9 +274,12 @@ class TaskDetail(DetailPane[CompletedTask]):
             if str(tab.label) != title:
                 tab.label = Content(title)
 
-    def show_tab(self, name: str) -> None:
-        """Switch to a tab by name."""
+    def show_tab(self, name: str, focus: Widget | None = None) -> None:
+        """Switch to a tab by name; `focus`, a widget of that tab, takes the keys now (`Widget.focus` would move it a
+        turn later: after a tab key typed since, whose tab it would then take back, see FocusedTab)."""
         self.query_one(TabbedContent).active = TABS[name]
+        if focus is not None:
+            self.screen.set_focus(focus)
 
     def set_history(
         self,
@@ -314,9 +330,8 @@ class TaskDetail(DetailPane[CompletedTask]):
         """`L`: the Log tab on the task shown (at `domain`'s lines when given); False without a task."""
         if self.item is None or self.client_of is None:
             return False
-        self.show_tab("log")
+        self.show_tab("log", focus=self.log_pane.view)
         self.log_pane.open(self.item, self.client_of, domain)
-        self.log_pane.view.focus()
         return True
 
     def _show_headline(self) -> None:
@@ -360,8 +375,7 @@ class TaskDetail(DetailPane[CompletedTask]):
         message.stop()
         results = self.query_one(DomainResultsPane)
         if results.select_domain(message.domain_name):
-            self.show_tab("results")
-            results.focus()
+            self.show_tab("results", focus=results.table)
         else:
             self.notify(f"Run has no domain result for {visible(message.domain_name)}.", timeout=3)
 

@@ -687,12 +687,18 @@ class TasksScreen(ListScreen[CompletedTask]):
         super().action_previous_page()
 
     def action_show_tab(self, name: str) -> None:
-        """Open the detail pane on a tab."""
+        """Open the detail pane on a tab: the domain results take the keys (↑/↓ move the domains; L opens the log at
+        the one chosen); a focus left in a pane now hidden goes back to the runs (the whole screen's when zoomed)."""
         if not self.detail.is_open:
             self.action_toggle_detail()
-        self.task_detail.show_tab(name)
+        detail = self.task_detail
         if name == "results":
-            self.query_one(DomainResultsPane).focus()  # ↑/↓ move the domains; L opens the log at the one chosen
+            detail.show_tab(name, focus=self.query_one(DomainResultsPane).table)
+            return
+        detail.show_tab(name)
+        focused, shown = self.focused, detail.query_one(f"#{TABS[name]}")
+        if focused is not None and detail in focused.ancestors and shown not in focused.ancestors:
+            self.set_focus(self.table if self.maximized is None else None)
 
     def action_close_detail(self) -> None:
         """`esc` closes the detail pane; with nothing to close, it goes back to Clients when this client's runs were
