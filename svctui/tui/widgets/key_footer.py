@@ -2,8 +2,10 @@
 and leaves out the keys `?` lists anyway (sort, paging, refresh, unmark, endpoint), so the main ones (filter,
 detail, the screen's own, delete, help, quit) fit in 80 columns.
 
-Each key is mounted already in its final compact state (a new FooterKey's `compact` starts True, then follows the
-footer's: two restyles more on mount).
+Textual's Footer mounts every key again whenever the screen's bindings may have changed (each focus change); this
+one does only when what it shows would change: the suite's TUI tests spent ~8 % of their CPU mounting the same keys
+again (docs/PERFORMANCE.md). Each key is mounted already in its final compact state (a new FooterKey's `compact`
+starts True, then follows the footer's: two restyles more on mount).
 
 What still does not fit beside the palette key is left out whole, from the first key that would be cut on (a
 group's keys with their label): half a label reads as another word (`C Cl`), and a key running under the palette
@@ -11,6 +13,7 @@ key shows its last letter past it (`^p palettel`)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from textual import events
@@ -51,13 +54,27 @@ class KeyFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._narrow = False
+        self._composed_for: Hashable | None = None  # what the keys on screen were composed from (None: no keys)
 
     def screen_is_narrow(self) -> bool:
         """True until the screen's breakpoint class is `-wide` (the list screens': FULL_FOOTER_FROM columns)."""
         return not self.screen.has_class(WIDE)
 
+    def shown(self) -> Hashable:
+        """Everything the keys are composed from: the active bindings (their state and key display), the width
+        class, whether a pane is zoomed, the footer's options. Equal values compose equal keys."""
+        app, screen = self.app, self.screen
+        bindings = tuple(
+            (key, active.binding, active.enabled, active.tooltip, app.get_key_display(active.binding))
+            for key, active in screen.active_bindings.items()
+        )
+        options = (self.show_command_palette, self.combine_groups, app.ENABLE_COMMAND_PALETTE)
+        return (self.screen_is_narrow(), screen.maximized is not None, bindings, options)
+
     async def recompose(self) -> None:
-        """Remount the keys, then fit them to the width."""
+        """Remount the keys, unless they would come out as the ones on screen; then fit them to the width."""
+        if self._composed_for is not None and self.is_attached and self._composed_for == self.shown():
+            return
         await super().recompose()
         self.call_after_refresh(self._fit)
 
@@ -92,6 +109,7 @@ class KeyFooter(Footer):
         """Footer's keys, without the minor ones while narrow."""
         self._narrow = self.screen_is_narrow()
         self.compact = self._narrow
+        shown, self._composed_for = self.shown(), None
         dropped_in_group = kept_in_group = 0
         for widget in super().compose():
             if isinstance(widget, FooterLabel):  # a group's label follows its keys
@@ -112,6 +130,7 @@ class KeyFooter(Footer):
                 compact = True if widget.has_class("-command-palette") else self.compact
                 widget.set_reactive(FooterKey.compact, compact)
                 widget.set_class(compact, "-compact", update=False)
+            self._composed_for = shown  # Footer composes no key until the screen's bindings are known
             yield widget
 
     def follow_breakpoint(self) -> None:
