@@ -21,6 +21,7 @@ cells (clients_table), the detail pane, the legend, the status line's parts and 
 from __future__ import annotations
 
 import asyncio
+import functools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -87,6 +88,7 @@ if TYPE_CHECKING:
 MODE = "clients"
 NARROW_WIDTH = 120  # below this the detail pane goes under the table and the columns narrow (clients_columns)
 HEADER_LINES = 1
+ThemedStyle = Callable[..., Style]  # `status_style` or `semantic_style`: (app, key, *, bold) -> Style
 
 
 # The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
@@ -205,7 +207,9 @@ class ClientsScreen(DashboardScreen):
         self.updated_wall: datetime | None = None  # when the last round completed (said while live refresh is off)
         self.key_left_out = 0  # how many glyphs the strip's key leaves out at this width (help has them all)
         self._detail_lines: list[tuple[str, int]] = []  # what the detail pane shows
-        self._styles: dict[tuple[str, object, bool], Style] = {}  # the theme's styles of the cells (`_restyle` drops)
+        self._styles: dict[tuple[ThemedStyle, int | str, bool], Style] = {}  # the cells' styles (`_restyle` drops)
+        self._status_style = functools.partial(self._themed, status_style)  # (status, bold) -> Style, memoised
+        self._semantic_style = functools.partial(self._themed, semantic_style)  # (name, bold) -> Style, memoised
         self._member_cells: dict[str, tuple[Member, datetime, dict[str, Text]]] = {}  # see `_pending_cells`
 
     table = getters.query_one("#clients-table", ClientsTable)  # the clients table
@@ -769,23 +773,17 @@ class ClientsScreen(DashboardScreen):
     def _cells(self, result: MemberHealth) -> dict[str, Text]:
         """The row's cells for its answer (`clients_table.answer_cells`)."""
         pending = self._pending_cells(result.member)
-        styles = (self._status_style, self._semantic_style)
-        return answer_cells(result, pending, self.app.clock(), self._strip_runs, *styles)
+        return answer_cells(
+            result, pending, self.app.clock(), self._strip_runs, self._status_style, self._semantic_style
+        )
 
-    def _status_style(self, status: int, bold: bool = False) -> Style:
-        """`status_style` for this theme, worked out once per status (a thousand rows asked it 13,000 times)."""
-        key = ("status", status, bold)
-        style = self._styles.get(key)
+    def _themed(self, style_of: ThemedStyle, key: int | str, bold: bool = False) -> Style:
+        """`style_of(app, key, bold=bold)` (`status_style`, `semantic_style`) for this theme, worked out once per key (a
+        thousand rows asked for 13,000 styles)."""
+        memo_key = (style_of, key, bold)
+        style = self._styles.get(memo_key)
         if style is None:
-            style = self._styles[key] = status_style(self.app, status, bold=bold)
-        return style
-
-    def _semantic_style(self, name: str, bold: bool = False) -> Style:
-        """`semantic_style` for this theme, worked out once per name."""
-        key = ("semantic", name, bold)
-        style = self._styles.get(key)
-        if style is None:
-            style = self._styles[key] = semantic_style(self.app, name, bold=bold)
+            style = self._styles[memo_key] = style_of(self.app, key, bold=bold)
         return style
 
     # ----- detail and actions -----------------------------------------------------------------------------
