@@ -3,6 +3,9 @@
     app.push_screen(ClientPicker(known, current=client_id), on_chosen)   # dismisses with a uuid or None
 
 Typing filters the list by name or id; enter takes the highlighted client, or the typed text when it is a uuid.
+Keys typed in one burst (a paste, tmux send-keys) act in the order typed: the line is an OrderedInput (a backspace
+in a burst used to run after the keys behind it and eat them, Textual #6605), and enter filters for the text as it
+is when enter is read.
 Anything else shows an inline error naming the expected form, and nothing is chosen.
 """
 
@@ -24,6 +27,7 @@ from textual.widgets.option_list import Option
 from svctui.api.filters import VALUE_PATTERNS, Kind
 from svctui.api.quoting import quote_input
 from svctui.tui.widgets.dialog import show_line
+from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.visible import visible
 
 UUID_FORM = "a client uuid like 0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0 (8-4-4-4-12 hexadecimal digits)"
@@ -106,13 +110,14 @@ class ClientPicker(ModalScreen[str | None]):
         self.current = current
         self.status = status
         self.shown: list[KnownClient] = []
+        self.filled_for = ""  # the text `shown` was filtered for
 
     def compose(self) -> ComposeResult:
         """Title, input, inline error, the list, a status line."""
         with Vertical(id="client-dialog", classes="dialog"):
             yield Static("Choose a client", classes="dialog-title")
             yield Static("Type to filter by name or id, or paste a client uuid; enter chooses.", classes="dialog-hint")
-            yield Input(placeholder="name, id, or a uuid", id="client-input")
+            yield OrderedInput(placeholder="name, id, or a uuid", id="client-input")
             yield Static("", id="client-error", classes="dialog-error")
             yield OptionList(id="client-list")
             yield Static(self.status, id="client-status", markup=False)
@@ -132,6 +137,7 @@ class ClientPicker(ModalScreen[str | None]):
     def _fill(self, text: str) -> None:
         option_list = self.query_one("#client-list", OptionList)
         self.shown = [client for client in self.known if client.matches(text)]
+        self.filled_for = text
         option_list.clear_options()
         option_list.add_options(Option(client.label(), id=client.client_id) for client in self.shown)
         if not self.known:
@@ -165,6 +171,8 @@ class ClientPicker(ModalScreen[str | None]):
     @on(Input.Submitted, "#client-input")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        if event.value != self.filled_for:  # enter acts on the text as it is now, never on a list left from before
+            self._fill(event.value)
         typed = self._check(event.value, final=True)
         if typed is not None:
             self.dismiss(typed)
