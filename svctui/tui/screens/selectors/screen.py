@@ -299,6 +299,7 @@ class SelectorsScreen(ListScreen[Selector]):
         self.marks = Marks()
         self.tags_pane.chosen = None
         self.selector_table.show_marks(())
+        self.tags_pane.show_marked({})  # the Tags list's `●N` badges go with the marks
         super().reset(sort)
         self.load_tags()
 
