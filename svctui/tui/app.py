@@ -30,7 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, HasZoom, ShowsEvent, ShowsRuns
-from svctui.tui.textual_internals import styled_with_current_css
+from svctui.tui.textual_internals import styled_with_current_css, withdraw_toasts
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
@@ -231,6 +231,11 @@ class SvcTuiApp(App[int]):
         for below in self.screen_stack[:-1]:
             for rack in below.query(TOAST_RACK):
                 rack.display = False
+
+    def withdraw_toast(self, message: str, *, severity: SeverityLevel = "information") -> None:
+        """Take the toast saying `message` off the screen (what it said no longer holds); raised again, it shows."""
+        self._toasts_shown.pop((message, "", severity), None)
+        withdraw_toasts(self, visible(message, lines=True))
 
     def clear_notifications(self) -> None:
         """Take every toast off the screen; the next of each shows again."""
@@ -598,7 +603,9 @@ class SvcTuiApp(App[int]):
         lifts the refusal. Every way out meets the one guard (`_quit_unless_refused`): q, ctrl+q and the palette's Quit
         through action_quit, ctrl+c through action_help_quit."""
         if reason is None:
-            self.quit_refusals.pop(holder, None)
+            lifted = self.quit_refusals.pop(holder, None)
+            if lifted is not None:  # the run ended: its refusal must not stay on show next to its result
+                self.withdraw_toast(lifted, severity="warning")
         else:
             self.quit_refusals[holder] = reason
 
