@@ -19,15 +19,19 @@ class IdError(ValueError):
     """An id or range the command refuses; the message says where it came from and what is allowed."""
 
 
-def parse_id(text: str, *, where: str = "", what: str = "selector id", allowed: str = ALLOWED_TEXT) -> int:
-    """Parse one positive int32 id (the API's path parameter type); the message names `what` and `allowed`."""
+def parse_id(
+    text: str, *, where: str = "", what: str = "selector id", allowed: str = ALLOWED_TEXT, typed: str = ""
+) -> int:
+    """Parse one positive int32 id (the API's path parameter type); the message names `what` and `allowed`, and
+    quotes `typed` (the whole token an end of a range came from) or else the text."""
     prefix = f"{where}: " if where else ""
     token = strip_ascii(text)  # not str.strip(): `12\x1c` or `12\u3000` is no id
+    quoted = quote_input(typed or token)
     if not token.isascii() or not token.isdigit():
-        raise IdError(f"{prefix}{quote_input(token)} is not a {what}; allowed: {allowed}")
+        raise IdError(f"{prefix}{quoted} is not a {what}; allowed: {allowed}")
     digits = token.lstrip("0") or "0"
     if len(digits) > len(str(INT32_MAX)) or not 1 <= int(digits) <= INT32_MAX:  # no int() of 5,000 digits
-        raise IdError(f"{prefix}{quote_input(token)} is out of range; allowed: {allowed}")
+        raise IdError(f"{prefix}{quoted} is out of range; allowed: {allowed}")
     return int(digits)
 
 
@@ -47,8 +51,9 @@ def parse_id_token(text: str, *, where: str = "") -> range:
         return range(value, value + 1)
     if not start_text or not end_text:
         raise IdError(f"{prefix}{quote_input(token)} is not a selector id or range; allowed: {ALLOWED_TEXT}")
-    start = parse_id(start_text, where=where)
-    end = parse_id(end_text, where=where)
+    # a bad end is said with the whole range as typed: `'1-99999999999999' is out of range`, `'5--7' is not ...`
+    start = parse_id(start_text, where=where, what="selector id or range", typed=token)
+    end = parse_id(end_text, where=where, what="selector id or range", typed=token)
     if end < start:
         raise IdError(
             f"{prefix}range {quote_input(token)} runs backwards; write the smaller id first, e.g. {end}-{start}"

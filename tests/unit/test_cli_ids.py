@@ -36,6 +36,22 @@ def test_bad_tokens_name_what_is_allowed(token: str, fragment: str) -> None:
     assert str(caught.value).startswith("argument: ")
 
 
+@pytest.mark.parametrize(
+    ("token", "said"),
+    [
+        ("1-99999999999999", "'1-99999999999999' is out of range"),
+        ("5--7", "'5--7' is not a selector id or range"),
+        ("0-4", "'0-4' is out of range"),
+        ("3-x", "'3-x' is not a selector id or range"),
+    ],
+)
+def test_a_bad_end_of_a_range_quotes_the_whole_range_as_typed(token: str, said: str) -> None:
+    # the walk: `1-99999999999999` was said as `'99999999999999' is out of range`, `5--7` as `'-7' is not ...`
+    with pytest.raises(IdError) as caught:
+        parse_id_token(token, where="typed")
+    assert str(caught.value).startswith(f"typed: {said}; allowed: ")
+
+
 def test_file_lines_skip_comments_and_blanks_and_name_the_line() -> None:
     lines = ["# selectors to drop\n", "\n", "12\n", "  14-15  # old ones\n", "x\n"]
     tokens = lines_to_tokens(lines, "ids.txt")

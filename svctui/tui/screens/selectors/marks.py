@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from svctui.api.models import Selector
-from svctui.text import id_ranges
+from svctui.text import id_ranges, id_runs, most_that_fits, run_text
 from svctui.tui import status_line as status
 from svctui.tui.status_line import StatusPart
 
@@ -189,3 +189,16 @@ class Marks:
 def format_ids(ids: Iterable[int]) -> str:
     """Ids as compact text: `12 15-20 31` (sorted, runs of consecutive ids as ranges)."""
     return id_ranges(ids, sep=" ")
+
+
+def format_ids_within(ids: Iterable[int], width: int) -> str:
+    """`format_ids` in at most `width` columns, cut at a whole range with how many follow: `12 15-20 … and 12 more
+    ranges` (a number cut in half read like another id)."""
+    runs = [run_text(run) for run in id_runs(ids)]
+
+    def first(count: int) -> str:
+        left = len(runs) - count
+        more = f"… and {left:,} more range{'s' if left != 1 else ''}" if left else ""
+        return " ".join(part for part in (" ".join(runs[:count]), more) if part)
+
+    return most_that_fits(first, len(runs), width)

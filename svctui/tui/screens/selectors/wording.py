@@ -9,7 +9,7 @@ from svctui.ops.audit_lines import EXTENSION_RECREATES
 from svctui.ops.audit_lines import restored_enabled_words as restored_enabled_words  # the review's line
 from svctui.text import plural as plural  # re-exported: the selectors' wording takes it from here
 from svctui.tui.screens.selectors.loaders import Matching
-from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids
+from svctui.tui.screens.selectors.marks import MarkResult, Marks, TagMarks, format_ids_within
 from svctui.tui.screens.selectors.plan import CleanupPlan
 
 EXTENSION_RECREATES_THEM = "their extension re-creates them at its next sync"
@@ -52,9 +52,9 @@ def typed_summary(result: MarkResult, unknown: Sequence[int]) -> str:
     if result.already:
         said.append(f"{len(result.already):,} already marked")
     if result.refused_default:
-        said.append(f"default (can't be deleted, not marked): {format_ids(result.refused_default)[:100]}")
+        said.append(f"default (can't be deleted, not marked): {format_ids_within(result.refused_default, 100)}")
     if unknown:
-        said.append(f"not part of this tag (not marked): {format_ids(unknown)[:100]}")
+        said.append(f"not part of this tag (not marked): {format_ids_within(unknown, 100)}")
     return "; ".join(said) + "."
 
 
