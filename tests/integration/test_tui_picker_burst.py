@@ -10,6 +10,7 @@ from textual.widgets import Input
 
 from svctui.demo.server import DemoServer
 from svctui.tui.widgets.client_picker import ClientPicker
+from tests.support.selectors import on_cleanup
 from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, open_picker, query
 from tests.support.tui import settle
 
@@ -44,3 +45,16 @@ async def test_enter_in_the_burst_chooses_the_client_typed(demo_server: DemoServ
         await settle(pilot)
         assert not isinstance(app.screen, ClientPicker)
         assert screen.client_id == wanted
+
+
+async def test_the_tag_id_prompt_keeps_a_burst_in_order(demo_server: DemoServer) -> None:
+    """The cleanup screen's `t` prompt had the same plain Input: `12`, backspace, `3` in one burst left `12`."""
+    async with on_cleanup(demo_server) as (app, pilot, screen):
+        await pilot.press("t")
+        await settle(pilot)
+        box = screen.tags_pane.query_one("#tag-id", Input)
+        assert app.focused is box
+        for key in ["1", "2", "backspace", "3"]:
+            app.post_message(events.Key(key, "\x7f" if key == "backspace" else key))
+        await settle(pilot)
+        assert box.value == "13"

@@ -21,6 +21,7 @@ from svctui.api.models import AssetGroupTag
 from svctui.ops.selector_ids import IdError, parse_id
 from svctui.table_fit import Column, fit_columns
 from svctui.tui.breakpoints import NARROWER
+from svctui.tui.widgets.ordered_input import OrderedInput
 from svctui.tui.widgets.row_table import RowTable
 from svctui.tui.widgets.state_panel import StatePanel
 from svctui.visible import visible
@@ -129,7 +130,7 @@ class TagsPane(Vertical):
         yield table
         yield StatePanel(id="tags-state")
         yield Static(NO_LIST_HINT, id="tags-prompt")
-        yield Input(placeholder="tag id, e.g. 3", id="tag-id")
+        yield OrderedInput(placeholder="tag id, e.g. 3", id="tag-id")  # a burst's backspace eats no later key
 
     def on_mount(self) -> None:
         """The columns for the terminal's width."""
