@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import NoReturn
 
 import click
 
@@ -43,6 +44,15 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "tasks": ("svctui.commands.reads:tasks", "Completed collection tasks of a client."),
 }
 AT_LAUNCH = "at_launch"  # ctx.obj key: set by `main` (the console script), not by a caller invoking `cli` itself
+DEMO_DASHBOARD_ONLY = (
+    "--demo starts the dashboard only; for commands, run `svctui demo-server` and add the profile it prints"
+)
+
+
+def refuse_demo_with_command() -> NoReturn:
+    """`--demo` given with a subcommand (before or after it): say what it does instead, exit 2."""
+    click.echo(f"error: {DEMO_DASHBOARD_ONLY}", err=True)
+    raise click.exceptions.Exit(2)
 
 
 def echoed_arguments(argv: list[str]) -> list[str]:
@@ -80,9 +90,15 @@ class LazyGroup(click.Group):
             raise
 
     def invoke(self, ctx: click.Context) -> object:
-        """Run the subcommand; a usage error in its arguments (or an unknown command) quotes a long argument cut."""
+        """Run the subcommand; a usage error in its arguments (or an unknown command) quotes a long argument cut;
+        `--demo` after a subcommand gets the same answer as before it (`refuse_demo_with_command`)."""
         try:
             return super().invoke(ctx)
+        except click.NoSuchOption as exc:
+            if exc.option_name == "--demo":
+                refuse_demo_with_command()
+            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
+            raise
         except click.ClickException as exc:
             exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
             raise
@@ -125,6 +141,8 @@ class LazyGroup(click.Group):
 def cli(ctx: click.Context, profile_name: str | None, demo: bool, read_only: bool, refresh_seconds: int | None) -> None:
     """Terminal dashboard for the BloodHound v2 API. Without a subcommand, opens the dashboard."""
     ctx.ensure_object(dict)
+    if demo and ctx.invoked_subcommand is not None:
+        refuse_demo_with_command()  # before the environment and any profile: the profile error would mislead
     check_environment()
     ctx.obj["profile"] = profile_name
     ctx.obj["read_only"] = read_only

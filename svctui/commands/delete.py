@@ -28,6 +28,7 @@ from svctui.commands.delete_common import (
     printed_run,
     prompt_lines,
     refuse_if_read_only,
+    refuse_read_only_first,
     result_line,
     yes_option,
 )
@@ -203,6 +204,8 @@ def delete_command(
     is not part of the tag, 5 when any deletion failed or got no answer, the audit log failed midway (the run
     stops), or a dry run could not check every selector.
     """
+    if not dry_run:
+        refuse_read_only_first(ctx, profile_name, "delete")
     tag_id = check_tag(tag)
     ids = read_ids(id_args, from_file)
     reading_stdin = from_file is not None and from_file.name in ("-", "<stdin>")

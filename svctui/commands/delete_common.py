@@ -69,6 +69,27 @@ def refuse_if_read_only(ctx: click.Context, profile: Profile, what: str) -> None
         raise click.exceptions.Exit(int(ExitCode.USAGE))
 
 
+def refuse_read_only_first(ctx: click.Context, profile_name: str | None, what: str) -> None:
+    """Exit 2 when svctui runs read-only, before any other check (arguments, terminal, audit log) or request: the
+    flag and SVCTUI_READ_ONLY need no profile; a profile that cannot be resolved is left to the command to report."""
+    from svctui.commands.common import chosen_profile_name
+    from svctui.store.errors import StoreError
+    from svctui.store.model import read_only_reason
+    from svctui.store.profiles import ProfileStore
+
+    root = ctx.find_root()
+    flag = bool(root.obj.get("read_only")) if isinstance(root.obj, dict) else False
+    why = read_only_reason(None, flag)
+    if why is None:
+        try:
+            why = read_only_reason(ProfileStore().resolve(chosen_profile_name(ctx, profile_name)), flag)
+        except StoreError:
+            return
+    if why is not None:
+        error(f"refusing to {what}: {why}; nothing was sent")
+        raise click.exceptions.Exit(int(ExitCode.USAGE))
+
+
 def named(selector_id: int, records: Mapping[int, Selector]) -> str:
     """`'Old DCs' (12)`, or `12` when the tag's list does not have it."""
     selector = records.get(selector_id)
@@ -171,15 +192,20 @@ def past_run_here(
     run_of: Callable[[Picked], AuditRun],
     *,
     verb: Literal["resume", "restore"],
+    dry_run: bool = False,
 ) -> tuple[Picked, Path]:
     """For resume and restore (`verb`): refuse a read-only profile, check the log writable, pick from it, and refuse
-    a run made on another server (exit 2). Returns what `pick` chose and the log's path; `pick`'s own errors pass."""
+    a run made on another server (exit 2). Returns what `pick` chose and the log's path; `pick`'s own errors pass.
+    A `dry_run` only reads the log: neither read-only nor an unwritable log stops it."""
     from svctui.ops.resume import ResumeRefused, check_same_server
-    from svctui.store.audit import check_audit_writable
+    from svctui.store.audit import audit_path, check_audit_writable
     from svctui.store.audit_read import read_audit
 
-    refuse_if_read_only(ctx, profile, what)
-    audit_log = check_audit_writable()
+    if dry_run:
+        audit_log = audit_path()
+    else:
+        refuse_if_read_only(ctx, profile, what)
+        audit_log = check_audit_writable()
     try:
         log = read_audit(audit_log)
         if log.unreadable_lines:  # a torn line, or a foreign one: skipped, and said

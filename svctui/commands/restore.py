@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING
 import click
 
 from svctui.commands.common import CommandFailure, ExitCode, fail, note, profile_option, run_connected
-from svctui.commands.delete_common import agreed, ctrl_c_cancels, past_run_here, refuse_off_terminal, yes_option
+from svctui.commands.delete_common import (
+    agreed,
+    ctrl_c_cancels,
+    past_run_here,
+    refuse_off_terminal,
+    refuse_read_only_first,
+    yes_option,
+)
 from svctui.text import plural
 
 if TYPE_CHECKING:
@@ -39,10 +46,13 @@ def confirmed(count: int, yes: bool) -> bool:
 @click.command("restore", short_help="Re-create the selectors a deletion run deleted.")
 @click.argument("run_id", metavar="RUN_ID")
 @click.argument("ids", nargs=-1, metavar="[ID|RANGE]...")
+@click.option("--dry-run", is_flag=True, help="Show what would be re-created and what skipped; create nothing.")
 @yes_option
 @profile_option
 @click.pass_context
-def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: bool, profile_name: str | None) -> None:
+def restore_command(
+    ctx: click.Context, run_id: str, ids: tuple[str, ...], dry_run: bool, yes: bool, profile_name: str | None
+) -> None:
     """Re-create the selectors deletion run RUN_ID deleted (or only IDS of them) from the audit log's records.
 
     Each is created again with POST (name, description, auto_certify, seeds) and gets a new id; the mapping old
@@ -50,19 +60,22 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
     are skipped. Exit 0 when every one was restored, 7 when some were skipped (already restored, not part of the run
     or not deleted by it, found still there, or restored meanwhile by another restore; also when that left nothing to
     re-create) and none failed, 5 when any failed or got no answer, 1 when cancelled or answered
-    no, 2 for bad input.
+    no, 2 for bad input or a read-only svctui. --dry-run prints the plan and sends nothing (exit 0; 2 for bad input).
     """
     from svctui.api.ascii import split_ascii
     from svctui.api.quoting import quote_input
     from svctui.ops.selector_ids import IdError, collect_ids
 
+    if not dry_run:
+        refuse_read_only_first(ctx, profile_name, "re-create selectors")
     if not run_id.strip():
         fail("RUN_ID is empty; `svctui audit list` shows the runs")
     try:
         only = collect_ids((token, f"argument {quote_input(token)}") for text in ids for token in split_ascii(text))
     except IdError as exc:
         fail(str(exc))
-    refuse_off_terminal(run_id.strip(), yes, REFUSE_NON_TTY)
+    if not dry_run:
+        refuse_off_terminal(run_id.strip(), yes, REFUSE_NON_TTY)
 
     async def body(client: ApiClient, profile: Profile) -> ExitCode:
         from svctui.ops.audit_lines import AuditContext
@@ -79,10 +92,13 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
                 lambda log: plan_restore(log, run_id.strip(), only),
                 lambda plan: plan.run,
                 verb="restore",
+                dry_run=dry_run,
             )
         except NothingToRestore as exc:
             raise CommandFailure(str(exc), ExitCode.USAGE) from None
         tag = f"{plan.run.tag_id} {plan.run.plan.get('tag_name') or ''}".strip()
+        if dry_run:
+            note(f"dry run: on {client.base_url} (profile {profile.name}); nothing will be created")
         note(
             f"Run {plan.run.run_id} deleted selectors of tag {tag}; to re-create on {client.base_url} "
             f"(profile {profile.name}):"
@@ -92,6 +108,10 @@ def restore_command(ctx: click.Context, run_id: str, ids: tuple[str, ...], yes: 
         # an id the plan leaves alone (already restored, not part of the run, not deleted by it) was skipped as much
         # as one found still there: exit 7, also when that leaves nothing to re-create
         skipped = ExitCode.SKIPPED if plan.already or plan.not_restorable else ExitCode.OK
+        if dry_run:
+            count = plural(len(plan.to_restore), "selector")
+            note(f"dry run: {count} would be re-created; nothing was created")
+            return ExitCode.OK
         if not plan.to_restore:
             note("nothing to re-create")
             return skipped

@@ -17,6 +17,7 @@ from svctui.commands.delete_common import (
     printed_run,
     prompt_lines,
     refuse_off_terminal,
+    refuse_read_only_first,
     yes_option,
 )
 from svctui.ops.selector_delete import NothingToResume, resume_run
@@ -52,6 +53,7 @@ def resume_command(
     shows the runs. Exit codes as `selectors delete`; 0 with a message when there is nothing to resume, 2 when
     the run can't be resumed here (another server, not a deletion run).
     """
+    refuse_read_only_first(ctx, profile_name, "resume a deletion run")
     if run_id is not None and not run_id.strip():
         fail("RUN_ID is empty; give a run id (svctui audit list shows them) or none for the last interrupted run")
     refuse_off_terminal(run_id.strip() if run_id else None, yes, REFUSE_NON_TTY)

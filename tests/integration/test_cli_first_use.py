@@ -1,0 +1,116 @@
+"""What a newcomer meets on the command line first: --demo with a command, read-only said before anything else,
+`selectors restore --dry-run` (against a fresh demo server)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from svctui.demo.server import DemoServer
+from svctui.store.audit import audit_path
+from tests.support.cli import add_profile, demo_env, invoke, run_binary
+
+DEMO_ONLY = (
+    "error: --demo starts the dashboard only; for commands, run `svctui demo-server` and add the profile it prints"
+)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--demo", "health"],
+        ["health", "--demo"],
+        ["--demo", "selectors", "list", "1"],
+        ["selectors", "list", "1", "--demo"],
+        ["tasks", "log", "5", "--demo"],
+    ],
+)
+def test_demo_with_a_command_says_it_starts_the_dashboard_only(args: list[str]) -> None:
+    result = run_binary(args, env={})  # no profile at all: the profile error must not be what is said
+    assert result.code == 2, result.stderr
+    assert result.stderr.strip() == DEMO_ONLY
+    assert "No such option" not in result.stderr and "no profile" not in result.stderr
+
+
+def _deletable(demo: DemoServer) -> int:
+    import sqlite3
+
+    with sqlite3.connect(Path(demo.db_path)) as conn:
+        row = conn.execute(
+            "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default LIMIT 1"
+        ).fetchone()
+    return int(row[0])
+
+
+@pytest.mark.parametrize("how", ["flag", "variable", "profile"])
+def test_read_only_is_said_before_any_other_check(
+    how: str, fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prefix: list[str] = []
+    expected = "svctui runs with --read-only"
+    if how == "profile":
+        saved = add_profile(
+            "lab", fresh_demo_server.base_url, fresh_demo_server.token_id, fresh_demo_server.token_key, "--read-only"
+        )
+        assert saved.exit_code == 0, saved.stderr
+        prefix, expected = ["--profile", "lab"], "profile 'lab' is read-only (read_only = true)"
+    else:
+        for name, value in demo_env(fresh_demo_server).items():
+            monkeypatch.setenv(name, value)
+        if how == "flag":
+            prefix = ["--read-only"]
+        else:
+            monkeypatch.setenv("SVCTUI_READ_ONLY", "1")
+            expected = "SVCTUI_READ_ONLY is set"
+    victim = str(_deletable(fresh_demo_server))
+    before = fresh_demo_server.request_count
+    commands = [
+        ["selectors", "delete", "2", "42"],  # no --yes and no terminal: read-only is still what is said
+        ["selectors", "delete", "1", victim, "--yes"],
+        ["selectors", "delete", "x", "-7"],  # bad arguments too
+        ["selectors", "resume"],
+        ["selectors", "resume", "no-such-run"],
+        ["selectors", "restore", "no-such-run"],
+        ["selectors", "restore", "no-such-run", "--yes", "x"],
+    ]
+    for command in commands:
+        result = invoke([*prefix, *command], input="")
+        assert result.exit_code == 2, (command, result.stdout + result.stderr)
+        first = result.stderr.splitlines()[0]
+        assert first.startswith("error: refusing to ") and expected in first and "nothing was sent" in first, command
+        assert "--yes" not in result.stderr, command
+    assert fresh_demo_server.request_count == before
+    assert not audit_path().exists()
+
+
+def _selector_ids(tag_id: int) -> set[int]:
+    result = invoke(["selectors", "list", str(tag_id), "--all", "-o", "jsonl"])
+    assert result.exit_code == 0, result.stderr
+    return {json.loads(line)["id"] for line in result.stdout.splitlines()}
+
+
+def test_restore_dry_run_shows_the_plan_and_creates_nothing(
+    fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in demo_env(fresh_demo_server).items():
+        monkeypatch.setenv(name, value)
+    victim = _deletable(fresh_demo_server)
+    deleted = invoke(["selectors", "delete", "1", str(victim), "--yes"])
+    assert deleted.exit_code == 0, deleted.stderr
+    run_id = json.loads(audit_path().read_text().splitlines()[-1])["run"]
+    after_delete = _selector_ids(1)
+    audit_before = audit_path().read_text()
+    sent_before = fresh_demo_server.request_count
+    dry = invoke(["selectors", "restore", run_id, "--dry-run"], input="")  # no terminal, no --yes: a look needs none
+    assert dry.exit_code == 0, dry.stderr
+    assert fresh_demo_server.request_count == sent_before  # the plan comes from the audit log: nothing sent
+    assert f"  {victim} " in dry.stderr and "dry run: 1 selector would be re-created; nothing was created" in dry.stderr
+    assert _selector_ids(1) == after_delete  # the server's state: nothing re-created
+    assert audit_path().read_text() == audit_before  # nothing recorded either
+    looked = invoke(["--read-only", "selectors", "restore", run_id, "--dry-run"])
+    assert looked.exit_code == 0, looked.stderr  # looking is not destructive
+    restored = invoke(["selectors", "restore", run_id, "--yes"])
+    assert restored.exit_code == 0, restored.stderr  # the dry run left the run restorable
+    assert len(_selector_ids(1) - after_delete) == 1
