@@ -172,7 +172,7 @@ def _scalar(value: Any) -> object:
     return value
 
 
-def _shown(value: object) -> object:
+def visible_cell(value: object) -> object:
     """A CSV field as written: text with its control characters shown (`visible`; a line break in a description
     stays, quoted), so `cat`ting the file drives no terminal."""
     return visible(value, lines=True) if isinstance(value, str) else value
@@ -269,7 +269,7 @@ class CsvWriter:
     def write_page(self, items: Sequence[BaseModel]) -> None:
         """Write one row per item (the header before the first page)."""
         self._header()
-        self.writer.writerows([_shown(getter(item)) for _, getter in self.columns] for item in items)
+        self.writer.writerows([visible_cell(getter(item)) for _, getter in self.columns] for item in items)
         self.stream.flush()
 
     def close(self, *, complete: bool = True) -> None:

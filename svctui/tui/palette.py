@@ -3,10 +3,9 @@ screenshot, theme (previewed live)."""
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
@@ -23,7 +22,7 @@ from svctui.api.filters import SortKey
 from svctui.text import plural
 from svctui.tui.app_shape import DescribesThemes
 from svctui.tui.theme import describe_theme
-from svctui.visible import json_safe, visible
+from svctui.visible import json_safe
 
 if TYPE_CHECKING:
     from svctui.store.model import Profile
@@ -96,23 +95,21 @@ def export_records(screen: ListScreen[Any]) -> tuple[list[Any], bool]:
 
 
 def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None) -> Path:
-    """Write the marked rows (else the rows on screen) as CSV (each column's value whole, never cut to the column's
-    width; control characters shown) or JSON (the full records) in `directory` (default: export_dir()); returns
-    the absolute path."""
+    """Write the marked rows (else the rows on screen) as CSV (data: the columns of `svctui <list> -o csv`, values
+    whole, times ISO-8601 UTC, control characters shown) or JSON (the full records) in `directory` (default:
+    export_dir()), atomically and 0600; returns the absolute path."""
+    from svctui.tui.export_file import csv_of_records, write_export
+
     chosen, _ = export_records(screen)
     target = (directory or export_dir()).resolve() / f"svctui-{screen.SPEC.name.replace(' ', '-')}-{_stamp()}.{fmt}"
     if fmt == "csv":
-        headers, rows = screen.table.export_rows(chosen)
-        with target.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(headers)
-            writer.writerows(
-                [visible(cell, lines=True) if isinstance(cell, str) else cell for cell in row] for row in rows
-            )
-    else:
-        records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
-        target.write_text(json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n", encoding="utf-8")
-    return target
+        app = screen.app
+        name_of = getattr(app, "client_name", None)
+        clock = getattr(app, "clock", None)
+        now = clock() if callable(clock) else datetime.now(UTC)
+        return write_export(target, csv_of_records(chosen, now, name_of if callable(name_of) else None))
+    records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
+    return write_export(target, json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n")
 
 
 class ProfilePicker(ModalScreen["Profile | None"]):

@@ -266,7 +266,7 @@ async def test_export_view_csv_and_json(demo_server: DemoServer, tmp_path: Path)
     async with on_events(demo_server) as (_app, _pilot, screen):
         csv_path = export_view(screen, "csv", tmp_path)
         rows = list(csv.reader(csv_path.open(encoding="utf-8")))
-        assert rows[0] == ["id", "client", "schedule", "next run", "kinds", "domains", "OUs"]
+        assert rows[0][:3] == ["id", "client_id", "rrule"]  # the columns of `svctui events list -o csv` (data)
         assert len(rows) == 101 and rows[1][0] == "1"
         json_path = export_view(screen, "json", tmp_path)
         records = json.loads(json_path.read_text(encoding="utf-8"))

@@ -5,7 +5,6 @@ sight here: on the Audit tab the palette offers the tab's own instead, as its ke
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterable
 from datetime import datetime
@@ -17,25 +16,25 @@ from svctui.text import plural
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.palette import export_dir
 from svctui.tui.screens.selectors.audit_tab import RUN_COLUMNS, AuditTab
-from svctui.visible import json_safe, visible
+from svctui.visible import json_safe
 
 
 def export_audit_runs(tab: AuditTab, fmt: str, directory: Path) -> Path:
-    """Write the runs the tab lists (newest first) as CSV (the runs' columns, cells whole) or JSON (each run's plan
-    and end lines as the log holds them, with its state and counts) in `directory`; returns the absolute path."""
+    """Write the runs the tab lists (newest first) as CSV (the runs' columns, cells whole, `when` ISO-8601 UTC) or
+    JSON (each run's plan and end lines as the log holds them, with its state and counts) in `directory`, atomically
+    and 0600; returns the absolute path."""
+    from svctui.tui.export_file import csv_of_rows, write_export
+
     target = directory.resolve() / f"svctui-audit-runs-{datetime.now().strftime('%Y%m%d-%H%M%S')}.{fmt}"
     if fmt == "csv":
-        with target.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow([column.title for column in RUN_COLUMNS])
-            writer.writerows([visible(cell, lines=True) for cell in tab.run_cells(run)] for run in tab.log_runs)
-    else:
-        records = [
-            {"run_id": run.run_id, "state": run.state, "counts": run.counts_text, "plan": run.plan, "end": run.end}
-            for run in tab.log_runs
-        ]
-        target.write_text(json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n", encoding="utf-8")
-    return target
+        headers = [column.title for column in RUN_COLUMNS]
+        rows = ([run.run_id, run.started, *tab.run_cells(run)[2:]] for run in tab.log_runs)  # when: ISO-8601 UTC
+        return write_export(target, csv_of_rows(headers, rows))
+    records = [
+        {"run_id": run.run_id, "state": run.state, "counts": run.counts_text, "plan": run.plan, "end": run.end}
+        for run in tab.log_runs
+    ]
+    return write_export(target, json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n")
 
 
 def audit_commands(app: SvcTuiApp, tab: AuditTab) -> Iterable[SystemCommand]:

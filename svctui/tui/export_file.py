@@ -1,0 +1,52 @@
+"""What the dashboard's exports write: data, not screen text (ISO-8601 UTC times, one true/false column per
+collection kind: the columns of `svctui <list> -o csv`), in a file only its owner can read, written atomically."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+# The words `in 6d 23h` are true only when written: a file is read later (the ISO time beside it stays true).
+AGING_COLUMNS = frozenset({"svctui_next_run_text"})
+
+
+def csv_of_records(records: Sequence[Any], now: datetime, name_of: Callable[[str], str] | None = None) -> str:
+    """The CSV text of `records` (models of one type) as `svctui <list> -o csv` writes them, without the columns
+    whose words age; control characters shown. Records that are not models (none today) are written as their text."""
+    from svctui.commands.output import csv_columns, visible_cell
+
+    models = [record for record in records if isinstance(record, BaseModel)]
+    if not models:
+        return ""
+    columns = [(name, get) for name, get in csv_columns(type(models[0]), now, name_of) if name not in AGING_COLUMNS]
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow([name for name, _ in columns])
+    writer.writerows([visible_cell(get(record)) for _, get in columns] for record in models)
+    return stream.getvalue()
+
+
+def csv_of_rows(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """CSV text of plain rows (the audit runs), control characters shown."""
+    from svctui.commands.output import visible_cell
+
+    stream = io.StringIO()
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow(headers)
+    writer.writerows([visible_cell(cell) for cell in row] for row in rows)
+    return stream.getvalue()
+
+
+def write_export(target: Path, text: str) -> Path:
+    """Write `text` to `target` atomically, mode 0600 whatever the umask (an export may hold client names and ids,
+    as the token store's files are written); OSError when it cannot be. Returns `target`."""
+    from svctui.store.atomic import write_private
+
+    write_private(target, text.encode("utf-8"))
+    return target
