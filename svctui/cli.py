@@ -6,8 +6,9 @@ Subcommands are loaded lazily (module imported only when named) so `svctui --hel
 from __future__ import annotations
 
 import importlib
+import io
 import sys
-from typing import NoReturn
+from typing import IO, Any, NoReturn
 
 import click
 
@@ -74,10 +75,40 @@ def cut_echoes(message: str, argv: list[str]) -> str:
     return message
 
 
+class SvctuiError(click.ClickException):
+    """A click error (usage, bad value, a command's own) shown as svctui shows every error: `error: message` in
+    lowercase as its last line, after click's usage lines when it has them (click writes `Error: message`)."""
+
+    def __init__(self, original: click.ClickException) -> None:
+        super().__init__(original.message)
+        self.original = original
+        self.exit_code = original.exit_code
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        """Click's own text, its `Error: ` made `error: ` (the first at a line's start: the message may hold one)."""
+        buffer = io.StringIO()
+        self.original.show(buffer)
+        text = buffer.getvalue()
+        text = (
+            "error: " + text[len("Error: ") :]
+            if text.startswith("Error: ")
+            else text.replace("\nError: ", "\nerror: ", 1)
+        )
+        click.echo(text, file=file or click.get_text_stream("stderr"), nl=False)
+
+
+def said_as_svctui(exc: click.ClickException) -> SvctuiError:
+    """`exc` with a long argument it echoes cut (`cut_echoes`), to be shown as `error: …` (`SvctuiError`)."""
+    if isinstance(exc, SvctuiError):
+        return exc
+    exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
+    return SvctuiError(exc)
+
+
 class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use (not to list them in `--help`); click's own
-    messages (usage errors, bad option values) quote a long argument cut (`cut_echoes`), and the command line's
-    stderr shows their control characters (`main`)."""
+    messages (usage errors, bad option values) quote a long argument cut (`cut_echoes`) and end `error: …` as every
+    other error (`SvctuiError`), and the command line's stderr shows their control characters (`main`)."""
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: object
@@ -86,22 +117,17 @@ class LazyGroup(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as exc:
-            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
-            raise
+            raise said_as_svctui(exc) from None
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the subcommand; a usage error in its arguments (or an unknown command) quotes a long argument cut;
         `--demo` after a subcommand gets the same answer as before it (`refuse_demo_with_command`)."""
         try:
             return super().invoke(ctx)
-        except click.NoSuchOption as exc:
-            if exc.option_name == "--demo":
-                refuse_demo_with_command()
-            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
-            raise
         except click.ClickException as exc:
-            exc.message = cut_echoes(exc.message, sys.argv[1:])  # type: ignore[misc]  # final in the stubs only
-            raise
+            if isinstance(exc, click.NoSuchOption) and exc.option_name == "--demo":
+                refuse_demo_with_command()
+            raise said_as_svctui(exc) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Names of the subcommands."""

@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 
 class InputError(click.ClickException):
-    """Bad input or configuration: `Error: <message>` on stderr, exit code 2."""
+    """Bad input or configuration: `error: <message>` on stderr (svctui.cli.SvctuiError), exit code 2."""
 
     exit_code = 2
 

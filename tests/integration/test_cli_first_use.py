@@ -114,3 +114,23 @@ def test_restore_dry_run_shows_the_plan_and_creates_nothing(
     restored = invoke(["selectors", "restore", run_id, "--yes"])
     assert restored.exit_code == 0, restored.stderr  # the dry run left the run restorable
     assert len(_selector_ids(1) - after_delete) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["profile", "add", "bad name", "--base-url", "http://x", "--token-id", "a"], "profile name 'bad name' is not"),
+        (["tasks", "list", "1", "--limit", "x"], "Invalid value for '--limit': 'x' is not an integer"),
+        (["no-such-command"], "No such command 'no-such-command'"),
+        (["locate"], "say which directory to print"),
+        (["events", "list", "--nope"], "No such option '--nope'"),
+        (["demo-server", "--token-id", "x"], "'x' is not a UUID"),
+    ],
+)
+def test_every_error_is_said_error_in_lowercase(args: list[str], said: str) -> None:
+    """`profile add` with a bad name said `Error: …` (click's) where every other message says `error: …`."""
+    result = run_binary(args, env={}, input="")
+    assert result.code == 2, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[-1].startswith("error: ") and said in lines[-1], result.stderr
+    assert not [line for line in lines if line.startswith("Error")], result.stderr

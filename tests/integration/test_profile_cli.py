@@ -175,7 +175,7 @@ def test_open_config_directory_is_refused_with_the_fix_and_left_alone() -> None:
         refused = run(*args)
         assert refused.exit_code == 2, refused.output
         assert refused.stderr == (
-            f"Error: Permissions 0775 for directory '{directory}' are too open: it holds the profiles file (secrets), "
+            f"error: Permissions 0775 for directory '{directory}' are too open: it holds the profiles file (secrets), "
             f"so svctui will not write there while group or others can reach it. Fix it with: chmod 700 {directory} "
             "(or set SVCTUI_CONFIG_DIR to a private directory)\n"
         )
@@ -374,7 +374,7 @@ def test_console_script_add_list_show_locate() -> None:
         input=KEY, capture_output=True, text=True, env=real_env(), check=False,
     )  # fmt: skip
     assert duplicate.returncode == 2
-    assert duplicate.stderr == "Error: profile 'demo' already exists; use --force to replace it\n"
+    assert duplicate.stderr == "error: profile 'demo' already exists; use --force to replace it\n"
 
 
 def _read_until(fd: int, marker: bytes, transcript: bytearray, deadline: float) -> None:
