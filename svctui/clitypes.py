@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -80,3 +81,28 @@ class FiniteFloat(click.FloatRange):
 
 
 ASCII_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+
+
+NEGATIVE_NUMBER = re.compile(r"-[0-9]+")
+
+
+class NegativeIdsCommand(click.Command):
+    """A command with an id argument typed negative (`tasks log -5`), which click took for an unknown option (`No such
+    option '-5'`): the command's own check of the argument (`check_negative`, exits 2) says what an id must be."""
+
+    def __init__(self, *args: Any, check_negative: Callable[[str], object], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.check_negative = check_negative
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Click's parsing; a negative number it took for an option goes to `check_negative`."""
+        given: Sequence[str] = list(args)  # the parser consumes `args`
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            name = exc.option_name or "-"
+            token = next((arg for arg in given if NEGATIVE_NUMBER.fullmatch(arg) and arg.startswith(name)), None)
+            if token is None:
+                raise
+            self.check_negative(token)
+            raise

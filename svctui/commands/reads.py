@@ -32,6 +32,8 @@ from svctui.api.limits import (
 )
 from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
 from svctui.api.query import ListQuery
+from svctui.api.quoting import quote_input
+from svctui.clitypes import NegativeIdsCommand
 from svctui.commands.client_names import ClientNameBook
 from svctui.commands.client_ref import check_client, is_uuid, named_client, resolve_clients
 from svctui.commands.common import (
@@ -39,6 +41,7 @@ from svctui.commands.common import (
     CommandFailure,
     ExitCode,
     check_tag,
+    fail,
     filter_option,
     format_option,
     list_options,
@@ -307,7 +310,20 @@ def tasks() -> None:
     """Completed collection tasks of a client."""
 
 
-@tasks.command("list", short_help="List a client's completed tasks, newest first.")
+def refuse_negative_client(text: str) -> None:
+    """`tasks list -5`: no client id is a negative number (exit 2); a client so named goes after `--`."""
+    fail(
+        f"CLIENT_ID: {quote_input(text)} is negative: neither a client's uuid nor an option of this command (see "
+        f"--help); a client named so: `svctui tasks list -- {text}`"
+    )
+
+
+@tasks.command(
+    "list",
+    short_help="List a client's completed tasks, newest first.",
+    cls=NegativeIdsCommand,
+    check_negative=refuse_negative_client,
+)
 @click.argument("client_id", metavar="CLIENT_ID")
 @list_options(hydration=True, default_sort=f"{TASKS_NEWEST_FIRST[0].render()} (newest first, as the dashboard)")
 @click.option(
@@ -428,7 +444,7 @@ def _selector_items(page: Any) -> Sequence[BaseModel]:
     return found
 
 
-@selectors.command("list")
+@selectors.command("list", cls=NegativeIdsCommand, check_negative=check_tag)  # `-3`: the tag id's words
 @click.argument("tag", metavar="TAG")
 @list_options(hydration=False)
 @click.pass_context

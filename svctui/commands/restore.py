@@ -43,7 +43,11 @@ def confirmed(count: int, yes: bool) -> bool:
     return yes or agreed(f"Re-create {plural(count, 'selector')}?", count, f"re-create {count} selectors")
 
 
-@click.command("restore", short_help="Re-create the selectors a deletion run deleted.")
+@click.command(
+    "restore",
+    short_help="Re-create the selectors a deletion run deleted.",
+    context_settings={"ignore_unknown_options": True},
+)  # `-5` is a refused id (after the read-only check), not an option
 @click.argument("run_id", metavar="RUN_ID")
 @click.argument("ids", nargs=-1, metavar="[ID|RANGE]...")
 @click.option("--dry-run", is_flag=True, help="Show what would be re-created and what skipped; create nothing.")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from svctui.clitypes import NegativeIdsCommand
 from svctui.commands.common import CommandFailure, ExitCode, fail, profile_option, run_connected
 from svctui.visible import visible
 
@@ -29,8 +30,10 @@ def check_task_id(text: str) -> int:
 
     stripped = strip_ascii(text)  # ASCII digits only: `58\x1c` or `٣` was a task, `²` a traceback
     digits = stripped.lstrip("0") or "0"
+    allowed = f"a whole number from 0 to {INT32_MAX}, as `tasks list` shows"
+    if stripped.startswith("-") and stripped[1:].isascii() and stripped[1:].isdigit():
+        fail(f"TASK_ID: {quote_input(text)} is negative; allowed: {allowed}")
     if not (stripped.isascii() and stripped.isdigit()) or len(digits) > 10 or int(digits) > INT32_MAX:
-        allowed = f"a whole number from 0 to {INT32_MAX}, as `tasks list` shows"
         fail(f"TASK_ID: {quote_input(text)} is not a task id ({allowed})")
     return int(digits)
 
@@ -86,7 +89,12 @@ async def run_is_unknown(client: ApiClient, number: int) -> bool:
     return page.count == 0
 
 
-@click.command("log", short_help="Print the collector's log of run TASK_ID.")
+@click.command(
+    "log",
+    short_help="Print the collector's log of run TASK_ID.",
+    cls=NegativeIdsCommand,
+    check_negative=check_task_id,  # `tasks log -5`: the task id's words, not click's `No such option '-5'`
+)
 @click.argument("task_id", metavar="TASK_ID")
 @click.option(
     "--format", "-o", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,

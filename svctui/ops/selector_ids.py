@@ -27,6 +27,8 @@ def parse_id(
     prefix = f"{where}: " if where else ""
     token = strip_ascii(text)  # not str.strip(): `12\x1c` or `12\u3000` is no id
     quoted = quote_input(typed or token)
+    if not typed and token.startswith("-") and token[1:].isascii() and token[1:].isdigit():
+        raise IdError(f"{prefix}{quoted} is negative; allowed: {allowed}")
     if not token.isascii() or not token.isdigit():
         raise IdError(f"{prefix}{quoted} is not a {what}; allowed: {allowed}")
     digits = token.lstrip("0") or "0"

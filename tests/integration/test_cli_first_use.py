@@ -74,6 +74,7 @@ def test_read_only_is_said_before_any_other_check(
         ["selectors", "resume", "no-such-run"],
         ["selectors", "restore", "no-such-run"],
         ["selectors", "restore", "no-such-run", "--yes", "x"],
+        ["selectors", "restore", "no-such-run", "-4"],  # a negative id: not taken for an option before the refusal
     ]
     for command in commands:
         result = invoke([*prefix, *command], input="")
@@ -134,3 +135,28 @@ def test_every_error_is_said_error_in_lowercase(args: list[str], said: str) -> N
     lines = result.stderr.splitlines()
     assert lines[-1].startswith("error: ") and said in lines[-1], result.stderr
     assert not [line for line in lines if line.startswith("Error")], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["tasks", "log", "-5"], "error: TASK_ID: '-5' is negative; allowed: a whole number from 0 to 2147483647"),
+        (["tasks", "log", "-55", "--level", "error"], "error: TASK_ID: '-55' is negative; allowed: a whole number"),
+        (["tasks", "log", "--grep", "-5", "-7"], "error: TASK_ID: '-7' is negative"),  # `-5` is the text to grep
+        (["selectors", "list", "-3"], "error: TAG: '-3' is negative; allowed: a positive integer up to 2147483647"),
+        (["selectors", "delete", "-3", "4"], "error: TAG: '-3' is negative; allowed: a positive integer"),
+        (["selectors", "restore", "run", "-4"], "error: argument '-4': '-4' is negative; allowed: a positive integer"),
+        (["tasks", "list", "-5"], "error: CLIENT_ID: '-5' is negative: neither a client's uuid nor an option"),
+    ],
+)
+def test_a_negative_id_is_said_to_be_negative_not_an_unknown_option(args: list[str], said: str) -> None:
+    """`svctui tasks log -5` said click's `No such option '-5'`; every id argument says what an id must be."""
+    result = run_binary(args, env={}, input="")
+    assert result.code == 2, result.stderr
+    assert result.stderr.splitlines()[-1].startswith(said), result.stderr
+    assert "No such option" not in result.stderr
+
+
+def test_an_unknown_option_is_still_said_so() -> None:
+    result = run_binary(["tasks", "log", "5", "--bogus"], env={})
+    assert result.code == 2 and "error: No such option '--bogus'" in result.stderr, result.stderr
