@@ -82,7 +82,7 @@ class SvctuiError(click.ClickException):
     def __init__(self, original: click.ClickException) -> None:
         super().__init__(original.message)
         self.original = original
-        self.exit_code = original.exit_code
+        self.exit_code = original.exit_code  # type: ignore[misc]  # a class variable in the stubs; read per instance
 
     def show(self, file: IO[Any] | None = None) -> None:
         """Click's own text, its `Error: ` made `error: ` (the first at a line's start: the message may hold one)."""
@@ -94,7 +94,7 @@ class SvctuiError(click.ClickException):
             if text.startswith("Error: ")
             else text.replace("\nError: ", "\nerror: ", 1)
         )
-        click.echo(text, file=file or click.get_text_stream("stderr"), nl=False)
+        click.echo(text, file=file, err=True, nl=False)
 
 
 def said_as_svctui(exc: click.ClickException) -> SvctuiError:

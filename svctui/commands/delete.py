@@ -28,6 +28,7 @@ from svctui.commands.delete_common import (
     printed_run,
     prompt_lines,
     refuse_if_read_only,
+    refuse_demo_among,
     refuse_read_only_first,
     result_line,
     yes_option,
@@ -206,6 +207,7 @@ def delete_command(
     """
     if not dry_run:
         refuse_read_only_first(ctx, profile_name, "delete")
+    refuse_demo_among((tag, *id_args))
     tag_id = check_tag(tag)
     ids = read_ids(id_args, from_file)
     reading_stdin = from_file is not None and from_file.name in ("-", "<stdin>")

@@ -90,6 +90,14 @@ def refuse_read_only_first(ctx: click.Context, profile_name: str | None, what: s
         raise click.exceptions.Exit(int(ExitCode.USAGE))
 
 
+def refuse_demo_among(arguments: Sequence[str]) -> None:
+    """`--demo` among the ids (delete and restore take unknown options as ids): the root's answer to `--demo`."""
+    if "--demo" in arguments:
+        from svctui.cli import refuse_demo_with_command
+
+        refuse_demo_with_command()
+
+
 def named(selector_id: int, records: Mapping[int, Selector]) -> str:
     """`'Old DCs' (12)`, or `12` when the tag's list does not have it."""
     selector = records.get(selector_id)

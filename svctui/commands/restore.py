@@ -12,6 +12,7 @@ from svctui.commands.delete_common import (
     agreed,
     ctrl_c_cancels,
     past_run_here,
+    refuse_demo_among,
     refuse_off_terminal,
     refuse_read_only_first,
     yes_option,
@@ -72,6 +73,7 @@ def restore_command(
 
     if not dry_run:
         refuse_read_only_first(ctx, profile_name, "re-create selectors")
+    refuse_demo_among((run_id, *ids))
     if not run_id.strip():
         fail("RUN_ID is empty; `svctui audit list` shows the runs")
     try:

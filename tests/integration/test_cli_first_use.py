@@ -25,6 +25,8 @@ DEMO_ONLY = (
         ["--demo", "selectors", "list", "1"],
         ["selectors", "list", "1", "--demo"],
         ["tasks", "log", "5", "--demo"],
+        ["selectors", "delete", "1", "2", "--demo"],  # delete and restore take unknown options as ids
+        ["selectors", "restore", "run", "--demo"],
     ],
 )
 def test_demo_with_a_command_says_it_starts_the_dashboard_only(args: list[str]) -> None:
