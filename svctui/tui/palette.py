@@ -279,7 +279,7 @@ def list_commands(app: SvcTuiApp, list_screen: ListScreen[Any]) -> Iterable[Syst
         app.notify(f"Exported {what}: {path}", markup=False)
 
     yield SystemCommand(
-        "Export view as CSV", "The marked rows (else the page): the columns, values whole", lambda: export("csv")
+        "Export view as CSV", "The marked rows (else the page) as data: every field, ISO times", lambda: export("csv")
     )
     yield SystemCommand(
         "Export view as JSON", "The full records of the marked rows (else the page)", lambda: export("json")
