@@ -16,15 +16,36 @@ from pydantic import BaseModel
 AGING_COLUMNS = frozenset({"svctui_next_run_text"})
 
 
-def csv_of_records(records: Sequence[Any], now: datetime, name_of: Callable[[str], str] | None = None) -> str:
-    """The CSV text of `records` (models of one type) as `svctui <list> -o csv` writes them, without the columns
-    whose words age; control characters shown. Records that are not models (none today) are written as their text."""
+def model_of(spec_name: str) -> type[BaseModel] | None:
+    """The record model of a list (by its EndpointSpec's name): what an empty export's header is made from."""
+    from svctui.api.filters import CLIENTS, COMPLETED_TASKS, EVENTS, SELECTORS, TAGS
+    from svctui.api.models import AssetGroupTag, CollectionClient, CompletedTask, Event, Selector
+
+    models: dict[str, type[BaseModel]] = {
+        EVENTS.name: Event,
+        COMPLETED_TASKS.name: CompletedTask,
+        SELECTORS.name: Selector,
+        TAGS.name: AssetGroupTag,
+        CLIENTS.name: CollectionClient,
+    }
+    return models.get(spec_name)
+
+
+def csv_of_records(
+    records: Sequence[Any],
+    now: datetime,
+    name_of: Callable[[str], str] | None = None,
+    model: type[BaseModel] | None = None,
+) -> str:
+    """The CSV text of `records` (models of one type; `model` when there are none: the header alone) as `svctui
+    <list> -o csv` writes them, without the columns whose words age; control characters shown."""
     from svctui.commands.output import csv_columns, visible_cell
 
     models = [record for record in records if isinstance(record, BaseModel)]
-    if not models:
+    model = type(models[0]) if models else model
+    if model is None:
         return ""
-    columns = [(name, get) for name, get in csv_columns(type(models[0]), now, name_of) if name not in AGING_COLUMNS]
+    columns = [(name, get) for name, get in csv_columns(model, now, name_of) if name not in AGING_COLUMNS]
     stream = io.StringIO()
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow([name for name, _ in columns])

@@ -98,7 +98,7 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
     """Write the marked rows (else the rows on screen) as CSV (data: the columns of `svctui <list> -o csv`, values
     whole, times ISO-8601 UTC, control characters shown) or JSON (the full records) in `directory` (default:
     export_dir()), atomically and 0600; returns the absolute path."""
-    from svctui.tui.export_file import csv_of_records, write_export
+    from svctui.tui.export_file import csv_of_records, model_of, write_export
 
     chosen, _ = export_records(screen)
     target = (directory or export_dir()).resolve() / f"svctui-{screen.SPEC.name.replace(' ', '-')}-{_stamp()}.{fmt}"
@@ -107,7 +107,8 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
         name_of = getattr(app, "client_name", None)
         clock = getattr(app, "clock", None)
         now = clock() if callable(clock) else datetime.now(UTC)
-        return write_export(target, csv_of_records(chosen, now, name_of if callable(name_of) else None))
+        text = csv_of_records(chosen, now, name_of if callable(name_of) else None, model_of(screen.SPEC.name))
+        return write_export(target, text)
     records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
     return write_export(target, json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n")
 
