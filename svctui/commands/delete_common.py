@@ -82,7 +82,7 @@ def refuse_read_only_first(ctx: click.Context, profile_name: str | None, what: s
     why = read_only_reason(None, flag)
     if why is None:
         try:
-            why = read_only_reason(ProfileStore().resolve(chosen_profile_name(ctx, profile_name)), flag)
+            why = read_only_reason(ProfileStore().resolve(chosen_profile_name(ctx, profile_name), secret=False), flag)
         except StoreError:
             return
     if why is not None:

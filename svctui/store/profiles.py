@@ -271,14 +271,15 @@ class ProfileStore:
             ) from None
         return build_profile(**{**profile.model_dump(), profile.secret_kind: secret})
 
-    def resolve(self, name: str | None = None, env: Mapping[str, str] | None = None) -> Profile:
+    def resolve(self, name: str | None = None, env: Mapping[str, str] | None = None, *, secret: bool = True) -> Profile:
         """The complete profile to connect with: `name`, else SVCTUI_PROFILE, else the default.
 
         With no name and a complete SVCTUI_BASE_URL + SVCTUI_TOKEN_ID + SVCTUI_TOKEN_KEY (or SVCTUI_JWT), the
         environment alone is the profile and no file is read. A `name` given explicitly (`--profile`) must be in the
         file whatever the environment: a typo must not connect to the server the environment names. As botocore
         does, a name given explicitly uses its stored server and token: the SVCTUI_* connection variables override
-        only a profile that was not named (`env_ignored_note` says so to the user).
+        only a profile that was not named (`env_ignored_note` says so to the user). `secret=False`: its settings
+        only, the keyring not read (a missing secret is then no error).
         """
         environ = env if env is not None else os.environ
         overrides = env_overrides(environ)
@@ -303,6 +304,8 @@ class ProfileStore:
                 raise StoreError(f"{error} (the SVCTUI_* environment is used only when no --profile is given)")
             raise error
         merged = stored if name else merge_env(stored, overrides)
+        if not secret:  # only its settings wanted (is it read-only?): no keyring read
+            return merged
         complete = self.with_secret(merged)
         if complete.secret is None:
             raise StoreError(

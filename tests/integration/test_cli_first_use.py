@@ -162,3 +162,18 @@ def test_a_negative_id_is_said_to_be_negative_not_an_unknown_option(args: list[s
 def test_an_unknown_option_is_still_said_so() -> None:
     result = run_binary(["tasks", "log", "5", "--bogus"], env={})
     assert result.code == 2 and "error: No such option '--bogus'" in result.stderr, result.stderr
+
+
+def test_a_read_only_profile_without_its_secret_is_still_refused_as_read_only() -> None:
+    """The read-only check reads the profile's settings only: its secret (keyring) is not needed to refuse."""
+    from svctui.store import paths
+    from svctui.store.atomic import write_private
+
+    token_id = "3f2b8a4e-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+    text = (
+        f'version = 1\ndefault = "a"\n[profiles.a]\nbase_url = "https://h"\ntoken_id = "{token_id}"\nread_only = true\n'
+    )
+    write_private(paths.profiles_path(), text.encode())
+    result = invoke(["selectors", "delete", "1", "2"], input="")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith("error: refusing to delete: profile 'a' is read-only"), result.stderr
