@@ -30,7 +30,7 @@ from svctui.tui.client_names import ClientNames
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, HasZoom, ShowsEvent, ShowsRuns
-from svctui.tui.textual_internals import styled_with_current_css, withdraw_toasts
+from svctui.tui.textual_internals import styled_with_current_css
 from svctui.tui.widgets.app_header import HeaderInfo, Tab
 from svctui.visible import visible
 
@@ -233,9 +233,15 @@ class SvcTuiApp(App[int]):
                 rack.display = False
 
     def withdraw_toast(self, message: str, *, severity: SeverityLevel = "information") -> None:
-        """Take the toast saying `message` off the screen (what it said no longer holds); raised again, it shows."""
+        """Take the toast saying `message` off the screen (what it said no longer holds); raised again, it shows.
+        Its holder is hidden, as `_fewer_toasts` does (Textual takes a single toast away only on a click), until
+        its timeout removes it."""
         self._toasts_shown.pop((message, "", severity), None)
-        withdraw_toasts(self, visible(message, lines=True))
+        text = visible(message, lines=True)
+        for screen in self.screen_stack:
+            for holder in screen.query(TOAST_HOLDERS):
+                if any(text in str(toast.render()) for toast in holder.query("Toast")):
+                    holder.display = False
 
     def clear_notifications(self) -> None:
         """Take every toast off the screen; the next of each shows again."""

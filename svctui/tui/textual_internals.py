@@ -37,9 +37,6 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("textual.widgets._footer", "FooterKey"): "KeyFooter drops minor keys on narrow terminals (no public export)",
     ("textual.widgets._footer", "FooterLabel"): "KeyFooter drops a group's label with its keys (no public export)",
     ("App", "_check_bindings"): "OrderedInput runs a bound key before the keys typed after it (Textual #6605)",
-    ("App", "_notifications"): "withdraw_toasts: the toasts on show, to take one whose reason has gone",
-    ("App", "_unnotify"): "withdraw_toasts: one toast taken off (no public call removes a single toast)",
-    ("App", "_refresh_notifications"): "withdraw_toasts: the screen's toast rack shows what is left",
     ("Input", "_on_key"): "OrderedInput: its key handler, where the bound key must act first (Textual #6605)",
     ("DataTable", "_get_row_style"): "RowTable: a flashing or marked row's colour fills the line past the last column",
     ("DataTable", "_render_cell"): "RowTable: every cell of a flashing or marked row takes the row's highlight",
@@ -115,15 +112,6 @@ def register_plot_theme(plot: PlotextPlot, app_theme: str) -> None:
 
 
 # ----- toasts ------------------------------------------------------------------------------------------------------
-def withdraw_toasts(app: App[Any], message: str) -> None:
-    """Take every toast saying `message` off the screen before its timeout (Textual removes one only on a click)."""
-    gone = [notification for notification in app._notifications if notification.message == message]
-    for notification in gone:
-        app._unnotify(notification, refresh=False)
-    if gone:
-        app._refresh_notifications()
-
-
 # ----- keys in the order they were typed --------------------------------------------------------------------------
 class BoundKeysFirstInput(Input):
     """An Input whose bound (non-printable) keys run their bindings in its own key handler, before the keys queued

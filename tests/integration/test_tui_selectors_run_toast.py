@@ -18,9 +18,10 @@ REFUSAL = "A deletion run is going: esc cancels it first"
 
 
 def toast_texts(screen: Screen[Any]) -> list[str]:
-    """What the toasts a screen draws say (its rack shown)."""
+    """What the toasts a screen draws say (its rack and their holders shown)."""
     racks = [rack for rack in screen.query("#textual-toastrack") if rack.display]
-    return [str(toast.render()) for rack in racks for toast in rack.query("Toast")]  # Textual exports no Toast
+    holders = [holder for rack in racks for holder in rack.query("ToastHolder") if holder.display]
+    return [str(toast.render()) for holder in holders for toast in holder.query("Toast")]  # Textual exports no Toast
 
 
 async def test_the_quit_refusal_toast_leaves_when_the_cancelled_run_ends(tmp_path: Path) -> None:
