@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from svctui.clock import Clock
     from svctui.store.model import Profile
     from svctui.store.settings import Settings
 
@@ -39,3 +40,15 @@ class DescribesThemes(Protocol):
     @property
     def theme_descriptions(self) -> dict[str, str]:
         """Theme name → its description."""
+
+
+@runtime_checkable
+class NamesClients(Protocol):
+    """The app's clock and the client names it knows (an export's times and client names)."""
+
+    @property
+    def clock(self) -> Clock:
+        """The app's clock (frozen in tests)."""
+
+    def client_name(self, client_id: str) -> str:
+        """The name of a client by id ("" when unknown)."""

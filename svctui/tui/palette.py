@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from svctui.api.filters import SortKey
 from svctui.text import plural
-from svctui.tui.app_shape import DescribesThemes
+from svctui.tui.app_shape import DescribesThemes, NamesClients
 from svctui.tui.theme import describe_theme
 from svctui.visible import json_safe
 
@@ -104,10 +104,10 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
     target = (directory or export_dir()).resolve() / f"svctui-{screen.SPEC.name.replace(' ', '-')}-{_stamp()}.{fmt}"
     if fmt == "csv":
         app = screen.app
-        name_of = getattr(app, "client_name", None)
-        clock = getattr(app, "clock", None)
-        now = clock() if callable(clock) else datetime.now(UTC)
-        text = csv_of_records(chosen, now, name_of if callable(name_of) else None, model_of(screen.SPEC.name))
+        known = app if isinstance(app, NamesClients) else None
+        now = known.clock() if known is not None else datetime.now(UTC)
+        name_of = known.client_name if known is not None else None
+        text = csv_of_records(chosen, now, name_of, model_of(screen.SPEC.name))
         return write_export(target, text)
     records = [item.model_dump(mode="json") if hasattr(item, "model_dump") else item for item in chosen]
     return write_export(target, json_safe(json.dumps(records, indent=2, ensure_ascii=False)) + "\n")
