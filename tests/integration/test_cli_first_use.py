@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from tests.support.cli import add_profile, demo_env, invoke, run_binary
+from tests.support.tasks import deletable_selector
 
 DEMO_ONLY = (
     "error: --demo starts the dashboard only; for commands, run `svctui demo-server` and add the profile it prints"
@@ -36,16 +36,6 @@ def test_demo_with_a_command_says_it_starts_the_dashboard_only(args: list[str]) 
     assert "No such option" not in result.stderr and "no profile" not in result.stderr
 
 
-def _deletable(demo: DemoServer) -> int:
-    import sqlite3
-
-    with sqlite3.connect(Path(demo.db_path)) as conn:
-        row = conn.execute(
-            "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default LIMIT 1"
-        ).fetchone()
-    return int(row[0])
-
-
 @pytest.mark.parametrize("how", ["flag", "variable", "profile"])
 def test_read_only_is_said_before_any_other_check(
     how: str, fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
@@ -66,7 +56,7 @@ def test_read_only_is_said_before_any_other_check(
         else:
             monkeypatch.setenv("SVCTUI_READ_ONLY", "1")
             expected = "SVCTUI_READ_ONLY is set"
-    victim = str(_deletable(fresh_demo_server))
+    victim = str(deletable_selector(fresh_demo_server))
     before = fresh_demo_server.request_count
     commands = [
         ["selectors", "delete", "2", "42"],  # no --yes and no terminal: read-only is still what is said
@@ -99,7 +89,7 @@ def test_restore_dry_run_shows_the_plan_and_creates_nothing(
 ) -> None:
     for name, value in demo_env(fresh_demo_server).items():
         monkeypatch.setenv(name, value)
-    victim = _deletable(fresh_demo_server)
+    victim = deletable_selector(fresh_demo_server)
     deleted = invoke(["selectors", "delete", "1", str(victim), "--yes"])
     assert deleted.exit_code == 0, deleted.stderr
     run_id = json.loads(audit_path().read_text().splitlines()[-1])["run"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +12,7 @@ from svctui.demo.server import DemoServer
 from svctui.store.audit import audit_path
 from svctui.store.audit_read import read_audit
 from tests.support.cli import add_profile, demo_env, invoke, run_binary, run_on_pty
+from tests.support.tasks import deletable_selector
 
 
 def _audit() -> list[dict[str, Any]]:
@@ -145,7 +145,7 @@ def test_above_20_a_resume_on_a_terminal_asks_for_the_count_typed_as_delete_does
 def test_read_only_refuses_destructive_commands_before_any_request(
     how: str, fresh_demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    victim = str(_deletable_of(fresh_demo_server))
+    victim = str(deletable_selector(fresh_demo_server))
     prefix: list[str] = []
     expected = "svctui runs with --read-only"
     if how == "flag":
@@ -178,13 +178,3 @@ def test_read_only_refuses_destructive_commands_before_any_request(
 def _use_env(demo: DemoServer, monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in demo_env(demo).items():
         monkeypatch.setenv(name, value)
-
-
-def _deletable_of(demo: DemoServer) -> int:
-    import sqlite3
-
-    with sqlite3.connect(Path(demo.db_path)) as conn:
-        row = conn.execute(
-            "SELECT id FROM selectors WHERE asset_group_tag_id = 1 AND NOT is_default LIMIT 1"
-        ).fetchone()
-    return int(row[0])

@@ -5,8 +5,10 @@ with how many more follow (`… 161-168 17.` read like an id 17)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from svctui.demo.server import DemoServer
@@ -19,15 +21,21 @@ from tests.support.tui import settle
 pytestmark = pytest.mark.anyio
 
 
+async def typed_in_the_ids_dialog(pilot: Pilot[Any], text: str) -> TypeIds:
+    """`i`, `text` typed in the Ids dialog and entered; the dialog (still open when it refused some)."""
+    await pilot.press("i")
+    await settle(pilot)
+    dialog = pilot.app.screen
+    assert isinstance(dialog, TypeIds)
+    dialog.query_one("#ids", Input).value = text
+    await pilot.press("enter")
+    await settle(pilot)
+    return dialog
+
+
 async def test_the_ids_dialog_quotes_each_refused_token_whole(demo_server: DemoServer) -> None:
-    async with on_cleanup(demo_server) as (app, pilot, _screen):
-        await pilot.press("i")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, TypeIds)
-        dialog.query_one("#ids", Input).value = "1-99999999999999 ab ٣ 5--7"
-        await pilot.press("enter")
-        await settle(pilot)
+    async with on_cleanup(demo_server) as (_app, pilot, _screen):
+        dialog = await typed_in_the_ids_dialog(pilot, "1-99999999999999 ab ٣ 5--7")
         said = str(dialog.query_one("#ids-error").render())
         assert "4 ids refused" in said
         assert "typed: '1-99999999999999' is out of range" in said
@@ -39,13 +47,7 @@ async def test_the_typed_ids_toast_cuts_at_a_whole_range_and_counts_the_rest(dem
     async with on_cleanup(demo_server) as (app, pilot, screen):
         tag = screen.tag
         assert tag is not None
-        await pilot.press("i")
-        await settle(pilot)
-        dialog = app.screen
-        assert isinstance(dialog, TypeIds)
-        dialog.query_one("#ids", Input).value = "1-5000"
-        await pilot.press("enter")
-        await settle(pilot)
+        await typed_in_the_ids_dialog(pilot, "1-5000")
         said = next(note.message for note in reversed(app.notes) if "not part of this tag" in note.message)
         listed = said.split("not part of this tag (not marked): ", 1)[1]
         in_tag = {row[0] for row in query(demo_server, "SELECT id FROM selectors WHERE asset_group_tag_id = ?", tag.id)}

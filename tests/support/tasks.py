@@ -49,6 +49,12 @@ def query(server: DemoServer, sql: str, *args: Any) -> list[tuple[Any, ...]]:
         return list(conn.execute(sql, args))
 
 
+def deletable_selector(server: DemoServer, tag_id: int = 1) -> int:
+    """The id of a selector of `tag_id` that is not a default one (a deletion the server carries out)."""
+    rows = query(server, "SELECT id FROM selectors WHERE asset_group_tag_id = ? AND NOT is_default LIMIT 1", tag_id)
+    return int(rows[0][0])
+
+
 def drop_case(server: DemoServer, index: int = 0) -> DropCase:
     """The `index`-th seeded drop of the demo data."""
     drop = seeded_drops(server.db_path)[index]
