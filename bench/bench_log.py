@@ -33,6 +33,7 @@ from svctui.demo.runlogs import BIG_EVERY, NO_LOG_EVERY
 from svctui.startup import DASHBOARD
 from svctui.store.settings import Settings
 from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.textual_internals import screen_drawn
 from tests.support.tui import settle
 
 SIZE = (160, 50)
@@ -68,7 +69,7 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
             pane.task_id = None  # read it again
             screen.action_open_log()
             await until(lambda: not pane.loading)
-            await pilot._wait_for_screen()
+            await screen_drawn(pilot)
 
         await load()  # untimed: the demo generates the log once
         size = sum(len(line.message) + len(line.stamp) + 2 for line in view.lines)
@@ -85,20 +86,20 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
             for keys in ((), ("w",), ("w",)):
                 await pilot.press(*keys)
                 await pilot.app.workers.wait_for_complete()
-                await pilot._wait_for_screen()
+                await screen_drawn(pilot)
             assert view.matches, "the search found the closing line"
 
         async def search_field() -> None:
             for keys in (("slash",), tuple("happy graphing"), ("enter",)):
                 await pilot.press(*keys)
                 await pilot.app.workers.wait_for_complete()
-                await pilot._wait_for_screen()
+                await screen_drawn(pilot)
 
         async def wrapped() -> None:
             for key in ("ctrl+w", *("pagedown",) * 20, "G", "g", "w", "w", "ctrl+w"):
                 await pilot.press(key)
                 await pilot.app.workers.wait_for_complete()
-            await pilot._wait_for_screen()
+            await screen_drawn(pilot)
 
         what = f"a {size / 1e6:.1f} MB log of {len(view.lines):,} lines"
         rows = [

@@ -62,6 +62,7 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.screens import list_screen
 from svctui.tui.screens.tasks import loaders
 from svctui.tui.screens.tasks.screen import TasksScreen
+from svctui.tui.textual_internals import screen_drawn, still_measuring
 from tests.support.tui import RecordingApp, events_screen, settle
 from tests.support.tui import make_app as _make_app
 
@@ -126,10 +127,10 @@ async def shown(pilot: Pilot[Any], screen: list_screen.ListScreen[Any], before: 
     """Wait until the screen showed a page after `before` pages (see `applied`), and its table and messages are
     done."""
     await until(lambda: applied(screen) > before)
-    await pilot._wait_for_screen()
+    await screen_drawn(pilot)
     table = screen.table
-    while table._require_update_dimensions or table._updated_cells:
-        await pilot._wait_for_screen()
+    while still_measuring(table):
+        await screen_drawn(pilot)
 
 
 async def stall(
@@ -281,7 +282,7 @@ async def tasks_rows(demo: DemoProcess) -> list[Comparison]:
             screen.runs.clear()
             screen.load_history()
             await until(lambda: screen.runs.tasks is not None)
-            await pilot._wait_for_screen()
+            await screen_drawn(pilot)
 
         shipped = loaders.HISTORY_LIMIT
         plot = await stall_row(

@@ -33,6 +33,7 @@ from svctui.api.query import ListQuery
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.events.detail import event_adapter
+from svctui.tui.textual_internals import screen_drawn, still_measuring
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
 
 SIZE = (160, 50)
@@ -148,9 +149,9 @@ class Tables:
 
         Not `pilot.pause()`: that sleeps at least 20 ms waiting for the CPU to go idle, swamping the cheap runs.
         """
-        await self.pilot._wait_for_screen()
-        while any(table._require_update_dimensions or table._updated_cells for table in (self.baseline, self.subject)):
-            await self.pilot._wait_for_screen()
+        await screen_drawn(self.pilot)
+        while any(still_measuring(table) for table in (self.baseline, self.subject)):
+            await screen_drawn(self.pilot)
 
     async def clear_and_add(self, records: Sequence[Event]) -> None:
         """The baseline: drop every row, then add_row each record (the same cells show_items builds)."""

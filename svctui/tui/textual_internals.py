@@ -21,6 +21,7 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.pilot import Pilot
     from textual.screen import Screen
     from textual_plotext import PlotextPlot
     from textual_plotext.plot import Plot  # a type only: plotext loads with the first plot, not at start
@@ -47,6 +48,12 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("textual_plotext.plotext_plot", "PlotextPlot._register_theme"): (
         "register_plot_theme: plotext knows the app's theme by name before a thread builds with it"
     ),
+    # the bench harness (bench/), not the dashboard: a measurement ends on a drawn frame and a settled table
+    (
+        "textual.pilot",
+        "Pilot._wait_for_screen",
+    ): "screen_drawn: until the screen drew what is pending (stall-*, table-*)",
+    ("DataTable", "_updated_cells"): "still_measuring: cells DataTable has yet to measure (stall-*, table-*)",
     # performance devices, each with the bench row it keeps within budget
     ("Screen", "_css_update_count"): "styled_with_current_css: no second parse of every stylesheet (first-row)",
     ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter (first-row)",
@@ -290,3 +297,15 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
         width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
         header_height = self.header_height if self.show_header else 0
         self.virtual_size = Size(width, self._total_row_height + header_height)
+
+
+# ----- the bench harness's waits (bench/) ---------------------------------------------------------------------------
+async def screen_drawn(pilot: Pilot[Any]) -> None:
+    """Until the screen has processed and drawn what is pending (`pilot.pause()` also waits for an idle CPU, which
+    swamps a cheap measurement)."""
+    await pilot._wait_for_screen()
+
+
+def still_measuring(table: DataTable[Any]) -> bool:
+    """True while DataTable has dimensions or updated cells left to measure (its idle work)."""
+    return bool(table._require_update_dimensions or table._updated_cells)
