@@ -255,8 +255,15 @@ def csv_columns(model: type[BaseModel], now: datetime, name_of: NameOf | None = 
 class CsvWriter:
     """A header row, then one flat row per item."""
 
-    def __init__(self, model: type[BaseModel], stream: TextIO, now: datetime, name_of: NameOf | None = None) -> None:
-        self.columns = csv_columns(model, now, name_of)
+    def __init__(
+        self,
+        model: type[BaseModel],
+        stream: TextIO,
+        now: datetime,
+        name_of: NameOf | None = None,
+        leave_out: frozenset[str] = frozenset(),
+    ) -> None:
+        self.columns = [(name, get) for name, get in csv_columns(model, now, name_of) if name not in leave_out]
         self.stream = stream
         self.writer = csv.writer(stream, lineterminator="\n")
         self.header_written = False

@@ -39,17 +39,16 @@ def csv_of_records(
 ) -> str:
     """The CSV text of `records` (models of one type; `model` when there are none: the header alone) as `svctui
     <list> -o csv` writes them, without the columns whose words age; control characters shown."""
-    from svctui.commands.output import csv_columns, visible_cell
+    from svctui.commands.output import CsvWriter
 
     models = [record for record in records if isinstance(record, BaseModel)]
     model = type(models[0]) if models else model
     if model is None:
         return ""
-    columns = [(name, get) for name, get in csv_columns(model, now, name_of) if name not in AGING_COLUMNS]
     stream = io.StringIO()
-    writer = csv.writer(stream, lineterminator="\n")
-    writer.writerow([name for name, _ in columns])
-    writer.writerows([visible_cell(get(record)) for _, get in columns] for record in models)
+    writer = CsvWriter(model, stream, now, name_of, leave_out=AGING_COLUMNS)
+    writer.write_page(models)
+    writer.close()
     return stream.getvalue()
 
 
