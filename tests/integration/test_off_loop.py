@@ -34,9 +34,9 @@ from svctui.triage import detect_drops, domain_series
 from svctui.tui.screens.events import EventsScreen
 from svctui.tui.screens.list_screen import DRAW_AHEAD_MIN_ROWS
 from svctui.tui.screens.tasks.loaders import HISTORY_PAGE, fetch_history
-from svctui.tui.textual_internals import Lines
+from svctui.tui.textual_internals import HighlightedRows, Lines
 from svctui.tui.widgets.paged_table import DRAW_AHEAD_LINES, MARK_ON, PREPARE_MIN_ROWS, PagedTable
-from svctui.tui.widgets.row_table import FrameStyles, RowTable
+from svctui.tui.widgets.row_table import FrameStyles
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, on_tasks
 from tests.support.tui import RecordingApp, events_screen, laid_out_texts, make_app, settle
 
@@ -152,7 +152,7 @@ async def test_a_page_shows_the_cells_rendered_ahead_and_they_equal_the_loops(de
 
         ahead = draw(partial(table.cell_lines, hover=False))
         assert Counter(drawn) <= Counter({" ": 1, MARK_ON: 1}), "laid out in the thread; the marks once, not per row"
-        by_datatable = draw(partial(RowTable.cell_lines, table, hover=False))  # every cell laid out by DataTable
+        by_datatable = draw(partial(HighlightedRows.cell_lines, table, hover=False))  # every cell as DataTable does
         assert len(drawn) == len(coordinates), "(as the count above sees)"
         assert by_datatable == ahead, "cells laid out ahead (and the marks) draw exactly as DataTable draws them"
         table.show_items(records)
@@ -174,7 +174,7 @@ async def test_a_frame_of_the_table_is_the_one_datatable_draws(demo_server: Demo
         fast = frame()
         header = table.get_component_styles("datatable--header")
         assert len(fast) == table.size.height and not isinstance(header, FrameStyles), "styles kept for one frame only"
-        table.cell_lines = partial(RowTable.cell_lines, table)  # type: ignore[method-assign]
+        table.cell_lines = partial(HighlightedRows.cell_lines, table)  # type: ignore[method-assign]
         table.get_component_styles = partial(DataTable.get_component_styles, table)  # type: ignore[method-assign]
         assert frame() == fast, "the same segments as DataTable's own drawing, line by line"
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from rich.text import Text
 from textual import events
 from textual.app import App
+from textual.coordinate import Coordinate
 from textual.keys import KEY_NAME_REPLACEMENTS, key_to_character
 from textual.notifications import Notify, SeverityLevel
 from textual.pilot import Pilot
@@ -28,6 +29,7 @@ from svctui.store.settings import Settings
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.events import EventsScreen
+from svctui.tui.textual_internals import HighlightedRows
 from svctui.tui.widgets.state_panel import StateKind, StatePanel
 
 NOW = FIXED_ANCHOR
@@ -226,6 +228,22 @@ def laid_out_texts(app: App[Any]) -> list[str]:
         return render(renderable, options)  # type: ignore[arg-type]
 
     app.console.render = noting  # type: ignore[method-assign,assignment]
+    return texts
+
+
+def drawn_cells(table: HighlightedRows[Any]) -> list[str]:
+    """From now on, the plain text of every body cell the table draws afresh (not from DataTable's row and cell
+    caches): `cell_lines` is asked for a cell only when its row's rendered line is not cached."""
+    texts: list[str] = []
+    cell_lines = table.cell_lines
+
+    def noting(row: int, column: int, *rest: Any) -> Any:
+        if row >= 0 and column >= 0:
+            cell = table.get_cell_at(Coordinate(row, column))
+            texts.append(cell.plain if isinstance(cell, Text) else str(cell))
+        return cell_lines(row, column, *rest)
+
+    table.cell_lines = noting  # type: ignore[method-assign]
     return texts
 
 

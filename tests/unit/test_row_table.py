@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 import pytest
 from rich.color import Color
+from rich.segment import Segment
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets.data_table import RowKey
 
+from svctui.tui.textual_internals import HighlightedRows
 from svctui.tui.widgets.row_table import RowTable
-from tests.support.tui import laid_out_texts
+from tests.support.tui import drawn_cells, laid_out_texts
 
 pytestmark = pytest.mark.anyio
 
@@ -44,13 +48,13 @@ def shown(table: RowTable[Text]) -> list[str]:
 
 @asynccontextmanager
 async def drawn_table() -> AsyncIterator[tuple[Pilot[None], RowTable[Text], list[str]]]:
-    """The three-row table, drawn once; then every cell laid out afresh is recorded in the list yielded."""
+    """The three-row table, drawn once; then every cell drawn afresh is recorded in the list yielded."""
     app = OneTable()
     async with app.run_test(size=(40, 8)) as pilot:
         table = app.query_one(RowTable)
         await pilot.pause()
         assert "pending" in shown(table)[2]
-        yield pilot, table, laid_out_texts(app)
+        yield pilot, table, drawn_cells(table)
 
 
 async def test_update_row_repaints_that_row_alone_and_keeps_the_others_cached() -> None:
@@ -145,3 +149,73 @@ async def test_an_update_below_the_window_refreshes_no_line_and_shows_when_scrol
         top = int(table.scroll_y)
         lines = [table.render_line(y).text for y in range(table.size.height)]
         assert any("thirty" in line for line in lines), (top, lines)
+
+
+class ManyLooks(App[None]):
+    """Hosts a RowTable whose cells take every path a one-line cell can: styles, spans, cut with `…`, wide
+    characters, blanks, a control character shown, and many rows of the same look."""
+
+    def compose(self) -> ComposeResult:
+        yield RowTable[Text](id="table")
+
+    def on_mount(self) -> None:
+        table = self.query_one(RowTable)
+        table.add_column("name", key="name", width=12)
+        table.add_column("state", key="state", width=8)
+        table.add_column("note", key="note", width=6)
+        looks = [
+            Text("plain"),
+            Text("red words", style="#ff0000"),
+            Text.assemble(("ok", "bold green"), " and ", ("no", "italic")),
+            Text("a name far too long for its column"),
+            Text("日本語のテキスト"),
+            Text("✓ ✗ ◷ ▼"),
+            Text(""),
+            Text("bell\x07 here"),
+        ]
+        for index in range(30):
+            table.add_row(looks[index % len(looks)], Text("checking…", style="dim"), Text(str(index)), key=str(index))
+
+
+def frame(table: RowTable[Text]) -> list[list[Segment]]:
+    """Every visible line of the table drawn now, its rendered cells and lines dropped first."""
+    table.notify_style_update()
+    return [list(strip) for strip in table.render_lines(Region(0, 0, table.size.width, table.size.height))]
+
+
+async def test_a_row_tables_frame_is_the_one_datatable_draws() -> None:
+    """Cells laid out once per look and width, then only styled, draw the very segments DataTable draws (the cursor
+    row, zebra stripes, a flashing row)."""
+    app = ManyLooks()
+    async with app.run_test(size=(40, 16)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        table.move_cursor(row=3)
+        table.flash({"5", "6"})
+        await pilot.pause()
+        fast = frame(table)
+        table.cell_lines = partial(HighlightedRows.cell_lines, table)  # type: ignore[method-assign]
+        assert frame(table) == fast, "the same segments as DataTable's own drawing, line by line"
+
+
+async def test_cells_of_one_look_are_laid_out_once_and_a_sort_lays_none_out_again() -> None:
+    """fleet-1000-fill: a sort or new rows make DataTable draw every visible cell again; the cells are only styled
+    again, none is laid out by rich again (a full Clients table: ~300 cells, ~30 ms laid out)."""
+    app = ManyLooks()
+    laid_out = laid_out_texts(app)
+    async with app.run_test(size=(40, 16)) as pilot:
+        table = app.query_one(RowTable)
+        await pilot.pause()
+        assert laid_out.count("checking…") == 1, "thirty cells of one look: laid out once"
+        assert len(laid_out) == len(set(laid_out)), laid_out
+        headers = {"name", "state", "note"}  # the header row is DataTable's to draw
+        seen = set(laid_out) - headers
+        laid_out.clear()
+        drawn = drawn_cells(table)
+        table.sort("note", key=lambda cell: -int(cell.plain), reverse=False)
+        await pilot.pause()
+        assert len(drawn) >= 3 * (table.size.height - 1), "every visible cell drawn again after the sort"
+        again = (set(laid_out) - headers) & seen
+        assert not again, "none laid out again: their lines are known by look and width (only rows new to the screen)"
+        assert "checking…" not in laid_out
+        assert "29" in table.render_line(1).text, "the sort shows"

@@ -48,8 +48,17 @@ from svctui.api.filters import SortKey
 from svctui.table_fit import Column, fit_columns, ranked
 from svctui.tui.breakpoints import narrow_terminal
 from svctui.tui.messages import ColumnsFitted, MarksChanged, RowFocused, SortChanged
-from svctui.tui.textual_internals import Lines, rendered_rows_stale, row_cells, styled_cell
-from svctui.tui.widgets.row_table import RowTable, cell_changed, cell_key_at, cell_text, ellipsized, one_line
+from svctui.tui.textual_internals import Lines, rendered_rows_stale
+from svctui.tui.widgets.row_table import (
+    Look,
+    RowTable,
+    cell_changed,
+    cell_key_at,
+    cell_text,
+    ellipsized,
+    look,
+    one_line,
+)
 from svctui.visible import visible
 
 T = TypeVar("T")
@@ -60,7 +69,6 @@ ASCENDING = "▲"
 DESCENDING = "▼"
 EN_DASH = "\u2013"
 PREPARE_MIN_ROWS = 50  # fewer records than this are rendered on the loop (the thread hop is not worth it)
-MARK_LINES = 64  # mark cells laid out (one per look and width: a handful)
 PRERENDER_ROWS = 120  # at most this many rows of a prepared page are laid out ahead (no more than the screen's height)
 DRAW_AHEAD_LINES = 12  # lines drawn per event-loop slice by `draw_ahead` (~0.5 ms a line)
 DRAW_AHEAD_PAUSE = 0.001  # seconds between those slices: a timer due meanwhile (not only work queued) runs first
@@ -218,7 +226,7 @@ class PreparedCells(Generic[T]):
     columns: Sequence[ColumnDef[T]]
     theme: str
     rows: dict[str, tuple[T, list[Text]]]
-    laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = field(default_factory=dict)
+    laid_out: dict[tuple[Look, int], tuple[ConsoleOptions, list[Segment] | None]] = field(default_factory=dict)
 
 
 def same_columns(first: Sequence[ColumnDef[T]], second: Sequence[ColumnDef[T]]) -> bool:
@@ -321,9 +329,6 @@ class PagedTable(RowTable[Text], Generic[T]):
         self.shown_widths: dict[str, int] = {}  # the shown columns' widths (see column_widths)
         self._widest: dict[str, int] = {}  # a fitted table's columns: the widest cell of the rows shown (_measure)
         self._prepared: PreparedCells[T] | None = None
-        # id(cell) -> (cell, options, segments): cells of the page shown laid out ahead in a thread (see prepare)
-        self._laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
-        self._mark_lines: dict[tuple[str, str | Style, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
         self._drawing_ahead: Worker[None] | None = None
         self._drawn_width = 0  # the width the rendered rows were drawn at
 
@@ -540,14 +545,14 @@ class PagedTable(RowTable[Text], Generic[T]):
         ]
         options = [self._cell_options(width) for width in widths]
 
-        def lay_out() -> dict[int, tuple[Text, ConsoleOptions, list[Segment]]]:
-            laid_out: dict[int, tuple[Text, ConsoleOptions, list[Segment]]] = {}
+        def lay_out() -> dict[tuple[Look, int], tuple[ConsoleOptions, list[Segment] | None]]:
+            laid_out: dict[tuple[Look, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
             for _record, cells in islice(rows.values(), first_rows):
                 for cell, cell_options in zip(cells, options, strict=True):
                     if cell_options is not None:
                         line = one_line(console.render(Padding(cell, (0, padding)), cell_options), cell_options)
                         if line is not None:
-                            laid_out[id(cell)] = (cell, cell_options, line)
+                            laid_out[look(cell), cell_options.max_width] = (cell_options, line)
             return laid_out
 
         self._prepared = PreparedCells(columns, theme, rows, await asyncio.to_thread(lay_out))
@@ -564,25 +569,6 @@ class PagedTable(RowTable[Text], Generic[T]):
             rendered_rows_stale(self)  # the space after the last column changed
         return super().render_lines(crop)
 
-    def _ahead_line(self, cell: object, options: ConsoleOptions) -> list[Segment] | None:
-        """The laid-out line of `cell` (no styles applied) when it is known without rendering it here: laid out
-        ahead in a thread (see `prepare`), or a mark cell, which looks the same on every row and is laid out once
-        per look and width. None: DataTable renders it."""
-        ahead = self._laid_out.get(id(cell))
-        if ahead is not None and ahead[0] is cell and ahead[1] == options:
-            return ahead[2]
-        if type(cell) is not RowMark or cell.spans:
-            return None
-        key = (cell.plain, cell.style, options.max_width)
-        known = self._mark_lines.get(key)
-        if known is None or known[0] != options:
-            padded = Padding(cell, (0, self.cell_padding))
-            known = (options, one_line(self.app.console.render(padded, options), options))
-            if len(self._mark_lines) >= MARK_LINES:
-                self._mark_lines.clear()
-            self._mark_lines[key] = known
-        return known[1]
-
     def _cropped_away(self, column_index: int, row: Row | None, base_style: Style) -> bool:
         """True for a fixed column's cell drawn in the scrolled part of a line while a frame is drawn: DataTable
         draws each fixed column twice, in the fixed part of the line (its base style carries the `fixed` meta) and
@@ -593,23 +579,13 @@ class PagedTable(RowTable[Text], Generic[T]):
         return not base_style.meta.get("fixed")
 
     def cell_lines(self, row_index: int, col_index: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
-        """DataTable's cell rendering, except that a cell laid out ahead (see `prepare`; and the mark cells) only
-        gets its styles applied here: the same segments as `render_lines(Styled(Padding(cell)))`, without laying it
-        out again. `style` holds the row's highlight (RowTable adds it)."""
-        if row_index < 0 or col_index < 0:
-            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        keys = cell_key_at(self, row_index, col_index)
-        if keys is None:
-            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        row_key, column_key = keys
-        row, cell = self.rows.get(row_key), (row_cells(self, row_key) or {}).get(column_key)
-        if self._cropped_away(col_index, row, style):
-            return [[Segment(" " * width)]]
-        options = self._cell_options(width)
-        line = self._ahead_line(cell, options) if cell is not None and options is not None else None
-        if row is None or row.height != 1 or line is None:
-            return super().cell_lines(row_index, col_index, style, width, cursor, hover)
-        return styled_cell(self, keys, (row_index, col_index), line, style, cursor, hover)
+        """As RowTable draws a cell (see `laid_out_line`), but a fixed column's copy that the line crops away is a
+        blank of its width (see `_cropped_away`)."""
+        if row_index >= 0 and 0 <= col_index < self.fixed_columns:
+            keys = cell_key_at(self, row_index, col_index)
+            if keys is not None and self._cropped_away(col_index, self.rows.get(keys[0]), style):
+                return [[Segment(" " * width)]]
+        return super().cell_lines(row_index, col_index, style, width, cursor, hover)
 
     def show_items(self, records: Sequence[T], *, follow_row: bool = True) -> set[str]:
         """Show exactly `records`, in order, by keyed diff (marks kept); the keys of the rows new or whose record
@@ -660,7 +636,8 @@ class PagedTable(RowTable[Text], Generic[T]):
                 if key in self._marked:
                     self._marked_records[key] = record
             self.append_rows(new_rows)
-            self._laid_out = self._prepared.laid_out if self._prepared is not None and new_rows else {}
+            if self._prepared is not None and new_rows:
+                self.lines_laid_out(self._prepared.laid_out)
             self._prepared = None
             current_order = [row.key.value for row in self.ordered_rows]
             if current_order != list(wanted):

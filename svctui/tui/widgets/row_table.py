@@ -14,9 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.console import ConsoleOptions
+from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text, TextType
+from rich.text import Span, Text, TextType
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
@@ -30,12 +31,15 @@ from textual.widgets.data_table import ColumnKey, RowKey
 from svctui.tui.shown import shown_text
 from svctui.tui.textual_internals import (
     FixedLayoutTable,
+    Lines,
     forget_rendered_rows,
     row_cells,
+    styled_cell,
 )
 from svctui.visible import visible
 
 Cell = TypeVar("Cell")
+LAID_OUT_CELLS = 2048  # one-line cells kept laid out, by look and width: a few screens of them
 
 
 def cell_text(rendered: str | Text) -> Text:
@@ -54,6 +58,23 @@ def ellipsized(cell: Cell) -> Cell:
         shown.overflow = "ellipsis"
         return cast(Cell, shown)
     return cell
+
+
+Look = tuple[str, tuple[Span, ...], str | Style, str | None, str | None, bool | None, str, int | None]
+
+
+def look(text: Text) -> Look:
+    """What a Text's one-line layout depends on: two cells of one look are laid out alike at a width."""
+    return (
+        text.plain,
+        tuple(text.spans),
+        text.style,
+        text.justify,
+        text.overflow,
+        text.no_wrap,
+        text.end,
+        text.tab_size,
+    )
 
 
 def cell_changed(shown: object, cell: object) -> bool:
@@ -124,6 +145,8 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
         self._flash_timer: Timer | None = None
         self._frame_styles: dict[tuple[str, ...], FrameStyles] | None = None  # set while a frame is drawn
         self._frame_widths: dict[int, ConsoleOptions] | None = None  # cell options per width, while a frame is drawn
+        # (a cell's look, width) -> (options, its line laid out, no styles applied): see `laid_out_line`
+        self._laid_out: dict[tuple[Look, int], tuple[ConsoleOptions, list[Segment] | None]] = {}
 
     def on_resize(self, _event: events.Resize) -> None:
         """The table grew shorter (a detail pane opened under it): the cursor's row stays in view."""
@@ -250,6 +273,41 @@ class RowTable(FixedLayoutTable[Cell], Generic[Cell]):
         if self._is_flashing(row_index):
             return self.get_component_rich_style("rowtable--changed")
         return Style()
+
+    def cell_lines(self, row_index: int, col_index: int, style: Style, width: int, cursor: bool, hover: bool) -> Lines:
+        """A one-line cell is laid out once at a width (`laid_out_line`) and gets only its styles applied when drawn
+        again: the segments DataTable's `render_lines(Styled(Padding(cell)))` makes, without rich laying it out on
+        every repaint (a sort, rows added or changed, the cursor moved: a full Clients table, ~300 cells, ~30 ms
+        each time). Other cells (the header, taller rows, not Text) as DataTable draws them."""
+        keys = cell_key_at(self, row_index, col_index) if row_index >= 0 and col_index >= 0 else None
+        if keys is not None:
+            row, cell = self.rows.get(keys[0]), (row_cells(self, keys[0]) or {}).get(keys[1])
+            options = self._cell_options(width)
+            if row is not None and row.height == 1 and cell is not None and options is not None:
+                line = self.laid_out_line(cell, options)
+                if line is not None:
+                    return styled_cell(self, keys, (row_index, col_index), line, style, cursor, hover)
+        return super().cell_lines(row_index, col_index, style, width, cursor, hover)
+
+    def laid_out_line(self, cell: object, options: ConsoleOptions) -> list[Segment] | None:
+        """`cell` laid out as one line exactly `options.max_width` wide, padded as DataTable pads it, no styles
+        applied; kept per look and width (`look`: the many cells that look alike, `checking…`, a blank, a mark, are
+        laid out once). None: not a one-line Text, which DataTable draws."""
+        if not isinstance(cell, Text):
+            return None
+        key = (look(cell), options.max_width)
+        known = self._laid_out.get(key)
+        if known is not None and known[0] == options:
+            return known[1]
+        line = one_line(self.app.console.render(Padding(cell, (0, self.cell_padding)), options), options)
+        self.lines_laid_out({key: (options, line)})
+        return line
+
+    def lines_laid_out(self, lines: Mapping[tuple[Look, int], tuple[ConsoleOptions, list[Segment] | None]]) -> None:
+        """Keep these cells' lines, laid out elsewhere (a thread: PagedTable.prepare), for `laid_out_line`."""
+        if len(self._laid_out) + len(lines) > LAID_OUT_CELLS:
+            self._laid_out.clear()  # a few screens of looks: forgotten at once, laid out again as they show
+        self._laid_out.update(lines)
 
     def _cell_options(self, width: int | None) -> ConsoleOptions | None:
         """The options DataTable renders a one-line cell of this width with (None: no width); the same object for a
