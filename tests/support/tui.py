@@ -243,7 +243,7 @@ def drawn_cells(table: HighlightedRows[Any]) -> list[str]:
             texts.append(cell.plain if isinstance(cell, Text) else str(cell))
         return cell_lines(row, column, *rest)
 
-    table.cell_lines = noting  # type: ignore[method-assign]
+    table.cell_lines = noting  # type: ignore[method-assign,assignment]
     return texts
 
 
