@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from svctui.api.models import CompletedTask, DomainResult, Event, status_label
 from svctui.commands.table import NameOf, TableColumn, TableWriter, cli_now, table_columns, terminal_width
-from svctui.schedule import next_run_at, next_run_words
+from svctui.schedule import next_run_at
 from svctui.visible import json_safe, visible
 
 
@@ -56,12 +56,12 @@ def _rfc3339(moment: datetime | None) -> str | None:
 
 
 def event_computed(now: datetime, name_of: NameOf) -> Computed:
-    """An event's computed fields, as the table shows them: the client's name (the server's `client_name`, else the
-    one svctui knows; null when neither), the next run (RFC 3339 UTC, null when there is none) and its words."""
+    """An event's computed fields, as data: the client's name (the server's `client_name`, else the one svctui knows;
+    null when neither) and the next run (RFC 3339 UTC, null when there is none). The table's words (`in 6d 23h`)
+    are left to the table: they are true only at the moment they are written, and a file is read later."""
     return lambda event: {
         f"{COMPUTED_PREFIX}client_name": event.client_name or name_of(event.client_id) or None,
         f"{COMPUTED_PREFIX}next_run": _rfc3339(next_run_at(event.rrule, now)),
-        f"{COMPUTED_PREFIX}next_run_text": " ".join(next_run_words(event.rrule, now).split()),
     }
 
 
@@ -217,8 +217,8 @@ def csv_columns(model: type[BaseModel], now: datetime, name_of: NameOf | None = 
 
     `domains` -> `domains_count`, `domains` ("A.COM;B.COM"); `domain_results` -> `domain_results_ok`,
     `domain_results_failed`, `failed_domains`. Computed columns, as the table shows them: a task's
-    `status_label`; an event's `computed_fields` (`svctui_client_name` after `client_name`, `svctui_next_run` and
-    `svctui_next_run_text` after `next_scheduled_at`), and its `rrule` on one line.
+    `status_label`; an event's `computed_fields` (`svctui_client_name` after `client_name`, `svctui_next_run` after
+    `next_scheduled_at`), and its `rrule` on one line.
     Unknown extra fields are left to the JSON formats; a field the model excludes from its dumps (a client's `token`)
     is left out here too, as from JSON.
     """
@@ -243,7 +243,6 @@ def csv_columns(model: type[BaseModel], now: datetime, name_of: NameOf | None = 
     computed = computed_fields(model, now, name_of) if issubclass(model, Event) else None
     if computed is not None:  # an event's: each after the server's field it stands beside
         beside = {"svctui_client_name": "client_name", "svctui_next_run": "next_scheduled_at"}
-        beside["svctui_next_run_text"] = "svctui_next_run"
         for name, after in beside.items():
             position = [header for header, _ in columns].index(after) + 1
             columns.insert(position, (name, _computed_getter(computed, name)))
@@ -261,9 +260,8 @@ class CsvWriter:
         stream: TextIO,
         now: datetime,
         name_of: NameOf | None = None,
-        leave_out: frozenset[str] = frozenset(),
     ) -> None:
-        self.columns = [(name, get) for name, get in csv_columns(model, now, name_of) if name not in leave_out]
+        self.columns = csv_columns(model, now, name_of)
         self.stream = stream
         self.writer = csv.writer(stream, lineterminator="\n")
         self.header_written = False

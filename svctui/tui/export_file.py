@@ -12,9 +12,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-# The words `in 6d 23h` are true only when written: a file is read later (the ISO time beside it stays true).
-AGING_COLUMNS = frozenset({"svctui_next_run_text"})
-
 
 def model_of(spec_name: str) -> type[BaseModel] | None:
     """The record model of a list (by its EndpointSpec's name): what an empty export's header is made from."""
@@ -38,7 +35,7 @@ def csv_of_records(
     model: type[BaseModel] | None = None,
 ) -> str:
     """The CSV text of `records` (models of one type; `model` when there are none: the header alone) as `svctui
-    <list> -o csv` writes them, without the columns whose words age; control characters shown."""
+    <list> -o csv` writes them (data only: no words that age, such as `in 6d 23h`); control characters shown."""
     from svctui.commands.output import CsvWriter
 
     models = [record for record in records if isinstance(record, BaseModel)]
@@ -46,7 +43,7 @@ def csv_of_records(
     if model is None:
         return ""
     stream = io.StringIO()
-    writer = CsvWriter(model, stream, now, name_of, leave_out=AGING_COLUMNS)
+    writer = CsvWriter(model, stream, now, name_of)
     writer.write_page(models)
     writer.close()
     return stream.getvalue()

@@ -136,11 +136,9 @@ def test_events_list_names_the_next_run_as_the_dashboard_does(
     )
     headers = list(rows[0])
     assert headers.index("svctui_next_run") == headers.index("next_scheduled_at") + 1
-    assert headers.index("svctui_next_run_text") == headers.index("svctui_next_run") + 1
-    for row, rule, said in zip(rows, rules, words, strict=True):
+    for row, rule in zip(rows, rules, strict=True):
         at = next_run_at(rule, now)
         assert row["svctui_next_run"] == ("" if at is None else at.isoformat().replace("+00:00", "Z"))
-        assert row["svctui_next_run_text"] == said
     assert any(row["svctui_next_run"] for row in rows)
 
 
@@ -164,12 +162,41 @@ def test_events_json_keeps_the_servers_fields_and_adds_the_tables_under_svctui_n
             sent
         ).model_dump(mode="json"), "the server's fields as the model parses them"
         at = next_run_at(str(sent["rrule"]), now)
-        assert computed == {
+        assert computed == {  # data only: the table's words (`in 6d 23h`) would be stale once the file is read
             "svctui_client_name": sent.get("client_name") or names[sent["client_id"]],
             "svctui_next_run": None if at is None else at.isoformat().replace("+00:00", "Z"),
-            "svctui_next_run_text": " ".join(next_run_words(str(sent["rrule"]), now).split()),
         }
     assert all(item["svctui_client_name"] for item in items) and not any(sent.get("client_name") for sent in served)
+
+
+COUNTDOWN = re.compile(r"\bin \d+[smhd]\b|\b\d+[smhd] ago\b|\bended\b")  # the table's words for a time
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "jsonl"])
+@pytest.mark.parametrize("command", ["events list", "tasks list CLIENT", "clients list"])
+def test_files_carry_data_not_the_tables_countdown(
+    env: dict[str, str], monkeypatch: pytest.MonkeyPatch, client_id: str, command: str, fmt: str
+) -> None:
+    """Review: `events list -o csv|json|jsonl` wrote `svctui_next_run_text` (`in 6d 23h`), screen text that is
+    stale once the file is read. Files carry data: the next run as RFC 3339 UTC, no countdown, in any list."""
+    monkeypatch.setenv(FROZEN_NOW_ENV, (FIXED_ANCHOR + timedelta(hours=3, minutes=7)).isoformat())
+    args = [client_id if word == "CLIENT" else word for word in command.split()]
+    table = invoke([*args, "--limit", "30"])
+    assert table.exit_code == 0, table.stderr
+    if args[0] == "events":
+        assert COUNTDOWN.search(table.stdout), "the table still says it in words"
+    result = invoke([*args, "--limit", "30", "-o", fmt])
+    assert result.exit_code == 0, result.stderr
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    else:
+        rows = json_items(result.stdout) if fmt == "json" else jsonl_items(result.stdout)
+    assert rows and not [name for name in rows[0] if name.endswith("_text")], list(rows[0])
+    found = [(name, value) for row in rows for name, value in row.items() if COUNTDOWN.search(str(value))]
+    assert not found, found[:3]
+    if args[0] == "events":
+        times = [row["svctui_next_run"] for row in rows if row["svctui_next_run"]]
+        assert times and all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", time) for time in times), times
 
 
 def test_events_csv_writes_each_rule_on_one_line(env: dict[str, str], demo_server: DemoServer) -> None:
