@@ -27,8 +27,9 @@ from svctui.demo.config import (
 )
 
 
-def free_profile_name(taken: Iterable[str], stem: str = "demo") -> str:
-    """`demo`, else `demo-2`, `demo-3`, … : the first name no stored profile has."""
+def free_profile_name(taken: Iterable[str], stem: str = "demo-server") -> str:
+    """`demo-server`, else `demo-server-2`, `demo-server-3`, … : the first name no stored profile has (never `demo`,
+    the reserved name of `svctui --demo`'s own profile: the two servers' caches and facts stay apart)."""
     names = set(taken)
     if stem not in names:
         return stem

@@ -23,6 +23,7 @@ from svctui.store.model import (
     check_name,
     check_prefer_wait,
     check_scheme_prefix,
+    check_storable_name,
     check_token_id,
     mask,
 )
@@ -119,10 +120,13 @@ def add(
     _checked(check_prefer_wait, prefer_wait)
     store = _store()
     try:
-        if name in store.load().profiles and not force:
-            raise InputError(f"profile {name!r} already exists; use --force to replace it")
+        stored = name in store.load().profiles
     except StoreError as exc:
         raise InputError(exc.message) from None
+    if stored and not force:
+        raise InputError(f"profile {name!r} already exists; use --force to replace it")
+    if not stored:  # before the secret is asked for (the store says the same)
+        _checked(check_storable_name, name)
     secret_field = "jwt" if bearer else "token_key"
     secret = _read_secret(name, "JWT" if bearer else "Token key", secret_stdin)
     if not secret.strip():

@@ -20,6 +20,7 @@ from svctui.ops.identity import another_selector, renamed
 from svctui.ops.outcomes import DeleteReport
 from svctui.ops.preview import Preview, PreviewResult
 from svctui.store.audit_read import LEGACY_RUN_ID, AuditLog, AuditRun
+from svctui.store.model import DEMO_PROFILE
 from svctui.text import plural
 
 
@@ -107,9 +108,6 @@ def check_same_server(
     raise ResumeRefused(
         f"run {run.run_id} deleted on {planned}, not on {server}; {verb} it with the profile for that server{hint}"
     )
-
-
-DEMO_PROFILE = "demo"  # the in-memory profile `svctui --demo` and `make demo` run with (tui.launch.demo_profile)
 
 
 def _loopback(url: str) -> bool:

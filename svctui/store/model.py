@@ -31,6 +31,23 @@ def check_name(name: str) -> str:
     return name
 
 
+DEMO_PROFILE = "demo"
+"""The name of `svctui --demo`'s own profile, made in memory for the embedded demo server and never stored: a stored
+profile of that name would share its client-names cache, server facts, recent clients and audit runs, and show as
+the one in use in the profile picker. `svctui demo-server` suggests `demo-server` instead."""
+
+
+def check_storable_name(name: str) -> str:
+    """Return `name` when a new profile may be stored under it; ValueError for the demo's reserved name (any case:
+    the profile's cache files would be one file on a case-insensitive disk)."""
+    if name.lower() == DEMO_PROFILE:
+        raise ValueError(
+            f"profile name {quote_input(name)} is reserved for `svctui --demo` (the embedded demo server's own "
+            "profile, never stored); choose another name, e.g. demo-server, as `svctui demo-server` suggests"
+        )
+    return name
+
+
 def check_base_url(url: str) -> str:
     """Return the URL without a trailing slash, or raise ValueError unless it is http(s) with a host and no user info.
 

@@ -34,7 +34,15 @@ from svctui.store import keychain
 from svctui.store.atomic import locked, read_private, remove_stale_temps, require_private_dir, write_private
 from svctui.store.envprofile import env_overrides, is_complete, merge_env, profile_from_env
 from svctui.store.errors import StoreError
-from svctui.store.model import NAME_RULE, Profile, SecretStorage, build_profile, check_name
+from svctui.store.model import (
+    DEMO_PROFILE,
+    NAME_RULE,
+    Profile,
+    SecretStorage,
+    build_profile,
+    check_name,
+    check_storable_name,
+)
 from svctui.store.paths import profiles_path
 
 __all__ = [
@@ -154,6 +162,11 @@ def dump_profiles(data: ProfilesFile) -> bytes:
 
 
 def _unknown(name: str, data: ProfilesFile) -> StoreError:
+    if name == DEMO_PROFILE:
+        return StoreError(
+            f"unknown profile {quote_input(name)}: {name!r} is the dashboard's own profile for `svctui --demo`, never "
+            "stored; for commands, run `svctui demo-server` and add the profile it prints"
+        )
     if not data.profiles:
         return StoreError(
             f"unknown profile {quote_input(name)}: there are no profiles yet; add one with `svctui profile add`"
@@ -218,6 +231,11 @@ class ProfileStore:
             previous = data.profiles.get(profile.name)
             if previous is not None and not replace:
                 raise StoreError(f"profile {profile.name!r} already exists; use --force to replace it")
+            if previous is None:  # one stored before the name was reserved may still be edited
+                try:
+                    check_storable_name(profile.name)
+                except ValueError as exc:
+                    raise StoreError(str(exc), fields=("name",)) from None
             warnings: list[str] = []
             reason = keychain.store_secret(profile.name, profile.secret_kind, secret.get_secret_value())
             source: SecretStorage = "keyring" if reason is None else "file"

@@ -33,11 +33,11 @@ class DemoHandle(Protocol):
 
 
 def demo_profile(server: DemoHandle) -> Profile:
-    """A throwaway in-memory profile for a running demo server (never written to the profiles file)."""
-    from svctui.store.model import build_profile
+    """A throwaway in-memory profile for a running demo server, under the name no stored profile may take."""
+    from svctui.store.model import DEMO_PROFILE, build_profile
 
     return build_profile(
-        name="demo",
+        name=DEMO_PROFILE,
         base_url=server.base_url,
         auth="signature",
         token_id=server.token_id,

@@ -193,12 +193,13 @@ def open_profile_editor(app: SvcTuiApp) -> None:
     """The profile in use in the first-run form, to enter its secret again (a wrong one answers 401); saving
     replaces it and reconnects. A demo or environment profile has nothing stored to edit: said so."""
     from svctui.store.errors import StoreError
+    from svctui.store.model import DEMO_PROFILE
     from svctui.store.profiles import ProfileStore
     from svctui.tui.screens.first_run import FirstRunScreen
 
     profile = app.profile
     if profile is None or profile.storage == "env":
-        where = "the demo's" if profile is not None and profile.name == "demo" else "from SVCTUI_* variables"
+        where = "the demo's" if profile is not None and profile.name == DEMO_PROFILE else "from SVCTUI_* variables"
         app.notify(f"The profile in use is {where}: nothing stored to edit.", severity="warning", markup=False)
         return
     try:

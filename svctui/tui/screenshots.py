@@ -115,11 +115,11 @@ async def _settle(pilot: Pilot[Any]) -> None:
 async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: str, target: Path) -> Path:
     """Run the app headless against a demo server, play the scene, write `<target>/<name>.svg`."""
     from svctui.demo.config import FIXED_ANCHOR
-    from svctui.store.model import build_profile
+    from svctui.store.model import DEMO_PROFILE, build_profile
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
 
-    profile = build_profile(name="demo", base_url=base_url, token_id=token_id, token_key=token_key, storage="env")
+    profile = build_profile(name=DEMO_PROFILE, base_url=base_url, token_id=token_id, token_key=token_key, storage="env")
     app = SvcTuiApp(
         profile, settings=Settings(theme=scene.theme), clock=lambda: FIXED_ANCHOR, server_label="demo server"
     )

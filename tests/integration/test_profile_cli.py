@@ -346,7 +346,7 @@ def real_env(**extra: str) -> dict[str, str]:
 
 def test_console_script_add_list_show_locate() -> None:
     added = subprocess.run(
-        [str(SVCTUI_BIN), "profile", "add", "demo", "--base-url", URL, "--token-id", TOKEN_ID, "--secret-stdin"],
+        [str(SVCTUI_BIN), "profile", "add", "lab", "--base-url", URL, "--token-id", TOKEN_ID, "--secret-stdin"],
         input=KEY + "\n",
         capture_output=True,
         text=True,
@@ -359,9 +359,9 @@ def test_console_script_add_list_show_locate() -> None:
     listed = subprocess.run(
         [str(SVCTUI_BIN), "profile", "list"], capture_output=True, text=True, env=real_env(), check=True
     )
-    assert "*  demo" in listed.stdout
+    assert "*  lab" in listed.stdout
     shown = subprocess.run(
-        [str(SVCTUI_BIN), "profile", "show", "demo"], capture_output=True, text=True, env=real_env(), check=True
+        [str(SVCTUI_BIN), "profile", "show", "lab"], capture_output=True, text=True, env=real_env(), check=True
     )
     located = subprocess.run(
         [str(SVCTUI_BIN), "locate", "config"], capture_output=True, text=True, env=real_env(), check=True
@@ -370,11 +370,11 @@ def test_console_script_add_list_show_locate() -> None:
     for output in (added.stdout, added.stderr, listed.stdout, shown.stdout, shown.stderr):
         assert KEY not in output
     duplicate = subprocess.run(
-        [str(SVCTUI_BIN), "profile", "add", "demo", "--base-url", URL, "--token-id", TOKEN_ID, "--secret-stdin"],
+        [str(SVCTUI_BIN), "profile", "add", "lab", "--base-url", URL, "--token-id", TOKEN_ID, "--secret-stdin"],
         input=KEY, capture_output=True, text=True, env=real_env(), check=False,
     )  # fmt: skip
     assert duplicate.returncode == 2
-    assert duplicate.stderr == "error: profile 'demo' already exists; use --force to replace it\n"
+    assert duplicate.stderr == "error: profile 'lab' already exists; use --force to replace it\n"
 
 
 def _read_until(fd: int, marker: bytes, transcript: bytearray, deadline: float) -> None:

@@ -39,15 +39,17 @@ def assert_quiet(result: Result, *secrets: str) -> None:
 
 
 def test_add_then_test_answers_ok_with_the_edition(demo_server: DemoServer) -> None:
-    add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
-    result = run("profile", "test", "demo")
+    add_signed("demo-server", demo_server.base_url, demo_server.token_id, demo_server.token_key)
+    result = run("profile", "test", "demo-server")
     assert result.exit_code == 0, result.output
-    assert result.stdout == (f"ok: {demo_server.base_url} answers, enterprise edition (profile demo, signature auth)\n")
+    assert result.stdout == (
+        f"ok: {demo_server.base_url} answers, enterprise edition (profile demo-server, signature auth)\n"
+    )
     assert_quiet(result, demo_server.token_key)
 
 
 def test_default_profile_and_global_profile_option(demo_server: DemoServer) -> None:
-    add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
+    add_signed("demo-server", demo_server.base_url, demo_server.token_id, demo_server.token_key)
     add_signed("other", demo_server.base_url, demo_server.token_id, WRONG_KEY)
     assert run("profile", "test").exit_code == 0  # the first profile became the default
     assert run("--profile", "other", "profile", "test").exit_code == 3
@@ -123,8 +125,8 @@ def test_environment_only_profile_needs_no_file(demo_server: DemoServer, monkeyp
 
 def test_clock_skew_from_the_server_maps_to_the_clock_hint(demo_server: DemoServer) -> None:
     """A request dated two hours ahead gets the server's real skew message, and the hint names the clock."""
-    add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
-    profile = ProfileStore().resolve("demo", env={})
+    add_signed("demo-server", demo_server.base_url, demo_server.token_id, demo_server.token_key)
+    profile = ProfileStore().resolve("demo-server", env={})
     ahead = (datetime.now(UTC) + timedelta(hours=2)).isoformat(timespec="seconds")
     auth = SignatureAuth(demo_server.token_id, demo_server.token_key, clock=lambda: ahead)
 
@@ -141,7 +143,7 @@ def test_clock_skew_from_the_server_maps_to_the_clock_hint(demo_server: DemoServ
 def test_console_script_add_then_test(demo_server: DemoServer) -> None:
     """The by-hand check of the issue, with the real binary."""
     env = {**os.environ, "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    add = [str(SVCTUI_BIN), "profile", "add", "demo", "--base-url", demo_server.base_url]
+    add = [str(SVCTUI_BIN), "profile", "add", "demo-server", "--base-url", demo_server.base_url]
     added = subprocess.run(
         [*add, "--token-id", demo_server.token_id, "--secret-stdin"],
         input=demo_server.token_key + "\n",
@@ -152,7 +154,7 @@ def test_console_script_add_then_test(demo_server: DemoServer) -> None:
     )
     assert added.returncode == 0, added.stderr
     tested = subprocess.run(
-        [str(SVCTUI_BIN), "profile", "test", "demo"], capture_output=True, text=True, env=env, check=False
+        [str(SVCTUI_BIN), "profile", "test", "demo-server"], capture_output=True, text=True, env=env, check=False
     )
     assert tested.returncode == 0, tested.stderr
     assert tested.stdout.startswith(f"ok: {demo_server.base_url} answers, enterprise edition")
@@ -164,7 +166,7 @@ def test_profile_test_with_a_clock_two_hours_ahead_names_the_clock(
     demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The command end to end, with only the signer's clock moved: the server's skew message, the clock hint, exit 3."""
-    add_signed("demo", demo_server.base_url, demo_server.token_id, demo_server.token_key)
+    add_signed("demo-server", demo_server.base_url, demo_server.token_id, demo_server.token_key)
     ahead = (datetime.now(UTC) + timedelta(hours=2)).isoformat(timespec="seconds")
     real_build_auth = connect.build_auth
 
@@ -174,7 +176,7 @@ def test_profile_test_with_a_clock_two_hours_ahead_names_the_clock(
         return SignatureAuth(auth.token_id, demo_server.token_key, clock=lambda: ahead)
 
     monkeypatch.setattr(connect, "build_auth", skewed)
-    result = run("profile", "test", "demo")
+    result = run("profile", "test", "demo-server")
     assert result.exit_code == 3, result.output
     assert "signature too far ahead" in result.stderr
     assert f"hint: {CLOCK_HINT}" in result.stderr

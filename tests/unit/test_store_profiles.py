@@ -158,6 +158,22 @@ def test_duplicate_needs_replace_and_leaves_file_untouched() -> None:
     assert store.get("prod").base_url == "https://other.example.com"
 
 
+def test_the_demos_name_is_never_stored_anew_but_one_stored_before_stays_editable() -> None:
+    """`demo` is `svctui --demo`'s in-memory profile: a stored one would share its caches (any case: one file on a
+    case-insensitive disk). The store refuses it, naming the form's field; one stored before may still be edited."""
+    store = ProfileStore()
+    for name in ("demo", "Demo"):
+        with pytest.raises(StoreError, match="reserved for `svctui --demo`") as refused:
+            store.add(signed(name))
+        assert refused.value.fields == ("name",)
+    assert not store.path.exists()
+    store.add(signed("prod"))
+    store.path.write_bytes(store.path.read_bytes().replace(b'"prod"', b'"demo"').replace(b".prod]", b".demo]"))
+    assert list(store.load().profiles) == ["demo"], "stored before the name was reserved"
+    store.add(signed("demo", base_url="http://127.0.0.1:47362"), replace=True)
+    assert store.get("demo").base_url == "http://127.0.0.1:47362"
+
+
 def test_remove_moves_default_and_unknown_names_are_listed() -> None:
     store = ProfileStore()
     store.add(signed("a"))
