@@ -33,16 +33,12 @@ class DemoHandle(Protocol):
 
 
 def demo_profile(server: DemoHandle) -> Profile:
-    """A throwaway in-memory profile for a running demo server, under the name no stored profile may take."""
+    """A throwaway in-memory profile for a running demo server (signature auth, with its admin token), under the name
+    no stored profile may take; `svctui --demo`'s, the tests' and `make screenshots`'."""
     from svctui.store.model import DEMO_PROFILE, build_profile
 
     return build_profile(
-        name=DEMO_PROFILE,
-        base_url=server.base_url,
-        auth="signature",
-        token_id=server.token_id,
-        token_key=server.token_key,
-        storage="env",
+        name=DEMO_PROFILE, base_url=server.base_url, token_id=server.token_id, token_key=server.token_key, storage="env"
     )
 
 

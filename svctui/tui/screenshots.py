@@ -21,10 +21,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 from textual.pilot import Pilot
+
+if TYPE_CHECKING:
+    from svctui.tui.launch import DemoHandle
 
 SIZE = (120, 36)
 SELECTOR_PATH = re.compile(r"/api/v2/asset-group-tags/\d+/selectors/(\d+)")
@@ -112,14 +115,14 @@ async def _settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-async def render_scene(scene: Scene, base_url: str, token_id: str, token_key: str, target: Path) -> Path:
+async def render_scene(scene: Scene, demo: DemoHandle, target: Path) -> Path:
     """Run the app headless against a demo server, play the scene, write `<target>/<name>.svg`."""
     from svctui.demo.config import FIXED_ANCHOR
-    from svctui.store.model import DEMO_PROFILE, build_profile
     from svctui.store.settings import Settings
     from svctui.tui.app import SvcTuiApp
+    from svctui.tui.launch import demo_profile
 
-    profile = build_profile(name=DEMO_PROFILE, base_url=base_url, token_id=token_id, token_key=token_key, storage="env")
+    profile = demo_profile(demo)
     app = SvcTuiApp(
         profile, settings=Settings(theme=scene.theme), clock=lambda: FIXED_ANCHOR, server_label="demo server"
     )
@@ -195,7 +198,7 @@ def render_all(target: Path, scenes: Sequence[Scene] = tuple(SCENES)) -> list[Pa
             )
             with demo:
                 try:
-                    shot = render_scene(scene, demo.base_url, demo.token_id, demo.token_key, target)
+                    shot = render_scene(scene, demo, target)
                     written.append(asyncio.run(shot))
                 finally:
                     if gate is not None:
