@@ -31,55 +31,59 @@ __all__ = ["FooterKey", "FooterLabel"]
 Cell = TypeVar("Cell")
 Lines = list[list[Segment]]  # a rendered cell: its lines of segments
 
-# (owner, private name) -> what it buys and, for a performance device, the bench row that needs it (its figures are
-# in docs/PERFORMANCE.md, "Textual's internals"); tests/unit/test_textual_internals.py checks each one is still there.
+# What each device buys and, for a performance device, the bench row that needs it (its figures are in
+# docs/PERFORMANCE.md, "Textual's internals"): one line a device, said once however many names it reads.
+# behaviour, not performance: no public export or hook does these
+KEY_FOOTER = "KeyFooter: minor keys, and a group's label with its keys, dropped on narrow terminals (no public export)"
+ORDERED_INPUT = "OrderedInput: a bound key runs before the keys typed after it (Textual #6605)"
+ROW_HIGHLIGHT = "RowTable: a flashing or marked row's highlight on every cell and past the last column"
+THREAD_PLOT = "plot_size, plot_theme_name, register_plot_theme: a plot built in a thread as PlotextPlot.render does"
+# the bench harness (bench/), not the dashboard
+BENCH_WAITS = "screen_drawn, still_measuring: a measurement ends on a drawn frame, a settled table (stall-*, table-*)"
+# performance devices
+CURRENT_CSS = "styled_with_current_css: a tab's screen made with the app's CSS counter, no second parse (first-row)"
+FIXED_LAYOUT = "FixedLayoutTable: fixed-width cells and rows left unmeasured (stall-first-page, -page-turn, -filter)"
+APPEND_ROWS = "append_rows: a page's rows added in one go, as add_row each would (stall-page-turn, stall-filter)"
+CELLS_IN_PLACE = "row_cells: a row's cells read and written in place (stall-page-turn, clients-fill)"
+STYLED_CELL = "styled_cell: a cell laid out ahead, styled and cached as DataTable does (stall-first-page)"
+ROWS_KEPT = "rendered_rows_stale, columns_resized: rows kept, redrawn (stall-first-page, -page-turn, fleet-1000-fill)"
+FORGET_ROWS = "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill, clients-fill)"
+PAGES_FREED = "FixedLayoutTable.clear: old pages freed with no full collection (rss-100k)"
+
+# (owner, private name) -> the devices it serves; tests/unit/test_textual_internals.py checks each is still there.
 PRIVATE_NAMES: dict[tuple[str, str], str] = {
-    # behaviour, not performance: no public export or hook does these
-    ("textual.widgets._footer", "FooterKey"): "KeyFooter drops minor keys on narrow terminals (no public export)",
-    ("textual.widgets._footer", "FooterLabel"): "KeyFooter drops a group's label with its keys (no public export)",
-    ("App", "_check_bindings"): "OrderedInput runs a bound key before the keys typed after it (Textual #6605)",
-    ("Input", "_on_key"): "OrderedInput: its key handler, where the bound key must act first (Textual #6605)",
-    ("DataTable", "_get_row_style"): "RowTable: a flashing or marked row's colour fills the line past the last column",
-    ("DataTable", "_render_cell"): "RowTable: every cell of a flashing or marked row takes the row's highlight",
-    ("textual_plotext.plot", "Plot._set_size"): "plot_size: a plot built in a thread at the widget's size",
-    ("textual_plotext.plotext_plot", "PlotextPlot._get_plotext_theme_name"): (
-        "plot_theme_name: a plot built in a thread in the app's theme, as PlotextPlot.render picks it"
-    ),
-    ("textual_plotext.plotext_plot", "PlotextPlot._register_theme"): (
-        "register_plot_theme: plotext knows the app's theme by name before a thread builds with it"
-    ),
-    # the bench harness (bench/), not the dashboard: a measurement ends on a drawn frame and a settled table
-    (
-        "textual.pilot",
-        "Pilot._wait_for_screen",
-    ): "screen_drawn: until the screen drew what is pending (stall-*, table-*)",
-    ("DataTable", "_updated_cells"): "still_measuring: cells DataTable has yet to measure (stall-*, table-*)",
-    # performance devices, each with the bench row it keeps within budget
-    ("Screen", "_css_update_count"): "styled_with_current_css: no second parse of every stylesheet (first-row)",
-    ("App", "_css_update_count"): "styled_with_current_css: the app's stylesheet counter (first-row)",
-    ("DataTable", "_labelled_row_exists"): "FixedLayoutTable.has_row_labels (stall-first-page, -page-turn, -filter)",
-    ("DataTable", "_update_column_widths"): "FixedLayoutTable: updated fixed-width cells unmeasured (stall-* rows)",
-    ("DataTable", "_update_dimensions"): "FixedLayoutTable: new rows of fixed-width columns unmeasured (stall-* rows)",
-    ("DataTable", "_row_label_column_width"): "FixedLayoutTable._update_dimensions: the virtual width (stall-* rows)",
-    ("DataTable", "_total_row_height"): "FixedLayoutTable._update_dimensions: the virtual height (stall-* rows)",
-    ("DataTable", "_require_update_dimensions"): (
-        "append_rows, _update_column_widths, columns_resized: the virtual size recomputed (stall-* rows)"
-    ),
-    ("DataTable", "_row_locations"): "append_rows: each new row's index (stall-page-turn, stall-filter)",
-    ("DataTable", "_new_rows"): "append_rows: the rows DataTable measures next (stall-page-turn, stall-filter)",
-    ("DataTable", "_highlight_cursor"): "append_rows: the cursor on the first rows, as add_row (stall-page-turn)",
-    ("DataTable", "_data"): "row_cells, append_rows: cells read and written in place (stall-page-turn, clients-fill)",
-    ("DataTable", "_update_count"): (
-        "styled_cell's cache key; rendered_rows_stale on a width change; append_rows; columns_resized (stall-* rows)"
-    ),
-    ("DataTable", "_cell_render_cache"): "styled_cell, forget_rendered_rows: the rendered cells (stall-first-page)",
-    ("DataTable", "_show_hover_cursor"): "styled_cell: the cache key and styles DataTable uses (stall-first-page)",
-    ("DataTable", "_pseudo_class_state"): "styled_cell: the cache key DataTable uses (stall-first-page)",
-    ("DataTable", "_get_styles_to_render_cell"): "styled_cell: a cell's cursor and hover styles (stall-first-page)",
-    ("DataTable", "_row_render_cache"): "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill)",
-    ("DataTable", "_row_renderable_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
-    ("DataTable", "_line_cache"): "forget_rendered_rows: cleared with the rows (fleet-1000-fill)",
-    ("textual.cache", "LRUCache._cache"): "FixedLayoutTable.clear: old pages freed with no full collection (rss-100k)",
+    ("textual.widgets._footer", "FooterKey"): KEY_FOOTER,
+    ("textual.widgets._footer", "FooterLabel"): KEY_FOOTER,
+    ("App", "_check_bindings"): ORDERED_INPUT,
+    ("Input", "_on_key"): ORDERED_INPUT,
+    ("DataTable", "_get_row_style"): ROW_HIGHLIGHT,
+    ("DataTable", "_render_cell"): ROW_HIGHLIGHT,
+    ("textual_plotext.plot", "Plot._set_size"): THREAD_PLOT,
+    ("textual_plotext", "PlotextPlot._get_plotext_theme_name"): THREAD_PLOT,
+    ("textual_plotext", "PlotextPlot._register_theme"): THREAD_PLOT,
+    ("textual.pilot", "Pilot._wait_for_screen"): BENCH_WAITS,
+    ("DataTable", "_updated_cells"): BENCH_WAITS,
+    ("Screen", "_css_update_count"): CURRENT_CSS,
+    ("App", "_css_update_count"): CURRENT_CSS,
+    ("DataTable", "_labelled_row_exists"): FIXED_LAYOUT,
+    ("DataTable", "_update_column_widths"): FIXED_LAYOUT,
+    ("DataTable", "_update_dimensions"): FIXED_LAYOUT,
+    ("DataTable", "_row_label_column_width"): FIXED_LAYOUT,
+    ("DataTable", "_total_row_height"): FIXED_LAYOUT,
+    ("DataTable", "_require_update_dimensions"): f"{FIXED_LAYOUT}; {APPEND_ROWS}; {ROWS_KEPT}",
+    ("DataTable", "_row_locations"): APPEND_ROWS,
+    ("DataTable", "_new_rows"): APPEND_ROWS,
+    ("DataTable", "_highlight_cursor"): APPEND_ROWS,
+    ("DataTable", "_data"): f"{CELLS_IN_PLACE}; {APPEND_ROWS}",
+    ("DataTable", "_update_count"): f"{STYLED_CELL}; {ROWS_KEPT}; {APPEND_ROWS}",
+    ("DataTable", "_cell_render_cache"): f"{STYLED_CELL}; {FORGET_ROWS}",
+    ("DataTable", "_show_hover_cursor"): STYLED_CELL,
+    ("DataTable", "_pseudo_class_state"): STYLED_CELL,
+    ("DataTable", "_get_styles_to_render_cell"): STYLED_CELL,
+    ("DataTable", "_row_render_cache"): FORGET_ROWS,
+    ("DataTable", "_row_renderable_cache"): FORGET_ROWS,
+    ("DataTable", "_line_cache"): FORGET_ROWS,
+    ("textual.cache", "LRUCache._cache"): PAGES_FREED,
 }
 
 # Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);

@@ -168,3 +168,19 @@ def test_every_private_name_the_door_uses_is_listed_with_what_it_buys() -> None:
     used |= {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)} & private
     listed = {name.rpartition(".")[2] for _owner, name in PRIVATE_NAMES}  # "Plot._set_size": a class's name
     assert sorted(used - listed) == [], "add these to PRIVATE_NAMES with the bench row or behaviour they keep"
+
+
+def test_every_device_a_name_is_listed_for_is_code_that_exists() -> None:
+    """Each name points at the devices that read it (`FixedLayoutTable: ...`, one line a device): each device it
+    names (the words before `:`) is a class or function of svctui or the bench, so a device removed takes its line."""
+    defined: set[str] = set()
+    for path in [*PACKAGE.rglob("*.py"), *BENCH.rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined |= {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef | ast.FunctionDef)}
+        defined |= {node.name for node in ast.walk(tree) if isinstance(node, ast.AsyncFunctionDef)}
+    devices = {device for said in PRIVATE_NAMES.values() for device in said.split("; ")}
+    named = {name.strip() for device in devices for name in device.partition(":")[0].split(",")}
+    assert all(":" in device for device in devices), devices
+    missing = sorted(name for name in named if not set(name.split(".")) <= defined)
+    assert missing == [], f"devices PRIVATE_NAMES names that svctui no longer has: {missing}"
+    assert len(devices) < len(PRIVATE_NAMES), "a device's line is said once, however many names it reads"
