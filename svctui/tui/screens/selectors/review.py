@@ -363,7 +363,14 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(result.selector_id), "preview", self.preview_cell(result))
         self.left_out = {result.selector_id: result.preview for result in results if result.preview in SETTLED}
         self.query_one("#review-preview", Static).update(f"Dry run: {preview_counts_text(results)}")
-        self.refit_table()  # the dry run's words are in: the free room goes to the names
+        self.follow_answers()
+
+    def follow_answers(self) -> None:
+        """After the dry run's or the impact's answer, whichever lands last: the columns refitted to the words now in
+        (the free room goes to the names), the impact over what the run sends (the dry run may find typed ids an
+        extension owns), and every line that follows what it sends."""
+        self.refit_table()
+        self.show_impact_line()
         self.show_what_is_sent()
 
     def show_what_is_sent(self) -> None:
@@ -472,9 +479,7 @@ class ReviewScreen(ConfirmDialog):
             table.update_cell(str(selector_id), "members", members)
             table.update_cell(str(selector_id), "kinds", kinds)
         self.impact = impact
-        self.refit_table()
-        self.show_impact_line()
-        self.show_restore_note()
+        self.follow_answers()
 
     def show_impact_line(self) -> None:
         """The impact line over what the run would send (cut to the dialog's width once it has one)."""
