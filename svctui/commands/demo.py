@@ -6,8 +6,9 @@ import contextlib
 import shlex
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,6 +26,9 @@ from svctui.demo.config import (
     default_db_path,
     parse_faults,
 )
+
+if TYPE_CHECKING:
+    from click.decorators import FC
 
 
 def free_profile_name(taken: Iterable[str], stem: str = "demo-server") -> str:
@@ -98,6 +102,11 @@ def _banner(
     )
 
 
+def shown(name: str, kind: click.ParamType[Any], default: float, help_text: str | None = None) -> Callable[[FC], FC]:
+    """A number option whose default `--help` shows, on one line of the command's options."""
+    return click.option(name, type=kind, default=default, show_default=True, help=help_text)
+
+
 @click.command("demo-server")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
@@ -110,50 +119,28 @@ def _banner(
     ),
 )
 @click.option("--edition", type=click.Choice(EDITIONS), default="enterprise", show_default=True)
-@click.option("--seed", type=AsciiInt(), default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
+@shown("--seed", AsciiInt(), DEFAULT_SEED, "Seed of the generated data.")
 @click.option(
     "--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), help="SQLite file (default: user data dir)."
 )
 @click.option("--reset", is_flag=True, help="Regenerate the data even if the database matches.")
 @click.option("--token-id", help="Token id (a UUID) to accept; generated and kept in the database when absent.")
 @click.option("--token-key", help="Token key to accept; generated and kept in the database when absent.")
-@click.option(
-    "--rate-limit",
-    type=AsciiInt(),
-    default=DEFAULT_RATE_LIMIT,
-    show_default=True,
-    help="Requests per second per IP and route (0 = off).",
-)
-@click.option("--clients", type=AsciiInt(), default=DemoSizes.clients, show_default=True)
-@click.option("--events", type=AsciiInt(), default=DemoSizes.events, show_default=True)
-@click.option("--tasks", type=AsciiInt(), default=DemoSizes.tasks, show_default=True)
-@click.option("--tags", type=AsciiInt(), default=DemoSizes.tags, show_default=True)
-@click.option(
-    "--selectors", type=AsciiInt(), default=DemoSizes.selectors, show_default=True, help="Selectors in all tags."
-)
-@click.option(
-    "--latency", type=AsciiInt(), default=0, show_default=True, help="Delay every API response by MS milliseconds."
-)
-@click.option(
-    "--error-rate",
-    type=FiniteFloat(),
-    default=0.0,
-    show_default=True,
-    help="Share of requests answered with a 500.",
-)
+@shown("--rate-limit", AsciiInt(), DEFAULT_RATE_LIMIT, "Requests per second per IP and route (0 = off).")
+@shown("--clients", AsciiInt(), DemoSizes.clients)
+@shown("--events", AsciiInt(), DemoSizes.events)
+@shown("--tasks", AsciiInt(), DemoSizes.tasks)
+@shown("--tags", AsciiInt(), DemoSizes.tags)
+@shown("--selectors", AsciiInt(), DemoSizes.selectors, "Selectors in all tags.")
+@shown("--latency", AsciiInt(), 0, "Delay every API response by MS milliseconds.")
+@shown("--error-rate", FiniteFloat(), 0.0, "Share of requests answered with a 500.")
 @click.option(
     "--faults",
     "faults_text",
     default="",
     help="Faults to inject: html,malformed,truncated,reset,slow (kind or kind:rate).",
 )
-@click.option(
-    "--fault-rate",
-    type=FiniteFloat(),
-    default=DEFAULT_FAULT_RATE,
-    show_default=True,
-    help="Rate of a fault given without :rate.",
-)
+@shown("--fault-rate", FiniteFloat(), DEFAULT_FAULT_RATE, "Rate of a fault given without :rate.")
 @click.option(
     "--faults-path",
     "faults_path",
