@@ -21,7 +21,7 @@ class RunRow(BaseModel):
     """One run as `audit list` shows it."""
 
     run: str
-    started: str
+    started: str  # ISO-8601 UTC as the log recorded it (data for json and csv); the table shows it in local time
     action: str
     profile: str
     token_id: str
@@ -59,7 +59,7 @@ def run_row(run: AuditRun) -> RunRow:
     tag = f"{run.tag_id} {tag_name}".strip() if run.tag_id is not None else ""
     return RunRow(
         run=run.run_id,
-        started=local_time(run.started),
+        started=run.started,
         action=run.action.removeprefix("selectors."),
         profile=str(plan.get("profile") or ""),
         token_id=str(plan.get("token_id") or ""),
@@ -90,7 +90,7 @@ STATE_WIDTH = len("resumed by 20261124T185501Z-3f9a")  # run ids are `new_run_id
 OUTCOMES_WIDTH = len("45 in doubt,")  # wrapped to one count a line at the narrowest
 RUN_COLUMNS = (  # roles and `drop` (the order optional columns are left out in on a narrow terminal): see TableColumn
     TableColumn("RUN", lambda r: r.run, Role.ESSENTIAL),  # what `audit show` and `selectors restore` take
-    TableColumn("STARTED", lambda r: r.started, min_width=19, drop=3),  # the run id holds the time too (UTC)
+    TableColumn("STARTED", lambda r: local_time(r.started), min_width=19, drop=3),  # the run id holds it too (UTC)
     TableColumn("ACTION", lambda r: r.action),
     TableColumn("PROFILE", lambda r: r.profile, Role.NAME, drop=2),
     TableColumn("SERVER", lambda r: r.server, Role.TEXT, drop=1),
@@ -150,7 +150,7 @@ def audit_show(run_id: str, fmt: str) -> None:
     row = run_row(run)
     if fmt == Format.TABLE:
         note(
-            f"run {row.run} ({row.action}) started {row.started} by {row.profile or '?'} "
+            f"run {row.run} ({row.action}) started {local_time(row.started)} by {row.profile or '?'} "
             f"(token {row.token_id or 'none'}, user {row.user or '?'}) on {row.server or '?'}, tag {row.tag or '?'}"
         )
         note(f"{row.state}; {row.outcomes or 'no outcomes'}")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import re
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -161,6 +165,24 @@ def test_restore_off_a_terminal_needs_yes_and_read_only_refuses(env: dict[str, s
     assert piped.code == 2 and "refusing to restore without --yes" in piped.stderr
     read_only = invoke(["--read-only", "selectors", "restore", run_id, "--yes"])
     assert read_only.exit_code == 2 and "refusing to re-create selectors" in read_only.stderr
+
+
+def test_audit_list_files_carry_the_start_in_utc_and_the_table_in_local_time(env: dict[str, str]) -> None:
+    """Review: `audit list -o json|csv` wrote `started` as the table's local time without an offset (`2026-11-26
+    12:18:44`), which a file read elsewhere cannot place. Files carry the log's ISO-8601 UTC stamp; the table
+    shows it in the local time zone."""
+    run_id, _ = _delete_some(1)
+    (run,) = [run for run in read_audit().runs if run.run_id == run_id]
+    stamp = run.started
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", stamp), stamp
+    tokyo = {**env, "TZ": "Asia/Tokyo"}  # +09:00 all year: the table's time differs from the stamp's
+    listed = json.loads(run_binary(["audit", "list", "-o", "json"], env=tokyo).stdout)
+    assert [row["started"] for row in listed] == [stamp]
+    (row,) = csv.DictReader(io.StringIO(run_binary(["audit", "list", "-o", "csv"], env=tokyo).stdout))
+    assert row["started"] == stamp
+    local = (datetime.fromisoformat(stamp.replace("Z", "+00:00")) + timedelta(hours=9)).strftime("%Y-%m-%d %H:%M:%S")
+    table = run_binary(["audit", "list"], env={**tokyo, "COLUMNS": "200"})
+    assert f"{run_id}  {local}  delete" in table.stdout, table.stdout
 
 
 def test_audit_list_and_show_name_runs_and_selectors(env: dict[str, str]) -> None:
