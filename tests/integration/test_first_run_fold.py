@@ -120,3 +120,26 @@ async def test_an_empty_bearer_form_names_the_url_and_the_jwt(demo_server: DemoS
         error = " ".join(str(screen.query_one("#first-error", Static).render()).split())
         assert "server URL:" in error and "JWT:" in error and "token id" not in error, error
         assert ProfileStore().load().profiles == {}
+
+
+async def test_the_demos_name_is_refused_with_the_name_focused(demo_server: DemoServer) -> None:
+    """`demo` is `svctui --demo`'s own profile: a stored one would share its caches. The form says so, focuses the
+    name, and stores nothing (any other name then saves)."""
+    app = make_app(None)
+    async with running(app, SMALL) as pilot:
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        screen.query_one("#first-name", Input).value = "demo"
+        screen.query_one("#first-base_url", Input).value = demo_server.base_url
+        screen.query_one("#first-token_id", Input).value = demo_server.token_id
+        screen.query_one("#first-secret", Input).value = demo_server.token_key
+        screen.query_one("#first-secret", Input).focus()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert ProfileStore().load().profiles == {}
+        assert "reserved for `svctui --demo`" in str(screen.query_one("#first-error", Static).render())
+        assert app.focused is screen.query_one("#first-name", Input)
+        app.focused.value = "demo-server"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert list(ProfileStore().load().profiles) == ["demo-server"]
