@@ -163,9 +163,10 @@ def dump_profiles(data: ProfilesFile) -> bytes:
 
 def _unknown(name: str, data: ProfilesFile) -> StoreError:
     if name == DEMO_PROFILE:
+        known = f"; known profiles: {', '.join(data.profiles)}" if data.profiles else ""
         return StoreError(
             f"unknown profile {quote_input(name)}: {name!r} is the dashboard's own profile for `svctui --demo`, never "
-            "stored; for commands, run `svctui demo-server` and add the profile it prints"
+            f"stored; for commands, run `svctui demo-server` and add the profile it prints{known}"
         )
     if not data.profiles:
         return StoreError(

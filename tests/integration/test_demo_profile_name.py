@@ -90,7 +90,7 @@ def test_the_demo_servers_profile_and_the_dashboards_demo_never_share_a_name(tmp
     assert "demo-server" in listed.stdout and " demo " not in listed.stdout.replace("\n", " "), listed.stdout
     asked = run_cli("--profile", "demo", "profile", "test")
     assert asked.exit_code == 2 and "`svctui --demo`, never stored" in asked.stderr, asked.output
-    assert "svctui demo-server" in asked.stderr
+    assert "svctui demo-server" in asked.stderr and asked.stderr.rstrip().endswith("known profiles: demo-server")
 
 
 @pytest.mark.parametrize("how", ["script", "module"])
