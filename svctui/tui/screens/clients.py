@@ -451,8 +451,7 @@ class ClientsScreen(DashboardScreen):
             if self.loads.is_current(loaded):  # no newer client list meanwhile
                 self.loads.start(JUDGE, judge_all)
 
-        # the new rows are drawn first (every cell: the costliest repaint) while no answer competes for the CPU
-        self.call_after_refresh(start)
+        start()
 
     def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
         if self.loads.is_current(loaded):  # no newer client list meanwhile
