@@ -27,18 +27,27 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-class OneTable(App[None]):
-    """Hosts a RowTable of three rows."""
+class TableApp(App[None]):
+    """Hosts one RowTable of these columns (key, width) and rows (key, cells)."""
+
+    def __init__(self, columns: list[tuple[str, int]], rows: list[tuple[str, list[Text]]]) -> None:
+        super().__init__()
+        self.columns, self.rows = columns, rows
 
     def compose(self) -> ComposeResult:
         yield RowTable[Text](id="table")
 
     def on_mount(self) -> None:
         table = self.query_one(RowTable)
-        table.add_column("name", key="name", width=10)
-        table.add_column("state", key="state", width=10)
-        for key in ("a", "b", "c"):
-            table.add_row(Text(f"row {key}"), Text("pending"), key=key)
+        for key, width in self.columns:
+            table.add_column(key, key=key, width=width)
+        for key, cells in self.rows:
+            table.add_row(*cells, key=key)
+
+
+def one_table() -> TableApp:
+    """A RowTable of three rows."""
+    return TableApp([("name", 10), ("state", 10)], [(key, [Text(f"row {key}"), Text("pending")]) for key in "abc"])
 
 
 def shown(table: RowTable[Text]) -> list[str]:
@@ -49,7 +58,7 @@ def shown(table: RowTable[Text]) -> list[str]:
 @asynccontextmanager
 async def drawn_table() -> AsyncIterator[tuple[Pilot[None], RowTable[Text], list[str]]]:
     """The three-row table, drawn once; then every cell drawn afresh is recorded in the list yielded."""
-    app = OneTable()
+    app = one_table()
     async with app.run_test(size=(40, 8)) as pilot:
         table = app.query_one(RowTable)
         await pilot.pause()
@@ -82,7 +91,7 @@ async def test_update_rows_repaints_only_the_rows_that_changed() -> None:
 
 async def test_update_rows_redraws_a_cell_whose_words_stay_and_colour_changes() -> None:
     """A status turning red with the same words is a change (rich Text's == ignores the base style)."""
-    app = OneTable()
+    app = one_table()
     async with app.run_test(size=(40, 8)) as pilot:
         app.set_focus(None)  # no focused cursor row over the colours
         table = app.query_one(RowTable)
@@ -109,22 +118,17 @@ async def test_update_column_repaints_only_the_rows_whose_cell_changed() -> None
         assert drawn == [], "nothing changed: nothing repainted"
 
 
-class LongTable(App[None]):
+class LongTable(TableApp):
     """Hosts a RowTable of 40 rows, more than the screen shows; counts the rows it is asked to refresh."""
 
     def __init__(self) -> None:
-        super().__init__()
+        rows = [(str(index), [Text(f"row {index}"), Text("pending")]) for index in range(40)]
+        super().__init__([("name", 10), ("state", 10)], rows)
         self.refreshed: list[int] = []
 
-    def compose(self) -> ComposeResult:
-        yield RowTable[Text](id="table")
-
-    def on_mount(self) -> None:
+    def count_refreshes(self) -> None:
+        """From now on, note each row the table is asked to refresh."""
         table = self.query_one(RowTable)
-        table.add_column("name", key="name", width=10)
-        table.add_column("state", key="state", width=10)
-        for index in range(40):
-            table.add_row(Text(f"row {index}"), Text("pending"), key=str(index))
         refresh_row = table.refresh_row
 
         def counted(row_index: int) -> RowTable[Text]:
@@ -141,6 +145,7 @@ async def test_an_update_below_the_window_refreshes_no_line_and_shows_when_scrol
     async with app.run_test(size=(40, 8)) as pilot:
         table = app.query_one(RowTable)
         await pilot.pause()
+        app.count_refreshes()
         assert table.update_rows({"1": [Text("row 1"), Text("one")], "30": [Text("row 30"), Text("thirty")]})
         assert app.refreshed == [1], "only the row on screen is refreshed"
         await pilot.pause()
@@ -151,30 +156,26 @@ async def test_an_update_below_the_window_refreshes_no_line_and_shows_when_scrol
         assert any("thirty" in line for line in lines), (top, lines)
 
 
-class ManyLooks(App[None]):
-    """Hosts a RowTable whose cells take every path a one-line cell can: styles, spans, cut with `…`, wide
-    characters, blanks, a control character shown, and many rows of the same look."""
+LOOKS = [
+    Text("plain"),
+    Text("red words", style="#ff0000"),
+    Text.assemble(("ok", "bold green"), " and ", ("no", "italic")),
+    Text("a name far too long for its column"),
+    Text("日本語のテキスト"),
+    Text("✓ ✗ ◷ ▼"),
+    Text(""),
+    Text("bell\x07 here"),
+]
 
-    def compose(self) -> ComposeResult:
-        yield RowTable[Text](id="table")
 
-    def on_mount(self) -> None:
-        table = self.query_one(RowTable)
-        table.add_column("name", key="name", width=12)
-        table.add_column("state", key="state", width=8)
-        table.add_column("note", key="note", width=6)
-        looks = [
-            Text("plain"),
-            Text("red words", style="#ff0000"),
-            Text.assemble(("ok", "bold green"), " and ", ("no", "italic")),
-            Text("a name far too long for its column"),
-            Text("日本語のテキスト"),
-            Text("✓ ✗ ◷ ▼"),
-            Text(""),
-            Text("bell\x07 here"),
-        ]
-        for index in range(30):
-            table.add_row(looks[index % len(looks)], Text("checking…", style="dim"), Text(str(index)), key=str(index))
+def many_looks() -> TableApp:
+    """A RowTable whose cells take every path a one-line cell can: styles, spans, cut with `…`, wide characters,
+    blanks, a control character shown, and many rows of the same look."""
+    rows = [
+        (str(index), [LOOKS[index % len(LOOKS)], Text("checking…", style="dim"), Text(str(index))])
+        for index in range(30)
+    ]
+    return TableApp([("name", 12), ("state", 8), ("note", 6)], rows)
 
 
 def frame(table: RowTable[Text]) -> list[list[Segment]]:
@@ -186,7 +187,7 @@ def frame(table: RowTable[Text]) -> list[list[Segment]]:
 async def test_a_row_tables_frame_is_the_one_datatable_draws() -> None:
     """Cells laid out once per look and width, then only styled, draw the very segments DataTable draws (the cursor
     row, zebra stripes, a flashing row)."""
-    app = ManyLooks()
+    app = many_looks()
     async with app.run_test(size=(40, 16)) as pilot:
         table = app.query_one(RowTable)
         await pilot.pause()
@@ -201,7 +202,7 @@ async def test_a_row_tables_frame_is_the_one_datatable_draws() -> None:
 async def test_cells_of_one_look_are_laid_out_once_and_a_sort_lays_none_out_again() -> None:
     """fleet-1000-fill: a sort or new rows make DataTable draw every visible cell again; the cells are only styled
     again, none is laid out by rich again (a full Clients table: ~300 cells, ~30 ms laid out)."""
-    app = ManyLooks()
+    app = many_looks()
     laid_out = laid_out_texts(app)
     async with app.run_test(size=(40, 16)) as pilot:
         table = app.query_one(RowTable)
