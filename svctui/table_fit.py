@@ -280,13 +280,15 @@ def wrapped(text: str, width: int) -> list[str]:
     return lines
 
 
-def left_out_hint(titles: Sequence[str], key: str | None = None, *, every: bool = False) -> str:
+def left_out_hint(
+    titles: Sequence[str], key: str | None = None, *, every: bool = False, counted: bool = False
+) -> str:
     """`+3 columns (p): kinds, domains, OUs`: the columns a table leaves out at this width and the key that shows
     them (none: `+2 columns: who, server`); only the count when more than three unless `every` (a table no key
-    widens: its hint is the only place they are named); "" when none is left out."""
+    widens: its hint is the only place they are named), or when `counted` (the short form); "" when none is."""
     if not titles:
         return ""
-    names = f": {', '.join(titles)}" if every or len(titles) <= 3 else ""
+    names = f": {', '.join(titles)}" if not counted and (every or len(titles) <= 3) else ""
     shows = f" ({key})" if key else ""
     return f"+{len(titles)} column{'s' if len(titles) > 1 else ''}{shows}{names}"
 

@@ -439,4 +439,10 @@ async def test_sorted_by_next_run_the_rules_without_dtstart_are_said_to_be_the_s
         assert f"{len(undated)} without DTSTART: placed by the server" in status_text(app)
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
-        assert f"{len(undated)} without DTSTART: placed by the server" in status_text(app), "it fits at 80 columns"
+        page = f"page 1/{(screen.window.count + screen.window.limit - 1) // screen.window.limit}"
+        assert status_text(app).split("  ·  ") == [
+            screen.window.label(),
+            page,
+            "+3 columns (p)",
+            f"{len(undated)} without DTSTART",
+        ], "a walker at 80 columns: the page went and the note stayed whole; now the note and the names give way"

@@ -403,7 +403,8 @@ class ListScreen(DashboardScreen, Generic[T]):
             pages = (shown.count + shown.limit - 1) // shown.limit
             parts.append(StatusPart(f"page {shown.skip // shown.limit + 1}/{pages}", status.PAGE))
         if parts and self.rows_on_screen() and (hint := self.left_out_hint()):
-            parts.append(StatusPart(hint, status.LEFT_OUT))
+            counted = self.left_out_hint(counted=True)  # the names give way before the page (status_line.NOTE)
+            parts.append(StatusPart(hint, status.LEFT_OUT, short=counted, short_rank=status.NOTE))
         if self.sort:
             parts.append(StatusPart(sort_words(self.sort), status.SORT))
         if self.filters:
@@ -421,15 +422,15 @@ class ListScreen(DashboardScreen, Generic[T]):
         live = self.app.live
         return self.freshness.stale_parts() + parts + self.freshness.age_parts(live.now(), live.seconds)
 
-    def left_out_hint(self) -> str:
+    def left_out_hint(self, *, counted: bool = False) -> str:
         """`+3 columns (p): kinds, domains, OUs`: the columns the table leaves out at this width and the key that
-        shows them (the detail pane); only the count when more than three."""
+        shows them (the detail pane); only the count when more than three, or when `counted`."""
         left_out = self.table.left_out
         if not left_out:
             return ""
         bindings = (active.binding for active in self.active_bindings.values())
         key = next((self.app.get_key_display(item) for item in bindings if item.action == "toggle_detail"), "p")
-        return left_out_hint(left_out, key)
+        return left_out_hint(left_out, key, counted=counted)
 
     def _loading_label(self) -> str:
         """`loading rows 101-200…` (the range asked for; capped by the total when only the page changed)."""

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 # Where rows without a DTSTART sit when sorted by next run: the server's own next_scheduled_at places them
-UNDATED_PLACE = "placed by the server"  # short: at 80 columns it must fit beside the rows
+UNDATED_PLACE = "placed by the server"  # at 80 columns it gives way (status_line.NOTE), never the page
 MINUTE_MARGIN = 0.05  # seconds past the minute's turn: the clock read then is surely in the new minute
 
 
@@ -137,7 +137,8 @@ class EventsScreen(ListScreen["Event"]):
         if self.rows_on_screen() and self.sort and self.sort[0].column == "next_scheduled_at":  # it decides the order
             undated = sum(1 for event in self.table.items if not parse_schedule(event.rrule).has_start)
             if undated:
-                parts.append(StatusPart(f"{undated} without DTSTART: {UNDATED_PLACE}", status.OWN))
+                note = f"{undated} without DTSTART"  # shortened, then left out, before the page goes (NOTE)
+                parts.append(StatusPart(f"{note}: {UNDATED_PLACE}", status.NOTE, short=note))
         return parts
 
     def on_screen_resume(self) -> None:
