@@ -280,9 +280,7 @@ def wrapped(text: str, width: int) -> list[str]:
     return lines
 
 
-def left_out_hint(
-    titles: Sequence[str], key: str | None = None, *, every: bool = False, counted: bool = False
-) -> str:
+def left_out_hint(titles: Sequence[str], key: str | None = None, *, every: bool = False, counted: bool = False) -> str:
     """`+3 columns (p): kinds, domains, OUs`: the columns a table leaves out at this width and the key that shows
     them (none: `+2 columns: who, server`); only the count when more than three unless `every` (a table no key
     widens: its hint is the only place they are named), or when `counted` (the short form); "" when none is."""

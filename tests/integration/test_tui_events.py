@@ -439,7 +439,9 @@ async def test_sorted_by_next_run_the_rules_without_dtstart_are_said_to_be_the_s
         assert f"{len(undated)} without DTSTART: placed by the server" in status_text(app)
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
-        page = f"page 1/{(screen.window.count + screen.window.limit - 1) // screen.window.limit}"
+        count, limit = screen.window.count, screen.window.limit
+        assert count is not None and count > limit, "more than one page"
+        page = f"page 1/{(count + limit - 1) // limit}"
         assert status_text(app).split("  ·  ") == [
             screen.window.label(),
             page,

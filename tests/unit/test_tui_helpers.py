@@ -306,17 +306,17 @@ def test_the_status_line_gives_a_note_way_before_the_page() -> None:
     from svctui.tui.status_line import StatusPart, fit_status
 
     parts = [
-        StatusPart("rows 1–100 of 200", rank.ROWS),
+        StatusPart("rows 1-100 of 200", rank.ROWS),
         StatusPart("page 1/2", rank.PAGE),
         StatusPart("+3 columns (p): kinds, domains, OUs", rank.LEFT_OUT, short="+3 columns (p)", short_rank=rank.NOTE),
         StatusPart("sorted by next run ▲", rank.SORT),
         StatusPart("2 without DTSTART: placed by the server", rank.NOTE, short="2 without DTSTART"),
         StatusPart("52 ms", rank.TIMING),
     ]
-    assert fit_status(parts, 78) == "rows 1–100 of 200  ·  page 1/2  ·  +3 columns (p)  ·  2 without DTSTART"
-    assert fit_status(parts, 60) == "rows 1–100 of 200  ·  page 1/2  ·  +3 columns (p)", "the note goes first"
-    assert fit_status(parts, 40) == "rows 1–100 of 200  ·  +3 columns (p)", "the columns left out outrank the page"
+    assert fit_status(parts, 78) == "rows 1-100 of 200  ·  page 1/2  ·  +3 columns (p)  ·  2 without DTSTART"
+    assert fit_status(parts, 60) == "rows 1-100 of 200  ·  page 1/2  ·  +3 columns (p)", "the note goes first"
+    assert fit_status(parts, 40) == "rows 1-100 of 200  ·  +3 columns (p)", "the columns left out outrank the page"
     assert fit_status(parts, 144) == (
-        "rows 1–100 of 200  ·  page 1/2  ·  +3 columns (p): kinds, domains, OUs  ·  sorted by next run ▲  ·  "
+        "rows 1-100 of 200  ·  page 1/2  ·  +3 columns (p): kinds, domains, OUs  ·  sorted by next run ▲  ·  "
         "2 without DTSTART: placed by the server"
     )
