@@ -16,6 +16,7 @@ pytestmark = pytest.mark.anyio
 STAMP = "2026-03-01T10:00:00.1234567+00:00"
 LONG = "".join(f"word{index:03d} " for index in range(40)).strip()  # 319 characters
 WIDE = "日本語のログ" * 20  # 120 characters, 240 cells
+MORE_MARK = "…"  # the last cell of a line cut at the right edge
 
 
 class LogApp(App[None]):
@@ -140,3 +141,23 @@ async def test_wrapped_rows_are_counted_again_for_the_filter_and_for_lines_that_
         await pilot.pause()
         warnings = [line for line in lines if line.level == "WARNING"]
         assert view.row_count == len(warnings) and view.virtual_size.height == screen_lines_of(warnings)
+
+
+async def test_a_line_cut_at_the_right_edge_says_it_goes_on() -> None:
+    """A walker: unwrapped, a long line was cut at the right edge with no sign that it goes on. Its last cell now
+    shows a dim `…` until the line's end is in view (scrolled with `l`), and wrapped there is none."""
+    app = LogApp(lines_of("short", LONG, *(f"line {index}" for index in range(40))))  # a scrollbar too
+    async with app.run_test(size=(60, 10)) as pilot:
+        view = app.query_one(LogView)
+        width = view.scrollable_content_region.width
+        drawn = screen_lines(view)
+        assert drawn[1][:width].endswith(MORE_MARK) and drawn[1][PREFIX : width - 1] == LONG[: width - 1 - PREFIX]
+        assert MORE_MARK not in drawn[0] and MORE_MARK not in drawn[2], "a line that fits has no mark"
+        mark = next(segment for segment in view.render_line(1) if segment.text == MORE_MARK)
+        assert mark.style is not None and mark.style.dim, "dim, apart from the text"
+        await pilot.press(*["l"] * 40)
+        await pilot.pause()
+        assert screen_lines(view)[1].rstrip().endswith("word039"), "at the line's end: its last word, no mark"
+        await pilot.press(*["h"] * 40)
+        await toggle_wrap(pilot)
+        assert not any(MORE_MARK in text for text in screen_lines(view)), "wrapped, nothing is cut"

@@ -34,6 +34,7 @@ PREFIX = TIME_WIDTH + 1 + TAG_WIDTH + 1  # each followed by a space: where the m
 LEVEL_TAGS = {"ERROR": "ERR ", "WARNING": "WARN", "INFORMATION": "INFO", "DEBUG": "DBUG"}
 LEVEL_CLASSES = {"ERROR": "logview--error", "WARNING": "logview--warning", "DEBUG": "logview--debug"}
 CUT_MARK = " ⏎ (cut short)"
+MORE_MARK = "…"  # in the last cell of a line that goes on past the view's right edge (not wrapped)
 
 
 def drawn_message(line: LogLine) -> str:
@@ -94,6 +95,7 @@ class LogView(ScrollView, can_focus=True):
         "logview--plain",
         "logview--match",
         "logview--cursor",
+        "logview--more",
     }
     DEFAULT_CSS = """
     LogView { background: $surface; overflow-x: hidden; overflow-y: auto; }
@@ -105,6 +107,7 @@ class LogView(ScrollView, can_focus=True):
     LogView > .logview--plain { color: $text-muted; }
     LogView > .logview--match { background: $warning 40%; }
     LogView > .logview--cursor { background: $boost; }
+    LogView > .logview--more { color: $text-muted; text-style: dim; }
     LogView:focus > .logview--cursor { background: $accent 30%; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -417,7 +420,14 @@ class LogView(ScrollView, can_focus=True):
             strip = Strip(segments).crop(0, width).extend_cell_length(width, base)
         else:
             segments.extend(message)
-            strip = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width, base)
+            shown = self.scrollable_content_region.width  # the cells left of a vertical scrollbar
+            if PREFIX + self.widths[self.rows[row] if self.rows is not None else row] > scroll_x + shown > 1:
+                # it goes on past the right edge: the last cell shown says so (scroll with →, or wrap: ctrl+w)
+                strip = Strip(segments).crop(scroll_x, scroll_x + shown - 1).extend_cell_length(shown - 1, base)
+                more = Segment(MORE_MARK, style("logview--more"))
+                strip = Strip([*strip, more], shown).extend_cell_length(width, base)
+            else:
+                strip = Strip(segments).crop(scroll_x, scroll_x + width).extend_cell_length(width, base)
         if row == self.cursor:
             strip = strip.apply_style(style("logview--cursor", on_base=False))
         return strip
