@@ -2,7 +2,8 @@
 
 At any size (80x24 too) the title, the question's count box and the buttons stay in view and the list keeps a few
 rows: every line that can grow is one line cut to the dialog's width (the typed ids and the skipped ids end with
-`… and N more`, the rest with `…`).
+`… and N more`, the rest with `…`) but the extension box's label, which wraps whole; what lies between the title
+and the count box scrolls when it does not all fit.
 
 The dialogs' convention (`ConfirmDialog`): Cancel left and focused, Delete right in $error, escape cancels. Above
 CONFIRM_TYPED_ABOVE selectors the user types the count to enable Delete (the count box has the focus on open; enter
@@ -18,7 +19,8 @@ from typing import ClassVar
 
 from textual import events, getters
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.widgets import Button, Checkbox, DataTable, Input, Static
 
 from svctui.api.models import Selector
@@ -151,6 +153,15 @@ def owned_words(selector: Selector) -> str:
     return owner_words(selector_record(selector))
 
 
+class WrappedCheckbox(Checkbox):
+    """A checkbox whose label wraps to the width it has (Textual's is always one line high: at 80x24 the review's
+    label was cut after `it re-creates them at`, the rest unseen)."""
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The lines of the button and label wrapped at `width` (with `text-wrap: wrap` in the CSS)."""
+        return max(len(self.render().wrap(width)), 1)
+
+
 class ReviewScreen(ConfirmDialog):
     """Review a CleanupPlan; dismiss(True) when the user confirmed the deletion of `plan_to_send()`."""
 
@@ -164,11 +175,14 @@ class ReviewScreen(ConfirmDialog):
     ReviewScreen .dialog-buttons { margin-top: 0; }
     ReviewScreen #review-readonly { color: $warning; }
     ReviewScreen .-one-line { text-wrap: nowrap; text-overflow: ellipsis; }
+    ReviewScreen #review-body { height: 1fr; }
     ReviewScreen #review-table { min-height: 4; }
     ReviewScreen #review-preview { max-height: 2; }
     ReviewScreen #review-left-out { display: none; }
     ReviewScreen #review-restore-note { display: none; color: $warning; }
-    ReviewScreen #review-extension { display: none; border: none; padding: 0; height: auto; }
+    ReviewScreen #review-extension {
+        display: none; border: none; padding: 0; height: auto; width: 1fr; text-wrap: wrap;
+    }
     ReviewScreen #review-extension.-owned { display: block; }
     """
 
@@ -225,22 +239,23 @@ class ReviewScreen(ConfirmDialog):
                 markup=False,  # the tag's name is the server's: shown as written, never read as markup
             )
             one_line = "-one-line"  # cut to the width: a long line never pushes the buttons out of view
-            where = f"Profile {profile_name(app)} on {server_words(app)}"
-            yield Static(where, id="review-where", classes=one_line, markup=False)
-            yield Static(why_line(self.plan, app.size.width), id="review-why", classes=one_line, markup=False)
-            if self.plan.unknown_ids:
-                unknown = unknown_ids_words(len(self.plan.unknown_ids))
-                yield Static(unknown, id="review-unknown", classes=one_line, markup=False)
-            yield ReviewTable(self.refit_table, id="review-table")
-            yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)  # wraps: at most 2 lines
-            yield Static("", id="review-left-out", classes=one_line, markup=False)
-            yield Checkbox(extension_choice_label(list(self.owned)), False, id="review-extension")
-            yield Static(f"Impact: {CHECKING}", id="review-impact", classes=one_line, markup=False)
-            yield Static("", id="review-restore-note", classes=one_line, markup=False)
-            why_read_only = read_only_why(app)
-            if why_read_only is not None:
-                yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
-            elif self.needs_typed_count:
+            with VerticalScroll(id="review-body"):  # at 80x24 with every line: it scrolls, the box is reached
+                where = f"Profile {profile_name(app)} on {server_words(app)}"
+                yield Static(where, id="review-where", classes=one_line, markup=False)
+                yield Static(why_line(self.plan, app.size.width), id="review-why", classes=one_line, markup=False)
+                if self.plan.unknown_ids:
+                    unknown = unknown_ids_words(len(self.plan.unknown_ids))
+                    yield Static(unknown, id="review-unknown", classes=one_line, markup=False)
+                yield ReviewTable(self.refit_table, id="review-table")
+                yield Static(f"Dry run: {CHECKING}", id="review-preview", markup=False)  # wraps: at most 2 lines
+                yield Static("", id="review-left-out", classes=one_line, markup=False)
+                yield WrappedCheckbox(extension_choice_label(list(self.owned)), False, id="review-extension")
+                yield Static(f"Impact: {CHECKING}", id="review-impact", classes=one_line, markup=False)
+                yield Static("", id="review-restore-note", classes=one_line, markup=False)
+                why_read_only = read_only_why(app)
+                if why_read_only is not None:
+                    yield Static(f"Deleting is off: {why_read_only}.", id="review-readonly", markup=False)
+            if why_read_only is None and self.needs_typed_count:  # the count box stays in view, under the body
                 yield Static(
                     f"More than {CONFIRM_TYPED_ABOVE} selectors: type {count} to enable Delete (digits go to the box)",
                     id="review-typed-label",
