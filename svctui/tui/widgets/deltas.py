@@ -7,8 +7,9 @@ successfully. Each domain's heading names its baseline task (`vs 2773`), so the 
 
 Laid out with the 12 counts as rows and the domains as columns (domains are few, counts are many), plus a
 result row (ok/failed before → after) and a total column; domains added or removed are marked in their header.
-The columns are fitted to the pane's width (svctui.table_fit, as every table's): a domain's values are never cut, its
-heading is (ending with `…`), and the domains that do not fit are named in the header (`+2 columns: …`).
+The columns are fitted to the pane's width (svctui.table_fit, as every table's): a domain's values are never cut; a
+heading that does not fit goes on two lines (the domain over `vs 2773`), cut with `…` only when a line still does
+not fit; the domains that do not fit are named in the header (`+2 columns: …`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,30 @@ RULE = "comparable: same client, same collection kinds, the domain collected suc
 
 def _success_word(value: bool | None) -> str:
     return "—" if value is None else ("ok" if value else "failed")
+
+
+def _two_lines(heading: Text) -> Text:
+    """`OT.ADVENTUREWORKS.ORG vs 1958` as the domain over `vs 1958` (or over `(removed)`, `(no baseline)`)."""
+    plain = heading.plain
+    at = max(plain.rfind(" vs "), plain.rfind(" ("))
+    if at < 0:
+        return heading
+    return Text("\n").join([heading[:at], heading[at + 1 :]])
+
+
+def _widest_line(text: Text) -> int:
+    """The cells of the widest line of `text`."""
+    return max(line.cell_len for line in text.split(allow_blank=True))
+
+
+def _cut_lines(text: Text, width: int) -> Text:
+    """Each line of `text` no wider than `width`, a cut one ending with `…`."""
+    lines = text.split(allow_blank=True)
+    if all(line.cell_len <= width for line in lines):
+        return text
+    for line in lines:
+        line.truncate(width, overflow="ellipsis")
+    return Text("\n").join(lines)
 
 
 class DeltasPane(TriagePane):
@@ -139,19 +164,22 @@ class DeltasPane(TriagePane):
                 for rank, (key, domain) in enumerate(by_key.items(), start=1)
             ),
         ]
-        natural = {key: max(values[key], labels[key].cell_len) for key in labels}
         room = self.size.width - table.styles.scrollbar_size_vertical
+        natural = {key: max(values[key], labels[key].cell_len) for key in labels}
         fitted = fit_columns(columns, natural, room, 2 * table.cell_padding)  # not laid out: all (a resize fits it)
+        if any(width < labels[key].cell_len for key, width in fitted.widths.items()):
+            # a heading would be cut (`ADVENTUREWORKS.ORG v…`, a walker at 80 columns): the domain on one line, its
+            # baseline (`vs 2083`) or `(removed)` on the next, each whole where the values' width allows
+            labels = {key: _two_lines(label) for key, label in labels.items()}
+            natural = {key: max(values[key], _widest_line(labels[key])) for key in labels}
+            fitted = fit_columns(columns, natural, room, 2 * table.cell_padding)
+        table.header_height = max(len(label.split()) for label in labels.values())
         if room > 0:
             self.fitted_width = self.size.width
         self.left_out = tuple(visible(name) for name in fitted.left_out_titles())
         header.update(self._header(comparison))  # after the fit: it names the domains left out
         for key, width in fitted.widths.items():
-            label = labels[key]
-            if label.cell_len > width:
-                label = label.copy()
-                label.truncate(width, overflow="ellipsis")
-            table.add_column(label, key=key, width=width)
+            table.add_column(_cut_lines(labels[key], width), key=key, width=width)
         for row_key, cells in rows:
             table.add_row(*(cells[key] for key in fitted.widths), key=row_key)
 
