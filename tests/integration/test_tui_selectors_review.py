@@ -18,7 +18,7 @@ from svctui.tui.screens.selectors.review import CONFIRM_TYPED_ABOVE, ReviewScree
 from tests.support.demo_http import signed
 from tests.support.selectors import on_cleanup
 from tests.support.selectors_run import BIG_TAG_ID, DeleteGate, big_tag_server, delete_now, plan_of, tag_selectors
-from tests.support.tui import burst, settle, with_screen
+from tests.support.tui import burst, make_app, settle, with_screen
 
 pytestmark = pytest.mark.anyio
 
@@ -70,16 +70,16 @@ async def test_review_shows_the_dry_run_per_selector_and_confirms_only_with_the_
             assert screen.focused is screen.query_one("#review-typed", Input), "a count to type: the box has the focus"
             delete = screen.query_one("#review-delete", Button)
             assert delete.disabled  # 23 marked: a count must be typed
-            # the dry run settled 4 (2 defaults, 1 gone, the unknown id): 19 are to be sent, and 19 is the count
+            # the dry run settled 4 (2 defaults, 1 gone, the unknown id): 19 are to be sent; the count typed stays 23
             assert sorted(screen.left_out) == sorted([*(s.id for s in defaults), plain[0].id, 999_999])
             assert text_of(screen, "#review-title").startswith("Delete 19 of the 23 marked selectors")
             assert "The run sends 19 selectors; 4 left out (gone, default, another tag's)" in text_of(
                 screen, "#review-left-out"
             )
-            screen.query_one("#review-typed", Input).value = "23"  # every marked one: not what is sent
+            screen.query_one("#review-typed", Input).value = "19"  # what is sent: not the count asked for
             await pilot.pause()
             assert delete.disabled
-            screen.query_one("#review-typed", Input).value = "19"
+            screen.query_one("#review-typed", Input).value = "23"  # every marked one, as the box asked on open
             await pilot.pause()
             assert not delete.disabled and str(delete.label) == "Delete 19"
             assert [selector.id for selector in screen.plan_to_send().selectors] == [s.id for s in plain[1:]]
@@ -230,3 +230,36 @@ async def test_a_wrong_count_enter_and_backspaces_in_one_burst_keep_the_keys_typ
             assert app.screen is review, "enter with `73` confirms nothing, whatever was typed after it"
             assert any("Type 22 exactly" in note.message for note in app.notes), "the wrong count was said"
             assert not review.query_one("#review-delete", Button).disabled
+
+
+async def test_the_count_to_type_stays_the_count_marked_when_the_dry_run_finds_ids_gone(tmp_path: Path) -> None:
+    """A walker typed the count the review asked for while its dry run ran; when the dry run found ids gone, the
+    count asked for changed under their eyes (25 to 23) and their 25 was refused. The count to type is the count
+    marked, asked once; what the dry run found is said apart (its line, the title, the button: what is sent)."""
+    with big_tag_server(tmp_path) as demo:
+        plain = [selector for selector in tag_selectors(demo) if not selector.is_default][:25]
+        for selector in plain[:2]:
+            delete_now(demo, selector.id)  # gone since they were marked
+        answers: list[bool | None] = []
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            app.push_screen(ReviewScreen(plan_of(demo, plain)), answers.append)
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            label = text_of(screen, "#review-typed-label")
+            assert "type 25 to enable Delete" in label, label
+            await pilot.press(*"25")  # typed at once (the dry run may be under way still)
+            await settle(pilot)
+            assert screen.previews is not None, "the dry run answered"
+            assert text_of(screen, "#review-typed-label") == label, "the count asked for did not change"
+            assert screen.query_one("#review-typed", Input).value == "25"
+            assert "The run sends 23 selectors; 2 left out" in text_of(screen, "#review-left-out")
+            assert text_of(screen, "#review-title").startswith("Delete 23 of the 25 marked selectors")
+            delete = screen.query_one("#review-delete", Button)
+            assert not delete.disabled and str(delete.label) == "Delete 23"
+            await pilot.press("enter")
+            await settle(pilot)
+            assert [selector.id for selector in screen.plan_to_send().selectors] == [s.id for s in plain[2:]]
+        assert answers == [True]

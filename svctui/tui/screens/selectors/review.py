@@ -21,7 +21,7 @@ from textual import events, getters
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
-from textual.widgets import Button, Checkbox, DataTable, Input, Static
+from textual.widgets import Button, Checkbox, DataTable, Static
 
 from svctui.api.models import Selector
 from svctui.ops.audit_lines import owner_words, selector_record
@@ -390,7 +390,8 @@ class ReviewScreen(ConfirmDialog):
 
     def show_what_is_sent(self) -> None:
         """Every line that follows what the run would send (the dry run's answers, the extension-owned selectors
-        chosen or not): what it leaves out, the count to type, the restore note, the Delete button."""
+        chosen or not): what it leaves out, the title, the restore note, the Delete button (the count to type stays
+        the count marked)."""
         self.show_left_out()
         self.show_count_to_send()
         self.show_restore_note()
@@ -456,8 +457,10 @@ class ReviewScreen(ConfirmDialog):
         show_line(self.query_one("#review-restore-note", Static), restored_enabled_words(disabled) if disabled else "")
 
     def show_count_to_send(self) -> None:
-        """Title, typed count and button name the selectors the run will send (fewer than marked once the dry run
-        settled some or extension-owned ones are left out)."""
+        """Title and button name the selectors the run will send (fewer than marked once the dry run settled some or
+        extension-owned ones are left out). The count to type is not among them: it is the count marked, typed
+        perhaps before the dry run answered, and a walker saw it change under their eyes (then refused) when the dry
+        run found ids gone; what the dry run found is said on its own line (`show_left_out`)."""
         if not self.anything_to_delete():
             return
         sending, marked = len(self.sending_ids()), len(self.ids)
@@ -465,13 +468,6 @@ class ReviewScreen(ConfirmDialog):
         if sending != marked:
             title = f"Delete {sending:,} of the {plural(marked, 'marked selector')} from {tag_words(self.plan)}?"
         self.query_one("#review-title", Static).update(title)
-        counted = "marked" if sending != marked else "selectors"
-        for label in self.query("#review-typed-label").results(Static):
-            label.update(
-                f"More than {CONFIRM_TYPED_ABOVE} {counted}: type {sending} to enable Delete (digits go to the box)"
-            )
-        for box in self.query("#review-typed").results(Input):
-            box.placeholder = f"type {sending} to enable Delete"
         for button in self.query("#review-delete").results(Button):
             button.label = f"Delete {sending:,}"
 
@@ -518,8 +514,9 @@ class ReviewScreen(ConfirmDialog):
         )
 
     def expected_text(self) -> str | None:
-        """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors the run will send."""
-        return str(len(self.sending_ids())) if self.needs_typed_count and read_only_why(self.app) is None else None
+        """Above CONFIRM_TYPED_ABOVE (and not read-only): the number of selectors marked, as the dialog opened with it
+        (the dry run's answer never changes it)."""
+        return str(len(self.ids)) if self.needs_typed_count and read_only_why(self.app) is None else None
 
     def action_ready(self) -> bool:
         """Delete waits for the dry run, and is never offered for nothing."""
@@ -535,4 +532,4 @@ class ReviewScreen(ConfirmDialog):
 
     def wrong_text(self) -> str:
         """What to type."""
-        return f"Type {self.expected_text()} exactly (the number of selectors to delete) to enable Delete."
+        return f"Type {self.expected_text()} exactly (the number of selectors marked) to enable Delete."
