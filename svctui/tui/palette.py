@@ -116,8 +116,23 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
 class ProfilePicker(ModalScreen["Profile | None"]):
     """Choose one of the stored profiles (and the demo, when it runs)."""
 
+    # enter and the keys that move the list are priority bindings: they act on the app's loop in the order typed. As
+    # the list's own, enter became a message queued behind the keys typed after it, which reached the picker on its
+    # way out and were lost (a walker: keys ignored after a profile switch; tmux `Down Enter 3 4` in one write)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="profiles.cancel", tooltip="Keep the current profile")
+        Binding("escape", "cancel", "Cancel", id="profiles.cancel", tooltip="Keep the current profile"),
+        Binding("enter", "choose", "Choose", show=False, priority=True, id="profiles.choose", tooltip="Use it"),
+        *(
+            Binding(key, f"move('{action}')", show=False, priority=True, id=f"profiles.{key}", tooltip=tooltip)
+            for key, action, tooltip in (
+                ("down", "cursor_down", "Next profile"),
+                ("up", "cursor_up", "Previous profile"),
+                ("home", "first", "First profile"),
+                ("end", "last", "Last profile"),
+                ("pagedown", "page_down", "A page of profiles down"),
+                ("pageup", "page_up", "A page of profiles up"),
+            )
+        ),
     ]
     DEFAULT_CSS = """
     ProfilePicker #picker { width: 70; padding: 0 1; }
@@ -146,17 +161,35 @@ class ProfilePicker(ModalScreen["Profile | None"]):
         """`● name  url  (in use)` for the profile in use, `  name  url` for the others."""
         return f"● {name}  {url}  (in use)" if name == self.in_use else f"  {name}  {url}"
 
+    def action_move(self, action: str) -> None:
+        """Move the list's highlight (`cursor_down`, `first`, …), in the order the keys were typed."""
+        options = self.query_one(OptionList)
+        getattr(options, f"action_{action}")()
+
+    def action_choose(self) -> None:
+        """enter: the highlighted profile, chosen before the keys typed after it are read."""
+        options = self.query_one(OptionList)
+        if options.highlighted is not None:
+            self.choose(options.get_option_at_index(options.highlighted).id)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click on a profile: chosen."""
+        event.stop()
+        self.choose(event.option.id)
+
+    def choose(self, name: str | None) -> None:
         """Resolve the chosen profile (with its secret) and return it; the one in use just closes the list."""
         from svctui.store.errors import StoreError
         from svctui.store.profiles import ProfileStore
 
-        if event.option.id == self.in_use:
+        if name is None:
+            return
+        if name == self.in_use:
             self.notify(f"Already using profile {self.in_use}.", markup=False)
             self.dismiss(None)
             return
         try:
-            profile = ProfileStore().resolve(event.option.id)
+            profile = ProfileStore().resolve(name)
         except StoreError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return

@@ -4,6 +4,7 @@ profile in use (choosing it again switches nothing)."""
 from __future__ import annotations
 
 import pytest
+from textual import events
 from textual.widgets import OptionList
 
 from svctui.demo.server import DemoServer
@@ -67,3 +68,28 @@ async def test_the_profile_switcher_marks_the_profile_in_use(demo_server: DemoSe
         await settle(pilot)
         assert not isinstance(app.screen, ProfilePicker) and app.profile is not None and app.profile.name == "beta"
         assert any("Already using profile beta" in note.message for note in app.notes)
+
+
+@pytest.mark.parametrize("keys", [["down", "enter", "3"], ["down", "enter", "3", "4"], ["escape", "2"]])
+async def test_keys_typed_after_the_profile_pick_in_one_burst_reach_the_dashboard(
+    demo_server: DemoServer, keys: list[str]
+) -> None:
+    """A walker: keys typed right after choosing a profile were ignored (seen once). Reproduced in tmux at 80x24:
+    `Down Enter 3 4` in one write switched the profile and dropped `3` and `4`: the picker's enter became a message
+    behind the keys already queued for its list, which then went to the picker on its way out. Enter and the list's
+    keys now act in the order typed, and what follows goes to the dashboard."""
+    for name in ("alpha", "beta"):
+        assert add_profile(name, demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(profile=named(demo_server, "alpha"))
+    async with running(app, (80, 24)) as pilot:
+        open_profile_picker(app)
+        await settle(pilot)
+        assert isinstance(app.screen, ProfilePicker)
+        for key in keys:  # one read of the terminal: every key queued before any is handled
+            app.post_message(events.Key(key, key if len(key) == 1 else ("\r" if key == "enter" else None)))
+        await settle(pilot)
+        assert not isinstance(app.screen, ProfilePicker)
+        assert app.profile is not None and app.profile.name == ("alpha" if "escape" in keys else "beta")
+        wanted = {"2": "tasks", "3": "selectors", "4": "clients"}[keys[-1]]
+        assert app.current_mode == wanted, f"{keys}: on {app.current_mode}"
+        assert not [note.message for note in app.notes if note.severity == "error"]
