@@ -216,6 +216,26 @@ def test_header_fits_narrow_terminals_keeping_the_edition() -> None:
     assert len(narrow) <= 88 and narrow.endswith("… | enterprise") and "profile default" in narrow
 
 
+def test_header_at_80_columns_keeps_the_profile_name() -> None:
+    """Seen in tmux at 80x24 with a profile named `alpha`: the header ended `profile` with the name cut off the right
+    edge (`demo` fitted by one cell). The server, the edition and the word `profile` give way first; the name is
+    cut with `…` only when even that does not fit."""
+    tabs = [
+        Tab("events", "1", "Events"),
+        Tab("tasks", "2", "Completed tasks"),
+        Tab("selectors", "3", "Selector cleanup"),
+        Tab("clients", "4", "Clients"),
+    ]
+
+    def header(name: str, width: int) -> str:
+        return header_content(HeaderInfo(name, "http://127.0.0.1:47391", "enterprise"), tabs, "events", width).plain
+
+    assert header("demo", 78).endswith("4 Clients    profile demo"), "as it was where it fits"
+    assert header("alpha", 78).endswith("4 Clients   alpha") and len(header("alpha", 78)) <= 78
+    assert header("prod-eu-west-1", 78).endswith(" prod-eu-west…") and len(header("prod-eu-west-1", 78)) == 78
+    assert header("alpha", 98).endswith("profile alpha | enterprise"), "the server goes before the edition"
+
+
 def test_help_rows_fit_the_dialog() -> None:
     long_tip = "tasks with a count drop beyond the threshold; client-side, over the tasks loaded for the plot"
     rows = [

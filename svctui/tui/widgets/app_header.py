@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from textual.content import Content
 from textual.widgets import Static
@@ -47,21 +48,44 @@ def header_content(info: HeaderInfo, tabs: Sequence[Tab], current: str, width: i
     content = _assemble(info, tabs, current, server, brand=True)
     if content.cell_length > width:
         content = _assemble(info, tabs, current, server, brand=False)
+    # still too wide (80 columns): the server, then the edition, then the word `profile` go, and last the name is
+    # cut with `…`; the name was cut off the right edge instead (`profile` alone with a name of 5 letters)
+    steps: list[dict[str, Any]] = [{"server": ""}, {"server": "", "edition": False}]
+    steps.append({"server": "", "edition": False, "label": False})
+    for step in steps:
+        if content.cell_length <= width:
+            return content
+        content = _assemble(info, tabs, current, **{"server": server, "brand": False, **step})
+    if content.cell_length > width:
+        name = info.profile or "-"
+        keep = max(len(name) - (content.cell_length - width) - 1, 1)
+        content = _assemble(info, tabs, current, "", brand=False, edition=False, label=False, name=name[:keep] + "…")
     return content
 
 
-def _assemble(info: HeaderInfo, tabs: Sequence[Tab], current: str, server: str, *, brand: bool) -> Content:
+def _assemble(
+    info: HeaderInfo,
+    tabs: Sequence[Tab],
+    current: str,
+    server: str,
+    *,
+    brand: bool,
+    edition: bool = True,
+    label: bool = True,
+    name: str | None = None,
+) -> Content:
     parts: list[Content | tuple[str, str] | str] = [("svctui", "bold"), "  "] if brand else []
     for tab in tabs:
         style = "reverse bold" if tab.name == current else "dim"
         parts += [(f" {tab.key} {tab.title} ", f"{style} @click=app.switch_screen_tab('{tab.name}')"), " "]
-    parts += ["  ", ("profile ", "dim"), (info.profile or "-", "bold")]
+    parts += ["  ", ("profile ", "dim")] if label else [" "]
+    parts += [(name or info.profile or "-", "bold")]
     if server:
         parts += [(" | ", "dim"), server]
-    edition = info.edition or ("?" if info.problem is None else "")
-    if edition:
-        parts += [(" | ", "dim"), (edition, "$success" if edition == "enterprise" else "$warning")]
-    if info.problem:
+    shown = (info.edition or ("?" if info.problem is None else "")) if edition else ""
+    if shown:
+        parts += [(" | ", "dim"), (shown, "$success" if shown == "enterprise" else "$warning")]
+    if info.problem and edition:
         parts += [(" | ", "dim"), (info.problem, "$error")]
     return Content.assemble(*parts)
 
