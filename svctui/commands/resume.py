@@ -86,7 +86,7 @@ def resume_command(
         note(f"Each is re-checked with GET on {where}; only what is still there is deleted.")
         sending = len(ids) if yes else await count_to_send(client, run, ids, concurrency)
         doing = f"resume: delete what is left of {len(ids):,} {noun}"
-        if sending != len(ids):  # the count to confirm is what will be sent, as the review's and the dashboard's
+        if sending != len(ids):  # the count to confirm is what will be sent: checked before the question, it stays
             note(f"Checked with GET just now: {len(ids) - sending:,} settled already (gone, or not the one planned).")
             doing = f"resume: delete the {sending:,} still there of {len(ids):,} {noun}"
         if declined(f"{doing[0].upper()}{doing[1:]}?", yes, sending, doing):
