@@ -28,6 +28,11 @@ class Kind(StrEnum):
     TIMESTAMP = "timestamp"
 
 
+def article(word: str) -> str:
+    """`a` or `an` before `word` (the filter kinds: an integer, a string, a uuid)."""
+    return "an" if word[:1] in "aeio" else "a"
+
+
 ORDERED = ("eq", "neq", "gt", "gte", "lt", "lte")
 PREDICATES: Mapping[Kind, tuple[str, ...]] = {
     Kind.INTEGER: ORDERED,
@@ -417,7 +422,8 @@ class Filter:
         if op not in col.predicates:
             allowed = ", ".join(col.predicates)
             raise FilterError(
-                f"{column}: predicate {quote_input(op)} is not allowed for a {col.kind} column; allowed: {allowed}",
+                f"{column}: predicate {quote_input(op)} is not allowed for {article(col.kind)} {col.kind} column; "
+                f"allowed: {allowed}",
                 column=column,
                 op=op,
                 allowed=allowed,

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.anyio
 # client_id's predicate is the bad part: an unknown name's message lists candidates over 4 lines at 80 columns, and the
 # scrollbar drawn inside them hides it from the screen-text match below
 BAD_QUICK = "id=abc next_scheduled_at=gt:yesterday client_id=gt:nobody created_at=gt:x"
-SUMMARY = re.compile(r"Not applied: (\d+) of (\d+) problems in view \(tab scrolls\); nothing was sent\.")
+SUMMARY = re.compile(r"Not applied: (\d+) of (\d+) problems in view \(tab, then ↓ scrolls\); nothing was sent\.")
 
 
 def problems_on_screen(app: App[Any], editor: FilterEditor) -> int:

@@ -59,6 +59,8 @@ def refusal(call: Callable[[], object]) -> tuple[str, str, str, str]:
                              "eq, neq, gt, gte, lt, lte")),
         ("name=gt:x", SELECTORS, ("name: predicate 'gt' is not allowed for a string column; allowed: eq, ~eq, neq",
                                   "name", "gt", "eq, ~eq, neq")),
+        ("id=~eq:4", EVENTS, ("id: predicate '~eq' is not allowed for an integer column; allowed: eq, neq, gt, gte, "
+                              "lt, lte", "id", "~eq", "eq, neq, gt, gte, lt, lte")),
         ("id=eq: ", EVENTS, ("id eq: the value is empty; allowed: an integer such as 42 or -1", "id", "eq",
                              "an integer such as 42 or -1")),
         ("id=4x", EVENTS, ("id eq: '4x' is not an integer; allowed: an integer such as 42 or -1", "id", "eq",
@@ -83,7 +85,8 @@ def refusal(call: Callable[[], object]) -> tuple[str, str, str, str]:
         (f"name={LONG}", SELECTORS, ("name eq: the value is 2,001 characters long, over the 2,000 a filter may "
                                      "send; allowed: text without ':'", "name", "eq", "text without ':'")),
     ],
-    ids=["no-equals", "no-column", "unknown-column", "unknown-predicate", "predicate-not-allowed", "empty", "integer",
+    ids=["no-equals", "no-column", "unknown-column", "unknown-predicate", "predicate-not-allowed", "an-integer-column",
+         "empty", "integer",
          "int64-range", "coded", "uuid", "boolean", "time", "colon", "unsafe", "too-long"],
 )  # fmt: skip
 def test_each_refusal_names_the_column_the_predicate_and_what_is_allowed(

@@ -323,7 +323,7 @@ def not_applied_text(problems: int, in_view: int) -> str:
     if in_view >= problems:
         count = f"{problems} problem" + ("s" if problems > 1 else "")
         return f"Not applied ({count}): fix the fields marked ✗ - nothing was sent."
-    return f"Not applied: {in_view} of {problems} problems in view (tab scrolls); nothing was sent."
+    return f"Not applied: {in_view} of {problems} problems in view (tab, then ↓ scrolls); nothing was sent."
 
 
 class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):

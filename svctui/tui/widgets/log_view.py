@@ -71,14 +71,17 @@ def filter_rows(lines: Sequence[LogLine]) -> list[int]:
 
 def search_rows(lines: Sequence[LogLine], rows: Sequence[int] | None, needle: str) -> list[int]:
     """The rows (positions in `rows`, or line indexes when `rows` is None) whose line's message, time as the log
-    writes it or time as shown (UTC, `22:58:57.886Z`) contains `needle`, any case."""
-    folded = needle.casefold()
+    writes it or time as shown (UTC, `22:58:57.886Z`) contains `needle`, any case; or whose level is `needle` as a
+    whole word, as written or as shown (`warning`, `WARN`: `in` finds no INFO line for its level)."""
+    folded, word = needle.casefold(), needle.casefold().strip()
     timely = any(char.isdigit() for char in folded)  # only a needle with a digit can be in a time: skip the parse
+    levels = {level for level, tag in LEVEL_TAGS.items() if word in (level.casefold(), tag.strip().casefold())}
     indexes = range(len(lines)) if rows is None else rows
     return [
         row
         for row, index in enumerate(indexes)
         if folded in lines[index].message.casefold()
+        or (levels and lines[index].level in levels)
         or (timely and (folded in lines[index].stamp or folded in lines[index].clock(fraction=True).casefold()))
     ]
 

@@ -342,7 +342,7 @@ class LogPane(Vertical):
         if view.scroll_x:
             parts.append(f"→ column {int(view.scroll_x) + 1} (h/l)")
         if view.filtered:
-            rows = f"{view.row_count:,} rows"
+            rows = f"{view.row_count:,} row{'' if view.row_count == 1 else 's'}"
             parts.append(f"warn+err: {rows}" if short else f"warnings and errors: {rows} (w: every line)")
         if view.needle:
             on_match, count = view.match_position()
