@@ -733,3 +733,21 @@ async def test_enter_on_clients_opens_every_run_of_the_client_whatever_filter_wa
         assert any(note.message.startswith("Filters cleared (") for note in app.notes)
         await enter_on_fra()  # nothing to clear: nothing said
         assert not any(note.message.startswith("Filters cleared") for note in app.notes)
+
+
+async def test_a_drops_clients_detail_says_what_dropped(demo_server: DemoServer) -> None:
+    """Newcomer walk: SHARPHOUND-FRA-03's verdict is `▼ drops` and its detail said only `Not-OK runs …: 0`; it now
+    names each drop of the window as `svctui health` does (`task N: DOMAIN Users 18,126 → 10,071 (-44.4 %) vs …`)."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        fra = next(r for r in screen.results.values() if r.health and r.health.name == "SHARPHOUND-FRA-03")
+        assert fra.health is not None and fra.health.verdict == Verdict.DROPS and fra.health.window_drops
+        screen.table.move_cursor(row=screen.table.get_row_index(fra.member.client_id), animate=False)
+        await settle(pilot)
+        text = str(screen.query_one("#clients-detail-text", Static).content)
+        drop = fra.health.window_drops[0]
+        assert f"Drops in the last 24 h: {len(fra.health.window_drops)}" in text
+        assert f"task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}" in text

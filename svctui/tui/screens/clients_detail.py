@@ -82,6 +82,13 @@ def detail_lines(
         lines.append((f"  task {task.id} {status_label(task.status)} {when_text(task.execution_time)}", 4))
         if task.status_message:
             lines.append((f"    {task.status_message}", 4))
+    drops = result.health.window_drops
+    if drops:  # what made the verdict `▼ drops` (as `svctui health` says it), the biggest of each run first
+        lines += [("", 0), (f"Drops in the last {hours_text(window)}: {len(drops)}", 0)]
+        for drop in drops[:6]:
+            lines.append((f"  task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}", 4))
+        if len(drops) > 6:
+            lines.append((f"  {and_more(len(drops), 6)}", 4))
     return lines
 
 
