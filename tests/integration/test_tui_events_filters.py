@@ -417,3 +417,16 @@ async def test_names_off_is_said_at_80_columns_before_the_columns_left_out(demo_
         await settle(pilot)
         line = str(screen.query_one("#status-line", Static).render())
         assert "no names (H)" in line, line
+
+
+async def test_the_client_id_hint_says_a_name_is_taken_where_it_is(demo_server: DemoServer) -> None:
+    """Newcomer walk: Events' client_id row said `uuid` though it takes a client's name (as `-f client_id=NAME`)."""
+    async with on_events(demo_server) as (app, pilot, _screen):
+        await pilot.press("slash")
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        row = editor.query_one("#row-client_id", FilterRow)
+        assert str(row.query_one(".filter-hint", Static).render()) == "name or uuid"
+        row.query_one(".filter-op", Select).value = "neq"
+        await pilot.pause()
+        assert str(row.query_one(".filter-hint", Static).render()) == "name or uuid"

@@ -137,9 +137,11 @@ def quick_example(spec: EndpointSpec) -> str:
     return " ".join(_example_part(column) for column in picked)
 
 
-def _hint(column: Column, predicate: str) -> str:
+def _hint(column: Column, predicate: str, named: bool = False) -> str:
     if column.choices:
         return column.allowed_text
+    if named and column.name == CLIENT_COLUMN:
+        return "name or uuid"  # a client's name is put as its uuid (`quick_client_ids`)
     return "case-sensitive" if predicate == "~eq" else KIND_HINTS[column.kind]
 
 
@@ -201,7 +203,7 @@ class FilterRow(Vertical):
             else:
                 value = active.value if active is not None else ""
                 yield OrderedInput(value, placeholder="any", compact=True, classes="filter-value")
-            yield KindHint(_hint(column, predicate))
+            yield KindHint(_hint(column, predicate, named=self.client_names is not None))
         yield Static("", classes="filter-error", markup=False)
 
     def _initial_choice(self) -> str | object:
@@ -246,7 +248,7 @@ class FilterRow(Vertical):
             self.set_class(True, "-invalid")
             raise
         self.set_class(False, "-invalid")
-        self.query_one(KindHint).show_hint(_hint(self.column, self.predicate))
+        self.query_one(KindHint).show_hint(_hint(self.column, self.predicate, named=self.client_names is not None))
         typed = (self.raw_value if raw is None else raw).strip()
         if built is not None and self.column.kind is Kind.TIMESTAMP and built.value != typed:
             show_line(error, f"→ sent as {built.value}")
