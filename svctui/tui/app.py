@@ -15,7 +15,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette
@@ -27,6 +27,7 @@ from textual.widget import Widget
 
 from svctui.clock import Clock, make_clock
 from svctui.tui.client_names import ClientNames
+from svctui.tui.key_hold import KeyHold
 from svctui.tui.live import LiveRefresh
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.navigation import FollowsProfile, HasHelp, HasZoom, ShowsEvent, ShowsRuns
@@ -165,6 +166,7 @@ class SvcTuiApp(App[int]):
         self._theme_before_picker: str | None = None  # set while "Change theme" is open: esc goes back to it
         self.theme_descriptions: dict[str, str] = {}  # what each theme file says its theme is (the picker shows it)
         self.loads = Loads(self)
+        self.key_hold = KeyHold(self, self._deliver_key)  # keys behind a key that opens a box go into the box
         self.client_names = ClientNames()  # per profile: from GET /api/v2/clients, the tasks seen, the cache
         configured = settings.refresh_seconds if settings is not None else 0
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
@@ -253,6 +255,15 @@ class SvcTuiApp(App[int]):
         from svctui.tui.theme import APP_VARIABLE_DEFAULTS
 
         return dict(APP_VARIABLE_DEFAULTS)
+
+    async def on_event(self, event: events.Event) -> None:
+        """A key typed behind one that opens a box waits for the box (`KeyHold`); everything else as Textual does."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self.key_hold.take(event):
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key) -> None:
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         """Themes, keymap, then the first screen (or the first-run screen)."""
