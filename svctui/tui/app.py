@@ -452,15 +452,22 @@ class SvcTuiApp(App[int]):
         await self.close_client()
 
     # ----- cross-screen calls: the tab shown, then its screen told what to show ----------------------------------
+    async def switch_to_current(self, mode: str) -> None:
+        """Show `mode`, its screen already restarted for the profile in use: its own restart (on resume, after a
+        profile switch) would otherwise come after what it is told to show, and undo it (the client `o` opened)."""
+        await self.switch_mode(mode)
+        if isinstance(self.screen, FollowsProfile) and self.screen.is_mounted:
+            self.screen.reload_if_stale()
+
     async def show_event(self, event_id: int) -> None:
         """The Events tab, filtered to this event, its detail open when it arrives."""
-        await self.switch_mode("events")
+        await self.switch_to_current("events")
         if isinstance(self.screen, ShowsEvent):
             self.screen.show_event(event_id)
 
     async def show_event_runs(self, client_id: str, event_id: int) -> None:
         """The Completed tasks tab: this client's runs of this event."""
-        await self.switch_mode("tasks")
+        await self.switch_to_current("tasks")
         if isinstance(self.screen, ShowsRuns):
             self.screen.show_event_runs(client_id, event_id)
 
@@ -583,7 +590,7 @@ class SvcTuiApp(App[int]):
         """Every completed task of `client_id` (from `endpoint` when given; filters from before cleared), the cursor
         on run `run_id` (the one behind a verdict) when given; with `back`, esc there (nothing else left to close)
         returns to that screen, once."""
-        await self.switch_mode("tasks")
+        await self.switch_to_current("tasks")
         if isinstance(self.screen, ShowsRuns):
             self.screen.open_client(client_id, endpoint=endpoint, run_id=run_id)
         self.back_mode = back

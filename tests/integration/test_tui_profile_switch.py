@@ -11,10 +11,11 @@ from svctui.demo.server import DemoServer
 from svctui.store.model import Profile, build_profile
 from svctui.store.settings import Settings, load_settings
 from svctui.tui.palette import ProfilePicker, open_profile_picker
+from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.widgets.state_panel import StateKind
 from tests.support.cli import add_profile
 from tests.support.tasks import client_ids, open_picker, open_tasks, state_of, tasks_screen
-from tests.support.tui import make_app, running, settle
+from tests.support.tui import make_app, press_for, running, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -93,3 +94,51 @@ async def test_keys_typed_after_the_profile_pick_in_one_burst_reach_the_dashboar
         wanted = {"2": "tasks", "3": "selectors", "4": "clients"}[keys[-1]]
         assert app.current_mode == wanted, f"{keys}: on {app.current_mode}"
         assert not [note.message for note in app.notes if note.severity == "error"]
+
+
+async def test_the_clients_table_keeps_the_keys_after_a_profile_switch(demo_server: DemoServer) -> None:
+    """A walker at 80x24: after `ctrl+p` `switch` and another profile, on Clients nothing had the keys (j j enter did
+    nothing, help listed the table as elsewhere). The table, hidden under the loading panel while every client is
+    fetched again, lost the focus and was never given it back when its rows returned."""
+    for name in ("alpha", "beta"):
+        assert add_profile(name, demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(profile=named(demo_server, "alpha"))
+    async with running(app, (80, 24)) as pilot:
+        clients = await press_for(pilot, "4", ClientsScreen)
+        await pilot.press("ctrl+p", *"switch")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ProfilePicker)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.profile is not None and app.profile.name == "beta" and app.screen_stack[-1] is clients
+        assert app.focused is clients.table, f"the keys went to {app.focused}"
+        await pilot.press("j", "j")
+        assert clients.table.cursor_row == 2
+
+
+async def test_o_on_clients_after_a_profile_switch_opens_the_client(demo_server: DemoServer) -> None:
+    """A walker at 80x24: after a profile switch, the first `o` on Clients showed Completed tasks with no client
+    chosen, `loading rows 1-100...` for good. The tasks screen's own restart for the new profile (on resume) came
+    after the client it was told to open, and replaced it by the new profile's recent client (none)."""
+    for name in ("alpha", "beta"):
+        assert add_profile(name, demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(profile=named(demo_server, "alpha"))
+    async with running(app, (80, 24)) as pilot:
+        await open_tasks(pilot)  # the tasks screen exists before the switch: it restarts when shown again
+        await press_for(pilot, "4", ClientsScreen)
+        open_profile_picker(app)
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.profile is not None and app.profile.name == "beta"
+        clients = await press_for(pilot, "4", ClientsScreen)
+        chosen = clients.current_key()
+        assert chosen is not None
+        await pilot.press("o")
+        await settle(pilot)
+        tasks = tasks_screen(app)
+        assert app.screen is tasks and tasks.client_id == chosen.lower()
+        assert state_of(app) is StateKind.HIDDEN and tasks.table.items, "the client's runs are listed"
+        assert load_settings().recent_for("beta") == [chosen.lower()]

@@ -609,6 +609,9 @@ class ClientsScreen(DashboardScreen):
         else:
             show(panel)
         self.set_class(show is not None, "-state")
+        focused = self.focused
+        if show is None and self.is_current and (focused is None or not focused.display):
+            self.table.focus()  # the table hidden under the loading panel lost the keys (a profile switch): back to it
 
     def _summary(self) -> list[str]:
         """`8/10 clients checked · 3 need a look · enter: runs · r: refresh` (see `clients_detail.summary_parts`)."""
