@@ -142,3 +142,18 @@ async def test_o_on_clients_after_a_profile_switch_opens_the_client(demo_server:
         assert app.screen is tasks and tasks.client_id == chosen.lower()
         assert state_of(app) is StateKind.HIDDEN and tasks.table.items, "the client's runs are listed"
         assert load_settings().recent_for("beta") == [chosen.lower()]
+
+
+async def test_a_switch_during_a_page_load_leaves_no_loading_status(demo_server: DemoServer) -> None:
+    """Completed tasks said `loading rows 1-100...` for good when a switch to a profile with no recent client came
+    while a page of the client before was loading: the page was dropped, the screen left waiting for it."""
+    app = make_app(profile=named(demo_server, "alpha"), settings=Settings())
+    async with running(app, (80, 24)) as pilot:
+        tasks = await open_tasks(pilot)
+        tasks.choose_client(client_ids(demo_server)[0])
+        await settle(pilot)
+        tasks.load()  # a page on its way; the switch runs before its answer is handled (both queued on the app)
+        app.call_later(app.switch_profile, named(demo_server, "beta"))
+        await settle(pilot)
+        assert tasks.client_id is None and state_of(app) is StateKind.IDLE
+        assert "loading" not in str(tasks.status_line.content)

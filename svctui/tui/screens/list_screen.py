@@ -291,6 +291,7 @@ class ListScreen(DashboardScreen, Generic[T]):
         blocked = self.blocked_reason()
         if blocked is not None:
             self.loads.invalidate(self.page)
+            self._loading = False  # a page in flight was for before (another profile's client): not on its way now
             self.state_panel.show_message(*blocked)
             self.show_state(True)
             self._update_status()
