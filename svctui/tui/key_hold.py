@@ -19,11 +19,18 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
-# the ids of the bindings whose action opens a box with a text field and gives it the focus
-OPENERS = frozenset(
-    {"list.filter", "tasks.client", "events.client", "tasks.log.search", "selectors.ids", "selectors.tag_id"}
-)
+# the bindings (id -> action) that open a box with a text field and give it the focus; a pane's binding of the same
+# id that only says where the key works (`elsewhere(...)`) opens nothing
+OPENERS = {
+    "list.filter": "edit_filters",
+    "tasks.client": "choose_client",
+    "events.client": "choose_client",
+    "tasks.log.search": "search",
+    "selectors.ids": "type_ids",
+    "selectors.tag_id": "tag_id",
+}
 HOLD_LIMIT = 5.0  # seconds without the box (a first show on a busy machine takes a while): the keys go on as before
+NOTHING_OPENED = 0.5  # seconds with the screen and the focus as they were: the key opened nothing, the keys go on
 POLL = 0.005  # how often the hold checks for the box's focus
 
 
@@ -38,6 +45,7 @@ class KeyHold:
         self._since = 0.0
         self._timer: Timer | None = None
         self._box = False  # holding for a text box to take the focus (else for the focus to move at all)
+        self._screen_before: object = None
 
     def take(self, event: events.Key) -> bool:
         """True when `event` is held (it arrived behind an opening key whose box has no focus yet); an opening key
@@ -55,7 +63,9 @@ class KeyHold:
         if isinstance(self.app.focused, Input):
             return False
         active = self.app.active_bindings.get(key)
-        return active is not None and active.enabled and active.binding.id in OPENERS
+        if active is None or not active.enabled or active.binding.id is None:
+            return False
+        return OPENERS.get(active.binding.id) == active.binding.action
 
     def _hold(self, *, box: bool) -> None:
         """Hold until the focus moves: to a text box (`box`, after an opening key; a screen may focus another
@@ -63,12 +73,14 @@ class KeyHold:
         if self._timer is not None:
             self._timer.stop()
         self._focus_before, self._since, self._box = self.app.focused, time.monotonic(), box
+        self._screen_before = self.app.screen
         self._timer = self.app.set_interval(POLL, self._check, name="key-hold")
 
     async def _check(self) -> None:
-        focused = self.app.focused
+        focused, waited = self.app.focused, time.monotonic() - self._since
         moved = focused is not None and focused is not self._focus_before and focused.screen is self.app.screen
-        if (moved and (isinstance(focused, Input) or not self._box)) or time.monotonic() - self._since >= HOLD_LIMIT:
+        nothing = focused is self._focus_before and self.app.screen is self._screen_before and waited >= NOTHING_OPENED
+        if (moved and (isinstance(focused, Input) or not self._box)) or nothing or waited >= HOLD_LIMIT:
             await self.release()
 
     async def release(self) -> None:
