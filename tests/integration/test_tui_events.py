@@ -10,7 +10,7 @@ from svctui.schedule import next_run_words, parse_schedule
 from svctui.tui.screens.help import HelpScreen
 from svctui.tui.widgets.detail_pane import DetailPane
 from svctui.tui.widgets.raw_json import RawJson
-from tests.support.tui import events_screen, ids, on_events, settle
+from tests.support.tui import burst, events_screen, ids, on_events, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -357,6 +357,9 @@ async def test_help_scrolls_with_j_k_g_and_shift_g(demo_server: DemoServer) -> N
         assert scroll.scroll_y == 0
         await pilot.press("j")
         assert scroll.scroll_y == 1
+        burst(pilot, *"jjjjj")  # newcomer walk: ten `j` in one read moved the list a line or two
+        await settle(pilot)
+        assert scroll.scroll_y == 6
 
 
 async def test_a_narrow_terminal_drops_the_minor_columns_and_keeps_the_row(demo_server: DemoServer) -> None:

@@ -300,4 +300,4 @@ class HelpScreen(ModalScreen[None]):
         """`j k g G`: a line down or up, the top or the bottom of the key list."""
         scroll = self.query_one("#help-scroll", VerticalScroll)
         moves = {"down": scroll.scroll_down, "up": scroll.scroll_up, "home": scroll.scroll_home}
-        moves.get(where, scroll.scroll_end)(animate=False)
+        moves.get(where, scroll.scroll_end)(animate=False, immediate=True)  # a burst of j: each from the last
