@@ -1,6 +1,6 @@
 """Keys typed in the same burst as a key that opens a box go into that box, in the order typed (newcomer walk,
 2026-12-05: `send-keys '/' 'id=gt:190' Enter` said `No filter entered`, `C N Y C Enter` re-chose the client shown,
-`i 4 8` left the Ids box empty, the log's `/ Status Enter` searched nothing)."""
+`i 4 8` left the Ids box empty, the log's `/ Status Enter` searched nothing: that one in test_tui_log_search.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from svctui.tui.key_hold import KeyHold
 from svctui.tui.screens.clients import ClientsScreen
 from svctui.tui.screens.selectors.prompts import TypeIds
 from svctui.tui.widgets.filter_editor import FilterEditor
-from tests.integration.test_tui_log_resize import run_with_long_lines
 from tests.support.selectors import on_cleanup
-from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, only_task, query
+from tests.support.tasks import NO_DEPRECATION_WARNING, on_tasks, query
 from tests.support.tui import burst, ids, on_events, settle
 
 pytestmark = [pytest.mark.anyio, NO_DEPRECATION_WARNING]
@@ -46,19 +45,6 @@ async def test_ids_typed_with_their_i_are_in_the_box(demo_server: DemoServer) ->
         await settle(pilot)
         assert isinstance(app.screen, TypeIds)
         assert app.screen.query_one("#ids", Input).value == "48"
-
-
-async def test_a_log_search_typed_with_its_slash_runs(demo_server: DemoServer) -> None:
-    client, task = run_with_long_lines(demo_server)
-    async with on_tasks(demo_server, client) as (_app, pilot, screen):
-        await only_task(pilot, screen, task)
-        await pilot.press("L")
-        await settle(pilot)
-        pane = screen.task_detail.log_pane
-        burst(pilot, "/", *"status", "enter", "n")
-        await settle(pilot)
-        assert pane.view.needle == "status"
-        assert pane.view.match_position()[0] == 2, "`n` after enter, in the same burst, went to the next match"
 
 
 async def test_a_slash_typed_in_a_box_is_a_character_not_an_opener(demo_server: DemoServer) -> None:
