@@ -447,11 +447,7 @@ class ClientsScreen(DashboardScreen):
                 self.post_message(ClientsJudged(seq, judged.results, judged.changed))
             return len(fleet.members)
 
-        def start() -> None:
-            if self.loads.is_current(loaded):  # no newer client list meanwhile
-                self.loads.start(JUDGE, judge_all)
-
-        start()
+        self.loads.start(JUDGE, judge_all)  # as the pending rows go in: their frame is cheap (cells laid out once)
 
     def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
         if self.loads.is_current(loaded):  # no newer client list meanwhile
