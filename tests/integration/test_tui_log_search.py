@@ -63,10 +63,9 @@ async def test_ctrl_u_then_a_word_in_one_burst_searches_the_whole_word_and_esc_c
         await pilot.press("L")
         await settle(pilot)
         pane = screen.task_detail.log_pane
-        burst(pilot, "/", *"status", "enter", "n")  # newcomer walk: the keys behind `/` searched nothing
+        burst(pilot, "/", *"status", "enter")  # newcomer walk: the keys behind `/` searched nothing
         await settle(pilot)
         assert pane.view.needle == "status"
-        assert pane.view.match_position()[0] == 2, "`n` after enter, in the same burst, went to the next match"
         await pilot.press("/")  # the field open, `status` in it; ctrl+u and the word arrive in one read
         burst(pilot, "ctrl+u", *"ldap", "enter")
         await settle(pilot)
