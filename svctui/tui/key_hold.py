@@ -4,7 +4,8 @@ Textual hands each key to whatever has the focus when the app reads it; the box 
 few turns later, so the keys typed right behind it (tmux `send-keys '/' 'id=gt:190' Enter`, fast typing) reached
 the screen under it and were lost. From such a key on, the app holds the keys that follow until the focus moves (to
 the box), then hands them on in the order typed; an enter among them that closes the box holds the rest again until
-the focus is back. A box that never comes lets them go where they would have gone after HOLD_LIMIT.
+the focus is back. A key that opened nothing (the screen and the focus as they were) lets them go after
+NOTHING_OPENED, a box that never takes the focus after HOLD_LIMIT.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class KeyHold:
         while held:
             event = held.pop(0)
             # a key that opens another box, or enter in the box (it closes on an answer taken): the rest wait
-            # for the focus to move (a box that stays open, a refused answer, gets them after HOLD_LIMIT)
+            # for the focus to move (a box that stays open, a refused answer, gets them after NOTHING_OPENED)
             opens = self.opens_a_box(event.key)
             closes = event.key == "enter" and isinstance(self.app.focused, Input)
             await self.deliver(event)
