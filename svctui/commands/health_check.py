@@ -81,9 +81,7 @@ def table_row(result: MemberHealth, now: datetime) -> dict[str, Any]:
         row["note"] = "no check-in since " + age_text(health.last_checkin, now)
     elif health.window_drops:
         drop, more = health.window_drops[0], len(health.window_drops) - 1
-        row["note"] = f"task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}" + (
-            f" (+{more} more)" if more else ""
-        )
+        row["note"] = drop.run_text() + (f" (+{more} more)" if more else "")
     elif health.verdict is Verdict.NEVER_RAN:
         row["note"] = "no completed run"
     else:

@@ -71,6 +71,11 @@ class Drop:
         """`CORP.EXAMPLE.COM Users 1,200 → 700 (-41.7 %)`."""
         return f"{self.domain_name} {self.label} {self.previous:,} → {self.current:,} (-{self.fraction * 100:.1f} %)"
 
+    def run_text(self) -> str:
+        """`task 3980: CORP.EXAMPLE.COM Users 1,200 → 700 (-41.7 %) vs task 3484`: the run it is in and its baseline
+        (`svctui health`'s note and the Clients detail say it so)."""
+        return f"task {self.task_id}: {self.text()} vs task {self.previous_task_id}"
+
 
 def is_drop(previous: int, current: int, threshold: float, min_baseline: int) -> bool:
     """The drop rule: baseline at least `min_baseline` and a loss strictly above `threshold`."""

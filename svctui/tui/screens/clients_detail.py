@@ -86,7 +86,7 @@ def detail_lines(
     if drops:  # what made the verdict `▼ drops` (as `svctui health` says it), the biggest of each run first
         lines += [("", 0), (f"Drops in the last {hours_text(window)}: {len(drops)}", 0)]
         for drop in drops[:6]:
-            lines.append((f"  task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}", 4))
+            lines.append((f"  {drop.run_text()}", 4))
         if len(drops) > 6:
             lines.append((f"  {and_more(len(drops), 6)}", 4))
     return lines
