@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import datetime
 from typing import Any
@@ -358,19 +359,39 @@ async def test_answers_landing_close_together_share_one_table_update(
         assert first_row[0].startswith("✗ failing") and first_row[1] == "SHARPHOUND-DC01"
 
 
-async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst_first(
+class Slices:
+    """Counts what each table update from answers shows, and whether the loop turned between two of them (a callback
+    scheduled after one has run before the next): the steps of the screen's cadence, seen from outside."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.shown: list[int] = []
+        self.turned: list[bool] = []
+        self._ran: list[bool] = []
+        flush = ClientsScreen._flush_landed
+
+        def counting(screen: ClientsScreen) -> None:
+            before = len(screen.results)
+            self.turned.extend(self._ran[-1:])
+            flush(screen)
+            self.shown.append(len(screen.results) - before)
+            self._ran.append(False)
+            asyncio.get_running_loop().call_soon(self._ran.__setitem__, len(self._ran) - 1, True)
+
+        monkeypatch.setattr(ClientsScreen, "_flush_landed", counting)
+
+
+async def test_a_burst_of_answers_fills_in_slice_by_slice_every_row_judged_worst_first(
     demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14's stall budget (each client's own answer, a server without jobs/finished): a tick of the screen's one
-    cadence (TICK) shows at most FLUSH_ROWS answers whose rows are on screen, the rest at the next ticks, instead of
-    every answer in one frame. Here the cadence never ticks by itself: the first answer and the round's last tick at
-    once (1 + FLUSH_ROWS rows), and each tick it would make shows FLUSH_ROWS more; none is lost, and the finished table
-    is worst first."""
+    """Issue 14's stall budget (each client's own answer, a server without jobs/finished): once the round's every
+    answer is in, a beat of the screen's one cadence (TICK) shows them FLUSH_ROWS on-screen rows at a time, the loop
+    let go between slices (a frame can be drawn), instead of every answer in one frame. Here the cadence never ticks
+    by itself (each beat is called by hand); none is lost, and the finished table is worst first."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
     monkeypatch.setattr(clients, "TICK", 3600.0)
-    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # the round is in: the rest would drain by themselves
+    slices = Slices(monkeypatch)
     async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
@@ -382,13 +403,11 @@ async def test_a_burst_of_answers_fills_in_frame_by_frame_every_row_judged_worst
         def judged_rows() -> int:
             return sum(1 for row in table.ordered_rows if str(table.get_cell(row.key, "health")) != "…")
 
-        assert judged_rows() == len(screen.results) == 1 + 2, "the first answer, then FLUSH_ROWS with the round's last"
-        assert len(screen.awaiting) == total - 3 and len(screen._landed) == total - 3
-        while screen._landed:  # what the cadence does, one tick at a time
-            shown = judged_rows()
-            screen._tick()
-            await pilot.pause()
-            assert judged_rows() == min(total, shown + 2)
+        assert judged_rows() == len(screen.results) == 0 and len(screen._landed) == total, "no beat yet"
+        await screen._tick()  # one beat of the cadence: the round is in, so it shows every answer
+        await pilot.pause()
+        assert slices.shown == [2] * (total // 2) + [total % 2] * (total % 2), "FLUSH_ROWS on-screen rows a slice"
+        assert all(slices.turned) and len(slices.turned) == len(slices.shown) - 1, "the loop turned between slices"
         assert judged_rows() == len(screen.results) == total and not screen.awaiting
         assert all(str(table.get_cell(row.key, "last")) != "checking…" for row in table.ordered_rows)
         assert table_keys(table) == [member.client_id for member in screen.ordered_members()], "worst first"
@@ -401,85 +420,50 @@ async def test_answers_an_update_held_back_go_at_the_next_beat_while_the_round_s
     demo_server_older: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 27's clients-fill budget: answers a sliced update held back (past FLUSH_ROWS) waited FLUSH_EVERY, or the
-    round's last answer, while every answer after them landed; at the round's end they all went a slice a tick after
-    the last answer. They now go at the cadence's next beat (not at a tick out of it, on an answer)."""
+    round's last answer, while every answer after them landed. While the round still awaits a client, a beat shows
+    one slice, and what it held back goes at the next beat, FLUSH_EVERY not waited."""
     monkeypatch.setattr(clients, "FLUSH_EVERY", 3600.0)
     monkeypatch.setattr(clients, "SORT_EVERY", 3600.0)
     monkeypatch.setattr(clients, "FLUSH_ROWS", 2)
     monkeypatch.setattr(clients, "TICK", 3600.0)
-    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # every answer lands before settle: no drain by itself
     async with on_events(demo_server_older, size=(160, 45)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen) and screen.fleet is not None
-        assert len(screen.results) == 1 + 2 and len(screen._landed) > 2, "the first answer, then FLUSH_ROWS"
-        screen.awaiting.add("a-client-still-on-its-way")  # the round is not complete: no last answer to flush them
-        screen._tick(at_once=True)  # an answer's tick out of the cadence: the held answers wait for its beat
-        assert len(screen.results) == 3
-        screen._tick()  # the cadence's beat
-        await pilot.pause()
-        assert len(screen.results) == 3 + 2, "the next FLUSH_ROWS at the next beat, FLUSH_EVERY not waited"
+        assert not screen.results and len(screen._landed) > 4, "every answer in, no beat yet"
+        screen.awaiting.add("a-client-still-on-its-way")  # the round is not complete: one slice a beat
+        await screen._tick()
+        assert len(screen.results) == 2, "the first update: FLUSH_ROWS rows"
+        await screen._tick()
+        assert len(screen.results) == 2 + 2, "the held back at the next beat, FLUSH_EVERY not waited"
+        await screen._tick()
+        assert len(screen.results) == 2 + 2 + 2
 
 
-async def test_a_round_at_once_shows_rows_off_screen_and_on_screen_each_by_their_own_count(
+async def test_a_round_at_once_drains_slice_by_slice_in_one_beat(
     demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The fleet's round from jobs/finished lands at once: a tick shows OFF_SCREEN_ROWS answers whose row is off
-    screen (no cell of it drawn in the next frame, only its cells built) and FLUSH_ROWS of those on screen, so a
-    thousand clients are neither shown a dozen a frame nor all in one turn of the loop."""
+    """The fleet's round from jobs/finished lands at once: one beat of the cadence shows it slice by slice, each
+    slice OFF_SCREEN_ROWS answers whose row is off screen (only its cells built) and FLUSH_ROWS of those on screen,
+    the loop let go between slices but no tick (TICK) waited: ten ticks after a 1,000-client round were a third of a
+    second of fleet-1000-fill, and all of it in one turn of the loop held it for as long."""
     monkeypatch.setattr(clients, "FLUSH_ROWS", 1)
     monkeypatch.setattr(clients, "OFF_SCREEN_ROWS", 1)
-    monkeypatch.setattr(clients, "TICK", 3600.0)
-    monkeypatch.setattr(clients, "DRAIN_PAUSE", 3600.0)  # every step by hand
+    monkeypatch.setattr(clients, "TICK", 3600.0)  # the cadence itself never ticks here
+    slices = Slices(monkeypatch)
     async with on_events(demo_server, size=(160, 11)) as (app, pilot, _events):
         await pilot.press("4")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, ClientsScreen) and screen.fleet is not None
         total, table = len(screen.fleet.members), screen.table
-        on_screen = table.size.height - 1  # the header's line
-        assert total >= on_screen + 2, "the fleet is taller than the table"
-        assert len(screen.results) == 2, "one row on screen and one off screen in the first tick"
-        while screen._landed:
-            shown = len(screen.results)
-            screen._tick()
-            await pilot.pause()
-            assert len(screen.results) - shown in (1, 2)
-        assert len(screen.results) == total and not screen.awaiting
-
-
-async def test_a_round_at_once_drains_slice_by_slice_without_waiting_for_the_cadence(
-    demo_server: DemoServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Once every answer of a round is in (a round judged at once lands whole), its slices follow one another a turn
-    of the loop apart (DRAIN_PAUSE), not a tick (TICK) apart: ten ticks after a 1,000-client round were a third of a
-    second of fleet-1000-fill. Each step still shows one slice (OFF_SCREEN_ROWS off screen, FLUSH_ROWS on screen)."""
-    monkeypatch.setattr(clients, "FLUSH_ROWS", 1)
-    monkeypatch.setattr(clients, "OFF_SCREEN_ROWS", 1)
-    monkeypatch.setattr(clients, "TICK", 3600.0)  # the cadence itself never ticks here
-    steps: list[int] = []
-    flush = ClientsScreen._flush_landed
-
-    def counting(screen: ClientsScreen) -> None:
-        before = len(screen.results)
-        flush(screen)
-        steps.append(len(screen.results) - before)
-
-    monkeypatch.setattr(ClientsScreen, "_flush_landed", counting)
-    async with on_events(demo_server, size=(160, 11)) as (app, pilot, _events):
-        await pilot.press("4")
-        screen = app.screen
-        assert isinstance(screen, ClientsScreen)
-        for _ in range(200):
-            if screen.fleet is not None and screen.fleet.members and not screen.awaiting:
-                break
-            await pilot.pause(0.05)
-        await settle(pilot)
-        assert screen.fleet is not None
-        total = len(screen.fleet.members)
+        assert total >= table.size.height - 1 + 2, "the fleet is taller than the table"
+        assert not screen.results and screen._landed, "the round is in, no beat yet"
+        await screen._tick()
         assert len(screen.results) == total and not screen.awaiting and not screen._landed
-        assert sum(steps) == total and max(steps) <= 2, "one slice a step"
+        assert slices.shown[0] == 2 and max(slices.shown) <= 2, "one row on screen and one off screen a slice"
+        assert sum(slices.shown) == total and all(slices.turned), "slice by slice, the loop turned between them"
 
 
 async def test_a_client_whose_fetch_failed_shows_the_error_in_its_row(demo_server_community: DemoServer) -> None:

@@ -92,16 +92,14 @@ ThemedStyle = Callable[..., Style]  # `status_style` or `semantic_style`: (app, 
 
 
 # The screen's one cadence: a timer ticking every TICK seconds while there is something to show (answers landed
-# and not shown, rows of a large fleet not added yet), paused otherwise. A tick shows at most FLUSH_ROWS answers whose
-# rows are on screen (their new cells are laid out in the next frame) and OFF_SCREEN_ROWS of the others (only their
-# cells are built), or builds the next ADD_ROWS rows' cells, so that no tick holds the loop for long: the first slice
-# goes into an empty table at once, the others together once all are built (each addition repaints every row shown).
-# Answers of a round read client by client landing closer together than FLUSH_EVERY share one table update (each
-# repaints the ~500 cells on screen); the first after a pause and the one completing the round tick at once, and
-# answers an update held back (past FLUSH_ROWS) go at the cadence's next beat. Once every awaited answer is in (a
-# round judged at once lands whole), the rest are shown a slice every DRAIN_PAUSE, not a tick.
+# and not shown, rows of a large fleet not added yet), paused otherwise; resumed after a pause (an answer lands), its
+# next beat comes at once. A beat shows at most FLUSH_ROWS answers whose rows are on screen (their new cells are laid
+# out in the next frame) and OFF_SCREEN_ROWS of the others (only their cells are built), or builds the next ADD_ROWS
+# rows' cells: the first slice goes into an empty table at once, the others together once all are built (each
+# addition repaints every row shown). While a round fills in, its answers share one table update every FLUSH_EVERY
+# (each repaints the ~500 cells on screen); once every awaited answer is in (a round judged at once lands whole), one
+# beat shows the rest a slice at a time, the loop let go between slices.
 TICK = 1 / 30
-DRAIN_PAUSE = 0.001
 FLUSH_EVERY = 0.25
 FLUSH_ROWS = 12
 OFF_SCREEN_ROWS = 100
@@ -181,7 +179,6 @@ class ClientsScreen(DashboardScreen):
         self._generation = -1
         self._landed: list[ClientJudged] = []  # answers not shown yet
         self._ticks: Timer | None = None  # the screen's one cadence (TICK), paused while there is nothing to show
-        self._ticking = False  # the cadence runs (not paused)
         self._rows_to_add = False  # rows of the fleet not in the table yet (their cells built ADD_ROWS a tick)
         self._flushed_at = -math.inf  # monotonic time of the last table update from answers
         self._held_back = False  # the last update left answers for the next tick (FLUSH_ROWS, OFF_SCREEN_ROWS)
@@ -375,19 +372,12 @@ class ClientsScreen(DashboardScreen):
                 if member.client_id in self.awaiting:
                     result = MemberHealth(member, None, message.error)
                     self._landed.append(ClientJudged(self._round_seq, result))
-            self._pace(now=True)
+            self._pace()
         else:
             self.notify(text, title="Clients", severity="error", markup=False)
 
     def _show_fleet(self, loaded: Loaded[Fleet]) -> None:
         fleet = loaded.value
-        if fleet.members and self.has_class("-state"):
-            # The table was hidden (a first show's loading panel): shown now, and its rows added once it is laid
-            # out. Added while hidden, they were fitted to no width, then cleared, refitted and drawn a second time
-            # when the table got its size (two full draws of 50 rows in the first 200 ms).
-            self._show_state(None)
-            self.call_after_refresh(self._show_fleet_if_current, loaded)
-            return
         ids = {member.client_id for member in fleet.members}
         self.fleet = fleet
         self.results = {key: result for key, result in self.results.items() if key in ids}
@@ -449,10 +439,6 @@ class ClientsScreen(DashboardScreen):
 
         self.loads.start(JUDGE, judge_all)  # as the pending rows go in: their frame is cheap (cells laid out once)
 
-    def _show_fleet_if_current(self, loaded: Loaded[Fleet]) -> None:
-        if self.loads.is_current(loaded):  # no newer client list meanwhile
-            self._show_fleet(loaded)
-
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
         settings = self.app.settings or Settings()
@@ -489,7 +475,7 @@ class ClientsScreen(DashboardScreen):
             else:
                 self.awaiting.discard(key)
         if self._landed:
-            self._pace(now=True)
+            self._pace()
         else:  # nothing changed: the round is complete all the same (ranked, its time and summary said)
             self._flush_landed()
 
@@ -499,42 +485,30 @@ class ClientsScreen(DashboardScreen):
         if not self.loads.is_current(message):
             return  # an answer of an older client list's round
         self._landed.append(message)
-        self._pace(now=True)
+        self._pace()
 
-    def _pace(self, now: bool = False) -> None:
-        """Tick (TICK) while there is something to show; `now`, a tick at once too (an answer: the first after a pause
-        and the round's last show at once)."""
-        if not self._ticking:
-            self._ticking = True
-            if self._ticks is None:
-                self._ticks = self.set_interval(TICK, self._tick, name="clients-cadence")
-            else:
-                self._ticks.resume()
-        if now:
-            self._tick(at_once=True)
+    def _pace(self) -> None:
+        """The cadence runs while there is something to show (resumed after a pause, its next beat comes at once)."""
+        if self._ticks is None:
+            self._ticks = self.set_interval(TICK, self._tick, name="clients-cadence")
+        else:
+            self._ticks.resume()
 
-    def _tick(self, at_once: bool = False) -> None:
-        """One beat of the screen's cadence (`at_once`: a tick out of it, on an answer): show the answers due, else
-        add the next rows; pause when done."""
-        landed = [message for message in self._landed if self.loads.is_current(message)]
-        self._landed = landed
-        due = bool(landed) and (
-            self.awaiting <= {message.result.member.client_id for message in landed}  # the round's last answers
-            or time.monotonic() - self._flushed_at >= FLUSH_EVERY
-            # what an update held back goes at the cadence's next beat, not FLUSH_EVERY later or at the round's end
-            or (self._held_back and not at_once)
-        )
-        if due:
-            self._flush_landed()
-            if self._landed and self.awaiting <= {message.result.member.client_id for message in self._landed}:
-                # the round is in (a round judged at once lands whole): its next slice once the loop has turned
-                # (a timer: `call_later` would run it before the loop does anything else), not a tick later
-                self.set_timer(DRAIN_PAUSE, self._tick, name="clients-drain")
-        elif self._rows_to_add:
-            self._render_rows(rank=not self.awaiting)
+    async def _tick(self) -> None:
+        """One beat of the screen's cadence: show the answers due, else add the next rows; once every awaited answer
+        is in, its slices one after another with the loop let go between them; pause when nothing is left."""
+        while True:
+            self._landed = [message for message in self._landed if self.loads.is_current(message)]
+            round_in = bool(self._landed) and self.awaiting <= {m.result.member.client_id for m in self._landed}
+            if self._landed and (round_in or self._held_back or time.monotonic() - self._flushed_at >= FLUSH_EVERY):
+                self._flush_landed()
+            elif self._rows_to_add:
+                self._render_rows(rank=not self.awaiting)
+            if not (round_in and self._landed):
+                break
+            await asyncio.sleep(0)  # frames and keys between the round's last slices
         if not self._landed and not self._rows_to_add and self._ticks is not None:
             self._ticks.pause()
-            self._ticking = False
 
     def _flush_landed(self) -> None:
         """Show answers held since the last update in one table update (one repaint): OFF_SCREEN_ROWS of those whose
@@ -595,7 +569,7 @@ class ClientsScreen(DashboardScreen):
         """The cadence stops with the screen."""
         if self._ticks is not None:
             self._ticks.stop()
-            self._ticks, self._ticking = None, False
+            self._ticks = None
 
     def _show_state(self, show: Callable[[StatePanel], object] | None) -> None:
         """Show the state panel in place of the table and detail (`show` fills it), or hide it (None)."""
