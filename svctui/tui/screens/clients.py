@@ -232,7 +232,7 @@ class ClientsScreen(DashboardScreen):
         """The narrow columns (the rows rebuilt for them, the cursor kept on its client); the detail pane goes under
         the table by the `-narrow` class (HORIZONTAL_BREAKPOINTS)."""
         self.fit_columns()  # again when the table has its new width (ClientsTable.on_resize)
-        self.query_one("#clients-note", Static).update(self._legend(event.size.width))
+        self.query_one("#clients-note", Static).update(self._legend(event.size.width), layout=False)  # one row
         self._show_strip_key()
         self.call_after_refresh(self.show_freshness)  # the status line's own width is known once laid out
 
@@ -312,7 +312,7 @@ class ClientsScreen(DashboardScreen):
             self._status(self._summary())
         if key != self._strip_key:
             self._strip_key = key
-            self.query_one("#clients-strip-key", Static).update(key)
+            self.query_one("#clients-strip-key", Static).update(key, layout=False)  # one row: no layout pass
 
     # ----- loading ----------------------------------------------------------------------------------------
     def action_reload(self) -> None:

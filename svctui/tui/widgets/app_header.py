@@ -101,7 +101,8 @@ class AppHeader(Static):
     def show(self, info: HeaderInfo, tabs: Sequence[Tab], current: str) -> None:
         """Render the header (fitted to the width it has)."""
         self.shown = (info, tuple(tabs), current)
-        self.update(header_content(info, tabs, current, self.content_size.width or None))
+        # one row high, fitted to its width: its size never follows the text, so no layout pass for a new text
+        self.update(header_content(info, tabs, current, self.content_size.width or None), layout=False)
 
     def on_resize(self) -> None:
         """Fit the header again."""
