@@ -783,7 +783,10 @@ class ClientsScreen(DashboardScreen):
         lines = detail_lines(member, self.results.get(key), self.app.clock(), window)
         if lines != self._detail_lines:  # unchanged while other rows fill in: no re-render, no layout pass
             self._detail_lines = lines
-            self.query_one("#clients-detail-text", Static).update(Hanging(lines))
+            text, shown = self.query_one("#clients-detail-text", Static), Hanging(lines)
+            # a layout pass repaints the whole screen (the table's every row): asked only when the height changes
+            size = text.content_size
+            text.update(shown, layout=not size.width or shown.get_height({}, size.width) != size.height)
 
     async def action_open_tasks(self) -> None:
         """Completed tasks of the client under the cursor, from the endpoint its verdict was read from (the Completed

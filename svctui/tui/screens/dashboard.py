@@ -10,7 +10,7 @@ from textual import events, getters
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.breakpoints import DETAIL_BELOW, narrow_below, set_breakpoint_class
@@ -18,6 +18,7 @@ from svctui.tui.live import Freshness
 from svctui.tui.loading import Loads
 from svctui.tui.status_line import fit_status
 from svctui.tui.widgets.app_header import AppHeader
+from svctui.tui.widgets.key_footer import SteadyFooter
 from svctui.tui.widgets.state_panel import StatePanel
 
 
@@ -54,8 +55,8 @@ class DashboardScreen(Screen[None]):
         raise NotImplementedError
 
     def make_footer(self) -> Widget:
-        """The footer: Textual's, unless the screen has its own."""
-        return Footer()
+        """The footer: Textual's keys, mounted again only when they change, unless the screen has its own."""
+        return SteadyFooter()
 
     def on_mount(self) -> None:
         """The header follows what the app knows of the server (after the screen's own on_mount)."""

@@ -39,7 +39,44 @@ def _acts_on_hidden_list(screen: Screen[Any], action: str) -> bool:
     return any(active.node is screen and active.binding.action == action for active in screen.active_bindings.values())
 
 
-class KeyFooter(Footer):
+class SteadyFooter(Footer):
+    """Textual's Footer, its keys mounted again only when what it shows would change. Footer mounts them again at
+    every change of the screen's bindings (each focus change), and a mount is a layout pass, which repaints the whole
+    screen: four in a Clients screen's first fill, the table's every row each time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._composed_for: Hashable | None = None  # what the keys on screen were composed from (None: no keys)
+
+    def shown(self) -> Hashable:
+        """Everything the keys are composed from: the active bindings (their state and key display), whether a pane
+        is zoomed, the footer's options. Equal values compose equal keys."""
+        app, screen = self.app, self.screen
+        bindings = tuple(
+            (key, active.binding, active.enabled, active.tooltip, app.get_key_display(active.binding))
+            for key, active in screen.active_bindings.items()
+        )
+        options = (self.show_command_palette, self.combine_groups, app.ENABLE_COMMAND_PALETTE)
+        return (screen.maximized is not None, bindings, options)
+
+    def unchanged(self) -> bool:
+        """True when the keys on screen are the ones a recompose would mount."""
+        return self._composed_for is not None and self.is_attached and self._composed_for == self.shown()
+
+    async def recompose(self) -> None:
+        """Remount the keys, unless they would come out as the ones on screen."""
+        if not self.unchanged():
+            await super().recompose()
+
+    def compose(self) -> ComposeResult:
+        """Footer's keys, noting what they were composed from."""
+        shown, self._composed_for = self.shown(), None
+        for widget in super().compose():
+            self._composed_for = shown  # Footer composes no key until the screen's bindings are known
+            yield widget
+
+
+class KeyFooter(SteadyFooter):
     """A Footer that drops its minor keys on narrow terminals (a group whose keys all went goes with its label)."""
 
     # A compact group's label keeps a space before the next key: Textual's runs on (`f i o d Quick filter? Help`),
@@ -54,26 +91,18 @@ class KeyFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._narrow = False
-        self._composed_for: Hashable | None = None  # what the keys on screen were composed from (None: no keys)
 
     def screen_is_narrow(self) -> bool:
         """True until the screen's breakpoint class is `-wide` (the list screens': FULL_FOOTER_FROM columns)."""
         return not self.screen.has_class(WIDE)
 
     def shown(self) -> Hashable:
-        """Everything the keys are composed from: the active bindings (their state and key display), the width
-        class, whether a pane is zoomed, the footer's options. Equal values compose equal keys."""
-        app, screen = self.app, self.screen
-        bindings = tuple(
-            (key, active.binding, active.enabled, active.tooltip, app.get_key_display(active.binding))
-            for key, active in screen.active_bindings.items()
-        )
-        options = (self.show_command_palette, self.combine_groups, app.ENABLE_COMMAND_PALETTE)
-        return (self.screen_is_narrow(), screen.maximized is not None, bindings, options)
+        """What SteadyFooter's keys are composed from, and the width class."""
+        return (self.screen_is_narrow(), super().shown())
 
     async def recompose(self) -> None:
         """Remount the keys, unless they would come out as the ones on screen; then fit them to the width."""
-        if self._composed_for is not None and self.is_attached and self._composed_for == self.shown():
+        if self.unchanged():
             return
         await super().recompose()
         self.call_after_refresh(self._fit)
@@ -109,7 +138,6 @@ class KeyFooter(Footer):
         """Footer's keys, without the minor ones while narrow."""
         self._narrow = self.screen_is_narrow()
         self.compact = self._narrow
-        shown, self._composed_for = self.shown(), None
         dropped_in_group = kept_in_group = 0
         for widget in super().compose():
             if isinstance(widget, FooterLabel):  # a group's label follows its keys
@@ -130,7 +158,6 @@ class KeyFooter(Footer):
                 compact = True if widget.has_class("-command-palette") else self.compact
                 widget.set_reactive(FooterKey.compact, compact)
                 widget.set_class(compact, "-compact", update=False)
-            self._composed_for = shown  # Footer composes no key until the screen's bindings are known
             yield widget
 
     def follow_breakpoint(self) -> None:
