@@ -344,16 +344,22 @@ LOCATE_KINDS = ("config", "data", "state", "exports")
 
 
 @click.command("locate")
-@click.argument("kind", type=click.Choice(LOCATE_KINDS), required=False, metavar="{config|data|state|exports}")
+@click.argument("kind", type=click.Choice(LOCATE_KINDS), required=False, metavar="[config|data|state|exports]")
 def locate(kind: str | None) -> None:
-    """Print the config, data, state or exports directory svctui uses."""
-    if kind is None:  # click's own message lists the choices tab-indented over five lines
-        raise click.UsageError(f"say which directory to print: one of {', '.join(LOCATE_KINDS)}")
-    if kind == "exports":
-        click.echo(str(_exports_dir()))
+    """Print the config, data, state or exports directory svctui uses (all four, each named, without KIND)."""
+    if kind is None:
+        width = max(map(len, LOCATE_KINDS))
+        for each in LOCATE_KINDS:
+            click.echo(f"{each:<{width}}  {_located(each)}")
         return
-    where = {"config": paths.config_dir, "data": paths.data_dir, "state": paths.state_dir}[kind]
-    click.echo(str(where()))
+    click.echo(str(_located(kind)))
+
+
+def _located(kind: str) -> Path:
+    """The directory of `kind` (one of LOCATE_KINDS)."""
+    if kind == "exports":
+        return _exports_dir()
+    return {"config": paths.config_dir, "data": paths.data_dir, "state": paths.state_dir}[kind]()
 
 
 def _exports_dir() -> Path:

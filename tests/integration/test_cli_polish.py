@@ -1,5 +1,6 @@
-"""A newcomer's walk of the command line: `locate` without an argument, the groups' `--help` at 80 columns, a
-control character in a filter value. What each says is whole, on one line, and shows control characters visibly."""
+"""A newcomer's walk of the command line: `locate` without an argument (every directory), the groups' `--help` at
+80 columns, a control character in a filter value. What each says is whole, on one line, and shows control
+characters visibly."""
 
 from __future__ import annotations
 
@@ -10,11 +11,16 @@ from tests.support.cli import invoke
 GROUPS = ["tasks", "events", "clients", "tags", "selectors", "audit", "profile"]
 
 
-def test_locate_without_an_argument_names_the_choices_on_one_line() -> None:
+def test_locate_without_an_argument_lists_every_directory_by_name() -> None:
+    """The newcomer's second walk: `svctui locate` alone was an error; it lists the four, each named, one a line."""
     result = invoke(["locate"])
-    assert result.exit_code == 2 and result.stdout == ""
-    assert "one of config, data, state, exports" in result.stderr
-    assert "\t" not in result.stderr and "Choose from" not in result.stderr
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["config", "data", "state", "exports"]
+    assert all(len(line.split(maxsplit=1)) == 2 and line.split(maxsplit=1)[1].startswith("/") for line in lines)
+    assert len({line.index("/") for line in lines}) == 1, "the paths line up"
+    alone = {kind: invoke(["locate", kind]).stdout.strip() for kind in ("config", "data", "state", "exports")}
+    assert [line.split(maxsplit=1)[1] for line in lines] == list(alone.values()), "the same as each alone"
 
 
 @pytest.mark.parametrize("group", GROUPS)
