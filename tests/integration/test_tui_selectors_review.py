@@ -169,7 +169,9 @@ async def test_nothing_that_would_be_deleted_keeps_delete_off_and_a_wrong_count_
             screen = app.screen
             assert isinstance(screen, ReviewScreen)
             assert "None of these would be deleted" in text_of(screen, "#review-left-out")
-            assert screen.query_one("#review-delete", Button).disabled, "a run that can only fail is not offered"
+            button = screen.query_one("#review-delete", Button)
+            assert button.disabled, "a run that can only fail is not offered"
+            assert str(button.label) == "Delete 0", "the button names what would be sent: nothing (was `Delete 2`)"
         many = [selector for selector in selectors if not selector.is_default][1:23]
         async with with_screen(demo, ReviewScreen(plan_of(demo, many))) as (app, pilot):
             screen = app.screen

@@ -461,7 +461,9 @@ class ReviewScreen(ConfirmDialog):
         extension-owned ones are left out). The count to type is not among them: it is the count marked, typed
         perhaps before the dry run answered, and a walker saw it change under their eyes (then refused) when the dry
         run found ids gone; what the dry run found is said on its own line (`show_left_out`)."""
-        if not self.anything_to_delete():
+        if not self.anything_to_delete():  # the title keeps the count marked; the button, off, names none sent
+            for button in self.query("#review-delete").results(Button):
+                button.label = "Delete 0"
             return
         sending, marked = len(self.sending_ids()), len(self.ids)
         title = f"Delete {plural(marked, 'selector')} from {tag_words(self.plan)}?"
