@@ -59,7 +59,7 @@ def concurrency_option(func: F) -> F:
 
 def refuse_if_read_only(ctx: click.Context, profile: Profile, what: str) -> None:
     """Exit 2 before any request when svctui runs read-only (--read-only, SVCTUI_READ_ONLY, the profile's setting)."""
-    from svctui.store.model import read_only_reason
+    from svctui.store.read_only import read_only_reason
 
     root = ctx.find_root()
     flag = bool(root.obj.get("read_only")) if isinstance(root.obj, dict) else False
@@ -74,8 +74,8 @@ def refuse_read_only_first(ctx: click.Context, profile_name: str | None, what: s
     flag and SVCTUI_READ_ONLY need no profile; a profile that cannot be resolved is left to the command to report."""
     from svctui.commands.common import chosen_profile_name
     from svctui.store.errors import StoreError
-    from svctui.store.model import read_only_reason
     from svctui.store.profiles import ProfileStore
+    from svctui.store.read_only import read_only_reason
 
     root = ctx.find_root()
     flag = bool(root.obj.get("read_only")) if isinstance(root.obj, dict) else False

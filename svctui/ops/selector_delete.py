@@ -8,7 +8,7 @@
 - `fetch_selector_records(client, tag_id)` is the tag's selector list, fetched once (names for prompts, records
   for the intent lines).
 - `preview_selectors(client, tag_id, ids, ...)` is the dry run (UNCHECKED when a lookup got no real answer).
-- `svctui.store.model.read_only_reason(profile)` says why destructive actions are refused (None: allowed).
+- `svctui.store.read_only.read_only_reason(profile)` says why destructive actions are refused (None: allowed).
 
 The modules behind it: `outcomes` (what happened), `audit_lines` (the log's lines), `delete_run` (the run),
 `resume` (resuming), `preview` (the dry run), `identity` (whether a selector found by id is the one a record kept).

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
-from collections.abc import Mapping
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
@@ -196,21 +194,3 @@ def mask(secret: SecretStr | None) -> str:
     """`********` for a secret that is set (no character of it, not even the last few: the token id beside it says
     which credential it is), `(none)` when there is none."""
     return "(none)" if secret is None else "*" * 8
-
-
-READ_ONLY_ENV = "SVCTUI_READ_ONLY"
-
-
-def read_only_reason(profile: Profile | None, flag: bool = False, env: Mapping[str, str] | None = None) -> str | None:
-    """Why destructive actions are refused — `--read-only`, SVCTUI_READ_ONLY=1, or a read-only profile — or None.
-
-    The command line refuses destructive commands with this reason; the dashboard hides destructive keys.
-    """
-    environ = os.environ if env is None else env
-    if flag:
-        return "svctui runs with --read-only"
-    if environ.get(READ_ONLY_ENV, "").strip().lower() in ("1", "true", "yes"):
-        return f"{READ_ONLY_ENV} is set"
-    if profile is not None and profile.read_only:
-        return f"profile {profile.name!r} is read-only (read_only = true)"
-    return None

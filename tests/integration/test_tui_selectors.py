@@ -408,6 +408,7 @@ async def test_read_only_hides_delete(demo_server: DemoServer, monkeypatch: pyte
         await pilot.press("space", "ctrl+d")
         await settle(pilot)
         assert app.screen is screen
+        assert "demo read-only" in str(screen.query_one("#app-header", Static).render()), "the header says it"
 
 
 class NoTagList(RecordingServer):

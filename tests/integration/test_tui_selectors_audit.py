@@ -18,7 +18,7 @@ from svctui.demo.server import DemoServer
 from svctui.ops.audit_lines import AuditContext, plan_line
 from svctui.store.audit import append_audit, audit_path
 from svctui.store.audit_read import read_audit
-from svctui.store.model import READ_ONLY_ENV
+from svctui.store.read_only import READ_ONLY_ENV
 from svctui.tui.launch import demo_profile
 from svctui.tui.screens.selectors.audit_tab import INTERRUPTED, AuditTab
 from svctui.tui.screens.selectors.confirm import ConfirmScreen

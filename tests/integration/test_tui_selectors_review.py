@@ -11,7 +11,7 @@ import pytest
 from textual.widgets import Button, DataTable, Input, Static
 
 from svctui.demo.server import DemoServer
-from svctui.store.model import READ_ONLY_ENV
+from svctui.store.read_only import READ_ONLY_ENV
 from svctui.tui.screens.selectors.impact import kinds_text
 from svctui.tui.screens.selectors.prompts import TypeIds
 from svctui.tui.screens.selectors.review import CONFIRM_TYPED_ABOVE, ReviewScreen

@@ -17,8 +17,9 @@ from svctui.store import paths
 from svctui.store.audit import append_audit, audit_path, new_run_id
 from svctui.store.audit_read import read_audit
 from svctui.store.errors import StoreError
-from svctui.store.model import Profile, read_only_reason
+from svctui.store.model import Profile
 from svctui.store.profiles import ProfileStore, dump_profiles, parse_profiles
+from svctui.store.read_only import read_only_reason
 from tests.support.files import child_env
 
 RUN_ID = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{4}$")

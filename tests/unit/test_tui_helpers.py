@@ -234,6 +234,10 @@ def test_header_at_80_columns_keeps_the_profile_name() -> None:
     assert header("alpha", 78).endswith("4 Clients   alpha") and len(header("alpha", 78)) <= 78
     assert header("prod-eu-west-1", 78).endswith(" prod-eu-west…") and len(header("prod-eu-west-1", 78)) == 78
     assert header("alpha", 98).endswith("profile alpha | enterprise"), "the server goes before the edition"
+    off = HeaderInfo("prod-eu-west-1", "http://127.0.0.1:47391", "enterprise", read_only=True)
+    for width in (78, 98, 160):
+        shown = header_content(off, tabs, "events", width).plain
+        assert " read-only" in shown and len(shown) <= width, "deletion off is said at every width (the name cut first)"
 
 
 def test_help_rows_fit_the_dialog() -> None:

@@ -4,6 +4,7 @@ header of tabs, the status line, the state panel, and live refresh's stale rows 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from textual import events, getters
@@ -12,6 +13,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from svctui.store.read_only import read_only_reason
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.breakpoints import DETAIL_BELOW, narrow_below, set_breakpoint_class
 from svctui.tui.live import Freshness
@@ -94,7 +96,8 @@ class DashboardScreen(Screen[None]):
     def refresh_header(self, *_: object) -> None:
         """Redraw the header: the tabs, this one current, and what the app knows of the server."""
         app = self.app
-        self.header.show(app.header_info, app.tabs, self.MODE)
+        read_only = read_only_reason(app.profile, app.read_only_flag) is not None
+        self.header.show(replace(app.header_info, read_only=read_only), app.tabs, self.MODE)
 
     def show_status(self, parts: Sequence[str]) -> None:
         """Fit `parts` (StatusParts, most important kept) to the status line and show them."""

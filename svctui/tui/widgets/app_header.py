@@ -20,6 +20,7 @@ class HeaderInfo:
     server: str = ""
     edition: str | None = None
     problem: str | None = None
+    read_only: bool = False  # deletion off (`--read-only`, SVCTUI_READ_ONLY, a read-only profile): at every width
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ def _assemble(
         parts += [(f" {tab.key} {tab.title} ", f"{style} @click=app.switch_screen_tab('{tab.name}')"), " "]
     parts += ["  ", ("profile ", "dim")] if label else [" "]
     parts += [(name or info.profile or "-", "bold")]
+    if info.read_only:
+        parts += [(" read-only", "$warning bold")]
     if server:
         parts += [(" | ", "dim"), server]
     shown = (info.edition or ("?" if info.problem is None else "")) if edition else ""

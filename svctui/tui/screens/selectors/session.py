@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from svctui.api.client import ApiClient
 from svctui.ops.selector_delete import AuditContext
-from svctui.store.model import read_only_reason
+from svctui.store.read_only import read_only_reason
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.screens.selectors.plan import CleanupPlan
 
