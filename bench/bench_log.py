@@ -25,7 +25,7 @@ from pathlib import Path
 
 from bench.bench_stall import STALL_REPEATS, make_app, serving, stall_row
 from bench.harness import Comparison
-from bench.support import LagMonitor, launched_as, until
+from bench.support import LagMonitor, launched_as, screen_settled, until
 from svctui.api.filters import Filter
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.process import DemoProcess
@@ -33,7 +33,6 @@ from svctui.demo.runlogs import BIG_EVERY, NO_LOG_EVERY
 from svctui.startup import DASHBOARD
 from svctui.store.settings import Settings
 from svctui.tui.screens.tasks.screen import TasksScreen
-from svctui.tui.textual_internals import screen_drawn
 from tests.support.tui import settle
 
 SIZE = (160, 50)
@@ -69,7 +68,7 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
             pane.task_id = None  # read it again
             screen.action_open_log()
             await until(lambda: not pane.loading)
-            await screen_drawn(pilot)
+            await screen_settled(pilot)
 
         await load()  # untimed: the demo generates the log once
         size = sum(len(line.message) + len(line.stamp) + 2 for line in view.lines)
@@ -86,20 +85,20 @@ async def log_rows(demo: DemoProcess) -> list[Comparison]:
             for keys in ((), ("w",), ("w",)):
                 await pilot.press(*keys)
                 await pilot.app.workers.wait_for_complete()
-                await screen_drawn(pilot)
+                await screen_settled(pilot)
             assert view.matches, "the search found the closing line"
 
         async def search_field() -> None:
             for keys in (("slash",), tuple("happy graphing"), ("enter",)):
                 await pilot.press(*keys)
                 await pilot.app.workers.wait_for_complete()
-                await screen_drawn(pilot)
+                await screen_settled(pilot)
 
         async def wrapped() -> None:
             for key in ("ctrl+w", *("pagedown",) * 20, "G", "g", "w", "w", "ctrl+w"):
                 await pilot.press(key)
                 await pilot.app.workers.wait_for_complete()
-            await screen_drawn(pilot)
+            await screen_settled(pilot)
 
         what = f"a {size / 1e6:.1f} MB log of {len(view.lines):,} lines"
         rows = [

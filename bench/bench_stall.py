@@ -48,7 +48,7 @@ import httpx
 from textual.pilot import Pilot
 
 from bench.harness import Comparison, Measurement, human
-from bench.support import LagMonitor, launched_as, until
+from bench.support import LagMonitor, launched_as, screen_settled, until
 from svctui.api.client import ApiClient
 from svctui.api.filters import EVENTS, Filter
 from svctui.api.query import ListQuery
@@ -62,7 +62,6 @@ from svctui.tui.launch import demo_profile
 from svctui.tui.screens import list_screen
 from svctui.tui.screens.tasks import loaders
 from svctui.tui.screens.tasks.screen import TasksScreen
-from svctui.tui.textual_internals import screen_drawn, still_measuring
 from tests.support.tui import RecordingApp, events_screen, settle
 from tests.support.tui import make_app as _make_app
 
@@ -127,10 +126,7 @@ async def shown(pilot: Pilot[Any], screen: list_screen.ListScreen[Any], before: 
     """Wait until the screen showed a page after `before` pages (see `applied`), and its table and messages are
     done."""
     await until(lambda: applied(screen) > before)
-    await screen_drawn(pilot)
-    table = screen.table
-    while still_measuring(table):
-        await screen_drawn(pilot)
+    await screen_settled(pilot)
 
 
 async def stall(
@@ -282,7 +278,7 @@ async def tasks_rows(demo: DemoProcess) -> list[Comparison]:
             screen.runs.clear()
             screen.load_history()
             await until(lambda: screen.runs.tasks is not None)
-            await screen_drawn(pilot)
+            await screen_settled(pilot)
 
         shipped = loaders.HISTORY_LIMIT
         plot = await stall_row(

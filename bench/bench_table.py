@@ -28,12 +28,12 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
 from bench.harness import Comparison, Measurement, interleaved, measure_async
+from bench.support import screen_settled
 from svctui.api.models import Event
 from svctui.api.query import ListQuery
 from svctui.demo.config import FIXED_ANCHOR
 from svctui.demo.server import DemoServer
 from svctui.tui.screens.events.detail import event_adapter
-from svctui.tui.textual_internals import screen_drawn, still_measuring
 from svctui.tui.widgets.paged_table import ColumnDef, PagedTable, RowAdapter
 
 SIZE = (160, 50)
@@ -149,9 +149,7 @@ class Tables:
 
         Not `pilot.pause()`: that sleeps at least 20 ms waiting for the CPU to go idle, swamping the cheap runs.
         """
-        await screen_drawn(self.pilot)
-        while any(still_measuring(table) for table in (self.baseline, self.subject)):
-            await screen_drawn(self.pilot)
+        await screen_settled(self.pilot)
 
     async def clear_and_add(self, records: Sequence[Event]) -> None:
         """The baseline: drop every row, then add_row each record (the same cells show_items builds)."""

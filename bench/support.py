@@ -10,9 +10,13 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from svctui.demo.server import DemoServer
 from svctui.startup import TUNINGS, tune_runtime
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
 
 
 def isolated_env(root: Path) -> dict[str, str]:
@@ -139,6 +143,31 @@ class LagMonitor:
         self.reset()
         await asyncio.sleep(seconds)
         return self.worst()
+
+
+SETTLE_LIMIT = 30.0  # seconds: a node that never gets to its messages fails the run instead of hanging it
+
+
+async def screen_settled(pilot: Pilot[Any]) -> None:
+    """Until the app and every widget of its screen have handled the messages queued now and then their idle work
+    (a DataTable measures new and updated cells when idle); not `pilot.pause()`, which also waits for an idle CPU
+    and so swamps a cheap measurement."""
+    app = pilot.app
+    pending = 0
+    all_done = asyncio.Event()
+
+    def one_done() -> None:
+        nonlocal pending
+        pending -= 1
+        if pending == 0:
+            all_done.set()
+
+    for node in (app, *app.screen.walk_children(with_self=True)):
+        # call_later: after the messages queued now; call_next from there: after the idle handlers that follow
+        if node.call_later(node.call_next, one_done):
+            pending += 1
+    if pending:
+        await asyncio.wait_for(all_done.wait(), SETTLE_LIMIT)
 
 
 async def until(condition: Callable[[], bool], step: float = 0.001) -> None:

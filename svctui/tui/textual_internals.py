@@ -21,7 +21,6 @@ from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, Ro
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.pilot import Pilot
     from textual.screen import Screen
     from textual_plotext import PlotextPlot
     from textual_plotext.plot import Plot  # a type only: plotext loads with the first plot, not at start
@@ -38,8 +37,6 @@ KEY_FOOTER = "KeyFooter: minor keys, and a group's label with its keys, dropped 
 ORDERED_INPUT = "OrderedInput: a bound key runs before the keys typed after it (Textual #6605)"
 ROW_HIGHLIGHT = "RowTable: a flashing or marked row's highlight on every cell and past the last column"
 THREAD_PLOT = "plot_size, plot_theme_name, register_plot_theme: a plot built in a thread as PlotextPlot.render does"
-# the bench harness (bench/), not the dashboard
-BENCH_WAITS = "screen_drawn, still_measuring: a measurement ends on a drawn frame, a settled table (stall-*, table-*)"
 # performance devices
 CURRENT_CSS = "styled_with_current_css: a tab's screen made with the app's CSS counter, no second parse (first-row)"
 FIXED_LAYOUT = "FixedLayoutTable: fixed-width cells and rows left unmeasured (stall-first-page, -page-turn, -filter)"
@@ -61,8 +58,6 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("textual_plotext.plot", "Plot._set_size"): THREAD_PLOT,
     ("textual_plotext", "PlotextPlot._get_plotext_theme_name"): THREAD_PLOT,
     ("textual_plotext", "PlotextPlot._register_theme"): THREAD_PLOT,
-    ("textual.pilot", "Pilot._wait_for_screen"): BENCH_WAITS,
-    ("DataTable", "_updated_cells"): BENCH_WAITS,
     ("Screen", "_css_update_count"): CURRENT_CSS,
     ("App", "_css_update_count"): CURRENT_CSS,
     ("DataTable", "_labelled_row_exists"): FIXED_LAYOUT,
@@ -301,15 +296,3 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
         width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
         header_height = self.header_height if self.show_header else 0
         self.virtual_size = Size(width, self._total_row_height + header_height)
-
-
-# ----- the bench harness's waits (bench/) ---------------------------------------------------------------------------
-async def screen_drawn(pilot: Pilot[Any]) -> None:
-    """Until the screen has processed and drawn what is pending (`pilot.pause()` also waits for an idle CPU, which
-    swamps a cheap measurement)."""
-    await pilot._wait_for_screen()
-
-
-def still_measuring(table: DataTable[Any]) -> bool:
-    """True while DataTable has dimensions or updated cells left to measure (its idle work)."""
-    return bool(table._require_update_dimensions or table._updated_cells)
