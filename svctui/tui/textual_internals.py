@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import TextType
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size
@@ -60,10 +61,8 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("textual_plotext", "PlotextPlot._register_theme"): THREAD_PLOT,
     ("Screen", "_css_update_count"): CURRENT_CSS,
     ("App", "_css_update_count"): CURRENT_CSS,
-    ("DataTable", "_labelled_row_exists"): FIXED_LAYOUT,
     ("DataTable", "_update_column_widths"): FIXED_LAYOUT,
     ("DataTable", "_update_dimensions"): FIXED_LAYOUT,
-    ("DataTable", "_row_label_column_width"): FIXED_LAYOUT,
     ("DataTable", "_total_row_height"): FIXED_LAYOUT,
     ("DataTable", "_require_update_dimensions"): f"{FIXED_LAYOUT}; {APPEND_ROWS}; {ROWS_KEPT}",
     ("DataTable", "_row_locations"): APPEND_ROWS,
@@ -240,6 +239,8 @@ def styled_cell(
 class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
     """A DataTable that, while `fixed_layout()` holds, skips measuring cells whose width no column uses."""
 
+    _row_labels_added = False  # as DataTable's own flag, which it sets only when it measures the new rows
+
     def fixed_layout(self) -> bool:
         """True when no column sizes to its content and no row has a label (here: never)."""
         return False
@@ -252,11 +253,19 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
                 for link in cache._cache.values():
                     link.clear()
                 cache.clear()  # now: a cleared link must never be read
+        self._row_labels_added = False
         return super().clear(columns)
 
     def has_row_labels(self) -> bool:
-        """True when a row has a label (which takes a column of its own)."""
-        return bool(self._labelled_row_exists)
+        """True when a row was added with a label (which takes a column of its own) since the table was cleared."""
+        return self._row_labels_added
+
+    def add_row(
+        self, *cells: Cell, height: int | None = 1, key: str | None = None, label: TextType | None = None
+    ) -> RowKey:
+        """Add a row as DataTable does, noting whether it has a label."""
+        self._row_labels_added = self._row_labels_added or label is not None
+        return super().add_row(*cells, height=height, key=key, label=label)
 
     def append_rows(self, rows: Sequence[tuple[str, list[Any]]]) -> None:
         """Add one-line rows at the bottom, as `add_row` each would, with the per-table work done once (add_row
@@ -293,6 +302,6 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
         if not self.fixed_layout() or any(self.rows[key].auto_height for key in new_rows if key in self.rows):
             super()._update_dimensions(new_rows)
             return
-        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        width = sum(column.get_render_width(self) for column in self.columns.values())  # no row label: no label column
         header_height = self.header_height if self.show_header else 0
         self.virtual_size = Size(width, self._total_row_height + header_height)
