@@ -67,7 +67,6 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_require_update_dimensions"): f"{FIXED_LAYOUT}; {APPEND_ROWS}; {ROWS_KEPT}",
     ("DataTable", "_row_locations"): APPEND_ROWS,
     ("DataTable", "_new_rows"): APPEND_ROWS,
-    ("DataTable", "_highlight_cursor"): APPEND_ROWS,
     ("DataTable", "_data"): f"{CELLS_IN_PLACE}; {APPEND_ROWS}",
     ("DataTable", "_update_count"): f"{STYLED_CELL}; {ROWS_KEPT}; {APPEND_ROWS}",
     ("DataTable", "_cell_render_cache"): f"{STYLED_CELL}; {FORGET_ROWS}",
@@ -270,9 +269,12 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
     def append_rows(self, rows: Sequence[tuple[str, list[Any]]]) -> None:
         """Add one-line rows at the bottom, as `add_row` each would, with the per-table work done once (add_row
         re-validates the cursor per row)."""
+        if rows and self.row_count == 0:  # the first row by add_row, which highlights the cursor on it
+            first_key, first_cells = rows[0]
+            super().add_row(*first_cells, key=first_key)
+            rows = rows[1:]
         if not rows:
             return
-        was_empty = self.row_count == 0
         column_keys = [column.key for column in self.ordered_columns]
         locations, data, table_rows, new = self._row_locations, self._data, self.rows, self._new_rows
         for key, cells in rows:
@@ -287,8 +289,6 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
             new.add(row_key)
         self._require_update_dimensions = True
         self.cursor_coordinate = self.cursor_coordinate  # clamp it to the table, as add_row does
-        if was_empty and self.columns and self.show_cursor and self.cursor_type != "none":
-            self._highlight_cursor()
         self._update_count += 1
         self.check_idle()
 
