@@ -46,7 +46,6 @@ CELLS_IN_PLACE = "row_cells: a row's cells read and written in place (stall-page
 STYLED_CELL = "styled_cell: a cell laid out once, styled and cached as DataTable does (stall-*, fleet-1000-fill)"
 ROWS_KEPT = "rendered_rows_stale, columns_resized: rows kept, redrawn (stall-first-page, -page-turn, fleet-1000-fill)"
 FORGET_ROWS = "forget_rendered_rows: a changed row repaints alone (fleet-1000-fill, clients-fill)"
-PAGES_FREED = "FixedLayoutTable.clear: old pages freed with no full collection (rss-100k)"
 
 # (owner, private name) -> the devices it serves; tests/unit/test_textual_internals.py checks each is still there.
 PRIVATE_NAMES: dict[tuple[str, str], str] = {
@@ -76,7 +75,6 @@ PRIVATE_NAMES: dict[tuple[str, str], str] = {
     ("DataTable", "_row_render_cache"): FORGET_ROWS,
     ("DataTable", "_row_renderable_cache"): FORGET_ROWS,
     ("DataTable", "_line_cache"): FORGET_ROWS,
-    ("textual.cache", "LRUCache._cache"): PAGES_FREED,
 }
 
 # Textual widgets svctui names in CSS or a query, which Textual does not export (type name -> what it is used for);
@@ -245,13 +243,17 @@ class FixedLayoutTable(HighlightedRows[Cell], Generic[Cell]):
         return False
 
     def clear(self, columns: bool = False) -> Self:
-        """Clear the table as DataTable does, its LRU caches unlinked first: emptied alone, each cache's ring of
-        [prev, next, key, value] links is a reference cycle holding the old rows and lines until a full collection."""
+        """Clear the table as DataTable does, its LRU caches emptied entry by entry first: `discard` unlinks each from
+        the cache's ring of [prev, next, key, value] links, which `clear` alone leaves a reference cycle holding the old
+        rows and lines until a full collection (rss-100k)."""
         for cache in vars(self).values():
             if isinstance(cache, LRUCache):
-                for link in cache._cache.values():
-                    link.clear()
-                cache.clear()  # now: a cleared link must never be read
+                placeholder = object()
+                cache.set(placeholder, None)  # the ring's last link points at itself: let that be this one
+                for key in list(cache.keys()):
+                    if key is not placeholder:
+                        cache.discard(key)  # unlinked from the ring: freed by reference counting
+                cache.clear()
         self._row_labels_added = False
         return super().clear(columns)
 
