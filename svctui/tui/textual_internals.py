@@ -37,8 +37,8 @@ Lines = list[list[Segment]]  # a rendered cell: its lines of segments
 KEY_FOOTER = "KeyFooter: minor keys, and a group's label with its keys, dropped on narrow terminals (no public export)"
 ORDERED_INPUT = "OrderedInput: a bound key runs before the keys typed after it (Textual #6605)"
 ROW_HIGHLIGHT = "RowTable: a flashing or marked row's highlight on every cell and past the last column"
-THREAD_PLOT = "plot_size, plot_theme_name, register_plot_theme: a plot built in a thread as PlotextPlot.render does"
 # performance devices
+THREAD_PLOT = "plot_size, plot_theme_name, register_plot_theme: a plot built in a thread (stall-plot-history, -drop-*)"
 CURRENT_CSS = "styled_with_current_css: a tab's screen made with the app's CSS counter, no second parse (first-row)"
 FIXED_LAYOUT = "FixedLayoutTable: fixed-width cells and rows left unmeasured (stall-first-page, -page-turn, -filter)"
 APPEND_ROWS = "append_rows: a page's rows added in one go, as add_row each would (stall-page-turn, stall-filter)"
