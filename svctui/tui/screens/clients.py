@@ -138,6 +138,13 @@ class ClientJudged(Message, bubble=False):
         self.result = result
 
 
+class ClientsDetail(VerticalScroll):
+    """The highlighted client's detail; it takes the whole screen from the palette (`Full screen`), as the table
+    does, whichever of the two has the focus."""
+
+    ALLOW_MAXIMIZE = True  # a scroll container is not maximizable by default: the palette offered nothing here
+
+
 class ClientsScreen(DashboardScreen):
     """Every collection client with its health, worst first; rows fill in as their answers arrive."""
 
@@ -153,6 +160,8 @@ class ClientsScreen(DashboardScreen):
     ClientsScreen.-narrow #clients-detail {
         width: 1fr; height: 1fr; max-width: 100%; border-left: none; border-top: solid $panel;
     }
+    /* Full screen (the palette): the whole width, no border; after the -narrow rule, which it overrides */
+    ClientsScreen #clients-detail.-maximized { max-width: 100%; border-left: none; border-top: none; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
@@ -221,7 +230,7 @@ class ClientsScreen(DashboardScreen):
         with Horizontal(id="clients-body"):
             yield StatePanel(id="state")
             yield ClientsTable(self.fit_columns, id="clients-table")
-            with VerticalScroll(id="clients-detail"):
+            with ClientsDetail(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
 
     def on_mount(self) -> None:
