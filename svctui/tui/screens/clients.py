@@ -77,6 +77,7 @@ from svctui.tui.screens.clients_table import ClientsTable, answer_cells, name_ce
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import StatusPart
 from svctui.tui.textual_internals import columns_resized
+from svctui.tui.widgets.detail_pane import SCROLL_BINDINGS
 from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import ellipsized
 from svctui.tui.widgets.state_panel import StatePanel, error_view, retry_helps
@@ -143,6 +144,7 @@ class ClientsDetail(VerticalScroll):
     does, whichever of the two has the focus."""
 
     ALLOW_MAXIMIZE = True  # a scroll container is not maximizable by default: the palette offered nothing here
+    BINDINGS: ClassVar[list[BindingType]] = SCROLL_BINDINGS  # j/k/g/G as in every detail pane
 
 
 class ClientsScreen(DashboardScreen):
