@@ -172,6 +172,13 @@ class SvcTuiApp(App[int]):
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
         self.at_hangup: list[Callable[[], None]] = []  # run as the terminal hangs up, before the exit (hung_up)
         self.demo_stopped = ""  # why the demo server of `svctui --demo` stopped on its own, once it has
+        # the running demo server's profile (`--demo`, or started from the first-run screen): the profile picker
+        # offers it after a switch to another, until it stops
+        self.demo_profile: Profile | None = None
+        if profile is not None:
+            from svctui.store.model import DEMO_PROFILE  # loaded already: the profile is one
+
+            self.demo_profile = profile if profile.name == DEMO_PROFILE else None
         self._demo_url = ""  # the stopped demo server's base URL: a client for it sends nothing
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
@@ -502,6 +509,7 @@ class SvcTuiApp(App[int]):
         elif THEME.answers(message):
             self.settings = message.value
         elif DEMO.answers(message):
+            self.demo_profile = message.value
             self.call_later(self.switch_profile, message.value)
 
     @on(LoadFailed)
