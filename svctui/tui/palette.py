@@ -218,7 +218,7 @@ def open_profile_picker(app: SvcTuiApp) -> None:
         app.notify(str(exc), severity="error", markup=False)
         return
     in_use = app.profile.name if app.profile is not None else None
-    demo = app.demo_profile if not app.demo_stopped else None  # the running demo: back to it after a switch
+    demo = app.demo_profile if not app.demo_stop else None  # the running demo: back to it after a switch
     if not profiles and (demo is None or demo.name == in_use):
         app.notify("No stored profiles: add one with `svctui profile add NAME ...`.", markup=False)
         return

@@ -188,3 +188,28 @@ async def test_the_running_demo_stays_in_the_picker_after_a_switch_away(demo_ser
         await settle(pilot)
         assert app.profile is not None and app.profile.name == "demo" and app.profile.token_key is not None
         assert any(note.message.startswith("Now using profile demo") for note in app.notes)
+
+
+async def test_a_demo_that_stops_while_another_profile_is_in_use_leaves_that_one_alone(
+    demo_server: DemoServer,
+) -> None:
+    """With the demo now a switch away (item 16): the demo server stopping while another profile was in use refused
+    that profile's requests (`The demo server stopped` for its server) and would have offered the dead demo. The
+    other profile keeps its own answers; the picker no longer lists the demo."""
+    from tests.support.tui import events_screen, shown_state, unreachable_profile
+
+    assert add_profile("lab", demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(demo_server)
+    async with running(app, (80, 24)) as pilot:
+        await app.switch_profile(unreachable_profile())
+        await settle(pilot)
+        app.demo_server_stopped("The demo server stopped (killed by signal 9)")
+        assert app.demo_stopped == "", "the profile in use is not the demo's"
+        await pilot.press("r")
+        await settle(pilot)
+        shown = shown_state(events_screen(app).state_panel)
+        assert "demo server stopped" not in shown and "reach" in shown, shown
+        open_profile_picker(app)
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ProfilePicker) and [name for name, _url in picker.names] == ["lab"]
