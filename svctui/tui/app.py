@@ -171,7 +171,14 @@ class SvcTuiApp(App[int]):
         configured = settings.refresh_seconds if settings is not None else 0
         self.live = LiveRefresh(self, configured if refresh_seconds is None else refresh_seconds)
         self.at_hangup: list[Callable[[], None]] = []  # run as the terminal hangs up, before the exit (hung_up)
-        self.demo_stopped = ""  # why the demo server of `svctui --demo` stopped on its own, once it has
+        self.demo_stop = ""  # why the demo server of `svctui --demo` stopped on its own, once it has
+        # the running demo server's profile (`--demo`, or started from the first-run screen): the profile picker
+        # offers it after a switch to another, until it stops
+        self.demo_profile: Profile | None = None
+        if profile is not None:
+            from svctui.store.model import DEMO_PROFILE  # loaded already: the profile is one
+
+            self.demo_profile = profile if profile.name == DEMO_PROFILE else None
         self._demo_url = ""  # the stopped demo server's base URL: a client for it sends nothing
         if profile is not None:
             self.header_info = HeaderInfo(profile.name, server_label or profile.base_url)
@@ -428,7 +435,7 @@ class SvcTuiApp(App[int]):
 
             # The tasks screen shows its own deprecation notice; don't let the client warn on stderr too.
             self._client = open_client(self.profile, on_deprecation=self._note_deprecation)
-            if self.demo_stopped and self.profile.base_url == self._demo_url:
+            if self.demo_stopped:
                 self._client.refuse(self.demo_stopped)
         return self._client
 
@@ -502,6 +509,7 @@ class SvcTuiApp(App[int]):
         elif THEME.answers(message):
             self.settings = message.value
         elif DEMO.answers(message):
+            self.demo_profile = message.value
             self.call_later(self.switch_profile, message.value)
 
     @on(LoadFailed)
@@ -559,12 +567,20 @@ class SvcTuiApp(App[int]):
         self.notify("Starting the demo server…", timeout=3)
         self.loads.start_in_thread(DEMO, self.demo_profile_factory)
 
+    @property
+    def demo_stopped(self) -> str:
+        """Why the demo server stopped on its own while the profile in use talks to it ("" while it runs, with no
+        demo, or on another profile's server: that one's failures are its own)."""
+        on_demo = self.profile is not None and self.profile.base_url == self._demo_url
+        return self.demo_stop if on_demo else ""
+
     def demo_server_stopped(self, message: str) -> None:
         """The demo server's process ended on its own (`The demo server stopped (killed by signal 9)`): a toast now,
         and every error panel from then on says it and what helps (`r` cannot bring it back)."""
-        self.demo_stopped = message
-        self._demo_url = self.profile.base_url if self.profile is not None else ""
-        if self._client is not None:
+        self.demo_stop = message
+        demo = self.demo_profile or self.profile  # the demo's, whichever profile is in use now
+        self._demo_url = demo.base_url if demo is not None else ""
+        if self._client is not None and self.demo_stopped:
             self._client.refuse(message)  # nothing more to its port: another process may take it (a 401, or worse)
         self.notify(message, title="Demo server", severity="error", timeout=30, markup=False)
 

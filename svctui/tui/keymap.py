@@ -19,6 +19,11 @@ CONTEXTS: Mapping[str, tuple[str, ...]] = {
     "Completed tasks": ("svctui.tui.screens.tasks:TasksScreen", TABLE, APP),
     "Selector cleanup": ("svctui.tui.screens.selectors.screen:SelectorsScreen", TABLE, APP),
     "Clients": ("svctui.tui.screens.clients:ClientsScreen", APP),
+    "a detail pane": (
+        "svctui.tui.widgets.detail_pane:DetailPane",
+        "svctui.tui.screens.clients:ClientsDetail",
+        APP,
+    ),
     "the run's log": ("svctui.tui.widgets.log_view:LogView", "svctui.tui.screens.tasks.log_tab:LogPane", APP),
     "the filter editor": ("svctui.tui.widgets.filter_editor:FilterEditor", APP),
     "the client picker": ("svctui.tui.widgets.client_picker:ClientPicker", APP),

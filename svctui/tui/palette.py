@@ -114,7 +114,7 @@ def export_view(screen: ListScreen[Any], fmt: str, directory: Path | None = None
 
 
 class ProfilePicker(ModalScreen["Profile | None"]):
-    """Choose one of the stored profiles (and the demo, when it runs)."""
+    """Choose one of the stored profiles, or the demo server of this session while it runs."""
 
     # enter and the keys that move the list are priority bindings: they act on the app's loop in the order typed. As
     # the list's own, enter became a message queued behind the keys typed after it, which reached the picker on its
@@ -139,9 +139,10 @@ class ProfilePicker(ModalScreen["Profile | None"]):
     ProfilePicker OptionList { height: auto; max-height: 20; }
     """
 
-    def __init__(self, names: list[tuple[str, str]], in_use: str | None = None) -> None:
+    def __init__(self, names: list[tuple[str, str]], in_use: str | None = None, demo: Profile | None = None) -> None:
         super().__init__()
-        self.names = names
+        self.demo = demo  # the running demo server's profile (not stored), listed last
+        self.names = [*names, (demo.name, demo.base_url)] if demo is not None else names
         self.in_use = in_use
 
     def compose(self) -> ComposeResult:
@@ -158,8 +159,11 @@ class ProfilePicker(ModalScreen["Profile | None"]):
             yield options
 
     def label(self, name: str, url: str) -> str:
-        """`● name  url  (in use)` for the profile in use, `  name  url` for the others."""
-        return f"● {name}  {url}  (in use)" if name == self.in_use else f"  {name}  {url}"
+        """`● name  url  (in use)` for the profile in use, `  name  url` for the others; the demo says what it is."""
+        demo = "demo server, not stored" if self.demo is not None and name == self.demo.name else ""
+        if name == self.in_use:
+            return f"● {name}  {url}  ({'in use, ' + demo if demo else 'in use'})"
+        return f"  {name}  {url}" + (f"  ({demo})" if demo else "")
 
     def action_move(self, action: str) -> None:
         """Move the list's highlight (`cursor_down`, `first`, …), in the order the keys were typed."""
@@ -188,6 +192,9 @@ class ProfilePicker(ModalScreen["Profile | None"]):
             self.notify(f"Already using profile {self.in_use}.", markup=False)
             self.dismiss(None)
             return
+        if self.demo is not None and name == self.demo.name:
+            self.dismiss(self.demo)
+            return
         try:
             profile = ProfileStore().resolve(name)
         except StoreError as exc:
@@ -210,7 +217,9 @@ def open_profile_picker(app: SvcTuiApp) -> None:
     except StoreError as exc:
         app.notify(str(exc), severity="error", markup=False)
         return
-    if not profiles:
+    in_use = app.profile.name if app.profile is not None else None
+    demo = app.demo_profile if not app.demo_stop else None  # the running demo: back to it after a switch
+    if not profiles and (demo is None or demo.name == in_use):
         app.notify("No stored profiles: add one with `svctui profile add NAME ...`.", markup=False)
         return
 
@@ -218,8 +227,7 @@ def open_profile_picker(app: SvcTuiApp) -> None:
         if profile is not None:
             app.call_later(app.switch_profile, profile)
 
-    in_use = app.profile.name if app.profile is not None else None
-    app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()], in_use), chosen)
+    app.push_screen(ProfilePicker([(name, p.base_url) for name, p in profiles.items()], in_use, demo), chosen)
 
 
 def open_profile_editor(app: SvcTuiApp) -> None:

@@ -43,3 +43,19 @@ async def test_chips_out_of_view_are_counted_and_the_hint_stays(demo_server: Dem
         assert (f"+{hidden} more" in line) is (hidden > 0), line
         if size == (80, 24):
             assert hidden > 0, "at 80 columns the o chips do not all fit"
+
+
+async def test_chips_counted_again_when_f_gives_way_to_o(demo_server: DemoServer) -> None:
+    """`f` then `o` at 80x24: the line ran past the edge (`… status ≠ complete`, no `+N more`, no hint): the chips
+    were counted before `o`'s replaced `f`'s (walk 3, item 8)."""
+    app = tasks_app(demo_server, drop_case(demo_server).client_id)
+    async with running(app, (80, 24)) as pilot:
+        screen = await open_tasks(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        chips = screen.query_one(FilterChips)
+        line = " ".join(chips_line(app).split())
+        assert "x clears all" in line and chips.hidden_chips > 0, line
+        assert f"+{chips.hidden_chips} more" in line, line

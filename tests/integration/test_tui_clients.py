@@ -735,3 +735,25 @@ async def test_a_drops_clients_detail_says_what_dropped(demo_server: DemoServer)
         drop = fra.health.window_drops[0]
         assert f"Drops in the last 24 h: {len(fra.health.window_drops)}" in text
         assert f"task {drop.task_id}: {drop.text()} vs task {drop.previous_task_id}" in text
+
+
+async def test_the_palette_offers_full_screen_with_the_detail_pane_focused_too(demo_server: DemoServer) -> None:
+    """Walk 3, item 9: the palette offered "Full screen" with the table focused, nothing with the detail pane (a
+    scroll container Textual does not maximize); the pane now takes the whole width (beside the table it is 50
+    cells at most), and esc brings the rest back."""
+    async with on_events(demo_server, size=(160, 45)) as (app, pilot, _events):
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ClientsScreen)
+        await pilot.press("tab")
+        detail = screen.query_one("#clients-detail")
+        assert screen.focused is detail
+        commands = {command.title: command for command in app.get_system_commands(screen)}
+        assert "Full screen" in commands, list(commands)
+        commands["Full screen"].callback()
+        await settle(pilot)
+        assert screen.maximized is detail and detail.outer_size.width == 160
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.maximized is None

@@ -5,11 +5,14 @@ columns), one line as before."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
 
 from svctui.demo.server import DemoServer
+from svctui.triage import COUNT_LABELS, format_delta
 from svctui.tui.widgets.deltas import DeltasPane
 from tests.support.tasks import NO_DEPRECATION_WARNING, drop_case, only_task, open_tasks, tasks_app
 from tests.support.tui import settle
@@ -56,3 +59,37 @@ async def test_the_comparisons_domain_headings_are_never_cut_mid_word(
         for key, lines in shown.items():
             width = deltas.table.columns[key].width
             assert all(len(line) <= width for line in lines), (key, lines, width)
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The screen's lines as drawn (read from the screenshot: what the pane clips is not there)."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for found in re.finditer(r'<text[^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', app.export_screenshot()):
+        text = html.unescape(re.sub(r"<[^>]+>", "", found.group(3))).replace("\xa0", " ")
+        rows.setdefault(float(found.group(2)), []).append((float(found.group(1)), text))
+    return [" ".join("".join(text for _, text in sorted(row)).split()) for _, row in sorted(rows.items())]
+
+
+# 80x23: the walk's 80x24 less the line of the log's headline, which a headless app does not read ahead
+@pytest.mark.parametrize("size", [(80, 23), (160, 45)], ids=["80x23", "160x45"])
+async def test_w_in_the_drops_view_shows_the_dropped_counts_row(demo_server: DemoServer, size: tuple[int, int]) -> None:
+    """Walk 3, item 11: in the runs with drops (`d`), `W` at 80x24 showed the header and the `Result` row, the
+    dropped count's row clipped by the pane (the table was as tall as its rows, below the fold). The table has the
+    pane's room left, and its cursor is on the worst drop's row, in view."""
+    case = drop_case(demo_server)
+    app = tasks_app(demo_server, case.client_id)
+    async with app.run_test(size=size) as pilot:
+        screen: Any = await open_tasks(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        await pilot.press("W")
+        await settle(pilot)
+        deltas = screen.query_one(DeltasPane)
+        comparison = deltas.comparison
+        assert comparison is not None and deltas.table.row_count > 1
+        worst = deltas.worst_field(comparison)
+        assert worst is not None
+        drop = next(delta for delta in comparison.totals if delta.field == worst)
+        row = f"{COUNT_LABELS[worst]} {format_delta(drop)}"
+        assert any(line.startswith(row) for line in screen_lines(app)), (row, screen_lines(app)[-12:])
+        assert deltas.table.cursor_row == deltas.table.get_row_index(worst)

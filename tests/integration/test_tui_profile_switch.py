@@ -157,3 +157,59 @@ async def test_a_switch_during_a_page_load_leaves_no_loading_status(demo_server:
         await settle(pilot)
         assert tasks.client_id is None and state_of(app) is StateKind.IDLE
         assert "loading" not in str(tasks.status_line.content)
+
+
+async def test_the_running_demo_stays_in_the_picker_after_a_switch_away(demo_server: DemoServer) -> None:
+    """Walk 3, item 16: from `svctui --demo`, a switch to a stored profile left no way back: the picker lists the
+    stored profiles, and the demo's is not stored. The running demo is listed (last, saying what it is) and
+    choosing it switches back to it."""
+    assert add_profile("lab", demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(demo_server)
+    assert app.profile is not None and app.profile.name == "demo"
+    async with running(app) as pilot:
+
+        def prompts() -> list[str]:
+            picker = app.screen
+            assert isinstance(picker, ProfilePicker)
+            options = picker.query_one(OptionList)
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        open_profile_picker(app)
+        await settle(pilot)
+        url = demo_server.base_url
+        assert prompts() == [f"  lab  {url}", f"● demo  {url}  (in use, demo server, not stored)"]
+        await pilot.press("home", "enter")
+        await settle(pilot)
+        assert app.profile is not None and app.profile.name == "lab"
+        open_profile_picker(app)
+        await settle(pilot)
+        assert prompts() == [f"● lab  {url}  (in use)", f"  demo  {url}  (demo server, not stored)"]
+        await pilot.press("end", "enter")
+        await settle(pilot)
+        assert app.profile is not None and app.profile.name == "demo" and app.profile.token_key is not None
+        assert any(note.message.startswith("Now using profile demo") for note in app.notes)
+
+
+async def test_a_demo_that_stops_while_another_profile_is_in_use_leaves_that_one_alone(
+    demo_server: DemoServer,
+) -> None:
+    """With the demo now a switch away (item 16): the demo server stopping while another profile was in use refused
+    that profile's requests (`The demo server stopped` for its server) and would have offered the dead demo. The
+    other profile keeps its own answers; the picker no longer lists the demo."""
+    from tests.support.tui import events_screen, shown_state, unreachable_profile
+
+    assert add_profile("lab", demo_server.base_url, demo_server.token_id, demo_server.token_key).exit_code == 0
+    app = make_app(demo_server)
+    async with running(app, (80, 24)) as pilot:
+        await app.switch_profile(unreachable_profile())
+        await settle(pilot)
+        app.demo_server_stopped("The demo server stopped (killed by signal 9)")
+        assert app.demo_stopped == "", "the profile in use is not the demo's"
+        await pilot.press("r")
+        await settle(pilot)
+        shown = shown_state(events_screen(app).state_panel)
+        assert "demo server stopped" not in shown and "reach" in shown, shown
+        open_profile_picker(app)
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ProfilePicker) and [name for name, _url in picker.names] == ["lab"]

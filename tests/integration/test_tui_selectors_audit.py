@@ -334,6 +334,8 @@ async def test_restore_from_the_audit_tab_recreates_the_deleted_selectors_once(
             await settle(pilot)
             line = str(tab.query_one("#audit-run-line", Static).render())
             assert line.endswith(f"finished · restored by run {restore_id}") and "u to restore" not in line
+            # nothing left to re-create: `u` is dimmed as for a restore run (it was bright; walk 3, item 10)
+            assert not app.active_bindings["u"].enabled
             await pilot.press("u")
             await settle(pilot)
             assert not isinstance(app.screen, ConfirmScreen)  # nothing is left to re-create: said, not asked

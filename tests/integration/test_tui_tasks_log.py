@@ -333,4 +333,45 @@ async def test_D_on_a_log_without_a_domain_part_says_there_is_none(demo_server: 
         assert pane.summary is not None and pane.summary.domains
         await pilot.press("g", "D")
         await settle(pilot)
-        assert app.notes[-1].message == "This line is before the first domain's part of the log."
+        first = pane.summary.domains[0]
+        assert app.notes[-1].message == (
+            f"Line 1 is before the first domain's part: {first.domain} starts at {first.first:,}."
+        )
+
+
+async def test_D_and_e_that_move_nothing_say_why_in_the_status_line(demo_server: DemoServer) -> None:
+    """Walk 3, item 13: `D` on a line outside every domain's part and `e` past the last error moved nothing and
+    said so for 2 s in a toast (`No error line after this one.`; after the last part, `before the first`). The
+    status line says why, naming the line and the nearest part or error, until the cursor moves; a toast too."""
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        summary, lines = pane.summary, pane.view.lines
+        assert summary is not None and summary.domains and lines
+
+        def status() -> str:
+            return text_of(pane.query_one("#log-status", Static))
+
+        errors = [line.number for line in lines if line.severe]
+        assert errors, "the run with a failed domain logged an error"
+        await pilot.press("G", "e")
+        await settle(pilot)
+        said = f"No error after line {len(lines):,}: the last is line {errors[-1]:,} (E goes back)."
+        assert app.notes[-1].message == said and status().startswith(said), status()
+        await pilot.press("k")
+        await settle(pilot)
+        assert "No error" not in status() and status().startswith(f"line {len(lines) - 1:,} of"), status()
+        await pilot.press("g", "E")
+        await settle(pilot)
+        assert status().startswith(f"No error before line 1: the first is line {errors[0]:,} (e goes to it)."), status()
+        await pilot.press("D")
+        await settle(pilot)
+        first = summary.domains[0]
+        assert status().startswith(f"Line 1 is before the first domain's part: {first.domain} starts at"), status()
+        last = summary.domains[-1]
+        assert last.last < len(lines), "the log goes on after the last domain's part (the closing lines)"
+        await pilot.press("G", "D")
+        await settle(pilot)
+        said = f"Line {len(lines):,} is after the last domain's part: {last.domain} ended at {last.last:,}."
+        assert app.notes[-1].message == said and status().startswith(said), status()

@@ -84,3 +84,28 @@ async def test_a_filter_matching_nothing_leaves_no_chip_focused(demo_server: Dem
         await pilot.press("x")
         await settle(pilot)
         assert screen.table.has_focus
+
+
+async def test_the_zoomed_event_detail_scrolls_with_the_tables_keys(demo_server: DemoServer) -> None:
+    """Walk 3, item 14: zoomed (`p z`), the event detail scrolled with home/end and pgup/pgdn only: `G`, `g`, `j`
+    and `k` did nothing. They scroll it as they move a table's cursor."""
+    async with on_events(demo_server, size=(80, 24)) as (_app, pilot, screen):
+        await pilot.press("p", "z")
+        await settle(pilot)
+        detail = screen.detail
+        assert screen.maximized is detail and detail.has_focus and detail.max_scroll_y > 2
+        await pilot.press("G")
+        await settle(pilot)
+        assert detail.scroll_y == detail.max_scroll_y
+        await pilot.press("k")
+        await settle(pilot)
+        assert detail.scroll_y == detail.max_scroll_y - 1
+        await pilot.press("g")
+        await settle(pilot)
+        assert detail.scroll_y == 0
+        await pilot.press("j")
+        await settle(pilot)
+        assert detail.scroll_y == 1
+        await pilot.press("end", "home", "pagedown")
+        await settle(pilot)
+        assert detail.scroll_y > 1

@@ -77,6 +77,7 @@ from svctui.tui.screens.clients_table import ClientsTable, answer_cells, name_ce
 from svctui.tui.screens.dashboard import DashboardScreen
 from svctui.tui.status_line import StatusPart
 from svctui.tui.textual_internals import columns_resized
+from svctui.tui.widgets.detail_pane import SCROLL_BINDINGS
 from svctui.tui.widgets.hanging import Hanging
 from svctui.tui.widgets.row_table import ellipsized
 from svctui.tui.widgets.state_panel import StatePanel, error_view, retry_helps
@@ -136,6 +137,14 @@ class ClientJudged(Message, bubble=False):
         self.result = result
 
 
+class ClientsDetail(VerticalScroll):
+    """The highlighted client's detail; it takes the whole screen from the palette (`Full screen`), as the table
+    does, whichever of the two has the focus."""
+
+    ALLOW_MAXIMIZE = True  # a scroll container is not maximizable by default: the palette offered nothing here
+    BINDINGS: ClassVar[list[BindingType]] = SCROLL_BINDINGS  # j/k/g/G as in every detail pane
+
+
 class ClientsScreen(DashboardScreen):
     """Every collection client with its health, worst first; rows fill in as their answers arrive."""
 
@@ -151,6 +160,8 @@ class ClientsScreen(DashboardScreen):
     ClientsScreen.-narrow #clients-detail {
         width: 1fr; height: 1fr; max-width: 100%; border-left: none; border-top: solid $panel;
     }
+    /* Full screen (the palette): the whole width, no border; after the -narrow rule, which it overrides */
+    ClientsScreen #clients-detail.-maximized { max-width: 100%; border-left: none; border-top: none; }
     ClientsScreen #clients-note, ClientsScreen #status-line { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-strip-key { height: 1; padding: 0 1; color: $text-muted; }
     ClientsScreen #clients-table.-stale { text-opacity: 55%; }
@@ -218,7 +229,7 @@ class ClientsScreen(DashboardScreen):
         with Horizontal(id="clients-body"):
             yield StatePanel(id="state")
             yield ClientsTable(self.fit_columns, id="clients-table")
-            with VerticalScroll(id="clients-detail"):
+            with ClientsDetail(id="clients-detail"):
                 yield Static("", id="clients-detail-text", markup=False)
 
     def on_mount(self) -> None:

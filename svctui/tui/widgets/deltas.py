@@ -74,16 +74,16 @@ class DeltasPane(TriagePane):
 
     DEFAULT_CSS = """
     DeltasPane {
-        height: auto;
-        max-height: 100%;
+        height: 100%;
     }
     DeltasPane > #deltas-header {
         padding: 0 1;
         background: $boost;
     }
+    /* the room the pane has under the header (the table was as tall as its rows, clipped by a short pane): it
+       scrolls, so the dropped count's row, the cursor's, is in view; no taller than its rows (set when filled) */
     DeltasPane > DataTable {
-        height: auto;
-        max-height: 16;
+        height: 1fr;
     }
     """
 
@@ -174,6 +174,7 @@ class DeltasPane(TriagePane):
             natural = {key: max(values[key], _widest_line(labels[key])) for key in labels}
             fitted = fit_columns(columns, natural, room, 2 * table.cell_padding)
         table.header_height = max(len(label.split()) for label in labels.values())
+        table.styles.max_height = table.header_height + len(rows)
         if room > 0:
             self.fitted_width = self.size.width
         self.left_out = tuple(visible(name) for name in fitted.left_out_titles())
@@ -182,6 +183,9 @@ class DeltasPane(TriagePane):
             table.add_column(_cut_lines(labels[key], width), key=key, width=width)
         for row_key, cells in rows:
             table.add_row(*(cells[key] for key in fitted.widths), key=row_key)
+        worst = self.worst_field(comparison)
+        if worst is not None:  # the dropped count's row in view and highlighted (at 80x24 the pane shows one row)
+            table.move_cursor(row=table.get_row_index(worst), animate=False)
 
     def worst_drop(self, domain: DomainComparison) -> CountDelta | None:
         """The domain's count that dropped most beyond the threshold (in percent), None when none did."""
@@ -202,9 +206,18 @@ class DeltasPane(TriagePane):
 
         return sorted(domains, key=rank)
 
+    def drops(self, comparison: RunComparison) -> list[tuple[DomainComparison, CountDelta]]:
+        """Each domain with a drop beyond the threshold, with its worst drop."""
+        return [(domain, drop) for domain in comparison.domains if (drop := self.worst_drop(domain)) is not None]
+
+    def worst_field(self, comparison: RunComparison) -> str | None:
+        """The count (its row key) of the worst drop of the comparison, the one the header names; None without one."""
+        drops = self.drops(comparison)
+        return min(drops, key=lambda pair: pair[1].percent or 0.0)[1].field if drops else None
+
     def _drop_line(self, comparison: RunComparison) -> Text | None:
         """`Drop: CORP.EXAMPLE.COM Users 1,234 → 791 (-443, -35.9 %)`, the worst drop, as P names it."""
-        drops = [(domain, drop) for domain in comparison.domains if (drop := self.worst_drop(domain)) is not None]
+        drops = self.drops(comparison)
         if not drops:
             return None
         domain, drop = min(drops, key=lambda pair: pair[1].percent or 0.0)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -76,6 +77,15 @@ def render_sections(sections: Sequence[Section], label_width: int = LABEL_WIDTH)
     return Hanging(lines)
 
 
+# The keys every table answers to (j/k/g/G), here scrolling a pane; up/down, home/end and pgup/pgdn are Textual's own
+SCROLL_BINDINGS: list[BindingType] = [
+    Binding("j", "scroll_down", "Down", show=False, id="detail.down", tooltip="Scroll down a line"),
+    Binding("k", "scroll_up", "Up", show=False, id="detail.up", tooltip="Scroll up a line"),
+    Binding("g", "scroll_home", "Top", show=False, id="detail.top", tooltip="Scroll to the top"),
+    Binding("G", "scroll_end", "Bottom", show=False, id="detail.bottom", tooltip="Scroll to the end"),
+]
+
+
 class DetailPane(VerticalScroll, Generic[T]):
     """A scrollable detail view of one record; subclasses say what sections a record has."""
 
@@ -84,6 +94,7 @@ class DetailPane(VerticalScroll, Generic[T]):
     DetailPane.-open { display: block; }
     DetailPane > #detail-body { width: 1fr; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = SCROLL_BINDINGS  # with the focus (tab, or zoomed: `z`)
     EMPTY_HINT = "No row selected."
     ALLOW_MAXIMIZE = True  # `z` gives the pane the whole screen (a scroll container is not maximizable by default)
 

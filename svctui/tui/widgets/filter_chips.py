@@ -11,9 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
+from textual.await_remove import AwaitRemove
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, HorizontalScroll
 from textual.content import Content
+from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from svctui.api.filters import EndpointSpec, Filter, display_value
@@ -83,10 +85,17 @@ class FilterChips(Horizontal):
         """Replace the chips with one per filter (a client by its name where `names`, id -> name, has it)."""
         self.filters = tuple(filters)
         scroll = self.query_one("#chips-scroll", HorizontalScroll)
-        scroll.remove_children()
-        if self.filters:
-            scroll.mount_all([FilterChip(active, self.spec, names) for active in self.filters])
+        removing = scroll.remove_children()
+        mounting = scroll.mount_all([FilterChip(active, self.spec, names) for active in self.filters])
         self.set_class(bool(self.filters), "-active")
+        self.call_after_refresh(self.count_hidden)
+        self.call_later(self.count_when_mounted, removing, mounting)
+
+    async def count_when_mounted(self, removing: AwaitRemove, mounting: AwaitMount) -> None:
+        """Count again once the new chips are in and laid out: a strip already shown (`f`, then `o`) gets no resize,
+        and the first count saw chips of no size yet."""
+        await removing
+        await mounting
         self.call_after_refresh(self.count_hidden)
 
     def on_resize(self) -> None:

@@ -33,7 +33,7 @@ from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.list_screen import ListScreen
 from svctui.tui.screens.selectors.keys import SELECTOR_BINDINGS
 from svctui.tui.screens.selectors.messages import AuditStatus, SelectorGone, SelectorsChanged
-from svctui.tui.screens.selectors.restore import restorable, restore_runs_text, start_restore
+from svctui.tui.screens.selectors.restore import nothing_to_restore, restorable, restore_runs_text, start_restore
 from svctui.tui.screens.selectors.resume import start_resume
 from svctui.tui.screens.selectors.session import read_only_why, server_words
 from svctui.tui.screens.selectors.wording import plural
@@ -192,6 +192,7 @@ class AuditTab(Widget):
         self.audit_log: AuditLog | None = None
         self.failure = ""  # why the log could not be read, until a read works
         self.chosen: AuditRun | None = None
+        self.nothing_left = ""  # why `u` finds nothing to re-create in the chosen run ('' when it may), see show_run
         self.fitted_width = 0  # the tab's width the columns were fitted to
         self.left_out: dict[str, list[str]] = {}  # table id -> the titles of the columns it leaves out at this width
 
@@ -373,6 +374,7 @@ class AuditTab(Widget):
     def show_run(self, run: AuditRun | None) -> None:
         """The run's line (its state, what can be done with it) and its selectors."""
         self.chosen = run
+        self.nothing_left = ""
         self.post_message(AuditStatus())
         self.fill_selectors()
         line = self.query_one("#audit-run-line", Static)
@@ -380,12 +382,14 @@ class AuditTab(Widget):
             line.update("No runs yet: deletions made here or with `svctui selectors delete` are listed here.")
             return
         plan = self.restore_plan(run)
+        self.nothing_left = self.nothing_to_restore_text(run, plan)
+        self.refresh_bindings()  # `u` dimmed where the run has nothing left to re-create
         hint = self.restored_hint(run, plan)
         elsewhere = self.made_elsewhere(run)
         if not hint and elsewhere:
             hint = f" · made on {elsewhere}: resume or restore it with that server's profile"
         elif not hint and read_only_why(self.app) is None:
-            offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", restorable(run))]
+            offers = [("s to resume it", resume_refusal(run) is None), ("u to restore it", not self.nothing_left)]
             hint = "".join(f" · {offer}" for offer, offered in offers if offered)
         if run.end is not None and not run.counts:  # the counts column cuts the words that say how it ended
             line.update(visible(f"Run {run.run_id}: {run.counts_text}{hint}"))
@@ -427,6 +431,19 @@ class AuditTab(Widget):
         except NothingToRestore:
             return None
 
+    def nothing_to_restore_text(self, run: AuditRun, plan: RestorePlan | None) -> str:
+        """What `u` says of a deletion run with nothing (left) to re-create (restored already, or only selectors it
+        can't give back); '' when it has some, or is no deletion run (`why_not_text` says that)."""
+        if self.audit_log is None or not restorable(run):
+            return ""
+        if plan is None:  # plan_restore refused it: its reason, as `u` said it
+            try:
+                plan_restore(self.audit_log, run.run_id)
+            except NothingToRestore as exc:
+                return sentence(str(exc))
+            return ""
+        return "" if plan.to_restore else nothing_to_restore(plan, restore_runs_of(self.audit_log, run.run_id))
+
     def restored_hint(self, run: AuditRun, plan: RestorePlan | None) -> str:
         """` · restored by run R` for a deletion run with nothing left to re-create (an earlier restore did it)."""
         if self.audit_log is None or plan is None or plan.to_restore or not plan.already:
@@ -466,7 +483,7 @@ class AuditTab(Widget):
             return f"Run {run.run_id} is a restore run: it can't be restored; only a deletion run{of} can."
         if not restorable(run):
             return f"Run {run.run_id} deleted no selectors: there is nothing to restore."
-        return ""
+        return self.nothing_left
 
     def action_why_not(self, action: str) -> None:
         """`s` or `u` while off: say why (the footer shows the key dimmed, or hides it read-only)."""

@@ -132,6 +132,7 @@ class LogPane(Vertical):
         self.notes: dict[int, str] = {}
         self.enterprise_only = ""  # why no run has a log here (a community server), once it said so
         self.wanted_domain: str | None = None
+        self.key_note = ""  # why the last `e`/`E`/`D` moved nothing (the status line says it until the cursor moves)
         self.head_parts: list[str] = [self.note]  # the head line's parts (" · " between them), fitted when drawn
 
     def compose(self) -> ComposeResult:
@@ -154,6 +155,7 @@ class LogPane(Vertical):
             return
         self.task_id = task.id
         self.summary = None
+        self.key_note = ""
         self.seq += 1
         self.loading = True
         self.view.clear()
@@ -173,6 +175,7 @@ class LogPane(Vertical):
             return
         self.task_id = None
         self.summary = None
+        self.key_note = ""
         self.seq += 1  # a read in flight is now stale
         self.loading = False
         self.view.clear()
@@ -332,7 +335,9 @@ class LogPane(Vertical):
         view = self.view
         parts: list[str] = []
         line = view.current()
-        if view.lines:
+        if self.key_note:  # it names the cursor's line: in place of `line 1 of 39`, whole where the room is short
+            parts.append(self.key_note)
+        elif view.lines:
             total = f"{len(view.lines):,}"
             parts.append(f"line {line.number:,} of {total}" if line is not None else f"{total} lines")
             day = self.summary.day if self.summary is not None else None
@@ -357,7 +362,14 @@ class LogPane(Vertical):
     @on(LogView.CursorMoved)
     def _moved(self, message: LogView.CursorMoved) -> None:
         message.stop()
+        self.key_note = ""
         self.update_status()
+
+    def say_why(self, why: str) -> None:
+        """A key that moved nothing: why, in the status line (until the cursor moves) and in a toast."""
+        self.key_note = why
+        self.update_status()
+        self.notify(why, timeout=4, markup=False)
 
     # ----- keys --------------------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -392,34 +404,62 @@ class LogPane(Vertical):
 
     def action_match(self, step: int) -> None:
         """The next or previous match."""
+        self.key_note = ""
         if not self.view.next_match(step):
             self.app.bell()
         self.update_status()
 
     def action_warnings(self) -> None:
         """Only warnings and errors, or every line."""
+        self.key_note = ""
         self.view.set_filtered(not self.view.filtered)
         self.update_status()
 
     def action_error(self, step: int) -> None:
-        """The next or previous ERROR line."""
-        if not self.view.next_error(step):
-            self.notify("No error line " + ("after" if step > 0 else "before") + " this one.", timeout=2)
+        """The next or previous ERROR line; where there is none that way, why, naming the line and the nearest one."""
+        view = self.view
+        if view.next_error(step):
+            return
+        line = view.current()
+        if line is None:
+            self.say_why("No error line: the log is empty.")
+            return
+        errors = [shown.number for shown in view.lines if shown.severe]
+        way = "after" if step > 0 else "before"
+        if not errors:
+            self.say_why(f"No error {way} line {line.number:,}: this log has no ERROR line.")
+        elif step > 0:
+            self.say_why(f"No error after line {line.number:,}: the last is line {errors[-1]:,} (E goes back).")
+        else:
+            self.say_why(f"No error before line {line.number:,}: the first is line {errors[0]:,} (e goes to it).")
 
     def action_to_domain(self) -> None:
         """The domain whose part of the log holds the cursor's line, in the domain results."""
         line = self.view.current()
         domain = self.domain_of(line.number) if line is not None else None
         if domain is None:
-            parted = self.summary is not None and self.summary.domains
-            self.notify(
-                "This line is before the first domain's part of the log."
-                if parted
-                else "This log has no domain's part (no `Beginning LDAP search for …` line).",
-                timeout=2,
-            )
+            self.say_why(self.no_domain_why(line.number if line is not None else None))
             return
         self.post_message(self.DomainWanted(domain))
+
+    def no_domain_why(self, number: int | None) -> str:
+        """Why `D` on line `number` finds no domain: no part in the log, the line before the first part, after the
+        last one, or between two (each named with its lines)."""
+        parts = self.summary.domains if self.summary is not None else ()
+        if not parts or number is None:
+            return "This log has no domain's part (no `Beginning LDAP search for …` line)."
+        first, last = parts[0], parts[-1]
+        if number < first.first:
+            name = visible(first.domain)
+            return f"Line {number:,} is before the first domain's part: {name} starts at {first.first:,}."
+        if number > last.last:
+            return f"Line {number:,} is after the last domain's part: {visible(last.domain)} ended at {last.last:,}."
+        before = max((part for part in parts if part.last < number), key=lambda part: part.last, default=first)
+        after = min((part for part in parts if part.first > number), key=lambda part: part.first, default=last)
+        return (
+            f"Line {number:,} is between two domains' parts: {visible(before.domain)} ended at {before.last:,}, "
+            f"{visible(after.domain)} starts at {after.first:,}."
+        )
 
     def domain_of(self, number: int) -> str | None:
         """The domain whose part of the log holds line `number`."""
