@@ -69,6 +69,9 @@ ALLOWED_TEXT: Mapping[Kind, str] = {
 SERVER_FILTER_RE = re.compile(r"([~\w]+):([\w\--_ ]+)", re.ASCII)
 _SAFE_CHAR_RE = re.compile(r"[A-Za-z0-9 \x2d-\x5f]")
 SAFE_CHARS_TEXT = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / : ; < = > ? @ [ \\ ] ^ _"
+# The same for a text value, less ':' (which the filter grammar refuses in text: ALLOWED_TEXT), so one hint never
+# lists as kept what the other refuses
+TEXT_CHARS_TEXT = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / ; < = > ? @ [ \\ ] ^ _"
 _RELATIVE_RE = re.compile(r"^([+-])\s*(\d+)\s*([smhdw])$", re.ASCII)
 _RELATIVE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -271,17 +274,21 @@ SPECS: Mapping[str, EndpointSpec] = {
 }
 
 
-def check_safe(column: str, op: str, value: str) -> None:
-    """Refuse a value the server would silently cut (first character outside its allowed set)."""
+def check_safe(column: str, op: str, value: str, *, text: bool = False) -> None:
+    """Refuse a value the server would silently cut (first character outside its allowed set); a `text` value's
+    message lists the set less ':', which text may not hold either."""
     for index, char in enumerate(value):
         if not _SAFE_CHAR_RE.fullmatch(char):
-            raise FilterError(
-                f"{column} {op}: the value has {visible(char)!r} at position {index + 1}; the server cuts a filter "
-                f"value at the first character outside {SAFE_CHARS_TEXT}, so it cannot be sent",
-                column=column,
-                op=op,
-                allowed=SAFE_CHARS_TEXT,
-            )
+            where = f"{column} {op}: the value has {visible(char)!r} at position {index + 1}"
+            if text:
+                message = (
+                    f"{where}; text may hold only {TEXT_CHARS_TEXT} (the server cuts a filter value at the first "
+                    "character outside its set, and the filter grammar allows no ':' in text), so it cannot be sent"
+                )
+            else:
+                message = f"{where}; the server cuts a filter value at the first character outside {SAFE_CHARS_TEXT}"
+                message += ", so it cannot be sent"
+            raise FilterError(message, column=column, op=op, allowed=TEXT_CHARS_TEXT if text else SAFE_CHARS_TEXT)
 
 
 def parse_timestamp(text: str, now: datetime | None = None) -> str:
@@ -344,13 +351,8 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
             allowed=col.allowed_text,
         )
 
-    def refuse(reason: str) -> FilterError:
-        return FilterError(
-            f"{col.name} {op}: {reason}; allowed: {col.allowed_text}",
-            column=col.name,
-            op=op,
-            allowed=col.allowed_text,
-        )
+    def refuse(reason: str, allowed: str = col.allowed_text) -> FilterError:
+        return FilterError(f"{col.name} {op}: {reason}; allowed: {allowed}", column=col.name, op=op, allowed=allowed)
 
     if col.nullable and value.lower() == NULL:
         if op not in ("eq", "neq"):
@@ -390,8 +392,9 @@ def normalise_value(col: Column, op: str, raw: str, now: datetime | None = None)
     elif ":" in value:
         raise refuse("the value contains ':', which the filter grammar does not allow in text")
     if len(value) > MAX_FILTER_VALUE:  # httpx refuses a query over 64 KiB (InvalidURL), servers far less
-        raise refuse(f"the value is {len(value):,} characters long, over the {MAX_FILTER_VALUE:,} a filter may send")
-    check_safe(col.name, op, value)
+        too_long = f"the value is {len(value):,} characters long, over the {MAX_FILTER_VALUE:,} a filter may send"
+        raise refuse(too_long, f"at most {MAX_FILTER_VALUE:,} characters")  # the length's hint, not the kind's
+    check_safe(col.name, op, value, text=col.kind is Kind.STRING)
     return value
 
 

@@ -132,6 +132,11 @@ async def tag_selectors(client: ApiClient, tag_id: int) -> dict[int, Selector] |
         return None
 
 
+def _first_ids(ids: list[int]) -> str:
+    """`10, 13, 14` (the first 10 ids, then `…`)."""
+    return ", ".join(map(str, ids[:10])) + (" …" if len(ids) > 10 else "")
+
+
 async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int], concurrency: int) -> ExitCode:
     """Look each id up (GET only) and print what would happen; the exit code the run would give: 5 when any
     lookup got no real answer, 4 when a selector would be refused or is not part of the tag, else 0."""
@@ -156,9 +161,12 @@ async def dry_run_of(client: ApiClient, tag_id: int, label: str, ids: list[int],
     if disabled:
         warning = restored_enabled_words(len(disabled))
         note(f"dry run: {len(disabled):,} of them disabled ({id_ranges(disabled)}): {warning}")
+    missing = [p.selector_id for p in previews if p.preview is Preview.NOT_FOUND]
+    if missing:  # named too, so the summary lines add up to the ids given
+        note(f"dry run: {len(missing):,} not found ({_first_ids(missing)}): nothing to delete there")
     refused = [p.selector_id for p in previews if p.preview in (Preview.WOULD_REFUSE, Preview.NOT_IN_TAG)]
     if refused:  # the exit code the run would give: a script can ask first
-        shown = ", ".join(map(str, refused[:10])) + (" …" if len(refused) > 10 else "")
+        shown = _first_ids(refused)
         verb = "is" if len(refused) == 1 else "are"
         note(f"dry run: {len(refused):,} would be refused or {verb} not part of tag {tag_id} ({shown}): exit 4")
         return ExitCode.NOT_FOUND

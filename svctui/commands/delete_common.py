@@ -270,16 +270,17 @@ class InOrder(Generic[R]):
 
 
 def exit_code(report: DeleteReport) -> ExitCode:
-    """3 auth failure; 5 any other failure, no answer, or the audit log failed; 4 refused / not part of tag; else 0."""
+    """3 auth failure; 5 any other failure, no answer, or the audit log failed; 1 cancelled (Ctrl-C); 4 refused /
+    not part of tag; else 0."""
     counts = report.counts
     if counts[Outcome.AUTH_FAILED]:
         return ExitCode.AUTH
     if counts[Outcome.FAILED] or counts[Outcome.NO_ANSWER] or report.audit_error is not None:
         return ExitCode.SERVER
+    if report.stopped is Stopped.CANCELLED:  # before 4: a script must see that the run was interrupted
+        return ExitCode.ABORTED
     if counts[Outcome.REFUSED_DEFAULT] or counts[Outcome.NOT_IN_TAG]:
         return ExitCode.NOT_FOUND
-    if report.stopped is Stopped.CANCELLED:
-        return ExitCode.ABORTED
     return ExitCode.OK
 
 

@@ -60,6 +60,12 @@ class DomainComparison:
     deltas: tuple[CountDelta, ...]
     previous_task: CompletedTask | None = None
 
+    @property
+    def judged(self) -> bool:
+        """Whether the counts are compared: no failed result on either side (a failed result has no counts, so it
+        is neither judged nor a baseline, as in the drops)."""
+        return self.current_success is not False and self.previous_success is not False
+
 
 @dataclass(frozen=True)
 class RunComparison:
@@ -77,11 +83,12 @@ class RunComparison:
 
     @property
     def totals(self) -> tuple[CountDelta, ...]:
-        """Per-count deltas summed over the domains compared."""
+        """Per-count deltas summed over the domains compared (`judged`: a failed domain's zeros are left out)."""
         totals: list[CountDelta] = []
+        judged = [row for row in self.domains if row.judged]
         for position, name in enumerate(COUNT_NAMES):
-            before = sum(row.deltas[position].previous or 0 for row in self.domains)
-            after = sum(row.deltas[position].current or 0 for row in self.domains)
+            before = sum(row.deltas[position].previous or 0 for row in judged)
+            after = sum(row.deltas[position].current or 0 for row in judged)
             totals.append(CountDelta(name, before, after))
         return tuple(totals)
 
@@ -110,8 +117,8 @@ def compare_runs(task: CompletedTask, previous: CompletedTask | None) -> RunComp
 def compare_with_previous(task: CompletedTask, tasks: Iterable[CompletedTask]) -> RunComparison:
     """Each domain of `task` against its previous comparable run among `tasks` (the drops' rule).
 
-    A domain without one is ADDED (nothing comparable before it); the deltas of a failed result are against the
-    baseline's counts (its own counts are what the server sent, usually zeros).
+    A domain without one is ADDED (nothing comparable before it). A failed result is not `judged`: its deltas
+    (against what the server sent, usually zeros) are kept but are no drop and stay out of the totals.
     """
     pool = list(tasks)
     rows: list[DomainComparison] = []

@@ -98,6 +98,7 @@ def test_dry_run_names_what_it_would_delete_and_deletes_nothing(layout: Layout) 
     assert f"selector {layout.default_id}: would be refused: default selector" in out
     assert f"selector {layout.other_tag_selector}: not part of tag" in out
     assert "selector 2000000: not found" in out and "already gone" not in out, "nobody deleted 2000000 (issue 28)"
+    assert "dry run: 1 not found (2000000): nothing to delete there" in result.stderr, "the summary adds up"
     one = invoke(["selectors", "delete", str(layout.tag_id), str(layout.other_tag_selector), "--dry-run"])
     assert one.exit_code == 4, one.stderr
     said = f"1 would be refused or is not part of tag {layout.tag_id} ({layout.other_tag_selector}): exit 4"

@@ -451,3 +451,37 @@ async def test_sorted_by_next_run_the_rules_without_dtstart_are_said_to_be_the_s
             "+3 columns (p)",
             f"{len(undated)} without DTSTART",
         ], "a walker at 80 columns: the page went and the note stayed whole; now the note and the names give way"
+
+
+async def test_sorted_by_next_run_a_passed_run_time_reloads_and_marks_the_order(demo_server: DemoServer) -> None:
+    """Newcomer walk: sorted by next run ▲, once the first rows' run time passed their cells said `in 58m` but they
+    stayed on top, above a row `in 2m`, until `r`. The minute's turn reads the page again; while the rows shown are
+    out of order (this demo server keeps its next runs at its fixed anchor) the status line says the order is
+    stale."""
+    from datetime import timedelta
+
+    from svctui.schedule import next_run_at
+    from svctui.tui.launch import demo_profile
+    from tests.support.tui import NOW, SIZE, RecordingApp, running
+
+    now = [NOW]
+    app = RecordingApp(demo_profile(demo_server), clock=lambda: now[0], server_label="demo server")
+    async with running(app, SIZE) as pilot:
+        screen = events_screen(app)
+        await pilot.press("right", "right", "right", "s")
+        await settle(pilot)
+        assert [key.render() for key in screen.sort] == ["next_scheduled_at"]
+        assert "order stale" not in status_text(app)
+        first = next(at for event in screen.table.items if (at := next_run_at(event.rrule, NOW)) is not None)
+        loads = screen.loads.seq(screen.page)
+        now[0] = first - timedelta(seconds=30)  # a minute turns, no run time passed: nothing to do
+        screen.tell_times_again()
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.loads.seq(screen.page) == loads and "order stale" not in status_text(app)
+        now[0] = first + timedelta(seconds=30)  # the first row's run time passed: its next run is later now
+        screen.tell_times_again()
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.loads.seq(screen.page) == loads + 1, "the page is read again: the server orders it anew"
+        assert "order stale: a run time passed since it was read (r)" in status_text(app)

@@ -333,6 +333,27 @@ async def test_reopened_with_filters_in_the_rows_the_quick_line_says_where_they_
         assert app.screen.query_one("#quick", Input).placeholder == "column=op:value …"
 
 
+async def test_the_quick_lines_words_count_a_filter_they_have_no_room_for(demo_server: DemoServer) -> None:
+    """Newcomer walk: `2 filters in the rows below: id=gt:195` at 80x24, the client_id=<uuid> filter dropped whole
+    with nothing to say so. The words fit the line: the filters that fit whole, then `+1 more`."""
+    from tests.support.tasks import client_ids
+
+    client = client_ids(demo_server)[0]
+    async with on_events(demo_server, size=(80, 24)) as (app, pilot, _screen):
+        await pilot.press("slash", *f"id=gt:195 client_id={client}", "enter")
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        editor = app.screen
+        assert isinstance(editor, FilterEditor)
+        quick = editor.query_one("#quick", Input)
+        assert quick.placeholder == "2 filters in the rows below: id=gt:195 +1 more", quick.placeholder
+        assert len(quick.placeholder) < quick.content_region.width
+        await pilot.resize_terminal(160, 45)
+        await settle(pilot)
+        assert quick.placeholder == f"2 filters in the rows below: id=gt:195 client_id=eq:{client}"
+
+
 async def test_a_filter_its_row_cannot_show_stays_on_the_quick_line(demo_server: DemoServer) -> None:
     """Issue 28: the form could read `eq any` for a column whose filter its row could not show (a value that is
     none of its choices, a predicate it does not offer): applied again, the filter was lost without a word. Such a

@@ -54,3 +54,38 @@ async def test_the_count_to_type_and_the_button_leave_the_settled_selectors_out(
             outcomes = [str(cell) for cell in screen.query_one("#run-table", DataTable).get_column("outcome")]
             assert outcomes.count("deleted") == 22 and outcomes.count("already gone") == 3
         assert remaining_ids(demo).isdisjoint(selector.id for selector in selectors)
+
+
+async def test_at_80x24_a_cut_listing_says_how_many_lines_are_below(tmp_path: Path) -> None:
+    # Newcomer walk: `4 gone already` over 3 names, the 4th out of view with nothing to say so (a scrollbar is easy to
+    # miss, and a terminal's text shows none). A line under the listing counts the lines below, and follows the scroll.
+    from textual.containers import VerticalScroll
+
+    with big_tag_server(tmp_path) as demo:
+        selectors = [selector for selector in tag_selectors(demo) if not selector.is_default][:26]
+        interrupted_log(demo, selectors)
+        for gone in selectors[2:6]:
+            delete_now(demo, gone.id)
+        app = make_app(demo)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            dialog = app.screen
+            assert isinstance(dialog, ConfirmScreen)
+            listing = dialog.query_one("#confirm-listing", VerticalScroll)
+            more = dialog.query_one("#confirm-more", Static)
+            total = listing.virtual_size.height
+            shown = listing.scrollable_content_region.height
+            assert total > shown, "at 80x24 the listing is cut"
+            assert more.display and more.region.height == 1, "the line under the listing shows"
+            below = total - shown
+            said = str(more.render())
+            assert said.startswith(f"↓ {below} more lines"), said
+            box = dialog.query_one("ConfirmScreen > Vertical")
+            assert box.region.contains_region(more.region) and box.region.contains_region(
+                dialog.query_one("#confirm", Button).region
+            ), "the line takes a row of the listing, not the buttons'"
+            listing.scroll_end(animate=False, immediate=True)
+            await settle(pilot)
+            assert str(more.render()).startswith(f"↑ the list's first {below} lines are above"), str(more.render())

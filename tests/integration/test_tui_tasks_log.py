@@ -375,3 +375,27 @@ async def test_D_and_e_that_move_nothing_say_why_in_the_status_line(demo_server:
         await settle(pilot)
         said = f"Line {len(lines):,} is after the last domain's part: {last.domain} ended at {last.last:,}."
         assert app.notes[-1].message == said and status().startswith(said), status()
+
+
+async def test_the_level_filter_and_home_go_back_to_column_one(demo_server: DemoServer) -> None:
+    # a sideways offset kept after `w` hid every warning's time and level (newcomer walk): `w` and `home` go back
+    client, task, _domain, _message = failed_domain_task(demo_server)
+    async with on_tasks(demo_server, client) as (_app, pilot, screen):
+        await only_task(pilot, screen, task)
+        pane = await open_log(pilot, screen)
+        view = pane.view
+        await pilot.resize_terminal(70, 30)  # narrower than the log's lines
+        await settle(pilot)
+        status = pane.query_one("#log-status", Static)
+        await pilot.press(*"lllll")
+        assert view.scroll_x == 40
+        await pilot.press("w")
+        await settle(pilot)
+        assert view.filtered and view.scroll_x == 0, "warnings only: at column 1, time and level in view"
+        assert "→ column" not in text_of(status)
+        await pilot.press(*"lllll", "end", "home")
+        await settle(pilot)
+        assert view.cursor == 0 and view.scroll_x == 0, "home: the first line, at column 1"
+        await pilot.press(*"ll", "w")
+        await settle(pilot)
+        assert not view.filtered and view.scroll_x == 0, "every line again: column 1 too"

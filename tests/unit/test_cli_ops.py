@@ -448,3 +448,12 @@ def test_every_outcome_prints_its_own_line(result: DeleteResult, line: str) -> N
 def test_delete_exit_code_takes_the_worst_outcome(counts: dict[Outcome, int], code: ExitCode) -> None:
     results = [DeleteResult(n, outcome) for n, outcome in enumerate(o for o, k in counts.items() for _ in range(k))]
     assert exit_code(DeleteReport("run", results)) == code
+
+
+def test_a_cancelled_delete_exits_1_even_with_ids_not_part_of_the_tag() -> None:
+    # docs/COMMANDS.md: the first Ctrl-C cancels, the rest is `skipped` (exit 1); a `not part of tag` (4) made a
+    # script read the interrupted run as a finished one (newcomer walk)
+    results = [DeleteResult(1, Outcome.DELETED), DeleteResult(2, Outcome.NOT_IN_TAG), DeleteResult(3, Outcome.SKIPPED)]
+    assert exit_code(DeleteReport("run", results, stopped=Stopped.CANCELLED)) == ExitCode.ABORTED
+    results.append(DeleteResult(4, Outcome.NO_ANSWER))  # a selector in doubt still says 5
+    assert exit_code(DeleteReport("run", results, stopped=Stopped.CANCELLED)) == ExitCode.SERVER

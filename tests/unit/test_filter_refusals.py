@@ -18,6 +18,7 @@ from svctui.api.filters import (
     Filter,
     FilterError,
     FilterErrors,
+    check_safe,
     parse_filter,
     parse_filters,
     parse_timestamp,
@@ -34,6 +35,8 @@ STATUS_ALLOWED = (
     "ingesting (6), analyzing (7), partially complete (8)"
 )
 UNSAFE = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / : ; < = > ? @ [ \\ ] ^ _"
+# a text value's set: no ':' listed, which the grammar refuses in text (the hints must not contradict each other)
+TEXT_SAFE = "ASCII letters (a-z, A-Z), digits (0-9), space and - . / ; < = > ? @ [ \\ ] ^ _"
 OUT_OF_RANGE = "is out of range: a relative time must land between the years 1 and 9999 (from now {back} to {ahead})"
 TIME_ALLOWED = "an RFC 3339 time like 2026-01-31T23:00:00Z, or a relative time like -7d, -24h, -30m, now"
 LONG = "a" * (MAX_FILTER_VALUE + 1)
@@ -80,10 +83,12 @@ def refusal(call: Callable[[], object]) -> tuple[str, str, str, str]:
                                               f"{TIME_ALLOWED}", "created_at", "gte", TIME_ALLOWED)),
         ("name=~eq:a:b", SELECTORS, ("name ~eq: the value contains ':', which the filter grammar does not allow in "
                                      "text; allowed: text without ':'", "name", "~eq", "text without ':'")),
-        ("name=a,b", SELECTORS, (f"name eq: the value has ',' at position 2; the server cuts a filter value at the "
-                                 f"first character outside {UNSAFE}, so it cannot be sent", "name", "eq", UNSAFE)),
+        ("name=a,b", SELECTORS, (f"name eq: the value has ',' at position 2; text may hold only {TEXT_SAFE} (the "
+                                 "server cuts a filter value at the first character outside its set, and the filter "
+                                 "grammar allows no ':' in text), so it cannot be sent", "name", "eq", TEXT_SAFE)),
         (f"name={LONG}", SELECTORS, ("name eq: the value is 2,001 characters long, over the 2,000 a filter may "
-                                     "send; allowed: text without ':'", "name", "eq", "text without ':'")),
+                                     "send; allowed: at most 2,000 characters", "name", "eq",
+                                     "at most 2,000 characters")),
     ],
     ids=["no-equals", "no-column", "unknown-column", "unknown-predicate", "predicate-not-allowed", "an-integer-column",
          "empty", "integer",
@@ -93,6 +98,14 @@ def test_each_refusal_names_the_column_the_predicate_and_what_is_allowed(
     text: str, spec: EndpointSpec, expected: tuple[str, str, str, str]
 ) -> None:
     assert refusal(lambda: parse_filter(spec, text, NOW)) == expected
+
+
+def test_the_hints_about_colons_agree() -> None:
+    # newcomer walk: the unsafe-character hint listed ':' as kept by the server while the text rule refused it, and
+    # the length refusal ended with "allowed: text without ':'"; a text value's set now leaves ':' out
+    _message, _column, _op, allowed = refusal(lambda: parse_filter(EVENTS, "rrule=~eq:日本", NOW))
+    assert ":" not in allowed
+    assert refusal(lambda: check_safe("when", "gt", "a,b"))[3] == UNSAFE  # not text: the server's whole set
 
 
 def test_a_field_the_server_will_not_filter_says_what_to_do_instead_and_a_spec_without_columns_says_none() -> None:

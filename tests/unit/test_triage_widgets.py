@@ -19,6 +19,7 @@ from svctui.triage import (
     compare_with_previous,
     detect_drops,
     domain_series,
+    format_delta,
     status_breakdown,
 )
 from svctui.tui.screens.tasks.bars import client_bar, history_text
@@ -216,6 +217,33 @@ async def test_domain_results_of_task_without_results() -> None:
         header = static_text(pane.query_one("#domain-results-header", Static))
         assert "no domain results" in header
         assert "agent offline" in header, "a failed task says why where its results would be (newcomer audit)"
+
+
+async def test_deltas_of_a_failed_domain_are_no_drop_and_stay_out_of_the_total() -> None:
+    # Run 206's EU domain failed (user_count 0): the drops' rule judges no failed result, so W must not call it a
+    # -100 % "Drop" nor add its zeros into Total (newcomer walk, finding 1).
+    pane = DeltasPane(zone=UTC)
+    tasks = sample_tasks()
+    async with OneWidget(pane).run_test(size=(160, 30)) as pilot:
+        comparison = compare_with_previous(tasks[6], tasks)
+        pane.show_comparison(comparison)
+        await pilot.pause()
+        table = pane.table
+        header = static_text(pane.query_one("#deltas-header", Static))
+        assert "Drop:" not in header, header
+        assert "Failed: EU.CORP.EXAMPLE.COM (no counts: not compared, not in Total)" in header, header
+        assert cell_text(table, "__result__", "domain:EU.CORP.EXAMPLE.COM") == "ok → failed"
+        assert cell_text(table, "user_count", "domain:EU.CORP.EXAMPLE.COM") == "—"
+        judged = [domain for domain in comparison.domains if domain.current_success]
+        users = {delta.field: delta for delta in comparison.totals}["user_count"]
+        assert users.previous == sum(domain.deltas[COUNT_NAMES.index("user_count")].previous or 0 for domain in judged)
+        assert cell_text(table, "user_count", "total") == format_delta(users)
+        assert "-100.0 %" not in cell_text(table, "user_count", "total")
+
+        pane.show_comparison(compare_with_previous(tasks[5], tasks))  # a real drop: named without nested brackets
+        await pilot.pause()
+        header = static_text(pane.query_one("#deltas-header", Static))
+        assert "Drop: CORP.EXAMPLE.COM Users 1,212 → 640 (-572, -47.2 %)" in header, header
 
 
 async def test_deltas_against_previous_run() -> None:

@@ -151,7 +151,12 @@ class DeltasPane(TriagePane):
         rows[0][1].update({key: self._result_cell(domain) for key, domain in by_key.items()})
         for position, field in enumerate(COUNT_NAMES):
             cells = {"count": Text(COUNT_LABELS[field]), "total": self._delta_cell(totals[field], bold=True)}
-            cells.update({key: self._delta_cell(domain.deltas[position]) for key, domain in by_key.items()})
+            cells.update(
+                {
+                    key: self._delta_cell(domain.deltas[position]) if domain.judged else Text("—", style="dim")
+                    for key, domain in by_key.items()
+                }
+            )
             rows.append((field, cells))
         values = {key: max(cells[key].cell_len for _row, cells in rows) for key in labels}
         # The count and its total always show (the total beside the counts: a narrow pane drops domains, not the
@@ -188,7 +193,10 @@ class DeltasPane(TriagePane):
             table.move_cursor(row=table.get_row_index(worst), animate=False)
 
     def worst_drop(self, domain: DomainComparison) -> CountDelta | None:
-        """The domain's count that dropped most beyond the threshold (in percent), None when none did."""
+        """The domain's count that dropped most beyond the threshold (in percent), None when none did (a failed
+        result has no counts: it is never a drop)."""
+        if not domain.judged:
+            return None
         dropped = [
             delta
             for delta in domain.deltas
@@ -223,7 +231,7 @@ class DeltasPane(TriagePane):
         domain, drop = min(drops, key=lambda pair: pair[1].percent or 0.0)
         text = Text("\nDrop: ", style="bold")
         text.append(f"{visible(domain.domain_name)} {drop.label} {drop.previous or 0:,} → {drop.current or 0:,} ")
-        text.append(f"({format_delta(drop)})", style=drop_style(self.app, bold=True))
+        text.append(f"({drop.delta:+,}, {drop.percent or 0.0:+.1f} %)", style=drop_style(self.app, bold=True))
         if len(drops) > 1:
             text.append(f"; {len(drops) - 1} more domain{'s' if len(drops) > 2 else ''} dropped")
         return text
@@ -252,6 +260,10 @@ class DeltasPane(TriagePane):
         drop = self._drop_line(comparison) if baselines else None
         if drop is not None:
             text.append_text(drop)
+        failed = [visible(domain.domain_name) for domain in comparison.domains if domain.current_success is False]
+        if failed:  # said instead of a -100 % "drop": a failed result has no counts to compare
+            text.append("\nFailed: ", style=semantic_style(self.app, "error", bold=True))
+            text.append(f"{', '.join(failed)} (no counts: not compared, not in Total)")
         text.append("\n")
         if self.left_out:  # the domains the table has no room for, named (as the domain results' `+3 columns`)
             text.append(f"{left_out_hint(list(self.left_out))} · ", style="italic")

@@ -42,6 +42,7 @@ from svctui.api.filters import (
 )
 from svctui.client_match import NoSuchClient, find_client
 from svctui.clock import Clock
+from svctui.text import cut_end
 from svctui.tui.breakpoints import NARROW_TERMINAL, narrow_below, set_breakpoint_class
 from svctui.tui.widgets.dialog import show_line
 from svctui.tui.widgets.ordered_input import OrderedInput
@@ -269,13 +270,26 @@ class FilterRow(Vertical):
             widget.clear()
 
 
-def quick_placeholder(in_rows: Iterable[Filter]) -> str:
+def quick_placeholder(in_rows: Iterable[Filter], room: int = 0) -> str:
     """What the empty quick line says: where the active filters are (reopened with filters typed there, the line
-    showed nothing: they are in their columns' rows below), else the line's shape."""
+    showed nothing: they are in their columns' rows below), else the line's shape. In `room` cells (0: whole): the
+    filters that fit whole, then how many more (`+1 more`), never one left out unsaid."""
     shown = [str(active) for active in in_rows]
     if not shown:
         return "column=op:value …"
-    return f"{len(shown)} filter{'s' if len(shown) > 1 else ''} in the rows below: {' '.join(shown)}"
+    head = f"{len(shown)} filter{'s' if len(shown) > 1 else ''} in the rows below:"
+    line = " ".join([head, *shown])
+    if room <= 0 or cell_len(line) <= room:
+        return line
+    kept: list[str] = []
+    for token in shown[:-1]:
+        more = f"+{len(shown) - len(kept) - 1} more"  # those after this one
+        if cell_len(" ".join([head, *kept, token, more])) > room:
+            break
+        kept.append(token)
+    if not kept:  # not even the first whole: cut it, its `…` says more follows
+        return cut_end(line, room)
+    return " ".join([head, *kept, f"+{len(shown) - len(kept)} more"])
 
 
 class QuickMessages(VerticalScroll):
@@ -379,6 +393,7 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         self.closed = False  # dismissed: keys still queued behind the closing one (a second enter) do nothing
         self.refused: tuple[list[str], int] | None = None  # the quick line's problems and the rows' count, refused
         self.revalidation_due = False  # a validation is queued for when the keys typed so far are handled
+        self.in_rows: list[Filter] = []  # the active filters shown in their columns' rows (the quick line names them)
 
     def _split_current(self) -> tuple[dict[str, Filter], list[Filter]]:
         per_row: dict[str, Filter] = {}
@@ -412,7 +427,8 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
                 markup=False,
             )
             quick = " ".join(str(active) for active in extra)
-            yield OrderedInput(quick, placeholder=quick_placeholder(per_row.values()), compact=True, id="quick")
+            self.in_rows = list(per_row.values())
+            yield OrderedInput(quick, placeholder=quick_placeholder(self.in_rows), compact=True, id="quick")
             with QuickMessages(id="quick-messages"):
                 yield Static("", id="quick-error")
             with VerticalScroll(id="rows"):
@@ -433,6 +449,12 @@ class FilterEditor(ModalScreen[tuple[Filter, ...] | None]):
         in view."""
         set_breakpoint_class(self, event.size.width)
         self._fit_rows()
+        self.call_after_refresh(self._fit_placeholder)
+
+    def _fit_placeholder(self) -> None:
+        """The empty quick line's words fitted to its width (a filter that does not fit is counted, not dropped)."""
+        quick = self.query_one("#quick", Input)
+        quick.placeholder = quick_placeholder(self.in_rows, max(quick.content_region.width - 1, 0))  # the cursor's cell
 
     @on(QuickMessages.Resized)
     def _fit_rows(self) -> None:

@@ -118,7 +118,7 @@ class LogView(ScrollView, can_focus=True):
         Binding("k,up", "move(-1)", "Up", show=False, id="log.up", tooltip="Previous line"),
         Binding("pagedown,space", "page(1)", "Page down", show=False, id="log.page.down", tooltip="A screenful down"),
         Binding("pageup", "page(-1)", "Page up", show=False, id="log.page.up", tooltip="A screenful up"),
-        Binding("g,home", "edge(0)", "First line", show=False, id="log.first", tooltip="First line"),
+        Binding("g,home", "edge(0)", "First line", show=False, id="log.first", tooltip="First line, column 1"),
         Binding("G,end", "edge(1)", "Last line", show=False, id="log.last", tooltip="Last line"),
         Binding("left,h", "sideways(-8)", "Left", show=False, id="log.left", tooltip="Scroll left"),
         Binding("right,l", "sideways(8)", "Right", show=False, id="log.right", tooltip="Scroll right"),
@@ -286,7 +286,9 @@ class LogView(ScrollView, can_focus=True):
 
     # ----- filter and search (computed in a thread, applied on the loop) ---------------------------------------
     def set_filtered(self, filtered: bool) -> None:
-        """Show only warnings and errors, or every line; the cursor stays on (or near) its line."""
+        """Show only warnings and errors, or every line; the cursor stays on (or near) its line, the view back at
+        column 1 (other rows: an offset kept from a search would hide their time and level)."""
+        self._to_column_one()
         self._recompute(filtered, self.needle)
 
     def search(self, needle: str) -> None:
@@ -379,8 +381,17 @@ class LogView(ScrollView, can_focus=True):
         self.go_to_row(self.cursor + step * max(self.scrollable_content_region.height - 1, 1))
 
     def action_edge(self, end: int) -> None:
-        """Cursor to the first or the last row."""
+        """Cursor to the first or the last row; the first also back to column 1 (the top left, where a log starts)."""
+        if not end:
+            self._to_column_one()
         self.go_to_row(self.row_count - 1 if end else 0)
+
+    def _to_column_one(self) -> None:
+        """No sideways offset (the status line's `→ column` goes; the cursor line is said again)."""
+        if self.scroll_x:
+            self.scroll_to(x=0, animate=False, immediate=True, force=True)
+            line = self.current()
+            self.post_message(self.CursorMoved(line.number - 1 if line is not None else None))
 
     def action_sideways(self, cells: int) -> None:
         """Scroll left or right (long lines not wrapped; wrapped, there is nothing to the side)."""

@@ -7,14 +7,15 @@ column shows a client's name once known, its id before that; `c` on the column c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.binding import Binding, BindingType
 
 from svctui.api.filters import EVENTS, EndpointSpec, Filter
-from svctui.schedule import parse_schedule
+from svctui.schedule import next_run_at, parse_schedule
 from svctui.tui import status_line as status
 from svctui.tui.client_names import (
     CACHED_CHANNEL,
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
 # Where rows without a DTSTART sit when sorted by next run: the server's own next_scheduled_at places them
 UNDATED_PLACE = "placed by the server"  # at 80 columns it gives way (status_line.NOTE), never the page
 MINUTE_MARGIN = 0.05  # seconds past the minute's turn: the clock read then is surely in the new minute
+# Sorted by next run, once a shown run time passed the rows' next runs moved on but their order is the server's
+ORDER_STALE = "order stale: a run time passed since it was read (r)"
+ORDER_STALE_SHORT = "order stale (r)"
 
 
 class EventsScreen(ListScreen["Event"]):
@@ -64,6 +68,7 @@ class EventsScreen(ListScreen["Event"]):
     """
     _open_detail_for: int | None = None
     _retell_due = False  # a minute turned while another screen was on show
+    _order_stale = False  # sorted by next run, the rows' next runs (told now) are out of the order shown
 
     def make_adapter(self) -> RowAdapter[Event]:
         """id, client, schedule in words, next run, kinds, domains, OUs."""
@@ -126,6 +131,7 @@ class EventsScreen(ListScreen["Event"]):
     def page_arrived(self, page: Page[Event], query: ListQuery) -> None:
         """Ask for the client names (once per profile); after a jump from a task, open the event's detail."""
         start_name_load(self.app, self.loads)
+        self._order_stale = self.out_of_order(page.data)  # a server that has not moved a passed run on yet
         wanted, self._open_detail_for = self._open_detail_for, None
         if wanted is not None and any(event.id == wanted for event in page.data) and not self.detail.is_open:
             self.call_after_refresh(self.action_toggle_detail)
@@ -134,7 +140,9 @@ class EventsScreen(ListScreen["Event"]):
         """The list's parts; sorted by next run first, how many rows have no DTSTART: the server orders them by its own
         next_scheduled_at, which the items do not carry, so their place is the server's and their next run unknown."""
         parts = super().status_parts()
-        if self.rows_on_screen() and self.sort and self.sort[0].column == "next_scheduled_at":  # it decides the order
+        if self.rows_on_screen() and self._order_stale and self.sorted_by_next_run():
+            parts.append(StatusPart(ORDER_STALE, status.ORDER, short=ORDER_STALE_SHORT))
+        if self.rows_on_screen() and self.sorted_by_next_run():  # it decides the order
             undated = sum(1 for event in self.table.items if not parse_schedule(event.rrule).has_start)
             if undated:
                 note = f"{undated} without DTSTART"  # shortened, then left out, before the page goes (NOTE)
@@ -172,6 +180,33 @@ class EventsScreen(ListScreen["Event"]):
         if self.table.items:
             self._retell()
             self.refresh_detail()
+            self._check_order()
+
+    def sorted_by_next_run(self) -> bool:
+        """Whether the next run decides the order (the first sort key)."""
+        return bool(self.sort) and self.sort[0].column == "next_scheduled_at"
+
+    def out_of_order(self, events: Iterable[Event]) -> bool:
+        """Sorted by next run, whether the next runs told for the clock's minute are out of the rows' order (rows with
+        no next run told, undated or ended, are the server's to place and left out)."""
+        if not self.sorted_by_next_run():
+            return False
+        now = self.app.clock()
+        times = [at for event in events if (at := next_run_at(event.rrule, now)) is not None]
+        pairs = pairwise(times)
+        if self.sort[0].descending:
+            return any(later > earlier for earlier, later in pairs)
+        return any(later < earlier for earlier, later in pairs)
+
+    def _check_order(self) -> None:
+        """A run time passed and put the rows out of order: read the page again (the server orders it anew), and
+        say the order is stale until an answer in order is shown (a server that moves its next runs on late)."""
+        stale = self.out_of_order(self.table.items)
+        if stale and not self._order_stale:
+            self.live_refresh()
+        if stale != self._order_stale:
+            self._order_stale = stale
+            self._update_status()
 
     @work(group="retell", exclusive=True)
     async def _retell(self) -> None:

@@ -40,6 +40,8 @@ class ConfirmScreen(ConfirmDialog):
     }
     ConfirmScreen .confirm-title { text-style: bold; }
     ConfirmScreen #confirm-listing { height: auto; margin-top: 1; }
+    ConfirmScreen #confirm-more { display: none; height: 1; color: $text-muted; text-wrap: nowrap; }
+    ConfirmScreen #confirm-more.-shown { display: block; }
     """
 
     def __init__(
@@ -102,6 +104,7 @@ class ConfirmScreen(ConfirmDialog):
             if self.listing:
                 with VerticalScroll(id="confirm-listing"):  # focusable: the keys scroll it
                     yield Static(listing_text(self.listing), markup=False)
+                yield Static("", id="confirm-more", markup=False)  # `↓ 3 more lines…` when the listing is cut
             if self.typed_count is not None:
                 yield Static(self.typed_label(), id="confirm-typed-label", markup=False)
                 yield self.typed_box(f"type {self.typed_count}")
@@ -109,7 +112,15 @@ class ConfirmScreen(ConfirmDialog):
         yield Static("", id="toast-row")
 
     def on_mount(self) -> None:
-        """The listing is fitted once the rest is laid out (the focus is the convention's: ConfirmDialog)."""
+        """The listing is fitted once the rest is laid out (the focus is the convention's: ConfirmDialog); its
+        scrolling tells the line under it how many lines are out of view."""
+        self.call_after_refresh(self.fit_listing)
+        for found in self.query("#confirm-listing").results(VerticalScroll):
+            self.watch(found, "scroll_y", lambda _y: self.show_more(), init=False)
+            self.watch(found, "virtual_size", self._listing_resized, init=False)
+
+    def _listing_resized(self) -> None:
+        """The listing's lines changed in number (new lines, wrapped anew): fit it again."""
         self.call_after_refresh(self.fit_listing)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -124,12 +135,34 @@ class ConfirmScreen(ConfirmDialog):
         found = next(iter(self.query("#confirm-listing").results(VerticalScroll)), None)
         if found is None:
             return
+        more = self.query_one("#confirm-more", Static)
         others = sum(
-            child.outer_size.height + child.styles.margin.height for child in dialog.children if child is not found
+            child.outer_size.height + child.styles.margin.height
+            for child in dialog.children
+            if child is not found and child is not more
         )
         frame = dialog.styles.gutter.height + self.styles.gutter.height + TOAST_ROW
         room = self.size.height - frame - others - found.styles.margin.height
-        found.styles.max_height = max(3, room)
+        cut = found.virtual_size.height > max(3, room)  # a line under it says so: a scrollbar is easy to miss
+        more.set_class(cut, "-shown")
+        found.styles.max_height = max(3, room - 1 if cut else room)
+        self.call_after_refresh(self.show_more)
+
+    def show_more(self) -> None:
+        """The line under a cut listing: how many of its lines are below (or above) the view, and how to scroll."""
+        found = next(iter(self.query("#confirm-listing").results(VerticalScroll)), None)
+        if found is None:
+            return
+        more = self.query_one("#confirm-more", Static)
+        shown = found.scrollable_content_region.height
+        cap = found.styles.max_height
+        if cap is not None and cap.is_cells:  # a cut listing is as tall as fit_listing's cap, laid out or not yet
+            shown = int(cap.value)
+        below = max(found.virtual_size.height - int(found.scroll_y) - shown, 0)
+        if below:
+            more.update(f"↓ {below:,} more line{'s' if below > 1 else ''} (shift+tab reaches the list, ↓ scrolls it)")
+        else:
+            more.update(f"↑ the list's first {int(found.scroll_y):,} lines are above (↑ scrolls back)")
 
     def show_listing(self, lines: Sequence[str]) -> None:
         """Replace the listing's lines (e.g. once a check has answered) and fit it again."""

@@ -4,9 +4,11 @@ Each column (svctui.table_fit.Column) has a natural width (its widest value or l
 width; whenever the width or a natural width changes the columns are fitted (`fit_columns`: the widest are cut
 first), so at 80 columns every column is on the sheet; room left over then goes to the values wider than their most
 (names, at 160 columns). A cut
-message keeps its start and its end (`cut_middle`), a cut request id its end (`cut_start`, the part that tells
-requests apart), any other cut cell ends with `…`. Under the table one line gives the highlighted row's cut values
-whole (as the domain-results pane gives a failed domain's message); it is hidden when nothing of that row is cut.
+request id keeps its end (`cut_start`, the part that tells requests apart), any other cut cell ends with `…`: a
+message keeps its start, which says what happened (`re-created enabled…`), at least MESSAGE_LEAST cells of it (at
+80 columns the request id gives way, named under the table). Under the table one line gives the highlighted row's
+cut values whole (as the domain-results pane gives a failed domain's message); it is hidden when nothing of that row
+is cut.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from svctui.tui.widgets.row_table import RowTable
 from svctui.visible import visible
 
 WHOLE_LINES = 3  # the most lines the highlighted row's whole values take under the table (at 80 columns)
-Cut = Callable[[str, int], str]  # svctui.text: cut_middle, cut_start
+Cut = Callable[[str, int], str]  # svctui.text: cut_start
+MESSAGE_LEAST = len("re-created enabled…")  # a message column's least width: the words that say what happened, whole
 
 
 class OutcomeTable(Vertical):

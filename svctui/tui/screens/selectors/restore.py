@@ -34,11 +34,11 @@ from svctui.ops.selector_restore import (
 from svctui.store import audit
 from svctui.store.audit_read import AuditLog, AuditRun
 from svctui.table_fit import Column, ranked
-from svctui.text import cut_middle, cut_start, plural, shown_and_more
+from svctui.text import cut_start, plural, shown_and_more
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.confirm import ConfirmScreen
-from svctui.tui.screens.selectors.outcome_table import OutcomeTable
+from svctui.tui.screens.selectors.outcome_table import MESSAGE_LEAST, OutcomeTable
 from svctui.tui.screens.selectors.session import (
     audit_context,
     guard_quit,
@@ -60,12 +60,12 @@ RESTORE_COLUMNS = ranked(
         Column("outcome", "outcome", most=10, least=8),
         Column("new", "new id"),
         Column("status", "status"),
-        Column("message", "message", least=10),
+        Column("message", "message", least=MESSAGE_LEAST),
         Column("request", "request id", most=36, least=11),
     ),
     RESTORE_FIT,
 )
-RESTORE_CUTS = {"message": cut_middle, "request": cut_start}
+RESTORE_CUTS = {"request": cut_start}  # a message ends with `…`: its start says what happened
 
 
 class RestoreLanded(Message):

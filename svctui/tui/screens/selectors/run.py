@@ -29,11 +29,11 @@ from svctui.ops.selector_delete import (
     delete_selectors,
 )
 from svctui.table_fit import Column, ranked
-from svctui.text import cut_middle, cut_start, plural
+from svctui.text import cut_start, plural
 from svctui.tui.app import SvcTuiApp
 from svctui.tui.loading import Channel, Loaded, LoadFailed, Loads
 from svctui.tui.screens.selectors.messages import ResultBatcher, ResultsLanded, ShowAuditTab
-from svctui.tui.screens.selectors.outcome_table import OutcomeTable
+from svctui.tui.screens.selectors.outcome_table import MESSAGE_LEAST, OutcomeTable
 from svctui.tui.screens.selectors.plan import CleanupPlan
 from svctui.tui.screens.selectors.session import (
     DEFAULT_CONCURRENCY,
@@ -60,12 +60,12 @@ RUN_COLUMNS = ranked(
         Column("name", "name", most=28, least=9),
         Column("outcome", "outcome", most=26, least=12),
         Column("status", "status"),
-        Column("message", "message", least=10),
+        Column("message", "message", least=MESSAGE_LEAST),
         Column("request", "request id", most=36, least=11),
     ),
     RUN_FIT,
 )
-RUN_CUTS = {"message": cut_middle, "request": cut_start}
+RUN_CUTS = {"request": cut_start}  # a message ends with `…`: its start says what happened
 
 
 def delete_job(plan: CleanupPlan, concurrency: int = DEFAULT_CONCURRENCY) -> RunJob:
