@@ -23,6 +23,19 @@ def pytest_configure(config: pytest.Config) -> None:
     tune_runtime(DASHBOARD)
 
 
+def _run_order(item: pytest.Item) -> int:
+    """0: marked slow or e2e (tens of seconds each); 1: the snapshot pictures (seconds each); 2: the rest."""
+    if item.get_closest_marker("slow") or item.get_closest_marker("e2e"):
+        return 0
+    return 1 if item.path.parent.name == "snapshots" else 2
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, in collection order otherwise: the pytest-xdist workers then end on short tests
+    together, not one of them on a queue of long ones while the others idle."""
+    items.sort(key=_run_order)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection built (test modules, fixtures, pytest's own objects) lives for the whole run: frozen out of
     the collector's passes."""

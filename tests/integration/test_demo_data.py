@@ -10,6 +10,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from svctui.api.fields import COUNT_NAMES, FLAG_NAMES
 from svctui.demo.config import FIXED_ANCHOR, DemoSizes
 from svctui.demo.dataset import prepare_database
@@ -122,6 +124,7 @@ def test_default_selectors_make_a_real_cleanup(demo_template_db: Path) -> None:
     assert defaults >= 5 and disabled >= 20 and tags_with_selectors == 7
 
 
+@pytest.mark.slow
 def test_fifty_thousand_tasks(tmp_path: Path) -> None:
     path = tmp_path / "big.sqlite3"
     prepared = prepare_database(path, seed=7, sizes=DemoSizes(tasks=50_000), anchor=FIXED_ANCHOR)

@@ -51,6 +51,7 @@ def endpoints(demo: DemoServer) -> list[tuple[str, EndpointSpec]]:
     ]
 
 
+@pytest.mark.slow
 def test_injection_in_every_filter_and_sort_value_changes_nothing(fresh_demo_server: DemoServer) -> None:
     before_digest, before_counts = digest(fresh_demo_server.db_path), table_counts(fresh_demo_server.db_path)
     statuses: dict[int, int] = {}

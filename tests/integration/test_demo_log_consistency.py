@@ -134,6 +134,7 @@ def _check_all(path: Path, every: int = 1) -> dict[int, list[str]]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_every_log_of_the_seed_data_agrees_with_its_run(demo_template_db: Path) -> None:
     found = _check_all(demo_template_db)
     assert not found, f"{len(found)} runs, e.g. " + "; ".join(f"run {k}: {v}" for k, v in list(found.items())[:5])

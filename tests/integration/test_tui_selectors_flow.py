@@ -22,6 +22,7 @@ HANG_GUARD = 300.0  # seconds: a guard against a hung run, not an assertion on s
 LAYOUT_GUARD = 30.0  # seconds: a guard against a tab that never shows (a focus that switched it back did once)
 
 
+@pytest.mark.slow
 async def test_300_selectors_deleted_from_the_dashboard_at_55_requests_a_second(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
