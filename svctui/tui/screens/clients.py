@@ -99,7 +99,7 @@ ThemedStyle = Callable[..., Style]  # `status_style` or `semantic_style`: (app, 
 # rows' cells: the first slice goes into an empty table at once, the others together once all are built (each
 # addition repaints every row shown). While a round fills in, its answers share one table update every FLUSH_EVERY
 # (each repaints the ~500 cells on screen); once every awaited answer is in (a round judged at once lands whole), one
-# beat shows the rest a slice at a time, the loop let go between slices.
+# beat shows the rest a slice at a time, SLICE_PAUSE apart (what fell due meanwhile, a frame or a key, goes first).
 TICK = 1 / 30
 FLUSH_EVERY = 0.25
 SLICE_PAUSE = 0.001  # between the slices of a round that is in: what fell due meanwhile runs first
@@ -449,7 +449,7 @@ class ClientsScreen(DashboardScreen):
                 self.post_message(ClientsJudged(seq, judged.results, judged.changed))
             return len(fleet.members)
 
-        self.loads.start(JUDGE, judge_all)  # as the pending rows go in: their frame is cheap (cells laid out once)
+        self.loads.start(JUDGE, judge_all)  # as the list lands: its rows go in at a beat once the table has a width
 
     def health_options(self) -> HealthOptions:
         """How clients are judged: the settings' window, stale age and drop threshold (24 h, 24 h, 20 %)."""
