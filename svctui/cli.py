@@ -35,7 +35,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "events": ("svctui.commands.reads:events", "Collection schedules (enterprise edition)."),
     "health": ("svctui.commands.health:health", "Did last night's collections work? One line per client, worst first."),
-    "locate": ("svctui.commands.profile:locate", "Print the config, data, state or exports directory svctui uses."),
+    "locate": (
+        "svctui.commands.profile:locate",
+        "Print the config, data, state or exports directory svctui uses (all four, each named, without KIND).",
+    ),
     "profile": (
         "svctui.commands.profile:profile",
         "Manage connection profiles (server URL, token, TLS) stored in the config directory.",

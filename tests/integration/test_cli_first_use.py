@@ -115,7 +115,7 @@ def test_restore_dry_run_shows_the_plan_and_creates_nothing(
         (["profile", "add", "bad name", "--base-url", "http://x", "--token-id", "a"], "profile name 'bad name' is not"),
         (["tasks", "list", "1", "--limit", "x"], "Invalid value for '--limit': 'x' is not an integer"),
         (["no-such-command"], "No such command 'no-such-command'"),
-        (["locate"], "say which directory to print"),
+        (["locate", "cache"], "'cache' is not one of"),
         (["events", "list", "--nope"], "No such option '--nope'"),
         (["demo-server", "--token-id", "x"], "'x' is not a UUID"),
     ],
