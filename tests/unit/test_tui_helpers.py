@@ -235,9 +235,15 @@ def test_header_at_80_columns_keeps_the_profile_name() -> None:
     assert header("prod-eu-west-1", 78).endswith(" prod-eu-west…") and len(header("prod-eu-west-1", 78)) == 78
     assert header("alpha", 98).endswith("profile alpha | enterprise"), "the server goes before the edition"
     off = HeaderInfo("prod-eu-west-1", "http://127.0.0.1:47391", "enterprise", read_only=True)
-    for width in (78, 98, 160):
+    for width in (98, 160):
         shown = header_content(off, tabs, "events", width).plain
-        assert " read-only" in shown and len(shown) <= width, "deletion off is said at every width (the name cut first)"
+        assert " read-only" in shown and len(shown) <= width, "deletion off is said at every width"
+    narrow = header_content(off, tabs, "events", 78).plain
+    assert narrow.endswith("… r/o") and len(narrow) <= 78, "a long name is cut, the short mark kept"
+    demo = header_content(
+        HeaderInfo("demo", "http://127.0.0.1:47391", "enterprise", read_only=True), tabs, "events", 78
+    )
+    assert demo.plain.endswith(" demo r/o") and len(demo.plain) <= 78, "the short mark before the name is cut (de…)"
 
 
 def test_help_rows_fit_the_dialog() -> None:

@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 MIN_SERVER = 12
+SHORT_READ_ONLY = " r/o"  # where ` read-only` would cut the profile's name
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,8 @@ def header_content(info: HeaderInfo, tabs: Sequence[Tab], current: str, width: i
     # cut with `…`; the name was cut off the right edge instead (`profile` alone with a name of 5 letters)
     steps: list[dict[str, Any]] = [{"server": ""}, {"server": "", "edition": False}]
     steps.append({"server": "", "edition": False, "label": False})
+    if info.read_only:  # the short mark before the name is cut (`de… read-only` at 80 columns)
+        steps.append({"server": "", "edition": False, "label": False, "mark": SHORT_READ_ONLY})
     for step in steps:
         if content.cell_length <= width:
             return content
@@ -60,7 +63,17 @@ def header_content(info: HeaderInfo, tabs: Sequence[Tab], current: str, width: i
     if content.cell_length > width:
         name = info.profile or "-"
         keep = max(len(name) - (content.cell_length - width) - 1, 1)
-        content = _assemble(info, tabs, current, "", brand=False, edition=False, label=False, name=name[:keep] + "…")
+        content = _assemble(
+            info,
+            tabs,
+            current,
+            "",
+            brand=False,
+            edition=False,
+            label=False,
+            name=name[:keep] + "…",
+            mark=SHORT_READ_ONLY,
+        )
     return content
 
 
@@ -74,6 +87,7 @@ def _assemble(
     edition: bool = True,
     label: bool = True,
     name: str | None = None,
+    mark: str = " read-only",
 ) -> Content:
     parts: list[Content | tuple[str, str] | str] = [("svctui", "bold"), "  "] if brand else []
     for tab in tabs:
@@ -82,7 +96,7 @@ def _assemble(
     parts += ["  ", ("profile ", "dim")] if label else [" "]
     parts += [(name or info.profile or "-", "bold")]
     if info.read_only:
-        parts += [(" read-only", "$warning bold")]
+        parts += [(mark, "$warning bold")]
     if server:
         parts += [(" | ", "dim"), server]
     shown = (info.edition or ("?" if info.problem is None else "")) if edition else ""
